@@ -1,0 +1,46 @@
+/*===- pld-c/Dialects.h - C API of the pl / pld dialects ------------------===*/
+/* For C and C++ drivers (and melior users through mlir-sys handles).       */
+#ifndef PLD_C_DIALECTS_H
+#define PLD_C_DIALECTS_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Pl, pl);
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Pld, pld);
+
+/* Inserts pl, pld and func into a registry. */
+MLIR_CAPI_EXPORTED void pldRegisterDialects(MlirDialectRegistry registry);
+
+/* Registers every pld pass (and the --pld-lower-collectives pipeline) in
+ * MLIR's global pass registry. Implemented by the Rust library (libpld). */
+void pldRegisterPasses(void);
+
+/* Tensor-like types (!pl.tensor, !pld.dtensor). Layout: 0 nd, 1 dn, 2 nz. */
+MLIR_CAPI_EXPORTED bool pldTypeIsTensor(MlirType type);
+MLIR_CAPI_EXPORTED bool pldTypeIsDTensor(MlirType type);
+MLIR_CAPI_EXPORTED bool pldTypeIsCommCtx(MlirType type);
+MLIR_CAPI_EXPORTED bool pldTypeIsWindowBuffer(MlirType type);
+/* -1 for an unranked type. */
+MLIR_CAPI_EXPORTED intptr_t pldTensorLikeGetRank(MlirType type);
+/* Dimension `pos`; INT64_MIN (MLIR's kDynamic) for `?`. */
+MLIR_CAPI_EXPORTED int64_t pldTensorLikeGetDim(MlirType type, intptr_t pos);
+MLIR_CAPI_EXPORTED MlirType pldTensorLikeGetElementType(MlirType type);
+MLIR_CAPI_EXPORTED uint32_t pldTensorLikeGetLayout(MlirType type);
+MLIR_CAPI_EXPORTED bool pldTensorLikeHasValid(MlirType type);
+MLIR_CAPI_EXPORTED bool pldTensorLikeHasStrides(MlirType type);
+/* Builds a normalized unranked type of `elementType`. */
+MLIR_CAPI_EXPORTED MlirType pldTensorLikeGetUnranked(bool distributed,
+                                                     MlirType elementType);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PLD_C_DIALECTS_H */

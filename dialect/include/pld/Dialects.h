@@ -1,0 +1,41 @@
+//===- Dialects.h - the pl and pld dialects -------------------------------===//
+#ifndef PLD_DIALECTS_H
+#define PLD_DIALECTS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CastInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "pld/TensorLike.h"
+
+#include "pld/PlOpsDialect.h.inc"
+#include "pld/PldOpsDialect.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "pld/PlOpsTypes.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "pld/PldOpsTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "pld/PlOps.h.inc"
+#define GET_OP_CLASSES
+#include "pld/PldOps.h.inc"
+
+namespace mlir {
+class DialectRegistry;
+}
+
+namespace pld {
+/// Inserts the pl and pld dialects into `registry`.
+void registerDialects(mlir::DialectRegistry &registry);
+
+/// The function-kind vocabulary of `pl.func_kind` / `pl.level`.
+llvm::StringRef getFuncKind(mlir::Operation *func); // "" when absent
+bool isHostLevel(mlir::Operation *func);
+} // namespace pld
+
+#endif // PLD_DIALECTS_H

@@ -1,0 +1,190 @@
+//===- PlOps.td - `pl` types and ops --------------------------------------===//
+
+#ifndef PLD_PLOPS_TD
+#define PLD_PLOPS_TD
+
+include "pld/PlDialect.td"
+include "pld/TensorTypeBase.td"
+include "pld/TensorConstraints.td"
+include "mlir/Interfaces/CastInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Pl_TensorType : PlTensorLikeType<Pl_Dialect, "Tensor", "tensor", [{
+    A plain, local tensor buffer.
+
+    `!pl.tensor<2x16xf32>` is a row-major 2x16 buffer of `f32`;
+    `!pl.tensor<?x16xi8>` has a dynamic leading dimension and
+    `!pl.tensor<*xf32>` is unranked (the canonical parameter type of a
+    synthesized builtin kernel).
+  }]> {
+  let summary = "a local tensor buffer";
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+class Pl_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Pl_Dialect, mnemonic, traits>;
+
+def Pl_TensorCreateOp : Pl_Op<"tensor.create", [Pure]> {
+  let summary = "allocates a fresh row-major tensor";
+  let description = [{
+    Allocates a new tensor of the result type. A root of the contiguity trace:
+    a fresh allocation is packed row-major unless its type says otherwise.
+
+    ```mlir
+    %t = "pl.tensor.create"() : () -> !pl.tensor<16x4xf32>
+    ```
+  }];
+  let results = (outs Pl_AnyTensorLike:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+class Pl_UnaryTensorOp<string mnemonic, list<Trait> traits = []>
+    : Pl_Op<mnemonic, !listconcat([Pure], traits)> {
+  let hasVerifier = 1;
+}
+
+def Pl_TensorReshapeOp : Pl_UnaryTensorOp<"tensor.reshape"> {
+  let summary = "reinterprets a tensor with a new shape";
+  let description = [{
+    Same elements, new shape; the element count is preserved where both shapes
+    are static. The contiguity trace follows a reshape to its source.
+  }];
+  let arguments = (ins Pl_AnyTensorLike:$source);
+  let results = (outs Pl_AnyTensorLike:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+}
+
+def Pl_TensorViewOp : Pl_UnaryTensorOp<"tensor.view"> {
+  let summary = "a view of a tensor, optionally at an element offset";
+  let description = [{
+    A view of `source` with the result's shape, starting at `offsets` (one per
+    source dimension, default all zero). The view may not hold more elements
+    than the source where both are static. Followed by the contiguity trace.
+  }];
+  let arguments = (ins Pl_AnyTensorLike:$source,
+                       OptionalAttr<DenseI64ArrayAttr>:$offsets);
+  let results = (outs Pl_AnyTensorLike:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+}
+
+def Pl_TensorSetValidShapeOp : Pl_UnaryTensorOp<"tensor.set_validshape"> {
+  let summary = "sets the valid_shape of a tensor";
+  let description = [{
+    Returns `source` with valid_shape `valid` (one entry per dimension, none
+    above the shape). Followed by the contiguity trace.
+  }];
+  let arguments = (ins Pl_AnyTensorLike:$source, DenseI64ArrayAttr:$valid);
+  let results = (outs Pl_AnyTensorLike:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+}
+
+def Pl_TensorTransposeOp : Pl_UnaryTensorOp<"tensor.transpose"> {
+  let summary = "permutes the dimensions of a tensor";
+  let description = [{
+    Permutes the dimensions of `source` by `perm`. The result is not a packed
+    view of its source, so the contiguity trace rejects it.
+  }];
+  let arguments = (ins Pl_AnyTensorLike:$source, DenseI64ArrayAttr:$perm);
+  let results = (outs Pl_AnyTensorLike:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+}
+
+def Pl_TensorSliceOp : Pl_Op<"tensor.slice", [Pure]> {
+  let summary = "a rectangular slice of a tensor";
+  let description = [{
+    A `sizes` box of `source` at literal `offsets` (attribute, no offset
+    operands) or at runtime offsets (one `index`/`i64` operand per dimension,
+    no `offsets` attribute). The contiguity trace follows only a slice that
+    narrows the leading dimension of a statically shaped tensor at literal
+    offsets.
+
+    ```mlir
+    %s = "pl.tensor.slice"(%t) {offsets = array<i64: 4, 0>, sizes = array<i64: 4, 8>}
+        : (!pl.tensor<16x8xf32>) -> !pl.tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Pl_AnyTensorLike:$source,
+                       Variadic<AnySignlessIntegerOrIndex>:$dynamic_offsets,
+                       DenseI64ArrayAttr:$sizes,
+                       OptionalAttr<DenseI64ArrayAttr>:$offsets);
+  let results = (outs Pl_AnyTensorLike:$result);
+  let hasVerifier = 1;
+  let assemblyFormat = [{
+    $source (`[` $dynamic_offsets^ `]`)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Pl_TensorAssembleOp : Pl_Op<"tensor.assemble", [Pure,
+    AllTypesMatch<["target", "result"]>]> {
+  let summary = "writes a tile into a tensor at literal offsets";
+  let description = [{
+    Returns `target` with `source` written at `offsets`. The result is the
+    target's storage, so the contiguity trace follows it to `target`.
+  }];
+  let arguments = (ins Pl_AnyTensorLike:$target, Pl_AnyTensorLike:$source,
+                       DenseI64ArrayAttr:$offsets);
+  let results = (outs Pl_AnyTensorLike:$result);
+  let hasVerifier = 1;
+  let assemblyFormat = [{
+    $source `into` $target attr-dict `:` type($source) `into` type($target)
+  }];
+}
+
+def Pl_TensorWriteOp : Pl_Op<"tensor.write", [Pure,
+    AllTypesMatch<["dst", "result"]>]> {
+  let summary = "writes one element";
+  let description = [{
+    Returns `dst` with `value` stored at `indices` (one per dimension). The
+    contiguity trace does not follow it (a missed acceptance is safe).
+  }];
+  let arguments = (ins Pl_AnyTensorLike:$dst, AnyType:$value,
+                       Variadic<AnySignlessIntegerOrIndex>:$indices);
+  let results = (outs Pl_AnyTensorLike:$result);
+  let hasVerifier = 1;
+  let assemblyFormat = [{
+    $value `into` $dst (`[` $indices^ `]`)? attr-dict `:` type($value) `into` type($dst)
+      (`,` type($indices)^)?
+  }];
+}
+
+def Pl_CastOp : Pl_Op<"cast", [Pure,
+    DeclareOpInterfaceMethods<CastOpInterface>]> {
+  let summary = "casts between compatible tensor types";
+  let description = [{
+    Keeps the element type and allows `!pl.tensor` -> `!pl.tensor` and
+    `!pld.dtensor` -> `!pld.dtensor` between compatible shapes (static <-> `?`
+    <-> unranked, same layout, valid and strides) and `!pld.dtensor` ->
+    `!pl.tensor` (the local view of a window). Never `!pl.tensor` ->
+    `!pld.dtensor`: a local buffer is not a window.
+  }];
+  let arguments = (ins Pl_AnyTensorLike:$source);
+  let results = (outs Pl_AnyTensorLike:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `to` type($result)";
+}
+
+def Pl_SubmitOp : Pl_Op<"submit", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "submits a kernel task";
+  let description = [{
+    Submits `callee` with `operands` as one task. The results listed in
+    `runtime_alloc_outs` are Out tensors the runtime allocates (roots of the
+    contiguity trace); every other result is the argument the callee returns.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands,
+                       OptionalAttr<DenseI64ArrayAttr>:$runtime_alloc_outs);
+  let results = (outs Variadic<AnyType>:$results);
+  let hasVerifier = 1;
+  let assemblyFormat = [{
+    $callee `(` $operands `)` attr-dict `:` functional-type($operands, $results)
+  }];
+}
+
+#endif // PLD_PLOPS_TD

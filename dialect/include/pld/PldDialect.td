@@ -1,0 +1,24 @@
+//===- PldDialect.td - the `pld` dialect (distributed tensors) ------------===//
+
+#ifndef PLD_PLDDIALECT_TD
+#define PLD_PLDDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Pld_Dialect : Dialect {
+  let name = "pld";
+  let cppNamespace = "::pld::dist";
+  let summary = "PyPTO managed collectives over communication windows";
+  let description = [{
+    The `pld` dialect models distributed state: communication windows
+    (`!pld.window_buffer`, `pld.window`), local views of them that peers can
+    address (`!pld.dtensor`), the `CommContext*` a kernel reaches its peers
+    through (`!pld.comm_ctx`), and the managed collectives
+    (`pld.tensor.all_to_all_v`, `pld.tensor.indexed_all_to_all_v`) that the
+    InCore, CHIP (`--lower-l2-tensor-collectives`) and HOST rails lower.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let dependentDialects = ["::pld::pl::PlDialect"];
+}
+
+#endif // PLD_PLDDIALECT_TD

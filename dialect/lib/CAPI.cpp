@@ -1,0 +1,63 @@
+//===- CAPI.cpp - C API of the pl / pld dialects --------------------------===//
+
+#include "pld-c/Dialects.h"
+#include "pld/Dialects.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Registration.h"
+
+using namespace mlir;
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Pl, pl, pld::pl::PlDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Pld, pld, pld::dist::PldDialect)
+
+void pldRegisterDialects(MlirDialectRegistry registry) {
+  pld::registerDialects(*unwrap(registry));
+}
+
+bool pldTypeIsTensor(MlirType type) {
+  return isa<pld::pl::TensorType>(unwrap(type));
+}
+bool pldTypeIsDTensor(MlirType type) {
+  return isa<pld::dist::DTensorType>(unwrap(type));
+}
+bool pldTypeIsCommCtx(MlirType type) {
+  return isa<pld::dist::CommCtxType>(unwrap(type));
+}
+bool pldTypeIsWindowBuffer(MlirType type) {
+  return isa<pld::dist::WindowBufferType>(unwrap(type));
+}
+
+intptr_t pldTensorLikeGetRank(MlirType type) {
+  auto info = pld::getTensorLikeInfo(unwrap(type));
+  if (!info || !info->ranked)
+    return -1;
+  return static_cast<intptr_t>(info->shape.size());
+}
+
+int64_t pldTensorLikeGetDim(MlirType type, intptr_t pos) {
+  return pld::getTensorLikeInfo(unwrap(type))->shape[pos];
+}
+
+MlirType pldTensorLikeGetElementType(MlirType type) {
+  return wrap(pld::getTensorLikeInfo(unwrap(type))->elementType);
+}
+
+uint32_t pldTensorLikeGetLayout(MlirType type) {
+  return static_cast<uint32_t>(pld::getTensorLikeInfo(unwrap(type))->layout);
+}
+
+bool pldTensorLikeHasValid(MlirType type) {
+  return !pld::getTensorLikeInfo(unwrap(type))->valid.empty();
+}
+
+bool pldTensorLikeHasStrides(MlirType type) {
+  return !pld::getTensorLikeInfo(unwrap(type))->strides.empty();
+}
+
+MlirType pldTensorLikeGetUnranked(bool distributed, MlirType elementType) {
+  Type element = unwrap(elementType);
+  if (distributed)
+    return wrap(pld::dist::DTensorType::getNormalized(element, false, {}));
+  return wrap(pld::pl::TensorType::getNormalized(element, false, {}));
+}

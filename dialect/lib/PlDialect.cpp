@@ -1,0 +1,410 @@
+//===- PlDialect.cpp - the pl dialect: types, ops, attribute verification -===//
+
+#include "pld/Dialects.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace pld;
+using namespace pld::pl;
+
+#include "pld/PlOpsDialect.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "pld/PlOpsTypes.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "pld/PlOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Dialect
+//===----------------------------------------------------------------------===//
+
+void PlDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "pld/PlOpsTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "pld/PlOps.cpp.inc"
+      >();
+}
+
+StringRef pld::getFuncKind(Operation *func) {
+  if (auto kind = func->getAttrOfType<StringAttr>("pl.func_kind"))
+    return kind.getValue();
+  return "";
+}
+
+bool pld::isHostLevel(Operation *func) {
+  auto level = func->getAttrOfType<StringAttr>("pl.level");
+  return level && level.getValue() == "host";
+}
+
+static bool isOneOf(StringRef value, ArrayRef<StringRef> allowed) {
+  return llvm::is_contained(allowed, value);
+}
+
+static constexpr StringRef kFuncKinds[] = {"orchestration", "graph", "incore",
+                                           "aic",           "aiv",   "opaque"};
+static constexpr StringRef kLevels[] = {"chip", "host"};
+static constexpr StringRef kDirections[] = {"in", "out", "inout"};
+
+/// Checks that `attr` is a string from `allowed`.
+static LogicalResult verifyEnumString(Operation *op, StringRef name,
+                                      Attribute attr,
+                                      ArrayRef<StringRef> allowed) {
+  auto str = dyn_cast<StringAttr>(attr);
+  if (str && isOneOf(str.getValue(), allowed))
+    return success();
+  InFlightDiagnostic diag = op->emitOpError()
+                            << "attribute '" << name << "' must be one of ";
+  llvm::interleaveComma(allowed, diag,
+                        [&](StringRef s) { diag << '"' << s << '"'; });
+  diag << ", got " << attr;
+  return diag;
+}
+
+LogicalResult PlDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  auto requireFunction = [&]() -> LogicalResult {
+    if (isa<FunctionOpInterface>(op))
+      return success();
+    return op->emitOpError() << "attribute '" << name
+                             << "' is only valid on a function";
+  };
+  auto requireType = [&](bool ok, StringRef what) -> LogicalResult {
+    if (ok)
+      return success();
+    return op->emitOpError() << "attribute '" << name << "' must be " << what
+                             << ", got " << value;
+  };
+  auto isI64 = [&](int64_t min) {
+    auto i = dyn_cast<IntegerAttr>(value);
+    return i && i.getType().isSignlessInteger(64) && i.getInt() >= min;
+  };
+
+  if (name == "pl.func_kind")
+    return failure(failed(requireFunction()) ||
+                   failed(verifyEnumString(op, name, value, kFuncKinds)));
+  if (name == "pl.level")
+    return failure(failed(requireFunction()) ||
+                   failed(verifyEnumString(op, name, value, kLevels)));
+  if (name == "pl.kernel_source" || name == "pl.builtin_template_dir" ||
+      name == "pl.builtin_template_vars")
+    return failure(failed(requireFunction()) ||
+                   failed(requireType(isa<StringAttr>(value), "a string")));
+  if (name == "pl.require_contiguous_operands")
+    return failure(failed(requireFunction()) ||
+                   failed(requireType(isa<UnitAttr>(value), "a unit attribute")));
+  if (name == "pl.sync_start")
+    return requireType(isa<UnitAttr>(value), "a unit attribute");
+  if (name == "pl.core_num")
+    return requireType(isI64(1), "an i64 >= 1");
+  if (name == "pl.task_id")
+    return requireType(isI64(0), "an i64 >= 0");
+  if (name == "pl.task_deps") {
+    auto array = dyn_cast<ArrayAttr>(value);
+    bool ok = array && llvm::all_of(array, [](Attribute a) {
+                auto i = dyn_cast<IntegerAttr>(a);
+                return i && i.getType().isSignlessInteger(64) && i.getInt() >= 0;
+              });
+    return requireType(ok, "an array of i64 task ids");
+  }
+  if (name == "pl.arg_directions") {
+    auto array = dyn_cast<ArrayAttr>(value);
+    bool ok = array && llvm::all_of(array, [](Attribute a) {
+                auto s = dyn_cast<StringAttr>(a);
+                return s && isOneOf(s.getValue(), kDirections);
+              });
+    return requireType(ok, "an array of \"in\" / \"out\" / \"inout\" strings");
+  }
+  if (name == "pl.direction")
+    return op->emitOpError() << "attribute 'pl.direction' is an argument "
+                                "attribute, not an operation attribute";
+  return op->emitOpError() << "unknown attribute '" << name
+                           << "' of the pl dialect";
+}
+
+LogicalResult PlDialect::verifyRegionArgAttribute(Operation *op,
+                                                  unsigned regionIndex,
+                                                  unsigned argIndex,
+                                                  NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == "pl.direction")
+    return verifyEnumString(op, name, attr.getValue(), kDirections);
+  return op->emitOpError() << "unknown argument attribute '" << name
+                           << "' of the pl dialect (argument " << argIndex
+                           << ")";
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+Type pl::TensorType::parse(AsmParser &parser) {
+  pld::detail::TensorLikeParams p;
+  if (failed(pld::detail::parseTensorLike(parser, p)))
+    return {};
+  return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                    parser.getContext(), p.ranked, p.shape, p.elementType,
+                    p.layout, p.valid, p.strides);
+}
+
+void pl::TensorType::print(AsmPrinter &printer) const {
+  pld::detail::printTensorLike(printer, getInfo());
+}
+
+LogicalResult pl::TensorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 bool ranked, ArrayRef<int64_t> shape,
+                                 Type elementType, Layout layout,
+                                 ArrayRef<int64_t> valid,
+                                 ArrayRef<int64_t> strides) {
+  return pld::detail::verifyTensorLike(
+      emitError, {ranked, shape, elementType, layout, valid, strides});
+}
+
+pl::TensorType pl::TensorType::getNormalized(Type elementType, bool ranked,
+                                     ArrayRef<int64_t> shape, Layout layout,
+                                     ArrayRef<int64_t> valid,
+                                     ArrayRef<int64_t> strides) {
+  pld::detail::TensorLikeParams p{ranked, llvm::to_vector(shape), elementType,
+                             layout, llvm::to_vector(valid),
+                             llvm::to_vector(strides)};
+  pld::detail::normalizeTensorLike(p);
+  return get(elementType.getContext(), p.ranked, p.shape, p.elementType,
+             p.layout, p.valid, p.strides);
+}
+
+pl::TensorType pl::TensorType::getNormalizedChecked(
+    function_ref<InFlightDiagnostic()> emitError, Type elementType, bool ranked,
+    ArrayRef<int64_t> shape, Layout layout, ArrayRef<int64_t> valid,
+    ArrayRef<int64_t> strides) {
+  pld::detail::TensorLikeParams p{ranked, llvm::to_vector(shape), elementType,
+                             layout, llvm::to_vector(valid),
+                             llvm::to_vector(strides)};
+  pld::detail::normalizeTensorLike(p);
+  return getChecked(emitError, elementType.getContext(), p.ranked, p.shape,
+                    p.elementType, p.layout, p.valid, p.strides);
+}
+
+//===----------------------------------------------------------------------===//
+// Op verifiers
+//===----------------------------------------------------------------------===//
+
+static TensorLikeInfo info(Value v) { return *getTensorLikeInfo(v.getType()); }
+
+static LogicalResult verifySameElementType(Operation *op, Value source,
+                                           Value result) {
+  Type a = info(source).elementType, b = info(result).elementType;
+  if (a == b)
+    return success();
+  return op->emitOpError() << "result element type " << b
+                           << " differs from the source element type " << a;
+}
+
+/// Element count of a static shape, or std::nullopt.
+static std::optional<int64_t> staticElements(const TensorLikeInfo &t) {
+  if (!t.hasStaticShape())
+    return std::nullopt;
+  int64_t n = 1;
+  for (int64_t d : t.shape)
+    n *= d;
+  return n;
+}
+
+LogicalResult TensorReshapeOp::verify() {
+  if (failed(verifySameElementType(*this, getSource(), getResult())))
+    return failure();
+  auto a = staticElements(info(getSource())),
+       b = staticElements(info(getResult()));
+  if (a && b && *a != *b)
+    return emitOpError() << "reshape changes the element count from " << *a
+                         << " to " << *b;
+  return success();
+}
+
+LogicalResult TensorViewOp::verify() {
+  if (failed(verifySameElementType(*this, getSource(), getResult())))
+    return failure();
+  TensorLikeInfo src = info(getSource());
+  if (auto offsets = getOffsets()) {
+    if (src.ranked && offsets->size() != src.shape.size())
+      return emitOpError() << "'offsets' has " << offsets->size()
+                           << " entries for a source of rank "
+                           << src.shape.size();
+    if (llvm::any_of(*offsets, [](int64_t o) { return o < 0; }))
+      return emitOpError() << "'offsets' entries must be >= 0";
+  }
+  auto a = staticElements(src), b = staticElements(info(getResult()));
+  if (a && b && *b > *a)
+    return emitOpError() << "view of " << *b
+                         << " elements does not fit a source of " << *a;
+  return success();
+}
+
+LogicalResult TensorSetValidShapeOp::verify() {
+  if (failed(verifySameElementType(*this, getSource(), getResult())))
+    return failure();
+  TensorLikeInfo res = info(getResult());
+  ArrayRef<int64_t> valid = getValid();
+  if (res.ranked && valid.size() != res.shape.size())
+    return emitOpError() << "'valid' has " << valid.size()
+                         << " entries for a result of rank " << res.shape.size();
+  for (auto [v, s] : llvm::zip(valid, res.shape))
+    if (v < 0 || (!ShapedType::isDynamic(s) && v > s))
+      return emitOpError() << "'valid' entry " << v
+                           << " is outside [0, " << s << "]";
+  return success();
+}
+
+LogicalResult TensorTransposeOp::verify() {
+  if (failed(verifySameElementType(*this, getSource(), getResult())))
+    return failure();
+  TensorLikeInfo src = info(getSource());
+  ArrayRef<int64_t> perm = getPerm();
+  SmallVector<bool> seen(perm.size(), false);
+  for (int64_t p : perm) {
+    if (p < 0 || p >= static_cast<int64_t>(perm.size()) || seen[p])
+      return emitOpError() << "'perm' is not a permutation of [0, "
+                           << perm.size() << ")";
+    seen[p] = true;
+  }
+  if (src.ranked && perm.size() != src.shape.size())
+    return emitOpError() << "'perm' has " << perm.size()
+                         << " entries for a source of rank " << src.shape.size();
+  return success();
+}
+
+LogicalResult TensorSliceOp::verify() {
+  if (failed(verifySameElementType(*this, getSource(), getResult())))
+    return failure();
+  TensorLikeInfo src = info(getSource());
+  ArrayRef<int64_t> sizes = getSizes();
+  std::optional<ArrayRef<int64_t>> offsets = getOffsets();
+  size_t dynamicCount = getDynamicOffsets().size();
+  if (offsets && dynamicCount)
+    return emitOpError() << "takes either literal 'offsets' or offset "
+                            "operands, not both";
+  if (!offsets && dynamicCount != sizes.size())
+    return emitOpError() << "needs 'offsets' or one offset operand per "
+                            "dimension ("
+                         << sizes.size() << "), got " << dynamicCount;
+  if (offsets && offsets->size() != sizes.size())
+    return emitOpError() << "'offsets' and 'sizes' differ in length";
+  if (src.ranked && sizes.size() != src.shape.size())
+    return emitOpError() << "'sizes' has " << sizes.size()
+                         << " entries for a source of rank " << src.shape.size();
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    int64_t offset = offsets ? (*offsets)[i] : 0;
+    if (size < 0 || offset < 0)
+      return emitOpError() << "'offsets' and 'sizes' must be >= 0";
+    if (src.ranked && !ShapedType::isDynamic(src.shape[i]) &&
+        offset + size > src.shape[i])
+      return emitOpError() << "slice [" << offset << ", " << offset + size
+                           << ") exceeds dimension " << i << " of size "
+                           << src.shape[i];
+  }
+  TensorLikeInfo res = info(getResult());
+  if (res.ranked && res.shape.size() != sizes.size())
+    return emitOpError() << "result rank " << res.shape.size()
+                         << " differs from the number of 'sizes' "
+                         << sizes.size();
+  for (auto [d, s] : llvm::zip(res.shape, sizes))
+    if (!ShapedType::isDynamic(d) && d != s)
+      return emitOpError() << "result shape does not match 'sizes'";
+  return success();
+}
+
+LogicalResult TensorAssembleOp::verify() {
+  TensorLikeInfo target = info(getTarget()), source = info(getSource());
+  if (target.elementType != source.elementType)
+    return emitOpError() << "source element type " << source.elementType
+                         << " differs from the target element type "
+                         << target.elementType;
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (target.ranked && offsets.size() != target.shape.size())
+    return emitOpError() << "'offsets' has " << offsets.size()
+                         << " entries for a target of rank "
+                         << target.shape.size();
+  if (target.ranked && source.ranked &&
+      source.shape.size() == target.shape.size())
+    for (auto [i, o] : llvm::enumerate(offsets)) {
+      int64_t s = source.shape[i], t = target.shape[i];
+      if (o < 0 || (!ShapedType::isDynamic(s) && !ShapedType::isDynamic(t) &&
+                    o + s > t))
+        return emitOpError() << "source does not fit the target in dimension "
+                             << i;
+    }
+  return success();
+}
+
+LogicalResult TensorWriteOp::verify() {
+  TensorLikeInfo dst = info(getDst());
+  if (getValue().getType() != dst.elementType)
+    return emitOpError() << "value type " << getValue().getType()
+                         << " differs from the element type "
+                         << dst.elementType;
+  if (dst.ranked && getIndices().size() != dst.shape.size())
+    return emitOpError() << "needs one index per dimension ("
+                         << dst.shape.size() << "), got "
+                         << getIndices().size();
+  return success();
+}
+
+bool CastOp::areCastCompatible(TypeRange inputs, TypeRange outputs) {
+  if (inputs.size() != 1 || outputs.size() != 1)
+    return false;
+  auto from = getTensorLikeInfo(inputs.front());
+  auto to = getTensorLikeInfo(outputs.front());
+  if (!from || !to || from->elementType != to->elementType)
+    return false;
+  // A local buffer is never a window.
+  if (isa<pl::TensorType>(inputs.front()) &&
+      isa<dist::DTensorType>(outputs.front()))
+    return false;
+  if (from->layout != to->layout || from->valid != to->valid ||
+      from->strides != to->strides)
+    return false;
+  if (!from->ranked || !to->ranked)
+    return true;
+  if (from->shape.size() != to->shape.size())
+    return false;
+  for (auto [a, b] : llvm::zip(from->shape, to->shape))
+    if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b)
+      return false;
+  return true;
+}
+
+LogicalResult SubmitOp::verify() {
+  if (auto outs = getRuntimeAllocOuts())
+    for (int64_t index : *outs)
+      if (index < 0 || index >= static_cast<int64_t>(getNumResults()))
+        return emitOpError() << "'runtime_alloc_outs' index " << index
+                             << " is not a result index (the op has "
+                             << getNumResults() << " results)";
+  return success();
+}
+
+LogicalResult SubmitOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "callee '" << getCallee()
+                         << "' does not reference a func.func";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+void pld::registerDialects(DialectRegistry &registry) {
+  registry.insert<pl::PlDialect, dist::PldDialect, func::FuncDialect>();
+}

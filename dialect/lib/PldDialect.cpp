@@ -1,0 +1,242 @@
+//===- PldDialect.cpp - the pld dialect: types, ops, the type deducer -----===//
+
+#include "pld/Dialects.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace pld;
+using namespace pld::dist;
+
+#include "pld/PldOpsDialect.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "pld/PldOpsTypes.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "pld/PldOps.cpp.inc"
+
+void PldDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "pld/PldOpsTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "pld/PldOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// DTensorType
+//===----------------------------------------------------------------------===//
+
+Type DTensorType::parse(AsmParser &parser) {
+  pld::detail::TensorLikeParams p;
+  if (failed(pld::detail::parseTensorLike(parser, p)))
+    return {};
+  return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                    parser.getContext(), p.ranked, p.shape, p.elementType,
+                    p.layout, p.valid, p.strides);
+}
+
+void DTensorType::print(AsmPrinter &printer) const {
+  pld::detail::printTensorLike(printer, getInfo());
+}
+
+LogicalResult DTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  bool ranked, ArrayRef<int64_t> shape,
+                                  Type elementType, Layout layout,
+                                  ArrayRef<int64_t> valid,
+                                  ArrayRef<int64_t> strides) {
+  return pld::detail::verifyTensorLike(
+      emitError, {ranked, shape, elementType, layout, valid, strides});
+}
+
+DTensorType DTensorType::getNormalized(Type elementType, bool ranked,
+                                       ArrayRef<int64_t> shape, Layout layout,
+                                       ArrayRef<int64_t> valid,
+                                       ArrayRef<int64_t> strides) {
+  pld::detail::TensorLikeParams p{ranked, llvm::to_vector(shape), elementType,
+                                  layout, llvm::to_vector(valid),
+                                  llvm::to_vector(strides)};
+  pld::detail::normalizeTensorLike(p);
+  return get(elementType.getContext(), p.ranked, p.shape, p.elementType,
+             p.layout, p.valid, p.strides);
+}
+
+DTensorType DTensorType::getNormalizedChecked(
+    function_ref<InFlightDiagnostic()> emitError, Type elementType, bool ranked,
+    ArrayRef<int64_t> shape, Layout layout, ArrayRef<int64_t> valid,
+    ArrayRef<int64_t> strides) {
+  pld::detail::TensorLikeParams p{ranked, llvm::to_vector(shape), elementType,
+                                  layout, llvm::to_vector(valid),
+                                  llvm::to_vector(strides)};
+  pld::detail::normalizeTensorLike(p);
+  return getChecked(emitError, elementType.getContext(), p.ranked, p.shape,
+                    p.elementType, p.layout, p.valid, p.strides);
+}
+
+//===----------------------------------------------------------------------===//
+// pld.system.nranks
+//===----------------------------------------------------------------------===//
+
+LogicalResult SystemNranksOp::verify() {
+  if (auto func = (*this)->getParentOfType<func::FuncOp>()) {
+    StringRef kind = getFuncKind(func);
+    if (kind == "orchestration" || kind == "graph")
+      return emitOpError() << "is InCore-only: it has no orchestration codegen "
+                              "(enclosing function '"
+                           << func.getSymName() << "' is '" << kind << "')";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The all_to_all_v type deducer
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct NamedOperand {
+  StringRef name;
+  Value value;
+};
+} // namespace
+
+static std::string formatDims(ArrayRef<int64_t> dims) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleaveComma(dims, os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << '?';
+    else
+      os << d;
+  });
+  os << ']';
+  return text;
+}
+
+/// Checks an `[NR]` or `[NR, 1]` i32 counts operand; records NR if static.
+static LogicalResult verifyCounts(Operation *op, NamedOperand counts,
+                                  int64_t signalRanks) {
+  TensorLikeInfo t = *getTensorLikeInfo(counts.value.getType());
+  if (!t.elementType.isSignlessInteger(32))
+    return op->emitOpError() << "operand '" << counts.name
+                             << "' must hold i32 counts, got "
+                             << t.elementType;
+  if (!t.ranked)
+    return success();
+  bool shapeOk = t.shape.size() == 1 ||
+                 (t.shape.size() == 2 && (ShapedType::isDynamic(t.shape[1]) ||
+                                          t.shape[1] == 1));
+  if (!shapeOk) {
+    return op->emitOpError() << "operand '" << counts.name
+                             << "' must be shaped [NR] or [NR, 1], got "
+                             << formatDims(t.shape);
+  }
+  if (!ShapedType::isDynamic(signalRanks) &&
+      !ShapedType::isDynamic(t.shape[0]) && t.shape[0] != signalRanks)
+    return op->emitOpError() << "operand '" << counts.name << "' has "
+                             << t.shape[0]
+                             << " entries but the signal has NR = "
+                             << signalRanks << " rows";
+  return success();
+}
+
+static LogicalResult verifyCollective(Operation *op,
+                                      ArrayRef<NamedOperand> operands,
+                                      Value result, bool hasAttr,
+                                      bool hasOperand) {
+  // Operand-local rules: the kernel addresses every operand flat from its
+  // base, so only a packed, full, ND view is usable.
+  for (const NamedOperand &operand : operands) {
+    TensorLikeInfo t = *getTensorLikeInfo(operand.value.getType());
+    if (t.layout != Layout::ND)
+      return op->emitOpError()
+             << "operand '" << operand.name << "' must have layout nd, got "
+             << stringifyLayout(t.layout);
+    if (t.stridesProvablyNotPacked())
+      return op->emitOpError() << "operand '" << operand.name
+                               << "' has strides " << formatDims(t.strides)
+                               << " that are not packed row-major";
+    if (t.validProvablyNarrower())
+      return op->emitOpError() << "operand '" << operand.name
+                               << "' has a valid_shape narrower than its shape";
+  }
+  Value input = operands[0].value, target = operands[1].value,
+        signal = operands[2].value;
+  if (input == target)
+    return op->emitOpError()
+           << "operand 'input' must not be the same value as 'target'";
+  for (unsigned i : {1u, 2u, 4u})
+    if (!isa<DTensorType>(operands[i].value.getType()))
+      return op->emitOpError()
+             << "operand '" << operands[i].name
+             << "' must be a !pld.dtensor (a window peers can address), got "
+             << operands[i].value.getType();
+
+  TensorLikeInfo in = *getTensorLikeInfo(input.getType());
+  TensorLikeInfo tgt = *getTensorLikeInfo(target.getType());
+  if (in.elementType != tgt.elementType)
+    return op->emitOpError() << "operand 'input' element type "
+                             << in.elementType
+                             << " differs from 'target' element type "
+                             << tgt.elementType;
+
+  TensorLikeInfo sig = *getTensorLikeInfo(signal.getType());
+  if (!sig.elementType.isSignlessInteger(32))
+    return op->emitOpError() << "operand 'signal' must hold i32 credits, got "
+                             << sig.elementType;
+  if (sig.ranked && sig.shape.size() != 2)
+    return op->emitOpError() << "operand 'signal' must be shaped [NR, S], got "
+                                "rank "
+                             << sig.shape.size();
+  int64_t ranks = sig.ranked ? sig.shape[0] : ShapedType::kDynamic;
+  if (!ShapedType::isDynamic(ranks) && ranks < 1)
+    return op->emitOpError() << "operand 'signal' must have NR >= 1 rows";
+  if (failed(verifyCounts(op, operands[3], ranks)) ||
+      failed(verifyCounts(op, operands[4], ranks)))
+    return failure();
+
+  if (tgt.ranked && !tgt.shape.empty() && !ShapedType::isDynamic(ranks) &&
+      !ShapedType::isDynamic(tgt.shape[0]) && tgt.shape[0] % ranks != 0)
+    return op->emitOpError() << "operand 'target' has " << tgt.shape[0]
+                             << " rows, not divisible by NR = " << ranks;
+  if (tgt.ranked && tgt.shape.empty())
+    return op->emitOpError() << "operand 'target' must have a row dimension";
+  if (result.getType() != target.getType())
+    return op->emitOpError() << "result type " << result.getType()
+                             << " must be the type of 'target' "
+                             << target.getType();
+  if (hasAttr == hasOperand)
+    return op->emitOpError()
+           << "needs exactly one of the 'core_num' attribute and the "
+              "'dynamic_core_num' operand";
+  return success();
+}
+
+LogicalResult AllToAllVOp::verify() {
+  NamedOperand operands[] = {{"input", getInput()},
+                             {"target", getTarget()},
+                             {"signal", getSignal()},
+                             {"send_counts", getSendCounts()},
+                             {"recv_counts", getRecvCounts()}};
+  return verifyCollective(*this, operands, getResult(),
+                          getCoreNumAttr() != nullptr,
+                          getDynamicCoreNum() != nullptr);
+}
+
+LogicalResult IndexedAllToAllVOp::verify() {
+  NamedOperand operands[] = {{"input", getInput()},
+                             {"target", getTarget()},
+                             {"signal", getSignal()},
+                             {"send_counts", getSendCounts()},
+                             {"recv_counts", getRecvCounts()},
+                             {"index", getIndex()}};
+  return verifyCollective(*this, operands, getResult(),
+                          getCoreNumAttr() != nullptr,
+                          getDynamicCoreNum() != nullptr);
+}

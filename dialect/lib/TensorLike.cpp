@@ -1,0 +1,232 @@
+//===- TensorLike.cpp - parser, printer and verifier of the tensor types --===//
+
+#include "pld/Dialects.h"
+
+using namespace mlir;
+
+namespace pld {
+
+StringRef stringifyLayout(Layout layout) {
+  switch (layout) {
+  case Layout::ND:
+    return "nd";
+  case Layout::DN:
+    return "dn";
+  case Layout::NZ:
+    return "nz";
+  }
+  return "nd";
+}
+
+std::optional<Layout> symbolizeLayout(StringRef text) {
+  return llvm::StringSwitch<std::optional<Layout>>(text)
+      .Case("nd", Layout::ND)
+      .Case("dn", Layout::DN)
+      .Case("nz", Layout::NZ)
+      .Default(std::nullopt);
+}
+
+SmallVector<int64_t> TensorLikeInfo::packedStrides() const {
+  SmallVector<int64_t> packed(shape.size(), ShapedType::kDynamic);
+  int64_t running = 1;
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 1; i >= 0; --i) {
+    packed[i] = running;
+    if (ShapedType::isDynamic(shape[i]) || running == ShapedType::kDynamic)
+      running = ShapedType::kDynamic;
+    else
+      running *= shape[i];
+  }
+  return packed;
+}
+
+bool TensorLikeInfo::stridesProvablyNotPacked() const {
+  if (strides.empty())
+    return false;
+  SmallVector<int64_t> packed = packedStrides();
+  for (auto [have, want] : llvm::zip(strides, packed))
+    if (!ShapedType::isDynamic(want) && !ShapedType::isDynamic(have) &&
+        have != want)
+      return true;
+  return false;
+}
+
+bool TensorLikeInfo::validProvablyNarrower() const {
+  for (auto [v, s] : llvm::zip(valid, shape))
+    if (!ShapedType::isDynamic(v) && !ShapedType::isDynamic(s) && v < s)
+      return true;
+  return false;
+}
+
+bool isTensorLike(Type type) {
+  return isa<pl::TensorType, dist::DTensorType>(type);
+}
+
+std::optional<TensorLikeInfo> getTensorLikeInfo(Type type) {
+  if (auto t = dyn_cast<pl::TensorType>(type))
+    return t.getInfo();
+  if (auto t = dyn_cast<dist::DTensorType>(type))
+    return t.getInfo();
+  return std::nullopt;
+}
+
+namespace detail {
+
+static bool isSupportedElementType(Type type) {
+  return type.isF32() || type.isF16() || type.isBF16() ||
+         type.isSignlessInteger(8) || type.isSignlessInteger(32) ||
+         type.isSignlessInteger(64);
+}
+
+/// `[` (int | `?`) (`,` (int | `?`))* `]`
+static ParseResult parseDimList(AsmParser &parser,
+                                SmallVectorImpl<int64_t> &out) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        if (succeeded(parser.parseOptionalQuestion())) {
+          out.push_back(ShapedType::kDynamic);
+          return success();
+        }
+        int64_t value;
+        if (parser.parseInteger(value))
+          return failure();
+        out.push_back(value);
+        return success();
+      });
+}
+
+void normalizeTensorLike(TensorLikeParams &p) {
+  if (!p.ranked)
+    return;
+  if (p.valid == p.shape)
+    p.valid.clear();
+  TensorLikeInfo info{p.ranked, p.shape, p.elementType, p.layout, {}, {}};
+  if (!p.strides.empty() && info.hasStaticShape() &&
+      ArrayRef<int64_t>(p.strides) == ArrayRef<int64_t>(info.packedStrides()))
+    p.strides.clear();
+}
+
+LogicalResult parseTensorLike(AsmParser &parser, TensorLikeParams &p) {
+  if (parser.parseLess())
+    return failure();
+  if (succeeded(parser.parseOptionalStar())) {
+    p.ranked = false;
+    if (parser.parseXInDimensionList())
+      return failure();
+  } else if (parser.parseDimensionList(p.shape, /*allowDynamic=*/true,
+                                       /*withTrailingX=*/true)) {
+    return failure();
+  }
+  if (parser.parseType(p.elementType))
+    return failure();
+
+  // Keyword parameters, each at most once and in the documented order.
+  int lastIndex = -1;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc keyLoc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    int index = llvm::StringSwitch<int>(key)
+                    .Case("layout", 0)
+                    .Case("valid", 1)
+                    .Case("strides", 2)
+                    .Default(-1);
+    if (index < 0)
+      return parser.emitError(keyLoc, "unknown tensor parameter '")
+             << key << "' (expected layout, valid or strides)";
+    if (index <= lastIndex)
+      return parser.emitError(keyLoc, "tensor parameter '")
+             << key << "' repeated or out of order (layout, valid, strides)";
+    lastIndex = index;
+    if (index == 0) {
+      SMLoc valueLoc = parser.getCurrentLocation();
+      StringRef text;
+      if (parser.parseKeyword(&text))
+        return failure();
+      std::optional<Layout> layout = symbolizeLayout(text);
+      if (!layout)
+        return parser.emitError(valueLoc, "unknown layout '")
+               << text << "' (expected nd, dn or nz)";
+      p.layout = *layout;
+    } else if (parseDimList(parser, index == 1 ? p.valid : p.strides)) {
+      return failure();
+    }
+  }
+  if (parser.parseGreater())
+    return failure();
+  normalizeTensorLike(p);
+  return success();
+}
+
+static void printDim(raw_ostream &os, int64_t dim) {
+  if (ShapedType::isDynamic(dim))
+    os << '?';
+  else
+    os << dim;
+}
+
+void printTensorLike(AsmPrinter &printer, const TensorLikeInfo &info) {
+  raw_ostream &os = printer.getStream();
+  os << '<';
+  if (!info.ranked)
+    os << "*x";
+  for (int64_t dim : info.shape) {
+    printDim(os, dim);
+    os << 'x';
+  }
+  printer.printType(info.elementType);
+  if (info.layout != Layout::ND)
+    os << ", layout = " << stringifyLayout(info.layout);
+  auto printList = [&](StringRef key, ArrayRef<int64_t> list) {
+    if (list.empty())
+      return;
+    os << ", " << key << " = [";
+    llvm::interleaveComma(list, os, [&](int64_t d) { printDim(os, d); });
+    os << ']';
+  };
+  printList("valid", info.valid);
+  printList("strides", info.strides);
+  os << '>';
+}
+
+LogicalResult verifyTensorLike(function_ref<InFlightDiagnostic()> emitError,
+                               const TensorLikeInfo &info) {
+  if (!isSupportedElementType(info.elementType))
+    return emitError() << "element type must be f32, f16, bf16, i8, i32 or "
+                          "i64, got "
+                       << info.elementType;
+  if (!info.ranked && !info.shape.empty())
+    return emitError() << "an unranked tensor type has no shape";
+  for (int64_t dim : info.shape)
+    if (!ShapedType::isDynamic(dim) && dim < 0)
+      return emitError() << "shape dimensions must be >= 0 or '?', got "
+                         << dim;
+  auto checkList = [&](StringRef key, ArrayRef<int64_t> list) -> LogicalResult {
+    if (list.empty())
+      return success();
+    if (!info.ranked)
+      return emitError() << "'" << key << "' needs a ranked shape";
+    if (list.size() != info.shape.size())
+      return emitError() << "'" << key << "' has " << list.size()
+                         << " entries but the shape has rank "
+                         << info.shape.size();
+    for (int64_t v : list)
+      if (!ShapedType::isDynamic(v) && v < 0)
+        return emitError() << "'" << key << "' entries must be >= 0 or '?', got "
+                           << v;
+    return success();
+  };
+  if (failed(checkList("valid", info.valid)) ||
+      failed(checkList("strides", info.strides)))
+    return failure();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(info.valid, info.shape))) {
+    auto [v, s] = pair;
+    if (!ShapedType::isDynamic(v) && !ShapedType::isDynamic(s) && v > s)
+      return emitError() << "'valid' may not exceed the shape: dimension " << i
+                         << " has valid " << v << " > " << s;
+  }
+  return success();
+}
+
+} // namespace detail
+} // namespace pld

@@ -1,0 +1,8 @@
+//! `pld-opt`: an `mlir-opt`-style driver over the pl/pld dialects with every
+//! pld pass registered (all standard MlirOptMain flags work).
+
+fn main() {
+    pld::register_passes();
+    let args: Vec<String> = std::env::args().collect();
+    std::process::exit(pld::bridge::ffi::opt_main(&args));
+}

@@ -1,0 +1,75 @@
+// shim.cc - MlirOptMain, pass registration and located diagnostics.
+#include "pld/src/bridge/shim.h"
+
+#include "pld/Dialects.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Pass.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+#include <string>
+#include <vector>
+
+namespace pld::bridge {
+
+int32_t opt_main(rust::Slice<const rust::String> args) {
+  std::vector<std::string> storage;
+  storage.reserve(args.size());
+  for (const rust::String &arg : args)
+    storage.emplace_back(arg.data(), arg.size());
+  std::vector<char *> argv;
+  for (std::string &arg : storage)
+    argv.push_back(arg.data());
+  argv.push_back(nullptr);
+
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
+                  mlir::func::FuncDialect, mlir::scf::SCFDialect>();
+  pld::registerDialects(registry);
+  // Upstream generic transforms (canonicalize, cse, ...) for --pass-pipeline.
+  mlir::registerTransformsPasses();
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      static_cast<int>(storage.size()), argv.data(),
+      "pld optimizer driver: the pl/pld dialects and the PyPTO collective "
+      "lowering passes\n",
+      registry));
+}
+
+void register_pass(rust::Fn<PassHandle()> create) {
+  mlir::registerPass([create]() -> std::unique_ptr<mlir::Pass> {
+    return std::unique_ptr<mlir::Pass>(unwrap(create()));
+  });
+}
+
+void register_pipeline(rust::Str argument, rust::Str description,
+                       rust::Str pipeline) {
+  std::string text(pipeline);
+  mlir::PassPipelineRegistration<>(
+      std::string(argument), std::string(description),
+      [text](mlir::OpPassManager &pm) {
+        if (mlir::failed(mlir::parsePassPipeline(text, pm)))
+          llvm::report_fatal_error("pld: invalid built-in pipeline text");
+      });
+}
+
+void emit_diagnostic(LocationHandle loc, uint8_t severity, rust::Str message,
+                     LocationHandle note_loc, rust::Str note) {
+  mlir::Location location = unwrap(loc);
+  std::string text(message);
+  mlir::InFlightDiagnostic diag =
+      severity == 0   ? mlir::emitError(location) << text
+      : severity == 1 ? mlir::emitWarning(location) << text
+                      : mlir::emitRemark(location) << text;
+  if (note.size() != 0)
+    diag.attachNote(unwrap(note_loc)) << std::string(note);
+}
+
+} // namespace pld::bridge

@@ -1,0 +1,36 @@
+//! The function kinds of `pl.func_kind` / `pl.level` (verified by the dialect).
+
+use melior::ir::{
+    attribute::StringAttribute,
+    operation::{OperationLike, OperationRef},
+};
+
+/// `pl.func_kind` of a function, if any.
+pub fn func_kind<'c>(func: &OperationRef<'c, '_>) -> Option<&'c str> {
+    let attr = func.attribute("pl.func_kind").ok()?;
+    StringAttribute::try_from(attr).ok().map(|s| s.value())
+}
+
+/// `pl.level = "host"` (absent means chip).
+pub fn is_host_level(func: &OperationRef) -> bool {
+    func.attribute("pl.level")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .is_some_and(|s| s.value() == "host")
+}
+
+/// An `orchestration` or `graph` body (either level).
+pub fn is_orchestration_body(func: &OperationRef) -> bool {
+    matches!(func_kind(func), Some("orchestration" | "graph"))
+}
+
+/// A CHIP orchestration body: an orchestration or graph function at chip level.
+pub fn is_chip_orchestration(func: &OperationRef) -> bool {
+    is_orchestration_body(func) && !is_host_level(func)
+}
+
+/// The symbol name of a function-like op.
+pub fn symbol_name<'c>(op: &OperationRef<'c, '_>) -> Option<&'c str> {
+    let attr = op.attribute("sym_name").ok()?;
+    StringAttribute::try_from(attr).ok().map(|s| s.value())
+}

@@ -1,0 +1,50 @@
+//! The launch width B of an all_to_all_v (RFC #2521).
+
+/// `B = CalAllToAllVBlocks(P, L)`: the requested block limit `L` while
+/// `L < P`, otherwise the largest multiple of `P` not exceeding `L`, so that
+/// every peer gets the same number of lanes. `P >= 1` and `L >= 1`.
+pub fn cal_all_to_all_v_blocks(ranks: i64, limit: i64) -> i64 {
+    debug_assert!(ranks >= 1 && limit >= 1);
+    if limit < ranks { limit } else { limit / ranks * ranks }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cal_all_to_all_v_blocks;
+
+    #[test]
+    fn rfc_2521_worked_examples() {
+        let table = [
+            (8, 1, 1),
+            (8, 7, 7),
+            (8, 8, 8),
+            (8, 10, 8),
+            (8, 15, 8),
+            (8, 16, 16),
+            (16, 7, 7),
+            (16, 16, 16),
+            (4, 2, 2),
+            (4, 10, 8),
+            (2, 5, 4),
+            (2, 6, 6),
+            (2, 51, 50),
+        ];
+        for (p, l, b) in table {
+            assert_eq!(cal_all_to_all_v_blocks(p, l), b, "P={p} L={l}");
+        }
+    }
+
+    #[test]
+    fn single_rank_admits_the_whole_limit() {
+        assert_eq!(cal_all_to_all_v_blocks(1, 1), 1);
+        assert_eq!(cal_all_to_all_v_blocks(1, 48), 48);
+    }
+
+    #[test]
+    fn int32_max_limit() {
+        let max = i32::MAX as i64;
+        assert_eq!(cal_all_to_all_v_blocks(1, max), max);
+        assert_eq!(cal_all_to_all_v_blocks(8, max), max / 8 * 8);
+        assert_eq!(cal_all_to_all_v_blocks(16, max), 2147483632);
+    }
+}

@@ -1,0 +1,457 @@
+//! `--lower-l2-tensor-collectives` (LowerL2TensorCollectives): the CHIP/L2
+//! rail for managed collectives.
+//!
+//! In every CHIP orchestration body, each `pld.tensor.all_to_all_v` becomes a
+//! `func.call` to a synthesized AIV builtin kernel
+//! (`@__builtin_all_to_all_v__fp32` / `__int8`), so the collective is one
+//! ordinary task of the caller's pipeline. Like upstream MathToFuncs it runs
+//! in phases: (1) check every collective and plan its variant and launch
+//! width B, reporting every failure at its location; (2) the residual check;
+//! (3) synthesize each variant's kernel once; (4) rewrite with a melior
+//! `RewritePattern`. Nothing is modified unless phases 1 and 2 pass, so a
+//! failing run leaves the module as it was.
+
+use super::{ModulePass, PassId};
+use crate::{
+    cal_all_to_all_v_blocks,
+    contiguity::ContiguityTrace,
+    diag,
+    error::PldError,
+    func_kind::{is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name},
+    tensor_type::TensorLike,
+};
+use melior::{
+    Context, PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
+    ir::{
+        Attribute, BlockLike, Identifier, Location, Module, RegionLike, Type, Value, ValueLike,
+        attribute::{FlatSymbolRefAttribute, IntegerAttribute},
+        operation::{OperationBuilder, OperationLike, OperationRef, OperationResult, WalkOrder, WalkResult},
+        r#type::IntegerType,
+    },
+    walk_and_apply_patterns,
+};
+use std::collections::{BTreeSet, HashMap};
+
+/// The op this pass lowers.
+pub const ALL_TO_ALL_V: &str = "pld.tensor.all_to_all_v";
+/// Every managed collective the residual check looks for.
+pub const COLLECTIVES: [&str; 2] = [ALL_TO_ALL_V, "pld.tensor.indexed_all_to_all_v"];
+/// The builtin template package both rails render.
+pub const TEMPLATE_DIR: &str = ":pypto.runtime.builtins.collectives.all_to_all_v";
+/// Operand names in ABI order (`args[0..4]`).
+pub const OPERANDS: [&str; 5] = ["input", "target", "signal", "send_counts", "recv_counts"];
+
+/// One synthesized kernel per payload element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Variant {
+    Fp32,
+    Int8,
+}
+
+impl Variant {
+    pub fn from_element(element: &str) -> Option<Self> {
+        match element {
+            "f32" => Some(Self::Fp32),
+            "i8" => Some(Self::Int8),
+            _ => None,
+        }
+    }
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Self::Fp32 => "__builtin_all_to_all_v__fp32",
+            Self::Int8 => "__builtin_all_to_all_v__int8",
+        }
+    }
+    pub fn element(self) -> &'static str {
+        match self {
+            Self::Fp32 => "f32",
+            Self::Int8 => "i8",
+        }
+    }
+    /// The one template substitution (the same on the HOST rail).
+    pub fn template_vars(self) -> &'static str {
+        match self {
+            Self::Fp32 => "dtype_cpp=float",
+            Self::Int8 => "dtype_cpp=int8_t",
+        }
+    }
+    /// Canonical parameter types (`input`/`send_counts` plain, the other
+    /// three windows), then the result type.
+    pub fn canonical_types(self) -> [String; 6] {
+        let t = self.element();
+        [
+            format!("!pl.tensor<*x{t}>"),
+            format!("!pld.dtensor<*x{t}>"),
+            "!pld.dtensor<*xi32>".into(),
+            "!pl.tensor<*xi32>".into(),
+            "!pld.dtensor<*xi32>".into(),
+            format!("!pld.dtensor<*x{t}>"),
+        ]
+    }
+    /// The synthesized kernel, in the IR's own syntax: directions `in, inout,
+    /// inout, in, inout`, a body that returns `target` (never compiled: the
+    /// kernel is the builtin template; passes that read the function need the
+    /// return).
+    pub fn kernel_source(self) -> String {
+        let [input, target, signal, send, recv, result] = self.canonical_types();
+        format!(
+            "func.func private @{name}(%input: {input} {{pl.direction = \"in\"}}, \
+             %target: {target} {{pl.direction = \"inout\"}}, \
+             %signal: {signal} {{pl.direction = \"inout\"}}, \
+             %send_counts: {send} {{pl.direction = \"in\"}}, \
+             %recv_counts: {recv} {{pl.direction = \"inout\"}}) -> {result} \
+             attributes {{pl.builtin_template_dir = \"{TEMPLATE_DIR}\", \
+             pl.builtin_template_vars = \"{vars}\", pl.func_kind = \"aiv\", \
+             pl.require_contiguous_operands}} {{\n  return %target : {result}\n}}",
+            name = self.symbol(),
+            vars = self.template_vars(),
+        )
+    }
+}
+
+/// What phase 1 decided for one collective.
+#[derive(Clone, Copy, Debug)]
+struct Plan {
+    variant: Variant,
+    /// The admitted block count B.
+    blocks: i64,
+}
+
+#[derive(Clone, Default)]
+pub struct LowerL2TensorCollectives;
+
+static ID: PassId = PassId(1);
+
+impl ModulePass for LowerL2TensorCollectives {
+    const ARGUMENT: &'static str = "lower-l2-tensor-collectives";
+    const NAME: &'static str = "LowerL2TensorCollectives";
+    const DESCRIPTION: &'static str = "Lower pld.tensor.all_to_all_v in CHIP orchestration bodies to a \
+         func.call of a synthesized AIV builtin kernel (launch width folded from core_num)";
+
+    fn id() -> &'static PassId {
+        &ID
+    }
+
+    fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
+        lower_l2_tensor_collectives(module)
+    }
+}
+
+/// Runs the pass on `module` (a `builtin.module`).
+pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError> {
+    let body = module.region(0)?.first_block().ok_or_else(|| PldError::Internal("module without a body".into()))?;
+    let functions = module_functions(&module);
+
+    // Phase 1: check and plan every CHIP-rail collective.
+    let mut trace = ContiguityTrace::new(body);
+    let mut plans: HashMap<usize, Plan> = HashMap::new();
+    let mut planned_ops: Vec<OperationRef> = Vec::new();
+    let mut errors = 0;
+    for func in functions.iter().filter(|f| is_chip_orchestration(f)) {
+        for op in ops_named(func, &[ALL_TO_ALL_V]) {
+            match plan_collective(&op, &mut trace) {
+                Some(plan) => {
+                    plans.insert(op.to_raw().ptr as usize, plan);
+                    planned_ops.push(op);
+                }
+                None => errors += 1,
+            }
+        }
+    }
+
+    // A symbol of a variant's name that is not exactly its kernel is a clash.
+    let context = unsafe { module.context().to_ref() };
+    let variants: BTreeSet<Variant> = plans.values().map(|p| p.variant).collect();
+    let mut existing: HashMap<Variant, bool> = HashMap::new();
+    for &variant in &variants {
+        let Some(symbol) = find_symbol(&body, variant.symbol()) else {
+            continue;
+        };
+        if is_synthesized_kernel(context, &symbol, variant)? {
+            existing.insert(variant, true);
+            continue;
+        }
+        for op in planned_ops.iter().filter(|op| plans[&(op.to_raw().ptr as usize)].variant == variant) {
+            diag::error_with_note(
+                op.location(),
+                &format!("symbol '@{}' already exists", variant.symbol()),
+                symbol.location(),
+                "this symbol is not the synthesized builtin kernel the collective lowers to",
+            );
+            errors += 1;
+        }
+    }
+    if errors > 0 {
+        return Err(PldError::Diagnosed(errors));
+    }
+
+    // Phase 2: the residual check (postcondition), decided before any rewrite.
+    for func in functions.iter().filter(|f| is_orchestration_body(f) && !is_host_level(f)) {
+        for op in ops_named(func, &COLLECTIVES) {
+            if plans.contains_key(&(op.to_raw().ptr as usize)) {
+                continue;
+            }
+            diag::error(
+                op.location(),
+                &format!(
+                    "'{}' in orchestration function '@{}' was not lowered: \
+                     --lower-l2-tensor-collectives lowers only '{ALL_TO_ALL_V}' on the CHIP rail",
+                    op.name().as_string_ref().as_str().unwrap_or("?"),
+                    symbol_name(func).unwrap_or("?"),
+                ),
+            );
+            errors += 1;
+        }
+    }
+    if errors > 0 {
+        return Err(PldError::Diagnosed(errors));
+    }
+    if plans.is_empty() {
+        return Ok(());
+    }
+
+    // Phase 3: one kernel per variant, shared by every call site.
+    for &variant in &variants {
+        if !existing.contains_key(&variant) {
+            let kernel = parse_kernel(context, variant)?;
+            body.append_operation(kernel);
+        }
+    }
+
+    // Phase 4: the rewrite.
+    let patterns = RewritePatternSet::new(context);
+    patterns.add(create_op_rewrite_pattern(
+        ALL_TO_ALL_V,
+        1,
+        context,
+        move |_, op, rewriter| {
+            let op = unsafe { OperationRef::from_raw(op) };
+            let Some(plan) = plans.get(&(op.to_raw().ptr as usize)).copied() else {
+                return false;
+            };
+            let rewriter = unsafe { PatternRewriter::from_raw(rewriter) };
+            rewrite_collective(&rewriter, op, plan).is_ok()
+        },
+        &["func.call", "pl.cast"],
+    ));
+    walk_and_apply_patterns(module, patterns.freeze());
+    Ok(())
+}
+
+/// Top-level `func.func`s of the module.
+fn module_functions<'c, 'a>(module: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else {
+        return out;
+    };
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op.name().as_string_ref().as_str() == Ok("func.func") {
+            out.push(op);
+        }
+    }
+    out
+}
+
+/// Every op nested in `root` whose name is in `names`, in program order.
+fn ops_named<'c, 'a>(root: &OperationRef<'c, 'a>, names: &[&str]) -> Vec<OperationRef<'c, 'a>> {
+    let mut raw = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if let Ok(name) = op.name().as_string_ref().as_str()
+            && names.contains(&name)
+        {
+            raw.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    raw.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
+}
+
+fn find_symbol<'c, 'a>(body: &melior::ir::BlockRef<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if symbol_name(&op) == Some(name) {
+            return Some(op);
+        }
+    }
+    None
+}
+
+fn parse_kernel<'c>(context: &'c Context, variant: Variant) -> Result<melior::ir::Operation<'c>, PldError> {
+    let module = Module::parse(context, &variant.kernel_source())
+        .ok_or_else(|| PldError::Internal(format!("cannot parse the {} kernel", variant.symbol())))?;
+    let func = module.body().first_operation().ok_or_else(|| PldError::Internal("empty kernel module".into()))?;
+    // Clone out of the temporary module (dropped with it).
+    Ok(unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(func.to_raw())) })
+}
+
+/// An existing symbol is reused only when it prints exactly as the kernel.
+fn is_synthesized_kernel(context: &Context, symbol: &OperationRef, variant: Variant) -> Result<bool, PldError> {
+    let expected = parse_kernel(context, variant)?;
+    Ok(symbol.to_string() == expected.to_string())
+}
+
+/// Phase 1 for one collective: the spec's rows, in order; the first failing
+/// one is reported at the op's location.
+fn plan_collective<'c, 'a>(op: &OperationRef<'c, 'a>, trace: &mut ContiguityTrace<'c, 'a>) -> Option<Plan> {
+    let loc = op.location();
+    let fail = |message: String| {
+        diag::error(loc, &format!("'{ALL_TO_ALL_V}': {message}"));
+        None
+    };
+    let operand = |i: usize| op.operand(i).ok();
+    let types: Vec<TensorLike> = (0..5).map(|i| operand(i).and_then(|v| TensorLike::of(v.r#type()))).collect::<Option<_>>()?;
+
+    // Signal shape: P (ranks) and S (stride) must be compile-time values.
+    let signal_type = operand(2)?.r#type();
+    let Some(&[ranks, stride]) = types[2].static_shape().as_deref() else {
+        return fail(format!("operand 'signal': signal shape must be static on the CHIP rail, got {signal_type}"));
+    };
+
+    // core_num: the attribute, or an operand defined by arith.constant.
+    let limit = match core_num(op) {
+        CoreNum::Static(limit) => limit,
+        CoreNum::Runtime(culprit_loc) => {
+            diag::error_with_note(
+                loc,
+                &format!("'{ALL_TO_ALL_V}': a runtime core_num is not supported on this rail yet"),
+                culprit_loc,
+                "the HOST rail (--lower-host-tensor-collectives) accepts a runtime core_num; \
+                 on the CHIP rail core_num must be an attribute or an arith.constant",
+            );
+            return None;
+        }
+    };
+    if !(1..=i32::MAX as i64).contains(&limit) {
+        return fail(format!("core_num must be in [1, 2147483647], got {limit}"));
+    }
+    let blocks = cal_all_to_all_v_blocks(ranks, limit);
+    if stride < blocks {
+        return fail(format!(
+            "signal stride S={stride} is smaller than the admitted block count B={blocks} \
+             (core_num L={limit} folded for P={ranks} ranks); the signal needs one lane per block"
+        ));
+    }
+
+    let element = types[1].element.to_string();
+    let Some(variant) = Variant::from_element(&element) else {
+        return fail(format!("the CHIP rail supports only f32 or i8, got {element}"));
+    };
+    if !types[3].distributed {
+        return fail(format!(
+            "send_counts must be a DistributedTensor (peers read it remotely), got {}",
+            operand(3)?.r#type()
+        ));
+    }
+
+    for (i, name) in OPERANDS.iter().enumerate() {
+        if let Err(culprit) = trace.check(operand(i)?) {
+            diag::error_with_note(
+                loc,
+                &format!("'{ALL_TO_ALL_V}': operand '{name}' is not provably contiguous"),
+                culprit.location,
+                &culprit.note(),
+            );
+            return None;
+        }
+    }
+    Some(Plan { variant, blocks })
+}
+
+enum CoreNum<'c> {
+    Static(i64),
+    /// A runtime value, with the location that defines it.
+    Runtime(Location<'c>),
+}
+
+fn core_num<'c>(op: &OperationRef<'c, '_>) -> CoreNum<'c> {
+    if let Ok(attr) = op.attribute("core_num")
+        && let Ok(int) = IntegerAttribute::try_from(attr)
+    {
+        return CoreNum::Static(int.value());
+    }
+    let Ok(value) = op.operand(5) else {
+        return CoreNum::Runtime(op.location());
+    };
+    if let Ok(result) = OperationResult::try_from(value) {
+        let def = result.owner();
+        if def.name().as_string_ref().as_str() == Ok("arith.constant")
+            && let Ok(attr) = def.attribute("value")
+            && let Ok(int) = IntegerAttribute::try_from(attr)
+        {
+            return CoreNum::Static(int.value());
+        }
+    }
+    CoreNum::Runtime(value.location())
+}
+
+/// Phase 4 for one planned collective: casts to the canonical types, the
+/// call (with the launch spec when B > 1), the result cast back.
+fn rewrite_collective(rewriter: &PatternRewriter, op: OperationRef, plan: Plan) -> Result<(), PldError> {
+    let base = rewriter.as_rewriter_base();
+    let context = unsafe { op.context().to_ref() };
+    let loc = op.location();
+    base.set_insertion_point_before(op);
+    let parse = |text: &str| Type::parse(context, text).ok_or_else(|| PldError::Internal(format!("bad type {text}")));
+    let canonical: Vec<Type> = plan.variant.canonical_types().iter().map(|t| parse(t)).collect::<Result<_, _>>()?;
+
+    let cast = |value: Value<'_, '_>, to: Type<'_>| -> Result<mlir_sys::MlirValue, PldError> {
+        if value.r#type() == to {
+            return Ok(value.to_raw());
+        }
+        let cast = OperationBuilder::new("pl.cast", loc).add_operands(&[value]).add_results(&[to]).build()?;
+        Ok(base.insert(cast).result(0)?.to_raw())
+    };
+    let mut args = Vec::with_capacity(5);
+    for (i, ty) in canonical.iter().take(5).enumerate() {
+        args.push(cast(op.operand(i)?, *ty)?);
+    }
+    let args: Vec<Value> = args.into_iter().map(|raw| unsafe { Value::from_raw(raw) }).collect();
+
+    let mut attributes: Vec<(Identifier, Attribute)> =
+        vec![(Identifier::new(context, "callee"), FlatSymbolRefAttribute::new(context, plan.variant.symbol()).into())];
+    if plan.blocks > 1 {
+        attributes.push((
+            Identifier::new(context, "pl.core_num"),
+            IntegerAttribute::new(IntegerType::new(context, 64).into(), plan.blocks).into(),
+        ));
+        attributes.push((Identifier::new(context, "pl.sync_start"), Attribute::unit(context)));
+    }
+    let call = OperationBuilder::new("func.call", loc)
+        .add_attributes(&attributes)
+        .add_operands(&args)
+        .add_results(&[canonical[5]])
+        .build()?;
+    let call = base.insert(call).result(0)?.to_raw();
+    let result = cast(unsafe { Value::from_raw(call) }, op.result(0)?.r#type())?;
+    base.replace_op_with_values(op, &[unsafe { Value::from_raw(result) }]);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Variant;
+
+    #[test]
+    fn variant_names_and_template_vars() {
+        assert_eq!(Variant::from_element("f32"), Some(Variant::Fp32));
+        assert_eq!(Variant::from_element("i8"), Some(Variant::Int8));
+        assert_eq!(Variant::from_element("bf16"), None);
+        assert_eq!(Variant::Fp32.symbol(), "__builtin_all_to_all_v__fp32");
+        assert_eq!(Variant::Int8.template_vars(), "dtype_cpp=int8_t");
+    }
+
+    #[test]
+    fn kernel_source_declares_the_abi() {
+        let text = Variant::Int8.kernel_source();
+        assert!(text.starts_with("func.func private @__builtin_all_to_all_v__int8("));
+        let directions: Vec<&str> = text.match_indices("pl.direction = \"").map(|(i, _)| {
+            let rest = &text[i + 15..];
+            &rest[..rest.find('"').unwrap()]
+        }).collect();
+        assert_eq!(directions, ["in", "inout", "inout", "in", "inout"]);
+        assert!(text.contains("return %target : !pld.dtensor<*xi8>"));
+    }
+}
