@@ -218,7 +218,11 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
         if let Some(t) = TensorLike::of(value.r#type())
             && !t.is_packed_nd()
         {
-            return Err(culprit(&parent, format!("its argument is {}, not a packed nd value", value.r#type())));
+            return Err(Culprit {
+                location: value.location(),
+                op_name: op_name(&parent),
+                reason: format!("its argument is {}, not a packed nd value", value.r#type()),
+            });
         }
         let n = arg.argument_number();
         let region = region_index(&parent, &block);

@@ -307,7 +307,7 @@ fn plan_collective<'c, 'a>(op: &OperationRef<'c, 'a>, trace: &mut ContiguityTrac
     // Signal shape: P (ranks) and S (stride) must be compile-time values.
     let signal_type = operand(2)?.r#type();
     let Some(&[ranks, stride]) = types[2].static_shape().as_deref() else {
-        return fail(format!("operand 'signal': signal shape must be static on the CHIP rail, got {signal_type}"));
+        return fail(format!("operand 'signal': signal shape must be static on the CHIP rail, got '{signal_type}'"));
     };
 
     // core_num: the attribute, or an operand defined by arith.constant.
@@ -341,7 +341,7 @@ fn plan_collective<'c, 'a>(op: &OperationRef<'c, 'a>, trace: &mut ContiguityTrac
     };
     if !types[3].distributed {
         return fail(format!(
-            "send_counts must be a DistributedTensor (peers read it remotely), got {}",
+            "send_counts must be a DistributedTensor (peers read it remotely), got '{}'",
             operand(3)?.r#type()
         ));
     }

@@ -1,0 +1,14 @@
+// A core_num operand defined by arith.constant is compile-time: it is folded
+// like the attribute and never becomes a call operand.
+// RUN: pld-opt %s --lower-l2-tensor-collectives | FileCheck %s --implicit-check-not=pld.tensor
+
+// CHECK-LABEL: func.func @constant_operand
+// CHECK: call @__builtin_all_to_all_v__fp32(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,)]*}}) {pl.core_num = 4 : i64, pl.sync_start}
+func.func @constant_operand(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>,
+                            %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+    attributes {pl.func_kind = "orchestration"} {
+  %n = arith.constant 5 : i64
+  %0 = pld.tensor.all_to_all_v %in, %t, %s, %c, %r core_num(%n)
+      : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
+  return %0 : !pld.dtensor<16x4xf32>
+}
