@@ -290,7 +290,8 @@ fn parse_kernel<'c>(context: &'c Context, variant: Variant) -> Result<melior::ir
 /// An existing symbol is reused only when it prints exactly as the kernel.
 fn is_synthesized_kernel(context: &Context, symbol: &OperationRef, variant: Variant) -> Result<bool, PldError> {
     let expected = parse_kernel(context, variant)?;
-    Ok(symbol.to_string() == expected.to_string())
+    // A detached op prints with a trailing newline; compare the text only.
+    Ok(symbol.to_string().trim() == expected.to_string().trim())
 }
 
 /// Phase 1 for one collective: the spec's rows, in order; the first failing
