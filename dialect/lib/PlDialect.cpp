@@ -109,6 +109,8 @@ LogicalResult PlDialect::verifyOperationAttribute(Operation *op,
     return requireType(isI64(1), "an i64 >= 1");
   if (name == "pl.task_id")
     return requireType(isI64(0), "an i64 >= 0");
+  if (name == "pl.abi_arg_count")
+    return requireType(isI64(0), "an i64 >= 0");
   if (name == "pl.task_deps") {
     auto array = dyn_cast<ArrayAttr>(value);
     bool ok = array && llvm::all_of(array, [](Attribute a) {
@@ -141,6 +143,16 @@ LogicalResult PlDialect::verifyRegionArgAttribute(Operation *op,
     return verifyEnumString(op, name, attr.getValue(), kDirections);
   return op->emitOpError() << "unknown argument attribute '" << name
                            << "' of the pl dialect (argument " << argIndex
+                           << ")";
+}
+
+LogicalResult PlDialect::verifyRegionResultAttribute(Operation *op,
+                                                     unsigned regionIndex,
+                                                     unsigned resultIndex,
+                                                     NamedAttribute attr) {
+  return op->emitOpError() << "unknown result attribute '"
+                           << attr.getName().getValue()
+                           << "' of the pl dialect (result " << resultIndex
                            << ")";
 }
 
@@ -252,7 +264,20 @@ LogicalResult TensorViewOp::verify() {
 LogicalResult TensorSetValidShapeOp::verify() {
   if (failed(verifySameElementType(*this, getSource(), getResult())))
     return failure();
-  TensorLikeInfo res = info(getResult());
+  TensorLikeInfo src = info(getSource()), res = info(getResult());
+  if (src.ranked && res.ranked) {
+    if (src.shape.size() != res.shape.size())
+      return emitOpError() << "result rank " << res.shape.size()
+                           << " differs from the source rank "
+                           << src.shape.size() << " (only valid changes)";
+    for (auto [i, pair] : llvm::enumerate(llvm::zip(src.shape, res.shape))) {
+      auto [a, b] = pair;
+      if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b)
+        return emitOpError() << "result dimension " << i << " is " << b
+                             << " but the source's is " << a
+                             << " (only valid changes)";
+    }
+  }
   ArrayRef<int64_t> valid = getValid();
   if (res.ranked && valid.size() != res.shape.size())
     return emitOpError() << "'valid' has " << valid.size()
@@ -279,6 +304,22 @@ LogicalResult TensorTransposeOp::verify() {
   if (src.ranked && perm.size() != src.shape.size())
     return emitOpError() << "'perm' has " << perm.size()
                          << " entries for a source of rank " << src.shape.size();
+  TensorLikeInfo res = info(getResult());
+  if (!res.ranked)
+    return success();
+  if (res.shape.size() != perm.size())
+    return emitOpError() << "result rank " << res.shape.size()
+                         << " differs from the number of 'perm' entries "
+                         << perm.size();
+  if (src.ranked)
+    for (auto [i, p] : llvm::enumerate(perm)) {
+      int64_t want = src.shape[p], have = res.shape[i];
+      if (!ShapedType::isDynamic(want) && !ShapedType::isDynamic(have) &&
+          want != have)
+        return emitOpError() << "result dimension " << i << " is " << have
+                             << " but source dimension " << p << " is "
+                             << want;
+    }
   return success();
 }
 
@@ -305,11 +346,12 @@ LogicalResult TensorSliceOp::verify() {
     int64_t offset = offsets ? (*offsets)[i] : 0;
     if (size < 0 || offset < 0)
       return emitOpError() << "'offsets' and 'sizes' must be >= 0";
+    // Written as `offset > dim - size` so that huge offsets cannot overflow.
     if (src.ranked && !ShapedType::isDynamic(src.shape[i]) &&
-        offset + size > src.shape[i])
-      return emitOpError() << "slice [" << offset << ", " << offset + size
-                           << ") exceeds dimension " << i << " of size "
-                           << src.shape[i];
+        (size > src.shape[i] || offset > src.shape[i] - size))
+      return emitOpError() << "slice of size " << size << " at offset "
+                           << offset << " exceeds dimension " << i
+                           << " of size " << src.shape[i];
   }
   TensorLikeInfo res = info(getResult());
   if (res.ranked && res.shape.size() != sizes.size())
@@ -338,7 +380,7 @@ LogicalResult TensorAssembleOp::verify() {
     for (auto [i, o] : llvm::enumerate(offsets)) {
       int64_t s = source.shape[i], t = target.shape[i];
       if (o < 0 || (!ShapedType::isDynamic(s) && !ShapedType::isDynamic(t) &&
-                    o + s > t))
+                    (s > t || o > t - s)))
         return emitOpError() << "source does not fit the target in dimension "
                              << i;
     }

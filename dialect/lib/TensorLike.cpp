@@ -2,6 +2,8 @@
 
 #include "pld/Dialects.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 
 namespace pld {
@@ -31,10 +33,14 @@ SmallVector<int64_t> TensorLikeInfo::packedStrides() const {
   int64_t running = 1;
   for (int64_t i = static_cast<int64_t>(shape.size()) - 1; i >= 0; --i) {
     packed[i] = running;
-    if (ShapedType::isDynamic(shape[i]) || running == ShapedType::kDynamic)
+    int64_t next;
+    // A dynamic dim, or a product past int64 (rejected later by the
+    // verifier), leaves the outer strides unknown.
+    if (ShapedType::isDynamic(shape[i]) || ShapedType::isDynamic(running) ||
+        shape[i] < 0 || llvm::MulOverflow(running, shape[i], next))
       running = ShapedType::kDynamic;
     else
-      running *= shape[i];
+      running = next;
   }
   return packed;
 }
@@ -99,9 +105,12 @@ void normalizeTensorLike(TensorLikeParams &p) {
     return;
   if (p.valid == p.shape)
     p.valid.clear();
+  // Strides equal to the packed ones are dropped when every packed stride is
+  // known (`?x4` has packed strides [4, 1]); a `?` stride is never packed.
   TensorLikeInfo info{p.ranked, p.shape, p.elementType, p.layout, {}, {}};
-  if (!p.strides.empty() && info.hasStaticShape() &&
-      ArrayRef<int64_t>(p.strides) == ArrayRef<int64_t>(info.packedStrides()))
+  SmallVector<int64_t> packed = info.packedStrides();
+  if (!p.strides.empty() && llvm::none_of(packed, ShapedType::isDynamic) &&
+      ArrayRef<int64_t>(p.strides) == ArrayRef<int64_t>(packed))
     p.strides.clear();
 }
 
@@ -120,6 +129,8 @@ LogicalResult parseTensorLike(AsmParser &parser, TensorLikeParams &p) {
     return failure();
 
   // Keyword parameters, each at most once and in the documented order.
+  // An empty list (`valid = []`) would read as "absent" once stored, so its
+  // rank is checked here, at the key.
   int lastIndex = -1;
   while (succeeded(parser.parseOptionalComma())) {
     SMLoc keyLoc = parser.getCurrentLocation();
@@ -148,8 +159,17 @@ LogicalResult parseTensorLike(AsmParser &parser, TensorLikeParams &p) {
         return parser.emitError(valueLoc, "unknown layout '")
                << text << "' (expected nd, dn or nz)";
       p.layout = *layout;
-    } else if (parseDimList(parser, index == 1 ? p.valid : p.strides)) {
-      return failure();
+    } else {
+      SmallVectorImpl<int64_t> &list = index == 1 ? p.valid : p.strides;
+      if (parseDimList(parser, list))
+        return failure();
+      if (!p.ranked)
+        return parser.emitError(keyLoc, "'")
+               << key << "' needs a ranked shape";
+      if (list.size() != p.shape.size())
+        return parser.emitError(keyLoc, "'")
+               << key << "' has " << list.size()
+               << " entries but the shape has rank " << p.shape.size();
     }
   }
   if (parser.parseGreater())
@@ -197,10 +217,16 @@ LogicalResult verifyTensorLike(function_ref<InFlightDiagnostic()> emitError,
                        << info.elementType;
   if (!info.ranked && !info.shape.empty())
     return emitError() << "an unranked tensor type has no shape";
-  for (int64_t dim : info.shape)
-    if (!ShapedType::isDynamic(dim) && dim < 0)
+  int64_t elements = 1;
+  for (int64_t dim : info.shape) {
+    if (ShapedType::isDynamic(dim))
+      continue;
+    if (dim < 0)
       return emitError() << "shape dimensions must be >= 0 or '?', got "
                          << dim;
+    if (llvm::MulOverflow(elements, dim, elements))
+      return emitError() << "shape has more elements than fit in int64";
+  }
   auto checkList = [&](StringRef key, ArrayRef<int64_t> list) -> LogicalResult {
     if (list.empty())
       return success();

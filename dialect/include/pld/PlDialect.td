@@ -34,11 +34,13 @@ def Pl_Dialect : Dialect {
     * `pl.arg_directions` (array of direction strings)
 
     An unknown `pl.*` attribute, or a known one with an unknown value, is a
-    verifier error that names the attribute.
+    verifier error that names the attribute. `pl.direction` is the only `pl.*`
+    argument attribute; no `pl.*` attribute is defined on function results.
   }];
   let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 

@@ -79,7 +79,9 @@ def Pl_TensorSetValidShapeOp : Pl_UnaryTensorOp<"tensor.set_validshape"> {
   let summary = "sets the valid_shape of a tensor";
   let description = [{
     Returns `source` with valid_shape `valid` (one entry per dimension, none
-    above the shape). Followed by the contiguity trace.
+    above the shape). The shape itself does not change: where both are
+    ranked, the result has the source's rank and static dimensions. Followed
+    by the contiguity trace.
   }];
   let arguments = (ins Pl_AnyTensorLike:$source, DenseI64ArrayAttr:$valid);
   let results = (outs Pl_AnyTensorLike:$result);
@@ -89,8 +91,9 @@ def Pl_TensorSetValidShapeOp : Pl_UnaryTensorOp<"tensor.set_validshape"> {
 def Pl_TensorTransposeOp : Pl_UnaryTensorOp<"tensor.transpose"> {
   let summary = "permutes the dimensions of a tensor";
   let description = [{
-    Permutes the dimensions of `source` by `perm`. The result is not a packed
-    view of its source, so the contiguity trace rejects it.
+    Permutes the dimensions of `source` by `perm`: result dimension `i` is
+    source dimension `perm[i]` (checked where both are static). The result is
+    not a packed view of its source, so the contiguity trace rejects it.
   }];
   let arguments = (ins Pl_AnyTensorLike:$source, DenseI64ArrayAttr:$perm);
   let results = (outs Pl_AnyTensorLike:$result);
