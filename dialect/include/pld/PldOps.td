@@ -74,7 +74,7 @@ def Pld_WindowOp : Pld_Op<"window", [Pure]> {
   let arguments = (ins Pld_WindowBufferType:$buffer,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$offset);
   let results = (outs Pld_AnyDTensor:$result);
-  let assemblyFormat = "$buffer attr-dict `:` type($result)";
+  let assemblyFormat = "$buffer attr-dict `:` qualified(type($result))";
 }
 
 def Pld_SystemNranksOp : Pld_Op<"system.nranks", [Pure]> {
