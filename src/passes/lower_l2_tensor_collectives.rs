@@ -23,13 +23,14 @@ use crate::{
 use melior::{
     Context, PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
     ir::{
-        Attribute, BlockLike, Identifier, Location, Module, RegionLike, Type, Value, ValueLike,
+        Attribute, BlockLike, Identifier, Location, Module, RegionLike, Type, TypeLike, Value, ValueLike,
         attribute::{FlatSymbolRefAttribute, IntegerAttribute},
         operation::{OperationBuilder, OperationLike, OperationRef, OperationResult, WalkOrder, WalkResult},
         r#type::IntegerType,
     },
     walk_and_apply_patterns,
 };
+use mlir_sys::MlirType;
 use std::collections::{BTreeSet, HashMap};
 
 /// The op this pass lowers.
@@ -218,6 +219,19 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
         }
     }
 
+    // Canonical types, parsed once per variant (raw handles: the pattern
+    // callback must be 'static).
+    let mut canonical: HashMap<Variant, [MlirType; 6]> = HashMap::new();
+    for &variant in &variants {
+        let mut types = [Type::none(context).to_raw(); 6];
+        for (slot, text) in types.iter_mut().zip(variant.canonical_types()) {
+            *slot = Type::parse(context, &text)
+                .ok_or_else(|| PldError::Internal(format!("cannot parse canonical type {text}")))?
+                .to_raw();
+        }
+        canonical.insert(variant, types);
+    }
+
     // Phase 4: the rewrite.
     let patterns = RewritePatternSet::new(context);
     patterns.add(create_op_rewrite_pattern(
@@ -230,7 +244,8 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
                 return false;
             };
             let rewriter = unsafe { PatternRewriter::from_raw(rewriter) };
-            rewrite_collective(&rewriter, op, plan).is_ok()
+            let types = canonical[&plan.variant].map(|raw| unsafe { Type::from_raw(raw) });
+            rewrite_collective(&rewriter, op, plan, &types).is_ok()
         },
         &["func.call", "pl.cast"],
     ));
@@ -390,13 +405,16 @@ fn core_num<'c>(op: &OperationRef<'c, '_>) -> CoreNum<'c> {
 
 /// Phase 4 for one planned collective: casts to the canonical types, the
 /// call (with the launch spec when B > 1), the result cast back.
-fn rewrite_collective(rewriter: &PatternRewriter, op: OperationRef, plan: Plan) -> Result<(), PldError> {
+fn rewrite_collective(
+    rewriter: &PatternRewriter,
+    op: OperationRef,
+    plan: Plan,
+    canonical: &[Type; 6],
+) -> Result<(), PldError> {
     let base = rewriter.as_rewriter_base();
     let context = unsafe { op.context().to_ref() };
     let loc = op.location();
     base.set_insertion_point_before(op);
-    let parse = |text: &str| Type::parse(context, text).ok_or_else(|| PldError::Internal(format!("bad type {text}")));
-    let canonical: Vec<Type> = plan.variant.canonical_types().iter().map(|t| parse(t)).collect::<Result<_, _>>()?;
 
     let cast = |value: Value<'_, '_>, to: Type<'_>| -> Result<mlir_sys::MlirValue, PldError> {
         if value.r#type() == to {
