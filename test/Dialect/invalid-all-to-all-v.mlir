@@ -1,0 +1,190 @@
+// The pld.tensor.all_to_all_v type deducer: one case per rule, each message
+// naming the operand.
+// RUN: pld-opt %s --split-input-file --verify-diagnostics
+
+// A non-nd layout (target).
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32, layout = dn>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'target' must have layout nd, got dn}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32, layout = dn>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32, layout = dn>
+  return
+}
+
+// -----
+
+// A non-nd layout (signal).
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32, layout = nz>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'signal' must have layout nd, got nz}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32, layout = nz>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// Explicit strides other than packed (input).
+func.func @f(%in: !pl.tensor<16x4xf32, strides = [8, 1]>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'input' has strides [8, 1] that are not packed row-major}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pl.tensor<16x4xf32, strides = [8, 1]>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// A valid_shape narrower than the shape (recv_counts).
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32, valid = [1]>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'recv_counts' has a valid_shape narrower than its shape}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32, valid = [1]>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// input is the same SSA value as target.
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'input' must not be the same value as 'target'}}
+  %0 = "pld.tensor.all_to_all_v"(%tg, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// target is a local tensor, not a window.
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pl.tensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'target' must be a !pld.dtensor (a window peers can address), got '!pl.tensor<16x4xf32>'}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pl.tensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pl.tensor<16x4xf32>
+  return
+}
+
+// -----
+
+// signal is a local tensor, not a window.
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pl.tensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'signal' must be a !pld.dtensor (a window peers can address), got '!pl.tensor<2x8xi32>'}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pl.tensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// recv_counts is a local tensor, not a window.
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pl.tensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'recv_counts' must be a !pld.dtensor (a window peers can address), got '!pl.tensor<2xi32>'}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// input and target element types differ.
+func.func @f(%in: !pld.dtensor<16x4xi8>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'input' element type 'i8' differs from 'target' element type 'f32'}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xi8>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// A non-i32 signal.
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi64>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'signal' must hold i32 credits, got 'i64'}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi64>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// A signal that is not [NR, S].
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<16xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'signal' must be shaped [NR, S], got rank 1}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<16xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// A signal with no rows.
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<0x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'signal' must have NR >= 1 rows}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<0x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// Non-i32 send_counts.
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi64>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'send_counts' must hold i32 counts, got 'i64'}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi64>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// send_counts neither [NR] nor [NR, 1].
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2x2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'send_counts' must be shaped [NR] or [NR, 1], got [2, 2]}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2x2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// recv_counts with another NR than the signal.
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<4x1xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'recv_counts' has 4 entries but the signal has NR = 2 rows}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<4x1xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// Non-i32 recv_counts.
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xf32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'recv_counts' must hold i32 counts, got 'f32'}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xf32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// Target rows not divisible by NR.
+func.func @f(%in: !pld.dtensor<15x4xf32>, %tg: !pld.dtensor<15x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'target' has 15 rows, not divisible by NR = 2}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<15x4xf32>, !pld.dtensor<15x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<15x4xf32>
+  return
+}
+
+// -----
+
+// A rank-0 target.
+func.func @f(%in: !pld.dtensor<f32>, %tg: !pld.dtensor<f32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'target' must have a row dimension}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<f32>, !pld.dtensor<f32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<f32>
+  return
+}
+
+// -----
+
+// A result type other than target's.
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op result type '!pld.dtensor<?x4xf32>' must be the type of 'target' '!pld.dtensor<16x4xf32>'}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<?x4xf32>
+  return
+}
+
+// -----
+
+// Neither the core_num attribute nor the dynamic_core_num operand.
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op needs exactly one of the 'core_num' attribute and the 'dynamic_core_num' operand}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// Both the core_num attribute and the dynamic_core_num operand.
+func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>, %n: i64) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op needs exactly one of the 'core_num' attribute and the 'dynamic_core_num' operand}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc, %n) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>, i64) -> !pld.dtensor<16x4xf32>
+  return
+}

@@ -1,0 +1,126 @@
+// Verifier rules of the pl.tensor.* ops, one case per rule.
+// RUN: pld-opt %s --split-input-file --verify-diagnostics
+
+// reshape keeps the element type.
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.reshape' op result element type 'f16' differs from the source element type 'f32'}}
+  %0 = pl.tensor.reshape %a : !pl.tensor<16x4xf32> -> !pl.tensor<64xf16>
+  return
+}
+
+// -----
+
+// reshape keeps the element count.
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.reshape' op reshape changes the element count from 64 to 60}}
+  %0 = pl.tensor.reshape %a : !pl.tensor<16x4xf32> -> !pl.tensor<60xf32>
+  return
+}
+
+// -----
+
+// view offsets: one per source dimension.
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.view' op 'offsets' has 1 entries for a source of rank 2}}
+  %0 = pl.tensor.view %a {offsets = array<i64: 4>} : !pl.tensor<16x4xf32> -> !pl.tensor<4x4xf32>
+  return
+}
+
+// -----
+
+// view offsets are non-negative.
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.view' op 'offsets' entries must be >= 0}}
+  %0 = pl.tensor.view %a {offsets = array<i64: -1, 0>} : !pl.tensor<16x4xf32> -> !pl.tensor<4x4xf32>
+  return
+}
+
+// -----
+
+// A view may not hold more elements than its source.
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.view' op view of 128 elements does not fit a source of 64}}
+  %0 = pl.tensor.view %a : !pl.tensor<16x4xf32> -> !pl.tensor<32x4xf32>
+  return
+}
+
+// -----
+
+// set_validshape: one valid entry per dimension.
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.set_validshape' op 'valid' has 1 entries for a result of rank 2}}
+  %0 = pl.tensor.set_validshape %a {valid = array<i64: 8>} : !pl.tensor<16x4xf32> -> !pl.tensor<16x4xf32>
+  return
+}
+
+// -----
+
+// set_validshape: valid within [0, dim].
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.set_validshape' op 'valid' entry 5 is outside [0, 4]}}
+  %0 = pl.tensor.set_validshape %a {valid = array<i64: 8, 5>} : !pl.tensor<16x4xf32> -> !pl.tensor<16x4xf32>
+  return
+}
+
+// -----
+
+// set_validshape does not change the shape.
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.set_validshape' op result dimension 0 is 8 but the source's is 16 (only valid changes)}}
+  %0 = pl.tensor.set_validshape %a {valid = array<i64: 8, 4>} : !pl.tensor<16x4xf32> -> !pl.tensor<8x4xf32>
+  return
+}
+
+// -----
+
+// set_validshape does not change the rank.
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.set_validshape' op result rank 1 differs from the source rank 2 (only valid changes)}}
+  %0 = pl.tensor.set_validshape %a {valid = array<i64: 8>} : !pl.tensor<16x4xf32> -> !pl.tensor<64xf32>
+  return
+}
+
+// -----
+
+// transpose: perm is a permutation.
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.transpose' op 'perm' is not a permutation of [0, 2)}}
+  %0 = pl.tensor.transpose %a {perm = array<i64: 0, 0>} : !pl.tensor<16x4xf32> -> !pl.tensor<16x4xf32>
+  return
+}
+
+// -----
+
+// transpose: one perm entry per source dimension.
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.transpose' op 'perm' has 3 entries for a source of rank 2}}
+  %0 = pl.tensor.transpose %a {perm = array<i64: 2, 1, 0>} : !pl.tensor<16x4xf32> -> !pl.tensor<4x16x1xf32>
+  return
+}
+
+// -----
+
+// transpose: the result is the permuted source shape.
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.transpose' op result dimension 0 is 16 but source dimension 1 is 4}}
+  %0 = pl.tensor.transpose %a {perm = array<i64: 1, 0>} : !pl.tensor<16x4xf32> -> !pl.tensor<16x4xf32>
+  return
+}
+
+// -----
+
+// transpose: the result rank is the perm length.
+func.func @f(%a: !pl.tensor<*xf32>) {
+  // expected-error@+1 {{'pl.tensor.transpose' op result rank 3 differs from the number of 'perm' entries 2}}
+  %0 = pl.tensor.transpose %a {perm = array<i64: 1, 0>} : !pl.tensor<*xf32> -> !pl.tensor<4x4x4xf32>
+  return
+}
+
+// -----
+
+// transpose keeps the element type.
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.transpose' op result element type 'i32' differs from the source element type 'f32'}}
+  %0 = pl.tensor.transpose %a {perm = array<i64: 1, 0>} : !pl.tensor<16x4xf32> -> !pl.tensor<4x16xi32>
+  return
+}
