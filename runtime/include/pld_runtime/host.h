@@ -1,0 +1,83 @@
+// pld_runtime/host.h: the CPU (host) implementation of the runtime, for simulators and tests.
+//
+// A World is P ranks. Each rank has one window (shared, zero-filled memory; every rank carves its
+// tensors out at the same offsets, so CommContext::windowsIn gives peer addresses) and one
+// CommContext. World::run executes one orchestration body per rank, each on its own thread; a
+// submitted task of B blocks runs as B threads of that rank.
+#ifndef PLD_RUNTIME_HOST_H
+#define PLD_RUNTIME_HOST_H
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pld_runtime/comm.h"
+#include "pld_runtime/orchestration.h"
+#include "pld_runtime/tensor.h"
+
+namespace pld {
+namespace host {
+
+using KernelFn = void (*)(int64_t*);
+
+struct Config {
+  // AIV cores per device: a require_sync_start launch with more blocks fails with code 7.
+  // A launch without sync start runs its blocks in waves of at most this many.
+  int aiv_capacity = 48;
+  // Signal-wait timeout; negative = $PLD_WAIT_TIMEOUT_MS, else 20000.
+  int wait_timeout_ms = -1;
+  // Record every pld_rt_copy (rank, block, dst, src, bytes); see World::copies().
+  bool trace_copies = false;
+};
+
+struct CopyRecord {
+  int rank;
+  int block;
+  const void* dst;
+  const void* src;
+  uint64_t bytes;
+};
+
+class World {
+ public:
+  World(int ranks, uint64_t window_bytes, Config config = Config());
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  int ranks() const;
+  const Config& config() const;
+
+  // Symmetric allocation inside every rank's window; returns the offset. Memory starts at zero.
+  uint64_t alloc(uint64_t bytes, uint64_t align = 64);
+  void* window(int rank, uint64_t offset = 0) const;
+  CommContext* comm(int rank) const;
+
+  // Kernels known by name to this world (looked up before the process-wide registry that
+  // PLD_KERNEL_NAME / pld_rt_register_kernel fill).
+  void register_kernel(const std::string& name, KernelFn fn);
+
+  // Runs `body(rank, orch)` for every rank concurrently and waits for all of them. Returns each
+  // rank's status: the body's return value, or the code latched in its Orchestration if the body
+  // returned 0.
+  std::vector<int> run(const std::function<int(int rank, rt::Orchestration& orch)>& body);
+
+  // The first fatal / timeout / invalid-args message of this world ("" if none).
+  std::string error_message() const;
+  // Number of kernel block instances that have started running.
+  long blocks_started() const;
+  std::vector<CopyRecord> copies() const;
+  void clear_copies();
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace host
+}  // namespace pld
+
+#endif  // PLD_RUNTIME_HOST_H

@@ -1,0 +1,120 @@
+// pld_runtime/orchestration.h: what generated orchestration code is written against.
+// See docs/runtime-api.md for the exact shape generated code must take.
+#ifndef PLD_RUNTIME_ORCHESTRATION_H
+#define PLD_RUNTIME_ORCHESTRATION_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pld_runtime/comm.h"
+#include "pld_runtime/tensor.h"
+
+// Status codes returned by submit() and by orchestration functions (0 = success).
+constexpr int SIMPLER_OK = 0;
+// Invalid launch parameters or operands (e.g. the is_contiguous backstop, block_num < 1).
+constexpr int SIMPLER_ERROR_INVALID_ARGS = 5;
+// Fatal: a require_sync_start launch asked for more blocks than the device has AIV cores. The
+// runtime rejects it at submit, before any block runs.
+constexpr int SIMPLER_FATAL_SYNC_START_OVER_CAPACITY = 7;
+// pld host runtime only: no kernel is registered under the submitted name.
+constexpr int PLD_ERROR_UNKNOWN_KERNEL = 101;
+// pld host runtime only: a signal wait timed out (the message names rank, block and cell).
+constexpr int PLD_ERROR_WAIT_TIMEOUT = 102;
+
+namespace pld {
+namespace rt {
+
+using pld::CommContext;
+using pld::Tensor;
+
+enum class Dir { In, Out, InOut };
+
+class LaunchSpec {
+ public:
+  void set_block_num(int n) { block_num_ = n; }
+  void set_require_sync_start(bool v) { require_sync_start_ = v; }
+  int block_num() const { return block_num_; }
+  bool require_sync_start() const { return require_sync_start_; }
+
+ private:
+  int block_num_ = 1;
+  bool require_sync_start_ = false;
+};
+
+// One kernel invocation being built. Argument slots are laid out in the order they are added;
+// add every tensor first, then the CommContext slots.
+class Task {
+ public:
+  Task(int func_id, const char* kernel_name) : func_id_(func_id), kernel_name_(kernel_name) {}
+
+  Task& add_tensor(const Tensor& t, Dir dir) {
+    slots_.push_back(Slot{true, t, dir, nullptr});
+    return *this;
+  }
+  Task& add_comm_context(CommContext* ctx) {
+    slots_.push_back(Slot{false, Tensor{}, Dir::In, ctx});
+    return *this;
+  }
+  LaunchSpec& launch_spec() { return launch_; }
+  const LaunchSpec& launch_spec() const { return launch_; }
+
+  int func_id() const { return func_id_; }
+  const std::string& kernel_name() const { return kernel_name_; }
+
+  struct Slot {
+    bool is_tensor;
+    Tensor tensor;
+    Dir dir;
+    CommContext* ctx;
+  };
+  const std::vector<Slot>& slots() const { return slots_; }
+
+ private:
+  int func_id_;
+  std::string kernel_name_;
+  std::vector<Slot> slots_;
+  LaunchSpec launch_;
+};
+
+// The arguments of a CHIP orchestration function: its tensor parameters in declaration order,
+// then its CommContext parameters (one per DistributedTensor parameter) in declaration order.
+struct OrchArgs {
+  Tensor* const* tensors = nullptr;
+  int num_tensors = 0;
+  CommContext* const* comms = nullptr;
+  int num_comms = 0;
+
+  Tensor& tensor(int i) const { return *tensors[i]; }
+  CommContext* comm(int i) const { return comms[i]; }
+};
+
+class RankState;  // runtime-private
+
+// One rank's submission queue. Tasks run in submission (program) order; submit() returns once
+// the task has completed on this rank.
+class Orchestration {
+ public:
+  explicit Orchestration(RankState* state) : state_(state) {}
+
+  // Runs the task. Returns 0, or the error it latched. Once an error is latched (by a failed
+  // submit or by latch_error) every later submit is refused without running and returns it.
+  int submit(const Task& task);
+  // Latches `code` (the first latched code wins) and returns the latched code.
+  int latch_error(int code);
+  // The latched code, 0 if none.
+  int status() const;
+  // This rank's index (informational; generated code does not need it).
+  int rank() const;
+
+ private:
+  RankState* state_;
+};
+
+// The type of a generated CHIP orchestration function.
+using OrchestrationFn = int (*)(Orchestration* orch, const OrchArgs* args);
+
+}  // namespace rt
+}  // namespace pld
+
+#endif  // PLD_RUNTIME_ORCHESTRATION_H

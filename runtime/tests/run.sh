@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds the host runtime, renders the all_to_all_v kernel for float and int8_t, builds the test
+# harness and runs it (full matrix at -O2, then a quick slice under ThreadSanitizer).
+# Env: CXX (default g++), PLD_RT_BUILD (build dir, default <repo>/target/pld-runtime-tests),
+#      PLD_RT_NO_TSAN=1 to skip the TSan run.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=${PLD_RT_BUILD:-$root/target/pld-runtime-tests}
+cxx=${CXX:-g++}
+tmpl=$root/templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in
+mkdir -p "$out"
+
+"$here/render.sh" "$tmpl" float >"$out/all_to_all_v__fp32.cpp"
+"$here/render.sh" "$tmpl" int8_t >"$out/all_to_all_v__int8.cpp"
+# The two renderings differ only where the dtype is named.
+if diff <(sed 's/float/DT/g' "$out/all_to_all_v__fp32.cpp") \
+        <(sed 's/int8_t/DT/g' "$out/all_to_all_v__int8.cpp") >/dev/null; then :; else
+  echo "run.sh: renderings differ beyond dtype_cpp" >&2; exit 1
+fi
+
+# build VARIANT EXTRA_FLAGS...: compiles every unit in parallel and links $out/VARIANT/a2a_test.
+build() {
+  local v=$1; shift
+  local d=$out/$v flags=(-std=c++17 -pthread -Wall -Wextra -Werror -I"$root/runtime/include" "$@")
+  mkdir -p "$d"
+  local pids=()
+  unit() { local o=$1; shift; "$cxx" "${flags[@]}" -c "$@" -o "$d/$o.o" & pids+=($!); }
+  unit runtime "$root/runtime/host/runtime.cpp"
+  unit a2a_fp32 "$out/all_to_all_v__fp32.cpp" -Dkernel_entry=pld_a2a_f32 \
+    '-DPLD_KERNEL_NAME="__builtin_all_to_all_v__fp32"'
+  unit a2a_int8 "$out/all_to_all_v__int8.cpp" -Dkernel_entry=pld_a2a_i8 \
+    '-DPLD_KERNEL_NAME="__builtin_all_to_all_v__int8"'
+  unit stage_step "$root/runtime/examples/kernels/stage_step.cpp" -Dkernel_entry=pld_k_stage_step \
+    '-DPLD_KERNEL_NAME="stage_step"'
+  unit consume_step "$root/runtime/examples/kernels/consume_step.cpp" \
+    -Dkernel_entry=pld_k_consume_step '-DPLD_KERNEL_NAME="consume_step"'
+  unit chip_pipeline "$root/runtime/examples/chip_pipeline.cpp"
+  unit a2a_test "$here/a2a_test.cpp"
+  local rc=0
+  for p in "${pids[@]}"; do wait "$p" || rc=1; done
+  [ $rc -eq 0 ] || { echo "run.sh: $v build failed" >&2; exit 1; }
+  "$cxx" "${flags[@]}" "$d"/*.o -o "$d/a2a_test"
+}
+
+build release -O2
+"$out/release/a2a_test" "$@"
+if [ "${PLD_RT_NO_TSAN:-0}" != 1 ]; then
+  build tsan -O1 -g -fsanitize=thread
+  TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" "$out/tsan/a2a_test" --quick
+fi
