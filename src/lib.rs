@@ -7,12 +7,16 @@
 //! run the passes by flag name through MLIR's pass registry (or parse a
 //! pipeline such as `builtin.module(lower-l2-tensor-collectives)`).
 
+pub mod alias;
 pub mod bridge;
 pub mod capi;
+pub mod context;
 pub mod contiguity;
 pub mod diag;
+pub mod directions;
 pub mod error;
 pub mod func_kind;
+pub mod ir_util;
 pub mod launch_width;
 pub mod passes;
 pub mod tensor_type;

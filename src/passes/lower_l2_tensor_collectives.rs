@@ -161,7 +161,8 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
     }
 
     // A symbol of a variant's name that is not exactly its kernel is a clash.
-    let context = unsafe { module.context().to_ref() };
+    let context_ref = module.context();
+    let context = crate::context::borrow(&context_ref);
     let variants: BTreeSet<Variant> = plans.values().map(|p| p.variant).collect();
     let mut existing: HashMap<Variant, bool> = HashMap::new();
     for &variant in &variants {
@@ -412,7 +413,8 @@ fn rewrite_collective(
     canonical: &[Type; 6],
 ) -> Result<(), PldError> {
     let base = rewriter.as_rewriter_base();
-    let context = unsafe { op.context().to_ref() };
+    let context_ref = op.context();
+    let context = crate::context::borrow(&context_ref);
     let loc = op.location();
     base.set_insertion_point_before(op);
 
