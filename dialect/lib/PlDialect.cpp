@@ -282,8 +282,11 @@ LogicalResult TensorSetValidShapeOp::verify() {
   if (res.ranked && valid.size() != res.shape.size())
     return emitOpError() << "'valid' has " << valid.size()
                          << " entries for a result of rank " << res.shape.size();
+  for (int64_t v : valid)
+    if (v < 0)
+      return emitOpError() << "'valid' entries must be >= 0, got " << v;
   for (auto [v, s] : llvm::zip(valid, res.shape))
-    if (v < 0 || (!ShapedType::isDynamic(s) && v > s))
+    if (!ShapedType::isDynamic(s) && v > s)
       return emitOpError() << "'valid' entry " << v
                            << " is outside [0, " << s << "]";
   return success();

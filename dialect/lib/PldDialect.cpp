@@ -80,6 +80,36 @@ DTensorType DTensorType::getNormalizedChecked(
 }
 
 //===----------------------------------------------------------------------===//
+// CommCtxType, WindowBufferType: no parameters
+//===----------------------------------------------------------------------===//
+
+/// The generated parser of a parameterless type would ignore a trailing
+/// `<...>`; reject it instead.
+static LogicalResult parseNoParameters(AsmParser &parser, StringRef mnemonic) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalLess()))
+    return parser.emitError(loc, "'!pld.")
+           << mnemonic << "' takes no parameters";
+  return success();
+}
+
+Type CommCtxType::parse(AsmParser &parser) {
+  if (failed(parseNoParameters(parser, getMnemonic())))
+    return {};
+  return get(parser.getContext());
+}
+
+void CommCtxType::print(AsmPrinter &) const {}
+
+Type WindowBufferType::parse(AsmParser &parser) {
+  if (failed(parseNoParameters(parser, getMnemonic())))
+    return {};
+  return get(parser.getContext());
+}
+
+void WindowBufferType::print(AsmPrinter &) const {}
+
+//===----------------------------------------------------------------------===//
 // pld.system.nranks
 //===----------------------------------------------------------------------===//
 

@@ -83,8 +83,9 @@ static bool isSupportedElementType(Type type) {
          type.isSignlessInteger(64);
 }
 
-/// `[` (int | `?`) (`,` (int | `?`))* `]`
-static ParseResult parseDimList(AsmParser &parser,
+/// `[` (int | `?`) (`,` (int | `?`))* `]`. Negative entries are rejected
+/// here: one of them (INT64_MIN) would otherwise be stored as `?`.
+static ParseResult parseDimList(AsmParser &parser, StringRef key,
                                 SmallVectorImpl<int64_t> &out) {
   return parser.parseCommaSeparatedList(
       AsmParser::Delimiter::Square, [&]() -> ParseResult {
@@ -92,9 +93,13 @@ static ParseResult parseDimList(AsmParser &parser,
           out.push_back(ShapedType::kDynamic);
           return success();
         }
+        SMLoc loc = parser.getCurrentLocation();
         int64_t value;
         if (parser.parseInteger(value))
           return failure();
+        if (value < 0)
+          return parser.emitError(loc, "'")
+                 << key << "' entries must be >= 0 or '?', got " << value;
         out.push_back(value);
         return success();
       });
@@ -161,7 +166,7 @@ LogicalResult parseTensorLike(AsmParser &parser, TensorLikeParams &p) {
       p.layout = *layout;
     } else {
       SmallVectorImpl<int64_t> &list = index == 1 ? p.valid : p.strides;
-      if (parseDimList(parser, list))
+      if (parseDimList(parser, key, list))
         return failure();
       if (!p.ranked)
         return parser.emitError(keyLoc, "'")

@@ -64,6 +64,15 @@ func.func @f(%a: !pl.tensor<16x4xf32>) {
 
 // -----
 
+// set_validshape: non-negative valid, also on an unranked tensor.
+func.func @f(%a: !pl.tensor<*xf32>) {
+  // expected-error@+1 {{'pl.tensor.set_validshape' op 'valid' entries must be >= 0, got -1}}
+  %0 = pl.tensor.set_validshape %a {valid = array<i64: 1, -1>} : !pl.tensor<*xf32> -> !pl.tensor<*xf32>
+  return
+}
+
+// -----
+
 // set_validshape does not change the shape.
 func.func @f(%a: !pl.tensor<16x4xf32>) {
   // expected-error@+1 {{'pl.tensor.set_validshape' op result dimension 0 is 8 but the source's is 16 (only valid changes)}}

@@ -112,3 +112,21 @@ func.func @f(%a: !pl.tensor<4x>)
 // The tensor types need their parameters.
 // expected-error@+1 {{expected '<'}}
 func.func @f(%a: !pld.dtensor)
+
+// -----
+
+// INT64_MIN is not a stride (it would read back as `?`).
+// expected-error@+1 {{'strides' entries must be >= 0 or '?', got -9223372036854775808}}
+func.func @f(%a: !pl.tensor<4x4xf32, strides = [-9223372036854775808, 1]>)
+
+// -----
+
+// !pld.comm_ctx takes no parameters.
+// expected-error@+1 {{'!pld.comm_ctx' takes no parameters}}
+func.func @f(%a: !pld.comm_ctx<4>)
+
+// -----
+
+// !pld.window_buffer takes no parameters.
+// expected-error@+1 {{'!pld.window_buffer' takes no parameters}}
+func.func @f(%a: !pld.window_buffer<>)

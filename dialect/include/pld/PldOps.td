@@ -24,6 +24,8 @@ def Pld_DTensorType : PlTensorLikeType<Pld_Dialect, "DTensor", "dtensor", [{
 
 def Pld_CommCtxType : TypeDef<Pld_Dialect, "CommCtx"> {
   let mnemonic = "comm_ctx";
+  // Written by hand only to reject parameters (`!pld.comm_ctx<4>`).
+  let hasCustomAssemblyFormat = 1;
   let summary = "a CommContext* kernel argument";
   let description = [{
     The `CommContext*` through which a kernel reaches the peers of its
@@ -34,6 +36,8 @@ def Pld_CommCtxType : TypeDef<Pld_Dialect, "CommCtx"> {
 
 def Pld_WindowBufferType : TypeDef<Pld_Dialect, "WindowBuffer"> {
   let mnemonic = "window_buffer";
+  // Written by hand only to reject parameters (`!pld.window_buffer<4>`).
+  let hasCustomAssemblyFormat = 1;
   let summary = "one window allocation of a HOST orchestrator";
   let description = [{
     One communication-window allocation made by a HOST orchestrator

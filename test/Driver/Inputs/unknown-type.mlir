@@ -1,0 +1,3 @@
+func.func @f(%a: !pld.tensor<16x4xf32>) {
+  return
+}
