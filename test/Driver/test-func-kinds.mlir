@@ -1,0 +1,35 @@
+// --pld-test-func-kinds remarks each function's kind and level, and rejects a
+// HOST-level function that is not an orchestrator (failing the pass).
+// RUN: pld-opt %s --pld-test-func-kinds --split-input-file --verify-diagnostics
+
+// expected-remark@+1 {{function '@chip_pipeline': kind 'orchestration', level 'chip'}}
+func.func @chip_pipeline() attributes {pl.func_kind = "orchestration"} { return }
+
+// expected-remark@+1 {{function '@host_orch': kind 'orchestration', level 'host'}}
+func.func @host_orch() attributes {pl.func_kind = "orchestration", pl.level = "host"} { return }
+
+// An explicit chip level reads like the default.
+// expected-remark@+1 {{function '@graph': kind 'graph', level 'chip'}}
+func.func @graph() attributes {pl.func_kind = "graph", pl.level = "chip"} { return }
+
+// expected-remark@+1 {{function '@stage_step': kind 'aiv', level 'chip'}}
+func.func private @stage_step(!pl.tensor<4xf32> {pl.direction = "in"}) attributes {pl.func_kind = "aiv"}
+
+// No pl.func_kind at all.
+// expected-remark@+1 {{function '@plain': kind 'none', level 'chip'}}
+func.func @plain() { return }
+
+// -----
+
+// Only an orchestrator runs on the host; the other functions still get remarks.
+// expected-error@+1 {{function '@host_kernel' is HOST-level but its kind is 'aiv': only an orchestrator runs on the host}}
+func.func @host_kernel() attributes {pl.func_kind = "aiv", pl.level = "host"} { return }
+
+// expected-remark@+1 {{function '@fine': kind 'incore', level 'chip'}}
+func.func @fine() attributes {pl.func_kind = "incore"} { return }
+
+// -----
+
+// A HOST-level function without a kind is not an orchestrator either.
+// expected-error@+1 {{function '@host_plain' is HOST-level but its kind is 'none': only an orchestrator runs on the host}}
+func.func @host_plain() attributes {pl.level = "host"} { return }
