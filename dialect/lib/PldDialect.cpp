@@ -270,3 +270,159 @@ LogicalResult IndexedAllToAllVOp::verify() {
                           getCoreNumAttr() != nullptr,
                           getDynamicCoreNum() != nullptr);
 }
+
+//===----------------------------------------------------------------------===//
+// InCore per-peer primitives
+//===----------------------------------------------------------------------===//
+
+/// Rejects an InCore-only op inside an orchestration or graph function.
+static LogicalResult verifyInCoreOnly(Operation *op) {
+  if (auto func = op->getParentOfType<func::FuncOp>()) {
+    StringRef kind = getFuncKind(func);
+    if (kind == "orchestration" || kind == "graph")
+      return op->emitOpError() << "is InCore-only: it has no orchestration "
+                                  "codegen (enclosing function '"
+                               << func.getSymName() << "' is '" << kind
+                               << "')";
+  }
+  return success();
+}
+
+/// Requires a window operand.
+static LogicalResult verifyWindow(Operation *op, StringRef name, Value v) {
+  if (isa<DTensorType>(v.getType()))
+    return success();
+  return op->emitOpError() << "operand '" << name
+                           << "' must be a !pld.dtensor (a window peers can "
+                              "address), got "
+                           << v.getType();
+}
+
+LogicalResult SystemRankOp::verify() { return verifyInCoreOnly(*this); }
+
+LogicalResult CommReadCountOp::verify() {
+  if (failed(verifyInCoreOnly(*this)))
+    return failure();
+  TensorLikeInfo t = *getTensorLikeInfo(getCounts().getType());
+  if (!t.elementType.isSignlessInteger(32))
+    return emitOpError() << "operand 'counts' must hold i32 counts, got "
+                         << t.elementType;
+  if (getRank() && !isa<DTensorType>(getCounts().getType()))
+    return emitOpError() << "a remote read needs 'counts' to be a !pld.dtensor "
+                            "(a window peers can address), got "
+                         << getCounts().getType();
+  return success();
+}
+
+/// Same element type and (where static) the same row shape.
+static LogicalResult verifyRowsCompatible(Operation *op, Value source,
+                                          Value target) {
+  TensorLikeInfo s = *getTensorLikeInfo(source.getType());
+  TensorLikeInfo t = *getTensorLikeInfo(target.getType());
+  if (s.elementType != t.elementType)
+    return op->emitOpError() << "source element type " << s.elementType
+                             << " differs from the target element type "
+                             << t.elementType;
+  if (!s.ranked || !t.ranked)
+    return success();
+  if (s.shape.empty() || t.shape.empty())
+    return op->emitOpError() << "source and target need a row dimension";
+  if (s.shape.size() != t.shape.size())
+    return op->emitOpError() << "source rank " << s.shape.size()
+                             << " differs from the target rank "
+                             << t.shape.size();
+  for (size_t i = 1; i < s.shape.size(); ++i)
+    if (!ShapedType::isDynamic(s.shape[i]) &&
+        !ShapedType::isDynamic(t.shape[i]) && s.shape[i] != t.shape[i])
+      return op->emitOpError() << "source and target rows differ in dimension "
+                               << i;
+  return success();
+}
+
+LogicalResult CommPutRowsOp::verify() {
+  if (failed(verifyInCoreOnly(*this)) ||
+      failed(verifyWindow(*this, "target", getTarget())))
+    return failure();
+  return verifyRowsCompatible(*this, getSource(), getTarget());
+}
+
+static LogicalResult verifySignal(Operation *op, Value signal) {
+  if (failed(verifyWindow(op, "signal", signal)))
+    return failure();
+  TensorLikeInfo s = *getTensorLikeInfo(signal.getType());
+  if (!s.elementType.isSignlessInteger(32))
+    return op->emitOpError() << "operand 'signal' must hold i32 credits, got "
+                             << s.elementType;
+  if (s.ranked && s.shape.size() != 2)
+    return op->emitOpError() << "operand 'signal' must be shaped [NR, S]";
+  return success();
+}
+
+LogicalResult CommNotifyOp::verify() {
+  if (failed(verifyInCoreOnly(*this)) ||
+      failed(verifyWindow(*this, "counts", getCounts())))
+    return failure();
+  TensorLikeInfo c = *getTensorLikeInfo(getCounts().getType());
+  if (!c.elementType.isSignlessInteger(32))
+    return emitOpError() << "operand 'counts' must hold i32 counts, got "
+                         << c.elementType;
+  return verifySignal(*this, getSignal());
+}
+
+LogicalResult CommWaitOp::verify() {
+  if (failed(verifyInCoreOnly(*this)))
+    return failure();
+  return verifySignal(*this, getSignal());
+}
+
+//===----------------------------------------------------------------------===//
+// HOST orchestrator ops
+//===----------------------------------------------------------------------===//
+
+/// Requires the op to sit in a HOST orchestrator.
+static LogicalResult verifyInHostOrchestrator(Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (func && getFuncKind(func) == "orchestration" && isHostLevel(func))
+    return success();
+  return op->emitOpError()
+         << "is only valid in a HOST orchestrator (pl.func_kind = "
+            "\"orchestration\", pl.level = \"host\")";
+}
+
+LogicalResult HostDispatchOp::verify() {
+  return verifyInHostOrchestrator(*this);
+}
+
+LogicalResult
+HostDispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "callee '" << getCallee()
+                         << "' does not reference a func.func";
+  StringRef kind = getFuncKind(callee);
+  if ((kind != "orchestration" && kind != "graph") || isHostLevel(callee))
+    return emitOpError() << "callee '" << getCallee()
+                         << "' must be a CHIP orchestration function";
+  ArrayRef<Type> params = callee.getFunctionType().getInputs();
+  if (params.size() != getArgs().size())
+    return emitOpError() << "passes " << getArgs().size()
+                         << " operands to '" << getCallee() << "', which takes "
+                         << params.size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(params, getArgs()))) {
+    auto [param, operand] = pair;
+    if (param != operand.getType())
+      return emitOpError() << "operand #" << i << " has type "
+                           << operand.getType() << " but '" << getCallee()
+                           << "' takes " << param;
+  }
+  return success();
+}
+
+LogicalResult HostDeviceCtxOp::verify() {
+  return verifyInHostOrchestrator(*this);
+}
+
+LogicalResult HostRequireOp::verify() {
+  return verifyInHostOrchestrator(*this);
+}

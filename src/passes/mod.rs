@@ -4,7 +4,11 @@
 //! pass to `mlir::registerPass` through the C++ shim, so every pass is a
 //! `pld-opt --flag` and a `--pass-pipeline` element, exactly like a C++ pass.
 
+pub mod auto_derive_task_dependencies;
+pub mod derive_call_directions;
+pub mod legalize_spmd_launches;
 pub mod lower_l2_tensor_collectives;
+pub mod materialize_dist_tensor_ctx;
 pub mod test_func_kinds;
 
 use crate::{
@@ -103,6 +107,10 @@ pub fn register_passes() {
     ONCE.call_once(|| {
         ffi::register_pass(create_handle::<lower_l2_tensor_collectives::LowerL2TensorCollectives>);
         ffi::register_pass(create_handle::<test_func_kinds::TestFuncKinds>);
+        ffi::register_pass(create_handle::<legalize_spmd_launches::LegalizeSpmdLaunches>);
+        ffi::register_pass(create_handle::<derive_call_directions::DeriveCallDirections>);
+        ffi::register_pass(create_handle::<auto_derive_task_dependencies::AutoDeriveTaskDependencies>);
+        ffi::register_pass(create_handle::<materialize_dist_tensor_ctx::MaterializeDistTensorCtx>);
         ffi::register_pipeline(
             "pld-lower-collectives",
             "The managed-collective lowering pipeline, in the design's order",

@@ -7,6 +7,7 @@ include "pld/PldDialect.td"
 include "pld/TensorTypeBase.td"
 include "pld/TensorConstraints.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Types
@@ -157,6 +158,193 @@ def Pld_IndexedAllToAllVOp : Pld_AllToAllVBase<"tensor.indexed_all_to_all_v",
     type($input) `,` type($target) `,` type($signal) `,` type($send_counts) `,`
     type($recv_counts) `,` type($index) `->` type($result)
   }];
+}
+
+
+//===----------------------------------------------------------------------===//
+// InCore per-peer primitives (emitted by --lower-composite-ops)
+//===----------------------------------------------------------------------===//
+
+class Pld_InCoreOp<string mnemonic, list<Trait> traits = []>
+    : Pld_Op<mnemonic, traits> {
+  let hasVerifier = 1;
+}
+
+def Pld_SystemRankOp : Pld_InCoreOp<"system.rank", [Pure]> {
+  let summary = "this rank's index in the current communication domain";
+  let description = [{
+    InCore only, like `pld.system.nranks`: the kernel reads
+    `CommContext::rankId`. Rejected inside an orchestration or graph function.
+
+    ```mlir
+    %me = pld.system.rank : i64
+    ```
+  }];
+  let results = (outs I64:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Pld_CommReadCountOp : Pld_InCoreOp<"comm.read_count"> {
+  let summary = "reads one i32 count, locally or from a peer's window";
+  let description = [{
+    Reads `counts[index]` (the first element of row `index` for an `[NR, 1]`
+    tensor). With `from rank %r`, the read is a remote GM load from rank
+    `%r`'s copy of the window, so `counts` must then be a `!pld.dtensor`.
+    InCore only.
+
+    ```mlir
+    %n = pld.comm.read_count %send_counts[%peer] : !pld.dtensor<2xi32>
+    %m = pld.comm.read_count %send_counts[%me] from rank %peer : !pld.dtensor<2xi32>
+    ```
+  }];
+  let arguments = (ins Arg<Pl_AnyTensorLike, "i32 counts", [MemRead]>:$counts,
+                       I64:$index, Optional<I64>:$rank);
+  let results = (outs I32:$count);
+  let assemblyFormat = [{
+    $counts `[` $index `]` (`from` `rank` $rank^)? attr-dict `:` type($counts)
+  }];
+}
+
+def Pld_CommPutRowsOp : Pld_InCoreOp<"comm.put_rows"> {
+  let summary = "copies rows of a local tensor into a peer's window";
+  let description = [{
+    Copies `rows` rows of `source`, starting at row `source_row`, into rank
+    `rank`'s copy of the window `target`, starting at row `target_row`. A
+    row is everything after the leading dimension; both operands must agree
+    on it (where static) and on the element type. `rows == 0` is a no-op.
+    InCore only.
+
+    ```mlir
+    pld.comm.put_rows %rows of %input[%src] to %target[%dst] on rank %peer
+        : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>
+    ```
+  }];
+  let arguments = (ins I64:$rows,
+                       Arg<Pl_AnyTensorLike, "local payload", [MemRead]>:$source,
+                       I64:$source_row,
+                       Arg<Pl_AnyTensorLike, "peer window", [MemWrite]>:$target,
+                       I64:$target_row, I64:$rank);
+  let assemblyFormat = [{
+    $rows `of` $source `[` $source_row `]` `to` $target `[` $target_row `]`
+    `on` `rank` $rank attr-dict `:` type($source) `,` type($target)
+  }];
+}
+
+def Pld_CommNotifyOp : Pld_InCoreOp<"comm.notify"> {
+  let summary = "publishes a count to a peer and raises its signal";
+  let description = [{
+    Stores `value` (truncated to i32) into rank `rank`'s `counts[slot]`, then
+    -- ordered after the store and after every earlier `pld.comm.put_rows` to
+    that rank -- raises rank `rank`'s `signal[slot, 0]`. The all_to_all_v
+    expansion notifies every peer, including those it sends zero rows to, so
+    no receiver waits forever. InCore only.
+
+    ```mlir
+    pld.comm.notify %rows to %recv_counts[%me] signal %signal on rank %peer
+        : !pld.dtensor<2xi32>, !pld.dtensor<2x8xi32>
+    ```
+  }];
+  let arguments = (ins I64:$value,
+                       Arg<Pl_AnyTensorLike, "peer counts", [MemWrite]>:$counts,
+                       I64:$slot,
+                       Arg<Pl_AnyTensorLike, "[NR, S] signal", [MemRead, MemWrite]>:$signal,
+                       I64:$rank);
+  let assemblyFormat = [{
+    $value `to` $counts `[` $slot `]` `signal` $signal `on` `rank` $rank
+    attr-dict `:` type($counts) `,` type($signal)
+  }];
+}
+
+def Pld_CommWaitOp : Pld_InCoreOp<"comm.wait"> {
+  let summary = "waits for a peer's notification";
+  let description = [{
+    Blocks until this rank's `signal[slot, 0]` has been raised by the peer
+    `slot` (`pld.comm.notify`), then resets it. InCore only.
+
+    ```mlir
+    pld.comm.wait %signal[%peer] : !pld.dtensor<2x8xi32>
+    ```
+  }];
+  let arguments = (ins Arg<Pl_AnyTensorLike, "[NR, S] signal", [MemRead, MemWrite]>:$signal,
+                       I64:$slot);
+  let assemblyFormat = "$signal `[` $slot `]` attr-dict `:` type($signal)";
+}
+
+//===----------------------------------------------------------------------===//
+// HOST orchestrator ops (the HOST rail, --lower-host-tensor-collectives)
+//===----------------------------------------------------------------------===//
+
+class Pld_HostOp<string mnemonic, list<Trait> traits = []>
+    : Pld_Op<mnemonic, traits> {
+  let hasVerifier = 1;
+}
+
+def Pld_HostDispatchOp : Pld_HostOp<"host.dispatch", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "dispatches a chip callable to one device (an L3 -> L2 task)";
+  let description = [{
+    Submits the CHIP orchestration function `callee` (an `orchestration` or
+    `graph` function at chip level) to device `device` as one L3 -> L2 task,
+    with `args` as its arguments (the same count and types as the
+    callee's parameters; window views are passed as the device's local view).
+    Only valid in a HOST orchestrator. The callee's results are not
+    returned to the host.
+
+    `core_num(%B)` is the launch spec of a builtin collective callable
+    (`builtin.tensor.*`): the block count B its one AIV launch uses, with
+    `sync_start` when B > 1. It is computed at runtime by the HOST rail.
+
+    ```mlir
+    pld.host.dispatch @chip_pipeline(%inp, %out) on %dev
+        : (!pl.tensor<16x4xf32>, !pl.tensor<16x4xf32>), index
+    pld.host.dispatch @builtin.tensor.all_to_all_v__fp32(%a, %b, %c, %d, %e)
+        on %dev core_num(%blocks) : (...), index
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
+                       AnySignlessIntegerOrIndex:$device,
+                       Optional<I64>:$core_num);
+  let assemblyFormat = [{
+    $callee `(` $args `)` `on` $device (`core_num` `(` $core_num^ `)`)?
+    attr-dict `:` `(` type($args) `)` `,` type($device)
+  }];
+}
+
+def Pld_HostDeviceCtxOp : Pld_HostOp<"host.device_ctx", [Pure]> {
+  let summary = "the CommContext of one device of the HOST domain";
+  let description = [{
+    The `CommContext*` that `comm_derive_context` builds for device `device`
+    of the HOST orchestrator's one communication domain (all its
+    `pld.window_buffer`s). `--materialize-dist-tensor-ctx` creates one per
+    `pld.host.dispatch` whose callee takes `!pld.comm_ctx` parameters and
+    passes it for each of them: every window of a HOST orchestrator belongs
+    to that one domain. Only valid in a HOST orchestrator.
+
+    ```mlir
+    %ctx = pld.host.device_ctx %dev : index
+    ```
+  }];
+  let arguments = (ins AnySignlessIntegerOrIndex:$device);
+  let results = (outs Pld_CommCtxType:$ctx);
+  let assemblyFormat = "$device attr-dict `:` type($device)";
+}
+
+def Pld_HostRequireOp : Pld_HostOp<"host.require"> {
+  let summary = "fails the host entry with an error code unless a condition holds";
+  let description = [{
+    When `condition` is false, the HOST entry stops before its next dispatch
+    and returns `error_code` (e.g. 5, SIMPLER_ERROR_INVALID_ARGS) with
+    `message` logged. The HOST rail emits it for the runtime `core_num`
+    range and `S >= B` checks. Only valid in a HOST orchestrator.
+
+    ```mlir
+    pld.host.require %ok else error 5, "all_to_all_v: core_num out of range or S < B"
+    ```
+  }];
+  let arguments = (ins I1:$condition,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$error_code,
+                       StrAttr:$message);
+  let assemblyFormat = "$condition `else` `error` $error_code `,` $message attr-dict";
 }
 
 #endif // PLD_PLDOPS_TD

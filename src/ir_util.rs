@@ -1,0 +1,337 @@
+//! Small IR helpers shared by the passes around the CHIP rail: module and
+//! call-site queries, attribute builders and the few mutations melior's safe
+//! API does not reach (operand lists, function signatures, erasure).
+
+use crate::{error::PldError, func_kind::symbol_name, tensor_type::TensorLike};
+use melior::{
+    Context,
+    ir::{
+        Attribute, AttributeLike, BlockLike, BlockRef, Identifier, Module, RegionLike, Type, TypeLike, Value,
+        ValueLike,
+        attribute::{
+            ArrayAttribute, DenseI32ArrayAttribute, DictionaryAttribute, FlatSymbolRefAttribute, IntegerAttribute,
+            StringAttribute, TypeAttribute,
+        },
+        operation::{Operation, OperationLike, OperationRef, WalkOrder, WalkResult},
+        r#type::{FunctionType, IntegerType},
+    },
+};
+use std::collections::HashMap;
+
+/// The ops that run a callee as one task: `func.call`, `pl.submit`,
+/// `pld.host.dispatch`.
+pub const CALL_OPS: [&str; 3] = ["func.call", "pl.submit", "pld.host.dispatch"];
+/// The managed collectives.
+pub const COLLECTIVE_OPS: [&str; 2] = ["pld.tensor.all_to_all_v", "pld.tensor.indexed_all_to_all_v"];
+
+pub fn op_name(op: &OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("?").to_string()
+}
+
+pub fn key<'c, 'a>(value: Value<'c, 'a>) -> usize {
+    value.to_raw().ptr as usize
+}
+
+pub fn op_key(op: &OperationRef) -> usize {
+    op.to_raw().ptr as usize
+}
+
+/// Re-borrows an op from its raw handle (the IR outlives every pass step).
+pub fn op_ref<'c, 'a>(op: &OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
+    unsafe { OperationRef::from_raw(op.to_raw()) }
+}
+
+/// The module's body block.
+pub fn module_body<'c, 'a>(module: &OperationRef<'c, 'a>) -> Result<BlockRef<'c, 'a>, PldError> {
+    module.region(0)?.first_block().ok_or_else(|| PldError::Internal("module without a body".into()))
+}
+
+/// Top-level `func.func`s of the module, in order.
+pub fn module_functions<'c, 'a>(module: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    let Ok(body) = module_body(module) else {
+        return out;
+    };
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op.name().as_string_ref().as_str() == Ok("func.func") {
+            out.push(op);
+        }
+    }
+    out
+}
+
+/// `func.func`s by symbol name.
+pub fn function_map<'c, 'a>(module: &OperationRef<'c, 'a>) -> HashMap<String, OperationRef<'c, 'a>> {
+    module_functions(module)
+        .into_iter()
+        .filter_map(|f| symbol_name(&f).map(|n| (n.to_string(), f)))
+        .collect()
+}
+
+/// Every op nested in `root` whose name is in `names`, in program (pre-)order.
+pub fn ops_named<'c, 'a>(root: &OperationRef<'c, 'a>, names: &[&str]) -> Vec<OperationRef<'c, 'a>> {
+    let mut raw = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if let Ok(name) = op.name().as_string_ref().as_str()
+            && names.contains(&name)
+        {
+            raw.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    raw.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
+}
+
+/// The top-level symbol named `name`, if any.
+pub fn find_symbol<'c, 'a>(body: &BlockRef<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if symbol_name(&op) == Some(name) {
+            return Some(op);
+        }
+    }
+    None
+}
+
+/// Parses one top-level op (e.g. a `func.func`) out of `text`, cloned out of
+/// its temporary module.
+pub fn parse_top_level<'c>(context: &'c Context, text: &str) -> Result<Operation<'c>, PldError> {
+    let module =
+        Module::parse(context, text).ok_or_else(|| PldError::Internal(format!("cannot parse synthesized IR:\n{text}")))?;
+    let op = module.body().first_operation().ok_or_else(|| PldError::Internal("empty synthesized module".into()))?;
+    Ok(unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) })
+}
+
+/// The `callee` symbol of a call-like op.
+pub fn callee_name(op: &OperationRef) -> Option<String> {
+    let attr = op.attribute("callee").ok()?;
+    FlatSymbolRefAttribute::try_from(attr).ok().map(|s| s.value().to_string())
+}
+
+pub fn is_call(op: &OperationRef) -> bool {
+    CALL_OPS.contains(&op_name(op).as_str())
+}
+
+/// How many leading operands of a call-like op are callee arguments (a
+/// `pld.host.dispatch` also has its device and optional core_num).
+pub fn call_arg_count(op: &OperationRef) -> usize {
+    if op_name(op) == "pld.host.dispatch" {
+        return dispatch_segments(op).map(|s| s[0] as usize).unwrap_or(0);
+    }
+    op.operand_count()
+}
+
+fn dispatch_segments(op: &OperationRef) -> Option<Vec<i32>> {
+    let attr = op.attribute("operandSegmentSizes").ok()?;
+    let array = DenseI32ArrayAttribute::try_from(attr).ok()?;
+    Some((0..array.len()).map(|i| array.element(i).unwrap_or(0)).collect())
+}
+
+/// The callee arguments of a call-like op.
+pub fn call_args<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    (0..call_arg_count(op)).filter_map(|i| op.operand(i).ok()).collect()
+}
+
+/// Appends `extra` to the callee arguments of a call-like op.
+pub fn append_call_args(op: &OperationRef, extra: &[mlir_sys::MlirValue]) {
+    if extra.is_empty() {
+        return;
+    }
+    let n = call_arg_count(op);
+    let mut operands: Vec<mlir_sys::MlirValue> = (0..n).filter_map(|i| op.operand(i).ok()).map(|v| v.to_raw()).collect();
+    operands.extend_from_slice(extra);
+    let tail: Vec<mlir_sys::MlirValue> =
+        (n..op.operand_count()).filter_map(|i| op.operand(i).ok()).map(|v| v.to_raw()).collect();
+    operands.extend(tail);
+    unsafe { mlir_sys::mlirOperationSetOperands(op.to_raw(), operands.len() as isize, operands.as_ptr()) };
+    if op_name(op) == "pld.host.dispatch"
+        && let Some(mut segments) = dispatch_segments(op)
+    {
+        segments[0] += extra.len() as i32;
+        let context_ref = op.context();
+    let context = crate::context::borrow(&context_ref);
+        set_attr(op, "operandSegmentSizes", DenseI32ArrayAttribute::new(context, &segments).into());
+    }
+}
+
+pub fn set_attr(op: &OperationRef, name: &str, attr: Attribute) {
+    unsafe {
+        mlir_sys::mlirOperationSetAttributeByName(
+            op.to_raw(),
+            mlir_sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
+            attr.to_raw(),
+        )
+    }
+}
+
+pub fn i64_attr<'c>(context: &'c Context, value: i64) -> Attribute<'c> {
+    IntegerAttribute::new(IntegerType::new(context, 64).into(), value).into()
+}
+
+pub fn i64_array_attr<'c>(context: &'c Context, values: &[i64]) -> Attribute<'c> {
+    let items: Vec<Attribute> = values.iter().map(|&v| i64_attr(context, v)).collect();
+    ArrayAttribute::new(context, &items).into()
+}
+
+pub fn string_array_attr<'c>(context: &'c Context, values: &[&str]) -> Attribute<'c> {
+    let items: Vec<Attribute> = values.iter().map(|v| StringAttribute::new(context, v).into()).collect();
+    ArrayAttribute::new(context, &items).into()
+}
+
+/// The strings of an array-of-strings attribute.
+pub fn string_array(attr: Attribute) -> Option<Vec<String>> {
+    let array = ArrayAttribute::try_from(attr).ok()?;
+    (0..array.len())
+        .map(|i| {
+            let item = array.element(i).ok()?;
+            StringAttribute::try_from(item).ok().map(|s| s.value().to_string())
+        })
+        .collect()
+}
+
+/// The integer of an integer attribute named `name`.
+pub fn int_attr(op: &OperationRef, name: &str) -> Option<i64> {
+    IntegerAttribute::try_from(op.attribute(name).ok()?).ok().map(|i| i.value())
+}
+
+pub fn is_tensor_like(ty: Type) -> bool {
+    TensorLike::of(ty).is_some()
+}
+
+pub fn is_dtensor(ty: Type) -> bool {
+    TensorLike::of(ty).is_some_and(|t| t.distributed)
+}
+
+/// The function type of a `func.func`.
+pub fn function_type<'c>(func: &OperationRef<'c, '_>) -> Option<FunctionType<'c>> {
+    let attr = func.attribute("function_type").ok()?;
+    let ty = TypeAttribute::try_from(attr).ok()?.value();
+    FunctionType::try_from(ty).ok()
+}
+
+pub fn param_types<'c>(func: &OperationRef<'c, '_>) -> Vec<Type<'c>> {
+    function_type(func).map(|t| (0..t.input_count()).filter_map(|i| t.input(i).ok()).collect()).unwrap_or_default()
+}
+
+pub fn result_types<'c>(func: &OperationRef<'c, '_>) -> Vec<Type<'c>> {
+    function_type(func).map(|t| (0..t.result_count()).filter_map(|i| t.result(i).ok()).collect()).unwrap_or_default()
+}
+
+/// The entry block of a function with a body.
+pub fn entry_block<'c, 'a>(func: &OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+    func.region(0).ok()?.first_block()
+}
+
+/// Argument attribute `name` of parameter `index`.
+pub fn arg_attr<'c>(func: &OperationRef<'c, '_>, index: usize, name: &str) -> Option<Attribute<'c>> {
+    let all = ArrayAttribute::try_from(func.attribute("arg_attrs").ok()?).ok()?;
+    let dict = DictionaryAttribute::try_from(all.element(index).ok()?).ok()?;
+    dict.element_by_name(name)
+}
+
+/// The argument attribute dictionaries of every parameter, as (name, attr) lists.
+pub fn arg_attr_lists<'c>(func: &OperationRef<'c, '_>, count: usize) -> Vec<Vec<(Identifier<'c>, Attribute<'c>)>> {
+    let all = func.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
+    (0..count)
+        .map(|i| {
+            let Some(dict) =
+                all.as_ref().and_then(|a| a.element(i).ok()).and_then(|d| DictionaryAttribute::try_from(d).ok())
+            else {
+                return Vec::new();
+            };
+            (0..dict.len()).filter_map(|j| dict.element(j).ok()).collect()
+        })
+        .collect()
+}
+
+/// Writes the argument attribute dictionaries of a function.
+pub fn set_arg_attr_lists<'c>(func: &OperationRef<'c, '_>, lists: &[Vec<(Identifier<'c>, Attribute<'c>)>]) {
+    let context_ref = func.context();
+    let context = crate::context::borrow(&context_ref);
+    let dicts: Vec<Attribute> = lists.iter().map(|l| DictionaryAttribute::new(context, l).into()).collect();
+    set_attr(func, "arg_attrs", ArrayAttribute::new(context, &dicts).into());
+}
+
+/// Sets (or replaces) argument attribute `name` on parameter `index`.
+pub fn set_arg_attr<'c>(func: &OperationRef<'c, '_>, index: usize, name: &str, value: Attribute<'c>) {
+    let context_ref = func.context();
+    let context = crate::context::borrow(&context_ref);
+    let count = param_types(func).len();
+    let mut lists = arg_attr_lists(func, count);
+    let list = &mut lists[index];
+    list.retain(|(n, _)| n.as_string_ref().as_str() != Ok(name));
+    list.push((Identifier::new(context, name), value));
+    set_arg_attr_lists(func, &lists);
+}
+
+/// Appends parameters to a function: its type, its entry block (if any) and
+/// its argument attributes. Returns the new block arguments' raw handles.
+pub fn append_params<'c>(
+    func: &OperationRef<'c, '_>,
+    params: &[(Type<'c>, Vec<(Identifier<'c>, Attribute<'c>)>)],
+) -> Vec<mlir_sys::MlirValue> {
+    let context_ref = func.context();
+    let context = crate::context::borrow(&context_ref);
+    let mut inputs = param_types(func);
+    let results = result_types(func);
+    let mut lists = arg_attr_lists(func, inputs.len());
+    inputs.extend(params.iter().map(|(t, _)| *t));
+    lists.extend(params.iter().map(|(_, l)| l.clone()));
+    let ty: Type = FunctionType::new(context, &inputs, &results).into();
+    set_attr(func, "function_type", TypeAttribute::new(ty).into());
+    set_arg_attr_lists(func, &lists);
+    let mut out = Vec::new();
+    if let Some(entry) = entry_block(func) {
+        for (ty, _) in params {
+            out.push(entry.add_argument(*ty, func.location()).to_raw());
+        }
+    }
+    out
+}
+
+/// Replaces every use of `from` with `to`.
+pub fn replace_all_uses(from: Value, to: Value) {
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(from.to_raw(), to.to_raw()) }
+}
+
+/// Erases an op (it must have no uses left).
+pub fn erase(op: OperationRef) {
+    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) }
+}
+
+/// Inserts `new` right before `anchor`, returning the inserted op.
+pub fn insert_before<'c, 'a>(anchor: &OperationRef<'c, 'a>, new: Operation<'c>) -> Result<OperationRef<'c, 'a>, PldError> {
+    let block = anchor.block().ok_or_else(|| PldError::Internal("op without a block".into()))?;
+    Ok(block.insert_operation_before(op_ref(anchor), new))
+}
+
+/// The enclosing `func.func` of an op.
+pub fn enclosing_function<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        if op_name(&p) == "func.func" {
+            return Some(p);
+        }
+        parent = p.parent_operation();
+    }
+    None
+}
+
+/// A value's type printed (for messages).
+pub fn type_text(value: Value) -> String {
+    value.r#type().to_string()
+}
+
+/// Whether `ty` is the `!pld.comm_ctx` type.
+pub fn is_comm_ctx(ty: Type) -> bool {
+    let text = ty.to_string();
+    text == "!pld.comm_ctx"
+}
+
+#[allow(dead_code)]
+fn _type_like_in_scope(t: Type) -> mlir_sys::MlirType {
+    t.to_raw()
+}

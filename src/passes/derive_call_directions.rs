@@ -1,0 +1,68 @@
+//! `--derive-call-directions` (DeriveCallDirections): materializes every
+//! function's parameter directions as `pl.direction` argument attributes and
+//! records the per-argument directions of every call-like op (`func.call`,
+//! `pl.submit`, `pld.host.dispatch`) as `pl.arg_directions`.
+//!
+//! An explicit `pl.direction` wins; otherwise the direction is derived from
+//! the body (see [`crate::directions`]). All directions are computed before
+//! anything is written, so the result does not depend on the order in which
+//! functions are visited, and a second run changes nothing.
+
+use super::{ModulePass, PassId};
+use crate::{
+    contiguity::ContiguityTrace,
+    directions::{Direction, Directions},
+    error::PldError,
+    ir_util::{
+        CALL_OPS, function_map, module_body, module_functions, ops_named, param_types, set_arg_attr, set_attr,
+        string_array_attr,
+    },
+};
+use melior::ir::{attribute::StringAttribute, operation::OperationLike};
+
+#[derive(Clone, Default)]
+pub struct DeriveCallDirections;
+
+static ID: PassId = PassId(3);
+
+impl ModulePass for DeriveCallDirections {
+    const ARGUMENT: &'static str = "derive-call-directions";
+    const NAME: &'static str = "DeriveCallDirections";
+    const DESCRIPTION: &'static str = "Materialize every parameter's pl.direction (explicit, else derived from the \
+         body) and record pl.arg_directions on every call";
+
+    fn id() -> &'static PassId {
+        &ID
+    }
+
+    fn run(&mut self, module: melior::ir::operation::OperationRef) -> Result<(), PldError> {
+        let body = module_body(&module)?;
+        let mut directions = Directions::new(function_map(&module), ContiguityTrace::new(body));
+        let functions = module_functions(&module);
+
+        // Decide everything first.
+        let params: Vec<Vec<Direction>> = functions.iter().map(|f| directions.of_function(f)).collect();
+        let mut calls = Vec::new();
+        for func in &functions {
+            for call in ops_named(func, &CALL_OPS) {
+                let dirs = directions.derived_call_arg_directions(&call);
+                calls.push((call, dirs));
+            }
+        }
+
+        // Then write.
+        let context_ref = module.context();
+        let context = crate::context::borrow(&context_ref);
+        for (func, dirs) in functions.iter().zip(&params) {
+            debug_assert_eq!(param_types(func).len(), dirs.len());
+            for (i, d) in dirs.iter().enumerate() {
+                set_arg_attr(func, i, "pl.direction", StringAttribute::new(context, d.as_str()).into());
+            }
+        }
+        for (call, dirs) in calls {
+            let strings: Vec<&str> = dirs.iter().map(|d| d.as_str()).collect();
+            set_attr(&call, "pl.arg_directions", string_array_attr(context, &strings));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,151 @@
+//! `--legalize-spmd-launches` (LegalizeSpmdLaunches): checks every kernel
+//! launch of a CHIP orchestration body.
+//!
+//! A *launch* is a `func.call` or `pl.submit` in a CHIP orchestration body
+//! whose callee is a kernel (`pl.func_kind` `incore`, `aic` or `aiv`) or that
+//! carries a launch spec (`pl.core_num` / `pl.sync_start`, as the CHIP rail
+//! attaches for B > 1). For each, in this order (one error per launch, the
+//! first failing row):
+//!
+//! | condition | message contains |
+//! |---|---|
+//! | `pl.core_num` not an i64 >= 1 | `pl.core_num must be an i64 >= 1` |
+//! | `pl.sync_start` without `pl.core_num` > 1 | `pl.sync_start requires pl.core_num > 1` |
+//! | a launch spec or a builtin kernel whose callee is not `aiv` | `must launch an AIV function` |
+//! | an `out`/`inout` parameter without a caller argument | `no caller-provided argument for out/inout parameter(s)` + `'name' (#i)` list |
+//!
+//! Parameter directions are the explicit `pl.direction`s, else derived (see
+//! [`crate::directions`]). A parameter's name is the name of its location
+//! (`%out: !pl.tensor<...> loc("out")`), else `arg<i>`. Only `pl.submit` can
+//! pass fewer arguments than its callee has parameters (the rest are Outs the
+//! runtime allocates, `runtime_alloc_outs`); an SPMD launch may not leave an
+//! `out`/`inout` parameter to the runtime. The pass changes nothing.
+
+use super::{ModulePass, PassId};
+use crate::{
+    contiguity::ContiguityTrace,
+    diag,
+    directions::Directions,
+    error::PldError,
+    func_kind::{func_kind, is_chip_orchestration, symbol_name},
+    ir_util::{call_arg_count, callee_name, entry_block, function_map, module_body, module_functions, ops_named},
+};
+use melior::ir::{
+    BlockLike, Location, ValueLike,
+    attribute::IntegerAttribute,
+    operation::{OperationLike, OperationRef},
+};
+
+#[derive(Clone, Default)]
+pub struct LegalizeSpmdLaunches;
+
+static ID: PassId = PassId(2);
+
+impl ModulePass for LegalizeSpmdLaunches {
+    const ARGUMENT: &'static str = "legalize-spmd-launches";
+    const NAME: &'static str = "LegalizeSpmdLaunches";
+    const DESCRIPTION: &'static str = "Check every kernel launch of a CHIP orchestration body: pl.core_num >= 1, \
+         pl.sync_start only with pl.core_num > 1, an AIV callee, and a caller argument for every out/inout parameter";
+
+    fn id() -> &'static PassId {
+        &ID
+    }
+
+    fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
+        let body = module_body(&module)?;
+        let functions = function_map(&module);
+        let mut directions = Directions::new(functions.clone(), ContiguityTrace::new(body));
+        let mut errors = 0;
+        for func in module_functions(&module).iter().filter(|f| is_chip_orchestration(f)) {
+            for call in ops_named(func, &["func.call", "pl.submit"]) {
+                let callee = callee_name(&call).and_then(|c| functions.get(&c).copied());
+                if let Err(message) = check_launch(&call, callee.as_ref(), &mut directions) {
+                    diag::error(call.location(), &message);
+                    errors += 1;
+                }
+            }
+        }
+        if errors > 0 { Err(PldError::Diagnosed(errors)) } else { Ok(()) }
+    }
+}
+
+fn is_kernel(func: &OperationRef) -> bool {
+    matches!(func_kind(func), Some("incore" | "aic" | "aiv"))
+}
+
+/// `Ok` for a legal launch or a call that is not a launch.
+fn check_launch<'c, 'a>(
+    call: &OperationRef<'c, 'a>,
+    callee: Option<&OperationRef<'c, 'a>>,
+    directions: &mut Directions<'c, 'a>,
+) -> Result<(), String> {
+    let core_num = call.attribute("pl.core_num").ok();
+    let sync_start = call.has_attribute("pl.sync_start");
+    let has_spec = core_num.is_some() || sync_start;
+    let builtin = callee.is_some_and(|f| f.has_attribute("pl.builtin_template_dir"));
+    if !has_spec && !callee.is_some_and(is_kernel) {
+        return Ok(());
+    }
+    let name = callee.and_then(symbol_name).map(str::to_string).or_else(|| callee_name(call)).unwrap_or_default();
+
+    let blocks = match core_num {
+        None => None,
+        Some(attr) => match IntegerAttribute::try_from(attr).ok().map(|i| i.value()).filter(|&v| v >= 1) {
+            Some(v) => Some(v),
+            None => return Err(format!("launch of '@{name}': pl.core_num must be an i64 >= 1, got {attr}")),
+        },
+    };
+    if sync_start && blocks.is_none_or(|b| b <= 1) {
+        let got = blocks.map_or("no pl.core_num".to_string(), |b| format!("pl.core_num = {b}"));
+        return Err(format!(
+            "launch of '@{name}': pl.sync_start requires pl.core_num > 1 (a single-block launch needs no co-residency), got {got}"
+        ));
+    }
+    let Some(callee) = callee else {
+        return Ok(());
+    };
+    if (has_spec || builtin) && func_kind(callee) != Some("aiv") {
+        return Err(format!(
+            "launch of '@{name}' must launch an AIV function (pl.func_kind \"aiv\"), but '@{name}' is '{}'",
+            func_kind(callee).unwrap_or("without pl.func_kind")
+        ));
+    }
+    let params = directions.of_function(callee);
+    let provided = call_arg_count(call);
+    let missing: Vec<String> = params
+        .iter()
+        .enumerate()
+        .skip(provided)
+        .filter(|(_, d)| d.writes())
+        .map(|(i, d)| format!("'{}' (#{i}, {})", param_name(callee, i), d.as_str()))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "launch of '@{name}' has no caller-provided argument for out/inout parameter(s) {}: \
+             every output of a launched kernel must be passed by the caller",
+            missing.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+/// The name of parameter `i`: its location's name, else `arg<i>`.
+pub fn param_name(func: &OperationRef, i: usize) -> String {
+    entry_block(func)
+        .and_then(|b| b.argument(i).ok())
+        .and_then(|arg| location_name(arg.location()))
+        .unwrap_or_else(|| format!("arg{i}"))
+}
+
+fn location_name(loc: Location) -> Option<String> {
+    unsafe {
+        let raw = loc.to_raw();
+        if !mlir_sys::mlirLocationIsAName(raw) {
+            return None;
+        }
+        let id = mlir_sys::mlirLocationNameGetName(raw);
+        let s = mlir_sys::mlirIdentifierStr(id);
+        let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+}

@@ -1,0 +1,234 @@
+//! `--materialize-dist-tensor-ctx` (MaterializeDistTensorCtx): gives every
+//! function one `!pld.comm_ctx` parameter per `!pld.dtensor` parameter,
+//! appended after all existing parameters in the order of the dtensor
+//! parameters (`pl.direction = "in"`), and threads the matching context at
+//! every call site (`func.call`, `pl.submit`, `pld.host.dispatch`).
+//!
+//! The synthesized all_to_all_v kernel thus has `args[0..4]` tensors,
+//! `args[5]` the context of `target`, `args[6..7]` those of `signal` and
+//! `recv_counts` (the seed's ABI table).
+//!
+//! Where a caller's context comes from:
+//! - a `pld.host.dispatch` to device `%d` passes `pld.host.device_ctx %d`
+//!   (one op per dispatch, inserted right before it) for every context
+//!   parameter: all windows of a HOST orchestrator form its one domain;
+//! - any other call passes the caller's own context argument: the one of the
+//!   caller's dtensor parameter that the argument aliases ([`crate::alias`]),
+//!   else (one communication domain per function is the precondition) the
+//!   caller's first context argument;
+//! - a caller with no dtensor parameter and no device is an error.
+//!
+//! A function that already has a `!pld.comm_ctx` parameter is taken as
+//! materialized (its contexts are its last parameters), and a call that
+//! already passes every parameter is left alone, so a second run changes
+//! nothing. Every call is planned before any signature changes.
+
+use super::{ModulePass, PassId};
+use crate::{
+    alias::AliasClasses,
+    contiguity::ContiguityTrace,
+    diag,
+    error::PldError,
+    func_kind::{is_host_level, symbol_name},
+    ir_util::{
+        CALL_OPS, append_call_args, append_params, call_arg_count, callee_name, entry_block, function_map,
+        insert_before, is_comm_ctx, is_dtensor, module_body, module_functions, op_key, op_name, ops_named,
+        param_types, set_attr, string_array, string_array_attr,
+    },
+};
+use melior::ir::{
+    Attribute, BlockLike, Identifier, Type, ValueLike,
+    attribute::StringAttribute,
+    operation::{OperationBuilder, OperationLike, OperationRef},
+};
+use std::collections::HashMap;
+
+#[derive(Clone, Default)]
+pub struct MaterializeDistTensorCtx;
+
+static ID: PassId = PassId(6);
+
+impl ModulePass for MaterializeDistTensorCtx {
+    const ARGUMENT: &'static str = "materialize-dist-tensor-ctx";
+    const NAME: &'static str = "MaterializeDistTensorCtx";
+    const DESCRIPTION: &'static str = "Append one !pld.comm_ctx parameter per !pld.dtensor parameter to every \
+         function and thread the matching context at every call site";
+
+    fn id() -> &'static PassId {
+        &ID
+    }
+
+    fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
+        materialize(module)
+    }
+}
+
+/// The context layout of one function.
+#[derive(Clone, Debug)]
+struct CtxLayout {
+    /// Parameter indices of the dtensor parameters, in order.
+    dtensors: Vec<usize>,
+    /// Index of the first context parameter.
+    base: usize,
+    /// Already has its context parameters.
+    materialized: bool,
+}
+
+impl CtxLayout {
+    fn of(types: &[Type]) -> Self {
+        let dtensors: Vec<usize> = types.iter().enumerate().filter(|(_, t)| is_dtensor(**t)).map(|(i, _)| i).collect();
+        let materialized = types.iter().any(|t| is_comm_ctx(*t));
+        let base = if materialized { types.len().saturating_sub(dtensors.len()) } else { types.len() };
+        Self { dtensors, base, materialized }
+    }
+}
+
+/// Where one context argument of a call comes from.
+#[derive(Clone, Copy, Debug)]
+enum Source {
+    /// The caller's context parameter `k` (of its k-th dtensor parameter).
+    Caller(usize),
+    /// `pld.host.device_ctx` of the dispatch's device.
+    Device,
+}
+
+fn materialize(module: OperationRef) -> Result<(), PldError> {
+    let body = module_body(&module)?;
+    let functions = module_functions(&module);
+    let by_name = function_map(&module);
+    let trace = ContiguityTrace::new(body);
+    let layouts: HashMap<String, CtxLayout> =
+        functions.iter().filter_map(|f| Some((symbol_name(f)?.to_string(), CtxLayout::of(&param_types(f))))).collect();
+
+    // Plan every call.
+    let mut plans: Vec<(OperationRef, Vec<Source>)> = Vec::new();
+    let mut errors = 0;
+    for caller in &functions {
+        let calls = ops_named(caller, &CALL_OPS);
+        if calls.is_empty() {
+            continue;
+        }
+        let caller_name = symbol_name(caller).unwrap_or("?").to_string();
+        let caller_layout = &layouts[&caller_name];
+        let mut classes = AliasClasses::of_function(caller, &trace, &by_name);
+        let caller_classes: Vec<usize> = entry_block(caller)
+            .map(|entry| {
+                caller_layout.dtensors.iter().filter_map(|&p| entry.argument(p).ok()).map(|a| classes.class(a.into())).collect()
+            })
+            .unwrap_or_default();
+        for call in calls {
+            let Some(callee) = callee_name(&call) else { continue };
+            let Some(layout) = layouts.get(&callee) else { continue };
+            if layout.dtensors.is_empty() {
+                continue;
+            }
+            let provided = call_arg_count(&call);
+            if provided == layout.base + layout.dtensors.len() {
+                continue; // already threaded
+            }
+            if provided != layout.base {
+                diag::error(
+                    call.location(),
+                    &format!(
+                        "cannot thread CommContext arguments into the call to '@{callee}': it passes {provided} \
+                         arguments, '@{callee}' has {} parameters before its contexts",
+                        layout.base
+                    ),
+                );
+                errors += 1;
+                continue;
+            }
+            let is_dispatch = op_name(&call) == "pld.host.dispatch";
+            let mut sources = Vec::new();
+            for &p in &layout.dtensors {
+                if is_dispatch {
+                    sources.push(Source::Device);
+                    continue;
+                }
+                let class = call.operand(p).ok().map(|v| classes.class(v));
+                let own = class.and_then(|c| caller_classes.iter().position(|&cc| cc == c));
+                match own {
+                    Some(k) => sources.push(Source::Caller(k)),
+                    None if !caller_layout.dtensors.is_empty() => sources.push(Source::Caller(0)),
+                    None => {
+                        let why = if is_host_level(caller) {
+                            "a HOST orchestrator passes a device context only through 'pld.host.dispatch'"
+                        } else {
+                            "the caller has no !pld.dtensor parameter whose CommContext it could pass"
+                        };
+                        diag::error(
+                            call.location(),
+                            &format!("cannot find a CommContext for argument #{p} of the call to '@{callee}': {why}"),
+                        );
+                        errors += 1;
+                        break;
+                    }
+                }
+            }
+            if sources.len() == layout.dtensors.len() {
+                plans.push((call, sources));
+            }
+        }
+    }
+    if errors > 0 {
+        return Err(PldError::Diagnosed(errors));
+    }
+
+    // Signatures.
+    let context_ref = module.context();
+        let context = crate::context::borrow(&context_ref);
+    let ctx_type = Type::parse(context, "!pld.comm_ctx").ok_or_else(|| PldError::Internal("no !pld.comm_ctx".into()))?;
+    let direction_in: Vec<(Identifier, Attribute)> =
+        vec![(Identifier::new(context, "pl.direction"), StringAttribute::new(context, "in").into())];
+    let mut ctx_args: HashMap<usize, Vec<mlir_sys::MlirValue>> = HashMap::new();
+    for func in &functions {
+        let layout = &layouts[symbol_name(func).unwrap_or("?")];
+        if layout.dtensors.is_empty() {
+            continue;
+        }
+        let values = if layout.materialized {
+            entry_block(func)
+                .map(|b| (0..layout.dtensors.len()).filter_map(|k| b.argument(layout.base + k).ok()).map(|a| a.to_raw()).collect())
+                .unwrap_or_default()
+        } else {
+            let params: Vec<_> = layout.dtensors.iter().map(|_| (ctx_type, direction_in.clone())).collect();
+            append_params(func, &params)
+        };
+        ctx_args.insert(op_key(func), values);
+    }
+
+    // Call sites.
+    for (call, sources) in plans {
+        let caller = crate::ir_util::enclosing_function(&call).ok_or_else(|| PldError::Internal("call outside a function".into()))?;
+        let own = ctx_args.get(&op_key(&caller)).cloned().unwrap_or_default();
+        let mut device_ctx: Option<mlir_sys::MlirValue> = None;
+        let mut extra = Vec::new();
+        for source in &sources {
+            let value = match *source {
+                Source::Caller(k) => *own.get(k).ok_or_else(|| PldError::Internal("missing caller context".into()))?,
+                Source::Device => match device_ctx {
+                    Some(v) => v,
+                    None => {
+                        let device = call.operand(call_arg_count(&call))?;
+                        let op = OperationBuilder::new("pld.host.device_ctx", call.location())
+                            .add_operands(&[device])
+                            .add_results(&[ctx_type])
+                            .build()?;
+                        let v = insert_before(&call, op)?.result(0)?.to_raw();
+                        device_ctx = Some(v);
+                        v
+                    }
+                },
+            };
+            extra.push(value);
+        }
+        append_call_args(&call, &extra);
+        if let Some(mut dirs) = call.attribute("pl.arg_directions").ok().and_then(string_array) {
+            dirs.extend(sources.iter().map(|_| "in".to_string()));
+            let strs: Vec<&str> = dirs.iter().map(String::as_str).collect();
+            set_attr(&call, "pl.arg_directions", string_array_attr(context, &strs));
+        }
+    }
+    Ok(())
+}
+
