@@ -55,7 +55,15 @@ void register_pipeline(rust::Str argument, rust::Str description,
   mlir::PassPipelineRegistration<>(
       std::string(argument), std::string(description),
       [text](mlir::OpPassManager &pm) {
-        if (mlir::failed(mlir::parsePassPipeline(text, pm)))
+        // The registered text is a full pipeline (`builtin.module(...)`), but
+        // the callback receives a manager already anchored on that op:
+        // parsing the full text would nest a second builtin.module manager
+        // that never runs. Parse only the body when the anchors agree.
+        llvm::StringRef body(text);
+        std::string anchor = (pm.getOpAnchorName() + "(").str();
+        if (body.starts_with(anchor) && body.ends_with(")"))
+          body = body.drop_front(anchor.size()).drop_back();
+        if (mlir::failed(mlir::parsePassPipeline(body, pm)))
           llvm::report_fatal_error("pld: invalid built-in pipeline text");
       });
 }
