@@ -96,13 +96,22 @@ pub fn find_symbol<'c, 'a>(body: &BlockRef<'c, 'a>, name: &str) -> Option<Operat
     None
 }
 
-/// Parses one top-level op (e.g. a `func.func`) out of `text`, cloned out of
+/// Parses the last top-level op (e.g. a `func.func`) of `text`, cloned out of
 /// its temporary module.
 pub fn parse_top_level<'c>(context: &'c Context, text: &str) -> Result<Operation<'c>, PldError> {
     let module =
         Module::parse(context, text).ok_or_else(|| PldError::Internal(format!("cannot parse synthesized IR:\n{text}")))?;
-    let op = module.body().first_operation().ok_or_else(|| PldError::Internal("empty synthesized module".into()))?;
+    let mut op = module.body().first_operation().ok_or_else(|| PldError::Internal("empty synthesized module".into()))?;
+    // The last op: earlier ones only provide symbols it refers to.
+    while let Some(next) = op.next_in_block() {
+        op = next;
+    }
     Ok(unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) })
+}
+
+/// Whether two ops print the same (a detached op prints a trailing newline).
+pub fn same_text(a: &OperationRef, b: &Operation) -> bool {
+    a.to_string().trim() == b.to_string().trim()
 }
 
 /// The `callee` symbol of a call-like op.

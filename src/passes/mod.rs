@@ -7,6 +7,8 @@
 pub mod auto_derive_task_dependencies;
 pub mod derive_call_directions;
 pub mod legalize_spmd_launches;
+pub mod lower_composite_ops;
+pub mod lower_host_tensor_collectives;
 pub mod lower_l2_tensor_collectives;
 pub mod materialize_dist_tensor_ctx;
 pub mod test_func_kinds;
@@ -87,6 +89,8 @@ pub fn create<P: ModulePass>() -> Pass {
         "builtin.module",
         &[
             DialectHandle::func(),
+            DialectHandle::arith(),
+            DialectHandle::scf(),
             crate::pl_dialect_handle(),
             crate::pld_dialect_handle(),
         ],
@@ -98,8 +102,9 @@ fn create_handle<P: ModulePass>() -> PassHandle {
 }
 
 /// The design-order pipeline registered as `--pld-lower-collectives`.
-/// Passes of the surrounding pipeline join it as they land.
-pub const PLD_LOWER_COLLECTIVES: &str = "builtin.module(lower-l2-tensor-collectives)";
+pub const PLD_LOWER_COLLECTIVES: &str = "builtin.module(lower-composite-ops, lower-l2-tensor-collectives, \
+     legalize-spmd-launches, derive-call-directions, auto-derive-task-dependencies, \
+     lower-host-tensor-collectives, materialize-dist-tensor-ctx)";
 
 /// Registers every pld pass and pipeline in MLIR's global registry (idempotent).
 pub fn register_passes() {
@@ -107,9 +112,11 @@ pub fn register_passes() {
     ONCE.call_once(|| {
         ffi::register_pass(create_handle::<lower_l2_tensor_collectives::LowerL2TensorCollectives>);
         ffi::register_pass(create_handle::<test_func_kinds::TestFuncKinds>);
+        ffi::register_pass(create_handle::<lower_composite_ops::LowerCompositeOps>);
         ffi::register_pass(create_handle::<legalize_spmd_launches::LegalizeSpmdLaunches>);
         ffi::register_pass(create_handle::<derive_call_directions::DeriveCallDirections>);
         ffi::register_pass(create_handle::<auto_derive_task_dependencies::AutoDeriveTaskDependencies>);
+        ffi::register_pass(create_handle::<lower_host_tensor_collectives::LowerHostTensorCollectives>);
         ffi::register_pass(create_handle::<materialize_dist_tensor_ctx::MaterializeDistTensorCtx>);
         ffi::register_pipeline(
             "pld-lower-collectives",

@@ -1,0 +1,215 @@
+//! `--lower-composite-ops` (LowerCompositeOps), the InCore rail's
+//! all_to_all_v part: in InCore bodies (`pl.func_kind` `incore`, `aic`,
+//! `aiv`) each `pld.tensor.all_to_all_v` expands into explicit per-peer
+//! transfers. Collectives in orchestration bodies are left for their rails
+//! (CHIP: `--lower-l2-tensor-collectives`, HOST:
+//! `--lower-host-tensor-collectives`).
+//!
+//! The expansion (push model; `MAX_RECV = target rows / NR`, `P` from
+//! `pld.system.nranks`, `me` from `pld.system.rank`):
+//!
+//! ```text
+//! scf.for %peer = 0 to P {                       // send phase
+//!   %rows = clamp(read_count(send_counts[%peer]), 0, MAX_RECV)
+//!   scf.if %rows > 0 {
+//!     pld.comm.put_rows %rows of input[%peer * MAX_RECV] to target[me * MAX_RECV] on rank %peer
+//!   }
+//!   pld.comm.notify %rows to recv_counts[me] signal signal on rank %peer   // outside the guard
+//! }
+//! scf.for %peer = 0 to P { pld.comm.wait signal[%peer] }   // receive phase
+//! ```
+//!
+//! The count is clamped at runtime (a negative count sends nothing, an
+//! over-capacity one sends MAX_RECV rows), and the notify is unconditional so
+//! a peer that receives zero rows still learns its count and is released.
+//! The op's result is its `target` (the window-as-result contract).
+//!
+//! Diagnostics (one per collective, the first failing row; nothing is
+//! rewritten unless every collective passes):
+//!
+//! | condition | message contains |
+//! |---|---|
+//! | core_num not the constant 1 | `requires core_num=1` |
+//! | target rows or signal NR not static | `needs a static target row count and signal NR` |
+//! | target rows not a multiple of NR | (rejected by the op verifier) |
+
+use super::{ModulePass, PassId};
+use crate::{
+    diag,
+    error::PldError,
+    func_kind::func_kind,
+    ir_util::{i64_attr, insert_before, module_functions, ops_named, replace_all_uses},
+    tensor_type::TensorLike,
+};
+use melior::{
+    Context,
+    dialect::scf,
+    ir::{
+        Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, Value, ValueLike,
+        attribute::IntegerAttribute,
+        operation::{Operation, OperationBuilder, OperationLike, OperationRef, OperationResult},
+        r#type::IntegerType,
+    },
+};
+
+#[derive(Clone, Default)]
+pub struct LowerCompositeOps;
+
+static ID: PassId = PassId(7);
+
+const ALL_TO_ALL_V: &str = "pld.tensor.all_to_all_v";
+
+impl ModulePass for LowerCompositeOps {
+    const ARGUMENT: &'static str = "lower-composite-ops";
+    const NAME: &'static str = "LowerCompositeOps";
+    const DESCRIPTION: &'static str = "InCore rail: expand pld.tensor.all_to_all_v in InCore bodies into an explicit \
+         per-peer transfer loop (core_num must be 1)";
+
+    fn id() -> &'static PassId {
+        &ID
+    }
+
+    fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
+        let mut plans: Vec<(OperationRef, i64)> = Vec::new();
+        let mut errors = 0;
+        for func in module_functions(&module) {
+            if !matches!(func_kind(&func), Some("incore" | "aic" | "aiv")) {
+                continue;
+            }
+            for op in ops_named(&func, &[ALL_TO_ALL_V]) {
+                match plan(&op) {
+                    Ok(max_recv) => plans.push((op, max_recv)),
+                    Err(message) => {
+                        diag::error(op.location(), &format!("'{ALL_TO_ALL_V}': {message}"));
+                        errors += 1;
+                    }
+                }
+            }
+        }
+        if errors > 0 {
+            return Err(PldError::Diagnosed(errors));
+        }
+        let context_ref = module.context();
+        let context = crate::context::borrow(&context_ref);
+        for (op, max_recv) in plans {
+            expand(context, &op, max_recv)?;
+        }
+        Ok(())
+    }
+}
+
+/// The static core_num, if it is one.
+fn static_core_num(op: &OperationRef) -> Option<i64> {
+    if let Ok(attr) = op.attribute("core_num") {
+        return IntegerAttribute::try_from(attr).ok().map(|i| i.value());
+    }
+    let value = op.operand(5).ok()?;
+    let def = OperationResult::try_from(value).ok()?.owner();
+    if def.name().as_string_ref().as_str() != Ok("arith.constant") {
+        return None;
+    }
+    IntegerAttribute::try_from(def.attribute("value").ok()?).ok().map(|i| i.value())
+}
+
+/// Checks one InCore collective; returns MAX_RECV.
+fn plan(op: &OperationRef) -> Result<i64, String> {
+    match static_core_num(op) {
+        Some(1) => {}
+        Some(l) => {
+            return Err(format!(
+                "requires core_num=1 in an InCore body (the InCore rail runs on the calling core), got core_num={l}"
+            ));
+        }
+        None => {
+            return Err("requires core_num=1 in an InCore body (the InCore rail runs on the calling core), got a \
+                        runtime core_num"
+                .into());
+        }
+    }
+    let shape_of = |i: usize| op.operand(i).ok().and_then(|v| TensorLike::of(v.r#type())).and_then(|t| t.shape);
+    let rows = shape_of(1).and_then(|s| s.first().copied().flatten());
+    let ranks = shape_of(2).and_then(|s| s.first().copied().flatten());
+    match (rows, ranks) {
+        (Some(rows), Some(ranks)) if ranks >= 1 => Ok(rows / ranks),
+        _ => Err("needs a static target row count and signal NR on the InCore rail (MAX_RECV = rows / NR)".into()),
+    }
+}
+
+struct Builder<'c> {
+    context: &'c Context,
+    loc: Location<'c>,
+    i64: Type<'c>,
+}
+
+impl<'c> Builder<'c> {
+    fn op(&self, name: &str, operands: &[Value<'c, '_>], results: &[Type<'c>], attrs: &[(&str, Attribute<'c>)]) -> Result<Operation<'c>, PldError> {
+        let attrs: Vec<(Identifier, Attribute)> =
+            attrs.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
+        Ok(OperationBuilder::new(name, self.loc).add_operands(operands).add_results(results).add_attributes(&attrs).build()?)
+    }
+    fn constant(&self, value: i64) -> Result<Operation<'c>, PldError> {
+        self.op("arith.constant", &[], &[self.i64], &[("value", i64_attr(self.context, value))])
+    }
+    fn binary(&self, name: &str, a: Value<'c, '_>, b: Value<'c, '_>) -> Result<Operation<'c>, PldError> {
+        self.op(name, &[a, b], &[self.i64], &[])
+    }
+}
+
+fn expand<'c>(context: &'c Context, op: &OperationRef<'c, '_>, max_recv: i64) -> Result<(), PldError> {
+    let b = Builder { context, loc: op.location(), i64: IntegerType::new(context, 64).into() };
+    let [input, target, signal, send_counts, recv_counts] =
+        [0, 1, 2, 3, 4].map(|i| op.operand(i).expect("the verifier guarantees five operands"));
+    let before = |new: Operation<'c>| -> Result<Value<'c, '_>, PldError> {
+        let inserted = insert_before(op, new)?;
+        Ok(unsafe { Value::from_raw(inserted.result(0)?.to_raw()) })
+    };
+    let ranks = before(b.op("pld.system.nranks", &[], &[b.i64], &[])?)?;
+    let me = before(b.op("pld.system.rank", &[], &[b.i64], &[])?)?;
+    let zero = before(b.constant(0)?)?;
+    let one = before(b.constant(1)?)?;
+    let max = before(b.constant(max_recv)?)?;
+    let dst_row = before(b.binary("arith.muli", me, max)?)?;
+
+    // Send phase.
+    let body = Block::new(&[(b.i64, b.loc)]);
+    let peer: Value = body.argument(0)?.into();
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let count = body.append_operation(b.op("pld.comm.read_count", &[send_counts, peer], &[i32_type], &[])?);
+    let wide = body.append_operation(b.op("arith.extsi", &[count.result(0)?.into()], &[b.i64], &[])?);
+    let low = body.append_operation(b.binary("arith.maxsi", wide.result(0)?.into(), zero)?);
+    let rows = body.append_operation(b.binary("arith.minsi", low.result(0)?.into(), max)?);
+    let rows: Value = rows.result(0)?.into();
+    let predicate = Attribute::parse(context, "4 : i64").expect("sgt"); // arith.cmpi sgt
+    let any = body.append_operation(b.op("arith.cmpi", &[rows, zero], &[IntegerType::new(context, 1).into()], &[("predicate", predicate)])?);
+    let then_block = Block::new(&[]);
+    let src_row = then_block.append_operation(b.binary("arith.muli", peer, max)?);
+    then_block.append_operation(b.op(
+        "pld.comm.put_rows",
+        &[rows, input, src_row.result(0)?.into(), target, dst_row, peer],
+        &[],
+        &[],
+    )?);
+    then_block.append_operation(scf::r#yield(&[], b.loc));
+    let then_region = Region::new();
+    then_region.append_block(then_block);
+    body.append_operation(scf::r#if(any.result(0)?.into(), &[], then_region, Region::new(), b.loc));
+    body.append_operation(b.op("pld.comm.notify", &[rows, recv_counts, me, signal, peer], &[], &[])?);
+    body.append_operation(scf::r#yield(&[], b.loc));
+    let region = Region::new();
+    region.append_block(body);
+    insert_before(op, scf::r#for(zero, ranks, one, region, b.loc))?;
+
+    // Receive phase.
+    let body = Block::new(&[(b.i64, b.loc)]);
+    let peer: Value = body.argument(0)?.into();
+    body.append_operation(b.op("pld.comm.wait", &[signal, peer], &[], &[])?);
+    body.append_operation(scf::r#yield(&[], b.loc));
+    let region = Region::new();
+    region.append_block(body);
+    insert_before(op, scf::r#for(zero, ranks, one, region, b.loc))?;
+
+    let result = op.result(0)?;
+    replace_all_uses(result.into(), target);
+    crate::ir_util::erase(unsafe { OperationRef::from_raw(op.to_raw()) });
+    Ok(())
+}

@@ -1,0 +1,422 @@
+//! `--lower-host-tensor-collectives` (LowerHostTensorCollectives): the HOST
+//! rail. In every HOST orchestrator (`pl.func_kind = "orchestration"`,
+//! `pl.level = "host"`), each `pld.tensor.all_to_all_v` fans out into P
+//! device dispatches (P = the signal's static NR) of a synthesized builtin
+//! chip callable:
+//!
+//! ```text
+//! %B  = L < P ? L : L / P * P                       // L: core_num, runtime or constant
+//! pld.host.require (1 <= L <= INT32_MAX) && S >= B else error 5, "..."
+//! scf.for %dev = 0 to P {
+//!   pld.host.dispatch @builtin.tensor.all_to_all_v__fp32(input, target, signal, send_counts, recv_counts)
+//!       on %dev core_num(%B) {pl.arg_directions = [...]}
+//! }
+//! ```
+//!
+//! `@builtin.tensor.all_to_all_v__{fp32,int8}` is a private CHIP
+//! orchestration function (canonical parameter types and directions, as the
+//! CHIP rail's kernel) whose body is one `func.call` of the same AIV kernel
+//! the CHIP rail synthesizes (`Variant::kernel_source`, shared, with its
+//! template attributes). That call carries `pl.abi_arg_count = 6`: the HOST
+//! rail packs only `args[0..4]` + `args[5]` (the first CommContext) into the
+//! kernel's argument array -- no duplicate context tail -- while a CHIP-rail
+//! call (no attribute) packs every argument. The collective's
+//! `pl.task_id` / `pl.task_deps`, if any, are copied to each dispatch.
+//!
+//! Checks, per collective, first failing row reported, nothing rewritten
+//! unless all pass:
+//!
+//! | condition | message contains |
+//! |---|---|
+//! | an operand not traced to a `pld.window` of a `pld.window_buffer` of this body | `<op> <role> must be a window-bound DistributedTensor` |
+//! | two operands sharing a window allocation (two views of one buffer included) | `<op> <a> and <b> must be different window allocations` |
+//! | signal NR or S not static | `signal shape must be static on the HOST rail` |
+//! | element type not f32 / i8 | `supports only f32 or i8` |
+//! | `pld.tensor.indexed_all_to_all_v` in a HOST body | `is not supported on the HOST rail` |
+//! | a symbol of the callable's / kernel's name that is something else | `symbol '@<name>' already exists` |
+
+use super::{
+    ModulePass, PassId,
+    lower_l2_tensor_collectives::{OPERANDS, Variant},
+};
+use crate::{
+    contiguity::ContiguityTrace,
+    diag,
+    error::PldError,
+    func_kind::{func_kind, is_host_level},
+    ir_util::{
+        enclosing_function, find_symbol, i64_attr, insert_before, key, module_body, module_functions, op_key, op_name,
+        ops_named, parse_top_level, replace_all_uses, same_text, string_array_attr,
+    },
+    tensor_type::TensorLike,
+};
+use melior::{
+    Context,
+    dialect::scf,
+    ir::{
+        Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, Value, ValueLike,
+        attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute},
+        operation::{Operation, OperationBuilder, OperationLike, OperationRef},
+        r#type::IntegerType,
+    },
+};
+use std::collections::{BTreeSet, HashSet};
+
+#[derive(Clone, Default)]
+pub struct LowerHostTensorCollectives;
+
+static ID: PassId = PassId(5);
+
+const ALL_TO_ALL_V: &str = "pld.tensor.all_to_all_v";
+const INDEXED: &str = "pld.tensor.indexed_all_to_all_v";
+/// SIMPLER_ERROR_INVALID_ARGS.
+pub const INVALID_ARGS: i64 = 5;
+/// The kernel's argument array on the HOST rail: five tensors and one context.
+pub const HOST_ABI_ARGS: i64 = 6;
+
+impl ModulePass for LowerHostTensorCollectives {
+    const ARGUMENT: &'static str = "lower-host-tensor-collectives";
+    const NAME: &'static str = "LowerHostTensorCollectives";
+    const DESCRIPTION: &'static str = "HOST rail: fan each pld.tensor.all_to_all_v of a HOST orchestrator out into one \
+         pld.host.dispatch per device of a synthesized builtin chip callable, with the runtime core_num / S >= B check";
+
+    fn id() -> &'static PassId {
+        &ID
+    }
+
+    fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
+        lower(module)
+    }
+}
+
+/// The builtin chip callable of a variant.
+pub fn callable_symbol(variant: Variant) -> String {
+    format!("builtin.tensor.all_to_all_v__{}", &variant.symbol()["__builtin_all_to_all_v__".len()..])
+}
+
+/// The builtin chip callable, in the IR's own syntax.
+pub fn callable_source(variant: Variant) -> String {
+    let [input, target, signal, send, recv, result] = variant.canonical_types();
+    format!(
+        "func.func private @{name}(%input: {input} {{pl.direction = \"in\"}}, \
+         %target: {target} {{pl.direction = \"inout\"}}, \
+         %signal: {signal} {{pl.direction = \"inout\"}}, \
+         %send_counts: {send} {{pl.direction = \"in\"}}, \
+         %recv_counts: {recv} {{pl.direction = \"inout\"}}) -> {result} \
+         attributes {{pl.func_kind = \"orchestration\"}} {{\n  \
+         %0 = func.call @{kernel}(%input, %target, %signal, %send_counts, %recv_counts) \
+         {{pl.abi_arg_count = {HOST_ABI_ARGS} : i64, pl.arg_directions = [\"in\", \"inout\", \"inout\", \"in\", \"inout\"], \
+         pl.task_deps = [], pl.task_id = 0 : i64}} : ({input}, {target}, {signal}, {send}, {recv}) -> {result}\n  \
+         return %0 : {result}\n}}",
+        name = callable_symbol(variant),
+        kernel = variant.symbol(),
+    )
+}
+
+fn is_host_orchestrator(func: &OperationRef) -> bool {
+    func_kind(func) == Some("orchestration") && is_host_level(func)
+}
+
+struct Plan {
+    variant: Variant,
+    ranks: i64,
+    stride: i64,
+}
+
+fn lower(module: OperationRef) -> Result<(), PldError> {
+    let body = module_body(&module)?;
+    let trace = ContiguityTrace::new(body);
+    let mut plans: Vec<(OperationRef, Plan)> = Vec::new();
+    let mut errors = 0;
+    for func in module_functions(&module).iter().filter(|f| is_host_orchestrator(f)) {
+        for op in ops_named(func, &[ALL_TO_ALL_V, INDEXED]) {
+            if op_name(&op) == INDEXED {
+                diag::error(
+                    op.location(),
+                    &format!("'{INDEXED}' is not supported on the HOST rail (its lowering is CHIP-only)"),
+                );
+                errors += 1;
+                continue;
+            }
+            match plan(&op, func, &trace) {
+                Some(p) => plans.push((op, p)),
+                None => errors += 1,
+            }
+        }
+    }
+    if errors > 0 {
+        return Err(PldError::Diagnosed(errors));
+    }
+    if plans.is_empty() {
+        return Ok(());
+    }
+
+    // Symbols: reuse an identical one, reject anything else of that name.
+    let context_ref = module.context();
+    let context = crate::context::borrow(&context_ref);
+    let variants: BTreeSet<Variant> = plans.iter().map(|(_, p)| p.variant).collect();
+    let mut to_add: Vec<Operation> = Vec::new();
+    for &variant in &variants {
+        for (name, text) in [
+            (variant.symbol().to_string(), variant.kernel_source()),
+            (callable_symbol(variant), format!("{}\n{}", variant.kernel_source(), callable_source(variant))),
+        ] {
+            let synthesized = parse_top_level(context, &text)?;
+            match find_symbol(&body, &name) {
+                None => to_add.push(synthesized),
+                Some(existing) if same_text(&existing, &synthesized) => {}
+                Some(existing) => {
+                    for (op, _) in plans.iter().filter(|(_, p)| p.variant == variant) {
+                        diag::error_with_note(
+                            op.location(),
+                            &format!("symbol '@{name}' already exists"),
+                            existing.location(),
+                            "this symbol is not the builtin the HOST rail synthesizes",
+                        );
+                        errors += 1;
+                    }
+                }
+            }
+        }
+    }
+    if errors > 0 {
+        return Err(PldError::Diagnosed(errors));
+    }
+    for op in to_add {
+        body.append_operation(op);
+    }
+    for (op, plan) in plans {
+        rewrite(context, &op, &plan)?;
+    }
+    Ok(())
+}
+
+/// Resolves every operand to its window allocations and checks the rows.
+fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &ContiguityTrace<'c, 'a>) -> Option<Plan> {
+    let loc = op.location();
+    let mut buffers: Vec<Vec<OperationRef>> = Vec::new();
+    for (i, role) in OPERANDS.iter().enumerate() {
+        match window_buffers(op.operand(i).ok()?, func, trace) {
+            Ok(b) => buffers.push(b),
+            Err((culprit, why)) => {
+                diag::error_with_note(
+                    loc,
+                    &format!("'{ALL_TO_ALL_V}' {role} must be a window-bound DistributedTensor"),
+                    culprit,
+                    &why,
+                );
+                return None;
+            }
+        }
+    }
+    for a in 0..5 {
+        for b in a + 1..5 {
+            if let Some(shared) = buffers[a].iter().find(|x| buffers[b].contains(x)) {
+                diag::error_with_note(
+                    loc,
+                    &format!("'{ALL_TO_ALL_V}' {} and {} must be different window allocations", OPERANDS[a], OPERANDS[b]),
+                    shared.location(),
+                    "both are views of this pld.window_buffer",
+                );
+                return None;
+            }
+        }
+    }
+    let signal = op.operand(2).ok()?;
+    let Some(&[ranks, stride]) = TensorLike::of(signal.r#type()).and_then(|t| t.static_shape()).as_deref() else {
+        diag::error(
+            loc,
+            &format!("'{ALL_TO_ALL_V}': operand 'signal': signal shape must be static on the HOST rail, got {}", signal.r#type()),
+        );
+        return None;
+    };
+    let element = TensorLike::of(op.operand(1).ok()?.r#type())?.element.to_string();
+    let Some(variant) = Variant::from_element(&element) else {
+        diag::error(loc, &format!("'{ALL_TO_ALL_V}': the HOST rail supports only f32 or i8, got {element}"));
+        return None;
+    };
+    Some(Plan { variant, ranks, stride })
+}
+
+/// The `pld.window_buffer`s a value is a view of, or the location and reason
+/// that breaks the chain.
+fn window_buffers<'c, 'a>(
+    value: Value<'c, 'a>,
+    func: &OperationRef<'c, 'a>,
+    trace: &ContiguityTrace<'c, 'a>,
+) -> Result<Vec<OperationRef<'c, 'a>>, (Location<'c>, String)> {
+    let mut buffers: Vec<OperationRef> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        if !seen.insert(key(v)) {
+            continue;
+        }
+        let sources = trace.sources(v).map_err(|c| (c.location, c.note()))?;
+        if !sources.is_empty() {
+            stack.extend(sources);
+            continue;
+        }
+        // A root: only a window of a buffer of this body is window-bound.
+        let owner = melior::ir::operation::OperationResult::try_from(v).ok().map(|r| r.owner());
+        let Some(window) = owner.filter(|o| op_name(o) == "pld.window") else {
+            let what = owner.map_or("a function parameter".to_string(), |o| format!("'{}'", op_name(&o)));
+            return Err((v.location(), format!("it is traced to {what}, not to a pld.window of this HOST orchestrator")));
+        };
+        let buffer = window
+            .operand(0)
+            .ok()
+            .and_then(|b| melior::ir::operation::OperationResult::try_from(b).ok())
+            .map(|r| r.owner())
+            .filter(|b| op_name(b) == "pld.window_buffer" && enclosing_function(b).is_some_and(|f| f == *func));
+        let Some(buffer) = buffer else {
+            return Err((window.location(), "this pld.window is not of a pld.window_buffer of this body".into()));
+        };
+        if !buffers.iter().any(|b| op_key(b) == op_key(&buffer)) {
+            buffers.push(buffer);
+        }
+    }
+    Ok(buffers)
+}
+
+struct Emitter<'c, 'o, 'a> {
+    context: &'c Context,
+    loc: Location<'c>,
+    anchor: &'o OperationRef<'c, 'a>,
+}
+
+impl<'c, 'a> Emitter<'c, '_, 'a> {
+    fn build(&self, name: &str, operands: &[Value<'c, '_>], results: &[Type<'c>], attrs: &[(&str, Attribute<'c>)]) -> Result<Operation<'c>, PldError> {
+        let attrs: Vec<(Identifier, Attribute)> = attrs.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
+        Ok(OperationBuilder::new(name, self.loc).add_operands(operands).add_results(results).add_attributes(&attrs).build()?)
+    }
+    fn emit(&self, name: &str, operands: &[Value<'c, '_>], results: &[Type<'c>], attrs: &[(&str, Attribute<'c>)]) -> Result<Value<'c, 'a>, PldError> {
+        let op = insert_before(self.anchor, self.build(name, operands, results, attrs)?)?;
+        Ok(unsafe { Value::from_raw(op.result(0)?.to_raw()) })
+    }
+    fn constant(&self, value: i64, ty: Type<'c>) -> Result<Value<'c, 'a>, PldError> {
+        self.emit("arith.constant", &[], &[ty], &[("value", IntegerAttribute::new(ty, value).into())])
+    }
+    fn i64(&self) -> Type<'c> {
+        IntegerType::new(self.context, 64).into()
+    }
+    fn arith(&self, name: &str, a: Value<'c, '_>, b: Value<'c, '_>, ty: Type<'c>) -> Result<Value<'c, 'a>, PldError> {
+        self.emit(name, &[a, b], &[ty], &[])
+    }
+    fn cmp(&self, predicate: i64, a: Value<'c, '_>, b: Value<'c, '_>) -> Result<Value<'c, 'a>, PldError> {
+        let i1 = IntegerType::new(self.context, 1).into();
+        self.emit("arith.cmpi", &[a, b], &[i1], &[("predicate", i64_attr(self.context, predicate))])
+    }
+}
+
+// arith.cmpi predicates.
+const SLT: i64 = 2;
+const SLE: i64 = 3;
+const SGE: i64 = 5;
+
+fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan) -> Result<(), PldError> {
+    let e = Emitter { context, loc: op.location(), anchor: op };
+    let i64t = e.i64();
+    let i1: Type = IntegerType::new(context, 1).into();
+
+    // B = CalAllToAllVBlocks(P, L), and the runtime argument check.
+    let limit = match op.attribute("core_num").ok().and_then(|a| IntegerAttribute::try_from(a).ok()) {
+        Some(l) => e.constant(l.value(), i64t)?,
+        None => unsafe { Value::from_raw(op.operand(5)?.to_raw()) },
+    };
+    let ranks = e.constant(plan.ranks, i64t)?;
+    let stride = e.constant(plan.stride, i64t)?;
+    let one = e.constant(1, i64t)?;
+    let int32_max = e.constant(i32::MAX as i64, i64t)?;
+    let at_least_one = e.cmp(SGE, limit, one)?;
+    let at_most_max = e.cmp(SLE, limit, int32_max)?;
+    let in_range = e.arith("arith.andi", at_least_one, at_most_max, i1)?;
+    let below_ranks = e.cmp(SLT, limit, ranks)?;
+    let quotient = e.arith("arith.divsi", limit, ranks, i64t)?;
+    let multiple = e.arith("arith.muli", quotient, ranks, i64t)?;
+    let blocks = e.emit("arith.select", &[below_ranks, limit, multiple], &[i64t], &[])?;
+    let fits = e.cmp(SGE, stride, blocks)?;
+    let ok = e.arith("arith.andi", in_range, fits, i1)?;
+    insert_before(
+        op,
+        e.build(
+            "pld.host.require",
+            &[ok],
+            &[],
+            &[
+                ("error_code", i64_attr(context, INVALID_ARGS)),
+                (
+                    "message",
+                    StringAttribute::new(
+                        context,
+                        &format!(
+                            "{ALL_TO_ALL_V}: core_num must be in [1, 2147483647] and the signal stride S={} must be \
+                             >= the admitted block count B (P={})",
+                            plan.stride, plan.ranks
+                        ),
+                    )
+                    .into(),
+                ),
+            ],
+        )?,
+    )?;
+
+    // Casts to the callable's canonical parameter types.
+    let canonical: Vec<Type> = plan
+        .variant
+        .canonical_types()
+        .iter()
+        .map(|t| Type::parse(context, t).ok_or_else(|| PldError::Internal(format!("bad type {t}"))))
+        .collect::<Result<_, _>>()?;
+    let mut args: Vec<Value> = Vec::new();
+    for (i, ty) in canonical.iter().take(5).enumerate() {
+        let v = op.operand(i)?;
+        args.push(if v.r#type() == *ty { v } else { e.emit("pl.cast", &[v], &[*ty], &[])? });
+    }
+
+    // One dispatch per device.
+    let index: Type = Type::index(context);
+    let zero = e.constant(0, index)?;
+    let count = e.constant(plan.ranks, index)?;
+    let step = e.constant(1, index)?;
+    let body = Block::new(&[(index, e.loc)]);
+    let device: Value = body.argument(0)?.into();
+    let mut operands = args.clone();
+    operands.push(device);
+    operands.push(blocks);
+    let mut attrs: Vec<(&str, Attribute)> = vec![
+        ("callee", FlatSymbolRefAttribute::new(context, &callable_symbol(plan.variant)).into()),
+        ("operandSegmentSizes", DenseI32ArrayAttribute::new(context, &[5, 1, 1]).into()),
+        ("pl.arg_directions", string_array_attr(context, &["in", "inout", "inout", "in", "inout"])),
+    ];
+    for name in ["pl.task_id", "pl.task_deps"] {
+        if let Ok(a) = op.attribute(name) {
+            attrs.push((name, a));
+        }
+    }
+    body.append_operation(e.build("pld.host.dispatch", &operands, &[], &attrs)?);
+    body.append_operation(scf::r#yield(&[], e.loc));
+    let region = Region::new();
+    region.append_block(body);
+    insert_before(op, scf::r#for(zero, count, step, region, e.loc))?;
+
+    // The window-as-result contract: the result is the target.
+    replace_all_uses(op.result(0)?.into(), op.operand(1)?);
+    crate::ir_util::erase(unsafe { OperationRef::from_raw(op.to_raw()) });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Variant, callable_source, callable_symbol};
+
+    #[test]
+    fn callable_names_and_abi() {
+        assert_eq!(callable_symbol(Variant::Fp32), "builtin.tensor.all_to_all_v__fp32");
+        assert_eq!(callable_symbol(Variant::Int8), "builtin.tensor.all_to_all_v__int8");
+        let text = callable_source(Variant::Int8);
+        assert!(text.contains("func.call @__builtin_all_to_all_v__int8("));
+        assert!(text.contains("pl.abi_arg_count = 6 : i64"));
+        assert!(text.contains("pl.func_kind = \"orchestration\""));
+    }
+}
