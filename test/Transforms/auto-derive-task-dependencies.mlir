@@ -1,0 +1,89 @@
+// --auto-derive-task-dependencies numbers the tasks of every orchestration
+// body and derives RAW / WAR / WAW edges over alias classes.
+// RUN: pld-opt %s --lower-l2-tensor-collectives --derive-call-directions --auto-derive-task-dependencies --verify-each | FileCheck %s
+// Directions are derived when pl.arg_directions is absent; a second run is a no-op.
+// RUN: pld-opt %s --lower-l2-tensor-collectives --auto-derive-task-dependencies --auto-derive-task-dependencies | FileCheck %s
+
+func.func @stage_step(%inp: !pl.tensor<16x4xf32>, %stage: !pld.dtensor<16x4xf32>, %counts: !pld.dtensor<2xi32>)
+    -> (!pld.dtensor<16x4xf32>, !pld.dtensor<2xi32>) attributes {pl.func_kind = "aiv"} {
+  return %stage, %counts : !pld.dtensor<16x4xf32>, !pld.dtensor<2xi32>
+}
+func.func @consume_step(%data: !pld.dtensor<16x4xf32>, %recv: !pld.dtensor<2xi32>, %out: !pl.tensor<16x4xf32>)
+    -> !pl.tensor<16x4xf32> attributes {pl.func_kind = "aiv"} {
+  return %out : !pl.tensor<16x4xf32>
+}
+
+// The seed: stage -> collective -> consume. The synthesized kernel is a task
+// like any user kernel, ordered after stage (RAW on stage and counts, reached
+// through the call results and pl.cast) and before consume (RAW on target,
+// reached through the call result and the cast back).
+// CHECK-LABEL: func.func @chip_pipeline
+// CHECK: call @stage_step({{.*}}pl.task_deps = [], pl.task_id = 0 : i64}
+// CHECK: call @__builtin_all_to_all_v__fp32({{.*}}pl.task_deps = [0], pl.task_id = 1 : i64}
+// CHECK: call @consume_step({{.*}}pl.task_deps = [1], pl.task_id = 2 : i64}
+func.func @chip_pipeline(%inp: !pl.tensor<16x4xf32>, %out: !pl.tensor<16x4xf32>, %stage: !pld.dtensor<16x4xf32>,
+                         %data: !pld.dtensor<16x4xf32>, %signal: !pld.dtensor<2x8xi32>, %counts: !pld.dtensor<2xi32>,
+                         %recv: !pld.dtensor<2xi32>) -> !pl.tensor<16x4xf32> attributes {pl.func_kind = "orchestration"} {
+  %s, %c = func.call @stage_step(%inp, %stage, %counts)
+      : (!pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2xi32>) -> (!pld.dtensor<16x4xf32>, !pld.dtensor<2xi32>)
+  %d = pld.tensor.all_to_all_v %s, %data, %signal, %c, %recv {core_num = 4 : i64}
+      : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
+  %r = func.call @consume_step(%d, %recv, %out)
+      : (!pld.dtensor<16x4xf32>, !pld.dtensor<2xi32>, !pl.tensor<16x4xf32>) -> !pl.tensor<16x4xf32>
+  return %r : !pl.tensor<16x4xf32>
+}
+
+func.func @read(%x: !pl.tensor<4xf32> {pl.direction = "in"}) attributes {pl.func_kind = "aiv"} {
+  return
+}
+func.func @write(%x: !pl.tensor<4xf32> {pl.direction = "out"}) attributes {pl.func_kind = "aiv"} {
+  return
+}
+func.func @update(%x: !pl.tensor<4xf32> {pl.direction = "inout"}, %y: !pl.tensor<4xf32> {pl.direction = "in"}) attributes {pl.func_kind = "aiv"} {
+  return
+}
+
+// WAW (2 on 0), WAR (2 on 1), RAW through a view (3 on 2), independent
+// tensors (4), pl.submit tasks, and a task reading and writing two classes.
+// CHECK-LABEL: func.func @hazards
+// CHECK: call @write({{.*}}pl.task_deps = [], pl.task_id = 0 : i64}
+// CHECK: call @read({{.*}}pl.task_deps = [0], pl.task_id = 1 : i64}
+// CHECK: call @write({{.*}}pl.task_deps = [0, 1], pl.task_id = 2 : i64}
+// CHECK: pl.submit @read({{.*}}pl.task_deps = [2], pl.task_id = 3 : i64}
+// CHECK: call @write({{.*}}pl.task_deps = [], pl.task_id = 4 : i64}
+// CHECK: call @update({{.*}}pl.task_deps = [2, 3, 4], pl.task_id = 5 : i64}
+func.func @hazards(%a: !pl.tensor<4xf32>, %b: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  func.call @write(%a) : (!pl.tensor<4xf32>) -> ()
+  func.call @read(%a) : (!pl.tensor<4xf32>) -> ()
+  func.call @write(%a) : (!pl.tensor<4xf32>) -> ()
+  %v = pl.tensor.reshape %a : !pl.tensor<4xf32> -> !pl.tensor<4xf32>
+  pl.submit @read(%v) : (!pl.tensor<4xf32>) -> ()
+  func.call @write(%b) : (!pl.tensor<4xf32>) -> ()
+  func.call @update(%a, %b) : (!pl.tensor<4xf32>, !pl.tensor<4xf32>) -> ()
+  return
+}
+
+// A loop body is visited twice: the reader depends on the previous
+// iteration's writer (a loop-carried edge to a later id).
+// CHECK-LABEL: func.func @loop
+// CHECK: call @read({{.*}}pl.task_deps = [1], pl.task_id = 0 : i64}
+// CHECK: call @write({{.*}}pl.task_deps = [0], pl.task_id = 1 : i64}
+func.func @loop(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "graph"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    func.call @read(%a) : (!pl.tensor<4xf32>) -> ()
+    func.call @write(%a) : (!pl.tensor<4xf32>) -> ()
+  }
+  return
+}
+
+// Kernels are not orchestration bodies: no task attributes.
+// CHECK-LABEL: func.func @kernel_body
+// CHECK-NOT: pl.task_id
+// CHECK: return
+func.func @kernel_body(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "aiv"} {
+  func.call @read(%a) : (!pl.tensor<4xf32>) -> ()
+  return
+}

@@ -1,0 +1,92 @@
+// --legalize-spmd-launches checks every kernel launch of a CHIP orchestration
+// body and changes nothing.
+// RUN: pld-opt %s --split-input-file --legalize-spmd-launches --verify-diagnostics | FileCheck %s
+// pl.core_num < 1 is already rejected by the pl attribute verifier; the pass
+// re-checks it for IR built without verification.
+// RUN: pld-opt %s.core-num-zero --legalize-spmd-launches --mlir-very-unsafe-disable-verifier-on-parsing --verify-diagnostics
+
+// The CHIP rail's launch (B = 2, sync_start) and plain kernel calls are legal.
+// CHECK-LABEL: func.func @chip_pipeline
+// CHECK: call @__builtin_all_to_all_v__fp32({{.*}}) {pl.core_num = 2 : i64, pl.sync_start}
+// CHECK: call @stage_step
+// CHECK: pl.submit @stage_step
+func.func private @__builtin_all_to_all_v__fp32(%arg0: !pl.tensor<*xf32> {pl.direction = "in"}, %arg1: !pld.dtensor<*xf32> {pl.direction = "inout"}, %arg2: !pld.dtensor<*xi32> {pl.direction = "inout"}, %arg3: !pl.tensor<*xi32> {pl.direction = "in"}, %arg4: !pld.dtensor<*xi32> {pl.direction = "inout"}) -> !pld.dtensor<*xf32>
+    attributes {pl.builtin_template_dir = ":pypto.runtime.builtins.collectives.all_to_all_v", pl.builtin_template_vars = "dtype_cpp=float", pl.func_kind = "aiv", pl.require_contiguous_operands} {
+  return %arg1 : !pld.dtensor<*xf32>
+}
+func.func @stage_step(%inp: !pl.tensor<16x4xf32>, %stage: !pld.dtensor<16x4xf32> {pl.direction = "out"}) -> !pld.dtensor<16x4xf32>
+    attributes {pl.func_kind = "aiv"} {
+  return %stage : !pld.dtensor<16x4xf32>
+}
+func.func @chip_pipeline(%a: !pl.tensor<*xf32>, %b: !pld.dtensor<*xf32>, %c: !pld.dtensor<*xi32>, %d: !pl.tensor<*xi32>, %e: !pld.dtensor<*xi32>,
+                         %inp: !pl.tensor<16x4xf32>, %stage: !pld.dtensor<16x4xf32>)
+    attributes {pl.func_kind = "orchestration"} {
+  %0 = func.call @__builtin_all_to_all_v__fp32(%a, %b, %c, %d, %e) {pl.core_num = 2 : i64, pl.sync_start}
+      : (!pl.tensor<*xf32>, !pld.dtensor<*xf32>, !pld.dtensor<*xi32>, !pl.tensor<*xi32>, !pld.dtensor<*xi32>) -> !pld.dtensor<*xf32>
+  %1 = func.call @stage_step(%inp, %stage) : (!pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>) -> !pld.dtensor<16x4xf32>
+  %2 = pl.submit @stage_step(%inp, %stage) : (!pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+func.func @k(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "aiv"} {
+  return
+}
+func.func @sync_without_blocks(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{launch of '@k': pl.sync_start requires pl.core_num > 1 (a single-block launch needs no co-residency), got pl.core_num = 1}}
+  func.call @k(%x) {pl.core_num = 1 : i64, pl.sync_start} : (!pl.tensor<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "aiv"} {
+  return
+}
+func.func @sync_alone(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "graph"} {
+  // expected-error @+1 {{pl.sync_start requires pl.core_num > 1 (a single-block launch needs no co-residency), got no pl.core_num}}
+  func.call @k(%x) {pl.sync_start} : (!pl.tensor<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @cube(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "aic"} {
+  return
+}
+func.func @not_aiv(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{launch of '@cube' must launch an AIV function (pl.func_kind "aiv"), but '@cube' is 'aic'}}
+  func.call @cube(%x) {pl.core_num = 4 : i64, pl.sync_start} : (!pl.tensor<4xf32>) -> ()
+  return
+}
+
+// -----
+
+// A launch spec on a call of a non-kernel is still a launch.
+func.func @helper(%x: !pl.tensor<4xf32>) {
+  return
+}
+func.func @spec_on_plain_call(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{launch of '@helper' must launch an AIV function (pl.func_kind "aiv"), but '@helper' is 'without pl.func_kind'}}
+  func.call @helper(%x) {pl.core_num = 2 : i64} : (!pl.tensor<4xf32>) -> ()
+  return
+}
+
+// -----
+
+// pl.submit may pass fewer arguments (runtime-allocated Outs), but a launched
+// kernel's out/inout parameters must all be caller-provided; explicit and
+// derived directions both count, named by location or position.
+func.func @kernel(%inp: !pl.tensor<4xf32> loc("inp"), %out: !pl.tensor<4xf32> {pl.direction = "out"} loc("out"),
+                  %acc: !pl.tensor<4xf32> loc("acc"), %scale: !pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+    attributes {pl.func_kind = "aiv"} {
+  func.call @accumulate(%acc, %scale) : (!pl.tensor<4xf32>, !pl.tensor<4xf32>) -> ()
+  return %out : !pl.tensor<4xf32>
+}
+func.func private @accumulate(!pl.tensor<4xf32> {pl.direction = "inout"}, !pl.tensor<4xf32> {pl.direction = "in"})
+func.func @missing_outputs(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{launch of '@kernel' has no caller-provided argument for out/inout parameter(s) 'out' (#1, out), 'acc' (#2, inout): every output of a launched kernel must be passed by the caller}}
+  %0 = pl.submit @kernel(%x) {runtime_alloc_outs = array<i64: 0>} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
