@@ -43,9 +43,32 @@ build() {
   "$cxx" "${flags[@]}" "$d"/*.o -o "$d/a2a_test"
 }
 
+# run LOG CMD...: runs one suite, keeping its output in LOG; a crash counts as one failure.
+passed=0 failed=0
+run() {
+  local log=$1; shift
+  local rc
+  set +e
+  "$@" 2>&1 | tee "$log" | grep -v '^pld-runtime: signal wait timeout'
+  rc=${PIPESTATUS[0]}
+  set -e
+  local line
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1 || true)
+  if [ -n "$line" ]; then
+    passed=$((passed + $(cut -d' ' -f1 <<<"$line")))
+    failed=$((failed + $(cut -d' ' -f3 <<<"$line")))
+  fi
+  if [ -z "$line" ] || { [ "$rc" -ne 0 ] && [ "$(cut -d' ' -f3 <<<"$line")" = 0 ]; }; then
+    echo "run.sh: $* exited with $rc" >&2
+    failed=$((failed + 1))
+  fi
+}
+
 build release -O2
-"$out/release/a2a_test" "$@"
+run "$out/release.log" "$out/release/a2a_test" "$@"
 if [ "${PLD_RT_NO_TSAN:-0}" != 1 ]; then
   build tsan -O1 -g -fsanitize=thread
-  TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" "$out/tsan/a2a_test" --quick
+  TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" run "$out/tsan.log" "$out/tsan/a2a_test" --quick
 fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -68,8 +68,9 @@ inline int32_t signal_load(const PLD_GM int32_t* cell) {
 // A scalar read of GM (local or a peer's window): one relaxed load, ordered by the barriers.
 template <typename T>
 inline T load_gm(const PLD_GM T* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+// A scalar store to GM. It goes through the runtime's copy so a tracing runtime sees it.
 template <typename T>
-inline void store_gm(PLD_GM T* p, T v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+inline void store_gm(PLD_GM T* p, T v) { pld_rt_copy(p, &v, sizeof(T)); }
 
 template <typename T>
 inline void copy(PLD_GM T* dst, const PLD_GM T* src, int64_t elems) {
