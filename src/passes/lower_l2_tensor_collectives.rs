@@ -468,10 +468,11 @@ mod tests {
     fn kernel_source_declares_the_abi() {
         let text = Variant::Int8.kernel_source();
         assert!(text.starts_with("func.func private @__builtin_all_to_all_v__int8("));
-        let directions: Vec<&str> = text.match_indices("pl.direction = \"").map(|(i, _)| {
-            let rest = &text[i + 15..];
-            &rest[..rest.find('"').unwrap()]
-        }).collect();
+        let directions: Vec<&str> = text
+            .split("pl.direction = \"")
+            .skip(1)
+            .map(|rest| &rest[..rest.find('"').unwrap()])
+            .collect();
         assert_eq!(directions, ["in", "inout", "inout", "in", "inout"]);
         assert!(text.contains("return %target : !pld.dtensor<*xi8>"));
     }
