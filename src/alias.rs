@@ -18,8 +18,7 @@ use crate::{
 };
 use melior::ir::{
     BlockLike, RegionLike, Value, ValueLike,
-    block::BlockArgument,
-    operation::{OperationLike, OperationRef, OperationResult, WalkOrder, WalkResult},
+    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
 };
 use std::collections::HashMap;
 
@@ -111,7 +110,7 @@ pub fn alias_sources<'c, 'a>(
     trace: &ContiguityTrace<'c, 'a>,
     functions: &HashMap<String, OperationRef<'c, 'a>>,
 ) -> Vec<Value<'c, 'a>> {
-    if let Ok(result) = OperationResult::try_from(value) {
+    if let Some(result) = crate::values::as_result(value) {
         let op = result.owner();
         let tensor_operands = || op.operands().filter(|v| is_tensor_like(v.r#type())).collect::<Vec<_>>();
         if is_call(&op) {
@@ -119,7 +118,7 @@ pub fn alias_sources<'c, 'a>(
         }
         return trace.sources(value).unwrap_or_else(|_| tensor_operands());
     }
-    if BlockArgument::try_from(value).is_ok() {
+    if crate::values::as_argument(value).is_some() {
         return trace.sources(value).unwrap_or_default();
     }
     Vec::new()
@@ -147,7 +146,7 @@ fn call_result_sources<'c, 'a>(
         if let Some(ret) = b.terminator()
             && op_name(&ret) == "func.return"
             && let Ok(returned) = ret.operand(n)
-            && let Ok(arg) = BlockArgument::try_from(returned)
+            && let Some(arg) = crate::values::as_argument(returned)
             && arg.owner() == entry
             && let Ok(operand) = op.operand(arg.argument_number())
         {

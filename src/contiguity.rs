@@ -15,7 +15,7 @@ use melior::ir::{
     BlockLike, BlockRef, Location, RegionLike, Value, ValueLike,
     attribute::{Attribute, DenseI64ArrayAttribute},
     block::BlockArgument,
-    operation::{OperationLike, OperationRef, OperationResult},
+    operation::{OperationLike, OperationRef},
 };
 use std::collections::HashMap;
 
@@ -158,10 +158,10 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
 
     /// One step of the allow-list: what `value` is traced to.
     pub fn sources(&self, value: Value<'c, 'a>) -> Sources<'c, 'a> {
-        if let Ok(arg) = BlockArgument::try_from(value) {
+        if let Some(arg) = crate::values::as_argument(value) {
             return self.argument_sources(value, arg);
         }
-        let result = OperationResult::try_from(value).expect("a value is an argument or a result");
+        let result = crate::values::as_result(value).expect("a value is an argument or a result");
         let op = result.owner();
         if let Some(t) = TensorLike::of(value.r#type())
             && !t.is_packed_nd()
@@ -277,8 +277,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
                 && op_name(&ret) == "func.return"
             {
                 let returned = ret.operand(n).map_err(|_| culprit(op, "callee returns fewer values"))?;
-                let param = BlockArgument::try_from(returned)
-                    .ok()
+                let param = crate::values::as_argument(returned)
                     .filter(|a| a.owner() == entry)
                     .ok_or_else(|| culprit(op, format!("callee '@{callee}' does not return a parameter as result #{n}")))?;
                 sources.push(op.operand(param.argument_number()).map_err(|_| culprit(op, "missing argument"))?);

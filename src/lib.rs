@@ -20,6 +20,7 @@ pub mod ir_util;
 pub mod launch_width;
 pub mod passes;
 pub mod tensor_type;
+pub mod values;
 
 pub use error::PldError;
 pub use launch_width::cal_all_to_all_v_blocks;

@@ -47,7 +47,7 @@ use melior::{
     ir::{
         Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, Value, ValueLike,
         attribute::IntegerAttribute,
-        operation::{Operation, OperationBuilder, OperationLike, OperationRef, OperationResult},
+        operation::{Operation, OperationBuilder, OperationLike, OperationRef},
         r#type::IntegerType,
     },
 };
@@ -104,7 +104,7 @@ fn static_core_num(op: &OperationRef) -> Option<i64> {
         return IntegerAttribute::try_from(attr).ok().map(|i| i.value());
     }
     let value = op.operand(5).ok()?;
-    let def = OperationResult::try_from(value).ok()?.owner();
+    let def = crate::values::as_result(value)?.owner();
     if def.name().as_string_ref().as_str() != Ok("arith.constant") {
         return None;
     }

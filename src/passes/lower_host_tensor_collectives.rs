@@ -258,7 +258,7 @@ fn window_buffers<'c, 'a>(
             continue;
         }
         // A root: only a window of a buffer of this body is window-bound.
-        let owner = melior::ir::operation::OperationResult::try_from(v).ok().map(|r| r.owner());
+        let owner = crate::values::as_result(v).map(|r| r.owner());
         let Some(window) = owner.filter(|o| op_name(o) == "pld.window") else {
             let what = owner.map_or("a function parameter".to_string(), |o| format!("'{}'", op_name(&o)));
             return Err((v.location(), format!("it is traced to {what}, not to a pld.window of this HOST orchestrator")));
@@ -266,7 +266,7 @@ fn window_buffers<'c, 'a>(
         let buffer = window
             .operand(0)
             .ok()
-            .and_then(|b| melior::ir::operation::OperationResult::try_from(b).ok())
+            .and_then(|b| crate::values::as_result(b))
             .map(|r| r.owner())
             .filter(|b| op_name(b) == "pld.window_buffer" && enclosing_function(b).is_some_and(|f| f == *func));
         let Some(buffer) = buffer else {

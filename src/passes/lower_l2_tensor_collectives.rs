@@ -25,7 +25,7 @@ use melior::{
     ir::{
         Attribute, BlockLike, Identifier, Location, Module, RegionLike, Type, TypeLike, Value, ValueLike,
         attribute::{FlatSymbolRefAttribute, IntegerAttribute},
-        operation::{OperationBuilder, OperationLike, OperationRef, OperationResult, WalkOrder, WalkResult},
+        operation::{OperationBuilder, OperationLike, OperationRef, WalkOrder, WalkResult},
         r#type::IntegerType,
     },
     walk_and_apply_patterns,
@@ -392,7 +392,7 @@ fn core_num<'c>(op: &OperationRef<'c, '_>) -> CoreNum<'c> {
     let Ok(value) = op.operand(5) else {
         return CoreNum::Runtime(op.location());
     };
-    if let Ok(result) = OperationResult::try_from(value) {
+    if let Some(result) = crate::values::as_result(value) {
         let def = result.owner();
         if def.name().as_string_ref().as_str() == Ok("arith.constant")
             && let Ok(attr) = def.attribute("value")
