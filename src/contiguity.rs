@@ -17,6 +17,7 @@ use melior::ir::{
     block::BlockArgument,
     operation::{OperationLike, OperationRef},
 };
+use crate::ptr_map::PtrMap;
 use std::collections::HashMap;
 
 /// The op (or block owner) that broke an operand's chain.
@@ -65,7 +66,7 @@ pub struct ContiguityTrace<'c, 'a> {
     /// `func.func` symbols of the module, for call/submit results.
     functions: HashMap<String, OperationRef<'c, 'a>>,
     /// Final verdict per visited value (`None`: contiguous).
-    done: HashMap<Key, Option<Culprit<'c>>>,
+    done: PtrMap<Option<Culprit<'c>>>,
 }
 
 struct Frame<'c, 'a> {
@@ -87,7 +88,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
                 functions.insert(name.to_string(), op);
             }
         }
-        Self { functions, done: HashMap::new() }
+        Self { functions, done: PtrMap::default() }
     }
 
     /// `Ok(())` when `value` is provably a packed row-major view.
@@ -293,8 +294,8 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
 struct Tarjan {
     counter: usize,
     /// Values on the stack (removed when their component closes).
-    index: HashMap<Key, usize>,
-    low: HashMap<Key, usize>,
+    index: PtrMap<usize>,
+    low: PtrMap<usize>,
     stack: Vec<Key>,
 }
 

@@ -19,6 +19,7 @@ pub mod func_kind;
 pub mod ir_util;
 pub mod launch_width;
 pub mod passes;
+pub mod ptr_map;
 pub mod tensor_type;
 pub mod values;
 

@@ -230,8 +230,8 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
         );
         return None;
     };
-    let element = TensorLike::of(op.operand(1).ok()?.r#type())?.element.to_string();
-    let Some(variant) = Variant::from_element(&element) else {
+    let element = TensorLike::of(op.operand(1).ok()?.r#type())?.element;
+    let Some(variant) = Variant::of_element(element) else {
         diag::error(loc, &format!("'{ALL_TO_ALL_V}': the HOST rail supports only f32 or i8, got {element}"));
         return None;
     };

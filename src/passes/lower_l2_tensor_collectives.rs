@@ -17,6 +17,7 @@ use crate::{
     contiguity::ContiguityTrace,
     diag,
     error::PldError,
+    ptr_map::PtrMap,
     func_kind::{is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name},
     tensor_type::TensorLike,
 };
@@ -50,11 +51,20 @@ pub enum Variant {
 }
 
 impl Variant {
-    pub fn from_element(element: &str) -> Option<Self> {
-        match element {
-            "f32" => Some(Self::Fp32),
-            "i8" => Some(Self::Int8),
-            _ => None,
+    /// The variant of a payload element type (f32 / signless i8).
+    pub fn of_element(element: Type) -> Option<Self> {
+        let raw = element.to_raw();
+        unsafe {
+            if mlir_sys::mlirTypeIsAF32(raw) {
+                Some(Self::Fp32)
+            } else if mlir_sys::mlirTypeIsAInteger(raw)
+                && mlir_sys::mlirIntegerTypeIsSignless(raw)
+                && mlir_sys::mlirIntegerTypeGetWidth(raw) == 8
+            {
+                Some(Self::Int8)
+            } else {
+                None
+            }
         }
     }
     pub fn symbol(self) -> &'static str {
@@ -145,7 +155,7 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
 
     // Phase 1: check and plan every CHIP-rail collective.
     let mut trace = ContiguityTrace::new(body);
-    let mut plans: HashMap<usize, Plan> = HashMap::new();
+    let mut plans: PtrMap<Plan> = PtrMap::default();
     let mut planned_ops: Vec<OperationRef> = Vec::new();
     let mut errors = 0;
     for func in functions.iter().filter(|f| is_chip_orchestration(f)) {
@@ -352,9 +362,8 @@ fn plan_collective<'c, 'a>(op: &OperationRef<'c, 'a>, trace: &mut ContiguityTrac
         ));
     }
 
-    let element = types[1].element.to_string();
-    let Some(variant) = Variant::from_element(&element) else {
-        return fail(format!("the CHIP rail supports only f32 or i8, got {element}"));
+    let Some(variant) = Variant::of_element(types[1].element) else {
+        return fail(format!("the CHIP rail supports only f32 or i8, got {}", types[1].element));
     };
     if !types[3].distributed {
         return fail(format!(
@@ -454,12 +463,16 @@ fn rewrite_collective(
 #[cfg(test)]
 mod tests {
     use super::Variant;
+    use melior::ir::Type;
 
     #[test]
     fn variant_names_and_template_vars() {
-        assert_eq!(Variant::from_element("f32"), Some(Variant::Fp32));
-        assert_eq!(Variant::from_element("i8"), Some(Variant::Int8));
-        assert_eq!(Variant::from_element("bf16"), None);
+        let context = melior::Context::new();
+        let int = |width| melior::ir::r#type::IntegerType::new(&context, width).into();
+        assert_eq!(Variant::of_element(Type::float32(&context)), Some(Variant::Fp32));
+        assert_eq!(Variant::of_element(int(8)), Some(Variant::Int8));
+        assert_eq!(Variant::of_element(int(32)), None);
+        assert_eq!(Variant::of_element(Type::bfloat16(&context)), None);
         assert_eq!(Variant::Fp32.symbol(), "__builtin_all_to_all_v__fp32");
         assert_eq!(Variant::Int8.template_vars(), "dtype_cpp=int8_t");
     }
