@@ -13,6 +13,16 @@ pub struct PassHandle(pub mlir_sys::MlirPass);
 #[derive(Clone, Copy)]
 pub struct LocationHandle(pub mlir_sys::MlirLocation);
 
+/// `MlirOperation` by value.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct OperationHandle(pub mlir_sys::MlirOperation);
+
+unsafe impl ExternType for OperationHandle {
+    type Id = type_id!("pld::bridge::OperationHandle");
+    type Kind = cxx::kind::Trivial;
+}
+
 unsafe impl ExternType for PassHandle {
     type Id = type_id!("pld::bridge::PassHandle");
     type Kind = cxx::kind::Trivial;
@@ -30,9 +40,14 @@ pub mod ffi {
 
         type PassHandle = super::PassHandle;
         type LocationHandle = super::LocationHandle;
+        type OperationHandle = super::OperationHandle;
 
         /// `MlirOptMain` over the pld registry; returns the process exit code.
         fn opt_main(args: &[String]) -> i32;
+        /// `mlirTranslateMain` with `--pld-to-ascend-build` (`--output-dir`,
+        /// `--kernel-source-dir`) registered; `build(module, output_dir,
+        /// kernel_source_dir, input_file)` does the codegen. Returns the exit code.
+        fn translate_main(args: &[String], build: fn(OperationHandle, &str, &str, &str) -> bool) -> i32;
         /// `mlir::registerPass` with a constructor returning an owned pass.
         fn register_pass(create: fn() -> PassHandle);
         /// `mlir::PassPipelineRegistration` of a textual pipeline.

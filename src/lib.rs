@@ -16,6 +16,7 @@ pub mod diag;
 pub mod directions;
 pub mod error;
 pub mod func_kind;
+pub mod codegen;
 pub mod ir_util;
 pub mod launch_width;
 pub mod passes;

@@ -12,12 +12,76 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
 #include "mlir/Transforms/Passes.h"
 
 #include <string>
 #include <vector>
 
 namespace pld::bridge {
+
+namespace {
+void registerAll(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
+                  mlir::func::FuncDialect, mlir::scf::SCFDialect>();
+  pld::registerDialects(registry);
+}
+
+/// argv storage for the C++ mains.
+struct Argv {
+  std::vector<std::string> storage;
+  std::vector<char *> argv;
+  explicit Argv(rust::Slice<const rust::String> args) {
+    storage.reserve(args.size());
+    for (const rust::String &arg : args)
+      storage.emplace_back(arg.data(), arg.size());
+    for (std::string &arg : storage)
+      argv.push_back(arg.data());
+    argv.push_back(nullptr);
+  }
+  int argc() const { return static_cast<int>(storage.size()); }
+};
+} // namespace
+
+int32_t translate_main(
+    rust::Slice<const rust::String> args,
+    rust::Fn<bool(OperationHandle, rust::Str, rust::Str, rust::Str)> build) {
+  Argv argv(args);
+  // Function-local statics: constructed (and so known to the command line)
+  // before mlirTranslateMain parses it, and only in pld-translate.
+  static llvm::cl::opt<std::string> outputDir(
+      "output-dir",
+      llvm::cl::desc("--pld-to-ascend-build: the build tree to write "
+                     "(replaced as a whole; nothing is written on error)"),
+      llvm::cl::value_desc("DIR"), llvm::cl::init(""));
+  static llvm::cl::opt<std::string> kernelSourceDir(
+      "kernel-source-dir",
+      llvm::cl::desc("--pld-to-ascend-build: the folder pl.kernel_source "
+                     "paths are relative to (default: the input file's)"),
+      llvm::cl::value_desc("DIR"), llvm::cl::init(""));
+  static mlir::TranslateFromMLIRRegistration registration(
+      "pld-to-ascend-build",
+      "write the Ascend build tree (orchestration C++, AIV kernels, "
+      "kernel_config.py) of a module lowered by --pld-lower-collectives",
+      [build](mlir::Operation *op, llvm::raw_ostream &) -> mlir::LogicalResult {
+        if (outputDir.empty())
+          return op->emitError("--pld-to-ascend-build needs --output-dir=DIR");
+        std::string input;
+        if (auto file = op->getLoc()->findInstanceOf<mlir::FileLineColLoc>())
+          input = file.getFilename().str();
+        bool ok = build(wrap(op), rust::Str(outputDir.getValue()),
+                        rust::Str(kernelSourceDir.getValue()),
+                        rust::Str(input));
+        return mlir::success(ok);
+      },
+      registerAll);
+  return mlir::asMainReturnCode(mlir::mlirTranslateMain(
+      argv.argc(), argv.argv.data(),
+      "pld translation driver: the Ascend build tree of a lowered pl/pld "
+      "module\n"));
+}
 
 int32_t opt_main(rust::Slice<const rust::String> args) {
   std::vector<std::string> storage;
@@ -30,9 +94,7 @@ int32_t opt_main(rust::Slice<const rust::String> args) {
   argv.push_back(nullptr);
 
   mlir::DialectRegistry registry;
-  registry.insert<mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
-                  mlir::func::FuncDialect, mlir::scf::SCFDialect>();
-  pld::registerDialects(registry);
+  registerAll(registry);
   // Upstream generic transforms (canonicalize, cse, ...) for --pass-pipeline.
   mlir::registerTransformsPasses();
 

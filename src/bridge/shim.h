@@ -10,9 +10,17 @@
 namespace pld::bridge {
 using PassHandle = ::MlirPass;
 using LocationHandle = ::MlirLocation;
+using OperationHandle = ::MlirOperation;
 
 /// mlir-opt's main over the pl/pld/func/arith/scf/cf registry.
 int32_t opt_main(rust::Slice<const rust::String> args);
+/// mlir-translate's main with the `--pld-to-ascend-build` translation (and
+/// its `--output-dir` / `--kernel-source-dir` options) over the same registry.
+/// `build(module, output_dir, kernel_source_dir, input_file)` is the Rust
+/// codegen; it reports its own located diagnostics and returns success.
+int32_t translate_main(
+    rust::Slice<const rust::String> args,
+    rust::Fn<bool(OperationHandle, rust::Str, rust::Str, rust::Str)> build);
 /// Registers a pass in MLIR's global registry; `create` is called once to
 /// learn the flag and once per pipeline instance.
 void register_pass(rust::Fn<PassHandle()> create);

@@ -84,6 +84,11 @@ struct OrchArgs {
   int num_tensors = 0;
   CommContext* const* comms = nullptr;
   int num_comms = 0;
+  // The launch width a HOST dispatch gave a builtin collective callable
+  // (`pld.host.dispatch @builtin.tensor.* ... core_num(B)`, see pld_runtime/host_entry.h and
+  // docs/codegen.md); 0 when the dispatch gave none. Generated code for such a callable launches
+  // its one kernel with B blocks and sync start when B > 1.
+  int dispatch_block_num = 0;
 
   Tensor& tensor(int i) const { return *tensors[i]; }
   CommContext* comm(int i) const { return comms[i]; }

@@ -1,0 +1,236 @@
+// pld_runtime/host_entry.h: what a generated HOST orchestrator (`host/<host_fn>.cpp`, see
+// docs/codegen.md) is written against, and how a driver runs one on the host runtime.
+//
+// A HOST orchestrator is L3 code: it allocates communication windows, derives each device's
+// CommContext and dispatches CHIP orchestration functions (L2 callables) to devices. Here a device
+// is a rank of a pld::host::World. Each device executes its dispatches in dispatch order, one at a
+// time (a per-device stream); different devices run concurrently, which the collectives need
+// (every rank of an exchange must be inside it together). Header-only, on top of host.h.
+#ifndef PLD_RUNTIME_HOST_ENTRY_H
+#define PLD_RUNTIME_HOST_ENTRY_H
+
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <initializer_list>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pld_runtime/host.h"
+#include "pld_runtime/orchestration.h"
+
+namespace pld {
+namespace host {
+
+// A `pld.window` view: `offset` bytes into every device's window, with a static packed shape.
+// window_tensor() turns it into one device's local pld::Tensor.
+struct WindowView {
+  uint64_t offset = 0;
+  int32_t elem_size = 0;
+  int32_t rank = 0;
+  int64_t shape[8] = {};
+
+  static WindowView make(uint64_t offset, int32_t elem_size, std::initializer_list<int64_t> dims) {
+    WindowView v;
+    v.offset = offset;
+    v.elem_size = elem_size;
+    for (int64_t d : dims) {
+      if (v.rank < 8) v.shape[v.rank++] = d;
+    }
+    return v;
+  }
+};
+
+// The arguments of a HOST orchestrator: its tensor parameters (host tensors, shared by every
+// device they are dispatched to), then its integer/index parameters, each in declaration order.
+struct HostArgs {
+  rt::Tensor* const* tensors = nullptr;
+  int num_tensors = 0;
+  const int64_t* scalars = nullptr;
+  int num_scalars = 0;
+
+  rt::Tensor& tensor(int i) const { return *tensors[i]; }
+  int64_t scalar(int i) const { return scalars[i]; }
+};
+
+class Host {
+ public:
+  explicit Host(World& world) : world_(world), queues_(world.ranks()) {}
+  Host(const Host&) = delete;
+  Host& operator=(const Host&) = delete;
+
+  int num_devices() const { return world_.ranks(); }
+
+  // `pld.window_buffer {bytes}`: a symmetric, zero-filled allocation in every device's window.
+  // Returns its offset; on a full window latches SIMPLER_ERROR_INVALID_ARGS and returns 0 (check
+  // status()).
+  uint64_t alloc_window(uint64_t bytes) {
+    try {
+      return world_.alloc(bytes);
+    } catch (const std::exception& e) {
+      fail(SIMPLER_ERROR_INVALID_ARGS, e.what());
+      return 0;
+    }
+  }
+
+  // Device `device`'s local view of `view` (a null tensor for a device out of range, which
+  // dispatch() rejects).
+  rt::Tensor window_tensor(const WindowView& view, int64_t device) const {
+    rt::Tensor t{};
+    if (device < 0 || device >= num_devices()) return t;
+    t.data = world_.window(static_cast<int>(device), view.offset);
+    t.rank = view.rank;
+    t.elem_size = view.elem_size;
+    int64_t stride = 1;
+    for (int i = view.rank - 1; i >= 0; --i) {
+      t.shape[i] = view.shape[i];
+      t.strides[i] = stride;
+      stride *= view.shape[i];
+    }
+    return t;
+  }
+
+  // `pld.host.device_ctx`: the CommContext of `device` in the one communication domain.
+  rt::CommContext* device_ctx(int64_t device) const {
+    if (device < 0 || device >= num_devices()) return nullptr;
+    return world_.comm(static_cast<int>(device));
+  }
+
+  // `pld.host.dispatch @callee(tensors..., comms...) on device core_num(block_num)`: queues one
+  // run of `fn` on the device's stream and returns at once (0), or latches and returns
+  // SIMPLER_ERROR_INVALID_ARGS for a device out of range, or the code already latched.
+  // `block_num` (0 = none given) reaches the callee as OrchArgs::dispatch_block_num.
+  int dispatch(int64_t device, rt::OrchestrationFn fn, const char* name,
+               std::initializer_list<rt::Tensor> tensors,
+               std::initializer_list<rt::CommContext*> comms, int64_t block_num) {
+    if (int rc = status()) return rc;
+    if (device < 0 || device >= num_devices()) {
+      return fail(SIMPLER_ERROR_INVALID_ARGS,
+                  "dispatch of " + std::string(name) + " to device " + std::to_string(device) +
+                      " of " + std::to_string(num_devices()));
+    }
+    if (block_num < 0 || block_num > 2147483647) {
+      return fail(SIMPLER_ERROR_INVALID_ARGS,
+                  "dispatch of " + std::string(name) + " with core_num " + std::to_string(block_num));
+    }
+    Item item;
+    item.fn = fn;
+    item.name = name;
+    item.tensors.assign(tensors.begin(), tensors.end());
+    item.comms.assign(comms.begin(), comms.end());
+    item.block_num = static_cast<int>(block_num);
+    std::lock_guard<std::mutex> lock(mu_);
+    queues_[static_cast<size_t>(device)].push_back(std::move(item));
+    cv_.notify_all();
+    return 0;
+  }
+
+  // `pld.host.require ... else error code, "message"`: latches `code` (first wins) with
+  // `message` and returns the latched code.
+  int fail(int code, const std::string& message) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (status_ == 0) {
+      status_ = code;
+      message_ = message;
+      std::fprintf(stderr, "pld-host: error %d: %s\n", code, message.c_str());
+    }
+    return status_;
+  }
+
+  // The code latched by the host entry itself (0 if none) and its message.
+  int status() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return status_;
+  }
+  std::string message() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return message_;
+  }
+
+  // Driver side (run_host_entry): serve one device's stream until close(); returns the first
+  // non-zero status of the callables it ran.
+  int serve(int device, rt::Orchestration& orch) {
+    int first = 0;
+    for (;;) {
+      Item item;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        auto& q = queues_[static_cast<size_t>(device)];
+        cv_.wait(lock, [&] { return closed_ || !q.empty(); });
+        if (q.empty()) return first;
+        item = std::move(q.front());
+        q.pop_front();
+      }
+      std::vector<rt::Tensor*> tensor_ptrs;
+      for (auto& t : item.tensors) tensor_ptrs.push_back(&t);
+      rt::OrchArgs args;
+      args.tensors = tensor_ptrs.data();
+      args.num_tensors = static_cast<int>(tensor_ptrs.size());
+      args.comms = item.comms.data();
+      args.num_comms = static_cast<int>(item.comms.size());
+      args.dispatch_block_num = item.block_num;
+      int rc = item.fn(&orch, &args);
+      if (rc == 0) rc = orch.status();
+      if (rc != 0 && first == 0) first = rc;
+    }
+  }
+  void close() {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  struct Item {
+    rt::OrchestrationFn fn = nullptr;
+    std::string name;
+    std::vector<rt::Tensor> tensors;
+    std::vector<rt::CommContext*> comms;
+    int block_num = 0;
+  };
+
+  World& world_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::deque<Item>> queues_;
+  bool closed_ = false;
+  int status_ = 0;
+  std::string message_;
+};
+
+// The type of a generated HOST orchestrator: returns 0 or the code it failed with.
+using HostEntryFn = int (*)(Host* host, const HostArgs* args);
+
+// Runs a HOST orchestrator on `world`: every device serves its stream on its own thread while
+// `entry` runs on the calling thread; returns once every dispatched callable has finished. The
+// result is the entry's code if non-zero, else the first non-zero device status (in device
+// order), else 0. `device_status` (optional) receives each device's status, `message` the host
+// entry's failure message.
+inline int run_host_entry(World& world, HostEntryFn entry, const HostArgs& args,
+                          std::vector<int>* device_status = nullptr,
+                          std::string* message = nullptr) {
+  Host host(world);
+  std::vector<int> statuses;
+  std::thread devices([&] {
+    statuses = world.run([&](int rank, rt::Orchestration& orch) { return host.serve(rank, orch); });
+  });
+  int rc = entry(&host, &args);
+  host.close();
+  devices.join();
+  if (device_status) *device_status = statuses;
+  if (message) *message = host.message();
+  if (rc != 0) return rc;
+  for (int s : statuses) {
+    if (s != 0) return s;
+  }
+  return 0;
+}
+
+}  // namespace host
+}  // namespace pld
+
+#endif  // PLD_RUNTIME_HOST_ENTRY_H

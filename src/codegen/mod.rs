@@ -1,0 +1,89 @@
+//! `pld-translate --pld-to-ascend-build`: the Ascend build tree of a module
+//! lowered by `--pld-lower-collectives` (the contract is docs/codegen.md).
+//!
+//! - [`plan`]: walks the module, resolves every AIV kernel's source (copied
+//!   or rendered) and drives the emitters into one in-memory [`Tree`];
+//! - [`template`]: the embedded builtin template packages and `${var}` rendering;
+//! - [`chip`]: one CHIP orchestration function → `orchestration/<fn>.cpp`;
+//! - [`host`]: one HOST orchestrator → `host/<fn>.cpp`;
+//! - [`kernel_config`]: a sub-build's `kernel_config.py`;
+//! - [`write`]: the tree on disk, all or nothing.
+//!
+//! Every error is a located MLIR diagnostic; nothing is written unless the
+//! whole tree was planned without one.
+
+pub mod chip;
+pub mod host;
+pub mod kernel_config;
+pub mod names;
+pub mod plan;
+pub mod template;
+pub mod write;
+
+use crate::{bridge::OperationHandle, error::PldError};
+use melior::ir::operation::{OperationLike, OperationRef};
+use std::{
+    collections::BTreeMap,
+    panic::{AssertUnwindSafe, catch_unwind},
+    path::PathBuf,
+};
+
+/// What the tool was asked for.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `--output-dir`.
+    pub output_dir: PathBuf,
+    /// The folder `pl.kernel_source` paths are relative to: `--kernel-source-dir`
+    /// if given, else the input file's folder (the current one for stdin).
+    pub kernel_source_dir: PathBuf,
+}
+
+impl Options {
+    /// `kernel_source_dir` empty → the folder of `input_file` (`<stdin>`, `-`
+    /// or empty → the current directory).
+    pub fn new(output_dir: &str, kernel_source_dir: &str, input_file: &str) -> Self {
+        let base = if !kernel_source_dir.is_empty() {
+            PathBuf::from(kernel_source_dir)
+        } else if input_file.is_empty() || input_file == "-" || input_file == "<stdin>" {
+            PathBuf::from(".")
+        } else {
+            PathBuf::from(input_file).parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."))
+        };
+        let base = if base.as_os_str().is_empty() { PathBuf::from(".") } else { base };
+        Self { output_dir: PathBuf::from(output_dir), kernel_source_dir: base }
+    }
+}
+
+/// The generated files, by path relative to the output directory.
+#[derive(Default, Debug)]
+pub struct Tree {
+    pub files: BTreeMap<PathBuf, Vec<u8>>,
+}
+
+/// Plans the tree of `module` and writes it to `options.output_dir`.
+pub fn translate(module: &OperationRef, options: &Options) -> Result<Tree, PldError> {
+    let tree = plan::plan(module, options)?;
+    if let Err(e) = write::write_tree(&options.output_dir, &tree) {
+        crate::diag::error(module.location(), &format!("cannot write the build tree {}: {e}", options.output_dir.display()));
+        return Err(PldError::Diagnosed(1));
+    }
+    Ok(tree)
+}
+
+/// The `build` callback of the C++ translation registration.
+pub fn translate_callback(module: OperationHandle, output_dir: &str, kernel_source_dir: &str, input_file: &str) -> bool {
+    let options = Options::new(output_dir, kernel_source_dir, input_file);
+    let op = unsafe { OperationRef::from_raw(module.0) };
+    match catch_unwind(AssertUnwindSafe(|| translate(&op, &options))) {
+        Ok(Ok(_)) => true,
+        Ok(Err(PldError::Diagnosed(_))) => false,
+        Ok(Err(e)) => {
+            crate::diag::error(op.location(), &format!("pld-to-ascend-build: {e}"));
+            false
+        }
+        Err(_) => {
+            crate::diag::error(op.location(), "pld-to-ascend-build: internal error (panic)");
+            false
+        }
+    }
+}

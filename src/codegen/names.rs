@@ -1,0 +1,84 @@
+//! Names in generated C++: symbols as C identifiers, local variables without
+//! clashes, string literals.
+
+use std::collections::HashSet;
+
+const RESERVED: &[&str] = &[
+    "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const",
+    "constexpr", "continue", "default", "delete", "do", "double", "else", "enum", "explicit", "export", "extern",
+    "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
+    "noexcept", "not", "nullptr", "operator", "or", "private", "protected", "public", "register", "return",
+    "short", "signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "true", "try",
+    "typedef", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", "xor",
+    // Names the generated code itself uses.
+    "orch", "args", "host", "task", "rc", "pld", "Dir", "Task", "std",
+];
+
+/// `name` as a C identifier: every other character becomes `_`, a leading
+/// digit gets a `_` prefix (`builtin.tensor.all_to_all_v__fp32` →
+/// `builtin_tensor_all_to_all_v__fp32`).
+pub fn c_identifier(name: &str) -> String {
+    let mut out: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+/// Hands out distinct local variable names.
+#[derive(Default)]
+pub struct Locals {
+    used: HashSet<String>,
+}
+
+impl Locals {
+    /// `wanted` made a valid, unreserved, not yet used identifier.
+    pub fn fresh(&mut self, wanted: &str) -> String {
+        let mut base = c_identifier(wanted);
+        if RESERVED.contains(&base.as_str()) || base.starts_with("__") {
+            base = format!("v_{base}");
+        }
+        let mut name = base.clone();
+        let mut n = 1;
+        while self.used.contains(&name) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        self.used.insert(name.clone());
+        name
+    }
+}
+
+/// A C++ (and Python) double-quoted string literal.
+pub fn quoted(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\x7f' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers() {
+        assert_eq!(c_identifier("builtin.tensor.all_to_all_v__fp32"), "builtin_tensor_all_to_all_v__fp32");
+        assert_eq!(c_identifier("9lives"), "_9lives");
+        let mut l = Locals::default();
+        assert_eq!(l.fresh("out"), "out");
+        assert_eq!(l.fresh("out"), "out_1");
+        assert_eq!(l.fresh("int"), "v_int");
+        assert_eq!(l.fresh("task"), "v_task");
+        assert_eq!(quoted("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+    }
+}

@@ -1,0 +1,245 @@
+//! The tree walk: which sub-builds and host entries exist, every AIV kernel's
+//! source (copied from `pl.kernel_source` or rendered from its builtin
+//! template, once per kernel so every sub-build gets the same bytes), and the
+//! located diagnostics for whatever cannot be built.
+
+use super::{Options, Tree, chip, host, kernel_config, template};
+use crate::{
+    directions::Direction,
+    error::PldError,
+    func_kind::{func_kind, is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name},
+    ir_util::{COLLECTIVE_OPS, arg_attr, callee_name, entry_block, is_comm_ctx, module_functions, op_name, ops_named, param_types},
+};
+use melior::ir::{
+    Location,
+    attribute::StringAttribute,
+    operation::{OperationLike, OperationRef},
+};
+use std::{
+    collections::{BTreeSet, HashMap},
+    path::PathBuf,
+    rc::Rc,
+};
+
+/// One AIV kernel as it lands in `kernels/aiv/<name>.cpp`.
+#[derive(Debug)]
+pub struct Kernel {
+    pub name: String,
+    pub text: Vec<u8>,
+    /// Directions of its tensor parameters (CommContext slots excluded).
+    pub signature: Vec<Direction>,
+}
+
+/// The walk's state: the module's functions, the resolved kernels, the error count.
+pub struct Planner<'c, 'a> {
+    pub options: Options,
+    pub functions: HashMap<String, OperationRef<'c, 'a>>,
+    pub errors: usize,
+    kernels: HashMap<String, Option<Rc<Kernel>>>,
+}
+
+impl<'c, 'a> Planner<'c, 'a> {
+    pub fn error(&mut self, loc: Location, message: &str) {
+        crate::diag::error(loc, message);
+        self.errors += 1;
+    }
+
+    pub fn error_with_note(&mut self, loc: Location, message: &str, note_loc: Location, note: &str) {
+        crate::diag::error_with_note(loc, message, note_loc, note);
+        self.errors += 1;
+    }
+
+    /// The kernel `name` that `call` launches, resolved once (`None` after an error).
+    pub fn kernel(&mut self, name: &str, call: &OperationRef<'c, 'a>) -> Option<Rc<Kernel>> {
+        if let Some(k) = self.kernels.get(name) {
+            return k.clone();
+        }
+        let resolved = self.resolve_kernel(name, call);
+        self.kernels.insert(name.to_string(), resolved.clone());
+        resolved
+    }
+
+    fn resolve_kernel(&mut self, name: &str, call: &OperationRef<'c, 'a>) -> Option<Rc<Kernel>> {
+        let Some(func) = self.functions.get(name).copied() else {
+            self.error(call.location(), &format!("'{}' calls @{name}, which is not a function of this module", op_name(call)));
+            return None;
+        };
+        if func_kind(&func) != Some("aiv") {
+            self.error_with_note(
+                call.location(),
+                &format!("@{name} is launched as a task but is not an AIV kernel (pl.func_kind = \"aiv\")"),
+                func.location(),
+                "declared here",
+            );
+            return None;
+        }
+        if !path_component_ok(name) {
+            self.error(func.location(), &format!("AIV kernel @{name}: its name cannot be a file name"));
+            return None;
+        }
+        let text = if let Some(package) = string_attr(&func, "pl.builtin_template_dir") {
+            let Some(pkg) = template::package(&package) else {
+                self.error(
+                    func.location(),
+                    &format!("AIV kernel @{name}: unknown builtin template package '{package}' (pl.builtin_template_dir)"),
+                );
+                return None;
+            };
+            let vars = string_attr(&func, "pl.builtin_template_vars").unwrap_or_default();
+            match template::parse_vars(&vars).and_then(|v| template::render(pkg.text, &v)) {
+                Ok(text) => text.into_bytes(),
+                Err(e) => {
+                    self.error(
+                        func.location(),
+                        &format!(
+                            "AIV kernel @{name}: cannot render builtin template '{package}' with pl.builtin_template_vars = \"{vars}\": {e}"
+                        ),
+                    );
+                    return None;
+                }
+            }
+        } else if let Some(source) = string_attr(&func, "pl.kernel_source") {
+            let path = self.options.kernel_source_dir.join(&source);
+            match std::fs::read(&path) {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    self.error(
+                        func.location(),
+                        &format!("AIV kernel @{name}: cannot read pl.kernel_source \"{source}\" ({}): {e}", path.display()),
+                    );
+                    return None;
+                }
+            }
+        } else {
+            self.error_with_note(
+                func.location(),
+                &format!(
+                    "AIV kernel @{name} has no pl.kernel_source: pld-translate copies kernel sources, it does not compile InCore IR"
+                ),
+                call.location(),
+                "launched here",
+            );
+            return None;
+        };
+        let signature = kernel_signature(&func);
+        Some(Rc::new(Kernel { name: name.to_string(), text, signature }))
+    }
+}
+
+/// Directions of a function's tensor parameters (`pl.direction`, default in).
+pub fn kernel_signature(func: &OperationRef) -> Vec<Direction> {
+    param_types(func)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, t)| !is_comm_ctx(*t))
+        .map(|(i, _)| param_direction(func, i))
+        .collect()
+}
+
+/// `pl.direction` of parameter `i` (default in).
+pub fn param_direction(func: &OperationRef, i: usize) -> Direction {
+    arg_attr(func, i, "pl.direction")
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .and_then(|s| Direction::parse(s.value()))
+        .unwrap_or(Direction::In)
+}
+
+pub fn string_attr(op: &OperationRef, name: &str) -> Option<String> {
+    let attr = op.attribute(name).ok()?;
+    StringAttribute::try_from(attr).ok().map(|s| s.value().to_string())
+}
+
+/// A symbol usable as one path component.
+pub fn path_component_ok(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
+}
+
+/// Plans the whole tree (nothing is written here).
+pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> {
+    let functions: Vec<OperationRef> = module_functions(module);
+    let mut p = Planner {
+        options: options.clone(),
+        functions: functions.iter().filter_map(|f| symbol_name(f).map(|n| (n.to_string(), *f))).collect(),
+        errors: 0,
+        kernels: HashMap::new(),
+    };
+
+    // A collective left in an orchestration body was never lowered.
+    for func in &functions {
+        if !is_orchestration_body(func) {
+            continue;
+        }
+        for op in ops_named(func, &COLLECTIVE_OPS) {
+            p.error(
+                op.location(),
+                &format!(
+                    "'{}' was never lowered: run `pld-opt --pld-lower-collectives` before `pld-translate --pld-to-ascend-build`",
+                    op_name(&op)
+                ),
+            );
+        }
+    }
+
+    // What the HOST orchestrators dispatch (and with a launch width).
+    let mut dispatched = BTreeSet::new();
+    let mut dispatched_with_width = BTreeSet::new();
+    for func in functions.iter().filter(|f| is_orchestration_body(f) && is_host_level(f)) {
+        for op in ops_named(func, &["pld.host.dispatch"]) {
+            if let Some(callee) = callee_name(&op) {
+                if op.operand_count() > crate::ir_util::call_arg_count(&op) + 1 {
+                    dispatched_with_width.insert(callee.clone());
+                }
+                dispatched.insert(callee);
+            }
+        }
+    }
+
+    let mut tree = Tree::default();
+    let mut c_names: HashMap<String, String> = HashMap::new();
+    for func in &functions {
+        let Some(name) = symbol_name(func) else { continue };
+        let has_body = entry_block(func).is_some();
+        if !has_body {
+            continue;
+        }
+        if is_chip_orchestration(func) {
+            // A builtin collective callable is built only where the HOST rail dispatched it.
+            if name.starts_with("builtin.") && !dispatched.contains(name) {
+                continue;
+            }
+            if !path_component_ok(name) {
+                p.error(func.location(), &format!("orchestration function @{name}: its name cannot be a directory name"));
+                continue;
+            }
+            let c_name = super::names::c_identifier(name);
+            if let Some(other) = c_names.insert(c_name.clone(), name.to_string()) {
+                p.error(func.location(), &format!("@{name} and @{other} have the same C symbol '{c_name}'"));
+                continue;
+            }
+            let Some(sub) = chip::emit(&mut p, func, dispatched_with_width.contains(name)) else { continue };
+            let root = PathBuf::from("next_levels").join(name);
+            tree.files.insert(root.join(format!("orchestration/{name}.cpp")), sub.cpp.clone().into_bytes());
+            for (_, kernel) in &sub.kernels {
+                tree.files.insert(root.join(format!("kernels/aiv/{}.cpp", kernel.name)), kernel.text.clone());
+            }
+            tree.files.insert(root.join("kernel_config.py"), kernel_config::render(&sub).into_bytes());
+        } else if is_orchestration_body(func) && is_host_level(func) {
+            if !path_component_ok(name) {
+                p.error(func.location(), &format!("HOST orchestrator @{name}: its name cannot be a file name"));
+                continue;
+            }
+            let c_name = super::names::c_identifier(name);
+            if let Some(other) = c_names.insert(c_name.clone(), name.to_string()) {
+                p.error(func.location(), &format!("@{name} and @{other} have the same C symbol '{c_name}'"));
+                continue;
+            }
+            if let Some(cpp) = host::emit(&mut p, func) {
+                tree.files.insert(PathBuf::from(format!("host/{name}.cpp")), cpp.into_bytes());
+            }
+        }
+    }
+    if p.errors > 0 {
+        return Err(PldError::Diagnosed(p.errors));
+    }
+    Ok(tree)
+}

@@ -1,0 +1,147 @@
+//! Builtin kernel templates: the packages `pl.builtin_template_dir` names,
+//! embedded in the binary (so `pld-translate` works from any directory), and
+//! `${var}` rendering from `pl.builtin_template_vars`.
+
+use std::collections::BTreeMap;
+
+/// One builtin template package: its `:dotted.name` and `kernel.cpp.in`.
+pub struct Package {
+    pub name: &'static str,
+    /// Path of the template in the source tree (for messages and docs).
+    pub path: &'static str,
+    pub text: &'static str,
+}
+
+/// Every package the codegen knows.
+pub const PACKAGES: &[Package] = &[Package {
+    name: ":pypto.runtime.builtins.collectives.all_to_all_v",
+    path: "templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in",
+    text: include_str!("../../templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in"),
+}];
+
+/// The package named `name` (`:a.b.c`, the form `pl.builtin_template_dir` uses).
+pub fn package(name: &str) -> Option<&'static Package> {
+    PACKAGES.iter().find(|p| p.name == name)
+}
+
+/// Parses `pl.builtin_template_vars` (`name=value`, several separated by `,`).
+/// A name without `=`, with an empty value, an empty or non-identifier name
+/// or a name given twice is an error.
+pub fn parse_vars(text: &str) -> Result<BTreeMap<String, String>, String> {
+    let mut vars = BTreeMap::new();
+    if text.trim().is_empty() {
+        return Ok(vars);
+    }
+    for item in text.split(',') {
+        let item = item.trim();
+        let Some((name, value)) = item.split_once('=') else {
+            return Err(format!("template variable '{item}' has no value (expected name=value)"));
+        };
+        let (name, value) = (name.trim(), value.trim());
+        if !is_identifier(name) {
+            return Err(format!("'{name}' is not a template variable name"));
+        }
+        if value.is_empty() {
+            return Err(format!("template variable '{name}' has an empty value"));
+        }
+        if vars.insert(name.to_string(), value.to_string()).is_some() {
+            return Err(format!("template variable '{name}' is given twice"));
+        }
+    }
+    Ok(vars)
+}
+
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Substitutes every `${name}` of `template` from `vars`. A `${name}` with no
+/// value, an unterminated or malformed `${...}`, and a variable in `vars`
+/// that the template never uses are errors (never an empty string).
+pub fn render(template: &str, vars: &BTreeMap<String, String>) -> Result<String, String> {
+    let mut out = String::with_capacity(template.len());
+    let mut used = std::collections::BTreeSet::new();
+    let mut rest = template;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            return Err(format!("unterminated '${{' at byte {}", template.len() - rest.len() + start));
+        };
+        let name = &after[..end];
+        if !is_identifier(name) {
+            return Err(format!("'${{{name}}}' is not a template variable"));
+        }
+        let Some(value) = vars.get(name) else {
+            return Err(format!("the template uses '${{{name}}}', which has no value"));
+        };
+        used.insert(name);
+        out.push_str(value);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    if let Some(unused) = vars.keys().find(|k| !used.contains(k.as_str())) {
+        return Err(format!("template variable '{unused}' is not used by the template"));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(text: &str) -> BTreeMap<String, String> {
+        parse_vars(text).unwrap()
+    }
+
+    #[test]
+    fn substitutes_every_occurrence() {
+        let out = render("using T = ${dtype_cpp}; // ${dtype_cpp}\n$x {y}", &vars("dtype_cpp=int8_t")).unwrap();
+        assert_eq!(out, "using T = int8_t; // int8_t\n$x {y}");
+    }
+
+    #[test]
+    fn several_variables() {
+        let out = render("${a}+${b}", &vars("a=1, b=2")).unwrap();
+        assert_eq!(out, "1+2");
+    }
+
+    #[test]
+    fn unknown_variable_is_an_error() {
+        let err = render("x ${dtype} y", &vars("dtype_cpp=float")).unwrap_err();
+        assert!(err.contains("'${dtype}'"), "{err}");
+    }
+
+    #[test]
+    fn missing_value_is_an_error() {
+        assert!(parse_vars("dtype_cpp").unwrap_err().contains("has no value"));
+        assert!(parse_vars("dtype_cpp=").unwrap_err().contains("empty value"));
+        assert!(parse_vars("dtype_cpp=float,dtype_cpp=int8_t").unwrap_err().contains("twice"));
+        let err = render("${dtype_cpp}", &BTreeMap::new()).unwrap_err();
+        assert!(err.contains("has no value"), "{err}");
+    }
+
+    #[test]
+    fn malformed_references_are_errors() {
+        assert!(render("${dtype_cpp", &vars("dtype_cpp=float")).unwrap_err().contains("unterminated"));
+        assert!(render("${} ${dtype_cpp}", &vars("dtype_cpp=float")).unwrap_err().contains("not a template variable"));
+    }
+
+    #[test]
+    fn unused_variable_is_an_error() {
+        assert!(render("${a}", &vars("a=1,b=2")).unwrap_err().contains("'b' is not used"));
+    }
+
+    #[test]
+    fn all_to_all_v_package_renders_both_dtypes() {
+        let pkg = package(":pypto.runtime.builtins.collectives.all_to_all_v").unwrap();
+        let f32 = render(pkg.text, &vars("dtype_cpp=float")).unwrap();
+        let i8 = render(pkg.text, &vars("dtype_cpp=int8_t")).unwrap();
+        assert!(f32.contains("using Elem = float;") && i8.contains("using Elem = int8_t;"));
+        assert!(!f32.contains("${") && !i8.contains("${"));
+        assert_eq!(f32.replace("float", "DT"), i8.replace("int8_t", "DT"));
+        assert!(package(":pypto.runtime.builtins.collectives.nope").is_none());
+    }
+}
