@@ -20,6 +20,7 @@ pub mod codegen;
 pub mod ir_util;
 pub mod launch_width;
 pub mod passes;
+pub mod sim;
 pub mod ptr_map;
 pub mod tensor_type;
 pub mod values;

@@ -1,0 +1,323 @@
+// pld-sim's driver main: runs the generated CHIP orchestration `chip_pipeline` of the module
+// pld-sim writes, on P ranks of a pld::host::World, and prints what pld-sim turns into the result
+// JSON. It is linked with the generated tree (orchestration + kernels/aiv/*.cpp), the generated
+// kernel table (sim/driver/kernel_table.h) and runtime/host/runtime.cpp.
+//
+//   driver PARAMS OUT
+//
+// PARAMS is a text file of `key value...` lines written by pld-sim (src/sim/build.rs):
+//   mode run|bench, ranks P, dtype f32|i8, max_recv MR, row_elems RE, stride S, repeat N,
+//   aiv_capacity C, non_contiguous none|input|target|signal|send_counts|recv_counts,
+//   send_counts <P*P ints, row-major [src][dst]>, iters N, warmup W, timed_kernel NAME.
+//
+// The module's CHIP function is
+//   chip_pipeline(inp, send, out, stage, data, signal, counts, recv)
+// with stage, data, signal, counts, recv DistributedTensors (one CommContext each, all in the one
+// domain of the World). Tensor arguments are passed in that declaration order, CommContexts in the
+// order of the DistributedTensor parameters.
+//
+// OUT (mode run) is a text file of lines:
+//   status <rank statuses>
+//   error <first runtime / driver message, on one line>
+//   kernel <name> <kernel block instances started>
+//   rank <r> / recv_counts <P ints> / target <P*MR*RE values> / signal <P*S ints> / out_matches 0|1
+// (mode bench): memcpy_ns <best single-thread memcpy of one rank's input>, exchange_ns <ns> per
+// timed iteration, status, error.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernel_table.h"
+#include "pld_runtime/host.h"
+
+extern "C" int chip_pipeline(pld::rt::Orchestration* orch, const pld::rt::OrchArgs* args);
+
+namespace {
+
+constexpr int kMaxKernels = 32;
+
+std::atomic<long> g_blocks[kMaxKernels];
+int g_timed = -1;  // index of the kernel whose block spans are recorded (bench mode)
+std::mutex g_span_mu;
+std::vector<std::pair<int64_t, int64_t>> g_spans;  // (start, end) ns of each timed block
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// A trampoline per table slot: counts the block instances of each kernel (and times the timed
+// one) before calling the kernel's entry.
+template <int I>
+void tramp(int64_t* args) {
+  g_blocks[I].fetch_add(1);
+  if (I == g_timed) {
+    const int64_t t0 = now_ns();
+    pld_sim_kernels[I].fn(args);
+    const int64_t t1 = now_ns();
+    std::lock_guard<std::mutex> lock(g_span_mu);
+    g_spans.emplace_back(t0, t1);
+  } else {
+    pld_sim_kernels[I].fn(args);
+  }
+}
+
+template <int... I>
+constexpr std::array<pld::host::KernelFn, sizeof...(I)> make_tramps(std::integer_sequence<int, I...>) {
+  return {&tramp<I>...};
+}
+const auto kTramps = make_tramps(std::make_integer_sequence<int, kMaxKernels>{});
+
+[[noreturn]] void die(const std::string& msg) {
+  std::fprintf(stderr, "pld-sim driver: %s\n", msg.c_str());
+  std::exit(2);
+}
+
+struct Params {
+  std::string mode = "run";
+  int ranks = 0;
+  std::string dtype;
+  int64_t max_recv = 0, row_elems = 0, stride = 0;
+  int repeat = 1;
+  int aiv_capacity = 48;
+  std::string non_contiguous = "none";
+  std::vector<int32_t> send_counts;  // [src * P + dst]
+  int iters = 5, warmup = 2;
+  std::string timed_kernel;
+};
+
+Params read_params(const char* path) {
+  std::ifstream in(path);
+  if (!in) die(std::string("cannot read ") + path);
+  Params p;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string key;
+    if (!(ls >> key)) continue;
+    if (key == "mode") ls >> p.mode;
+    else if (key == "ranks") ls >> p.ranks;
+    else if (key == "dtype") ls >> p.dtype;
+    else if (key == "max_recv") ls >> p.max_recv;
+    else if (key == "row_elems") ls >> p.row_elems;
+    else if (key == "stride") ls >> p.stride;
+    else if (key == "repeat") ls >> p.repeat;
+    else if (key == "aiv_capacity") ls >> p.aiv_capacity;
+    else if (key == "non_contiguous") ls >> p.non_contiguous;
+    else if (key == "iters") ls >> p.iters;
+    else if (key == "warmup") ls >> p.warmup;
+    else if (key == "timed_kernel") ls >> p.timed_kernel;
+    else if (key == "send_counts") {
+      int32_t v;
+      while (ls >> v) p.send_counts.push_back(v);
+    } else die("unknown parameter " + key);
+    if (ls.fail() && !ls.eof()) die("bad value for " + key);
+  }
+  if (p.ranks < 1 || p.ranks > 16) die("ranks outside 1..16");
+  if (p.dtype != "f32" && p.dtype != "i8") die("dtype must be f32 or i8");
+  if (p.max_recv < 1 || p.row_elems < 1 || p.stride < 1 || p.repeat < 1) die("bad shape parameters");
+  if (p.send_counts.size() != static_cast<size_t>(p.ranks) * p.ranks) die("send_counts is not P x P");
+  return p;
+}
+
+// The input payload of sim.md: input[r][d*MR + k][e].
+void fill_payload(const Params& p, int r, void* buf) {
+  const int64_t MR = p.max_recv, RE = p.row_elems;
+  for (int64_t d = 0; d < p.ranks; ++d)
+    for (int64_t k = 0; k < MR; ++k) {
+      const int64_t row = d * MR + k;
+      if (p.dtype == "f32") {
+        float* dst = static_cast<float*>(buf) + row * RE;
+        for (int64_t e = 0; e < RE; ++e)
+          dst[e] = static_cast<float>(int64_t(r) * 1000000 + d * 10000 + k * 100 + e);
+      } else {
+        int8_t* dst = static_cast<int8_t*>(buf) + row * RE;
+        for (int64_t e = 0; e < RE; ++e)
+          dst[e] = static_cast<int8_t>((int64_t(r) * 37 + d * 11 + k * 5 + e) % 251 - 125);
+      }
+    }
+}
+
+// A descriptor over `data` with the given shape: packed row-major, or (strided) with the innermost
+// dimension of extent > 1 and every outer one given twice the packed stride, which is not
+// contiguous and stays inside a buffer of twice the packed size.
+pld::Tensor make_tensor(void* data, int32_t elem, std::vector<int64_t> shape, bool strided) {
+  pld::Tensor t;
+  t.data = data;
+  t.elem_size = elem;
+  t.rank = static_cast<int32_t>(shape.size());
+  int64_t s = 1;
+  for (int i = t.rank - 1; i >= 0; --i) {
+    t.shape[i] = shape[i];
+    t.strides[i] = s;
+    s *= shape[i];
+  }
+  if (strided) {
+    int inner = -1;
+    for (int i = t.rank - 1; i >= 0; --i)
+      if (t.shape[i] > 1) { inner = i; break; }
+    if (inner < 0) die("cannot make a strided view: every extent is 1");
+    for (int i = 0; i <= inner; ++i) t.strides[i] *= 2;
+    if (t.is_contiguous()) die("strided view is still contiguous");
+  }
+  return t;
+}
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+struct Rank {
+  std::vector<char> inp, out;
+  std::vector<int32_t> send;
+  pld::Tensor desc[8];
+  pld::Tensor* ptr[8];
+  pld::CommContext* comm[5];
+  pld::rt::OrchArgs args;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) die("usage: driver PARAMS OUT");
+  const Params p = read_params(argv[1]);
+  const int P = p.ranks;
+  const int32_t elem = p.dtype == "f32" ? 4 : 1;
+  const int64_t rows = P * p.max_recv;
+  const int64_t payload_bytes = rows * p.row_elems * elem;
+
+  if (pld_sim_kernel_count > kMaxKernels) die("too many kernels in the tree");
+  for (int i = 0; i < pld_sim_kernel_count; ++i) {
+    if (!p.timed_kernel.empty() && p.timed_kernel == pld_sim_kernels[i].name) g_timed = i;
+  }
+  if (p.mode == "bench" && g_timed < 0) die("timed kernel " + p.timed_kernel + " is not in the tree");
+
+  // The five collective operands (window tensors), in the collective's operand order.
+  const char* names[5] = {"input", "target", "signal", "send_counts", "recv_counts"};
+  std::vector<int64_t> shapes[5] = {{rows, p.row_elems}, {rows, p.row_elems}, {P, p.stride}, {P}, {P}};
+  const int32_t elems[5] = {elem, elem, 4, 4, 4};
+  int strided = -1;
+  for (int i = 0; i < 5; ++i)
+    if (p.non_contiguous == names[i]) strided = i;
+  if (p.non_contiguous != "none" && strided < 0) die("unknown operand " + p.non_contiguous);
+
+  uint64_t bytes[5], window = 4096;
+  for (int i = 0; i < 5; ++i) {
+    int64_t n = elems[i];
+    for (int64_t d : shapes[i]) n *= d;
+    bytes[i] = static_cast<uint64_t>(n) * (i == strided ? 2 : 1);
+    window += (bytes[i] + 63) / 64 * 64 + 64;
+  }
+  pld::host::Config cfg;
+  cfg.aiv_capacity = p.aiv_capacity;
+  pld::host::World w(P, window, cfg);
+  uint64_t off[5];
+  for (int i = 0; i < 5; ++i) off[i] = w.alloc(bytes[i]);
+  for (int i = 0; i < pld_sim_kernel_count; ++i) w.register_kernel(pld_sim_kernels[i].name, kTramps[i]);
+
+  std::vector<Rank> ranks(P);
+  for (int r = 0; r < P; ++r) {
+    Rank& R = ranks[r];
+    R.inp.assign(payload_bytes, 0);
+    R.out.assign(payload_bytes, 0);
+    R.send.assign(p.send_counts.begin() + r * P, p.send_counts.begin() + (r + 1) * P);
+    fill_payload(p, r, R.inp.data());
+    R.desc[0] = make_tensor(R.inp.data(), elem, {rows, p.row_elems}, false);
+    R.desc[1] = make_tensor(R.send.data(), 4, {P}, false);
+    R.desc[2] = make_tensor(R.out.data(), elem, {rows, p.row_elems}, false);
+    for (int i = 0; i < 5; ++i)
+      R.desc[3 + i] = make_tensor(w.window(r, off[i]), elems[i], shapes[i], i == strided);
+    for (int i = 0; i < 8; ++i) R.ptr[i] = &R.desc[i];
+    for (int i = 0; i < 5; ++i) R.comm[i] = w.comm(r);
+    R.args.tensors = R.ptr;
+    R.args.num_tensors = 8;
+    R.args.comms = R.comm;
+    R.args.num_comms = 5;
+  }
+
+  FILE* out = std::fopen(argv[2], "w");
+  if (!out) die(std::string("cannot write ") + argv[2]);
+
+  auto body = [&](int rank, pld::rt::Orchestration& orch) {
+    for (int it = 0; it < p.repeat; ++it) {
+      if (int rc = chip_pipeline(&orch, &ranks[rank].args)) return rc;
+    }
+    return 0;
+  };
+  auto print_status = [&](const std::vector<int>& status, const std::string& extra) {
+    std::fprintf(out, "status");
+    for (int s : status) std::fprintf(out, " %d", s);
+    std::fprintf(out, "\nerror %s\n", one_line(w.error_message() + extra).c_str());
+  };
+
+  if (p.mode == "bench") {
+    // Single-thread memcpy bandwidth of one rank's payload, in this process, before the run.
+    std::vector<char> a(payload_bytes, 1), b(payload_bytes, 2);
+    int64_t best_copy = INT64_MAX;
+    for (int i = 0; i < 5; ++i) {
+      const int64_t t0 = now_ns();
+      std::memcpy(b.data(), a.data(), payload_bytes);
+      const int64_t t1 = now_ns();
+      best_copy = std::min(best_copy, t1 - t0);
+      a[i] = b[payload_bytes - 1 - i];  // keep the copies observable
+    }
+    std::fprintf(out, "memcpy_ns %" PRId64 "\n", best_copy);
+    std::vector<int> status;
+    for (int it = 0; it < p.warmup + p.iters; ++it) {
+      g_spans.clear();
+      status = w.run(body);
+      if (std::any_of(status.begin(), status.end(), [](int s) { return s != 0; })) break;
+      // From the moment the last block of the collective started (before then barrier A cannot
+      // complete, so nothing has moved) to the moment the last one ended.
+      int64_t start = INT64_MIN, end = INT64_MIN;
+      for (auto& s : g_spans) {
+        start = std::max(start, s.first);
+        end = std::max(end, s.second);
+      }
+      if (it >= p.warmup) std::fprintf(out, "exchange_ns %" PRId64 "\n", end - start);
+    }
+    print_status(status, "");
+    std::fclose(out);
+    return 0;
+  }
+
+  const std::vector<int> status = w.run(body);
+  print_status(status, "");
+  for (int i = 0; i < pld_sim_kernel_count; ++i)
+    std::fprintf(out, "kernel %s %ld\n", pld_sim_kernels[i].name, g_blocks[i].load());
+  for (int r = 0; r < P; ++r) {
+    std::fprintf(out, "rank %d\nrecv_counts", r);
+    const int32_t* rc = static_cast<const int32_t*>(w.window(r, off[4]));
+    for (int q = 0; q < P; ++q) std::fprintf(out, " %d", rc[q]);
+    std::fprintf(out, "\ntarget");
+    const void* tgt = w.window(r, off[1]);
+    const int64_t n = rows * p.row_elems;
+    for (int64_t i = 0; i < n; ++i) {
+      if (elem == 4) std::fprintf(out, " %.9g", static_cast<double>(static_cast<const float*>(tgt)[i]));
+      else std::fprintf(out, " %d", static_cast<const int8_t*>(tgt)[i]);
+    }
+    std::fprintf(out, "\nsignal");
+    const int32_t* sig = static_cast<const int32_t*>(w.window(r, off[2]));
+    for (int64_t i = 0; i < int64_t(P) * p.stride; ++i) std::fprintf(out, " %d", sig[i]);
+    // consume_step's result (the pipeline's return value) must be the target window.
+    const bool matches = std::memcmp(ranks[r].out.data(), tgt, payload_bytes) == 0;
+    std::fprintf(out, "\nout_matches %d\n", matches ? 1 : 0);
+  }
+  if (std::fclose(out) != 0) die("write failed");
+  return 0;
+}

@@ -1,0 +1,241 @@
+//! pld-sim: runs the rendered all_to_all_v kernel and the generated CHIP orchestration on the CPU.
+//!
+//! ```text
+//! pld-sim CASE.json [-o RESULT.json]        one case (docs/sim.md); the result JSON on stdout or in RESULT.json
+//! pld-sim --matrix [full|ci] [--filter S] [--list]
+//!                                           the case matrix against the golden (default full)
+//! pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N]
+//!                                           exchange throughput vs single-thread memcpy
+//! ```
+//!
+//! Exit status: 0 when the case ran (whatever its status), 2 for a malformed case or usage, 1 when
+//! pld-sim itself failed (a tool missing, the generated tree not compiling, a matrix entry
+//! failing).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use pld::sim::case::{Case, DType};
+use pld::sim::matrix::{self, Pattern};
+use pld::sim::run::{bench, run_case, write_output};
+use pld::sim::toolchain::Toolchain;
+
+const USAGE: &str = "usage: pld-sim CASE.json [-o RESULT.json]\n       \
+                     pld-sim --matrix [full|ci] [--filter SUBSTR] [--list]\n       \
+                     pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N]";
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("pld-sim: {msg}\n{USAGE}");
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None | Some("-h") | Some("--help") => {
+            println!("{USAGE}");
+            if args.is_empty() { ExitCode::from(2) } else { ExitCode::SUCCESS }
+        }
+        Some("--matrix") => matrix_main(&args[1..]),
+        Some("--bench") => bench_main(&args[1..]),
+        Some(_) => case_main(&args),
+    }
+}
+
+fn toolchain() -> Result<Toolchain, ExitCode> {
+    Toolchain::discover().map_err(|e| {
+        eprintln!("pld-sim: {e}");
+        ExitCode::from(1)
+    })
+}
+
+fn case_main(args: &[String]) -> ExitCode {
+    let mut input = None;
+    let mut output = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-o" => match it.next() {
+                Some(p) => output = Some(PathBuf::from(p)),
+                None => return usage_error("-o needs a file"),
+            },
+            s if s.starts_with('-') && s != "-" => return usage_error(&format!("unknown option {s}")),
+            s => {
+                if input.replace(s.to_string()).is_some() {
+                    return usage_error("one case file at a time");
+                }
+            }
+        }
+    }
+    let Some(input) = input else { return usage_error("no case file") };
+    let text = if input == "-" {
+        let mut s = String::new();
+        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
+            eprintln!("pld-sim: stdin: {e}");
+            return ExitCode::from(2);
+        }
+        s
+    } else {
+        match std::fs::read_to_string(&input) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("pld-sim: {input}: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let case = match Case::from_json(&text) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("pld-sim: {input}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let tc = match toolchain() {
+        Ok(tc) => tc,
+        Err(code) => return code,
+    };
+    match run_case(&tc, &case) {
+        Ok(result) => {
+            let mut json = result.to_json(case.dtype).to_string();
+            json.push('\n');
+            match write_output(output.as_deref(), &json) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("pld-sim: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("pld-sim: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn matrix_main(args: &[String]) -> ExitCode {
+    let mut which = "full";
+    let mut filter: Option<&str> = None;
+    let mut list = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "full" | "ci" => which = if a == "full" { "full" } else { "ci" },
+            "--filter" => match it.next() {
+                Some(f) => filter = Some(f),
+                None => return usage_error("--filter needs a substring"),
+            },
+            "--list" => list = true,
+            s => return usage_error(&format!("unknown --matrix argument {s}")),
+        }
+    }
+    let entries: Vec<_> = if which == "full" { matrix::full() } else { matrix::ci_slice() }
+        .into_iter()
+        .filter(|e| filter.is_none_or(|f| e.name.contains(f)))
+        .collect();
+    if list {
+        for e in &entries {
+            println!("{}\t{}", e.name, e.case.to_json());
+        }
+        return ExitCode::SUCCESS;
+    }
+    let tc = match toolchain() {
+        Ok(tc) => tc,
+        Err(code) => return code,
+    };
+    let start = Instant::now();
+    let (mut passed, mut failed) = (0, 0);
+    for e in &entries {
+        let t = Instant::now();
+        let verdict = run_case(&tc, &e.case).and_then(|r| matrix::judge(e, &r));
+        match verdict {
+            Ok(()) => {
+                passed += 1;
+                println!("ok   {} ({:.2}s)", e.name, t.elapsed().as_secs_f64());
+            }
+            Err(msg) => {
+                failed += 1;
+                println!("FAIL {}: {}", e.name, msg.replace('\n', "\n     "));
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed ({} matrix, {:.1}s)", which, start.elapsed().as_secs_f64());
+    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}
+
+fn bench_main(args: &[String]) -> ExitCode {
+    let mut ranks = vec![4usize, 8];
+    let mut mib = 64i64;
+    let mut core_num: Option<i64> = None;
+    let mut warmup = 2u32;
+    let mut iters = 5u32;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let Some(v) = it.next() else { return usage_error(&format!("{a} needs a value")) };
+        let bad = || usage_error(&format!("bad value {v} for {a}"));
+        match a.as_str() {
+            "--ranks" => match v.split(',').map(str::parse::<usize>).collect::<Result<Vec<_>, _>>() {
+                Ok(r) if r.iter().all(|p| (1..=16).contains(p)) => ranks = r,
+                _ => return bad(),
+            },
+            "--mib" => match v.parse() {
+                Ok(m) if m >= 1 => mib = m,
+                _ => return bad(),
+            },
+            "--core-num" => match v.parse() {
+                Ok(l) if l >= 1 => core_num = Some(l),
+                _ => return bad(),
+            },
+            "--warmup" => match v.parse() {
+                Ok(w) => warmup = w,
+                _ => return bad(),
+            },
+            "--iters" => match v.parse() {
+                Ok(n) if n >= 1 => iters = n,
+                _ => return bad(),
+            },
+            s => return usage_error(&format!("unknown --bench argument {s}")),
+        }
+    }
+    let tc = match toolchain() {
+        Ok(tc) => tc,
+        Err(code) => return code,
+    };
+    // f32 rows of 1024 elements (4 KiB); every count MAX_RECV, so each rank sends its whole
+    // input: `mib` MiB per rank.
+    const ROW_ELEMS: i64 = 1024;
+    println!("| P | B | MiB per rank | single-thread memcpy GB/s | exchange GB/s (aggregate, median of {iters}) | ratio |");
+    println!("|---|---|---|---|---|---|");
+    let mut ok = true;
+    for p in ranks {
+        let rows_per_peer = mib * (1 << 20) / (p as i64 * ROW_ELEMS * 4);
+        if rows_per_peer < 1 {
+            return usage_error("--mib too small for that many ranks");
+        }
+        let l = core_num.unwrap_or(p as i64);
+        let case = matrix::case(p, l, DType::F32, rows_per_peer, ROW_ELEMS, Pattern::Uniform, 0);
+        match bench(&tc, &case, warmup, iters) {
+            Ok(r) => {
+                let ratio = r.exchange_gbps() / r.memcpy_gbps();
+                println!(
+                    "| {} | {} | {:.0} | {:.2} | {:.2} | {:.2} |",
+                    r.ranks,
+                    r.blocks,
+                    r.bytes_per_rank as f64 / (1 << 20) as f64,
+                    r.memcpy_gbps(),
+                    r.exchange_gbps(),
+                    ratio
+                );
+                let ns: Vec<String> = r.exchange_ns.iter().map(|n| format!("{:.2}", *n as f64 / 1e6)).collect();
+                eprintln!("P={p}: exchanges (ms): {}", ns.join(" "));
+            }
+            Err(e) => {
+                eprintln!("pld-sim: P={p}: {e}");
+                ok = false;
+            }
+        }
+    }
+    if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}

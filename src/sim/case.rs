@@ -1,0 +1,318 @@
+//! A pld-sim case (docs/sim.md, the case table of the sim spec): parsing and validation.
+
+use serde_json::{Map, Value};
+
+use crate::launch_width::cal_all_to_all_v_blocks;
+
+/// Element type of the payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    F32,
+    I8,
+}
+
+impl DType {
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F32 => "f32",
+            DType::I8 => "i8",
+        }
+    }
+    pub fn size(self) -> i64 {
+        match self {
+            DType::F32 => 4,
+            DType::I8 => 1,
+        }
+    }
+}
+
+/// A collective operand, by its name in the all_to_all_v signature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    Input,
+    Target,
+    Signal,
+    SendCounts,
+    RecvCounts,
+}
+
+impl Operand {
+    pub const ALL: [Operand; 5] =
+        [Operand::Input, Operand::Target, Operand::Signal, Operand::SendCounts, Operand::RecvCounts];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Operand::Input => "input",
+            Operand::Target => "target",
+            Operand::Signal => "signal",
+            Operand::SendCounts => "send_counts",
+            Operand::RecvCounts => "recv_counts",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Operand> {
+        Operand::ALL.into_iter().find(|o| o.name() == name)
+    }
+}
+
+/// The largest payload pld-sim accepts per rank (input or target window), so a typo cannot ask
+/// for terabytes.
+pub const MAX_PAYLOAD_BYTES: i64 = 1 << 30;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    /// P, 1..16.
+    pub ranks: usize,
+    /// L, the requested block limit (passed to the module as `core_num`; pld-opt checks it).
+    pub core_num: i64,
+    pub dtype: DType,
+    pub max_recv: i64,
+    pub row_elems: i64,
+    /// `send_counts[src][dst]`, any int32.
+    pub send_counts: Vec<Vec<i32>>,
+    /// S; `None` means B.
+    pub signal_stride: Option<i64>,
+    pub repeat: u32,
+    pub aiv_capacity: i64,
+    pub non_contiguous: Option<Operand>,
+}
+
+const KEYS: [&str; 10] = [
+    "ranks",
+    "core_num",
+    "dtype",
+    "max_recv",
+    "row_elems",
+    "send_counts",
+    "signal_stride",
+    "repeat",
+    "aiv_capacity",
+    "non_contiguous",
+];
+
+fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v.as_i64().map(Some).ok_or_else(|| format!("key '{key}' must be an integer, got {v}")),
+    }
+}
+
+fn required_int(obj: &Map<String, Value>, key: &str) -> Result<i64, String> {
+    int_key(obj, key)?.ok_or_else(|| format!("missing key '{key}'"))
+}
+
+impl Case {
+    /// Parses and validates a case. Errors are one-line messages naming the problem.
+    pub fn from_json(text: &str) -> Result<Case, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("bad JSON: {e}"))?;
+        Case::from_value(&value)
+    }
+
+    pub fn from_value(value: &Value) -> Result<Case, String> {
+        let obj = value.as_object().ok_or("the case must be a JSON object")?;
+        if let Some(unknown) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
+            return Err(format!("unknown key '{unknown}' (known: {})", KEYS.join(", ")));
+        }
+        let ranks = required_int(obj, "ranks")?;
+        if !(1..=16).contains(&ranks) {
+            return Err(format!("ranks must be in 1..16, got {ranks}"));
+        }
+        let ranks = ranks as usize;
+        let core_num = required_int(obj, "core_num")?;
+        let dtype = match obj.get("dtype") {
+            None => return Err("missing key 'dtype'".into()),
+            Some(Value::String(s)) if s == "f32" => DType::F32,
+            Some(Value::String(s)) if s == "i8" => DType::I8,
+            Some(v) => return Err(format!("dtype must be \"f32\" or \"i8\", got {v}")),
+        };
+        let max_recv = required_int(obj, "max_recv")?;
+        if max_recv < 1 {
+            return Err(format!("max_recv must be >= 1, got {max_recv}"));
+        }
+        let row_elems = required_int(obj, "row_elems")?;
+        if row_elems < 1 {
+            return Err(format!("row_elems must be >= 1, got {row_elems}"));
+        }
+        let payload = (ranks as i64).checked_mul(max_recv).and_then(|n| n.checked_mul(row_elems)).and_then(|n| n.checked_mul(dtype.size()));
+        match payload {
+            Some(n) if n <= MAX_PAYLOAD_BYTES => {}
+            _ => return Err(format!("ranks * max_recv * row_elems * element size exceeds {MAX_PAYLOAD_BYTES} bytes")),
+        }
+
+        let rows = obj.get("send_counts").ok_or("missing key 'send_counts'")?;
+        let rows = rows.as_array().ok_or_else(|| format!("send_counts must be a list of {ranks} lists"))?;
+        if rows.len() != ranks {
+            return Err(format!("send_counts must be {ranks} x {ranks} (ranks = {ranks}), got {} rows", rows.len()));
+        }
+        let mut send_counts = Vec::with_capacity(ranks);
+        for (src, row) in rows.iter().enumerate() {
+            let row = row.as_array().ok_or_else(|| format!("send_counts[{src}] must be a list of {ranks} ints"))?;
+            if row.len() != ranks {
+                return Err(format!(
+                    "send_counts must be {ranks} x {ranks} (ranks = {ranks}), row {src} has {} entries",
+                    row.len()
+                ));
+            }
+            let mut out = Vec::with_capacity(ranks);
+            for (dst, v) in row.iter().enumerate() {
+                let n = v
+                    .as_i64()
+                    .and_then(|n| i32::try_from(n).ok())
+                    .ok_or_else(|| format!("send_counts[{src}][{dst}] must be an int32, got {v}"))?;
+                out.push(n);
+            }
+            send_counts.push(out);
+        }
+
+        let signal_stride = int_key(obj, "signal_stride")?;
+        if let Some(s) = signal_stride
+            && s < 1
+        {
+            return Err(format!("signal_stride must be >= 1, got {s}"));
+        }
+        if let Some(s) = signal_stride
+            && (ranks as i64).saturating_mul(s) > (1 << 26)
+        {
+            return Err(format!("signal_stride {s} is too large"));
+        }
+        let repeat = int_key(obj, "repeat")?.unwrap_or(1);
+        if !(1..=1_000_000).contains(&repeat) {
+            return Err(format!("repeat must be in 1..1000000, got {repeat}"));
+        }
+        let aiv_capacity = int_key(obj, "aiv_capacity")?.unwrap_or(48);
+        if !(1..=i32::MAX as i64).contains(&aiv_capacity) {
+            return Err(format!("aiv_capacity must be in [1, 2147483647], got {aiv_capacity}"));
+        }
+        let non_contiguous = match obj.get("non_contiguous") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s == "none" => None,
+            Some(Value::String(s)) => Some(Operand::from_name(s).ok_or_else(|| {
+                format!(
+                    "non_contiguous must name a collective operand (input, target, signal, send_counts, recv_counts), got \"{s}\""
+                )
+            })?),
+            Some(v) => return Err(format!("non_contiguous must be a string, got {v}")),
+        };
+        let case = Case {
+            ranks,
+            core_num,
+            dtype,
+            max_recv,
+            row_elems,
+            send_counts,
+            signal_stride,
+            repeat: repeat as u32,
+            aiv_capacity,
+            non_contiguous,
+        };
+        if let Some(op) = non_contiguous
+            && case.operand_shape(op).iter().all(|&d| d <= 1)
+        {
+            return Err(format!(
+                "non_contiguous: operand '{}' has shape {:?}, every extent <= 1, so no view of it is strided",
+                op.name(),
+                case.operand_shape(op)
+            ));
+        }
+        Ok(case)
+    }
+
+    /// The case back as JSON (every key spelled out).
+    pub fn to_json(&self) -> Value {
+        let mut obj = Map::new();
+        obj.insert("ranks".into(), self.ranks.into());
+        obj.insert("core_num".into(), self.core_num.into());
+        obj.insert("dtype".into(), self.dtype.name().into());
+        obj.insert("max_recv".into(), self.max_recv.into());
+        obj.insert("row_elems".into(), self.row_elems.into());
+        obj.insert("send_counts".into(), serde_json::json!(self.send_counts));
+        if let Some(s) = self.signal_stride {
+            obj.insert("signal_stride".into(), s.into());
+        }
+        obj.insert("repeat".into(), self.repeat.into());
+        obj.insert("aiv_capacity".into(), self.aiv_capacity.into());
+        if let Some(op) = self.non_contiguous {
+            obj.insert("non_contiguous".into(), op.name().into());
+        }
+        Value::Object(obj)
+    }
+
+    /// B, the admitted launch width: `L < P ? L : L / P * P`; 0 when `core_num` is not a valid
+    /// limit (pld-opt then rejects the module).
+    pub fn blocks(&self) -> i64 {
+        if (1..=i32::MAX as i64).contains(&self.core_num) {
+            cal_all_to_all_v_blocks(self.ranks as i64, self.core_num)
+        } else {
+            0
+        }
+    }
+
+    /// S: `signal_stride`, default B (at least 1, so the signal type is well formed).
+    pub fn stride(&self) -> i64 {
+        self.signal_stride.unwrap_or_else(|| self.blocks().max(1))
+    }
+
+    /// Rows of the payload windows: P * MAX_RECV.
+    pub fn rows(&self) -> i64 {
+        self.ranks as i64 * self.max_recv
+    }
+
+    /// The declared shape of a collective operand.
+    pub fn operand_shape(&self, op: Operand) -> Vec<i64> {
+        let p = self.ranks as i64;
+        match op {
+            Operand::Input | Operand::Target => vec![self.rows(), self.row_elems],
+            Operand::Signal => vec![p, self.stride()],
+            Operand::SendCounts | Operand::RecvCounts => vec![p],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OK: &str = r#"{"ranks": 2, "core_num": 4, "dtype": "f32", "max_recv": 3, "row_elems": 5,
+                         "send_counts": [[1, 2], [3, -2]]}"#;
+
+    #[test]
+    fn parses_defaults() {
+        let c = Case::from_json(OK).unwrap();
+        assert_eq!(c.ranks, 2);
+        assert_eq!(c.blocks(), 4);
+        assert_eq!(c.stride(), 4);
+        assert_eq!(c.repeat, 1);
+        assert_eq!(c.aiv_capacity, 48);
+        assert_eq!(c.non_contiguous, None);
+        assert_eq!(c.send_counts, vec![vec![1, 2], vec![3, -2]]);
+        assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
+    }
+
+    fn err(text: &str) -> String {
+        Case::from_json(text).unwrap_err()
+    }
+
+    #[test]
+    fn rejects_malformed() {
+        assert!(err("{").starts_with("bad JSON"));
+        assert_eq!(err(r#"{"ranks": 2}"#), "missing key 'core_num'");
+        assert!(err(&OK.replace("\"ranks\": 2", "\"ranks\": 17")).contains("ranks must be in 1..16"));
+        assert!(err(&OK.replace("\"ranks\": 2", "\"ranks\": 0")).contains("ranks must be in 1..16"));
+        assert!(err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2]]")).contains("must be 2 x 2"));
+        assert!(err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2], [3]]")).contains("row 1 has 1 entries"));
+        assert!(err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2], [3, 4294967296]]")).contains("int32"));
+        assert!(err(&OK.replace("\"f32\"", "\"f16\"")).contains("dtype"));
+        assert!(err(&OK.replace("\"ranks\"", "\"rank\"")).contains("unknown key 'rank'"));
+        let nc = OK.replace("\"row_elems\": 5", "\"row_elems\": 5, \"non_contiguous\": \"bogus\"");
+        assert!(err(&nc).contains("non_contiguous"));
+    }
+
+    #[test]
+    fn strided_view_needs_an_extent_above_one() {
+        let one = r#"{"ranks": 1, "core_num": 1, "dtype": "i8", "max_recv": 1, "row_elems": 4,
+                      "send_counts": [[1]], "non_contiguous": "send_counts"}"#;
+        assert!(err(one).contains("every extent <= 1"));
+        let ok = one.replace("send_counts\"}", "target\"}");
+        assert_eq!(Case::from_json(&ok).unwrap().non_contiguous, Some(Operand::Target));
+    }
+}

@@ -1,0 +1,238 @@
+//! The independent golden for pld-sim results: what an all_to_all_v exchange must leave behind,
+//! computed from the case alone (the wire golden of all_to_all_v-protocol.md and the payload
+//! formulas of the sim spec). It shares no code with the kernel template, the runtime or the
+//! simulator's driver.
+
+use super::case::{Case, DType};
+use super::result::SimResult;
+
+/// `input[r][d*max_recv + k][e]` of the sim spec, as the value the result JSON carries.
+pub fn payload(dtype: DType, r: i64, d: i64, k: i64, e: i64) -> f64 {
+    match dtype {
+        // Rounded to f32 as the element is stored (exact below 2^24).
+        DType::F32 => (r * 1_000_000 + d * 10_000 + k * 100 + e) as f32 as f64,
+        DType::I8 => ((r * 37 + d * 11 + k * 5 + e) % 251 - 125) as f64,
+    }
+}
+
+/// Rows that cross the wire for one (src, dst) pair: the count clamped to `[0, max_recv]`.
+pub fn clamped_rows(count: i32, max_recv: i64) -> i64 {
+    (count as i64).clamp(0, max_recv)
+}
+
+/// One rank's expected state after the exchange.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankGolden {
+    /// `recv_counts[src]`.
+    pub recv_counts: Vec<i64>,
+    /// `P * max_recv` rows of `row_elems` values.
+    pub target: Vec<Vec<f64>>,
+}
+
+/// Every rank's expected `recv_counts` and `target`. Row `src*MAX_RECV + k` of rank `dst`'s
+/// target, for `k < rows(src, dst)`, is row `dst*MAX_RECV + k` of `src`'s input; every other row
+/// stays 0 (fresh windows). The signal must be all zeros after every exchange.
+pub fn expected(case: &Case) -> Vec<RankGolden> {
+    let p = case.ranks as i64;
+    let (mr, re) = (case.max_recv, case.row_elems);
+    (0..p)
+        .map(|dst| {
+            let mut target = vec![vec![0.0; re as usize]; (p * mr) as usize];
+            let mut recv_counts = vec![0; p as usize];
+            for src in 0..p {
+                let rows = clamped_rows(case.send_counts[src as usize][dst as usize], mr);
+                recv_counts[src as usize] = rows;
+                for k in 0..rows {
+                    let row = &mut target[(src * mr + k) as usize];
+                    for (e, v) in row.iter_mut().enumerate() {
+                        // Source row dst*MR + k of rank src's input.
+                        *v = payload(case.dtype, src, dst, k, e as i64);
+                    }
+                }
+            }
+            RankGolden { recv_counts, target }
+        })
+        .collect()
+}
+
+/// Checks a pld-sim result of status `ok` against the golden: `blocks`, every rank's
+/// `recv_counts`, every target value, and an all-zero `[P, S]` signal. The error names the first
+/// few mismatches.
+pub fn check(case: &Case, result: &SimResult) -> Result<(), String> {
+    if result.status != "ok" || result.code != 0 {
+        return Err(format!("status {} code {}: {}", result.status, result.code, result.message));
+    }
+    if result.blocks != case.blocks() {
+        return Err(format!("blocks = {}, expected B = {}", result.blocks, case.blocks()));
+    }
+    let golden = expected(case);
+    if result.ranks.len() != golden.len() {
+        return Err(format!("{} ranks in the result, expected {}", result.ranks.len(), golden.len()));
+    }
+    let stride = case.stride() as usize;
+    let mut errors = Vec::new();
+    let mut push = |msg: String| {
+        if errors.len() < 8 {
+            errors.push(msg);
+        }
+    };
+    for (r, (got, want)) in result.ranks.iter().zip(&golden).enumerate() {
+        if got.recv_counts != want.recv_counts {
+            push(format!("rank {r}: recv_counts {:?}, expected {:?}", got.recv_counts, want.recv_counts));
+        }
+        if got.target.len() != want.target.len() {
+            push(format!("rank {r}: {} target rows, expected {}", got.target.len(), want.target.len()));
+        } else {
+            for (row, (g, w)) in got.target.iter().zip(&want.target).enumerate() {
+                if g != w {
+                    let col = g.iter().zip(w).position(|(a, b)| a != b).unwrap_or(g.len().min(w.len()));
+                    push(format!(
+                        "rank {r}: target row {row} (from rank {}, row {} of its chunk) differs at element {col}: got {:?}, expected {:?}",
+                        row as i64 / case.max_recv,
+                        row as i64 % case.max_recv,
+                        g.get(col),
+                        w.get(col)
+                    ));
+                }
+            }
+        }
+        if got.signal.len() != case.ranks || got.signal.iter().any(|row| row.len() != stride) {
+            push(format!("rank {r}: signal is not [{}, {stride}]", case.ranks));
+        } else if let Some((peer, lane)) = got
+            .signal
+            .iter()
+            .enumerate()
+            .find_map(|(peer, row)| row.iter().position(|&v| v != 0).map(|lane| (peer, lane)))
+        {
+            push(format!("rank {r}: signal cell [{peer}, {lane}] = {}, expected 0", got.signal[peer][lane]));
+        }
+    }
+    if errors.is_empty() { Ok(()) } else { Err(errors.join("\n")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::result::RankResult;
+
+    fn case(ranks: usize, max_recv: i64, row_elems: i64, dtype: DType, counts: Vec<Vec<i32>>) -> Case {
+        Case {
+            ranks,
+            core_num: 1,
+            dtype,
+            max_recv,
+            row_elems,
+            send_counts: counts,
+            signal_stride: None,
+            repeat: 1,
+            aiv_capacity: 48,
+            non_contiguous: None,
+        }
+    }
+
+    #[test]
+    fn payload_formulas() {
+        assert_eq!(payload(DType::F32, 3, 2, 1, 4), 3_020_104.0);
+        assert_eq!(payload(DType::F32, 0, 0, 0, 0), 0.0);
+        // (1*37 + 2*11 + 3*5 + 4) % 251 - 125 = 78 - 125
+        assert_eq!(payload(DType::I8, 1, 2, 3, 4), -47.0);
+        // Wraps modulo 251: (15*37 + 15*11 + 0 + 200) % 251 - 125 = 920 % 251 - 125 = 167 - 125
+        assert_eq!(payload(DType::I8, 15, 15, 0, 200), 42.0);
+        for v in [payload(DType::I8, 7, 9, 11, 13), payload(DType::I8, 0, 0, 0, 250)] {
+            assert!((-125.0..=125.0).contains(&v));
+        }
+    }
+
+    #[test]
+    fn clamping() {
+        assert_eq!(clamped_rows(-2, 4), 0);
+        assert_eq!(clamped_rows(0, 4), 0);
+        assert_eq!(clamped_rows(3, 4), 3);
+        assert_eq!(clamped_rows(4, 4), 4);
+        assert_eq!(clamped_rows(7, 4), 4);
+        assert_eq!(clamped_rows(i32::MAX, 4), 4);
+        assert_eq!(clamped_rows(i32::MIN, 4), 0);
+    }
+
+    #[test]
+    fn two_ranks_by_hand() {
+        // P=2, MR=2, one f32 per row. send_counts[src][dst].
+        let c = case(2, 2, 1, DType::F32, vec![vec![1, 5], vec![-2, 2]]);
+        let g = expected(&c);
+        // Rank 0 receives 1 row from itself (its input row 0*2+0) and nothing from rank 1 (-2).
+        assert_eq!(g[0].recv_counts, vec![1, 0]);
+        assert_eq!(g[0].target, vec![vec![0.0], vec![0.0], vec![0.0], vec![0.0]]);
+        // Rank 1 receives clamp(5) = 2 rows from rank 0 (rank 0's input rows 2, 3: d=1, k=0,1)
+        // and 2 rows from itself (its rows 2, 3).
+        assert_eq!(g[1].recv_counts, vec![2, 2]);
+        assert_eq!(g[1].target, vec![vec![10_000.0], vec![10_100.0], vec![1_010_000.0], vec![1_010_100.0]]);
+    }
+
+    #[test]
+    fn rows_past_the_count_are_zero() {
+        let c = case(3, 4, 2, DType::I8, vec![vec![2, 0, 4], vec![1, 3, 9], vec![-1, 4, 0]]);
+        let g = expected(&c);
+        for dst in 0..3 {
+            for src in 0..3 {
+                let rows = clamped_rows(c.send_counts[src][dst], 4) as usize;
+                for k in 0..4 {
+                    let row = &g[dst].target[src * 4 + k];
+                    if k < rows {
+                        assert_eq!(row[1], payload(DType::I8, src as i64, dst as i64, k as i64, 1));
+                    } else {
+                        assert_eq!(row, &vec![0.0, 0.0]);
+                    }
+                }
+            }
+        }
+    }
+
+    fn ok_result(c: &Case) -> SimResult {
+        SimResult {
+            status: "ok".into(),
+            code: 0,
+            message: String::new(),
+            blocks: c.blocks(),
+            ranks: expected(c)
+                .into_iter()
+                .map(|g| RankResult {
+                    recv_counts: g.recv_counts,
+                    target: g.target,
+                    signal: vec![vec![0; c.stride() as usize]; c.ranks],
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn check_accepts_the_golden_and_names_each_kind_of_mismatch() {
+        let c = case(2, 3, 2, DType::F32, vec![vec![3, 1], vec![2, 0]]);
+        let good = ok_result(&c);
+        assert_eq!(check(&c, &good), Ok(()));
+
+        let mut bad = good.clone();
+        bad.ranks[1].target[0][1] += 1.0;
+        assert!(check(&c, &bad).unwrap_err().contains("rank 1: target row 0"));
+
+        let mut bad = good.clone();
+        bad.ranks[0].target[5][0] = 7.0; // a row past rank 1's count of 0
+        assert!(check(&c, &bad).unwrap_err().contains("rank 0: target row 5"));
+
+        let mut bad = good.clone();
+        bad.ranks[0].recv_counts[1] = 3;
+        assert!(check(&c, &bad).unwrap_err().contains("recv_counts"));
+
+        let mut bad = good.clone();
+        bad.ranks[1].signal[0][0] = 2;
+        assert!(check(&c, &bad).unwrap_err().contains("signal cell [0, 0] = 2"));
+
+        let mut bad = good.clone();
+        bad.blocks = 2;
+        assert!(check(&c, &bad).unwrap_err().contains("blocks"));
+
+        let mut bad = good;
+        bad.status = "fatal".into();
+        bad.code = 7;
+        assert!(check(&c, &bad).is_err());
+    }
+}

@@ -1,0 +1,321 @@
+//! The pld-sim case matrix (`pld-sim --matrix`, tests/sim.rs) and how each entry is judged.
+
+use super::case::{Case, DType, Operand};
+use super::golden;
+use super::result::SimResult;
+use super::run::{blocks_started, builtin_kernel};
+
+/// send_counts patterns. `odd` = `(src + dst)` odd.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// Every count MAX_RECV.
+    Uniform,
+    /// MAX_RECV where odd, else 0.
+    ZeroAndFull,
+    /// MAX_RECV where odd, else 1.
+    OneAndFull,
+    /// MAX_RECV + 3 where odd, else MAX_RECV.
+    OverCapacity,
+    /// -2 where odd, else ceil(MAX_RECV / 2).
+    Negative,
+    /// Uniform in [-3, MAX_RECV + 4].
+    Random,
+}
+
+impl Pattern {
+    pub const ALL: [Pattern; 6] = [
+        Pattern::Uniform,
+        Pattern::ZeroAndFull,
+        Pattern::OneAndFull,
+        Pattern::OverCapacity,
+        Pattern::Negative,
+        Pattern::Random,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Pattern::Uniform => "uniform",
+            Pattern::ZeroAndFull => "zero_and_full",
+            Pattern::OneAndFull => "one_and_full",
+            Pattern::OverCapacity => "over_capacity",
+            Pattern::Negative => "negative",
+            Pattern::Random => "random",
+        }
+    }
+}
+
+/// A P x P send_counts matrix; `seed` drives the random pattern (deterministic).
+pub fn counts(pattern: Pattern, p: usize, max_recv: i64, seed: u64) -> Vec<Vec<i32>> {
+    let mr = max_recv as i32;
+    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut next = move |lo: i32, hi: i32| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        lo + ((state >> 33) % (hi - lo + 1) as u64) as i32
+    };
+    (0..p)
+        .map(|s| {
+            (0..p)
+                .map(|d| {
+                    let odd = (s + d) % 2 == 1;
+                    match pattern {
+                        Pattern::Uniform => mr,
+                        Pattern::ZeroAndFull => if odd { mr } else { 0 },
+                        Pattern::OneAndFull => if odd { mr } else { 1 },
+                        Pattern::OverCapacity => if odd { mr + 3 } else { mr },
+                        Pattern::Negative => if odd { -2 } else { (mr + 1) / 2 },
+                        Pattern::Random => next(-3, mr + 4),
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// What an entry must produce.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expect {
+    /// status ok, and the golden (targets, recv_counts, zero signal); the collective ran
+    /// P × B × repeat blocks.
+    Golden,
+    /// compile_error whose message contains the text.
+    CompileError(&'static str),
+    /// fatal / invalid_args with the code, and nothing of the collective or after it ran:
+    /// zero targets, recv_counts and signals, no collective or consume_step block started.
+    Refused { status: &'static str, code: i64 },
+}
+
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub name: String,
+    pub case: Case,
+    pub expect: Expect,
+}
+
+pub const PS: [usize; 5] = [1, 2, 4, 8, 16];
+pub const LS: [i64; 6] = [1, 2, 4, 8, 10, 16];
+/// (max_recv, row_elems) by variant; rows of 12, 20, 52, 132, 160 bytes (f32) and 3..40 bytes
+/// (i8): mostly not multiples of 32 bytes.
+const SHAPES: [(i64, i64); 6] = [(4, 8), (3, 5), (2, 33), (5, 3), (1, 13), (4, 40)];
+
+#[allow(clippy::too_many_arguments)]
+pub fn case(p: usize, l: i64, dtype: DType, mr: i64, re: i64, pattern: Pattern, seed: u64) -> Case {
+    Case {
+        ranks: p,
+        core_num: l,
+        dtype,
+        max_recv: mr,
+        row_elems: re,
+        send_counts: counts(pattern, p, mr, seed),
+        signal_stride: None,
+        repeat: 1,
+        aiv_capacity: 48,
+        non_contiguous: None,
+    }
+}
+
+fn name_of(c: &Case, pattern: &str) -> String {
+    format!(
+        "P{}_L{}_{}_{}_mr{}_re{}_S{}{}",
+        c.ranks,
+        c.core_num,
+        c.dtype.name(),
+        pattern,
+        c.max_recv,
+        c.row_elems,
+        c.stride(),
+        if c.repeat > 1 { format!("_rep{}", c.repeat) } else { String::new() }
+    )
+}
+
+fn golden_entry(c: Case, pattern: &str) -> Entry {
+    Entry { name: name_of(&c, pattern), case: c, expect: Expect::Golden }
+}
+
+/// The full matrix: P ∈ {1,2,4,8,16} × L ∈ {1,2,4,8,10,16} × six count patterns × {f32, i8}
+/// (360 cases, one shape per (P, L, dtype) variant so each variant compiles once), plus the
+/// extras.
+pub fn full() -> Vec<Entry> {
+    let mut v = Vec::new();
+    let mut variant = 0;
+    for p in PS {
+        for l in LS {
+            for dtype in [DType::F32, DType::I8] {
+                let (mr, re) = SHAPES[variant % SHAPES.len()];
+                for (i, pattern) in Pattern::ALL.into_iter().enumerate() {
+                    let seed = (variant * 16 + i) as u64;
+                    v.push(golden_entry(case(p, l, dtype, mr, re, pattern, seed), pattern.name()));
+                }
+                variant += 1;
+            }
+        }
+    }
+    v.extend(extras(100));
+    v
+}
+
+/// The CI slice: every P, three of the six L per P (rotating, so every L appears), alternating
+/// dtype, two patterns per variant (rotating through all six), plus the extras.
+pub fn ci_slice() -> Vec<Entry> {
+    let mut v = Vec::new();
+    let mut k = 0;
+    for (pi, p) in PS.into_iter().enumerate() {
+        for j in 0..3 {
+            let l = LS[(pi + 2 * j) % LS.len()];
+            let dtype = if k % 2 == 0 { DType::F32 } else { DType::I8 };
+            let (mr, re) = SHAPES[k % SHAPES.len()];
+            for t in 0..2 {
+                let pattern = Pattern::ALL[(2 * k + t) % Pattern::ALL.len()];
+                v.push(golden_entry(case(p, l, dtype, mr, re, pattern, (k * 2 + t) as u64), pattern.name()));
+            }
+            k += 1;
+        }
+    }
+    v.extend(extras(100));
+    v
+}
+
+/// Repeat, signal stride, launch-width, capacity and contiguity cases.
+pub fn extras(repeat: u32) -> Vec<Entry> {
+    let mut v = Vec::new();
+    let mut add = |name: &str, c: Case, expect: Expect| {
+        v.push(Entry { name: format!("{name}_{}", name_of(&c, "")), case: c, expect });
+    };
+    // Back-to-back exchanges on one signal.
+    let mut c = case(4, 8, DType::F32, 3, 7, Pattern::Random, 101);
+    c.repeat = repeat;
+    add("repeat", c, Expect::Golden);
+    let mut c = case(8, 3, DType::I8, 2, 9, Pattern::OneAndFull, 102);
+    c.repeat = repeat.min(20);
+    add("repeat", c, Expect::Golden);
+    // S = B explicitly, S > B (multi-block and single-block).
+    let mut c = case(8, 10, DType::F32, 3, 5, Pattern::Random, 103);
+    c.signal_stride = Some(8);
+    add("S_eq_B", c, Expect::Golden);
+    let mut c = case(4, 4, DType::I8, 4, 8, Pattern::Random, 104);
+    c.signal_stride = Some(7);
+    add("S_gt_B", c, Expect::Golden);
+    let mut c = case(2, 1, DType::F32, 4, 8, Pattern::Negative, 105);
+    c.signal_stride = Some(3);
+    c.repeat = repeat.min(10);
+    add("S_gt_B", c, Expect::Golden);
+    // S < B: pld-opt rejects the module.
+    let mut c = case(4, 8, DType::F32, 4, 3, Pattern::Random, 106);
+    c.signal_stride = Some(5);
+    add("S_lt_B", c, Expect::CompileError("signal stride S=5 is smaller than the admitted block count B=8"));
+    // Launch widths that are not multiples of P, uneven lane slices, rows not multiples of 32 B.
+    add("P3_L7", case(3, 7, DType::I8, 5, 11, Pattern::Random, 107), Expect::Golden);
+    add("P2_L6_slices", case(2, 6, DType::F32, 5, 7, Pattern::Uniform, 108), Expect::Golden);
+    add("P4_L10_row3B", case(4, 10, DType::I8, 6, 3, Pattern::Random, 109), Expect::Golden);
+    add("P16_L16", case(16, 16, DType::F32, 2, 3, Pattern::ZeroAndFull, 110), Expect::Golden);
+    // Capacity: exactly at it runs; above it the sync-start launch is refused (7), no block runs.
+    let mut c = case(4, 8, DType::F32, 2, 8, Pattern::Random, 111);
+    c.aiv_capacity = 8;
+    add("at_capacity", c, Expect::Golden);
+    let mut c = case(4, 16, DType::F32, 2, 8, Pattern::Uniform, 112);
+    c.aiv_capacity = 8;
+    add("over_capacity_launch", c, Expect::Refused { status: "fatal", code: 7 });
+    add(
+        "over_default_capacity_launch",
+        case(4, 64, DType::I8, 2, 8, Pattern::Uniform, 113),
+        Expect::Refused { status: "fatal", code: 7 },
+    );
+    // The contiguity backstop: each operand strided on every rank → 5, nothing submitted.
+    for op in Operand::ALL {
+        let mut c = case(4, 8, DType::F32, 3, 5, Pattern::Uniform, 114);
+        c.non_contiguous = Some(op);
+        add(&format!("strided_{}", op.name()), c, Expect::Refused { status: "invalid_args", code: 5 });
+    }
+    v
+}
+
+/// Judges a result against an entry's expectation.
+pub fn judge(entry: &Entry, result: &SimResult) -> Result<(), String> {
+    let c = &entry.case;
+    let builtin = builtin_kernel(c.dtype);
+    match &entry.expect {
+        Expect::Golden => {
+            golden::check(c, result)?;
+            let started = blocks_started(&result.message);
+            let want = c.ranks as i64 * c.blocks() * c.repeat as i64;
+            let got = started.get(builtin).copied().unwrap_or(-1);
+            if got != want {
+                return Err(format!("{builtin} ran {got} blocks, expected P x B x repeat = {want}"));
+            }
+            Ok(())
+        }
+        Expect::CompileError(text) => {
+            if result.status != "compile_error" || !result.message.contains(text) {
+                return Err(format!(
+                    "expected compile_error containing {text:?}, got {} {}: {}",
+                    result.status, result.code, result.message
+                ));
+            }
+            Ok(())
+        }
+        Expect::Refused { status, code } => {
+            if result.status != *status || result.code != *code {
+                return Err(format!(
+                    "expected {status} {code}, got {} {}: {}",
+                    result.status, result.code, result.message
+                ));
+            }
+            if result.blocks != c.blocks() {
+                return Err(format!("blocks = {}, expected {}", result.blocks, c.blocks()));
+            }
+            let started = blocks_started(&result.message);
+            for k in [builtin, "consume_step"] {
+                if started.get(k) != Some(&0) {
+                    return Err(format!("{k} started {:?} blocks, expected 0: {}", started.get(k), result.message));
+                }
+            }
+            if started.get("stage_step") != Some(&(c.ranks as i64)) {
+                return Err(format!("stage_step should have run once per rank: {}", result.message));
+            }
+            if result.ranks.len() != c.ranks {
+                return Err(format!("{} ranks in the result, expected {}", result.ranks.len(), c.ranks));
+            }
+            for (r, rank) in result.ranks.iter().enumerate() {
+                let written = rank.recv_counts.iter().any(|&v| v != 0)
+                    || rank.target.iter().flatten().any(|&v| v != 0.0)
+                    || rank.signal.iter().flatten().any(|&v| v != 0);
+                if written {
+                    return Err(format!("rank {r}: the refused collective wrote its operands"));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns() {
+        assert_eq!(counts(Pattern::ZeroAndFull, 2, 4, 0), vec![vec![0, 4], vec![4, 0]]);
+        assert_eq!(counts(Pattern::Negative, 2, 5, 0), vec![vec![3, -2], vec![-2, 3]]);
+        assert_eq!(counts(Pattern::OverCapacity, 2, 4, 0), vec![vec![4, 7], vec![7, 4]]);
+        let r = counts(Pattern::Random, 16, 4, 7);
+        assert!(r.iter().flatten().all(|&v| (-3..=8).contains(&v)));
+        assert!(r.iter().flatten().any(|&v| v < 0) && r.iter().flatten().any(|&v| v > 4));
+        assert_eq!(r, counts(Pattern::Random, 16, 4, 7));
+    }
+
+    #[test]
+    fn matrix_sizes() {
+        let extras = extras(100).len();
+        assert_eq!(full().len(), 360 + extras);
+        let slice = ci_slice();
+        assert_eq!(slice.len(), 30 + extras);
+        // The slice covers every P, L, dtype and pattern.
+        for p in PS {
+            assert!(slice.iter().any(|e| e.case.ranks == p));
+        }
+        for l in LS {
+            assert!(slice.iter().any(|e| e.case.core_num == l), "L={l}");
+        }
+        for pat in Pattern::ALL {
+            assert!(slice.iter().any(|e| e.name.contains(&format!("_{}_", pat.name()))), "{}", pat.name());
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! pld-sim: runs the rendered all_to_all_v kernel and the generated CHIP orchestration on the CPU
+//! (docs/sim.md). The `pld-sim` binary is a thin CLI over this module.
+//!
+//! - [`case`]: the case JSON and its validation;
+//! - [`module`]: the `chip_pipeline` module written for a case;
+//! - [`toolchain`]: pld-opt → pld-translate → g++ with the content-hash cache;
+//! - [`run`]: the driver run and the result;
+//! - [`golden`]: the independent expected outcome;
+//! - [`matrix`]: the case matrix and how each entry is judged.
+
+pub mod case;
+pub mod golden;
+pub mod matrix;
+pub mod module;
+pub mod result;
+pub mod run;
+pub mod toolchain;

@@ -1,0 +1,307 @@
+//! Running one case: module → pld-opt → pld-translate → g++ → the driver on P ranks × B blocks
+//! → the result.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::case::{Case, DType};
+use super::module::chip_pipeline;
+use super::result::{RankResult, SimResult};
+use super::toolchain::{BuildError, Simulator, Toolchain};
+
+/// A scratch directory under the cache, removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tc: &Toolchain) -> Result<Scratch, String> {
+        static N: AtomicU64 = AtomicU64::new(0);
+        let dir = tc.cache.join("runs").join(format!("{}.{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+        fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Builds (or finds in the cache) the simulator for a case's module. `Ok(Err(result))` is a
+/// compile_error result.
+pub fn build(tc: &Toolchain, case: &Case) -> Result<Result<Simulator, SimResult>, String> {
+    let module = chip_pipeline(case);
+    let tree = match tc.translate(&module) {
+        Ok(tree) => tree,
+        Err(BuildError::Compile { code, message }) => {
+            return Ok(Err(SimResult::without_ranks("compile_error", code, message, case.blocks())));
+        }
+        Err(BuildError::Internal(m)) => return Err(m),
+    };
+    match tc.simulator(&tree) {
+        Ok(sim) => Ok(Ok(sim)),
+        Err(BuildError::Compile { message, .. }) | Err(BuildError::Internal(message)) => {
+            Err(format!("building the simulator for {} failed: {message}", tree.display()))
+        }
+    }
+}
+
+fn params(case: &Case, mode: &str, extra: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "mode {mode}");
+    let _ = writeln!(s, "ranks {}", case.ranks);
+    let _ = writeln!(s, "dtype {}", case.dtype.name());
+    let _ = writeln!(s, "max_recv {}", case.max_recv);
+    let _ = writeln!(s, "row_elems {}", case.row_elems);
+    let _ = writeln!(s, "stride {}", case.stride());
+    let _ = writeln!(s, "repeat {}", case.repeat);
+    let _ = writeln!(s, "aiv_capacity {}", case.aiv_capacity);
+    let _ = writeln!(s, "non_contiguous {}", case.non_contiguous.map_or("none", |o| o.name()));
+    s.push_str("send_counts");
+    for row in &case.send_counts {
+        for v in row {
+            let _ = write!(s, " {v}");
+        }
+    }
+    s.push('\n');
+    s.push_str(extra);
+    s
+}
+
+/// Runs the driver; returns its output file's text.
+fn drive(tc: &Toolchain, sim: &Simulator, params_text: &str) -> Result<String, String> {
+    let scratch = Scratch::new(tc)?;
+    let params_path = scratch.0.join("params.txt");
+    let out_path = scratch.0.join("out.txt");
+    fs::write(&params_path, params_text).map_err(|e| e.to_string())?;
+    let out = Command::new(&sim.binary)
+        .arg(&params_path)
+        .arg(&out_path)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", sim.binary.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "the simulator {} failed ({}):\n{}{}",
+            sim.binary.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
+        ));
+    }
+    fs::read_to_string(&out_path).map_err(|e| format!("{}: {e}", out_path.display()))
+}
+
+/// The driver's output, keyed lines.
+struct DriverOutput {
+    status: Vec<i64>,
+    error: String,
+    kernels: BTreeMap<String, i64>,
+    ranks: Vec<(RankResult, bool)>,
+}
+
+fn parse_output(case: &Case, text: &str) -> Result<DriverOutput, String> {
+    let p = case.ranks;
+    let (mr, re, s) = (case.max_recv as usize, case.row_elems as usize, case.stride() as usize);
+    let bad = |what: &str| format!("malformed simulator output: {what}");
+    let ints = |rest: &str| -> Result<Vec<i64>, String> {
+        rest.split_ascii_whitespace().map(|t| t.parse::<i64>().map_err(|_| bad(&format!("'{t}' is not an integer")))).collect()
+    };
+    let mut out = DriverOutput { status: Vec::new(), error: String::new(), kernels: BTreeMap::new(), ranks: Vec::new() };
+    let mut cur: Option<RankResult> = None;
+    for line in text.lines() {
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match key {
+            "status" => out.status = ints(rest)?,
+            "error" => out.error = rest.trim().to_string(),
+            "kernel" => {
+                let (name, n) = rest.split_once(' ').ok_or_else(|| bad("kernel line"))?;
+                out.kernels.insert(name.to_string(), n.trim().parse().map_err(|_| bad("kernel count"))?);
+            }
+            "rank" => cur = Some(RankResult { recv_counts: Vec::new(), target: Vec::new(), signal: Vec::new() }),
+            "recv_counts" => cur.as_mut().ok_or_else(|| bad("recv_counts before rank"))?.recv_counts = ints(rest)?,
+            "target" => {
+                let vals: Vec<f64> = rest
+                    .split_ascii_whitespace()
+                    .map(|t| t.parse::<f64>().map_err(|_| bad(&format!("'{t}' is not a number"))))
+                    .collect::<Result<_, _>>()?;
+                if vals.len() != p * mr * re {
+                    return Err(bad(&format!("{} target values, expected {}", vals.len(), p * mr * re)));
+                }
+                cur.as_mut().ok_or_else(|| bad("target before rank"))?.target = vals.chunks(re).map(|c| c.to_vec()).collect();
+            }
+            "signal" => {
+                let vals = ints(rest)?;
+                if vals.len() != p * s {
+                    return Err(bad(&format!("{} signal values, expected {}", vals.len(), p * s)));
+                }
+                cur.as_mut().ok_or_else(|| bad("signal before rank"))?.signal = vals.chunks(s).map(|c| c.to_vec()).collect();
+            }
+            "out_matches" => {
+                let r = cur.take().ok_or_else(|| bad("out_matches before rank"))?;
+                out.ranks.push((r, rest.trim() == "1"));
+            }
+            "" => {}
+            other => return Err(bad(&format!("unknown line '{other}'"))),
+        }
+    }
+    if out.status.len() != p || out.ranks.len() != p {
+        return Err(bad(&format!("{} statuses and {} ranks for P = {p}", out.status.len(), out.ranks.len())));
+    }
+    Ok(out)
+}
+
+/// Runs one case end to end. `Err` is a failure of pld-sim itself (a tool missing, the generated
+/// tree not compiling, the simulator crashing, consume_step's output not matching the target
+/// window); every outcome of the case, including compile_error, is an `Ok` result.
+pub fn run_case(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
+    let sim = match build(tc, case)? {
+        Ok(sim) => sim,
+        Err(compile_error) => return Ok(compile_error),
+    };
+    let text = drive(tc, &sim, &params(case, "run", ""))?;
+    let out = parse_output(case, &text)?;
+
+    let started: Vec<String> = out.kernels.iter().map(|(k, n)| format!("{k}={n}")).collect();
+    let started = format!("kernel blocks started: {}", started.join(" "));
+    let first_bad = out.status.iter().position(|&s| s != 0);
+    let (status, code, message) = match first_bad {
+        None => {
+            if let Some(r) = out.ranks.iter().position(|(_, m)| !m) {
+                return Err(format!(
+                    "rank {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
+                ));
+            }
+            (
+                "ok",
+                0,
+                format!(
+                    "{} ranks x {} blocks, {} exchange(s); {started}",
+                    case.ranks,
+                    case.blocks(),
+                    case.repeat
+                ),
+            )
+        }
+        Some(r) => {
+            let code = out.status[r];
+            let what = if out.error.is_empty() {
+                match code {
+                    5 => format!(
+                        "rank {r}: the orchestration returned SIMPLER_ERROR_INVALID_ARGS (5) before submitting the collective"
+                    ),
+                    _ => format!("rank {r}: the orchestration returned {code}"),
+                }
+            } else {
+                out.error.clone()
+            };
+            let status = if code == 5 { "invalid_args" } else { "fatal" };
+            (status, code, format!("{what}; rank statuses {:?}; {started}", out.status))
+        }
+    };
+    Ok(SimResult {
+        status: status.into(),
+        code,
+        message,
+        blocks: case.blocks(),
+        ranks: out.ranks.into_iter().map(|(r, _)| r).collect(),
+    })
+}
+
+/// Kernel block counts from a result message (`name=count` tokens after "kernel blocks started:").
+pub fn blocks_started(message: &str) -> BTreeMap<String, i64> {
+    let mut m = BTreeMap::new();
+    if let Some((_, rest)) = message.split_once("kernel blocks started:") {
+        for tok in rest.split_ascii_whitespace() {
+            if let Some((k, v)) = tok.split_once('=')
+                && let Ok(n) = v.parse()
+            {
+                m.insert(k.to_string(), n);
+            }
+        }
+    }
+    m
+}
+
+/// The builtin collective kernel's name for a dtype.
+pub fn builtin_kernel(dtype: DType) -> &'static str {
+    match dtype {
+        DType::F32 => "__builtin_all_to_all_v__fp32",
+        DType::I8 => "__builtin_all_to_all_v__int8",
+    }
+}
+
+/// One benchmark measurement.
+#[derive(Clone, Debug)]
+pub struct BenchResult {
+    pub ranks: usize,
+    pub blocks: i64,
+    pub bytes_per_rank: i64,
+    /// Best single-thread memcpy of `bytes_per_rank`, ns.
+    pub memcpy_ns: i64,
+    /// Each timed exchange, ns.
+    pub exchange_ns: Vec<i64>,
+}
+
+impl BenchResult {
+    pub fn memcpy_gbps(&self) -> f64 {
+        self.bytes_per_rank as f64 / self.memcpy_ns as f64
+    }
+    /// Aggregate exchange throughput (every rank's `bytes_per_rank` moved), GB/s, of the median
+    /// exchange.
+    pub fn exchange_gbps(&self) -> f64 {
+        let mut v = self.exchange_ns.clone();
+        v.sort();
+        let median = v[v.len() / 2];
+        (self.ranks as i64 * self.bytes_per_rank) as f64 / median as f64
+    }
+}
+
+/// Times the generated collective inside the generated pipeline: `iters` exchanges (after
+/// `warmup`), each from the moment its last block started to the moment its last block ended.
+/// The case must be f32 with every count at MAX_RECV for the bytes to be `rows * row_elems * 4`.
+pub fn bench(tc: &Toolchain, case: &Case, warmup: u32, iters: u32) -> Result<BenchResult, String> {
+    let sim = match build(tc, case)? {
+        Ok(sim) => sim,
+        Err(r) => return Err(format!("the bench module does not compile: {}", r.message)),
+    };
+    let extra = format!("iters {iters}\nwarmup {warmup}\ntimed_kernel {}\n", builtin_kernel(case.dtype));
+    let text = drive(tc, &sim, &params(case, "bench", &extra))?;
+    let mut r = BenchResult {
+        ranks: case.ranks,
+        blocks: case.blocks(),
+        bytes_per_rank: case.rows() * case.row_elems * case.dtype.size(),
+        memcpy_ns: 0,
+        exchange_ns: Vec::new(),
+    };
+    let mut status_ok = false;
+    let mut error = String::new();
+    for line in text.lines() {
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match key {
+            "memcpy_ns" => r.memcpy_ns = rest.trim().parse().map_err(|_| "bad memcpy_ns")?,
+            "exchange_ns" => r.exchange_ns.push(rest.trim().parse().map_err(|_| "bad exchange_ns")?),
+            "status" => status_ok = rest.split_ascii_whitespace().all(|t| t == "0"),
+            "error" => error = rest.to_string(),
+            _ => {}
+        }
+    }
+    if !status_ok || r.exchange_ns.len() != iters as usize || r.memcpy_ns <= 0 {
+        return Err(format!("the bench run failed: {error}\n{text}"));
+    }
+    Ok(r)
+}
+
+/// Writes `text` to `path` (or stdout for `None`).
+pub fn write_output(path: Option<&Path>, text: &str) -> Result<(), String> {
+    match path {
+        Some(p) => fs::write(p, text).map_err(|e| format!("{}: {e}", p.display())),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,441 @@
+//! From a case's module to a simulator binary: pld-opt, pld-translate, g++, with a content-hash
+//! cache under `<root>/target/pld-sim-cache` (docs/sim.md).
+//!
+//! Cache layout (every entry is written under a temporary name and renamed into place, so
+//! concurrent pld-sim processes never see half an entry; a per-key lock file keeps them from
+//! doing the same work twice):
+//!
+//! ```text
+//! trees/<key>/   key = hash(module text, pld-opt and pld-translate identity, sim/kernels/*)
+//!   input.mlir, kernels/*.cpp, lowered.mlir, tree/ (pld-translate's output), outcome
+//! obj/<key>.o    key = hash(compiler, flags, source text, runtime/include/**, sim/driver/*.h)
+//! bin/<key>      key = hash(the object keys)
+//! ```
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::UNIX_EPOCH;
+
+use super::module::CHIP_FN;
+
+/// Environment variable overriding the crate root (where runtime/, sim/ and target/ are).
+pub const ROOT_ENV: &str = "PLD_SIM_ROOT";
+
+/// 128-bit FNV-1a over length-framed parts.
+#[derive(Clone)]
+pub struct ContentHash(u128);
+
+impl ContentHash {
+    pub fn new(domain: &str) -> ContentHash {
+        let mut h = ContentHash(0x6c62272e07bb014262b821756295c58d);
+        h.part(domain.as_bytes());
+        h
+    }
+    fn bytes(&mut self, data: &[u8]) {
+        const PRIME: u128 = 0x0000000001000000000000000000013B;
+        for &b in data {
+            self.0 = (self.0 ^ b as u128).wrapping_mul(PRIME);
+        }
+    }
+    pub fn part(&mut self, data: &[u8]) -> &mut ContentHash {
+        self.bytes(&(data.len() as u64).to_le_bytes());
+        self.bytes(data);
+        self
+    }
+    pub fn hex(&self) -> String {
+        format!("{:032x}", self.0)
+    }
+}
+
+/// Where things are.
+#[derive(Clone, Debug)]
+pub struct Toolchain {
+    /// The crate root: runtime/, sim/, templates/.
+    pub root: PathBuf,
+    /// Directory holding pld-opt and pld-translate (the one pld-sim runs from).
+    pub tools: PathBuf,
+    pub cache: PathBuf,
+    /// C++ compiler ($CXX, default g++).
+    pub cxx: String,
+}
+
+/// Why a build stopped.
+#[derive(Debug)]
+pub enum BuildError {
+    /// pld-opt or pld-translate rejected the module (their exit code and diagnostics).
+    Compile { code: i64, message: String },
+    /// Anything else (missing tool, I/O, a C++ compile failure of the generated tree).
+    Internal(String),
+}
+
+impl From<std::io::Error> for BuildError {
+    fn from(e: std::io::Error) -> BuildError {
+        BuildError::Internal(e.to_string())
+    }
+}
+
+fn internal(msg: impl Into<String>) -> BuildError {
+    BuildError::Internal(msg.into())
+}
+
+static UNIQUE: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh name next to `path` for writing an entry before renaming it into place.
+fn temp_beside(path: &Path) -> PathBuf {
+    let n = UNIQUE.fetch_add(1, Ordering::Relaxed);
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp.{}.{n}", std::process::id()));
+    path.with_file_name(name)
+}
+
+/// Holds an exclusive lock on `<cache>/locks/<key>` while alive.
+struct KeyLock(#[allow(dead_code)] fs::File);
+
+fn lock_key(cache: &Path, key: &str) -> Result<KeyLock, BuildError> {
+    let dir = cache.join("locks");
+    fs::create_dir_all(&dir)?;
+    let file = fs::OpenOptions::new().create(true).truncate(false).write(true).open(dir.join(key))?;
+    file.lock()?;
+    Ok(KeyLock(file))
+}
+
+fn identity(path: &Path) -> Result<String, BuildError> {
+    let meta = fs::metadata(path).map_err(|e| internal(format!("{}: {e}", path.display())))?;
+    let mtime = meta.modified()?.duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    Ok(format!("{}:{}:{mtime}", path.display(), meta.len()))
+}
+
+/// The files of a directory tree, sorted, as (relative path, contents).
+fn read_tree(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, BuildError> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), BuildError> {
+        let mut entries: Vec<_> = fs::read_dir(dir)
+            .map_err(|e| internal(format!("{}: {e}", dir.display())))?
+            .collect::<Result<_, _>>()?;
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let p = e.path();
+            if p.is_dir() {
+                walk(base, &p, out)?;
+            } else {
+                let rel = p.strip_prefix(base).unwrap_or(&p).to_string_lossy().into_owned();
+                out.push((rel, fs::read(&p)?));
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out)?;
+    Ok(out)
+}
+
+fn output_text(out: &Output) -> String {
+    let mut s = String::from_utf8_lossy(&out.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !stdout.trim().is_empty() {
+        s.push_str(&stdout);
+    }
+    s.trim_end().to_string()
+}
+
+/// One translation unit of the simulator binary.
+struct Unit {
+    what: String,
+    source: PathBuf,
+    flags: Vec<String>,
+}
+
+/// A built simulator: the binary and the kernels it holds.
+#[derive(Clone, Debug)]
+pub struct Simulator {
+    pub binary: PathBuf,
+    pub kernels: Vec<String>,
+}
+
+impl Toolchain {
+    /// The crate root from `$PLD_SIM_ROOT`, else the build-time crate root; the tools from the
+    /// running executable's directory.
+    pub fn discover() -> Result<Toolchain, String> {
+        let root = std::env::var_os(ROOT_ENV)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+        for need in ["runtime/include/pld_runtime/host.h", "runtime/host/runtime.cpp", "sim/driver/driver.cpp"] {
+            if !root.join(need).is_file() {
+                return Err(format!("{} has no {need} (set {ROOT_ENV} to the pld checkout)", root.display()));
+            }
+        }
+        let exe = std::env::current_exe().map_err(|e| format!("cannot locate the running executable: {e}"))?;
+        let tools = exe.parent().ok_or("the executable has no directory")?.to_path_buf();
+        let cache = root.join("target").join("pld-sim-cache");
+        let cxx = std::env::var("CXX").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "g++".into());
+        Ok(Toolchain { root, tools, cache, cxx })
+    }
+
+    pub fn tool(&self, name: &str) -> Result<PathBuf, BuildError> {
+        let p = self.tools.join(name);
+        if p.is_file() {
+            Ok(p)
+        } else {
+            Err(internal(format!("{name} not found next to pld-sim (looked for {}); build it with `cargo build`", p.display())))
+        }
+    }
+
+    fn base_flags(&self) -> Vec<String> {
+        vec![
+            "-std=c++17".into(),
+            "-O2".into(),
+            "-pthread".into(),
+            format!("-I{}", self.root.join("runtime/include").display()),
+            format!("-I{}", self.root.join("sim/driver").display()),
+        ]
+    }
+
+    /// Lowers and translates a module (cached by content). Returns the build tree's directory:
+    /// `<tree>/next_levels/chip_pipeline/...`.
+    pub fn translate(&self, module: &str) -> Result<PathBuf, BuildError> {
+        let pld_opt = self.tool("pld-opt")?;
+        let pld_translate = self.tool("pld-translate")?;
+        let kernels = read_tree(&self.root.join("sim/kernels"))?;
+        let mut h = ContentHash::new("pld-sim tree v1");
+        h.part(module.as_bytes()).part(identity(&pld_opt)?.as_bytes()).part(identity(&pld_translate)?.as_bytes());
+        for (name, text) in &kernels {
+            h.part(name.as_bytes()).part(text);
+        }
+        let key = h.hex();
+        let dir = self.cache.join("trees").join(&key);
+        let _lock = lock_key(&self.cache, &format!("tree-{key}"))?;
+        if !dir.join("outcome").is_file() {
+            fs::create_dir_all(self.cache.join("trees"))?;
+            let tmp = temp_beside(&dir);
+            let result = self.translate_into(&tmp, module, &kernels, &pld_opt, &pld_translate);
+            if let Err(e) = result {
+                let _ = fs::remove_dir_all(&tmp);
+                return Err(e);
+            }
+            fs::rename(&tmp, &dir)?;
+        }
+        let outcome = fs::read_to_string(dir.join("outcome"))?;
+        if let Some(code) = outcome.strip_prefix("compile_error ") {
+            let message = fs::read_to_string(dir.join("diagnostics.txt"))?;
+            return Err(BuildError::Compile { code: code.trim().parse().unwrap_or(1), message });
+        }
+        Ok(dir.join("tree"))
+    }
+
+    /// pld-opt then pld-translate in `dir` (a fresh directory). A rejection is an outcome, not an
+    /// error: it is cached as `outcome` = `compile_error <code>` with `diagnostics.txt`.
+    fn translate_into(
+        &self,
+        dir: &Path,
+        module: &str,
+        kernels: &[(String, Vec<u8>)],
+        pld_opt: &Path,
+        pld_translate: &Path,
+    ) -> Result<(), BuildError> {
+        fs::create_dir_all(dir.join("kernels"))?;
+        fs::write(dir.join("input.mlir"), module)?;
+        for (name, text) in kernels {
+            fs::write(dir.join("kernels").join(name), text)?;
+        }
+        let reject = |tool: &str, out: &Output| -> Result<(), BuildError> {
+            let code = out.status.code().unwrap_or(-1) as i64;
+            fs::write(dir.join("diagnostics.txt"), format!("{tool}: {}", output_text(out)))?;
+            fs::write(dir.join("outcome"), format!("compile_error {code}\n"))?;
+            Ok(())
+        };
+        let out = Command::new(pld_opt)
+            .current_dir(dir)
+            .args(["--pld-lower-collectives", "input.mlir", "-o", "lowered.mlir"])
+            .output()
+            .map_err(|e| internal(format!("cannot run {}: {e}", pld_opt.display())))?;
+        if !out.status.success() {
+            return reject("pld-opt --pld-lower-collectives", &out);
+        }
+        let out = Command::new(pld_translate)
+            .current_dir(dir)
+            .args(["--pld-to-ascend-build", "--output-dir", "tree", "lowered.mlir"])
+            .output()
+            .map_err(|e| internal(format!("cannot run {}: {e}", pld_translate.display())))?;
+        if !out.status.success() {
+            return reject("pld-translate --pld-to-ascend-build", &out);
+        }
+        fs::write(dir.join("outcome"), "ok\n")?;
+        Ok(())
+    }
+
+    /// Compiles (cached per object) and links the simulator for a translated tree.
+    pub fn simulator(&self, tree: &Path) -> Result<Simulator, BuildError> {
+        let sub = tree.join("next_levels").join(CHIP_FN);
+        let orch = sub.join("orchestration").join(format!("{CHIP_FN}.cpp"));
+        if !orch.is_file() {
+            return Err(internal(format!("pld-translate wrote no {}", orch.display())));
+        }
+        let config = fs::read_to_string(sub.join("kernel_config.py"))
+            .map_err(|e| internal(format!("{}: {e}", sub.join("kernel_config.py").display())))?;
+        let mut kernels = Vec::new();
+        let aiv = sub.join("kernels").join("aiv");
+        for e in fs::read_dir(&aiv).map_err(|e| internal(format!("{}: {e}", aiv.display())))? {
+            let p = e?.path();
+            if p.extension().is_some_and(|x| x == "cpp")
+                && let Some(stem) = p.file_stem().and_then(|s| s.to_str())
+            {
+                kernels.push(stem.to_string());
+            }
+        }
+        kernels.sort();
+        for k in &kernels {
+            if !config.contains(&format!("\"{k}\"")) && !config.contains(&format!("'{k}'")) {
+                return Err(internal(format!("kernel {k} of {} is not named in kernel_config.py", aiv.display())));
+            }
+            if !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(internal(format!("kernel name {k:?} is not an identifier")));
+            }
+        }
+
+        // The kernel table: one entry per kernel, entry symbols renamed on the command line.
+        let symbol = |k: &str| format!("pld_sim_kernel_{k}");
+        let mut table = String::from("// Generated by pld-sim: the kernels of this tree.\n#include \"kernel_table.h\"\n");
+        for k in &kernels {
+            let _ = writeln!(table, "extern \"C\" void {}(int64_t*);", symbol(k));
+        }
+        table.push_str("extern const PldSimKernel pld_sim_kernels[] = {\n");
+        for k in &kernels {
+            let _ = writeln!(table, "    {{\"{k}\", &{}}},", symbol(k));
+        }
+        if kernels.is_empty() {
+            table.push_str("    {nullptr, nullptr},\n");
+        }
+        let _ = writeln!(table, "}};\nextern const int pld_sim_kernel_count = {};", kernels.len());
+        let table_path = tree.join("pld_sim_kernel_table.cpp");
+        if fs::read_to_string(&table_path).ok().as_deref() != Some(table.as_str()) {
+            let tmp = temp_beside(&table_path);
+            fs::write(&tmp, &table)?;
+            fs::rename(&tmp, &table_path)?;
+        }
+
+        let mut units = vec![
+            Unit { what: "runtime".into(), source: self.root.join("runtime/host/runtime.cpp"), flags: vec![] },
+            Unit { what: "driver".into(), source: self.root.join("sim/driver/driver.cpp"), flags: vec![] },
+            Unit { what: "orchestration".into(), source: orch, flags: vec![] },
+            Unit { what: "kernel table".into(), source: table_path, flags: vec![] },
+        ];
+        for k in &kernels {
+            units.push(Unit {
+                what: format!("kernel {k}"),
+                source: aiv.join(format!("{k}.cpp")),
+                flags: vec![format!("-Dkernel_entry={}", symbol(k)), format!("-DPLD_KERNEL_NAME=\"{k}\"")],
+            });
+        }
+        let objects = self.compile_all(&units)?;
+
+        let mut h = ContentHash::new("pld-sim bin v1");
+        h.part(self.cxx.as_bytes());
+        for o in &objects {
+            h.part(o.to_string_lossy().as_bytes());
+        }
+        let key = h.hex();
+        let binary = self.cache.join("bin").join(&key);
+        if !binary.is_file() {
+            fs::create_dir_all(self.cache.join("bin"))?;
+            let _lock = lock_key(&self.cache, &format!("bin-{key}"))?;
+            if !binary.is_file() {
+                let tmp = temp_beside(&binary);
+                let out = Command::new(&self.cxx)
+                    .args(["-std=c++17", "-O2", "-pthread"])
+                    .args(&objects)
+                    .arg("-o")
+                    .arg(&tmp)
+                    .output()
+                    .map_err(|e| internal(format!("cannot run {}: {e}", self.cxx)))?;
+                if !out.status.success() {
+                    let _ = fs::remove_file(&tmp);
+                    return Err(internal(format!("linking the simulator failed:\n{}", output_text(&out))));
+                }
+                fs::rename(&tmp, &binary)?;
+            }
+        }
+        Ok(Simulator { binary, kernels })
+    }
+
+    /// Compiles every unit not yet in the object cache, in parallel; returns the object paths
+    /// in unit order.
+    fn compile_all(&self, units: &[Unit]) -> Result<Vec<PathBuf>, BuildError> {
+        let mut headers = ContentHash::new("pld-sim headers v1");
+        for dir in ["runtime/include", "sim/driver"] {
+            for (name, text) in read_tree(&self.root.join(dir))? {
+                if name.ends_with(".h") {
+                    headers.part(dir.as_bytes()).part(name.as_bytes()).part(&text);
+                }
+            }
+        }
+        fs::create_dir_all(self.cache.join("obj"))?;
+        let mut objects = Vec::new();
+        let mut pending: Vec<(String, PathBuf, PathBuf, KeyLock, Child)> = Vec::new();
+        for u in units {
+            let text = fs::read(&u.source).map_err(|e| internal(format!("{}: {e}", u.source.display())))?;
+            let mut flags = self.base_flags();
+            flags.extend(u.flags.iter().cloned());
+            let mut h = ContentHash::new("pld-sim obj v1");
+            h.part(self.cxx.as_bytes()).part(headers.hex().as_bytes()).part(&text);
+            for f in &flags {
+                h.part(f.as_bytes());
+            }
+            let key = h.hex();
+            let obj = self.cache.join("obj").join(format!("{key}.o"));
+            objects.push(obj.clone());
+            if obj.is_file() {
+                continue;
+            }
+            let lock = lock_key(&self.cache, &format!("obj-{key}"))?;
+            if obj.is_file() {
+                continue;
+            }
+            let tmp = temp_beside(&obj);
+            let child = Command::new(&self.cxx)
+                .args(&flags)
+                .arg("-c")
+                .arg(&u.source)
+                .arg("-o")
+                .arg(&tmp)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .map_err(|e| internal(format!("cannot run {}: {e}", self.cxx)))?;
+            pending.push((u.what.clone(), tmp, obj, lock, child));
+        }
+        let mut failures = Vec::new();
+        for (what, tmp, obj, lock, child) in pending {
+            let out = child.wait_with_output()?;
+            if out.status.success() {
+                fs::rename(&tmp, &obj)?;
+            } else {
+                let _ = fs::remove_file(&tmp);
+                failures.push(format!("compiling the {what} failed:\n{}", output_text(&out)));
+            }
+            drop(lock);
+        }
+        if failures.is_empty() { Ok(objects) } else { Err(internal(failures.join("\n"))) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ContentHash;
+
+    #[test]
+    fn hash_frames_its_parts() {
+        let h = |parts: &[&str]| {
+            let mut h = ContentHash::new("t");
+            for p in parts {
+                h.part(p.as_bytes());
+            }
+            h.hex()
+        };
+        assert_eq!(h(&["ab", "c"]), h(&["ab", "c"]));
+        assert_ne!(h(&["ab", "c"]), h(&["a", "bc"]));
+        assert_ne!(ContentHash::new("t").hex(), ContentHash::new("u").hex());
+        assert_eq!(h(&[]).len(), 32);
+    }
+}
