@@ -1,0 +1,102 @@
+// Every error of --pld-to-ascend-build is a located diagnostic (and nothing is
+// written, see atomic-output.test). One case per split.
+// RUN: pld-translate %s --split-input-file --verify-diagnostics --pld-to-ascend-build --output-dir %t.out --kernel-source-dir %S/Inputs
+
+// A user AIV kernel without pl.kernel_source, named, with the launch noted.
+// expected-error @+1 {{AIV kernel @no_source has no pl.kernel_source: pld-translate copies kernel sources, it does not compile InCore IR}}
+func.func private @no_source(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  // expected-note @+1 {{launched here}}
+  %r = call @no_source(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// A pl.kernel_source file that does not exist (relative to --kernel-source-dir).
+// expected-error @+1 {{AIV kernel @missing_file: cannot read pl.kernel_source "kernel_src/nope.cpp"}}
+func.func private @missing_file(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/nope.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %r = call @missing_file(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// A collective that --pld-lower-collectives never saw.
+func.func @chip(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>)
+    attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' was never lowered: run `pld-opt --pld-lower-collectives` before `pld-translate --pld-to-ascend-build`}}
+  %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
+      : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// An unknown builtin template package.
+// expected-error @+1 {{AIV kernel @__builtin_x: unknown builtin template package ':pypto.runtime.builtins.collectives.all_gather' (pl.builtin_template_dir)}}
+func.func private @__builtin_x(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32>
+    attributes {pl.func_kind = "aiv", pl.builtin_template_dir = ":pypto.runtime.builtins.collectives.all_gather", pl.builtin_template_vars = "dtype_cpp=float"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %r = call @__builtin_x(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// The template's ${dtype_cpp} has no value (the variables name another one).
+// expected-error @+1 {{the template uses '${dtype_cpp}', which has no value}}
+func.func private @__builtin_y(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32>
+    attributes {pl.func_kind = "aiv", pl.builtin_template_dir = ":pypto.runtime.builtins.collectives.all_to_all_v", pl.builtin_template_vars = "dtype=float"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %r = call @__builtin_y(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// A variable without a value.
+// expected-error @+1 {{template variable 'dtype_cpp' has an empty value}}
+func.func private @__builtin_z(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32>
+    attributes {pl.func_kind = "aiv", pl.builtin_template_dir = ":pypto.runtime.builtins.collectives.all_to_all_v", pl.builtin_template_vars = "dtype_cpp="} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %r = call @__builtin_z(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// A variable the template does not use is not silently dropped.
+// expected-error @+1 {{template variable 'extra' is not used by the template}}
+func.func private @__builtin_w(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32>
+    attributes {pl.func_kind = "aiv", pl.builtin_template_dir = ":pypto.runtime.builtins.collectives.all_to_all_v", pl.builtin_template_vars = "dtype_cpp=float,extra=1"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %r = call @__builtin_w(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// A HOST op the host codegen has no form for.
+func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = arith.cmpi eq, %c0, %c1 : index
+  // expected-error @+1 {{'scf.if' in HOST orchestrator @host is not supported by the host codegen}}
+  scf.if %b {
+  }
+  return
+}
