@@ -206,7 +206,9 @@ fn bench_main(args: &[String]) -> ExitCode {
     // f32 rows of 1024 elements (4 KiB); every count MAX_RECV, so each rank sends its whole
     // input: `mib` MiB per rank.
     const ROW_ELEMS: i64 = 1024;
-    println!("| P | B | MiB per rank | single-thread memcpy GB/s | exchange GB/s (aggregate, median of {iters}) | ratio |");
+    println!(
+        "| P | B | MiB per rank | single-thread memcpy GB/s | exchange GB/s (aggregate, median of {iters}) | ratio |"
+    );
     println!("|---|---|---|---|---|---|");
     let mut ok = true;
     for p in ranks {

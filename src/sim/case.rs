@@ -133,7 +133,10 @@ impl Case {
         if row_elems < 1 {
             return Err(format!("row_elems must be >= 1, got {row_elems}"));
         }
-        let payload = (ranks as i64).checked_mul(max_recv).and_then(|n| n.checked_mul(row_elems)).and_then(|n| n.checked_mul(dtype.size()));
+        let payload = (ranks as i64)
+            .checked_mul(max_recv)
+            .and_then(|n| n.checked_mul(row_elems))
+            .and_then(|n| n.checked_mul(dtype.size()));
         match payload {
             Some(n) if n <= MAX_PAYLOAD_BYTES => {}
             _ => return Err(format!("ranks * max_recv * row_elems * element size exceeds {MAX_PAYLOAD_BYTES} bytes")),

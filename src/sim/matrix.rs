@@ -58,10 +58,34 @@ pub fn counts(pattern: Pattern, p: usize, max_recv: i64, seed: u64) -> Vec<Vec<i
                     let odd = (s + d) % 2 == 1;
                     match pattern {
                         Pattern::Uniform => mr,
-                        Pattern::ZeroAndFull => if odd { mr } else { 0 },
-                        Pattern::OneAndFull => if odd { mr } else { 1 },
-                        Pattern::OverCapacity => if odd { mr + 3 } else { mr },
-                        Pattern::Negative => if odd { -2 } else { (mr + 1) / 2 },
+                        Pattern::ZeroAndFull => {
+                            if odd {
+                                mr
+                            } else {
+                                0
+                            }
+                        }
+                        Pattern::OneAndFull => {
+                            if odd {
+                                mr
+                            } else {
+                                1
+                            }
+                        }
+                        Pattern::OverCapacity => {
+                            if odd {
+                                mr + 3
+                            } else {
+                                mr
+                            }
+                        }
+                        Pattern::Negative => {
+                            if odd {
+                                -2
+                            } else {
+                                (mr + 1) / 2
+                            }
+                        }
                         Pattern::Random => next(-3, mr + 4),
                     }
                 })
@@ -114,11 +138,11 @@ pub fn case(p: usize, l: i64, dtype: DType, mr: i64, re: i64, pattern: Pattern, 
 
 fn name_of(c: &Case, pattern: &str) -> String {
     format!(
-        "P{}_L{}_{}_{}_mr{}_re{}_S{}{}",
+        "P{}_L{}_{}{}_mr{}_re{}_S{}{}",
         c.ranks,
         c.core_num,
         c.dtype.name(),
-        pattern,
+        if pattern.is_empty() { String::new() } else { format!("_{pattern}") },
         c.max_recv,
         c.row_elems,
         c.stride(),
@@ -177,7 +201,7 @@ pub fn ci_slice() -> Vec<Entry> {
 pub fn extras(repeat: u32) -> Vec<Entry> {
     let mut v = Vec::new();
     let mut add = |name: &str, c: Case, expect: Expect| {
-        v.push(Entry { name: format!("{name}_{}", name_of(&c, "")), case: c, expect });
+        v.push(Entry { name: format!("{name}:{}", name_of(&c, "")), case: c, expect });
     };
     // Back-to-back exchanges on one signal.
     let mut c = case(4, 8, DType::F32, 3, 7, Pattern::Random, 101);
@@ -202,10 +226,10 @@ pub fn extras(repeat: u32) -> Vec<Entry> {
     c.signal_stride = Some(5);
     add("S_lt_B", c, Expect::CompileError("signal stride S=5 is smaller than the admitted block count B=8"));
     // Launch widths that are not multiples of P, uneven lane slices, rows not multiples of 32 B.
-    add("P3_L7", case(3, 7, DType::I8, 5, 11, Pattern::Random, 107), Expect::Golden);
-    add("P2_L6_slices", case(2, 6, DType::F32, 5, 7, Pattern::Uniform, 108), Expect::Golden);
-    add("P4_L10_row3B", case(4, 10, DType::I8, 6, 3, Pattern::Random, 109), Expect::Golden);
-    add("P16_L16", case(16, 16, DType::F32, 2, 3, Pattern::ZeroAndFull, 110), Expect::Golden);
+    add("odd_width", case(3, 7, DType::I8, 5, 11, Pattern::Random, 107), Expect::Golden);
+    add("uneven_slices", case(2, 6, DType::F32, 5, 7, Pattern::Uniform, 108), Expect::Golden);
+    add("row_3_bytes", case(4, 10, DType::I8, 6, 3, Pattern::Random, 109), Expect::Golden);
+    add("max_ranks", case(16, 16, DType::F32, 2, 3, Pattern::ZeroAndFull, 110), Expect::Golden);
     // Capacity: exactly at it runs; above it the sync-start launch is refused (7), no block runs.
     let mut c = case(4, 8, DType::F32, 2, 8, Pattern::Random, 111);
     c.aiv_capacity = 8;

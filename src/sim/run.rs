@@ -108,9 +108,12 @@ fn parse_output(case: &Case, text: &str) -> Result<DriverOutput, String> {
     let (mr, re, s) = (case.max_recv as usize, case.row_elems as usize, case.stride() as usize);
     let bad = |what: &str| format!("malformed simulator output: {what}");
     let ints = |rest: &str| -> Result<Vec<i64>, String> {
-        rest.split_ascii_whitespace().map(|t| t.parse::<i64>().map_err(|_| bad(&format!("'{t}' is not an integer")))).collect()
+        rest.split_ascii_whitespace()
+            .map(|t| t.parse::<i64>().map_err(|_| bad(&format!("'{t}' is not an integer"))))
+            .collect()
     };
-    let mut out = DriverOutput { status: Vec::new(), error: String::new(), kernels: BTreeMap::new(), ranks: Vec::new() };
+    let mut out =
+        DriverOutput { status: Vec::new(), error: String::new(), kernels: BTreeMap::new(), ranks: Vec::new() };
     let mut cur: Option<RankResult> = None;
     for line in text.lines() {
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
@@ -131,14 +134,16 @@ fn parse_output(case: &Case, text: &str) -> Result<DriverOutput, String> {
                 if vals.len() != p * mr * re {
                     return Err(bad(&format!("{} target values, expected {}", vals.len(), p * mr * re)));
                 }
-                cur.as_mut().ok_or_else(|| bad("target before rank"))?.target = vals.chunks(re).map(|c| c.to_vec()).collect();
+                cur.as_mut().ok_or_else(|| bad("target before rank"))?.target =
+                    vals.chunks(re).map(|c| c.to_vec()).collect();
             }
             "signal" => {
                 let vals = ints(rest)?;
                 if vals.len() != p * s {
                     return Err(bad(&format!("{} signal values, expected {}", vals.len(), p * s)));
                 }
-                cur.as_mut().ok_or_else(|| bad("signal before rank"))?.signal = vals.chunks(s).map(|c| c.to_vec()).collect();
+                cur.as_mut().ok_or_else(|| bad("signal before rank"))?.signal =
+                    vals.chunks(s).map(|c| c.to_vec()).collect();
             }
             "out_matches" => {
                 let r = cur.take().ok_or_else(|| bad("out_matches before rank"))?;
@@ -178,12 +183,7 @@ pub fn run_case(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             (
                 "ok",
                 0,
-                format!(
-                    "{} ranks x {} blocks, {} exchange(s); {started}",
-                    case.ranks,
-                    case.blocks(),
-                    case.repeat
-                ),
+                format!("{} ranks x {} blocks, {} exchange(s); {started}", case.ranks, case.blocks(), case.repeat),
             )
         }
         Some(r) => {

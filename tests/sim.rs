@@ -1,0 +1,242 @@
+//! pld-sim end to end: the CI slice of the case matrix against the independent golden
+//! (src/sim/golden.rs), the refusal statuses, malformed cases, the result format and the cache.
+//! The full matrix is `cargo run --release --bin pld-sim -- --matrix` (docs/sim.md).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use pld::sim::case::Case;
+use pld::sim::matrix::{self, Expect};
+use pld::sim::result::SimResult;
+
+const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");
+
+fn scratch(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pld-sim-tests").join(format!(
+        "{name}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(args: &[&str], envs: &[(&str, &Path)]) -> Output {
+    let mut cmd = Command::new(PLD_SIM);
+    cmd.args(args);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run pld-sim")
+}
+
+/// Runs one case through the binary (alternating stdout and `-o`), returns the parsed result.
+fn sim(dir: &Path, name: &str, case_json: &str, envs: &[(&str, &Path)]) -> SimResult {
+    let case_path = dir.join(format!("{name}.json"));
+    std::fs::write(&case_path, case_json).unwrap();
+    let out_path = dir.join(format!("{name}.result.json"));
+    let use_file = name.len().is_multiple_of(2);
+    let case_arg = case_path.to_str().unwrap();
+    let out_arg = out_path.to_str().unwrap();
+    let args: Vec<&str> = if use_file { vec![case_arg, "-o", out_arg] } else { vec![case_arg] };
+    let out = run(&args, envs);
+    assert!(out.status.success(), "pld-sim {name} exited {}:\n{}", out.status, String::from_utf8_lossy(&out.stderr));
+    let text = if use_file {
+        assert!(out.stdout.is_empty(), "with -o nothing goes to stdout");
+        std::fs::read_to_string(&out_path).unwrap()
+    } else {
+        String::from_utf8(out.stdout).unwrap()
+    };
+    SimResult::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
+}
+
+#[test]
+fn ci_slice_against_the_golden() {
+    let dir = scratch("slice");
+    let entries = matrix::ci_slice();
+    let mut failures = Vec::new();
+    let mut expectations = BTreeSet::new();
+    for e in &entries {
+        let result = sim(&dir, &e.name.replace(':', "_"), &e.case.to_json().to_string(), &[]);
+        if let Err(msg) = matrix::judge(e, &result) {
+            failures.push(format!("{}: {msg}", e.name));
+        }
+        expectations.insert(match &e.expect {
+            Expect::Golden => "golden".to_string(),
+            Expect::CompileError(_) => "compile_error".to_string(),
+            Expect::Refused { status, code } => format!("{status} {code}"),
+        });
+    }
+    assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), entries.len(), failures.join("\n"));
+    // The slice exercises every kind of outcome.
+    let kinds: Vec<&str> = expectations.iter().map(String::as_str).collect();
+    assert_eq!(kinds, ["compile_error", "fatal 7", "golden", "invalid_args 5"]);
+}
+
+#[test]
+fn refusals_leave_every_operand_untouched() {
+    let dir = scratch("refusals");
+    // Over capacity: B = 16 > 8 cores; fatal 7, no block of the collective started.
+    let over = r#"{"ranks": 4, "core_num": 16, "dtype": "i8", "max_recv": 2, "row_elems": 5, "aiv_capacity": 8,
+                   "send_counts": [[2,2,2,2],[2,2,2,2],[2,2,2,2],[2,2,2,2]]}"#;
+    let r = sim(&dir, "over", over, &[]);
+    assert_eq!((r.status.as_str(), r.code, r.blocks), ("fatal", 7, 16));
+    assert!(r.message.contains("exceeds the 8 AIV cores"), "{}", r.message);
+    assert!(r.message.contains("__builtin_all_to_all_v__int8=0 consume_step=0 stage_step=4"), "{}", r.message);
+    // The same case at capacity runs.
+    let at = over.replace("\"aiv_capacity\": 8", "\"aiv_capacity\": 16");
+    let r = sim(&dir, "at", &at, &[]);
+    assert_eq!(r.status, "ok", "{}", r.message);
+    pld::sim::golden::check(&Case::from_json(&at).unwrap(), &r).unwrap();
+
+    // A strided operand: invalid_args 5, the collective and consume_step never submitted.
+    for op in ["input", "target", "signal", "send_counts", "recv_counts"] {
+        let case = over.replace("\"aiv_capacity\": 8", &format!("\"non_contiguous\": \"{op}\""));
+        let r = sim(&dir, &format!("strided_{op}"), &case, &[]);
+        assert_eq!((r.status.as_str(), r.code), ("invalid_args", 5), "{op}: {}", r.message);
+        assert!(r.message.contains("__builtin_all_to_all_v__int8=0 consume_step=0"), "{}", r.message);
+        assert_eq!(r.ranks.len(), 4);
+        for rank in &r.ranks {
+            assert!(rank.target.iter().flatten().all(|&v| v == 0.0));
+            assert!(rank.recv_counts.iter().all(|&v| v == 0));
+            assert!(rank.signal.iter().flatten().all(|&v| v == 0));
+        }
+    }
+}
+
+#[test]
+fn signal_stride_below_the_launch_width_is_a_compile_error() {
+    let dir = scratch("stride");
+    let case = r#"{"ranks": 2, "core_num": 6, "dtype": "f32", "max_recv": 2, "row_elems": 3, "signal_stride": 4,
+                   "send_counts": [[1,2],[2,1]]}"#;
+    let r = sim(&dir, "lt", case, &[]);
+    assert_eq!(r.status, "compile_error");
+    assert_ne!(r.code, 0);
+    assert_eq!(r.blocks, 6);
+    assert!(r.ranks.is_empty());
+    assert!(r.message.contains("pld-opt"), "{}", r.message);
+    assert!(r.message.contains("signal stride S=4 is smaller than the admitted block count B=6"), "{}", r.message);
+    // S = B and S > B run, with the signal back to 0 on every lane.
+    for s in [6, 9] {
+        let case = case.replace("\"signal_stride\": 4", &format!("\"signal_stride\": {s}, \"repeat\": 7"));
+        let r = sim(&dir, &format!("s{s}"), &case, &[]);
+        pld::sim::golden::check(&Case::from_json(&case).unwrap(), &r).unwrap();
+        assert!(r.ranks.iter().all(|rank| rank.signal.iter().all(|row| row.len() == s)));
+    }
+}
+
+#[test]
+fn result_json_has_exactly_the_spec_keys() {
+    let dir = scratch("format");
+    let case = r#"{"ranks": 2, "core_num": 1, "dtype": "i8", "max_recv": 3, "row_elems": 3,
+                   "send_counts": [[3, 1], [-2, 9]]}"#;
+    let path = dir.join("case.json");
+    std::fs::write(&path, case).unwrap();
+    let out = run(&[path.to_str().unwrap()], &[]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(BTreeSet::from_iter(keys), BTreeSet::from(["status", "code", "message", "blocks", "ranks"]));
+    let rank = &v["ranks"][1];
+    let keys: Vec<&str> = rank.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(BTreeSet::from_iter(keys), BTreeSet::from(["recv_counts", "target", "signal"]));
+    // Rank 1 gets 1 row from rank 0 (its input row 1*3+0) and min(9, 3) = 3 of its own.
+    assert_eq!(rank["recv_counts"], serde_json::json!([1, 3]));
+    // i8 payload: (r*37 + d*11 + k*5 + e) % 251 - 125 for r=0, d=1, k=0: 11+e-125.
+    assert_eq!(rank["target"][0], serde_json::json!([-114, -113, -112]));
+    assert_eq!(rank["target"][1], serde_json::json!([0, 0, 0]));
+    assert_eq!(rank["signal"], serde_json::json!([[0], [0]]));
+    assert_eq!(v["status"], "ok");
+    assert_eq!(v["blocks"], 1);
+}
+
+#[test]
+fn malformed_cases_exit_nonzero_with_a_message() {
+    let dir = scratch("malformed");
+    let good =
+        r#"{"ranks": 2, "core_num": 2, "dtype": "f32", "max_recv": 2, "row_elems": 2, "send_counts": [[1,1],[1,1]]}"#;
+    let cases = [
+        ("bad_json", "{\"ranks\": 2,".to_string(), "bad JSON"),
+        ("missing", good.replace("\"dtype\": \"f32\", ", ""), "missing key 'dtype'"),
+        ("ranks0", good.replace("\"ranks\": 2", "\"ranks\": 0"), "ranks must be in 1..16"),
+        ("ranks17", good.replace("\"ranks\": 2", "\"ranks\": 17"), "ranks must be in 1..16"),
+        ("rows", good.replace("[[1,1],[1,1]]", "[[1,1]]"), "send_counts must be 2 x 2"),
+        ("cols", good.replace("[[1,1],[1,1]]", "[[1,1],[1,1,1]]"), "send_counts must be 2 x 2"),
+        ("not_int", good.replace("[[1,1],[1,1]]", "[[1,1],[1,\"x\"]]"), "int32"),
+        ("dtype", good.replace("\"f32\"", "\"bf16\""), "dtype"),
+        (
+            "operand",
+            good.replace("\"row_elems\": 2", "\"row_elems\": 2, \"non_contiguous\": \"out\""),
+            "non_contiguous",
+        ),
+    ];
+    for (name, text, msg) in cases {
+        let path = dir.join(format!("{name}.json"));
+        std::fs::write(&path, &text).unwrap();
+        let out = run(&[path.to_str().unwrap()], &[]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(msg), "{name}: expected {msg:?} in {stderr:?}");
+        assert!(out.stdout.is_empty(), "{name}: no result for a malformed case");
+    }
+    let missing = run(&[dir.join("no-such.json").to_str().unwrap()], &[]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(run(&[], &[]).status.code(), Some(2));
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dst = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dst);
+        } else {
+            std::fs::copy(e.path(), dst).unwrap();
+        }
+    }
+}
+
+fn entries(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|d| d.filter(|e| e.as_ref().is_ok_and(|e| !e.file_name().to_string_lossy().contains(".tmp."))).count())
+        .unwrap_or(0)
+}
+
+#[test]
+fn each_variant_compiles_once_in_a_private_cache() {
+    // A private root (PLD_SIM_ROOT) so the counts are not disturbed by the other tests.
+    let root = scratch("root");
+    let crate_root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    copy_dir(&crate_root.join("runtime"), &root.join("runtime"));
+    copy_dir(&crate_root.join("sim"), &root.join("sim"));
+    let env = [("PLD_SIM_ROOT", root.as_path())];
+    let cache = root.join("target/pld-sim-cache");
+    let counts = || (entries(&cache.join("trees")), entries(&cache.join("obj")), entries(&cache.join("bin")));
+
+    let a = r#"{"ranks": 4, "core_num": 8, "dtype": "f32", "max_recv": 3, "row_elems": 5,
+                "send_counts": [[1,2,3,4],[4,3,2,1],[0,0,0,0],[9,9,9,9]]}"#;
+    let c = Case::from_json(a).unwrap();
+    pld::sim::golden::check(&c, &sim(&root, "a", a, &env)).unwrap();
+    let (trees, objs, bins) = counts();
+    assert_eq!((trees, bins), (1, 1));
+    assert!(objs >= 5, "runtime, driver, orchestration, kernel table, kernels: {objs}");
+
+    // Other counts and repeat: the same module, nothing rebuilt.
+    let b = a.replace("[9,9,9,9]", "[-2,5,1,0]").replace("\"row_elems\": 5", "\"row_elems\": 5, \"repeat\": 3");
+    pld::sim::golden::check(&Case::from_json(&b).unwrap(), &sim(&root, "b", &b, &env)).unwrap();
+    assert_eq!(counts(), (trees, objs, bins));
+
+    // Another shape: a new module (tree); objects shared with the first are reused.
+    let d = a.replace("\"max_recv\": 3", "\"max_recv\": 4");
+    pld::sim::golden::check(&Case::from_json(&d).unwrap(), &sim(&root, "d", &d, &env)).unwrap();
+    let (trees2, objs2, _) = counts();
+    assert_eq!(trees2, trees + 1);
+    assert!(objs2 < objs * 2, "the runtime and driver objects are shared: {objs} then {objs2}");
+
+    // The cache stays inside the root; scratch run directories are cleaned up.
+    assert_eq!(entries(&cache.join("runs")), 0);
+}
