@@ -240,23 +240,32 @@ pub struct BenchResult {
     pub ranks: usize,
     pub blocks: i64,
     pub bytes_per_rank: i64,
-    /// Best single-thread memcpy of `bytes_per_rank`, ns.
-    pub memcpy_ns: i64,
-    /// Each timed exchange, ns.
-    pub exchange_ns: Vec<i64>,
+    /// Per timed exchange: (best single-thread memcpy of `bytes_per_rank` just before it, the
+    /// exchange), ns.
+    pub timings: Vec<(i64, i64)>,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
 }
 
 impl BenchResult {
+    /// Median single-thread memcpy bandwidth, GB/s.
     pub fn memcpy_gbps(&self) -> f64 {
-        self.bytes_per_rank as f64 / self.memcpy_ns as f64
+        median(self.timings.iter().map(|&(m, _)| self.bytes_per_rank as f64 / m as f64).collect())
     }
-    /// Aggregate exchange throughput (every rank's `bytes_per_rank` moved), GB/s, of the median
-    /// exchange.
+    /// Median aggregate exchange throughput (every rank's `bytes_per_rank` moved), GB/s.
     pub fn exchange_gbps(&self) -> f64 {
-        let mut v = self.exchange_ns.clone();
-        v.sort();
-        let median = v[v.len() / 2];
-        (self.ranks as i64 * self.bytes_per_rank) as f64 / median as f64
+        let total = (self.ranks as i64 * self.bytes_per_rank) as f64;
+        median(self.timings.iter().map(|&(_, e)| total / e as f64).collect())
+    }
+    /// Median over exchanges of (exchange throughput / the memcpy bandwidth measured just before).
+    pub fn ratio(&self) -> f64 {
+        let total = (self.ranks as i64 * self.bytes_per_rank) as f64;
+        median(
+            self.timings.iter().map(|&(m, e)| (total / e as f64) / (self.bytes_per_rank as f64 / m as f64)).collect(),
+        )
     }
 }
 
@@ -274,22 +283,31 @@ pub fn bench(tc: &Toolchain, case: &Case, warmup: u32, iters: u32) -> Result<Ben
         ranks: case.ranks,
         blocks: case.blocks(),
         bytes_per_rank: case.rows() * case.row_elems * case.dtype.size(),
-        memcpy_ns: 0,
-        exchange_ns: Vec::new(),
+        timings: Vec::new(),
     };
     let mut status_ok = false;
+    let mut verified = false;
     let mut error = String::new();
     for line in text.lines() {
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         match key {
-            "memcpy_ns" => r.memcpy_ns = rest.trim().parse().map_err(|_| "bad memcpy_ns")?,
-            "exchange_ns" => r.exchange_ns.push(rest.trim().parse().map_err(|_| "bad exchange_ns")?),
+            "timing" => {
+                let t: Vec<i64> = rest.split_ascii_whitespace().filter_map(|t| t.parse().ok()).collect();
+                match t[..] {
+                    [m, e] if m > 0 && e > 0 => r.timings.push((m, e)),
+                    _ => return Err(format!("bad timing line '{line}'")),
+                }
+            }
+            "verified" => verified = rest.trim() == "1",
             "status" => status_ok = rest.split_ascii_whitespace().all(|t| t == "0"),
             "error" => error = rest.to_string(),
             _ => {}
         }
     }
-    if !status_ok || r.exchange_ns.len() != iters as usize || r.memcpy_ns <= 0 {
+    if !verified {
+        return Err("the benchmarked exchange did not deliver every rank's input (uniform full counts)".into());
+    }
+    if !status_ok || r.timings.len() != iters as usize {
         return Err(format!("the bench run failed: {error}\n{text}"));
     }
     Ok(r)
