@@ -119,6 +119,11 @@ fn signal_stride_below_the_launch_width_is_a_compile_error() {
     assert!(r.ranks.is_empty());
     assert!(r.message.contains("pld-opt"), "{}", r.message);
     assert!(r.message.contains("signal stride S=4 is smaller than the admitted block count B=6"), "{}", r.message);
+    // core_num outside [1, 2147483647]: pld-opt rejects it too (B is reported as 0).
+    let zero = case.replace("\"core_num\": 6", "\"core_num\": 0");
+    let r = sim(&dir, "l0", &zero, &[]);
+    assert_eq!((r.status.as_str(), r.blocks), ("compile_error", 0), "{}", r.message);
+    assert!(r.message.contains("core_num must be in [1, 2147483647], got 0"), "{}", r.message);
     // S = B and S > B run, with the signal back to 0 on every lane.
     for s in [6, 9] {
         let case = case.replace("\"signal_stride\": 4", &format!("\"signal_stride\": {s}, \"repeat\": 7"));
@@ -213,7 +218,7 @@ fn each_variant_compiles_once_in_a_private_cache() {
     let crate_root = Path::new(env!("CARGO_MANIFEST_DIR"));
     copy_dir(&crate_root.join("runtime"), &root.join("runtime"));
     copy_dir(&crate_root.join("sim"), &root.join("sim"));
-    let env = [("PLD_SIM_ROOT", root.as_path())];
+    let env = [("PLD_SIM_ROOT", &*root)];
     let cache = root.join("target/pld-sim-cache");
     let counts = || (entries(&cache.join("trees")), entries(&cache.join("obj")), entries(&cache.join("bin")));
 
