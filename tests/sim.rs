@@ -13,7 +13,25 @@ use pld::sim::result::SimResult;
 
 const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");
 
-fn scratch(name: &str) -> PathBuf {
+/// A scratch directory under target/tmp, removed when the test passes (kept for a failure).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     static N: AtomicUsize = AtomicUsize::new(0);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pld-sim-tests").join(format!(
         "{name}-{}-{}",
@@ -21,7 +39,7 @@ fn scratch(name: &str) -> PathBuf {
         N.fetch_add(1, Ordering::Relaxed)
     ));
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 fn run(args: &[&str], envs: &[(&str, &Path)]) -> Output {
