@@ -70,18 +70,34 @@ pub fn function_map<'c, 'a>(module: &OperationRef<'c, 'a>) -> HashMap<String, Op
         .collect()
 }
 
-/// Every op nested in `root` whose name is in `names`, in program (pre-)order.
-pub fn ops_named<'c, 'a>(root: &OperationRef<'c, 'a>, names: &[&str]) -> Vec<OperationRef<'c, 'a>> {
+/// Ops that open a scope of their own (a nested symbol table or function):
+/// what is inside them does not belong to the enclosing function.
+const NESTED_SCOPES: [&str; 2] = ["builtin.module", "func.func"];
+
+/// Every op nested in `root` (not `root` itself) in program (pre-)order,
+/// without descending into a nested `builtin.module` / `func.func`: a call in
+/// a nested module's function is not a task of `root`, and its callee is not
+/// a symbol of the top-level module.
+pub fn ops_in<'c, 'a>(root: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let root_raw = root.to_raw();
     let mut raw = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
-        if let Ok(name) = op.name().as_string_ref().as_str()
-            && names.contains(&name)
-        {
-            raw.push(op.to_raw());
+        if op.to_raw().ptr == root_raw.ptr {
+            return WalkResult::Advance;
         }
+        if op.name().as_string_ref().as_str().is_ok_and(|n| NESTED_SCOPES.contains(&n)) {
+            return WalkResult::Skip;
+        }
+        raw.push(op.to_raw());
         WalkResult::Advance
     });
     raw.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
+}
+
+/// Every op of `root`'s own scope (see [`ops_in`]) whose name is in `names`,
+/// in program (pre-)order.
+pub fn ops_named<'c, 'a>(root: &OperationRef<'c, 'a>, names: &[&str]) -> Vec<OperationRef<'c, 'a>> {
+    ops_in(root).into_iter().filter(|op| op.name().as_string_ref().as_str().is_ok_and(|n| names.contains(&n))).collect()
 }
 
 /// The top-level symbol named `name`, if any.
@@ -161,7 +177,7 @@ pub fn append_call_args(op: &OperationRef, extra: &[mlir_sys::MlirValue]) {
     {
         segments[0] += extra.len() as i32;
         let context_ref = op.context();
-    let context = crate::context::borrow(&context_ref);
+        let context = crate::context::borrow(&context_ref);
         set_attr(op, "operandSegmentSizes", DenseI32ArrayAttribute::new(context, &segments).into());
     }
 }
@@ -270,7 +286,9 @@ pub fn set_arg_attr<'c>(func: &OperationRef<'c, '_>, index: usize, name: &str, v
     let context = crate::context::borrow(&context_ref);
     let count = param_types(func).len();
     let mut lists = arg_attr_lists(func, count);
-    let list = &mut lists[index];
+    let Some(list) = lists.get_mut(index) else {
+        return;
+    };
     list.retain(|(n, _)| n.as_string_ref().as_str() != Ok(name));
     list.push((Identifier::new(context, name), value));
     set_arg_attr_lists(func, &lists);
@@ -334,13 +352,26 @@ pub fn type_text(value: Value) -> String {
     value.r#type().to_string()
 }
 
-/// Whether `ty` is the `!pld.comm_ctx` type.
+/// Whether `ty` is the `!pld.comm_ctx` type: a TypeID comparison (the
+/// TypeID of a type class is process-wide), instead of printing every type.
 pub fn is_comm_ctx(ty: Type) -> bool {
-    let text = ty.to_string();
-    text == "!pld.comm_ctx"
-}
-
-#[allow(dead_code)]
-fn _type_like_in_scope(t: Type) -> mlir_sys::MlirType {
-    t.to_raw()
+    static COMM_CTX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let id = |t: Type| unsafe { mlir_sys::mlirTypeGetTypeID(t.to_raw()).ptr as usize };
+    let namespace = unsafe { mlir_sys::mlirDialectGetNamespace(mlir_sys::mlirTypeGetDialect(ty.to_raw())) };
+    if namespace.length != 3 || unsafe { std::slice::from_raw_parts(namespace.data as *const u8, 3) } != b"pld" {
+        return false;
+    }
+    let expected = match COMM_CTX.get() {
+        Some(&expected) => expected,
+        None => {
+            let context_ref = ty.context();
+            let context = crate::context::borrow(&context_ref);
+            // `ty` is a pld type, so the dialect is loaded and this parses.
+            let Some(parsed) = Type::parse(context, "!pld.comm_ctx") else {
+                return false;
+            };
+            *COMM_CTX.get_or_init(|| id(parsed))
+        }
+    };
+    id(ty) == expected
 }
