@@ -9,23 +9,36 @@
 //! refuses a step (e.g. `pl.tensor.transpose`, `pl.tensor.write`), the result
 //! is conservatively joined with every tensor-like operand of its op; a call
 //! to a body-less callee joins its results with every tensor argument. Two
-//! distinct function parameters are never joined: distinct arguments are
-//! distinct storage (the caller's obligation).
+//! distinct function parameters are never joined by themselves: distinct
+//! arguments are distinct storage (the caller's obligation); only a value
+//! that may be either of them (a block argument both reach) joins them.
+//!
+//! Control flow the trace does not follow is joined conservatively too: a
+//! block argument of a non-entry block (a `cf` successor) with every
+//! tensor-like operand of every terminator that branches to its block, an
+//! entry-block argument of any other region-holding op (and a result of such
+//! an op) with the op's tensor-like operands and every tensor-like value its
+//! regions' terminators pass on. Ops of a nested `builtin.module` /
+//! `func.func` are not part of the function.
 
 use crate::{
     contiguity::ContiguityTrace,
-    ir_util::{callee_name, is_call, is_tensor_like, key, op_name},
+    ir_util::{callee_name, is_call, is_tensor_like, key, op_name, ops_in},
+    ptr_map::PtrMap,
 };
 use melior::ir::{
-    BlockLike, RegionLike, Value, ValueLike,
-    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+    BlockLike, BlockRef, RegionLike, Value, ValueLike,
+    operation::{OperationLike, OperationRef},
 };
 use std::collections::HashMap;
 
 #[derive(Default)]
 pub struct AliasClasses {
-    parent: HashMap<usize, usize>,
+    parent: PtrMap<usize>,
 }
+
+/// Terminators by the address of a block they branch to.
+type Predecessors<'c, 'a> = PtrMap<Vec<OperationRef<'c, 'a>>>;
 
 impl AliasClasses {
     /// Builds the classes of every tensor-like value in `func`.
@@ -35,6 +48,15 @@ impl AliasClasses {
         functions: &HashMap<String, OperationRef<'c, 'a>>,
     ) -> Self {
         let mut classes = Self::default();
+        let ops = ops_in(func);
+        let mut predecessors: Predecessors = PtrMap::default();
+        for op in &ops {
+            let raw = op.to_raw();
+            for i in 0..unsafe { mlir_sys::mlirOperationGetNumSuccessors(raw) } {
+                let successor = unsafe { mlir_sys::mlirOperationGetSuccessor(raw, i) };
+                predecessors.entry(successor.ptr as usize).or_default().push(*op);
+            }
+        }
         let mut values: Vec<Value<'c, 'a>> = Vec::new();
         let collect_blocks = |op: &OperationRef<'c, 'a>, values: &mut Vec<Value<'c, 'a>>| {
             for region in op.regions() {
@@ -50,17 +72,8 @@ impl AliasClasses {
             }
         };
         collect_blocks(func, &mut values);
-        let mut raw_ops = Vec::new();
-        func.walk(WalkOrder::PreOrder, |op| {
-            raw_ops.push(op.to_raw());
-            WalkResult::Advance
-        });
-        for raw in raw_ops {
-            let op = unsafe { OperationRef::from_raw(raw) };
-            if op == *func {
-                continue;
-            }
-            collect_blocks(&op, &mut values);
+        for op in &ops {
+            collect_blocks(op, &mut values);
             for result in op.results() {
                 values.push(result.into());
             }
@@ -69,7 +82,7 @@ impl AliasClasses {
             if !is_tensor_like(value.r#type()) {
                 continue;
             }
-            for source in alias_sources(value, trace, functions) {
+            for source in alias_sources(value, trace, functions, &predecessors) {
                 classes.union(key(value), key(source));
             }
         }
@@ -105,23 +118,62 @@ impl AliasClasses {
 }
 
 /// The values a tensor-like value aliases directly (one step).
-pub fn alias_sources<'c, 'a>(
+fn alias_sources<'c, 'a>(
     value: Value<'c, 'a>,
     trace: &ContiguityTrace<'c, 'a>,
     functions: &HashMap<String, OperationRef<'c, 'a>>,
+    predecessors: &Predecessors<'c, 'a>,
 ) -> Vec<Value<'c, 'a>> {
     if let Some(result) = crate::values::as_result(value) {
         let op = result.owner();
-        let tensor_operands = || op.operands().filter(|v| is_tensor_like(v.r#type())).collect::<Vec<_>>();
         if is_call(&op) {
-            return call_result_sources(&op, result.result_number(), functions).unwrap_or_else(tensor_operands);
+            return call_result_sources(&op, result.result_number(), functions)
+                .unwrap_or_else(|| tensor_operands(&op).collect());
         }
-        return trace.sources(value).unwrap_or_else(|_| tensor_operands());
+        return trace.sources(value).unwrap_or_else(|_| op_flow(&op));
     }
-    if crate::values::as_argument(value).is_some() {
-        return trace.sources(value).unwrap_or_default();
+    if crate::values::as_argument(value).is_none() {
+        return Vec::new();
     }
-    Vec::new()
+    if let Ok(sources) = trace.sources(value) {
+        return sources;
+    }
+    // `BlockArgument::owner` borrows the argument; the block lives as long as the IR.
+    let block: BlockRef<'c, 'a> = unsafe { BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw())) };
+    let Some(parent) = block.parent_operation() else {
+        return Vec::new();
+    };
+    let is_entry = block.parent_region().and_then(|r| r.first_block()).is_some_and(|first| first == block);
+    if !is_entry {
+        // A successor block: whatever its predecessors pass.
+        let preds = predecessors.get(&(block.to_raw().ptr as usize));
+        return preds.into_iter().flatten().flat_map(|t| tensor_operands(t)).collect();
+    }
+    if op_name(&parent) == "func.func" {
+        // A parameter: distinct from every other parameter.
+        return Vec::new();
+    }
+    op_flow(&parent)
+}
+
+fn tensor_operands<'c, 'a>(op: &OperationRef<'c, 'a>) -> impl Iterator<Item = Value<'c, 'a>> {
+    op.operands().filter(|v| is_tensor_like(v.r#type()))
+}
+
+/// Everything that can flow into a region-holding op's results or region
+/// arguments: its tensor-like operands and those of its regions' terminators.
+fn op_flow<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    let mut out: Vec<Value<'c, 'a>> = tensor_operands(op).collect();
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            if let Some(terminator) = b.terminator() {
+                out.extend(tensor_operands(&terminator));
+            }
+            block = b.next_in_region();
+        }
+    }
+    out
 }
 
 /// A call result `n`: the arguments its callee returns there (`Some(vec![])`

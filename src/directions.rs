@@ -18,14 +18,14 @@ use crate::{
     contiguity::ContiguityTrace,
     func_kind::symbol_name,
     ir_util::{
-        arg_attr, call_arg_count, callee_name, entry_block, is_call, is_tensor_like, op_name, param_types,
-        string_array,
+        CALL_OPS, arg_attr_lists, call_arg_count, callee_name, entry_block, is_call, is_tensor_like, op_name, ops_in,
+        ops_named, param_types, string_array,
     },
 };
 use melior::ir::{
     BlockLike, ValueLike,
     attribute::StringAttribute,
-    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+    operation::{OperationLike, OperationRef},
 };
 use std::collections::{HashMap, HashSet};
 
@@ -90,8 +90,9 @@ fn known_op_operand(name: &str, i: usize) -> Option<Direction> {
 }
 
 /// Pure view / value-propagation steps: using a value there is neither a read
-/// nor a write (the result, in the same class, carries the access).
-const VIEW_OPS: [&str; 11] = [
+/// nor a write (the result, or the block argument it is passed to, is in the
+/// same class and carries the access).
+const VIEW_OPS: [&str; 13] = [
     "pl.cast",
     "pl.tensor.reshape",
     "pl.tensor.view",
@@ -103,19 +104,26 @@ const VIEW_OPS: [&str; 11] = [
     "scf.while",
     "scf.condition",
     "cf.br",
+    "cf.cond_br",
+    "cf.switch",
 ];
 
 /// Memoized parameter directions of every function of a module.
+///
+/// A function's directions need its callees' first, so they are computed in
+/// a post-order of the call graph, by an explicit stack (a 20k-deep call
+/// chain must not overflow the native one). A callee still being computed (a
+/// call cycle, or recursion) counts as its conservative directions: the
+/// explicit ones, else `inout` for a tensor.
 pub struct Directions<'c, 'a> {
     functions: HashMap<String, OperationRef<'c, 'a>>,
     trace: ContiguityTrace<'c, 'a>,
     memo: HashMap<String, Vec<Direction>>,
-    in_progress: HashSet<String>,
 }
 
 impl<'c, 'a> Directions<'c, 'a> {
     pub fn new(functions: HashMap<String, OperationRef<'c, 'a>>, trace: ContiguityTrace<'c, 'a>) -> Self {
-        Self { functions, trace, memo: HashMap::new(), in_progress: HashSet::new() }
+        Self { functions, trace, memo: HashMap::new() }
     }
 
     pub fn functions(&self) -> &HashMap<String, OperationRef<'c, 'a>> {
@@ -137,92 +145,130 @@ impl<'c, 'a> Directions<'c, 'a> {
 
     /// The directions of `func`'s parameters.
     pub fn of_function(&mut self, func: &OperationRef<'c, 'a>) -> Vec<Direction> {
-        let name = symbol_name(func).unwrap_or("").to_string();
-        if let Some(d) = self.memo.get(&name) {
+        let name = symbol_name(func).unwrap_or("");
+        if let Some(d) = self.memo.get(name) {
             return d.clone();
         }
-        let types = param_types(func);
-        let explicit: Vec<Option<Direction>> = (0..types.len())
-            .map(|i| {
-                arg_attr(func, i, "pl.direction")
-                    .and_then(|a| StringAttribute::try_from(a).ok())
-                    .and_then(|s| Direction::parse(s.value()))
-            })
-            .collect();
-        let cyclic = !self.in_progress.insert(name.clone());
-        let body = entry_block(func);
-        let mut derived = Vec::with_capacity(types.len());
-        let mut classes = (!cyclic && body.is_some()).then(|| AliasClasses::of_function(func, &self.trace, &self.functions));
-        for (i, ty) in types.iter().enumerate() {
-            let d = match explicit[i] {
-                Some(d) => d,
-                None if !is_tensor_like(*ty) => Direction::In,
-                None => match (&mut classes, &body) {
-                    (Some(classes), Some(entry)) => match entry.argument(i) {
-                        Ok(arg) => {
-                            let class = classes.class(arg.into());
-                            self.derive(func, classes, class)
-                        }
-                        Err(_) => Direction::InOut,
-                    },
-                    _ => Direction::InOut,
-                },
-            };
-            derived.push(d);
+        // Only a function of the module's symbol table is memoized by name.
+        if self.functions.get(name) != Some(func) {
+            return self.compute(func);
         }
-        if !cyclic {
-            self.in_progress.remove(&name);
-            self.memo.insert(name, derived.clone());
-        }
-        derived
+        self.compute_reachable(func);
+        self.memo.get(name).cloned().unwrap_or_else(|| self.compute(func))
     }
 
-    /// Reads and writes of alias class `class` in `func`'s body.
-    fn derive(&mut self, func: &OperationRef<'c, 'a>, classes: &mut AliasClasses, class: usize) -> Direction {
-        let mut raw = Vec::new();
-        func.walk(WalkOrder::PreOrder, |op| {
-            raw.push(op.to_raw());
-            WalkResult::Advance
-        });
-        let (mut read, mut written) = (false, false);
-        for r in raw {
-            let op = unsafe { OperationRef::from_raw(r) };
-            if op == *func {
-                continue;
-            }
-            let name = op_name(&op);
-            let mut operand_dirs: Option<Vec<Direction>> = None;
-            for (i, value) in op.operands().enumerate() {
-                if !is_tensor_like(value.r#type()) || classes.class(value) != class {
+    /// Computes and memoizes `root` and every function it reaches through
+    /// calls, callees first (iterative DFS).
+    fn compute_reachable(&mut self, root: &OperationRef<'c, 'a>) {
+        let mut open: HashSet<String> = HashSet::new();
+        let mut stack: Vec<(OperationRef<'c, 'a>, Vec<String>, usize)> = Vec::new();
+        let name = symbol_name(root).unwrap_or("").to_string();
+        open.insert(name);
+        stack.push((*root, self.callees(root), 0));
+        while let Some((func, callees, next)) = stack.last_mut() {
+            if let Some(callee) = callees.get(*next) {
+                *next += 1;
+                if self.memo.contains_key(callee) || open.contains(callee) {
                     continue;
                 }
-                let access = if name == "func.return" {
-                    Some(Direction::Out)
-                } else if VIEW_OPS.contains(&name.as_str()) {
-                    None
-                } else if is_call(&op) || crate::ir_util::COLLECTIVE_OPS.contains(&name.as_str()) {
-                    let dirs = operand_dirs.get_or_insert_with(|| self.operand_directions(&op));
-                    Some(dirs.get(i).copied().unwrap_or(Direction::In))
-                } else {
-                    Some(known_op_operand(&name, i).unwrap_or(Direction::In))
-                };
-                if let Some(d) = access {
-                    read |= d.reads();
-                    written |= d.writes();
+                if let Some(&f) = self.functions.get(callee) {
+                    open.insert(callee.clone());
+                    let callees = self.callees(&f);
+                    stack.push((f, callees, 0));
                 }
+                continue;
+            }
+            let func = *func;
+            stack.pop();
+            let name = symbol_name(&func).unwrap_or("").to_string();
+            let directions = self.compute(&func);
+            open.remove(&name);
+            self.memo.insert(name, directions);
+        }
+    }
+
+    /// The module functions `func` calls (each once).
+    fn callees(&self, func: &OperationRef<'c, 'a>) -> Vec<String> {
+        let mut seen = HashSet::new();
+        ops_named(func, &CALL_OPS)
+            .iter()
+            .filter_map(callee_name)
+            .filter(|c| self.functions.contains_key(c) && seen.insert(c.clone()))
+            .collect()
+    }
+
+    /// `func`'s directions from its body, its callees looked up in the memo
+    /// only (a callee not there yet is taken conservatively).
+    fn compute(&mut self, func: &OperationRef<'c, 'a>) -> Vec<Direction> {
+        let types = param_types(func);
+        let explicit = explicit_directions(func, types.len());
+        let Some(entry) = entry_block(func) else {
+            return conservative(&types, &explicit);
+        };
+        let mut classes = AliasClasses::of_function(func, &self.trace, &self.functions);
+        let access = self.class_accesses(func, &mut classes);
+        types
+            .iter()
+            .enumerate()
+            .map(|(i, ty)| match explicit[i] {
+                Some(d) => d,
+                None if !is_tensor_like(*ty) => Direction::In,
+                None => match entry.argument(i) {
+                    Ok(arg) => {
+                        let (read, written) = access.get(&classes.class(arg.into())).copied().unwrap_or_default();
+                        Direction::from_access(read, written)
+                    }
+                    Err(_) => Direction::InOut,
+                },
+            })
+            .collect()
+    }
+
+    /// Reads and writes of every alias class in `func`'s body, in one walk.
+    fn class_accesses(&mut self, func: &OperationRef<'c, 'a>, classes: &mut AliasClasses) -> HashMap<usize, (bool, bool)> {
+        let mut access: HashMap<usize, (bool, bool)> = HashMap::new();
+        for op in ops_in(func) {
+            let name = op_name(&op);
+            if VIEW_OPS.contains(&name.as_str()) {
+                continue;
+            }
+            let mut operand_dirs: Option<Vec<Direction>> = None;
+            for (i, value) in op.operands().enumerate() {
+                if !is_tensor_like(value.r#type()) {
+                    continue;
+                }
+                let d = if name == "func.return" {
+                    Direction::Out
+                } else if is_call(&op) || crate::ir_util::COLLECTIVE_OPS.contains(&name.as_str()) {
+                    let dirs = operand_dirs.get_or_insert_with(|| self.operand_directions_from(&op, false));
+                    dirs.get(i).copied().unwrap_or(Direction::In)
+                } else {
+                    known_op_operand(&name, i).unwrap_or(Direction::In)
+                };
+                let entry = access.entry(classes.class(value)).or_default();
+                entry.0 |= d.reads();
+                entry.1 |= d.writes();
             }
         }
-        Direction::from_access(read, written)
+        access
     }
 
     /// The direction of every operand of a call-like op or collective: the
     /// callee's parameter directions for its arguments (`pl.arg_directions`
     /// when present and complete), `in` for anything else.
     pub fn operand_directions(&mut self, op: &OperationRef<'c, 'a>) -> Vec<Direction> {
+        self.operand_directions_from(op, true)
+    }
+
+    fn operand_directions_from(&mut self, op: &OperationRef<'c, 'a>, complete: bool) -> Vec<Direction> {
         if crate::ir_util::COLLECTIVE_OPS.contains(&op_name(op).as_str()) {
             return collective_directions(op);
         }
-        let mut dirs = self.call_arg_directions(op);
+        let n = call_arg_count(op);
+        let mut dirs = match recorded_arg_directions(op) {
+            Some(recorded) if recorded.len() == n => recorded,
+            _ => self.callee_arg_directions(op, complete),
+        };
         dirs.resize(op.operand_count(), Direction::In);
         dirs
     }
@@ -241,8 +287,25 @@ impl<'c, 'a> Directions<'c, 'a> {
     /// Directions of a call-like op's callee arguments from its callee (the
     /// recorded `pl.arg_directions` ignored).
     pub fn derived_call_arg_directions(&mut self, op: &OperationRef<'c, 'a>) -> Vec<Direction> {
+        self.callee_arg_directions(op, true)
+    }
+
+    /// With `complete`, the callee's directions are computed if needed;
+    /// without (inside [`Self::compute`]), only the memo is read.
+    fn callee_arg_directions(&mut self, op: &OperationRef<'c, 'a>, complete: bool) -> Vec<Direction> {
         let n = call_arg_count(op);
-        let params = callee_name(op).and_then(|c| self.of_symbol(&c)).unwrap_or_default();
+        let params = callee_name(op)
+            .and_then(|c| {
+                if complete {
+                    return self.of_symbol(&c);
+                }
+                let func = self.functions.get(&c)?;
+                Some(self.memo.get(&c).cloned().unwrap_or_else(|| {
+                    let types = param_types(func);
+                    conservative(&types, &explicit_directions(func, types.len()))
+                }))
+            })
+            .unwrap_or_default();
         (0..n)
             .map(|i| {
                 params.get(i).copied().unwrap_or_else(|| {
@@ -252,6 +315,30 @@ impl<'c, 'a> Directions<'c, 'a> {
             })
             .collect()
     }
+}
+
+/// The explicit `pl.direction` of each of `count` parameters.
+fn explicit_directions(func: &OperationRef, count: usize) -> Vec<Option<Direction>> {
+    let lists = arg_attr_lists(func, count);
+    lists
+        .iter()
+        .map(|list| {
+            list.iter()
+                .find(|(n, _)| n.as_string_ref().as_str() == Ok("pl.direction"))
+                .and_then(|(_, a)| StringAttribute::try_from(*a).ok())
+                .and_then(|s| Direction::parse(s.value()))
+        })
+        .collect()
+}
+
+/// Directions without a body to derive them from: explicit, else `inout` for
+/// a tensor and `in` for anything else.
+fn conservative(types: &[melior::ir::Type], explicit: &[Option<Direction>]) -> Vec<Direction> {
+    types
+        .iter()
+        .zip(explicit)
+        .map(|(ty, e)| e.unwrap_or(if is_tensor_like(*ty) { Direction::InOut } else { Direction::In }))
+        .collect()
 }
 
 /// `pl.arg_directions` of a call, if present and well-formed.

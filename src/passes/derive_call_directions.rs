@@ -14,11 +14,11 @@ use crate::{
     directions::{Direction, Directions},
     error::PldError,
     ir_util::{
-        CALL_OPS, function_map, module_body, module_functions, ops_named, param_types, set_arg_attr, set_attr,
-        string_array_attr,
+        CALL_OPS, arg_attr_lists, function_map, module_body, module_functions, ops_named, set_arg_attr_lists,
+        set_attr, string_array_attr,
     },
 };
-use melior::ir::{attribute::StringAttribute, operation::OperationLike};
+use melior::ir::{Identifier, attribute::StringAttribute, operation::OperationLike};
 
 #[derive(Clone, Default)]
 pub struct DeriveCallDirections;
@@ -53,11 +53,16 @@ impl ModulePass for DeriveCallDirections {
         // Then write.
         let context_ref = module.context();
         let context = crate::context::borrow(&context_ref);
+        let direction = Identifier::new(context, "pl.direction");
         for (func, dirs) in functions.iter().zip(&params) {
-            debug_assert_eq!(param_types(func).len(), dirs.len());
-            for (i, d) in dirs.iter().enumerate() {
-                set_arg_attr(func, i, "pl.direction", StringAttribute::new(context, d.as_str()).into());
+            // One new arg_attrs array per function (not one per parameter:
+            // that is quadratic in the parameter count).
+            let mut lists = arg_attr_lists(func, dirs.len());
+            for (list, d) in lists.iter_mut().zip(dirs) {
+                list.retain(|(n, _)| *n != direction);
+                list.push((direction, StringAttribute::new(context, d.as_str()).into()));
             }
+            set_arg_attr_lists(func, &lists);
         }
         for (call, dirs) in calls {
             let strings: Vec<&str> = dirs.iter().map(|d| d.as_str()).collect();
