@@ -173,6 +173,10 @@ pub fn full() -> Vec<Entry> {
         }
     }
     v.extend(extras(100));
+    // The largest repeat: 16 ranks x 16 blocks, 100 exchanges on one signal (25600 blocks).
+    let mut c = case(16, 16, DType::F32, 2, 33, Pattern::Random, 120);
+    c.repeat = 100;
+    v.push(Entry { name: format!("repeat:{}", name_of(&c, "")), case: c, expect: Expect::Golden });
     v
 }
 
@@ -328,7 +332,7 @@ mod tests {
     #[test]
     fn matrix_sizes() {
         let extras = extras(100).len();
-        assert_eq!(full().len(), 360 + extras);
+        assert_eq!(full().len(), 360 + extras + 1);
         let slice = ci_slice();
         assert_eq!(slice.len(), 30 + extras);
         // The slice covers every P, L, dtype and pattern.

@@ -318,8 +318,9 @@ pub fn write_output(path: Option<&Path>, text: &str) -> Result<(), String> {
     match path {
         Some(p) => fs::write(p, text).map_err(|e| format!("{}: {e}", p.display())),
         None => {
-            print!("{text}");
-            Ok(())
+            use std::io::Write as _;
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(|e| format!("stdout: {e}"))
         }
     }
 }
