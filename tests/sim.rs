@@ -263,3 +263,22 @@ fn each_variant_compiles_once_in_a_private_cache() {
     // The cache stays inside the root; scratch run directories are cleaned up.
     assert_eq!(entries(&cache.join("runs")), 0);
 }
+
+#[test]
+fn generated_pipeline_under_thread_sanitizer() {
+    // The generated orchestration, the rendered kernel and the runtime, built with
+    // -fsanitize=thread (PLD_SIM_CXXFLAGS, its own cache entries); a reported race aborts the
+    // simulator (halt_on_error) and so fails the run.
+    let dir = scratch("tsan");
+    let flags = PathBuf::from("-fsanitize=thread -g");
+    let opts = PathBuf::from("halt_on_error=1 second_deadlock_stack=1");
+    let env = [("PLD_SIM_CXXFLAGS", flags.as_path()), ("TSAN_OPTIONS", opts.as_path())];
+    let picks = ["repeat:P4_L8", "repeat:P8_L3", "P16_L10_f32_uniform", "P2_L16", "S_gt_B:P4", "strided_signal"];
+    let entries: Vec<_> =
+        matrix::ci_slice().into_iter().filter(|e| picks.iter().any(|p| e.name.starts_with(p))).collect();
+    assert_eq!(entries.len(), 7, "{:?}", entries.iter().map(|e| &e.name).collect::<Vec<_>>());
+    for e in &entries {
+        let r = sim(&dir, &e.name.replace(':', "_"), &e.case.to_json().to_string(), &env);
+        matrix::judge(e, &r).unwrap_or_else(|m| panic!("{}: {m}", e.name));
+    }
+}

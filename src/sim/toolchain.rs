@@ -23,6 +23,8 @@ use super::module::CHIP_FN;
 
 /// Environment variable overriding the crate root (where runtime/, sim/ and target/ are).
 pub const ROOT_ENV: &str = "PLD_SIM_ROOT";
+/// Environment variable with extra C++ compile and link flags for the simulator.
+pub const CXXFLAGS_ENV: &str = "PLD_SIM_CXXFLAGS";
 
 /// 128-bit FNV-1a over length-framed parts.
 #[derive(Clone)]
@@ -60,6 +62,9 @@ pub struct Toolchain {
     pub cache: PathBuf,
     /// C++ compiler ($CXX, default g++).
     pub cxx: String,
+    /// Extra compile and link flags ($PLD_SIM_CXXFLAGS, whitespace-separated; e.g.
+    /// `-fsanitize=thread -g`), after `-std=c++17 -O2 -pthread`.
+    pub extra_flags: Vec<String>,
 }
 
 /// Why a build stopped.
@@ -168,7 +173,9 @@ impl Toolchain {
         let tools = exe.parent().ok_or("the executable has no directory")?.to_path_buf();
         let cache = root.join("target").join("pld-sim-cache");
         let cxx = std::env::var("CXX").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "g++".into());
-        Ok(Toolchain { root, tools, cache, cxx })
+        let extra_flags =
+            std::env::var(CXXFLAGS_ENV).unwrap_or_default().split_whitespace().map(String::from).collect();
+        Ok(Toolchain { root, tools, cache, cxx, extra_flags })
     }
 
     pub fn tool(&self, name: &str) -> Result<PathBuf, BuildError> {
@@ -183,14 +190,17 @@ impl Toolchain {
         }
     }
 
+    fn link_flags(&self) -> Vec<String> {
+        let mut f: Vec<String> = vec!["-std=c++17".into(), "-O2".into(), "-pthread".into()];
+        f.extend(self.extra_flags.iter().cloned());
+        f
+    }
+
     fn base_flags(&self) -> Vec<String> {
-        vec![
-            "-std=c++17".into(),
-            "-O2".into(),
-            "-pthread".into(),
-            format!("-I{}", self.root.join("runtime/include").display()),
-            format!("-I{}", self.root.join("sim/driver").display()),
-        ]
+        let mut f = self.link_flags();
+        f.push(format!("-I{}", self.root.join("runtime/include").display()));
+        f.push(format!("-I{}", self.root.join("sim/driver").display()));
+        f
     }
 
     /// Lowers and translates a module (cached by content). Returns the build tree's directory:
@@ -334,6 +344,9 @@ impl Toolchain {
 
         let mut h = ContentHash::new("pld-sim bin v1");
         h.part(self.cxx.as_bytes());
+        for f in self.link_flags() {
+            h.part(f.as_bytes());
+        }
         for o in &objects {
             h.part(o.to_string_lossy().as_bytes());
         }
@@ -345,7 +358,7 @@ impl Toolchain {
             if !binary.is_file() {
                 let tmp = temp_beside(&binary);
                 let out = Command::new(&self.cxx)
-                    .args(["-std=c++17", "-O2", "-pthread"])
+                    .args(self.link_flags())
                     .args(&objects)
                     .arg("-o")
                     .arg(&tmp)
