@@ -1,0 +1,62 @@
+// --auto-derive-task-dependencies over control flow: what any path may have
+// left outstanding stays outstanding. Before the fix the branches of an
+// scf.if were visited as if both ran in sequence (so a write in the then
+// branch hid the writer before the if from a reader after it), a loop was
+// assumed to run at least once, and cf blocks were visited once in textual
+// order with their block arguments not aliasing what was passed to them.
+// RUN: pld-opt %s --auto-derive-task-dependencies --verify-each | FileCheck %s
+
+func.func @r(%x: !pl.tensor<4xf32> {pl.direction = "in"}) attributes {pl.func_kind = "aiv"} { return }
+func.func @w(%x: !pl.tensor<4xf32> {pl.direction = "out"}) attributes {pl.func_kind = "aiv"} { return }
+
+// When the else branch runs, task 3 reads what task 0 wrote.
+// CHECK-LABEL: func.func @branches
+// CHECK: call @w(%arg0) {pl.task_deps = [], pl.task_id = 0 : i64}
+// CHECK: call @w(%arg0) {pl.task_deps = [0], pl.task_id = 1 : i64}
+// CHECK: call @r(%arg1) {pl.task_deps = [], pl.task_id = 2 : i64}
+// CHECK: call @r(%arg0) {pl.task_deps = [0, 1], pl.task_id = 3 : i64}
+func.func @branches(%a: !pl.tensor<4xf32>, %b: !pl.tensor<4xf32>, %c: i1) attributes {pl.func_kind = "orchestration"} {
+  func.call @w(%a) : (!pl.tensor<4xf32>) -> ()
+  scf.if %c {
+    func.call @w(%a) : (!pl.tensor<4xf32>) -> ()
+  } else {
+    func.call @r(%b) : (!pl.tensor<4xf32>) -> ()
+  }
+  func.call @r(%a) : (!pl.tensor<4xf32>) -> ()
+  return
+}
+
+// A loop may run zero times: task 2 may read what task 0 wrote.
+// CHECK-LABEL: func.func @zero_trip
+// CHECK: call @w(%arg0) {pl.task_deps = [], pl.task_id = 0 : i64}
+// CHECK: call @w(%arg0) {pl.task_deps = [0], pl.task_id = 1 : i64}
+// CHECK: call @r(%arg0) {pl.task_deps = [0, 1], pl.task_id = 2 : i64}
+func.func @zero_trip(%a: !pl.tensor<4xf32>, %n: index) attributes {pl.func_kind = "orchestration"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  func.call @w(%a) : (!pl.tensor<4xf32>) -> ()
+  scf.for %i = %c0 to %n step %c1 {
+    func.call @w(%a) : (!pl.tensor<4xf32>) -> ()
+  }
+  func.call @r(%a) : (!pl.tensor<4xf32>) -> ()
+  return
+}
+
+// A cf loop: ^bb1 writes %a through its block argument, reads it, and may
+// branch back; the next iteration's write waits for this iteration's read
+// (the analysis is path-insensitive over cf blocks: the edges naming task 2
+// are conservative).
+// CHECK-LABEL: func.func @cf_loop
+// CHECK: call @w(%{{.*}}) {pl.task_deps = [1, 2], pl.task_id = 0 : i64}
+// CHECK: call @r(%arg0) {pl.task_deps = [0, 2], pl.task_id = 1 : i64}
+// CHECK: call @w(%arg0) {pl.task_deps = [0, 1], pl.task_id = 2 : i64}
+func.func @cf_loop(%a: !pl.tensor<4xf32>, %c: i1) attributes {pl.func_kind = "orchestration"} {
+  cf.br ^bb1(%a : !pl.tensor<4xf32>)
+^bb1(%y: !pl.tensor<4xf32>):
+  func.call @w(%y) : (!pl.tensor<4xf32>) -> ()
+  func.call @r(%a) : (!pl.tensor<4xf32>) -> ()
+  cf.cond_br %c, ^bb1(%y : !pl.tensor<4xf32>), ^bb2
+^bb2:
+  func.call @w(%a) : (!pl.tensor<4xf32>) -> ()
+  return
+}
