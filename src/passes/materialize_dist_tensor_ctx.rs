@@ -75,11 +75,25 @@ struct CtxLayout {
 }
 
 impl CtxLayout {
-    fn of(types: &[Type]) -> Self {
+    /// The layout of a function's parameter types, or why its existing
+    /// `!pld.comm_ctx` parameters are not this pass's layout (one per
+    /// dtensor parameter, all of them last).
+    fn of(types: &[Type]) -> Result<Self, String> {
         let dtensors: Vec<usize> = types.iter().enumerate().filter(|(_, t)| is_dtensor(**t)).map(|(i, _)| i).collect();
-        let materialized = types.iter().any(|t| is_comm_ctx(*t));
+        let contexts = types.iter().filter(|t| is_comm_ctx(**t)).count();
+        let materialized = contexts > 0;
         let base = if materialized { types.len().saturating_sub(dtensors.len()) } else { types.len() };
-        Self { dtensors, base, materialized }
+        if materialized
+            && !dtensors.is_empty()
+            && (contexts != dtensors.len() || !types[base..].iter().all(|t| is_comm_ctx(*t)))
+        {
+            return Err(format!(
+                "has {contexts} !pld.comm_ctx parameter(s), but a materialized function has exactly one per \
+                 !pld.dtensor parameter ({}), after all other parameters",
+                dtensors.len()
+            ));
+        }
+        Ok(Self { dtensors, base, materialized })
     }
 }
 
@@ -97,19 +111,32 @@ fn materialize(module: OperationRef) -> Result<(), PldError> {
     let functions = module_functions(&module);
     let by_name = function_map(&module);
     let trace = ContiguityTrace::new(body);
-    let layouts: HashMap<String, CtxLayout> =
-        functions.iter().filter_map(|f| Some((symbol_name(f)?.to_string(), CtxLayout::of(&param_types(f))))).collect();
+    let mut errors = 0;
+    let mut layouts: HashMap<String, CtxLayout> = HashMap::new();
+    for func in &functions {
+        let Some(name) = symbol_name(func) else { continue };
+        match CtxLayout::of(&param_types(func)) {
+            Ok(layout) => {
+                layouts.insert(name.to_string(), layout);
+            }
+            Err(why) => {
+                diag::error(func.location(), &format!("cannot materialize the CommContexts of '@{name}': it {why}"));
+                errors += 1;
+            }
+        }
+    }
+    if errors > 0 {
+        return Err(PldError::Diagnosed(errors));
+    }
 
     // Plan every call.
     let mut plans: Vec<(OperationRef, Vec<Source>)> = Vec::new();
-    let mut errors = 0;
     for caller in &functions {
         let calls = ops_named(caller, &CALL_OPS);
         if calls.is_empty() {
             continue;
         }
-        let caller_name = symbol_name(caller).unwrap_or("?").to_string();
-        let caller_layout = &layouts[&caller_name];
+        let Some(caller_layout) = symbol_name(caller).and_then(|n| layouts.get(n)) else { continue };
         let mut classes = AliasClasses::of_function(caller, &trace, &by_name);
         let caller_classes: Vec<usize> = entry_block(caller)
             .map(|entry| {
@@ -176,13 +203,13 @@ fn materialize(module: OperationRef) -> Result<(), PldError> {
 
     // Signatures.
     let context_ref = module.context();
-        let context = crate::context::borrow(&context_ref);
+    let context = crate::context::borrow(&context_ref);
     let ctx_type = Type::parse(context, "!pld.comm_ctx").ok_or_else(|| PldError::Internal("no !pld.comm_ctx".into()))?;
     let direction_in: Vec<(Identifier, Attribute)> =
         vec![(Identifier::new(context, "pl.direction"), StringAttribute::new(context, "in").into())];
     let mut ctx_args: HashMap<usize, Vec<mlir_sys::MlirValue>> = HashMap::new();
     for func in &functions {
-        let layout = &layouts[symbol_name(func).unwrap_or("?")];
+        let Some(layout) = symbol_name(func).and_then(|n| layouts.get(n)) else { continue };
         if layout.dtensors.is_empty() {
             continue;
         }
