@@ -18,8 +18,9 @@
 //!   caller's first context argument;
 //! - a caller with no dtensor parameter and no device is an error.
 //!
-//! A function that already has a `!pld.comm_ctx` parameter is taken as
-//! materialized (its contexts are its last parameters), and a call that
+//! A function that already has `!pld.comm_ctx` parameters is taken as
+//! materialized when they are exactly one per dtensor parameter, all last
+//! (anything else is an error at the function), and a call that
 //! already passes every parameter is left alone, so a second run changes
 //! nothing. Every call is planned before any signature changes.
 
