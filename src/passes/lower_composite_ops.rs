@@ -33,7 +33,10 @@
 //! | target rows or signal NR not static | `needs a static target row count and signal NR` |
 //! | target rows not a multiple of NR | (rejected by the op verifier) |
 
-use super::{ModulePass, PassId};
+use super::{
+    ModulePass, PassId,
+    lower_l2_tensor_collectives::{CoreNum, core_num},
+};
 use crate::{
     diag,
     error::PldError,
@@ -46,7 +49,6 @@ use melior::{
     dialect::scf,
     ir::{
         Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, Value, ValueLike,
-        attribute::IntegerAttribute,
         operation::{Operation, OperationBuilder, OperationLike, OperationRef},
         r#type::IntegerType,
     },
@@ -100,15 +102,10 @@ impl ModulePass for LowerCompositeOps {
 
 /// The static core_num, if it is one.
 fn static_core_num(op: &OperationRef) -> Option<i64> {
-    if let Ok(attr) = op.attribute("core_num") {
-        return IntegerAttribute::try_from(attr).ok().map(|i| i.value());
+    match core_num(op) {
+        CoreNum::Static(limit) => Some(limit),
+        CoreNum::Runtime(_) => None,
     }
-    let value = op.operand(5).ok()?;
-    let def = crate::values::as_result(value)?.owner();
-    if def.name().as_string_ref().as_str() != Ok("arith.constant") {
-        return None;
-    }
-    IntegerAttribute::try_from(def.attribute("value").ok()?).ok().map(|i| i.value())
 }
 
 /// Checks one InCore collective; returns MAX_RECV.

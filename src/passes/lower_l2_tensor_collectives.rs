@@ -17,16 +17,17 @@ use crate::{
     contiguity::ContiguityTrace,
     diag,
     error::PldError,
+    ir_util::{find_symbol, module_body, module_functions, ops_named, parse_top_level, same_text},
     ptr_map::PtrMap,
     func_kind::{is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name},
     tensor_type::TensorLike,
 };
 use melior::{
-    Context, PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
+    PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
     ir::{
-        Attribute, BlockLike, Identifier, Location, Module, RegionLike, Type, TypeLike, Value, ValueLike,
+        Attribute, BlockLike, Identifier, Location, Type, TypeLike, Value, ValueLike,
         attribute::{FlatSymbolRefAttribute, IntegerAttribute},
-        operation::{OperationBuilder, OperationLike, OperationRef, WalkOrder, WalkResult},
+        operation::{OperationBuilder, OperationLike, OperationRef},
         r#type::IntegerType,
     },
     walk_and_apply_patterns,
@@ -150,7 +151,7 @@ impl ModulePass for LowerL2TensorCollectives {
 
 /// Runs the pass on `module` (a `builtin.module`).
 pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError> {
-    let body = module.region(0)?.first_block().ok_or_else(|| PldError::Internal("module without a body".into()))?;
+    let body = module_body(&module)?;
     let functions = module_functions(&module);
 
     // Phase 1: check and plan every CHIP-rail collective.
@@ -179,7 +180,7 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
         let Some(symbol) = find_symbol(&body, variant.symbol()) else {
             continue;
         };
-        if is_synthesized_kernel(context, &symbol, variant)? {
+        if same_text(&symbol, &parse_top_level(context, &variant.kernel_source())?) {
             existing.insert(variant, true);
             continue;
         }
@@ -225,8 +226,7 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
     // Phase 3: one kernel per variant, shared by every call site.
     for &variant in &variants {
         if !existing.contains_key(&variant) {
-            let kernel = parse_kernel(context, variant)?;
-            body.append_operation(kernel);
+            body.append_operation(parse_top_level(context, &variant.kernel_source())?);
         }
     }
 
@@ -262,62 +262,6 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
     ));
     walk_and_apply_patterns(module, patterns.freeze());
     Ok(())
-}
-
-/// Top-level `func.func`s of the module.
-fn module_functions<'c, 'a>(module: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut out = Vec::new();
-    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else {
-        return out;
-    };
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        if op.name().as_string_ref().as_str() == Ok("func.func") {
-            out.push(op);
-        }
-    }
-    out
-}
-
-/// Every op nested in `root` whose name is in `names`, in program order.
-fn ops_named<'c, 'a>(root: &OperationRef<'c, 'a>, names: &[&str]) -> Vec<OperationRef<'c, 'a>> {
-    let mut raw = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if let Ok(name) = op.name().as_string_ref().as_str()
-            && names.contains(&name)
-        {
-            raw.push(op.to_raw());
-        }
-        WalkResult::Advance
-    });
-    raw.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
-}
-
-fn find_symbol<'c, 'a>(body: &melior::ir::BlockRef<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        if symbol_name(&op) == Some(name) {
-            return Some(op);
-        }
-    }
-    None
-}
-
-fn parse_kernel<'c>(context: &'c Context, variant: Variant) -> Result<melior::ir::Operation<'c>, PldError> {
-    let module = Module::parse(context, &variant.kernel_source())
-        .ok_or_else(|| PldError::Internal(format!("cannot parse the {} kernel", variant.symbol())))?;
-    let func = module.body().first_operation().ok_or_else(|| PldError::Internal("empty kernel module".into()))?;
-    // Clone out of the temporary module (dropped with it).
-    Ok(unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(func.to_raw())) })
-}
-
-/// An existing symbol is reused only when it prints exactly as the kernel.
-fn is_synthesized_kernel(context: &Context, symbol: &OperationRef, variant: Variant) -> Result<bool, PldError> {
-    let expected = parse_kernel(context, variant)?;
-    // A detached op prints with a trailing newline; compare the text only.
-    Ok(symbol.to_string().trim() == expected.to_string().trim())
 }
 
 /// Phase 1 for one collective: the spec's rows, in order; the first failing
@@ -386,13 +330,15 @@ fn plan_collective<'c, 'a>(op: &OperationRef<'c, 'a>, trace: &mut ContiguityTrac
     Some(Plan { variant, blocks })
 }
 
-enum CoreNum<'c> {
+pub enum CoreNum<'c> {
     Static(i64),
     /// A runtime value, with the location that defines it.
     Runtime(Location<'c>),
 }
 
-fn core_num<'c>(op: &OperationRef<'c, '_>) -> CoreNum<'c> {
+/// A collective's `core_num`: the attribute, or the `dynamic_core_num`
+/// operand when `arith.constant` defines it; anything else is runtime.
+pub fn core_num<'c>(op: &OperationRef<'c, '_>) -> CoreNum<'c> {
     if let Ok(attr) = op.attribute("core_num")
         && let Ok(int) = IntegerAttribute::try_from(attr)
     {
