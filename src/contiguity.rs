@@ -17,7 +17,10 @@ use melior::ir::{
     block::BlockArgument,
     operation::{OperationLike, OperationRef},
 };
-use crate::ptr_map::PtrMap;
+use crate::{
+    ir_util::{key, op_name},
+    ptr_map::PtrMap,
+};
 use std::collections::HashMap;
 
 /// The op (or block owner) that broke an operand's chain.
@@ -38,14 +41,6 @@ impl Culprit<'_> {
 }
 
 type Key = usize;
-
-fn key(value: Value) -> Key {
-    value.to_raw().ptr as usize
-}
-
-fn op_name(op: &OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("?").to_string()
-}
 
 fn culprit<'c>(op: &OperationRef<'c, '_>, reason: impl Into<String>) -> Culprit<'c> {
     Culprit { location: op.location(), op_name: op_name(op), reason: reason.into() }
@@ -162,7 +157,13 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
         if let Some(arg) = crate::values::as_argument(value) {
             return self.argument_sources(value, arg);
         }
-        let result = crate::values::as_result(value).expect("a value is an argument or a result");
+        let Some(result) = crate::values::as_result(value) else {
+            return Err(Culprit {
+                location: value.location(),
+                op_name: "value".into(),
+                reason: "it is neither a block argument nor an op result".into(),
+            });
+        };
         let op = result.owner();
         if let Some(t) = TensorLike::of(value.r#type())
             && !t.is_packed_nd()
