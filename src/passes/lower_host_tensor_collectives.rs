@@ -98,17 +98,14 @@ pub fn callable_symbol(variant: Variant) -> String {
 pub fn callable_source(variant: Variant) -> String {
     let [input, target, signal, send, recv, result] = variant.canonical_types();
     format!(
-        "func.func private @{name}(%input: {input} {{pl.direction = \"in\"}}, \
-         %target: {target} {{pl.direction = \"inout\"}}, \
-         %signal: {signal} {{pl.direction = \"inout\"}}, \
-         %send_counts: {send} {{pl.direction = \"in\"}}, \
-         %recv_counts: {recv} {{pl.direction = \"inout\"}}) -> {result} \
+        "func.func private @{name}{signature} \
          attributes {{pl.func_kind = \"orchestration\"}} {{\n  \
          %0 = func.call @{kernel}(%input, %target, %signal, %send_counts, %recv_counts) \
          {{pl.abi_arg_count = {HOST_ABI_ARGS} : i64, pl.arg_directions = [\"in\", \"inout\", \"inout\", \"in\", \"inout\"], \
          pl.task_deps = [], pl.task_id = 0 : i64}} : ({input}, {target}, {signal}, {send}, {recv}) -> {result}\n  \
          return %0 : {result}\n}}",
         name = callable_symbol(variant),
+        signature = variant.canonical_signature(),
         kernel = variant.symbol(),
     )
 }

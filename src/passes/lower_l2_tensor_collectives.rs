@@ -105,18 +105,29 @@ impl Variant {
     /// kernel is the builtin template; passes that read the function need the
     /// return).
     pub fn kernel_source(self) -> String {
-        let [input, target, signal, send, recv, result] = self.canonical_types();
         format!(
-            "func.func private @{name}(%input: {input} {{pl.direction = \"in\"}}, \
-             %target: {target} {{pl.direction = \"inout\"}}, \
-             %signal: {signal} {{pl.direction = \"inout\"}}, \
-             %send_counts: {send} {{pl.direction = \"in\"}}, \
-             %recv_counts: {recv} {{pl.direction = \"inout\"}}) -> {result} \
+            "func.func private @{name}{signature} \
              attributes {{pl.builtin_template_dir = \"{TEMPLATE_DIR}\", \
              pl.builtin_template_vars = \"{vars}\", pl.func_kind = \"aiv\", \
              pl.require_contiguous_operands}} {{\n  return %target : {result}\n}}",
             name = self.symbol(),
+            signature = self.canonical_signature(),
             vars = self.template_vars(),
+            result = self.canonical_types()[5],
+        )
+    }
+
+    /// `(%input: T {pl.direction = "in"}, ...) -> R`: the canonical parameter
+    /// list with its directions, shared by every function that takes the
+    /// collective's five operands (the kernel, the HOST rail's callable).
+    pub fn canonical_signature(self) -> String {
+        let [input, target, signal, send, recv, result] = self.canonical_types();
+        format!(
+            "(%input: {input} {{pl.direction = \"in\"}}, \
+             %target: {target} {{pl.direction = \"inout\"}}, \
+             %signal: {signal} {{pl.direction = \"inout\"}}, \
+             %send_counts: {send} {{pl.direction = \"in\"}}, \
+             %recv_counts: {recv} {{pl.direction = \"inout\"}}) -> {result}"
         )
     }
 }
