@@ -7,16 +7,8 @@ use std::{
     process::{Command, Stdio},
 };
 
-fn llvm_tool(name: &str) -> PathBuf {
-    let bindir = Command::new("llvm-config-22")
-        .arg("--bindir")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .map(|s| PathBuf::from(s.trim()))
-        .unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-22/bin"));
-    bindir.join(name)
-}
+mod common;
+use common::llvm_tool;
 
 /// target/<profile>/examples/embed, next to this test's target/<profile>/deps.
 fn embed_binary() -> PathBuf {

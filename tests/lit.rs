@@ -3,15 +3,10 @@
 
 use std::{path::PathBuf, process::Command};
 
+mod common;
+
 fn lit() -> PathBuf {
-    let bindir = Command::new("llvm-config-22")
-        .arg("--bindir")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .map(|s| PathBuf::from(s.trim()))
-        .unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-22/bin"));
-    bindir.join("lit")
+    common::llvm_tool("lit")
 }
 
 #[test]
