@@ -347,7 +347,9 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
     let c_name = c_identifier(&name);
     let entry = entry_block(func)?;
     let errors_before = p.errors;
-    let mut e = Emitter { p, name: name.clone(), locals: Locals::default(), vals: HashMap::new(), callees: BTreeSet::new(), out: String::new() };
+    // A local must not shadow the C symbol of a function it dispatches (`&f`).
+    let locals = Locals::avoiding(p.functions.keys().map(String::as_str));
+    let mut e = Emitter { p, name: name.clone(), locals, vals: HashMap::new(), callees: BTreeSet::new(), out: String::new() };
     let (mut n_tensors, mut n_scalars) = (0usize, 0usize);
     let mut decls = String::new();
     for (i, ty) in param_types(func).into_iter().enumerate() {

@@ -10,8 +10,11 @@ const RESERVED: &[&str] = &[
     "noexcept", "not", "nullptr", "operator", "or", "private", "protected", "public", "register", "return",
     "short", "signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "true", "try",
     "typedef", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", "xor",
-    // Names the generated code itself uses.
-    "orch", "args", "host", "task", "rc", "pld", "Dir", "Task", "std",
+    // Names the generated code itself uses (`block_num` is the HOST-dispatched width local).
+    "orch", "args", "host", "task", "rc", "pld", "Dir", "Task", "std", "block_num",
+    // Types and object-like macros of <cstdint>/<cerrno> a local would collide with.
+    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t",
+    "intptr_t", "uintptr_t", "ptrdiff_t", "errno", "NULL",
 ];
 
 /// `name` as a C identifier: every other character becomes `_`, a leading
@@ -29,18 +32,32 @@ pub fn c_identifier(name: &str) -> String {
 #[derive(Default)]
 pub struct Locals {
     used: HashSet<String>,
+    /// Names the generated body refers to besides its locals (e.g. the C symbols
+    /// of the functions a HOST entry dispatches), which a local must not shadow.
+    taken: HashSet<String>,
 }
 
 impl Locals {
-    /// `wanted` made a valid, unreserved, not yet used identifier.
+    /// Locals that never shadow any of `names` (as C identifiers).
+    pub fn avoiding<'n>(names: impl IntoIterator<Item = &'n str>) -> Self {
+        Self { used: HashSet::new(), taken: names.into_iter().map(c_identifier).collect() }
+    }
+
+    /// `wanted` made a valid, unreserved, not yet used identifier. A name with an
+    /// upper-case letter gets a `v_` prefix too: it could be one of the runtime's
+    /// constants (`SIMPLER_ERROR_INVALID_ARGS`) or a macro (`INT64_MIN`, `_X`).
     pub fn fresh(&mut self, wanted: &str) -> String {
         let mut base = c_identifier(wanted);
-        if RESERVED.contains(&base.as_str()) || base.starts_with("__") {
+        if RESERVED.contains(&base.as_str())
+            || base.starts_with("__")
+            || base.chars().any(|c| c.is_ascii_uppercase())
+            || self.taken.contains(&base)
+        {
             base = format!("v_{base}");
         }
         let mut name = base.clone();
         let mut n = 1;
-        while self.used.contains(&name) {
+        while self.used.contains(&name) || self.taken.contains(&name) {
             name = format!("{base}_{n}");
             n += 1;
         }
@@ -79,6 +96,14 @@ mod tests {
         assert_eq!(l.fresh("out"), "out_1");
         assert_eq!(l.fresh("int"), "v_int");
         assert_eq!(l.fresh("task"), "v_task");
+        assert_eq!(l.fresh("block_num"), "v_block_num");
+        assert_eq!(l.fresh("SIMPLER_ERROR_INVALID_ARGS"), "v_SIMPLER_ERROR_INVALID_ARGS");
+        assert_eq!(l.fresh("INT64_MIN"), "v_INT64_MIN");
+        assert_eq!(l.fresh("int64_t"), "v_int64_t");
+        let mut l = Locals::avoiding(["chip", "builtin.x", "v_chip"]);
+        assert_eq!(l.fresh("chip"), "v_chip_1");
+        assert_eq!(l.fresh("builtin_x"), "v_builtin_x");
+        assert_eq!(l.fresh("x"), "x");
         assert_eq!(quoted("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
     }
 }
