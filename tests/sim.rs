@@ -190,6 +190,9 @@ fn malformed_cases_exit_nonzero_with_a_message() {
         ("cols", good.replace("[[1,1],[1,1]]", "[[1,1],[1,1,1]]"), "send_counts must be 2 x 2"),
         ("not_int", good.replace("[[1,1],[1,1]]", "[[1,1],[1,\"x\"]]"), "int32"),
         ("dtype", good.replace("\"f32\"", "\"bf16\""), "dtype"),
+        // 2 ranks x 2 x 2 rows x 2^23 elements: 128 MiB per rank, but 2^26 target values to hold
+        // and print (a 16-rank variant of this was OOM-killed instead of refused).
+        ("huge", good.replace("\"row_elems\": 2", "\"row_elems\": 8388608"), "exceed 16777216 values"),
         (
             "operand",
             good.replace("\"row_elems\": 2", "\"row_elems\": 2, \"non_contiguous\": \"out\""),

@@ -59,6 +59,13 @@ impl Operand {
 /// for terabytes.
 pub const MAX_PAYLOAD_BYTES: i64 = 1 << 30;
 
+/// The most values a result may carry for one operand over every rank (`P × P·max_recv ×
+/// row_elems` target values, `P × P × S` signal cells). The simulator holds four payload
+/// buffers per rank and the result prints every target value and signal cell, so the bound is
+/// over all ranks together: a per-rank bound alone let `ranks: 16, row_elems: 2^24` through,
+/// which needs 64 GiB and was killed by the OOM killer.
+pub const MAX_RESULT_VALUES: i64 = 1 << 24;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
     /// P, 1..16.
@@ -141,6 +148,12 @@ impl Case {
             Some(n) if n <= MAX_PAYLOAD_BYTES => {}
             _ => return Err(format!("ranks * max_recv * row_elems * element size exceeds {MAX_PAYLOAD_BYTES} bytes")),
         }
+        let values = (ranks as i64 * ranks as i64).checked_mul(max_recv).and_then(|n| n.checked_mul(row_elems));
+        if !values.is_some_and(|n| n <= MAX_RESULT_VALUES) {
+            return Err(format!(
+                "the target windows of all ranks together (ranks * ranks * max_recv * row_elems) exceed {MAX_RESULT_VALUES} values"
+            ));
+        }
 
         let rows = obj.get("send_counts").ok_or("missing key 'send_counts'")?;
         let rows = rows.as_array().ok_or_else(|| format!("send_counts must be a list of {ranks} lists"))?;
@@ -174,9 +187,11 @@ impl Case {
             return Err(format!("signal_stride must be >= 1, got {s}"));
         }
         if let Some(s) = signal_stride
-            && (ranks as i64).saturating_mul(s) > (1 << 26)
+            && (ranks as i64 * ranks as i64).saturating_mul(s) > MAX_RESULT_VALUES
         {
-            return Err(format!("signal_stride {s} is too large"));
+            return Err(format!(
+                "signal_stride {s} is too large: the signals of all ranks together (ranks * ranks * signal_stride) exceed {MAX_RESULT_VALUES} values"
+            ));
         }
         let repeat = int_key(obj, "repeat")?.unwrap_or(1);
         if !(1..=1_000_000).contains(&repeat) {
@@ -306,6 +321,18 @@ mod tests {
         assert!(err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2], [3, 4294967296]]")).contains("int32"));
         assert!(err(&OK.replace("\"f32\"", "\"f16\"")).contains("dtype"));
         assert!(err(&OK.replace("\"ranks\"", "\"rank\"")).contains("unknown key 'rank'"));
+        // Sizes bounded over all ranks together (16 ranks x 2^24-element rows used to be accepted
+        // and then OOM-killed the simulator), and so is the signal.
+        let sixteen = format!(
+            r#"{{"ranks": 16, "core_num": 16, "dtype": "f32", "max_recv": 1, "row_elems": {}, "send_counts": {}}}"#,
+            1 << 24,
+            serde_json::json!(vec![vec![1; 16]; 16])
+        );
+        assert!(err(&sixteen).contains("exceed 16777216 values"), "{}", err(&sixteen));
+        let fits = sixteen.replace("16777216", &(MAX_RESULT_VALUES / 256).to_string());
+        assert!(Case::from_json(&fits).is_ok());
+        let big_s = sixteen.replace("16777216", "1").replace("\"max_recv\"", "\"signal_stride\": 4194304, \"max_recv\"");
+        assert!(err(&big_s).contains("signal_stride 4194304 is too large"), "{}", err(&big_s));
         let nc = OK.replace("\"row_elems\": 5", "\"row_elems\": 5, \"non_contiguous\": \"bogus\"");
         assert!(err(&nc).contains("non_contiguous"));
     }
