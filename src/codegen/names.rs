@@ -3,13 +3,20 @@
 
 use std::collections::HashSet;
 
-const RESERVED: &[&str] = &[
+/// C++17 keywords and alternative tokens (none can be a variable or a function name).
+const KEYWORDS: &[&str] = &[
     "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const",
     "constexpr", "continue", "default", "delete", "do", "double", "else", "enum", "explicit", "export", "extern",
     "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
     "noexcept", "not", "nullptr", "operator", "or", "private", "protected", "public", "register", "return",
     "short", "signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "true", "try",
     "typedef", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", "xor",
+    "and_eq", "bitand", "bitor", "compl", "char16_t", "char32_t", "const_cast", "decltype", "dynamic_cast",
+    "not_eq", "or_eq", "reinterpret_cast", "static_assert", "static_cast", "thread_local", "typeid", "wchar_t",
+    "xor_eq",
+];
+
+const RESERVED: &[&str] = &[
     // Names the generated code itself uses (`block_num` is the HOST-dispatched width local).
     "orch", "args", "host", "task", "rc", "pld", "Dir", "Task", "std", "block_num",
     // Types and object-like macros of <cstdint>/<cerrno> a local would collide with.
@@ -26,6 +33,21 @@ pub fn c_identifier(name: &str) -> String {
         out.insert(0, '_');
     }
     out
+}
+
+/// Why `c_name` (a [`c_identifier`]) cannot be the `extern "C"` symbol of a
+/// generated function, if it cannot: a C++ keyword, `main`, or a name reserved
+/// for the implementation (`__x`, `_X`).
+pub fn c_symbol_problem(c_name: &str) -> Option<&'static str> {
+    if KEYWORDS.contains(&c_name) {
+        Some("is a C++ keyword")
+    } else if c_name == "main" {
+        Some("is the program's entry point")
+    } else if c_name.starts_with("__") || (c_name.starts_with('_') && c_name[1..].starts_with(|c: char| c.is_ascii_uppercase())) {
+        Some("is reserved for the C++ implementation")
+    } else {
+        None
+    }
 }
 
 /// Hands out distinct local variable names.
@@ -48,7 +70,8 @@ impl Locals {
     /// constants (`SIMPLER_ERROR_INVALID_ARGS`) or a macro (`INT64_MIN`, `_X`).
     pub fn fresh(&mut self, wanted: &str) -> String {
         let mut base = c_identifier(wanted);
-        if RESERVED.contains(&base.as_str())
+        if KEYWORDS.contains(&base.as_str())
+            || RESERVED.contains(&base.as_str())
             || base.starts_with("__")
             || base.chars().any(|c| c.is_ascii_uppercase())
             || self.taken.contains(&base)
@@ -105,5 +128,12 @@ mod tests {
         assert_eq!(l.fresh("builtin_x"), "v_builtin_x");
         assert_eq!(l.fresh("x"), "x");
         assert_eq!(quoted("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+        assert_eq!(l.fresh("static_cast"), "v_static_cast");
+        for bad in ["int", "delete", "xor_eq", "main", "__x", "_Foo"] {
+            assert!(c_symbol_problem(bad).is_some(), "{bad}");
+        }
+        for good in ["chip_pipeline", "builtin_tensor_all_to_all_v__fp32", "_9lives", "_x"] {
+            assert_eq!(c_symbol_problem(good), None, "{good}");
+        }
     }
 }

@@ -212,6 +212,10 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
                 continue;
             }
             let c_name = super::names::c_identifier(name);
+            if let Some(why) = super::names::c_symbol_problem(&c_name) {
+                p.error(func.location(), &format!("@{name}: its C symbol '{c_name}' {why}"));
+                continue;
+            }
             if let Some(other) = c_names.insert(c_name.clone(), name.to_string()) {
                 p.error(func.location(), &format!("@{name} and @{other} have the same C symbol '{c_name}'"));
                 continue;
@@ -229,6 +233,10 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
                 continue;
             }
             let c_name = super::names::c_identifier(name);
+            if let Some(why) = super::names::c_symbol_problem(&c_name) {
+                p.error(func.location(), &format!("@{name}: its C symbol '{c_name}' {why}"));
+                continue;
+            }
             if let Some(other) = c_names.insert(c_name.clone(), name.to_string()) {
                 p.error(func.location(), &format!("@{name} and @{other} have the same C symbol '{c_name}'"));
                 continue;

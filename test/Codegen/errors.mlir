@@ -100,3 +100,83 @@ func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"}
   }
   return
 }
+
+// -----
+
+// CHIP bodies are straight-line: a loop around a task is a located error, not
+// a task emitted once.
+func.func private @k(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/scale.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' in CHIP orchestration function @chip is not supported by the orchestration codegen}}
+  scf.for %i = %c0 to %c1 step %c1 {
+    %r = func.call @k(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func private @k(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/scale.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %b = arith.constant true
+  // expected-error @+1 {{'scf.if' in CHIP orchestration function @chip is not supported by the orchestration codegen}}
+  scf.if %b {
+    %r = func.call @k(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+// A scalar parameter has no slot in OrchArgs.
+// expected-error @+1 {{orchestration function @chip: parameter #1 has type i64; a CHIP orchestration function takes tensors and CommContexts only}}
+func.func @chip(%a: !pl.tensor<4xf32>, %n: i64) attributes {pl.func_kind = "orchestration"} {
+  return
+}
+
+// -----
+
+// A task argument the orchestration cannot name at runtime (a kernel scalar).
+func.func private @ks(%a: !pl.tensor<4xf32> {pl.direction = "inout"}, %n: i64) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/scale.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %n = arith.constant 3 : i64
+  // expected-error @+1 {{call of @ks: argument #1 is a result of 'arith.constant', which the orchestration codegen cannot name at runtime}}
+  %r = call @ks(%a, %n) {pl.arg_directions = ["inout", "in"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>, i64) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// Two symbols with one C symbol.
+func.func @"a.b"() attributes {pl.func_kind = "orchestration"} {
+  return
+}
+// expected-error @+1 {{@a_b and @a.b have the same C symbol 'a_b'}}
+func.func @a_b() attributes {pl.func_kind = "orchestration"} {
+  return
+}
+
+// -----
+
+// A C symbol that is a keyword, the program's main or an implementation name
+// would be generated C++ that does not compile.
+// expected-error @+1 {{@int: its C symbol 'int' is a C++ keyword}}
+func.func @int() attributes {pl.func_kind = "orchestration"} {
+  return
+}
+// expected-error @+1 {{@main: its C symbol 'main' is the program's entry point}}
+func.func @main() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  return
+}
+// expected-error @+1 {{@_Chip.x: its C symbol '_Chip_x' is reserved for the C++ implementation}}
+func.func @"_Chip.x"() attributes {pl.func_kind = "orchestration"} {
+  return
+}
