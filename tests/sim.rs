@@ -285,3 +285,36 @@ fn generated_pipeline_under_thread_sanitizer() {
         matrix::judge(e, &r).unwrap_or_else(|m| panic!("{}: {m}", e.name));
     }
 }
+
+#[test]
+fn another_compiler_behind_the_same_cxx_builds_its_own_objects() {
+    // Objects and binaries are keyed by the compiler itself, not by the `$CXX` string: a
+    // wrapper script edited in place (as an upgrade or another compiler on PATH would be) must
+    // not reuse what the previous one built.
+    use std::os::unix::fs::PermissionsExt;
+    let root = scratch("cxx");
+    let crate_root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    copy_dir(&crate_root.join("runtime"), &root.join("runtime"));
+    copy_dir(&crate_root.join("sim"), &root.join("sim"));
+    let cxx = root.join("cxx");
+    let write_cxx = |comment: &str| {
+        std::fs::write(&cxx, format!("#!/bin/sh\n# {comment}\nexec g++ \"$@\"\n")).unwrap();
+        std::fs::set_permissions(&cxx, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    write_cxx("first");
+    let env = [("PLD_SIM_ROOT", &*root), ("CXX", cxx.as_path())];
+    let cache = root.join("target/pld-sim-cache");
+    let counts = || (entries(&cache.join("obj")), entries(&cache.join("bin")));
+    let a = r#"{"ranks": 2, "core_num": 2, "dtype": "f32", "max_recv": 2, "row_elems": 3, "send_counts": [[1,2],[2,1]]}"#;
+    let c = Case::from_json(a).unwrap();
+    pld::sim::golden::check(&c, &sim(&root, "a", a, &env)).unwrap();
+    let (objs, bins) = counts();
+    assert_eq!(bins, 1);
+    // The same compiler again: everything reused.
+    pld::sim::golden::check(&c, &sim(&root, "b", a, &env)).unwrap();
+    assert_eq!(counts(), (objs, bins));
+    // Another compiler at the same path: every object and the binary rebuilt.
+    write_cxx("second, a longer comment");
+    pld::sim::golden::check(&c, &sim(&root, "c", a, &env)).unwrap();
+    assert_eq!(counts(), (objs * 2, bins + 1));
+}

@@ -8,8 +8,8 @@
 //! ```text
 //! trees/<key>/   key = hash(module text, pld-opt and pld-translate identity, sim/kernels/*)
 //!   input.mlir, kernels/*.cpp, lowered.mlir, tree/ (pld-translate's output), outcome
-//! obj/<key>.o    key = hash(compiler, flags, source text, runtime/include/**, sim/driver/*.h)
-//! bin/<key>      key = hash(the object keys)
+//! obj/<key>.o    key = hash(compiler identity, flags, source text, runtime/include/**, sim/driver/*.h)
+//! bin/<key>      key = hash(compiler identity, link flags, the object keys)
 //! ```
 
 use std::fmt::Write as _;
@@ -65,6 +65,8 @@ pub struct Toolchain {
     /// Extra compile and link flags ($PLD_SIM_CXXFLAGS, whitespace-separated; e.g.
     /// `-fsanitize=thread -g`), after `-std=c++17 -O2 -pthread`.
     pub extra_flags: Vec<String>,
+    /// What identifies the compiler in the object and binary keys (see [`Toolchain::cxx_identity`]).
+    cxx_id: std::sync::OnceLock<String>,
 }
 
 /// Why a build stopped.
@@ -175,7 +177,35 @@ impl Toolchain {
         let cxx = std::env::var("CXX").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "g++".into());
         let extra_flags =
             std::env::var(CXXFLAGS_ENV).unwrap_or_default().split_whitespace().map(String::from).collect();
-        Ok(Toolchain { root, tools, cache, cxx, extra_flags })
+        Ok(Toolchain { root, tools, cache, cxx, extra_flags, cxx_id: std::sync::OnceLock::new() })
+    }
+
+    /// The compiler as the cache keys see it: `$CXX` as given, the executable it resolves to
+    /// (path, size, mtime, following symlinks) and its `--version` / `-dumpmachine` output, so
+    /// an upgraded compiler, another one earlier on `PATH` or an edited `$CXX` wrapper script
+    /// never reuses objects another compiler built. Computed once per process.
+    pub fn cxx_identity(&self) -> &str {
+        self.cxx_id.get_or_init(|| {
+            let mut id = self.cxx.clone();
+            let exe = if self.cxx.contains('/') {
+                Some(PathBuf::from(&self.cxx))
+            } else {
+                std::env::var_os("PATH").and_then(|paths| {
+                    std::env::split_paths(&paths).map(|d| d.join(&self.cxx)).find(|p| p.is_file())
+                })
+            };
+            if let Some(exe) = exe
+                && let Ok(i) = identity(&exe)
+            {
+                let _ = write!(id, "\n{i}");
+            }
+            for arg in ["--version", "-dumpmachine"] {
+                if let Ok(out) = Command::new(&self.cxx).arg(arg).stdin(Stdio::null()).output() {
+                    let _ = write!(id, "\n{arg}: {}", String::from_utf8_lossy(&out.stdout).trim());
+                }
+            }
+            id
+        })
     }
 
     pub fn tool(&self, name: &str) -> Result<PathBuf, BuildError> {
@@ -342,8 +372,8 @@ impl Toolchain {
         }
         let objects = self.compile_all(&units)?;
 
-        let mut h = ContentHash::new("pld-sim bin v1");
-        h.part(self.cxx.as_bytes());
+        let mut h = ContentHash::new("pld-sim bin v2");
+        h.part(self.cxx_identity().as_bytes());
         for f in self.link_flags() {
             h.part(f.as_bytes());
         }
@@ -392,8 +422,8 @@ impl Toolchain {
             let text = fs::read(&u.source).map_err(|e| internal(format!("{}: {e}", u.source.display())))?;
             let mut flags = self.base_flags();
             flags.extend(u.flags.iter().cloned());
-            let mut h = ContentHash::new("pld-sim obj v1");
-            h.part(self.cxx.as_bytes()).part(headers.hex().as_bytes()).part(&text);
+            let mut h = ContentHash::new("pld-sim obj v2");
+            h.part(self.cxx_identity().as_bytes()).part(headers.hex().as_bytes()).part(&text);
             for f in &flags {
                 h.part(f.as_bytes());
             }
