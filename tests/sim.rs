@@ -211,6 +211,11 @@ fn malformed_cases_exit_nonzero_with_a_message() {
     let missing = run(&[dir.join("no-such.json").to_str().unwrap()], &[]);
     assert_eq!(missing.status.code(), Some(2));
     assert_eq!(run(&[], &[]).status.code(), Some(2));
+    // A matrix filter that selects nothing is a usage error, not "0 passed, 0 failed".
+    let none = run(&["--matrix", "ci", "--filter", "no-such-entry"], &[]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no entry of the ci matrix matches"));
+    assert_eq!(run(&["--matrix", "ci", "--filter", "repeat", "--list"], &[]).status.code(), Some(0));
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -135,6 +135,10 @@ fn matrix_main(args: &[String]) -> ExitCode {
         .into_iter()
         .filter(|e| filter.is_none_or(|f| e.name.contains(f)))
         .collect();
+    if entries.is_empty() {
+        // A filter that selects nothing would otherwise "pass" a run that checked nothing.
+        return usage_error(&format!("no entry of the {which} matrix matches --filter {}", filter.unwrap_or("")));
+    }
     if list {
         for e in &entries {
             println!("{}\t{}", e.name, e.case.to_json());
