@@ -3,7 +3,7 @@
 //! template, once per kernel so every sub-build gets the same bytes), and the
 //! located diagnostics for whatever cannot be built.
 
-use super::{Options, Tree, chip, host, kernel_config, template};
+use super::{Options, Tree, chip, host, kernel_config, names::quoted, template};
 use crate::{
     directions::Direction,
     error::PldError,
@@ -74,7 +74,7 @@ impl<'c, 'a> Planner<'c, 'a> {
             return None;
         }
         if !path_component_ok(name) {
-            self.error(func.location(), &format!("AIV kernel @{name}: its name cannot be a file name"));
+            self.error(func.location(), &format!("AIV kernel @{}: its name cannot be a file name", quoted(name)));
             return None;
         }
         let text = if let Some(package) = string_attr(&func, "pl.builtin_template_dir") {
@@ -149,9 +149,11 @@ pub fn string_attr(op: &OperationRef, name: &str) -> Option<String> {
     StringAttribute::try_from(attr).ok().map(|s| s.value().to_string())
 }
 
-/// A symbol usable as one path component.
+/// A symbol usable as one path component. Control characters are refused too:
+/// the name also lands in `//` and `#` comments of the generated C++ and Python,
+/// where a newline would turn the rest of the name into code.
 pub fn path_component_ok(name: &str) -> bool {
-    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']) && !name.chars().any(char::is_control)
 }
 
 /// Plans the whole tree (nothing is written here).
@@ -208,7 +210,7 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
                 continue;
             }
             if !path_component_ok(name) {
-                p.error(func.location(), &format!("orchestration function @{name}: its name cannot be a directory name"));
+                p.error(func.location(), &format!("orchestration function @{}: its name cannot be a directory name", quoted(name)));
                 continue;
             }
             let c_name = super::names::c_identifier(name);
@@ -229,7 +231,7 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
             tree.files.insert(root.join("kernel_config.py"), kernel_config::render(&sub).into_bytes());
         } else if is_orchestration_body(func) && is_host_level(func) {
             if !path_component_ok(name) {
-                p.error(func.location(), &format!("HOST orchestrator @{name}: its name cannot be a file name"));
+                p.error(func.location(), &format!("HOST orchestrator @{}: its name cannot be a file name", quoted(name)));
                 continue;
             }
             let c_name = super::names::c_identifier(name);

@@ -180,3 +180,35 @@ func.func @main() attributes {pl.func_kind = "orchestration", pl.level = "host"}
 func.func @"_Chip.x"() attributes {pl.func_kind = "orchestration"} {
   return
 }
+
+// -----
+
+// A symbol with a control character cannot name a file or directory, and would
+// end the `//` / `#` comments that name it in the generated C++ and Python (the
+// rest of the name became code).
+func.func private @k(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/scale.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+// expected-error @+1 {{orchestration function @"chip\nimport os": its name cannot be a directory name}}
+func.func @"chip\0Aimport os"(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %r = call @k(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{AIV kernel @"k\n  return 42; int z": its name cannot be a file name}}
+func.func private @"k\0A  return 42; int z"(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/scale.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %r = call @"k\0A  return 42; int z"(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{HOST orchestrator @"host\tx": its name cannot be a file name}}
+func.func @"host\09x"() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  return
+}
