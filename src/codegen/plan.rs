@@ -8,7 +8,10 @@ use crate::{
     directions::Direction,
     error::PldError,
     func_kind::{func_kind, is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name},
-    ir_util::{COLLECTIVE_OPS, arg_attr, callee_name, entry_block, is_comm_ctx, module_functions, op_name, ops_named, param_types},
+    ir_util::{
+        COLLECTIVE_OPS, arg_attr, callee_name, entry_block, is_comm_ctx, is_tensor_like, module_functions, op_name, ops_named,
+        param_types,
+    },
 };
 use melior::ir::{
     Location,
@@ -126,12 +129,13 @@ impl<'c, 'a> Planner<'c, 'a> {
     }
 }
 
-/// Directions of a function's tensor parameters (`pl.direction`, default in).
+/// Directions of a function's tensor parameters (`pl.direction`, default in);
+/// CommContext slots and scalars are not listed.
 pub fn kernel_signature(func: &OperationRef) -> Vec<Direction> {
     param_types(func)
         .into_iter()
         .enumerate()
-        .filter(|(_, t)| !is_comm_ctx(*t))
+        .filter(|(_, t)| !is_comm_ctx(*t) && is_tensor_like(*t))
         .map(|(i, _)| param_direction(func, i))
         .collect()
 }
