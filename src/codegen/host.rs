@@ -292,8 +292,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     }
 
     fn dispatch(&mut self, op: &OperationRef<'c, 'a>, indent: &str) {
-        let Some(callee) = callee_name(op) else { return };
-        let Some(func) = self.p.functions.get(&callee).copied() else { return };
+        // The verifier guarantees a callee that resolves; report, never drop, if not.
+        let Some(func) = callee_name(op).and_then(|c| self.p.functions.get(&c).copied()) else {
+            self.p.error(op.location(), "dispatch of an unknown function: nothing would be dispatched");
+            return;
+        };
+        let callee = callee_name(op).unwrap_or_default();
         if !is_chip_orchestration(&func) || entry_block(&func).is_none() {
             self.p.error(op.location(), &format!("dispatch of @{callee}: only a CHIP orchestration function with a body can be dispatched"));
             return;
