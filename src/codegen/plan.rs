@@ -156,6 +156,32 @@ pub fn string_attr(op: &OperationRef, name: &str) -> Option<String> {
 /// A symbol usable as one path component. Control characters are refused too:
 /// the name also lands in `//` and `#` comments of the generated C++ and Python,
 /// where a newline would turn the rest of the name into code.
+/// Whether an orchestration function's name can name its file (or folder)
+/// and a unique, valid C entry symbol; reports at the function if not.
+fn entry_name_ok(
+    p: &mut Planner,
+    c_names: &mut HashMap<String, String>,
+    func: &OperationRef,
+    name: &str,
+    kind: &str,
+    path_use: &str,
+) -> bool {
+    if !path_component_ok(name) {
+        p.error(func.location(), &format!("{kind} @{}: its name cannot be {path_use}", quoted(name)));
+        return false;
+    }
+    let c_name = super::names::c_identifier(name);
+    if let Some(why) = super::names::c_symbol_problem(&c_name) {
+        p.error(func.location(), &format!("@{name}: its C symbol '{c_name}' {why}"));
+        return false;
+    }
+    if let Some(other) = c_names.insert(c_name.clone(), name.to_string()) {
+        p.error(func.location(), &format!("@{name} and @{other} have the same C symbol '{c_name}'"));
+        return false;
+    }
+    true
+}
+
 pub fn path_component_ok(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']) && !name.chars().any(char::is_control)
 }
@@ -213,17 +239,7 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
             if name.starts_with("builtin.") && !dispatched.contains(name) {
                 continue;
             }
-            if !path_component_ok(name) {
-                p.error(func.location(), &format!("orchestration function @{}: its name cannot be a directory name", quoted(name)));
-                continue;
-            }
-            let c_name = super::names::c_identifier(name);
-            if let Some(why) = super::names::c_symbol_problem(&c_name) {
-                p.error(func.location(), &format!("@{name}: its C symbol '{c_name}' {why}"));
-                continue;
-            }
-            if let Some(other) = c_names.insert(c_name.clone(), name.to_string()) {
-                p.error(func.location(), &format!("@{name} and @{other} have the same C symbol '{c_name}'"));
+            if !entry_name_ok(&mut p, &mut c_names, func, name, "orchestration function", "a directory name") {
                 continue;
             }
             let Some(sub) = chip::emit(&mut p, func, dispatched_with_width.contains(name)) else { continue };
@@ -234,17 +250,7 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
             }
             tree.files.insert(root.join("kernel_config.py"), kernel_config::render(&sub).into_bytes());
         } else if is_orchestration_body(func) && is_host_level(func) {
-            if !path_component_ok(name) {
-                p.error(func.location(), &format!("HOST orchestrator @{}: its name cannot be a file name", quoted(name)));
-                continue;
-            }
-            let c_name = super::names::c_identifier(name);
-            if let Some(why) = super::names::c_symbol_problem(&c_name) {
-                p.error(func.location(), &format!("@{name}: its C symbol '{c_name}' {why}"));
-                continue;
-            }
-            if let Some(other) = c_names.insert(c_name.clone(), name.to_string()) {
-                p.error(func.location(), &format!("@{name} and @{other} have the same C symbol '{c_name}'"));
+            if !entry_name_ok(&mut p, &mut c_names, func, name, "HOST orchestrator", "a file name") {
                 continue;
             }
             if let Some(cpp) = host::emit(&mut p, func) {
