@@ -186,13 +186,13 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
     let context_ref = module.context();
     let context = crate::context::borrow(&context_ref);
     let variants: BTreeSet<Variant> = plans.values().map(|p| p.variant).collect();
-    let mut existing: HashMap<Variant, bool> = HashMap::new();
+    let mut existing: BTreeSet<Variant> = BTreeSet::new();
     for &variant in &variants {
         let Some(symbol) = find_symbol(&body, variant.symbol()) else {
             continue;
         };
         if same_text(&symbol, &parse_top_level(context, &variant.kernel_source())?) {
-            existing.insert(variant, true);
+            existing.insert(variant);
             continue;
         }
         for op in planned_ops.iter().filter(|op| plans[&(op.to_raw().ptr as usize)].variant == variant) {
@@ -234,17 +234,15 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
         return Ok(());
     }
 
-    // Phase 3: one kernel per variant, shared by every call site.
-    for &variant in &variants {
-        if !existing.contains_key(&variant) {
-            body.append_operation(parse_top_level(context, &variant.kernel_source())?);
-        }
-    }
-
-    // Canonical types, parsed once per variant (raw handles: the pattern
-    // callback must be 'static).
+    // Phase 3: everything the rewrite needs is built before the module is
+    // touched: one kernel per missing variant (shared by every call site) and
+    // the canonical types (raw handles: the pattern callback must be 'static).
+    let mut kernels = Vec::new();
     let mut canonical: HashMap<Variant, [MlirType; 6]> = HashMap::new();
     for &variant in &variants {
+        if !existing.contains(&variant) {
+            kernels.push(parse_top_level(context, &variant.kernel_source())?);
+        }
         let mut types = [Type::none(context).to_raw(); 6];
         for (slot, text) in types.iter_mut().zip(variant.canonical_types()) {
             *slot = Type::parse(context, &text)
@@ -252,6 +250,9 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
                 .to_raw();
         }
         canonical.insert(variant, types);
+    }
+    for kernel in kernels {
+        body.append_operation(kernel);
     }
 
     // Phase 4: the rewrite.
