@@ -35,7 +35,7 @@
 
 use super::{
     ModulePass, PassId,
-    lower_l2_tensor_collectives::{CoreNum, core_num},
+    lower_l2_tensor_collectives::{ALL_TO_ALL_V, CoreNum, core_num},
 };
 use crate::{
     diag,
@@ -59,7 +59,6 @@ pub struct LowerCompositeOps;
 
 static ID: PassId = PassId(7);
 
-const ALL_TO_ALL_V: &str = "pld.tensor.all_to_all_v";
 
 impl ModulePass for LowerCompositeOps {
     const ARGUMENT: &'static str = "lower-composite-ops";

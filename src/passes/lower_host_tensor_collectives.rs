@@ -37,7 +37,7 @@
 
 use super::{
     ModulePass, PassId,
-    lower_l2_tensor_collectives::{OPERANDS, Variant},
+    lower_l2_tensor_collectives::{ALL_TO_ALL_V, COLLECTIVES, OPERANDS, Variant},
 };
 use crate::{
     contiguity::ContiguityTrace,
@@ -67,8 +67,6 @@ pub struct LowerHostTensorCollectives;
 
 static ID: PassId = PassId(5);
 
-const ALL_TO_ALL_V: &str = "pld.tensor.all_to_all_v";
-const INDEXED: &str = "pld.tensor.indexed_all_to_all_v";
 /// SIMPLER_ERROR_INVALID_ARGS.
 pub const INVALID_ARGS: i64 = 5;
 /// The kernel's argument array on the HOST rail: five tensors and one context.
@@ -126,11 +124,12 @@ fn lower(module: OperationRef) -> Result<(), PldError> {
     let mut plans: Vec<(OperationRef, Plan)> = Vec::new();
     let mut errors = 0;
     for func in module_functions(&module).iter().filter(|f| is_host_orchestrator(f)) {
-        for op in ops_named(func, &[ALL_TO_ALL_V, INDEXED]) {
-            if op_name(&op) == INDEXED {
+        for op in ops_named(func, &COLLECTIVES) {
+            let name = op_name(&op);
+            if name != ALL_TO_ALL_V {
                 diag::error(
                     op.location(),
-                    &format!("'{INDEXED}' is not supported on the HOST rail (its lowering is CHIP-only)"),
+                    &format!("'{name}' is not supported on the HOST rail (its lowering is CHIP-only)"),
                 );
                 errors += 1;
                 continue;

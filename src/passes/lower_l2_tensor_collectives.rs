@@ -38,7 +38,7 @@ use std::collections::{BTreeSet, HashMap};
 /// The op this pass lowers.
 pub const ALL_TO_ALL_V: &str = "pld.tensor.all_to_all_v";
 /// Every managed collective the residual check looks for.
-pub const COLLECTIVES: [&str; 2] = [ALL_TO_ALL_V, "pld.tensor.indexed_all_to_all_v"];
+pub const COLLECTIVES: [&str; 2] = crate::ir_util::COLLECTIVE_OPS;
 /// The builtin template package both rails render.
 pub const TEMPLATE_DIR: &str = ":pypto.runtime.builtins.collectives.all_to_all_v";
 /// Operand names in ABI order (`args[0..4]`).
