@@ -66,17 +66,7 @@ struct Failure {
   } while (0)
 
 Tensor make_tensor(void* data, int esz, std::vector<int64_t> dims) {
-  Tensor t;
-  t.data = data;
-  t.elem_size = esz;
-  t.rank = static_cast<int32_t>(dims.size());
-  int64_t s = 1;
-  for (int i = t.rank - 1; i >= 0; --i) {
-    t.shape[i] = dims[i];
-    t.strides[i] = s;
-    s *= dims[i];
-  }
-  return t;
+  return Tensor::contiguous(data, esz, dims.data(), dims.size());
 }
 
 // Runs one case; throws Failure on any mismatch.

@@ -164,16 +164,7 @@ void fill_payload(const Params& p, int r, void* buf) {
 // dimension of extent > 1 and every outer one given twice the packed stride, which is not
 // contiguous and stays inside a buffer of twice the packed size.
 pld::Tensor make_tensor(void* data, int32_t elem, std::vector<int64_t> shape, bool strided) {
-  pld::Tensor t;
-  t.data = data;
-  t.elem_size = elem;
-  t.rank = static_cast<int32_t>(shape.size());
-  int64_t s = 1;
-  for (int i = t.rank - 1; i >= 0; --i) {
-    t.shape[i] = shape[i];
-    t.strides[i] = s;
-    s *= shape[i];
-  }
+  pld::Tensor t = pld::Tensor::contiguous(data, elem, shape.data(), shape.size());
   if (strided) {
     int inner = -1;
     for (int i = t.rank - 1; i >= 0; --i)

@@ -56,27 +56,29 @@ struct Tensor {
 
   // A packed row-major descriptor over `data`.
   static Tensor contiguous(void* data, int32_t elem_size, std::initializer_list<int64_t> dims);
+  static Tensor contiguous(void* data, int32_t elem_size, const int64_t* dims, size_t rank);
 };
 
 }  // namespace pld
 
-inline pld::Tensor pld::Tensor::contiguous(void* data, int32_t elem_size,
-                                           std::initializer_list<int64_t> dims) {
+inline pld::Tensor pld::Tensor::contiguous(void* data, int32_t elem_size, const int64_t* dims,
+                                           size_t rank) {
   Tensor t;
   t.data = data;
   t.elem_size = elem_size;
-  t.rank = static_cast<int32_t>(dims.size() > kMaxTensorRank ? kMaxTensorRank : dims.size());
-  int i = 0;
-  for (int64_t d : dims) {
-    if (i == t.rank) break;
-    t.shape[i++] = d;
-  }
+  t.rank = static_cast<int32_t>(rank > kMaxTensorRank ? kMaxTensorRank : rank);
   int64_t s = 1;
   for (int k = t.rank - 1; k >= 0; --k) {
+    t.shape[k] = dims[k];
     t.strides[k] = s;
     s *= t.shape[k];
   }
   return t;
+}
+
+inline pld::Tensor pld::Tensor::contiguous(void* data, int32_t elem_size,
+                                           std::initializer_list<int64_t> dims) {
+  return contiguous(data, elem_size, dims.begin(), dims.size());
 }
 
 #endif  // PLD_RUNTIME_TENSOR_H
