@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the host runtime, renders the all_to_all_v kernel for float and int8_t, builds the test
-# harness and runs it (full matrix at -O2, then a quick slice under ThreadSanitizer).
+# harness and runs it (full matrix at -O2, then a quick slice under ThreadSanitizer), and builds and
+# runs views_test (views.h, scalar.h, create_tensor / AllocScope / assemble / write_int) in both
+# builds.
 # Env: CXX (default g++), PLD_RT_BUILD (build dir, default <repo>/target/pld-runtime-tests),
 #      PLD_RT_NO_TSAN=1 to skip the TSan run.
 set -euo pipefail
@@ -19,7 +21,8 @@ if diff <(sed 's/float/DT/g' "$out/all_to_all_v__fp32.cpp") \
   echo "run.sh: renderings differ beyond dtype_cpp" >&2; exit 1
 fi
 
-# build VARIANT EXTRA_FLAGS...: compiles every unit in parallel and links $out/VARIANT/a2a_test.
+# build VARIANT EXTRA_FLAGS...: compiles every unit in parallel and links $out/VARIANT/a2a_test
+# and $out/VARIANT/views_test (the runtime and views_test.cpp only).
 build() {
   local v=$1; shift
   local d=$out/$v flags=(-std=c++17 -pthread -Wall -Wextra -Werror -I"$root/runtime/include" "$@")
@@ -37,10 +40,14 @@ build() {
     -Dkernel_entry=pld_k_consume_step '-DPLD_KERNEL_NAME="consume_step"'
   unit chip_pipeline "$root/runtime/examples/chip_pipeline.cpp"
   unit a2a_test "$here/a2a_test.cpp"
+  unit views_test "$here/views_test.cpp"
   local rc=0
   for p in "${pids[@]}"; do wait "$p" || rc=1; done
   [ $rc -eq 0 ] || { echo "run.sh: $v build failed" >&2; exit 1; }
-  "$cxx" "${flags[@]}" "$d"/*.o -o "$d/a2a_test"
+  local a2a_objs=() o
+  for o in "$d"/*.o; do [ "$o" = "$d/views_test.o" ] || a2a_objs+=("$o"); done
+  "$cxx" "${flags[@]}" "${a2a_objs[@]}" -o "$d/a2a_test"
+  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/views_test.o" -o "$d/views_test"
 }
 
 # run LOG CMD...: runs one suite, keeping its output in LOG; a crash counts as one failure.
@@ -66,9 +73,11 @@ run() {
 
 build release -O2
 run "$out/release.log" "$out/release/a2a_test" "$@"
+run "$out/release-views.log" "$out/release/views_test"
 if [ "${PLD_RT_NO_TSAN:-0}" != 1 ]; then
   build tsan -O1 -g -fsanitize=thread
   TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" run "$out/tsan.log" "$out/tsan/a2a_test" --quick
+  TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" run "$out/tsan-views.log" "$out/tsan/views_test"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

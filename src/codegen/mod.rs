@@ -16,6 +16,7 @@ pub mod chip;
 pub mod host;
 pub mod kernel_config;
 pub mod names;
+pub mod orch_ops;
 pub mod plan;
 pub mod template;
 pub mod write;

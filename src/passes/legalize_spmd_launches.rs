@@ -14,6 +14,17 @@
 //! | a launch spec or a builtin kernel whose callee is not `aiv` | `must launch an AIV function` |
 //! | an `out`/`inout` parameter without a caller argument | `no caller-provided argument for out/inout parameter(s)` + `'name' (#i)` list |
 //!
+//! It also refuses, at the op's location, everything in a CHIP orchestration
+//! body that `pld-translate`'s orchestration codegen cannot emit, so no
+//! program is accepted by `pld-opt` and then refused by the codegen (see
+//! [`crate::codegen::orch_ops`], the one list both read): an op not in the
+//! list (`cf` branches, `memref`, `tensor`, floating-point `arith`, ...), a
+//! value or parameter that is not a tensor, a CommContext or an integer
+//! scalar, a body of more than one block, a view/reshape/create/runtime-
+//! allocated result without a static shape, a task whose callee is not an
+//! AIV kernel, a task result its callee does not return as a parameter, and
+//! a task argument that is an integer scalar.
+//!
 //! Parameter directions are the explicit `pl.direction`s, else derived (see
 //! [`crate::directions`]). A parameter's name is the name of its location
 //! (`%out: !pl.tensor<...> loc("out")`), else `arg<i>`. Only `pl.submit` can
@@ -57,13 +68,17 @@ impl ModulePass for LegalizeSpmdLaunches {
         let mut directions = Directions::new(functions.clone(), ContiguityTrace::new(body));
         let mut errors = 0;
         for func in module_functions(&module).iter().filter(|f| is_chip_orchestration(f)) {
+            // One error per op: a launch refused here is not re-checked for codegen support.
+            let mut refused = std::collections::HashSet::new();
             for call in ops_named(func, &["func.call", "pl.submit"]) {
                 let callee = callee_name(&call).and_then(|c| functions.get(&c).copied());
                 if let Err(message) = check_launch(&call, callee.as_ref(), &mut directions) {
                     diag::error(call.location(), &message);
+                    refused.insert(crate::ir_util::op_key(&call));
                     errors += 1;
                 }
             }
+            errors += crate::codegen::orch_ops::check_body(func, &functions, &refused);
         }
         if errors > 0 { Err(PldError::Diagnosed(errors)) } else { Ok(()) }
     }

@@ -103,40 +103,20 @@ func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"}
 
 // -----
 
-// CHIP bodies are straight-line: a loop around a task is a located error, not
-// a task emitted once.
-func.func private @k(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/scale.cpp"} {
-  return %a : !pl.tensor<4xf32>
-}
-func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'scf.for' in CHIP orchestration function @chip is not supported by the orchestration codegen}}
-  scf.for %i = %c0 to %c1 step %c1 {
-    %r = func.call @k(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
-  }
+// What the orchestration codegen cannot emit is refused by
+// --legalize-spmd-launches first; pld-translate on an unlegalized module still
+// reports it at the op (never dropped, never emitted wrong).
+func.func @chip(%a: !pl.tensor<4xf32>, %x: index) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'arith.ceildivsi' in CHIP orchestration function @chip is not supported by the orchestration codegen (run --legalize-spmd-launches first)}}
+  %m = arith.ceildivsi %x, %x : index
   return
 }
 
 // -----
 
-func.func private @k(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/scale.cpp"} {
-  return %a : !pl.tensor<4xf32>
-}
-func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
-  %b = arith.constant true
-  // expected-error @+1 {{'scf.if' in CHIP orchestration function @chip is not supported by the orchestration codegen}}
-  scf.if %b {
-    %r = func.call @k(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
-  }
-  return
-}
-
-// -----
-
-// A scalar parameter has no slot in OrchArgs.
-// expected-error @+1 {{orchestration function @chip: parameter #1 has type i64; a CHIP orchestration function takes tensors and CommContexts only}}
-func.func @chip(%a: !pl.tensor<4xf32>, %n: i64) attributes {pl.func_kind = "orchestration"} {
+// A floating-point scalar parameter has no slot in OrchArgs.
+// expected-error @+1 {{orchestration function @chip: parameter #1 has type f32; a CHIP orchestration function takes tensors, CommContexts and integer scalars only}}
+func.func @chip(%a: !pl.tensor<4xf32>, %n: f32) attributes {pl.func_kind = "orchestration"} {
   return
 }
 
@@ -148,7 +128,7 @@ func.func private @ks(%a: !pl.tensor<4xf32> {pl.direction = "inout"}, %n: i64) -
 }
 func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
   %n = arith.constant 3 : i64
-  // expected-error @+1 {{call of @ks: argument #1 is a result of 'arith.constant', which the orchestration codegen cannot name at runtime}}
+  // expected-error @+1 {{call of @ks: argument #1 is an integer scalar; a kernel task takes tensors and CommContexts only}}
   %r = call @ks(%a, %n) {pl.arg_directions = ["inout", "in"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>, i64) -> !pl.tensor<4xf32>
   return
 }

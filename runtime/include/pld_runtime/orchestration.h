@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "pld_runtime/comm.h"
+#include "pld_runtime/scalar.h"
 #include "pld_runtime/tensor.h"
+#include "pld_runtime/views.h"
 
 // Status codes returned by submit() and by orchestration functions (0 = success).
 constexpr int SIMPLER_OK = 0;
@@ -21,6 +23,7 @@ constexpr int SIMPLER_FATAL_SYNC_START_OVER_CAPACITY = 7;
 constexpr int PLD_ERROR_UNKNOWN_KERNEL = 101;
 // pld host runtime only: a signal wait timed out (the message names rank, block and cell).
 constexpr int PLD_ERROR_WAIT_TIMEOUT = 102;
+static_assert(pld::rt::kViewInvalidArgs == SIMPLER_ERROR_INVALID_ARGS, "views.h error code");
 
 namespace pld {
 namespace rt {
@@ -78,7 +81,9 @@ class Task {
 };
 
 // The arguments of a CHIP orchestration function: its tensor parameters in declaration order,
-// then its CommContext parameters (one per DistributedTensor parameter) in declaration order.
+// then its CommContext parameters (one per DistributedTensor parameter) in declaration order,
+// and its integer scalar parameters (`i1`..`i64`, `index`) in declaration order among scalars,
+// each as an int64_t (generated code re-normalizes an iN value to N bits, see scalar.h).
 struct OrchArgs {
   Tensor* const* tensors = nullptr;
   int num_tensors = 0;
@@ -90,8 +95,12 @@ struct OrchArgs {
   // its one kernel with B blocks and sync start when B > 1.
   int dispatch_block_num = 0;
 
+  const int64_t* scalars = nullptr;
+  int num_scalars = 0;
+
   Tensor& tensor(int i) const { return *tensors[i]; }
   CommContext* comm(int i) const { return comms[i]; }
+  int64_t scalar(int i) const { return scalars[i]; }
 };
 
 class RankState;  // runtime-private
@@ -109,11 +118,48 @@ class Orchestration {
   int latch_error(int code);
   // The latched code, 0 if none.
   int status() const;
+  // Latches `code` like latch_error and records `message` in the runtime's error log (the first
+  // message of the world wins, as for every runtime error). Returns the latched code.
+  int fail(int code, const char* message);
   // This rank's index (informational; generated code does not need it).
   int rank() const;
 
+  // `pl.tensor.create`: a fresh zero-filled packed row-major buffer of `rank` dims, owned by the
+  // runtime until the innermost live AllocScope of this Orchestration ends. Returns 0 and sets
+  // *out, or fails (latches SIMPLER_ERROR_INVALID_ARGS: a negative dim, a bad rank or element
+  // size, or a size that cannot be allocated).
+  int create_tensor(int32_t elem_size, const int64_t* dims, int rank, Tensor* out);
+  // `pl.tensor.assemble`: copies every element of `src` into `target` at `offsets` (one per
+  // dimension of target; src must have target's rank), honouring both descriptors' strides.
+  // Ordered with the tasks around it: it runs when called, and submit() completes its task
+  // before returning. Fails with SIMPLER_ERROR_INVALID_ARGS when src does not fit, the ranks or
+  // element sizes differ.
+  int assemble(const Tensor& target, const Tensor& src, const int64_t* offsets);
+  // `pl.tensor.write`: stores the integer `value`, truncated to the element size (1, 2, 4 or 8
+  // bytes, little-endian two's complement), at `indices` (one per dimension). Fails with
+  // SIMPLER_ERROR_INVALID_ARGS when an index is out of range.
+  int write_int(const Tensor& dst, const int64_t* indices, int64_t value);
+  // How many create_tensor buffers of this rank are live (for tests and diagnostics).
+  size_t live_buffers() const;
+
  private:
+  friend class AllocScope;
   RankState* state_;
+};
+
+// Owns the buffers create_tensor makes while it is the innermost live scope of `orch`; frees them
+// when it ends. Generated orchestration code opens one at entry, so a create's buffer lives until
+// that orchestration call returns (a create inside a loop allocates every iteration).
+class AllocScope {
+ public:
+  explicit AllocScope(Orchestration* orch);
+  ~AllocScope();
+  AllocScope(const AllocScope&) = delete;
+  AllocScope& operator=(const AllocScope&) = delete;
+
+ private:
+  Orchestration* orch_;
+  size_t mark_;
 };
 
 // The type of a generated CHIP orchestration function.

@@ -1,0 +1,359 @@
+//! What a CHIP orchestration body may contain: the one list that both the
+//! orchestration codegen ([`super::chip`], which matches on [`OrchOp`]
+//! exhaustively) and `--legalize-spmd-launches` (which refuses every op and
+//! type not listed here, at its location, before codegen) are written
+//! against, so the two cannot drift. The contract is
+//! `../shared/spec/orchestration.md`'s table.
+
+use crate::{
+    diag,
+    func_kind::func_kind,
+    ir_util::{callee_name, entry_block, int_attr, is_comm_ctx, is_tensor_like, op_name, param_types},
+    tensor_type::TensorLike,
+};
+use melior::ir::{
+    BlockLike, RegionLike, Type, TypeLike, ValueLike,
+    attribute::DenseI64ArrayAttribute,
+    operation::{OperationLike, OperationRef},
+};
+use std::collections::HashMap;
+
+/// An op the orchestration codegen emits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrchOp {
+    Return,
+    Call,
+    Submit,
+    Cast,
+    Slice,
+    View,
+    Reshape,
+    Transpose,
+    SetValidShape,
+    Create,
+    Assemble,
+    Write,
+    For,
+    While,
+    If,
+    /// `scf.yield` / `scf.condition`: emitted by the op that owns the region.
+    Terminator,
+    Constant,
+    /// A two-operand integer op.
+    Binary(BinOp),
+    Cmp,
+    Select,
+    ExtS,
+    ExtU,
+    Trunc,
+    IndexCast,
+    IndexCastUi,
+}
+
+/// The `arith` integer ops of two operands and one result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    DivS,
+    DivU,
+    RemS,
+    RemU,
+    MinS,
+    MaxS,
+    MinU,
+    MaxU,
+    And,
+    Or,
+    Xor,
+    Shl,
+    ShrS,
+    ShrU,
+}
+
+/// Every supported op by name.
+pub const ORCHESTRATION_OPS: &[(&str, OrchOp)] = &[
+    ("func.return", OrchOp::Return),
+    ("func.call", OrchOp::Call),
+    ("pl.submit", OrchOp::Submit),
+    ("pl.cast", OrchOp::Cast),
+    ("pl.tensor.slice", OrchOp::Slice),
+    ("pl.tensor.view", OrchOp::View),
+    ("pl.tensor.reshape", OrchOp::Reshape),
+    ("pl.tensor.transpose", OrchOp::Transpose),
+    ("pl.tensor.set_validshape", OrchOp::SetValidShape),
+    ("pl.tensor.create", OrchOp::Create),
+    ("pl.tensor.assemble", OrchOp::Assemble),
+    ("pl.tensor.write", OrchOp::Write),
+    ("scf.for", OrchOp::For),
+    ("scf.while", OrchOp::While),
+    ("scf.if", OrchOp::If),
+    ("scf.yield", OrchOp::Terminator),
+    ("scf.condition", OrchOp::Terminator),
+    ("arith.constant", OrchOp::Constant),
+    ("arith.addi", OrchOp::Binary(BinOp::Add)),
+    ("arith.subi", OrchOp::Binary(BinOp::Sub)),
+    ("arith.muli", OrchOp::Binary(BinOp::Mul)),
+    ("arith.divsi", OrchOp::Binary(BinOp::DivS)),
+    ("arith.divui", OrchOp::Binary(BinOp::DivU)),
+    ("arith.remsi", OrchOp::Binary(BinOp::RemS)),
+    ("arith.remui", OrchOp::Binary(BinOp::RemU)),
+    ("arith.minsi", OrchOp::Binary(BinOp::MinS)),
+    ("arith.maxsi", OrchOp::Binary(BinOp::MaxS)),
+    ("arith.minui", OrchOp::Binary(BinOp::MinU)),
+    ("arith.maxui", OrchOp::Binary(BinOp::MaxU)),
+    ("arith.andi", OrchOp::Binary(BinOp::And)),
+    ("arith.ori", OrchOp::Binary(BinOp::Or)),
+    ("arith.xori", OrchOp::Binary(BinOp::Xor)),
+    ("arith.shli", OrchOp::Binary(BinOp::Shl)),
+    ("arith.shrsi", OrchOp::Binary(BinOp::ShrS)),
+    ("arith.shrui", OrchOp::Binary(BinOp::ShrU)),
+    ("arith.cmpi", OrchOp::Cmp),
+    ("arith.select", OrchOp::Select),
+    ("arith.extsi", OrchOp::ExtS),
+    ("arith.extui", OrchOp::ExtU),
+    ("arith.trunci", OrchOp::Trunc),
+    ("arith.index_cast", OrchOp::IndexCast),
+    ("arith.index_castui", OrchOp::IndexCastUi),
+];
+
+/// Collectives: not emitted, but not refused by legalize either; the CHIP
+/// rail lowers them first, and its residual check (and pld-translate's) owns
+/// a collective that is still there.
+pub const DEFERRED_OPS: &[&str] = &["pld.tensor.all_to_all_v", "pld.tensor.indexed_all_to_all_v"];
+
+impl OrchOp {
+    pub fn from_name(name: &str) -> Option<OrchOp> {
+        ORCHESTRATION_OPS.iter().find(|(n, _)| *n == name).map(|(_, op)| *op)
+    }
+}
+
+/// The bit width of an integer scalar the codegen keeps in an `int64_t`
+/// (`i1`..`i64` signless, `index` = 64), or `None`.
+pub fn scalar_bits(ty: Type) -> Option<u32> {
+    let raw = ty.to_raw();
+    unsafe {
+        if mlir_sys::mlirTypeIsAIndex(raw) {
+            return Some(64);
+        }
+        if mlir_sys::mlirTypeIsAInteger(raw) && mlir_sys::mlirIntegerTypeIsSignless(raw) {
+            let w = mlir_sys::mlirIntegerTypeGetWidth(raw);
+            return (1..=64).contains(&w).then_some(w);
+        }
+    }
+    None
+}
+
+/// Whether a value of type `ty` can live in a CHIP orchestration body: a
+/// tensor descriptor, a CommContext, or an integer scalar.
+pub fn type_supported(ty: Type) -> bool {
+    is_tensor_like(ty) || is_comm_ctx(ty) || scalar_bits(ty).is_some()
+}
+
+/// Bytes per element of a tensor element type (`None` for a type the runtime
+/// cannot size).
+pub fn element_bytes(ty: Type) -> Option<u32> {
+    let raw = ty.to_raw();
+    let bits = unsafe {
+        if mlir_sys::mlirTypeIsAInteger(raw) {
+            mlir_sys::mlirIntegerTypeGetWidth(raw)
+        } else if mlir_sys::mlirTypeIsAFloat(raw) {
+            mlir_sys::mlirFloatTypeGetWidth(raw)
+        } else {
+            return None;
+        }
+    };
+    let bytes = bits.div_ceil(8);
+    matches!(bytes, 1 | 2 | 4 | 8).then_some(bytes)
+}
+
+/// Reports (at each op's location) everything in the CHIP orchestration body
+/// `func` that the orchestration codegen cannot emit; returns the error count.
+/// One error per op; an unsupported op's regions are not searched further.
+/// Ops in `skip` (by [`crate::ir_util::op_key`]) were already reported.
+pub fn check_body<'c, 'a>(
+    func: &OperationRef<'c, 'a>,
+    functions: &HashMap<String, OperationRef<'c, 'a>>,
+    skip: &std::collections::HashSet<usize>,
+) -> usize {
+    let name = crate::func_kind::symbol_name(func).unwrap_or("").to_string();
+    let mut errors = 0;
+    let mut report = |loc, msg: String| {
+        diag::error(loc, &msg);
+        errors += 1;
+    };
+    for (i, ty) in param_types(func).into_iter().enumerate() {
+        if !type_supported(ty) {
+            report(
+                func.location(),
+                format!(
+                    "CHIP orchestration function '@{name}': parameter #{i} has type {ty}; the orchestration codegen passes tensors, CommContexts and integer scalars (i1..i64, index) only"
+                ),
+            );
+        }
+    }
+    let Ok(region) = func.region(0) else { return errors };
+    if region.first_block().and_then(|b| b.next_in_region()).is_some() {
+        report(
+            func.location(),
+            format!("CHIP orchestration function '@{name}' has more than one block: the orchestration codegen emits structured control flow (scf) only"),
+        );
+        return errors;
+    }
+    let Some(entry) = entry_block(func) else { return errors };
+    let mut stack = vec![entry];
+    while let Some(block) = stack.pop() {
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if skip.contains(&crate::ir_util::op_key(&op)) {
+                continue;
+            }
+            match check_op(&op, functions) {
+                Err(msg) => report(op.location(), msg),
+                Ok(()) => {
+                    for r in 0..op.region_count() {
+                        let Ok(region) = op.region(r) else { continue };
+                        let mut b = region.first_block();
+                        while let Some(block) = b {
+                            b = block.next_in_region();
+                            stack.push(block);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    errors
+}
+
+fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &HashMap<String, OperationRef<'c, 'a>>) -> Result<(), String> {
+    let name = op_name(op);
+    if DEFERRED_OPS.contains(&name.as_str()) {
+        return Ok(());
+    }
+    let Some(kind) = OrchOp::from_name(&name) else {
+        return Err(format!(
+            "'{name}' is not supported in a CHIP orchestration body: the orchestration codegen (pld-translate --pld-to-ascend-build) cannot emit it"
+        ));
+    };
+    for r in 0..op.result_count() {
+        let Ok(v) = op.result(r) else { continue };
+        if !type_supported(v.r#type()) {
+            return Err(format!(
+                "'{name}': result #{r} has type {}; a CHIP orchestration body holds tensors, CommContexts and integer scalars (i1..i64, index) only",
+                v.r#type()
+            ));
+        }
+    }
+    for r in 0..op.region_count() {
+        let Ok(region) = op.region(r) else { continue };
+        let mut b = region.first_block();
+        while let Some(block) = b {
+            b = block.next_in_region();
+            if block.next_in_region().is_some() {
+                return Err(format!("'{name}': a region of more than one block has no structured form in the orchestration codegen"));
+            }
+            for k in 0..block.argument_count() {
+                let Ok(a) = block.argument(k) else { continue };
+                if !type_supported(a.r#type()) {
+                    return Err(format!(
+                        "'{name}': region argument #{k} has type {}; a CHIP orchestration body holds tensors, CommContexts and integer scalars (i1..i64, index) only",
+                        a.r#type()
+                    ));
+                }
+            }
+        }
+    }
+    let static_result = |what: &str| -> Result<(), String> {
+        let Ok(r) = op.result(0) else { return Ok(()) };
+        let ty = r.r#type();
+        match TensorLike::of(ty) {
+            Some(t) if t.static_shape().is_some() && element_bytes(t.element).is_some() => Ok(()),
+            _ => Err(format!("'{name}': {what} {ty} needs a static shape and a sized element type in a CHIP orchestration body")),
+        }
+    };
+    match kind {
+        OrchOp::View | OrchOp::Reshape => static_result("the result type"),
+        OrchOp::Create => static_result("the allocated type"),
+        OrchOp::Constant if op.attribute("value").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()).is_none() => {
+            Err("'arith.constant': only integer scalar constants have a runtime form in a CHIP orchestration body".into())
+        }
+        OrchOp::Call | OrchOp::Submit => check_task(op, &name, functions),
+        _ => Ok(()),
+    }
+}
+
+/// A task: an AIV kernel of this module, results it can name, no scalar arguments.
+fn check_task<'c, 'a>(op: &OperationRef<'c, 'a>, name: &str, functions: &HashMap<String, OperationRef<'c, 'a>>) -> Result<(), String> {
+    let callee = callee_name(op).unwrap_or_default();
+    let Some(func) = functions.get(&callee) else {
+        return Err(format!("'{name}' of '@{callee}': the callee is not a function of this module"));
+    };
+    if func_kind(func) != Some("aiv") {
+        let kind = func_kind(func).map_or("a function without pl.func_kind".to_string(), |k| format!("pl.func_kind \"{k}\""));
+        return Err(format!(
+            "'{name}' of '@{callee}': a CHIP orchestration body launches AIV kernels (pl.func_kind \"aiv\") only, and '@{callee}' has {kind}"
+        ));
+    }
+    let abi = int_attr(op, "pl.abi_arg_count").map(|n| n.max(0) as usize).unwrap_or(usize::MAX);
+    for k in 0..op.operand_count().min(abi) {
+        let Ok(v) = op.operand(k) else { continue };
+        if scalar_bits(v.r#type()).is_some() {
+            return Err(format!(
+                "'{name}' of '@{callee}': argument #{k} is an integer scalar; a kernel task takes tensors and CommContexts only"
+            ));
+        }
+    }
+    let alloc_outs: Vec<i64> = if name == "pl.submit" {
+        op.attribute("runtime_alloc_outs")
+            .ok()
+            .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
+            .map(|d| (0..d.len()).filter_map(|i| d.element(i).ok()).collect())
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let returned = super::chip::returned_params(func);
+    for n in 0..op.result_count() {
+        let Ok(r) = op.result(n) else { continue };
+        if alloc_outs.contains(&(n as i64)) {
+            match TensorLike::of(r.r#type()) {
+                Some(t) if t.static_shape().is_some() && element_bytes(t.element).is_some() => continue,
+                _ => {
+                    return Err(format!(
+                        "'{name}' of '@{callee}': runtime-allocated result #{n} has type {}, which needs a static shape",
+                        r.r#type()
+                    ));
+                }
+            }
+        }
+        let named = returned.get(n).copied().flatten().is_some_and(|j| j < op.operand_count() + alloc_outs.len());
+        if !named {
+            return Err(format!(
+                "'{name}' of '@{callee}': result #{n} is not a parameter the callee returns, so the orchestration codegen cannot name it (a kernel writes its arguments in place)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_is_listed_once_and_round_trips() {
+        for (i, (name, op)) in ORCHESTRATION_OPS.iter().enumerate() {
+            assert_eq!(OrchOp::from_name(name), Some(*op), "{name}");
+            assert!(ORCHESTRATION_OPS[..i].iter().all(|(n, _)| n != name), "{name} listed twice");
+        }
+        for name in DEFERRED_OPS {
+            assert_eq!(OrchOp::from_name(name), None);
+        }
+        for refused in ["cf.br", "cf.cond_br", "memref.alloc", "tensor.empty", "arith.addf", "scf.execute_region", "pld.window"] {
+            assert_eq!(OrchOp::from_name(refused), None, "{refused}");
+        }
+    }
+}
