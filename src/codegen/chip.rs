@@ -338,6 +338,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         quoted(&format!("{} at {}: {what}", op_name(op), loc_text(op.location())))
     }
 
+    /// The runtime arrays hold one entry per dimension of the declared rank: a
+    /// tensor that arrives with another rank is refused before they are read.
+    fn rank_guard(&mut self, op: &OperationRef<'c, 'a>, t: &str, rank: usize, depth: usize) {
+        let msg = Self::fail_msg(op, &format!("the tensor has another rank than {rank} at run time"));
+        let _ = writeln!(self.body, "{}if ({t}.rank != {rank}) return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {msg});", ind(depth));
+    }
+
     fn block(&mut self, block: &BlockRef<'c, 'a>, depth: usize) {
         let mut next = block.first_operation();
         while let Some(op) = next {
@@ -398,6 +405,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let (Some(target), Some(src), Ok(r)) = (self.tensor(op, 0), self.tensor(op, 1), op.result(0)) else { return };
                 let offsets: Vec<String> = i64_list(op, "offsets").unwrap_or_default().iter().map(|o| o.to_string()).collect();
                 let _ = writeln!(self.body, "{i}{{");
+                self.rank_guard(op, &target, offsets.len(), depth + 1);
                 let arr = array_arg(&mut self.body, &format!("{i}  "), "offsets", &offsets);
                 let _ = writeln!(self.body, "{i}  if (int rc = orch->assemble({target}, {src}, {arr})) return rc;");
                 let _ = writeln!(self.body, "{i}}}");
@@ -411,6 +419,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     indices.push(x);
                 }
                 let _ = writeln!(self.body, "{i}{{");
+                self.rank_guard(op, &dst, indices.len(), depth + 1);
                 let arr = array_arg(&mut self.body, &format!("{i}  "), "indices", &indices);
                 let _ = writeln!(self.body, "{i}  if (int rc = orch->write_int({dst}, {arr}, {value})) return rc;");
                 let _ = writeln!(self.body, "{i}}}");
@@ -698,6 +707,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let lits = |v: Vec<i64>| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         let mut pre = String::new();
         let i2 = format!("{i}  ");
+        // The source rank the arrays assume (None: any).
+        let mut src_rank: Option<usize> = None;
         let (call, what) = match kind {
             OrchOp::Slice => {
                 let sizes = lits(i64_list(op, "sizes").unwrap_or_default());
@@ -712,6 +723,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                         dynamic
                     }
                 };
+                src_rank = Some(sizes.len());
                 let o = array_arg(&mut pre, &i2, "offsets", &offsets);
                 let s = array_arg(&mut pre, &i2, "sizes", &sizes);
                 (format!("pld::rt::slice({src}, {o}, {s}, &{{out}})"), "the slice leaves its source")
@@ -720,7 +732,10 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let Some(shape) = self.static_shape(op, r.r#type(), "the result type") else { return };
                 let rank = shape.len();
                 let o = match i64_list(op, "offsets") {
-                    Some(off) => array_arg(&mut pre, &i2, "offsets", &lits(off)),
+                    Some(off) => {
+                        src_rank = Some(off.len());
+                        array_arg(&mut pre, &i2, "offsets", &lits(off))
+                    }
                     None => "nullptr".into(),
                 };
                 let s = array_arg(&mut pre, &i2, "shape", &lits(shape));
@@ -737,11 +752,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             }
             OrchOp::Transpose => {
                 let perm = lits(i64_list(op, "perm").unwrap_or_default());
+                src_rank = Some(perm.len());
                 let s = array_arg(&mut pre, &i2, "perm", &perm);
                 (format!("pld::rt::transpose({src}, {s}, &{{out}})"), "perm is not a permutation of the source's dimensions")
             }
             OrchOp::SetValidShape => {
                 let valid = lits(i64_list(op, "valid").unwrap_or_default());
+                src_rank = Some(valid.len());
                 let s = array_arg(&mut pre, &i2, "valid", &valid);
                 (format!("pld::rt::set_validshape({src}, {s}, &{{out}})"), "valid exceeds the source's shape")
             }
@@ -751,6 +768,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let call = call.replace("{out}", &out);
         let msg = Self::fail_msg(op, what);
         let _ = writeln!(self.body, "{i}{{");
+        if let Some(k) = src_rank {
+            self.rank_guard(op, &src, k, depth + 1);
+        }
         self.body.push_str(&pre);
         let _ = writeln!(self.body, "{i}  if (int rc = {call}) return orch->fail(rc, {msg});");
         let _ = writeln!(self.body, "{i}}}");

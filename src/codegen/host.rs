@@ -306,7 +306,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let Some(dev) = self.scalar(op, n) else { return };
         let width = if op.operand_count() > n + 1 { self.scalar(op, n + 1) } else { Some("0".to_string()) };
         let Some(width) = width else { return };
-        let (mut tensors, mut comms, mut shown) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut tensors, mut comms, mut scalars, mut shown) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for i in 0..n {
             let Ok(v) = op.operand(i) else { continue };
             match self.vals.get(&vkey(v)).cloned() {
@@ -322,10 +322,14 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     shown.push(c.clone());
                     comms.push(c);
                 }
+                Some(HV::Scalar(x)) => {
+                    shown.push(x.clone());
+                    scalars.push(format!("static_cast<int64_t>({x})"));
+                }
                 _ => {
                     self.p.error(
                         op.location(),
-                        &format!("dispatch of @{callee}: argument #{i} is not a host tensor, window view or CommContext"),
+                        &format!("dispatch of @{callee}: argument #{i} is not a host tensor, window view, CommContext or integer scalar"),
                     );
                     return;
                 }
@@ -334,9 +338,11 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         self.callees.insert(callee.clone());
         let c_name = c_identifier(&callee);
         let _ = writeln!(self.out, "{indent}{{  // {} on device {dev}", task_comment(op, &callee, &shown));
+        // The scalar list only when the callee takes scalars (the five-list form).
+        let scalar_list = if scalars.is_empty() { String::new() } else { format!("{{{}}}, ", scalars.join(", ")) };
         let _ = writeln!(
             self.out,
-            "{indent}  if (int rc = host->dispatch({dev}, &{c_name}, {}, {{{}}}, {{{}}}, {width})) return rc;",
+            "{indent}  if (int rc = host->dispatch({dev}, &{c_name}, {}, {{{}}}, {{{}}}, {scalar_list}{width})) return rc;",
             quoted(&callee),
             tensors.join(", "),
             comms.join(", ")

@@ -66,6 +66,10 @@ pub const MAX_PAYLOAD_BYTES: i64 = 1 << 30;
 /// which needs 64 GiB and was killed by the OOM killer.
 pub const MAX_RESULT_VALUES: i64 = 1 << 24;
 
+/// The most `layers` a case may ask for: the loop runs in the generated orchestration, one
+/// exchange per iteration, so this bounds one call's work the way `repeat` bounds the calls.
+pub const MAX_LAYERS: i64 = 64;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
     /// P, 1..16.
@@ -82,9 +86,16 @@ pub struct Case {
     pub repeat: u32,
     pub aiv_capacity: i64,
     pub non_contiguous: Option<Operand>,
+    /// N, 1..=[`MAX_LAYERS`]: the exchanges of one `chip_pipeline` call, an `scf.for` in the
+    /// module when > 1 (iteration k > 0 stages what iteration k - 1 received).
+    pub layers: u32,
+    /// Not a case key (always 1 from JSON): with M > 1 the module nests an inner `scf.for` of M
+    /// iterations inside the `layers` loop, N × M exchanges in all, iteration (i, j) being
+    /// exchange i·M + j; the expected outcome is that of `layers` = N × M. Tests only.
+    pub inner_layers: u32,
 }
 
-const KEYS: [&str; 10] = [
+const KEYS: [&str; 11] = [
     "ranks",
     "core_num",
     "dtype",
@@ -95,6 +106,7 @@ const KEYS: [&str; 10] = [
     "repeat",
     "aiv_capacity",
     "non_contiguous",
+    "layers",
 ];
 
 fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
@@ -197,6 +209,10 @@ impl Case {
         if !(1..=1_000_000).contains(&repeat) {
             return Err(format!("repeat must be in 1..1000000, got {repeat}"));
         }
+        let layers = int_key(obj, "layers")?.unwrap_or(1);
+        if !(1..=MAX_LAYERS).contains(&layers) {
+            return Err(format!("layers must be in 1..{MAX_LAYERS}, got {layers}"));
+        }
         let aiv_capacity = int_key(obj, "aiv_capacity")?.unwrap_or(48);
         if !(1..=i32::MAX as i64).contains(&aiv_capacity) {
             return Err(format!("aiv_capacity must be in [1, 2147483647], got {aiv_capacity}"));
@@ -222,6 +238,8 @@ impl Case {
             repeat: repeat as u32,
             aiv_capacity,
             non_contiguous,
+            layers: layers as u32,
+            inner_layers: 1,
         };
         if let Some(op) = non_contiguous
             && case.operand_shape(op).iter().all(|&d| d <= 1)
@@ -252,7 +270,13 @@ impl Case {
         if let Some(op) = self.non_contiguous {
             obj.insert("non_contiguous".into(), op.name().into());
         }
+        obj.insert("layers".into(), self.layers.into());
         Value::Object(obj)
+    }
+
+    /// Exchanges per `chip_pipeline` call: `layers` (× the internal `inner_layers`).
+    pub fn exchanges_per_call(&self) -> i64 {
+        self.layers as i64 * self.inner_layers as i64
     }
 
     /// B, the admitted launch width: `L < P ? L : L / P * P`; 0 when `core_num` is not a valid
@@ -302,6 +326,7 @@ mod tests {
         assert_eq!(c.repeat, 1);
         assert_eq!(c.aiv_capacity, 48);
         assert_eq!(c.non_contiguous, None);
+        assert_eq!((c.layers, c.inner_layers), (1, 1));
         assert_eq!(c.send_counts, vec![vec![1, 2], vec![3, -2]]);
         assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
     }
@@ -333,8 +358,22 @@ mod tests {
         assert!(Case::from_json(&fits).is_ok());
         let big_s = sixteen.replace("16777216", "1").replace("\"max_recv\"", "\"signal_stride\": 4194304, \"max_recv\"");
         assert!(err(&big_s).contains("signal_stride 4194304 is too large"), "{}", err(&big_s));
+        for bad in ["0", "-1", "65", "2.5", "\"3\"", "true"] {
+            let text = OK.replace("\"row_elems\": 5", &format!("\"row_elems\": 5, \"layers\": {bad}"));
+            assert!(err(&text).contains("layers"), "layers {bad}: {}", err(&text));
+        }
         let nc = OK.replace("\"row_elems\": 5", "\"row_elems\": 5, \"non_contiguous\": \"bogus\"");
         assert!(err(&nc).contains("non_contiguous"));
+    }
+
+    #[test]
+    fn layers_within_bounds() {
+        for n in [1, 2, 64] {
+            let text = OK.replace("\"row_elems\": 5", &format!("\"row_elems\": 5, \"layers\": {n}"));
+            let c = Case::from_json(&text).unwrap();
+            assert_eq!((c.layers, c.exchanges_per_call()), (n, n as i64));
+            assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
+        }
     }
 
     #[test]

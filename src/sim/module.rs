@@ -12,6 +12,26 @@
 //! the rank's payload and `send` its row of send_counts, both host tensors. The user kernels'
 //! C++ sources are `sim/kernels/{stage_step,consume_step}.cpp` (`pl.kernel_source`, resolved
 //! against the directory the module is written to, where pld-sim copies them).
+//!
+//! With `layers` N > 1 the three steps run in an `scf.for` of N iterations in the CHIP body
+//! (a loop in the generated orchestration, not unrolled):
+//!
+//! ```text
+//! def chip_pipeline(self, inp, send, out, stage, data, signal, counts, recv):
+//!     for layer in range(N):                        # iter_args: data, out
+//!         src = inp if layer == 0 else pl.cast(data, pl.Tensor)   # scf.if
+//!         stage, counts = self.stage_step(src, send, stage, counts)
+//!         data = pld.tensor.all_to_all_v(stage, data, signal, counts, recv, core_num=L)
+//!         out = self.consume_step(data, recv, out)
+//!     return out
+//! ```
+//!
+//! The received window is the loop-carried value the next iteration stages (viewed as a local
+//! tensor) and receives into, so the contiguity trace and the task dependencies see it. The
+//! internal `inner_layers` M > 1 (tests only) nests a second `scf.for` of M iterations inside,
+//! both carrying the window, with the source chosen on `layer == 0 && sub == 0`: N × M
+//! exchanges, the same outcome as `layers` = N × M. N = M = 1 writes the straight-line module
+//! above, byte for byte as before `layers` existed.
 
 use super::case::Case;
 
@@ -24,6 +44,9 @@ pub const USER_KERNELS: [(&str, &str); 2] =
 /// The module text for a case (shapes, dtype, S and core_num; the counts and payload are runtime
 /// data).
 pub fn chip_pipeline(case: &Case) -> String {
+    if case.layers > 1 || case.inner_layers > 1 {
+        return looped(case);
+    }
     let el = case.dtype.name();
     let (rows, re, p, s) = (case.rows(), case.row_elems, case.ranks, case.stride());
     let pay = format!("{rows}x{re}x{el}");
@@ -67,6 +90,108 @@ func.func @{CHIP_FN}(%inp: {t}, %send: {cnt_in}, %out: {t},
   %result = call @consume_step(%received, %recv, %out)
       : ({d}, {cnt}, {t}) -> {t}
   return %result : {t}
+}}
+"#,
+        mr = case.max_recv,
+    )
+}
+
+/// The module for `layers` > 1 (or `inner_layers` > 1): the same kernels, the CHIP body a loop.
+fn looped(case: &Case) -> String {
+    let el = case.dtype.name();
+    let (rows, re, p, s) = (case.rows(), case.row_elems, case.ranks, case.stride());
+    let pay = format!("{rows}x{re}x{el}");
+    let t = format!("!pl.tensor<{pay}>");
+    let d = format!("!pld.dtensor<{pay}>");
+    let cnt_in = format!("!pl.tensor<{p}xi32>");
+    let cnt = format!("!pld.dtensor<{p}xi32>");
+    let sig = format!("!pld.dtensor<{p}x{s}xi32>");
+    let l = case.core_num;
+    let (n, m) = (case.layers, case.inner_layers);
+    let (stage_src, consume_src) = (USER_KERNELS[0].1, USER_KERNELS[1].1);
+    let nested = m > 1;
+
+    // One exchange: choose the source, stage, exchange into the carried window, consume into
+    // the carried result. `{i}` is the indentation, `%first` the "first exchange" condition.
+    let step = |i: &str| {
+        format!(
+            r#"{i}%src = scf.if %first -> ({t}) {{
+{i}  scf.yield %inp : {t}
+{i}}} else {{
+{i}  %local = pl.cast %prev : {d} to {t}
+{i}  scf.yield %local : {t}
+{i}}}
+{i}%staged, %sent = func.call @stage_step(%src, %send, %stage, %counts)
+{i}    : ({t}, {cnt_in}, {d}, {cnt}) -> ({d}, {cnt})
+{i}%received = pld.tensor.all_to_all_v %staged, %prev, %signal, %sent, %recv {{core_num = {l} : i64}}
+{i}    : {d}, {d}, {sig}, {cnt}, {cnt} -> {d}
+{i}%consumed = func.call @consume_step(%received, %recv, %acc)
+{i}    : ({d}, {cnt}, {t}) -> {t}
+{i}scf.yield %received, %consumed : {d}, {t}
+"#
+        )
+    };
+    let body = if nested {
+        format!(
+            r#"  %window, %result = scf.for %layer = %c0 to %layers step %c1
+      iter_args(%prev_layer = %data, %acc_layer = %out) -> ({d}, {t}) {{
+    %first_layer = arith.cmpi eq, %layer, %c0 : index
+    %inner_window, %inner_result = scf.for %sub = %c0 to %subs step %c1
+        iter_args(%prev = %prev_layer, %acc = %acc_layer) -> ({d}, {t}) {{
+      %first_sub = arith.cmpi eq, %sub, %c0 : index
+      %first = arith.andi %first_layer, %first_sub : i1
+{inner}    }}
+    scf.yield %inner_window, %inner_result : {d}, {t}
+  }}
+"#,
+            inner = step("      ")
+        )
+    } else {
+        format!(
+            r#"  %window, %result = scf.for %layer = %c0 to %layers step %c1
+      iter_args(%prev = %data, %acc = %out) -> ({d}, {t}) {{
+    %first = arith.cmpi eq, %layer, %c0 : index
+{inner}  }}
+"#,
+            inner = step("    ")
+        )
+    };
+    let (loops, subs) = if nested {
+        (format!("{n} x {m} iterations (nested loops)"), format!("  %subs = arith.constant {m} : index\n"))
+    } else {
+        (format!("{n} iterations"), String::new())
+    };
+    format!(
+        r#"// Written by pld-sim: the seed's chip_pipeline for P = {p} ranks, MAX_RECV = {mr} rows of
+// {re} {el} per peer, signal [{p}, {s}], core_num = {l}, in a loop of {loops}: the first
+// exchange stages the input, every later one what the previous one received.
+
+func.func private @stage_step(%inp: {t} {{pl.direction = "in"}},
+                              %send: {cnt_in} {{pl.direction = "in"}},
+                              %stage: {d} {{pl.direction = "out"}},
+                              %counts: {cnt} {{pl.direction = "out"}})
+    -> ({d}, {cnt})
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{stage_src}"}} {{
+  return %stage, %counts : {d}, {cnt}
+}}
+
+func.func private @consume_step(%data: {d} {{pl.direction = "in"}},
+                                %recv: {cnt} {{pl.direction = "in"}},
+                                %out: {t} {{pl.direction = "out"}})
+    -> {t}
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{consume_src}"}} {{
+  return %out : {t}
+}}
+
+func.func @{CHIP_FN}(%inp: {t}, %send: {cnt_in}, %out: {t},
+                         %stage: {d}, %data: {d},
+                         %signal: {sig}, %counts: {cnt},
+                         %recv: {cnt}) -> {t}
+    attributes {{pl.func_kind = "orchestration"}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %layers = arith.constant {n} : index
+{subs}{body}  return %result : {t}
 }}
 "#,
         mr = case.max_recv,

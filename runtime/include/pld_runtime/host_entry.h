@@ -107,6 +107,13 @@ class Host {
   int dispatch(int64_t device, rt::OrchestrationFn fn, const char* name,
                std::initializer_list<rt::Tensor> tensors,
                std::initializer_list<rt::CommContext*> comms, int64_t block_num) {
+    return dispatch(device, fn, name, tensors, comms, {}, block_num);
+  }
+  // The same with the callee's integer scalar arguments (OrchArgs::scalars, in order).
+  int dispatch(int64_t device, rt::OrchestrationFn fn, const char* name,
+               std::initializer_list<rt::Tensor> tensors,
+               std::initializer_list<rt::CommContext*> comms,
+               std::initializer_list<int64_t> scalars, int64_t block_num) {
     if (int rc = status()) return rc;
     if (device < 0 || device >= num_devices()) {
       return fail(SIMPLER_ERROR_INVALID_ARGS,
@@ -122,6 +129,7 @@ class Host {
     item.name = name;
     item.tensors.assign(tensors.begin(), tensors.end());
     item.comms.assign(comms.begin(), comms.end());
+    item.scalars.assign(scalars.begin(), scalars.end());
     item.block_num = static_cast<int>(block_num);
     std::lock_guard<std::mutex> lock(mu_);
     queues_[static_cast<size_t>(device)].push_back(std::move(item));
@@ -172,6 +180,8 @@ class Host {
       args.num_tensors = static_cast<int>(tensor_ptrs.size());
       args.comms = item.comms.data();
       args.num_comms = static_cast<int>(item.comms.size());
+      args.scalars = item.scalars.data();
+      args.num_scalars = static_cast<int>(item.scalars.size());
       args.dispatch_block_num = item.block_num;
       int rc = item.fn(&orch, &args);
       if (rc == 0) rc = orch.status();
@@ -190,6 +200,7 @@ class Host {
     std::string name;
     std::vector<rt::Tensor> tensors;
     std::vector<rt::CommContext*> comms;
+    std::vector<int64_t> scalars;
     int block_num = 0;
   };
 
