@@ -29,30 +29,49 @@ pub struct RankGolden {
     pub target: Vec<Vec<f64>>,
 }
 
-/// Every rank's expected `recv_counts` and `target`. Row `src*MAX_RECV + k` of rank `dst`'s
-/// target, for `k < rows(src, dst)`, is row `dst*MAX_RECV + k` of `src`'s input; every other row
-/// stays 0 (fresh windows). The signal must be all zeros after every exchange.
+/// Every rank's expected `recv_counts` and `target` after a run: a direct simulation of the
+/// model, window by window. Every rank's `target` and `recv_counts` windows start at 0 and are
+/// never cleared; each `chip_pipeline` call (`repeat` of them, back to back) runs
+/// `layers` exchanges (× the internal `inner_layers`); exchange 0 of a call sends the case's
+/// input `x_0`, exchange k > 0 sends `x_k`, the whole target window the same rank held after
+/// exchange k − 1 (what stage_step copies into the staging window). In exchange k, row
+/// `src*MAX_RECV + j` of rank `dst`'s target, for `j < rows(src, dst)`, becomes row
+/// `dst*MAX_RECV + j` of `x_k` on rank `src`, and `recv_counts[src]` becomes `rows(src, dst)`;
+/// every other row keeps what it held (0 if no exchange ever wrote it). The signal must be all
+/// zeros after every exchange.
 pub fn expected(case: &Case) -> Vec<RankGolden> {
     let p = case.ranks as i64;
     let (mr, re) = (case.max_recv, case.row_elems);
-    (0..p)
-        .map(|dst| {
-            let mut target = vec![vec![0.0; re as usize]; (p * mr) as usize];
-            let mut recv_counts = vec![0; p as usize];
-            for src in 0..p {
-                let rows = clamped_rows(case.send_counts[src as usize][dst as usize], mr);
-                recv_counts[src as usize] = rows;
-                for k in 0..rows {
-                    let row = &mut target[(src * mr + k) as usize];
-                    for (e, v) in row.iter_mut().enumerate() {
-                        // Source row dst*MR + k of rank src's input.
-                        *v = payload(case.dtype, src, dst, k, e as i64);
+    // x_0: input[r][d*MR + k][e].
+    let input: Vec<Vec<Vec<f64>>> = (0..p)
+        .map(|r| {
+            (0..p * mr)
+                .map(|row| (0..re).map(|e| payload(case.dtype, r, row / mr, row % mr, e)).collect())
+                .collect()
+        })
+        .collect();
+    let mut windows: Vec<RankGolden> = (0..p)
+        .map(|_| RankGolden { recv_counts: vec![0; p as usize], target: vec![vec![0.0; re as usize]; (p * mr) as usize] })
+        .collect();
+    for _call in 0..case.repeat {
+        // What each rank stages: the input first, then its own target window.
+        let mut x = input.clone();
+        for _exchange in 0..case.exchanges_per_call() {
+            for dst in 0..p {
+                let w = &mut windows[dst as usize];
+                for src in 0..p {
+                    let rows = clamped_rows(case.send_counts[src as usize][dst as usize], mr);
+                    w.recv_counts[src as usize] = rows;
+                    for k in 0..rows {
+                        // Source row dst*MR + k of rank src's x.
+                        w.target[(src * mr + k) as usize].clone_from(&x[src as usize][(dst * mr + k) as usize]);
                     }
                 }
             }
-            RankGolden { recv_counts, target }
-        })
-        .collect()
+            x = windows.iter().map(|w| w.target.clone()).collect();
+        }
+    }
+    windows
 }
 
 /// Checks a pld-sim result of status `ok` against the golden: `blocks`, every rank's
@@ -127,6 +146,8 @@ mod tests {
             repeat: 1,
             aiv_capacity: 48,
             non_contiguous: None,
+            layers: 1,
+            inner_layers: 1,
         }
     }
 
@@ -181,6 +202,65 @@ mod tests {
                         assert_eq!(row[1], payload(DType::I8, src as i64, dst as i64, k as i64, 1));
                     } else {
                         assert_eq!(row, &vec![0.0, 0.0]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn layers_by_hand() {
+        // P=2, MR=2, one f32 per row; inputs rank 0 [0, 100, 10000, 10100], rank 1 [1000000,
+        // 1000100, 1010000, 1010100]. 0->0: 2 rows, 0->1: 1, 1->0: 0, 1->1: 2.
+        let mut c = case(2, 2, 1, DType::F32, vec![vec![2, 1], vec![0, 2]]);
+        let col = |g: &RankGolden| g.target.iter().map(|r| r[0]).collect::<Vec<_>>();
+        let g = expected(&c);
+        assert_eq!(col(&g[0]), [0.0, 100.0, 0.0, 0.0]);
+        assert_eq!(col(&g[1]), [10_000.0, 0.0, 1_010_000.0, 1_010_100.0]);
+        // Layer 1 stages those windows: rank 1's row 0 is now rank 0's target row 2, which
+        // nothing wrote (1->0 sends 0 rows), so 0; its own rows 2, 3 come back unchanged.
+        c.layers = 2;
+        let g = expected(&c);
+        assert_eq!(col(&g[0]), [0.0, 100.0, 0.0, 0.0]);
+        assert_eq!(col(&g[1]), [0.0, 0.0, 1_010_000.0, 1_010_100.0]);
+        assert_eq!((g[0].recv_counts.clone(), g[1].recv_counts.clone()), (vec![2, 0], vec![1, 2]));
+        c.layers = 3;
+        c.repeat = 4;
+        assert_eq!(expected(&c), g);
+    }
+
+    /// The value rank `dst` holds in target row `src*MR + k` after `n` exchanges, pointwise:
+    /// `k < rows(src, dst)` ? what rank `src` staged in row `dst*MR + k` : 0.
+    fn pointwise(c: &Case, n: u32, dst: i64, row: i64, e: i64) -> f64 {
+        let (src, k) = (row / c.max_recv, row % c.max_recv);
+        if n == 0 {
+            return payload(c.dtype, dst, src, k, e); // x_0 = the input (row = d*MR + k)
+        }
+        if k < clamped_rows(c.send_counts[src as usize][dst as usize], c.max_recv) {
+            pointwise(c, n - 1, src, dst * c.max_recv + k, e)
+        } else {
+            0.0
+        }
+    }
+
+    #[test]
+    fn layers_match_the_pointwise_recursion() {
+        let counts = vec![vec![2, 0, 4, -1], vec![1, 3, 9, 2], vec![-1, 4, 0, 3], vec![4, 4, 1, 0]];
+        for dtype in [DType::F32, DType::I8] {
+            for (layers, inner, repeat) in [(1, 1, 1), (2, 1, 1), (3, 1, 2), (5, 1, 1), (2, 3, 1), (4, 2, 3)] {
+                let mut c = case(4, 4, 3, dtype, counts.clone());
+                (c.layers, c.inner_layers, c.repeat) = (layers, inner, repeat);
+                let g = expected(&c);
+                let n = layers * inner;
+                for dst in 0..4 {
+                    for row in 0..16 {
+                        for e in 0..3 {
+                            assert_eq!(
+                                g[dst as usize].target[row as usize][e as usize],
+                                pointwise(&c, n, dst, row, e),
+                                "{dtype:?} n={n} repeat={repeat} rank {dst} row {row} elem {e}"
+                            );
+                        }
                     }
                 }
             }

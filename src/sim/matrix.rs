@@ -98,7 +98,7 @@ pub fn counts(pattern: Pattern, p: usize, max_recv: i64, seed: u64) -> Vec<Vec<i
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expect {
     /// status ok, and the golden (targets, recv_counts, zero signal); the collective ran
-    /// P × B × repeat blocks.
+    /// P × B × repeat × layers blocks, stage_step and consume_step P × repeat × layers.
     Golden,
     /// compile_error whose message contains the text.
     CompileError(&'static str),
@@ -133,12 +133,14 @@ pub fn case(p: usize, l: i64, dtype: DType, mr: i64, re: i64, pattern: Pattern, 
         repeat: 1,
         aiv_capacity: 48,
         non_contiguous: None,
+        layers: 1,
+        inner_layers: 1,
     }
 }
 
 fn name_of(c: &Case, pattern: &str) -> String {
     format!(
-        "P{}_L{}_{}{}_mr{}_re{}_S{}{}",
+        "P{}_L{}_{}{}_mr{}_re{}_S{}{}{}",
         c.ranks,
         c.core_num,
         c.dtype.name(),
@@ -146,7 +148,12 @@ fn name_of(c: &Case, pattern: &str) -> String {
         c.max_recv,
         c.row_elems,
         c.stride(),
-        if c.repeat > 1 { format!("_rep{}", c.repeat) } else { String::new() }
+        if c.repeat > 1 { format!("_rep{}", c.repeat) } else { String::new() },
+        match (c.layers, c.inner_layers) {
+            (1, 1) => String::new(),
+            (n, 1) => format!("_layers{n}"),
+            (n, m) => format!("_layers{n}x{m}"),
+        }
     )
 }
 
@@ -172,12 +179,56 @@ pub fn full() -> Vec<Entry> {
             }
         }
     }
+    v.extend(layers_full());
     v.extend(extras(100));
     // The largest repeat: 16 ranks x 16 blocks, 100 exchanges on one signal (25600 blocks).
     let mut c = case(16, 16, DType::F32, 2, 33, Pattern::Random, 120);
     c.repeat = 100;
     v.push(Entry { name: format!("repeat:{}", name_of(&c, "")), case: c, expect: Expect::Golden });
     v
+}
+
+/// `layers` ∈ {2, 3, 5} × P ∈ {2, 4} × the six count patterns × {f32, i8}: 72 looped
+/// pipelines, one module per (layers, P, dtype) variant, L and the shape rotating.
+pub const LAYERS: [u32; 3] = [2, 3, 5];
+
+fn layers_case(n: u32, p: usize, dtype: DType, variant: usize, pattern: Pattern, seed: u64) -> Case {
+    let l = LS[(variant + 2) % LS.len()];
+    let (mr, re) = SHAPES[(variant + 1) % SHAPES.len()];
+    let mut c = case(p, l, dtype, mr, re, pattern, seed);
+    c.layers = n;
+    c
+}
+
+fn layers_full() -> Vec<Entry> {
+    let mut v = Vec::new();
+    let mut variant = 0;
+    for n in LAYERS {
+        for p in [2, 4] {
+            for dtype in [DType::F32, DType::I8] {
+                for (i, pattern) in Pattern::ALL.into_iter().enumerate() {
+                    let c = layers_case(n, p, dtype, variant, pattern, (500 + variant * 16 + i) as u64);
+                    v.push(Entry { name: format!("layers:{}", name_of(&c, pattern.name())), case: c, expect: Expect::Golden });
+                }
+                variant += 1;
+            }
+        }
+    }
+    v
+}
+
+/// The CI slice's looped pipelines: the full matrix's entries for (layers 3, P 4, f32, random),
+/// (layers 2, P 2, i8, negative) and (layers 5, P 4, i8, over_capacity).
+fn layers_ci() -> Vec<Entry> {
+    let picks = [(3, 4, DType::F32, Pattern::Random), (2, 2, DType::I8, Pattern::Negative), (5, 4, DType::I8, Pattern::OverCapacity)];
+    layers_full()
+        .into_iter()
+        .filter(|e| {
+            picks.iter().any(|&(n, p, dtype, pattern)| {
+                e.case.layers == n && e.case.ranks == p && e.case.dtype == dtype && e.name.contains(&format!("_{}_", pattern.name()))
+            })
+        })
+        .collect()
 }
 
 /// The CI slice: every P, three of the six L per P (rotating, so every L appears), alternating
@@ -197,6 +248,7 @@ pub fn ci_slice() -> Vec<Entry> {
             k += 1;
         }
     }
+    v.extend(layers_ci());
     v.extend(extras(100));
     v
 }
@@ -234,6 +286,10 @@ pub fn extras(repeat: u32) -> Vec<Entry> {
     add("uneven_slices", case(2, 6, DType::F32, 5, 7, Pattern::Uniform, 108), Expect::Golden);
     add("row_3_bytes", case(4, 10, DType::I8, 6, 3, Pattern::Random, 109), Expect::Golden);
     add("max_ranks", case(16, 16, DType::F32, 2, 3, Pattern::ZeroAndFull, 110), Expect::Golden);
+    // A looped pipeline called back to back (the windows carry over from call to call).
+    let mut c = case(4, 8, DType::I8, 3, 7, Pattern::Random, 115);
+    (c.layers, c.repeat) = (3, repeat.min(5));
+    add("repeat", c, Expect::Golden);
     // Capacity: exactly at it runs; above it the sync-start launch is refused (7), no block runs.
     let mut c = case(4, 8, DType::F32, 2, 8, Pattern::Random, 111);
     c.aiv_capacity = 8;
@@ -252,6 +308,13 @@ pub fn extras(repeat: u32) -> Vec<Entry> {
         c.non_contiguous = Some(op);
         add(&format!("strided_{}", op.name()), c, Expect::Refused { status: "invalid_args", code: 5 });
     }
+    // In a loop the refusal stops the first iteration: stage_step once, nothing after it.
+    let mut c = case(4, 8, DType::F32, 3, 5, Pattern::Uniform, 116);
+    (c.layers, c.non_contiguous) = (3, Some(Operand::Target));
+    add("strided_target", c, Expect::Refused { status: "invalid_args", code: 5 });
+    let mut c = case(4, 16, DType::I8, 2, 8, Pattern::Uniform, 117);
+    (c.layers, c.aiv_capacity) = (5, 8);
+    add("over_capacity_launch", c, Expect::Refused { status: "fatal", code: 7 });
     v
 }
 
@@ -263,10 +326,17 @@ pub fn judge(entry: &Entry, result: &SimResult) -> Result<(), String> {
         Expect::Golden => {
             golden::check(c, result)?;
             let started = blocks_started(&result.message);
-            let want = c.ranks as i64 * c.blocks() * c.repeat as i64;
+            let calls = c.ranks as i64 * c.repeat as i64 * c.exchanges_per_call();
+            let want = c.blocks() * calls;
             let got = started.get(builtin).copied().unwrap_or(-1);
             if got != want {
-                return Err(format!("{builtin} ran {got} blocks, expected P x B x repeat = {want}"));
+                return Err(format!("{builtin} ran {got} blocks, expected P x B x repeat x layers = {want}"));
+            }
+            for k in ["stage_step", "consume_step"] {
+                let got = started.get(k).copied().unwrap_or(-1);
+                if got != calls {
+                    return Err(format!("{k} ran {got} blocks, expected P x repeat x layers = {calls}"));
+                }
             }
             Ok(())
         }
@@ -332,9 +402,31 @@ mod tests {
     #[test]
     fn matrix_sizes() {
         let extras = extras(100).len();
-        assert_eq!(full().len(), 360 + extras + 1);
+        assert_eq!(full().len(), 360 + 72 + extras + 1);
         let slice = ci_slice();
-        assert_eq!(slice.len(), 30 + extras);
+        assert_eq!(slice.len(), 30 + 3 + extras);
+        // Every layers × P × dtype × pattern once in the full matrix; the slice has each N.
+        let looped: Vec<_> = full().into_iter().filter(|e| e.name.starts_with("layers:")).collect();
+        assert_eq!(looped.len(), 72);
+        for n in LAYERS {
+            for p in [2, 4] {
+                for pat in Pattern::ALL {
+                    for dtype in [DType::F32, DType::I8] {
+                        assert_eq!(
+                            looped
+                                .iter()
+                                .filter(|e| e.case.layers == n
+                                    && e.case.ranks == p
+                                    && e.case.dtype == dtype
+                                    && e.name.contains(&format!("_{}_", pat.name())))
+                                .count(),
+                            1
+                        );
+                    }
+                }
+            }
+            assert!(slice.iter().any(|e| e.name.starts_with("layers:") && e.case.layers == n), "layers {n}");
+        }
         // The slice covers every P, L, dtype and pattern.
         for p in PS {
             assert!(slice.iter().any(|e| e.case.ranks == p));

@@ -215,5 +215,30 @@ mod tests {
         assert!(m.contains("!pld.dtensor<4x8xi32>")); // S defaults to B = 8
         assert!(m.contains("{core_num = 10 : i64}"));
         assert!(m.contains("pl.kernel_source = \"kernels/stage_step.cpp\""));
+        assert!(!m.contains("scf.") && !m.contains("arith."), "layers = 1 is straight-line");
+    }
+
+    #[test]
+    fn layers_are_a_loop_in_the_chip_body() {
+        let mut c = Case::from_json(
+            r#"{"ranks": 2, "core_num": 4, "dtype": "f32", "max_recv": 3, "row_elems": 5, "layers": 5,
+                "send_counts": [[0,0],[0,0]]}"#,
+        )
+        .unwrap();
+        let m = chip_pipeline(&c);
+        assert!(m.contains("%layers = arith.constant 5 : index"));
+        assert!(m.contains("iter_args(%prev = %data, %acc = %out) -> (!pld.dtensor<6x5xf32>, !pl.tensor<6x5xf32>)"));
+        assert!(m.contains("%first = arith.cmpi eq, %layer, %c0 : index"));
+        assert!(m.contains("%local = pl.cast %prev : !pld.dtensor<6x5xf32> to !pl.tensor<6x5xf32>"));
+        assert!(m.contains("pld.tensor.all_to_all_v %staged, %prev, %signal"));
+        assert_eq!(m.matches("scf.for").count(), 1);
+        assert_eq!(m.matches("all_to_all_v %").count(), 1, "one collective, not unrolled");
+
+        c.inner_layers = 3;
+        let nested = chip_pipeline(&c);
+        assert_eq!(nested.matches("scf.for").count(), 2);
+        assert!(nested.contains("%subs = arith.constant 3 : index"));
+        assert!(nested.contains("%first = arith.andi %first_layer, %first_sub : i1"));
+        assert_eq!(nested.matches("all_to_all_v %").count(), 1);
     }
 }

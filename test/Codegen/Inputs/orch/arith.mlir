@@ -75,6 +75,16 @@ func.func @arith(%out: !pl.tensor<24xi64>, %a: i64, %b: i32, %c: i8) attributes 
     %two = arith.addi %k1, %k1 : i64
     scf.yield %two : i64
   }
+  %m1 = arith.minui %c, %neg : i8
+  %m2 = arith.maxsi %m1, %neg : i8
+  %m2w = arith.extsi %m2 : i8 to i64
+  %nu = arith.index_castui %neg : i8 to index
+  %nuw = arith.index_cast %nu : index to i64
+  %w23 = arith.addi %m2w, %nuw : i64
+  %k3 = arith.constant 3 : i64
+  %k8 = arith.constant 8 : i64
+  %an = arith.andi %a, %k3 : i64
+  %w19 = arith.ori %an, %k8 : i64
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -94,9 +104,11 @@ func.func @arith(%out: !pl.tensor<24xi64>, %a: i64, %b: i32, %c: i8) attributes 
   %c16 = arith.constant 16 : index
   %c17 = arith.constant 17 : index
   %c18 = arith.constant 18 : index
+  %c19 = arith.constant 19 : index
   %c20 = arith.constant 20 : index
   %c21 = arith.constant 21 : index
   %c22 = arith.constant 22 : index
+  %c23 = arith.constant 23 : index
   %o0 = pl.tensor.write %w0 into %out[%c0] : i64 into !pl.tensor<24xi64>, index
   %o1 = pl.tensor.write %w1 into %o0[%c1] : i64 into !pl.tensor<24xi64>, index
   %o2 = pl.tensor.write %w2 into %o1[%c2] : i64 into !pl.tensor<24xi64>, index
@@ -116,8 +128,10 @@ func.func @arith(%out: !pl.tensor<24xi64>, %a: i64, %b: i32, %c: i8) attributes 
   %o16 = pl.tensor.write %w16 into %o15[%c16] : i64 into !pl.tensor<24xi64>, index
   %o17 = pl.tensor.write %w17 into %o16[%c17] : i64 into !pl.tensor<24xi64>, index
   %o18 = pl.tensor.write %w18 into %o17[%c18] : i64 into !pl.tensor<24xi64>, index
-  %o20 = pl.tensor.write %w20i into %o18[%c20] : i64 into !pl.tensor<24xi64>, index
+  %o19 = pl.tensor.write %w19 into %o18[%c19] : i64 into !pl.tensor<24xi64>, index
+  %o20 = pl.tensor.write %w20i into %o19[%c20] : i64 into !pl.tensor<24xi64>, index
   %o21 = pl.tensor.write %w21i into %o20[%c21] : i64 into !pl.tensor<24xi64>, index
   %o22 = pl.tensor.write %w22 into %o21[%c22] : i64 into !pl.tensor<24xi64>, index
+  %o23 = pl.tensor.write %w23 into %o22[%c23] : i64 into !pl.tensor<24xi64>, index
   return
 }
