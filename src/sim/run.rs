@@ -180,11 +180,17 @@ pub fn run_case(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
                     "rank {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
                 ));
             }
-            (
-                "ok",
-                0,
-                format!("{} ranks x {} blocks, {} exchange(s); {started}", case.ranks, case.blocks(), case.repeat),
-            )
+            let exchanges = if case.exchanges_per_call() > 1 {
+                format!(
+                    "{} exchange(s) ({} call(s) x {} layers)",
+                    case.repeat as i64 * case.exchanges_per_call(),
+                    case.repeat,
+                    case.exchanges_per_call()
+                )
+            } else {
+                format!("{} exchange(s)", case.repeat)
+            };
+            ("ok", 0, format!("{} ranks x {} blocks, {exchanges}; {started}", case.ranks, case.blocks()))
         }
         Some(r) => {
             let code = out.status[r];

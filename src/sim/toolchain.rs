@@ -164,6 +164,15 @@ impl Toolchain {
     /// The crate root from `$PLD_SIM_ROOT`, else the build-time crate root; the tools from the
     /// running executable's directory.
     pub fn discover() -> Result<Toolchain, String> {
+        let exe = std::env::current_exe().map_err(|e| format!("cannot locate the running executable: {e}"))?;
+        let tools = exe.parent().ok_or("the executable has no directory")?.to_path_buf();
+        Toolchain::with_tools(tools)
+    }
+
+    /// As [`Toolchain::discover`], but with pld-opt and pld-translate taken from `tools` (for
+    /// callers that are not pld-sim, e.g. the integration tests, which pass the directory of
+    /// `CARGO_BIN_EXE_pld-sim`).
+    pub fn with_tools(tools: PathBuf) -> Result<Toolchain, String> {
         let root =
             std::env::var_os(ROOT_ENV).map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
         for need in ["runtime/include/pld_runtime/host.h", "runtime/host/runtime.cpp", "sim/driver/driver.cpp"] {
@@ -171,8 +180,6 @@ impl Toolchain {
                 return Err(format!("{} has no {need} (set {ROOT_ENV} to the pld checkout)", root.display()));
             }
         }
-        let exe = std::env::current_exe().map_err(|e| format!("cannot locate the running executable: {e}"))?;
-        let tools = exe.parent().ok_or("the executable has no directory")?.to_path_buf();
         let cache = root.join("target").join("pld-sim-cache");
         let cxx = std::env::var("CXX").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "g++".into());
         let extra_flags =
