@@ -198,6 +198,14 @@ fn malformed_cases_exit_nonzero_with_a_message() {
             good.replace("\"row_elems\": 2", "\"row_elems\": 2, \"non_contiguous\": \"out\""),
             "non_contiguous",
         ),
+        ("layers0", good.replace("\"row_elems\": 2", "\"row_elems\": 2, \"layers\": 0"), "layers must be in 1..64"),
+        ("layers_neg", good.replace("\"row_elems\": 2", "\"row_elems\": 2, \"layers\": -3"), "layers must be in 1..64"),
+        ("layers65", good.replace("\"row_elems\": 2", "\"row_elems\": 2, \"layers\": 65"), "layers must be in 1..64"),
+        (
+            "layers_float",
+            good.replace("\"row_elems\": 2", "\"row_elems\": 2, \"layers\": 1.5"),
+            "key 'layers' must be an integer",
+        ),
     ];
     for (name, text, msg) in cases {
         let path = dir.join(format!("{name}.json"));
@@ -281,10 +289,19 @@ fn generated_pipeline_under_thread_sanitizer() {
     let flags = PathBuf::from("-fsanitize=thread -g");
     let opts = PathBuf::from("halt_on_error=1 second_deadlock_stack=1");
     let env = [("PLD_SIM_CXXFLAGS", flags.as_path()), ("TSAN_OPTIONS", opts.as_path())];
-    let picks = ["repeat:P4_L8", "repeat:P8_L3", "P16_L10_f32_uniform", "P2_L16", "S_gt_B:P4", "strided_signal"];
+    let picks = [
+        "repeat:P4_L8_f32",
+        "repeat:P8_L3",
+        "P16_L10_f32_uniform",
+        "P2_L16",
+        "S_gt_B:P4",
+        "strided_signal",
+        // A looped pipeline: 3 exchanges per call in an scf.for of the generated orchestration.
+        "layers:P4_L4_f32_random_mr3_re5_S4_layers3",
+    ];
     let entries: Vec<_> =
         matrix::ci_slice().into_iter().filter(|e| picks.iter().any(|p| e.name.starts_with(p))).collect();
-    assert_eq!(entries.len(), 7, "{:?}", entries.iter().map(|e| &e.name).collect::<Vec<_>>());
+    assert_eq!(entries.len(), 8, "{:?}", entries.iter().map(|e| &e.name).collect::<Vec<_>>());
     for e in &entries {
         let r = sim(&dir, &e.name.replace(':', "_"), &e.case.to_json().to_string(), &env);
         matrix::judge(e, &r).unwrap_or_else(|m| panic!("{}: {m}", e.name));
@@ -322,4 +339,58 @@ fn another_compiler_behind_the_same_cxx_builds_its_own_objects() {
     write_cxx("second, a longer comment");
     pld::sim::golden::check(&c, &sim(&root, "c", a, &env)).unwrap();
     assert_eq!(counts(), (objs * 2, bins + 1));
+}
+
+#[test]
+fn layers_restage_what_the_previous_iteration_received() {
+    let dir = scratch("layers");
+    // P=2, MR=2, one f32 per row. Inputs: rank 0 [0, 100, 10000, 10100], rank 1 [1000000,
+    // 1000100, 1010000, 1010100]; 0->0 sends 2 rows, 0->1 1, 1->0 0, 1->1 2.
+    let one = r#"{"ranks": 2, "core_num": 2, "dtype": "f32", "max_recv": 2, "row_elems": 1,
+                  "send_counts": [[2, 1], [0, 2]]}"#;
+    let col = |r: &SimResult, rank: usize| r.ranks[rank].target.iter().map(|row| row[0]).collect::<Vec<_>>();
+    let r = sim(&dir, "one", one, &[]);
+    assert_eq!(col(&r, 1), [10_000.0, 0.0, 1_010_000.0, 1_010_100.0]);
+    assert!(r.message.contains("__builtin_all_to_all_v__fp32=4 consume_step=2 stage_step=2"), "{}", r.message);
+    // Layer 1 stages the received windows: rank 1's row 0 now comes from rank 0's target row 2,
+    // which nothing wrote; rank 1's own rows come back unchanged.
+    let two = one.replace("\"row_elems\": 1", "\"row_elems\": 1, \"layers\": 2");
+    let r = sim(&dir, "two", &two, &[]);
+    assert_eq!(r.status, "ok", "{}", r.message);
+    assert_eq!(col(&r, 0), [0.0, 100.0, 0.0, 0.0]);
+    assert_eq!(col(&r, 1), [0.0, 0.0, 1_010_000.0, 1_010_100.0]);
+    assert_eq!((r.ranks[0].recv_counts.clone(), r.ranks[1].recv_counts.clone()), (vec![2, 0], vec![1, 2]));
+    assert!(r.message.contains("2 exchange(s) (1 call(s) x 2 layers)"), "{}", r.message);
+    assert!(r.message.contains("__builtin_all_to_all_v__fp32=8 consume_step=4 stage_step=4"), "{}", r.message);
+    pld::sim::golden::check(&Case::from_json(&two).unwrap(), &r).unwrap();
+    // `layers: 1` spelled out is the default.
+    let explicit = one.replace("\"row_elems\": 1", "\"row_elems\": 1, \"layers\": 1");
+    assert_eq!(sim(&dir, "explicit", &explicit, &[]), sim(&dir, "default", one, &[]));
+}
+
+#[test]
+fn nested_loops_equal_one_loop_of_as_many_layers() {
+    // Not a case key: `inner_layers` nests a second scf.for inside the layers loop (both carry
+    // the window and the result; the source is chosen on layer == 0 && sub == 0). 2 x 3 nested
+    // iterations must leave exactly what `layers: 6` leaves. Run through the library with the
+    // tools next to the pld-sim binary.
+    let tools = Path::new(PLD_SIM).parent().unwrap().to_path_buf();
+    let tc = pld::sim::toolchain::Toolchain::with_tools(tools).unwrap();
+    let mut flat = matrix::case(4, 8, pld::sim::case::DType::I8, 3, 7, matrix::Pattern::Random, 900);
+    flat.layers = 6;
+    let mut nested = flat.clone();
+    (nested.layers, nested.inner_layers) = (2, 3);
+    let module = pld::sim::module::chip_pipeline(&nested);
+    assert_eq!(module.matches("scf.for").count(), 2, "{module}");
+    let run = |c: &Case| pld::sim::run::run_case(&tc, c).unwrap_or_else(|e| panic!("{e}"));
+    let (rf, rn) = (run(&flat), run(&nested));
+    for (c, r) in [(&flat, &rf), (&nested, &rn)] {
+        let e = matrix::Entry { name: "layers".into(), case: c.clone(), expect: Expect::Golden };
+        matrix::judge(&e, r).unwrap_or_else(|m| panic!("layers {} x {}: {m}", c.layers, c.inner_layers));
+    }
+    assert_eq!(rf.ranks, rn.ranks);
+    // Six exchanges differ from five: the golden is not trivially the one-exchange state.
+    let mut five = flat.clone();
+    five.layers = 5;
+    assert_ne!(pld::sim::golden::expected(&five), pld::sim::golden::expected(&flat));
 }

@@ -1,0 +1,18 @@
+// Example user AIV kernel (examples/moe_layers.mlir): moe_load(inp [IN], h [OUT], ctx) copies this
+// rank's tokens, rows [rank * T, (rank + 1) * T) of inp ([P * T, H], every rank's tokens), into
+// the activation window h ([T, H]). The rank comes from h's CommContext. Single block.
+#include "pld_runtime/kernel.h"
+
+PLD_AIV_KERNEL void kernel_entry(PLD_GM int64_t* args) {
+  const PLD_GM pld::Tensor* inp = pld::tensor_arg(args, 0);
+  const PLD_GM pld::Tensor* h = pld::tensor_arg(args, 1);
+  const PLD_GM pld::CommContext* ctx = pld::comm_arg(args, 2);
+  const int64_t tokens = h->rows(), width = h->row_elems();
+  const int64_t first = static_cast<int64_t>(ctx->rankId) * tokens;
+  if (first + tokens > inp->rows() || inp->row_elems() != width) return;
+  for (int64_t t = 0; t < tokens; ++t) {
+    const PLD_GM float* src = inp->as<float>() + (first + t) * inp->strides[0];
+    PLD_GM float* dst = h->as<float>() + t * h->strides[0];
+    for (int64_t j = 0; j < width; ++j) dst[j] = src[j];
+  }
+}
