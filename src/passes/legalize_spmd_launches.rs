@@ -56,7 +56,8 @@ impl ModulePass for LegalizeSpmdLaunches {
     const ARGUMENT: &'static str = "legalize-spmd-launches";
     const NAME: &'static str = "LegalizeSpmdLaunches";
     const DESCRIPTION: &'static str = "Check every kernel launch of a CHIP orchestration body: pl.core_num >= 1, \
-         pl.sync_start only with pl.core_num > 1, an AIV callee, and a caller argument for every out/inout parameter";
+         pl.sync_start only with pl.core_num > 1, an AIV callee, and a caller argument for every out/inout parameter; \
+         refuse what the orchestration codegen cannot emit";
 
     fn id() -> &'static PassId {
         &ID
