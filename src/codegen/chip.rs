@@ -489,7 +489,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             BinOp::ShrS => "shrs",
             BinOp::ShrU => "shru",
         };
-        if matches!(b, BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU) {
+        // A literal non-zero divisor needs no check.
+        let literal_nonzero = y.parse::<i64>().is_ok_and(|d| d != 0);
+        if matches!(b, BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU) && !literal_nonzero {
             let msg = Self::fail_msg(op, "division by zero");
             let _ = writeln!(self.body, "{i}if ({y} == 0) return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {msg});");
         }
@@ -600,7 +602,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let _ = writeln!(self.body, "{i}{{");
         let (lbv, ubv, stv) = (self.locals.fresh("lb"), self.locals.fresh("ub"), self.locals.fresh("step"));
         let _ = writeln!(self.body, "{i}  const int64_t {lbv} = {lb}, {ubv} = {ub}, {stv} = {step};");
-        let _ = writeln!(self.body, "{i}  if ({stv} <= 0) return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {msg});");
+        if !step.parse::<i64>().is_ok_and(|s| s > 0) {
+            let _ = writeln!(self.body, "{i}  if ({stv} <= 0) return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {msg});");
+        }
         let Ok(iv_arg) = body.argument(0) else { return };
         let iv = self.fresh(iv_arg.into(), "iv");
         let (cmp, remaining) = if unsigned {

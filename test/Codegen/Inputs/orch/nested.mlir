@@ -1,10 +1,10 @@
 // A loop inside a branch inside a loop, a tensor carried through all three:
-// for i < n: if i is even: for j < m: y[4j : 4j+4] += 1.
+// for i < n: if i is even: for j < m step st: y[4j : 4j+4] += 1.
 func.func private @add_one(%t: !pl.tensor<*xf32> {pl.direction = "inout"}) -> !pl.tensor<*xf32>
     attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/add_one.cpp"} {
   return %t : !pl.tensor<*xf32>
 }
-func.func @nested(%y: !pl.tensor<16xf32>, %n: index, %m: index) attributes {pl.func_kind = "orchestration"} {
+func.func @nested(%y: !pl.tensor<16xf32>, %n: index, %m: index, %st: index) attributes {pl.func_kind = "orchestration"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -13,7 +13,7 @@ func.func @nested(%y: !pl.tensor<16xf32>, %n: index, %m: index) attributes {pl.f
     %rem = arith.remui %i, %c2 : index
     %even = arith.cmpi eq, %rem, %c0 : index
     %b = scf.if %even -> (!pl.tensor<16xf32>) {
-      %inner = scf.for %j = %c0 to %m step %c1 iter_args(%acc = %a) -> (!pl.tensor<16xf32>) {
+      %inner = scf.for %j = %c0 to %m step %st iter_args(%acc = %a) -> (!pl.tensor<16xf32>) {
         %off = arith.muli %j, %c4 : index
         %s = pl.tensor.slice %acc[%off] {sizes = array<i64: 4>} : (!pl.tensor<16xf32>, index) -> !pl.tensor<4xf32>
         %u = pl.cast %s : !pl.tensor<4xf32> to !pl.tensor<*xf32>

@@ -1,0 +1,451 @@
+//! The example programs end to end: `examples/moe_layers.mlir` and
+//! `examples/micro_batches.mlir` are lowered with `pld-opt --pld-lower-collectives`,
+//! rendered with `pld-translate --pld-to-ascend-build`, compiled with
+//! `g++ -std=c++17 -Wall -Wextra -Werror` against `runtime/include` together with the host
+//! runtime and a small driver (`tests/examples/*_driver.cpp`), and run for P = 2 and P = 4
+//! ranks. Every rank's output is compared with a golden computed here from the examples'
+//! documented meaning (plain Rust loops over tokens and rows, no collective, nothing from the
+//! crate). The lowered IR and the generated C++ are checked structurally: the loop is an
+//! `scf.for` in the CHIP body, no `pld.tensor.all_to_all_v` is left, and the orchestration
+//! source has a C++ `for (` with each collective's task written once (not unrolled).
+//!
+//! The examples are written for one rank count (moe_layers for P = 4, micro_batches for
+//! P = 2); the other is obtained by rewriting the P-dependent shapes listed in each
+//! `Example::shapes` (each must occur in the file, so an edit of the example cannot silently
+//! leave a shape behind).
+
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+    sync::OnceLock,
+    time::Instant,
+};
+
+const PLD_OPT: &str = env!("CARGO_BIN_EXE_pld-opt");
+const PLD_TRANSLATE: &str = env!("CARGO_BIN_EXE_pld-translate");
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh scratch directory under CARGO_TARGET_TMPDIR (left in place for inspection).
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("examples").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(cmd: &mut Command) -> String {
+    let shown = format!("{cmd:?}");
+    let out = cmd.output().unwrap_or_else(|e| panic!("{shown}: {e}"));
+    assert!(
+        out.status.success(),
+        "{shown} failed ({}):\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `g++ -std=c++17 -Wall -Wextra -Werror -O1 -pthread -I runtime/include <args>`.
+fn gxx(args: &[&str]) {
+    let include = root().join("runtime/include");
+    run(Command::new("g++")
+        .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1", "-pthread", "-I"])
+        .arg(include)
+        .args(args));
+}
+
+/// runtime/host/runtime.cpp compiled once per test process.
+fn runtime_object() -> &'static Path {
+    static OBJ: OnceLock<PathBuf> = OnceLock::new();
+    OBJ.get_or_init(|| {
+        let dir = scratch(&format!("runtime-{}", std::process::id()));
+        let obj = dir.join("runtime.o");
+        let src = root().join("runtime/host/runtime.cpp");
+        gxx(&["-c", src.to_str().unwrap(), "-o", obj.to_str().unwrap()]);
+        obj
+    })
+}
+
+/// Rewrites each `from` of `shapes` to its `to`, all at once (a replacement never sees
+/// another's output). Every `from` must occur.
+fn retarget(text: &str, shapes: &[(&str, String)]) -> String {
+    let mut out = text.to_string();
+    for (i, (from, _)) in shapes.iter().enumerate() {
+        assert!(out.contains(from), "the example no longer contains `{from}`: update tests/examples.rs");
+        out = out.replace(from, &format!("\u{1}{i}\u{1}"));
+    }
+    for (i, (_, to)) in shapes.iter().enumerate() {
+        out = out.replace(&format!("\u{1}{i}\u{1}"), to);
+    }
+    out
+}
+
+struct Example {
+    /// File stem under examples/ and the CHIP orchestration function's name.
+    name: &'static str,
+    /// The rank count the file is written for.
+    written_for: usize,
+    /// The P-dependent text of the file and its form for P ranks.
+    shapes: fn(usize) -> Vec<(&'static str, String)>,
+    /// HOST orchestrators the tree must contain (`host/<name>.cpp`).
+    hosts: &'static [&'static str],
+    /// How many collectives the CHIP body holds (each is one task in the C++, whatever the trip count).
+    collectives: usize,
+}
+
+struct Built {
+    exe: PathBuf,
+}
+
+/// Lowers, renders, checks and compiles `ex` for `p` ranks with `driver`.
+fn build(ex: &Example, p: usize, driver: &str) -> Built {
+    let t0 = Instant::now();
+    let dir = scratch(&format!("{}-p{p}", ex.name));
+    let source = std::fs::read_to_string(root().join(format!("examples/{}.mlir", ex.name))).unwrap();
+    let text = retarget(&source, &(ex.shapes)(p));
+    if p == ex.written_for {
+        assert_eq!(text, source, "retargeting to the rank count the file is written for must change nothing");
+    }
+    let input = dir.join(format!("{}.mlir", ex.name));
+    std::fs::write(&input, &text).unwrap();
+
+    // pld-opt: the whole pipeline.
+    let lowered = run(Command::new(PLD_OPT).arg("--pld-lower-collectives").arg(&input));
+    let lowered_path = dir.join(format!("{}.lowered.mlir", ex.name));
+    std::fs::write(&lowered_path, &lowered).unwrap();
+    assert!(!lowered.contains("pld.tensor.all_to_all_v"), "a collective was left in the lowered IR:\n{lowered}");
+    let body = function_text(&lowered, ex.name);
+    assert!(body.contains("scf.for"), "@{} lost its scf.for:\n{body}", ex.name);
+    assert_eq!(
+        body.matches("func.call @__builtin_all_to_all_v__fp32(").count(),
+        ex.collectives,
+        "each collective becomes one call of the synthesized kernel:\n{body}"
+    );
+
+    // pld-translate: the build tree.
+    let tree = dir.join("build");
+    run(Command::new(PLD_TRANSLATE)
+        .args(["--pld-to-ascend-build", "--output-dir"])
+        .arg(&tree)
+        .arg("--kernel-source-dir")
+        .arg(root().join("runtime/examples"))
+        .arg(&lowered_path));
+    let sub = tree.join("next_levels").join(ex.name);
+    let orch = sub.join(format!("orchestration/{}.cpp", ex.name));
+    let cpp = std::fs::read_to_string(&orch).unwrap();
+    assert!(cpp.contains("for ("), "{} has no C++ loop:\n{cpp}", orch.display());
+    let loop_at = cpp.find("for (").unwrap();
+    let a2a_tasks: Vec<usize> = cpp.match_indices("Task task(").filter(|(i, _)| cpp[*i..].starts_with_a2a()).map(|(i, _)| i).collect();
+    assert_eq!(a2a_tasks.len(), ex.collectives, "each collective is submitted from one place (not unrolled):\n{cpp}");
+    assert!(a2a_tasks.iter().all(|&i| i > loop_at), "the collectives are inside the loop:\n{cpp}");
+
+    // g++: every kernel once (renamed entry, registered by name), then the rest.
+    let mut objects = vec![runtime_object().to_path_buf()];
+    let mut kernels: Vec<PathBuf> = std::fs::read_dir(sub.join("kernels/aiv")).unwrap().map(|e| e.unwrap().path()).collect();
+    kernels.sort();
+    for (i, k) in kernels.iter().enumerate() {
+        let name = k.file_stem().unwrap().to_str().unwrap();
+        let obj = dir.join(format!("k{i}.o"));
+        gxx(&[
+            "-c",
+            k.to_str().unwrap(),
+            "-o",
+            obj.to_str().unwrap(),
+            &format!("-Dkernel_entry=pld_example_k{i}"),
+            &format!("-DPLD_KERNEL_NAME=\"{name}\""),
+        ]);
+        objects.push(obj);
+    }
+    let mut sources = vec![root().join("tests/examples").join(driver), orch];
+    for host in ex.hosts {
+        let h = tree.join(format!("host/{host}.cpp"));
+        assert!(h.exists(), "{} is missing", h.display());
+        sources.push(h);
+    }
+    let exe = dir.join("run");
+    let mut args: Vec<String> = vec!["-o".into(), exe.to_str().unwrap().into()];
+    args.extend(sources.iter().chain(&objects).map(|p| p.to_str().unwrap().to_string()));
+    gxx(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    eprintln!("{} P={p}: lowered, rendered and compiled in {:.1?}", ex.name, t0.elapsed());
+    Built { exe }
+}
+
+trait StartsWithA2a {
+    fn starts_with_a2a(&self) -> bool;
+}
+impl StartsWithA2a for str {
+    /// `Task task(<id>, "__builtin_all_to_all_v__fp32")` at the start of self.
+    fn starts_with_a2a(&self) -> bool {
+        let line = self.lines().next().unwrap_or("");
+        line.contains("\"__builtin_all_to_all_v__fp32\"")
+    }
+}
+
+/// The text of `func.func @name(` up to the next top-level function.
+fn function_text<'a>(module: &'a str, name: &str) -> &'a str {
+    let start = module.find(&format!("func.func @{name}(")).unwrap_or_else(|| panic!("no @{name} in:\n{module}"));
+    let rest = &module[start..];
+    let end = rest[1..].find("\n  func.func ").map(|e| e + 1).unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// Deterministic integer-valued inputs in [0, 30).
+fn inputs(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    (0..n)
+        .map(|_| {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((s >> 33) % 30) as f32
+        })
+        .collect()
+}
+
+fn write_floats(path: &Path, v: &[f32]) {
+    let text: Vec<String> = v.iter().map(|x| format!("{x}")).collect();
+    std::fs::write(path, text.join(" ")).unwrap();
+}
+
+/// A driver's report: `status`, per-rank statuses, named counters and tagged rows of floats.
+struct Report {
+    text: String,
+}
+
+impl Report {
+    fn value(&self, key: &str) -> i64 {
+        self.text
+            .lines()
+            .find_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')))
+            .unwrap_or_else(|| panic!("no `{key}` in the driver's output:\n{}", self.text))
+            .trim()
+            .parse()
+            .unwrap()
+    }
+    fn rank_statuses(&self) -> Vec<i64> {
+        self.text
+            .lines()
+            .filter_map(|l| l.strip_prefix("rank_status "))
+            .map(|r| r.split_whitespace().nth(1).unwrap().parse().unwrap())
+            .collect()
+    }
+    /// The floats of every line `<tag> <ids...> <floats>` (`ids` integers skipped), in order.
+    fn rows(&self, tag: &str, ids: usize) -> Vec<Vec<f32>> {
+        self.text
+            .lines()
+            .filter_map(|l| l.strip_prefix(tag).and_then(|r| r.strip_prefix(' ')))
+            .map(|r| r.split_whitespace().skip(ids).map(|x| x.parse().unwrap()).collect())
+            .collect()
+    }
+}
+
+fn run_driver(exe: &Path, args: &[&str]) -> Report {
+    let mut cmd = Command::new(exe);
+    cmd.args(args).env("PLD_WAIT_TIMEOUT_MS", "10000");
+    Report { text: run(&mut cmd) }
+}
+
+fn assert_rows_eq(what: &str, got: &[Vec<f32>], want: &[Vec<f32>]) {
+    assert_eq!(got.len(), want.len(), "{what}: row count");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert_eq!(g, w, "{what}: row {i} differs");
+    }
+}
+
+// ---------------------------------------------------------------------------- moe_layers
+
+const MOE_TOKENS: usize = 8;
+const MOE_HIDDEN: usize = 4;
+const MOE_CAPACITY: usize = 3;
+
+const MOE: Example = Example {
+    name: "moe_layers",
+    written_for: 4,
+    shapes: |p| {
+        vec![
+            ("<32x4xf32>", format!("<{}x4xf32>", p * MOE_TOKENS)),
+            ("<12x4xf32>", format!("<{}x4xf32>", p * MOE_CAPACITY)),
+            ("<4x8xi32>", format!("<{p}x8xi32>")),
+            ("<4xi32>", format!("<{p}xi32>")),
+            ("%devices = arith.constant 4 : index", format!("%devices = arith.constant {p} : index")),
+        ]
+    },
+    hosts: &["moe_host"],
+    collectives: 2,
+};
+
+/// The MoE stack's meaning, per token: at layer l, token t of rank r goes to expert
+/// e = (int(h[0]) + l) mod P unless C earlier tokens of r already went to e this layer;
+/// a routed token becomes h + (2h + e + 1), a dropped one stays h.
+fn moe_golden(p: usize, layers: i64, inp: &[f32]) -> Vec<Vec<f32>> {
+    let mut h: Vec<Vec<f32>> = inp.chunks(MOE_HIDDEN).map(|c| c.to_vec()).collect();
+    for layer in 0..layers.max(0) {
+        for r in 0..p {
+            let mut taken = vec![0usize; p];
+            for t in 0..MOE_TOKENS {
+                let row = &mut h[r * MOE_TOKENS + t];
+                let e = (row[0] as i64 + layer).rem_euclid(p as i64) as usize;
+                if taken[e] == MOE_CAPACITY {
+                    continue;
+                }
+                taken[e] += 1;
+                for x in row.iter_mut() {
+                    let y = 2.0f32 * *x + (e + 1) as f32;
+                    *x += y;
+                }
+            }
+        }
+    }
+    h
+}
+
+fn moe(p: usize) {
+    let built = build(&MOE, p, "moe_driver.cpp");
+    let dir = built.exe.parent().unwrap().to_path_buf();
+    let mut dropped_somewhere = false;
+    for (mode, layers, seed) in [("chip", 3, 1), ("chip", 1, 2), ("chip", 0, 3), ("chip", -2, 4), ("chip", 5, 5), ("host", 3, 6), ("host", 2, 7)] {
+        let inp = inputs(p * MOE_TOKENS * MOE_HIDDEN, seed + 100 * p as u64);
+        let file = dir.join(format!("inp-{seed}.txt"));
+        write_floats(&file, &inp);
+        let report = run_driver(&built.exe, &[&p.to_string(), &layers.to_string(), mode, file.to_str().unwrap()]);
+        let what = format!("moe_layers P={p} {mode} num_layers={layers}");
+        assert_eq!(report.value("status"), 0, "{what}:\n{}", report.text);
+        assert_eq!(report.rank_statuses(), vec![0; p], "{what}:\n{}", report.text);
+        if mode == "chip" {
+            assert_eq!(report.value("signal_sum"), 0, "{what}: every signal cell back to 0");
+        }
+        let want = moe_golden(p, layers, &inp);
+        assert_rows_eq(&what, &report.rows("row", 1), &want);
+        // The capacity matters in these inputs (some token is dropped at some layer).
+        dropped_somewhere |= layers > 0 && moe_golden_drops(p, layers, &inp);
+    }
+    assert!(dropped_somewhere, "P={p}: no input exercised the capacity limit");
+}
+
+/// Whether some token goes over capacity in the golden run.
+fn moe_golden_drops(p: usize, layers: i64, inp: &[f32]) -> bool {
+    let mut h: Vec<Vec<f32>> = inp.chunks(MOE_HIDDEN).map(|c| c.to_vec()).collect();
+    for layer in 0..layers {
+        let next = moe_golden_one(p, layer, &h);
+        for r in 0..p {
+            let mut taken = vec![0usize; p];
+            for t in 0..MOE_TOKENS {
+                let e = (h[r * MOE_TOKENS + t][0] as i64 + layer).rem_euclid(p as i64) as usize;
+                taken[e] += 1;
+            }
+            if taken.iter().any(|&n| n > MOE_CAPACITY) {
+                return true;
+            }
+        }
+        h = next;
+    }
+    false
+}
+
+fn moe_golden_one(p: usize, layer: i64, h: &[Vec<f32>]) -> Vec<Vec<f32>> {
+    let flat: Vec<f32> = h.iter().flatten().copied().collect();
+    // One layer from `h` = the golden of one layer with the routing offset `layer`.
+    let mut out: Vec<Vec<f32>> = flat.chunks(MOE_HIDDEN).map(|c| c.to_vec()).collect();
+    for r in 0..p {
+        let mut taken = vec![0usize; p];
+        for t in 0..MOE_TOKENS {
+            let row = &mut out[r * MOE_TOKENS + t];
+            let e = (row[0] as i64 + layer).rem_euclid(p as i64) as usize;
+            if taken[e] == MOE_CAPACITY {
+                continue;
+            }
+            taken[e] += 1;
+            for x in row.iter_mut() {
+                *x += 2.0f32 * *x + (e + 1) as f32;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn moe_layers_p2() {
+    moe(2);
+}
+
+#[test]
+fn moe_layers_p4() {
+    moe(4);
+}
+
+// ---------------------------------------------------------------------------- micro_batches
+
+const MB_MICRO: usize = 3;
+const MB_PER_PEER: usize = 2;
+const MB_HIDDEN: usize = 3;
+
+const MICRO: Example = Example {
+    name: "micro_batches",
+    written_for: 2,
+    shapes: |p| {
+        let mb = p * MB_PER_PEER;
+        vec![
+            ("<12x3xf32>", format!("<{}x3xf32>", MB_MICRO * mb)),
+            ("<4x3xf32>", format!("<{mb}x3xf32>")),
+            ("array<i64: 4, 3>", format!("array<i64: {mb}, 3>")),
+            ("<2x4xi32>", format!("<{p}x4xi32>")),
+            ("<2xi32>", format!("<{p}xi32>")),
+            ("%mb = arith.constant 4 : index", format!("%mb = arith.constant {mb} : index")),
+        ]
+    },
+    hosts: &[],
+    collectives: 1,
+};
+
+/// Micro-batch i of rank q, rows [i*mb + r*R, +R), is for rank r: the rows whose int(first
+/// element) is not a multiple of 3, in order, become rows i*mb + q*R + k of r's y as 2x + 1;
+/// the rest of those R rows are 0.
+fn micro_golden(p: usize, x: &[Vec<Vec<f32>>]) -> Vec<Vec<Vec<f32>>> {
+    let mb = p * MB_PER_PEER;
+    let mut y = vec![vec![vec![0.0f32; MB_HIDDEN]; MB_MICRO * mb]; p];
+    for (r, yr) in y.iter_mut().enumerate() {
+        for i in 0..MB_MICRO {
+            for (q, xq) in x.iter().enumerate() {
+                let chunk = &xq[i * mb + r * MB_PER_PEER..i * mb + (r + 1) * MB_PER_PEER];
+                let kept = chunk.iter().filter(|row| (row[0] as i64) % 3 != 0);
+                for (k, row) in kept.enumerate() {
+                    yr[i * mb + q * MB_PER_PEER + k] = row.iter().map(|v| 2.0f32 * v + 1.0).collect();
+                }
+            }
+        }
+    }
+    y
+}
+
+fn micro(p: usize) {
+    let built = build(&MICRO, p, "micro_batches_driver.cpp");
+    let dir = built.exe.parent().unwrap().to_path_buf();
+    let rows = MB_MICRO * p * MB_PER_PEER;
+    for seed in [11u64, 12, 13] {
+        let flat = inputs(p * rows * MB_HIDDEN, seed + 100 * p as u64);
+        let x: Vec<Vec<Vec<f32>>> =
+            flat.chunks(rows * MB_HIDDEN).map(|rank| rank.chunks(MB_HIDDEN).map(|c| c.to_vec()).collect()).collect();
+        let file = dir.join(format!("x-{seed}.txt"));
+        write_floats(&file, &flat);
+        let report = run_driver(&built.exe, &[&p.to_string(), file.to_str().unwrap()]);
+        let what = format!("micro_batches P={p} seed {seed}");
+        assert_eq!(report.value("status"), 0, "{what}:\n{}", report.text);
+        assert_eq!(report.rank_statuses(), vec![0; p], "{what}:\n{}", report.text);
+        assert_eq!(report.value("signal_sum"), 0, "{what}: every signal cell back to 0");
+        assert_eq!(report.value("live_buffers"), 0, "{what}: the per-iteration creates are freed on return");
+        let want: Vec<Vec<f32>> = micro_golden(p, &x).into_iter().flatten().collect();
+        assert_rows_eq(&what, &report.rows("y", 2), &want);
+    }
+}
+
+#[test]
+fn micro_batches_p2() {
+    micro(2);
+}
+
+#[test]
+fn micro_batches_p4() {
+    micro(4);
+}
