@@ -23,7 +23,8 @@
 //   pld-opt --pld-lower-collectives examples/micro_batches.mlir \
 //     | pld-translate --pld-to-ascend-build --output-dir build --kernel-source-dir runtime/examples
 //
-// tests/examples.rs builds and runs it for P = 2 and 4 against an independent golden.
+// tests/examples.rs builds and runs it for P = 2 and, with the P-dependent shapes (12x3, 4x3,
+// sizes, 2x4, 2xi32, %mb) rewritten, for P = 4, against an independent golden.
 
 func.func private @mb_pack(%xs: !pl.tensor<4x3xf32> {pl.direction = "in"},
                            %stage: !pld.dtensor<4x3xf32> {pl.direction = "out"},

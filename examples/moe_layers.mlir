@@ -18,9 +18,10 @@
 //       return self.moe_store(h, out)                    # this rank's T rows of out
 //
 // Per layer, on rank r (kernels in runtime/examples/kernels/moe_*.cpp):
-//   route  : token t goes to expert e = (int(h[t][0]) + layer) mod P; the first C tokens per
-//            expert are staged at stage[e*C + k] (send_counts[e] = k), later ones are dropped
-//            (slot_of[t] = -1), the others remember their slot e*C + k;
+//   route  : token t goes to expert e = (int(sum of h[t]) + layer) mod P; in token order, the
+//            k-th token for e (k < C) is staged at stage[e*C + k] and remembers its slot
+//            (slot_of[t] = e*C + k), later ones are dropped (slot_of[t] = -1);
+//            send_counts[e] = how many were staged for e;
 //   expert : rank e computes y = 2 * x + (e + 1) on every received row and sends each source's
 //            rows straight back (back_counts = recv_counts);
 //   gather : h'[t] = h[t] + combined[slot_of[t]] (residual add), or h[t] for a dropped token,
@@ -33,7 +34,8 @@
 //     | pld-translate --pld-to-ascend-build --output-dir build --kernel-source-dir runtime/examples
 //
 // scripts/run-example.sh does that, compiles the tree and runs it on the host runtime;
-// tests/examples.rs runs it for P = 2 and 4 against an independent golden.
+// tests/examples.rs runs it for P = 4 and, with the P-dependent shapes (12x4, 32x4, 4x8,
+// 4xi32, %devices) rewritten, for P = 2, against an independent golden.
 
 // ---- user AIV kernels: each body returns the parameters the kernel writes in place.
 func.func private @moe_load(%inp: !pl.tensor<32x4xf32> {pl.direction = "in"},

@@ -2,7 +2,7 @@
 //! `examples/micro_batches.mlir` are lowered with `pld-opt --pld-lower-collectives`,
 //! rendered with `pld-translate --pld-to-ascend-build`, compiled with
 //! `g++ -std=c++17 -Wall -Wextra -Werror` against `runtime/include` together with the host
-//! runtime and a small driver (`tests/examples/*_driver.cpp`), and run for P = 2 and P = 4
+//! runtime and a small driver (`examples/drivers/*_driver.cpp`), and run for P = 2 and P = 4
 //! ranks. Every rank's output is compared with a golden computed here from the examples'
 //! documented meaning (plain Rust loops over tokens and rows, no collective, nothing from the
 //! crate). The lowered IR and the generated C++ are checked structurally: the loop is an
@@ -28,12 +28,28 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A fresh scratch directory under CARGO_TARGET_TMPDIR (left in place for inspection).
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("examples").join(name);
+/// A scratch directory `CARGO_TARGET_TMPDIR/examples/<name>-<pid>` (unique per test process,
+/// since other cargo processes may run these tests in the same tree), removed when its test
+/// passes and kept for inspection when it fails.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch_root() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("examples")
+}
+
+fn scratch(name: &str) -> Scratch {
+    let dir = scratch_root().join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 fn run(cmd: &mut Command) -> String {
@@ -58,11 +74,22 @@ fn gxx(args: &[&str]) {
         .args(args));
 }
 
-/// runtime/host/runtime.cpp compiled once per test process.
+/// runtime/host/runtime.cpp compiled once per test process, into `runtime-<pid>` (the folders
+/// of test processes that are gone are removed first).
 fn runtime_object() -> &'static Path {
     static OBJ: OnceLock<PathBuf> = OnceLock::new();
     OBJ.get_or_init(|| {
-        let dir = scratch(&format!("runtime-{}", std::process::id()));
+        if let Ok(entries) = std::fs::read_dir(scratch_root()) {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let pid = name.strip_prefix("runtime-").and_then(|p| p.parse::<u32>().ok());
+                if pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+                    let _ = std::fs::remove_dir_all(e.path());
+                }
+            }
+        }
+        let dir = scratch_root().join(format!("runtime-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
         let obj = dir.join("runtime.o");
         let src = root().join("runtime/host/runtime.cpp");
         gxx(&["-c", src.to_str().unwrap(), "-o", obj.to_str().unwrap()]);
@@ -75,7 +102,10 @@ fn runtime_object() -> &'static Path {
 fn retarget(text: &str, shapes: &[(&str, String)]) -> String {
     let mut out = text.to_string();
     for (i, (from, _)) in shapes.iter().enumerate() {
-        assert!(out.contains(from), "the example no longer contains `{from}`: update tests/examples.rs");
+        assert!(
+            out.contains(from),
+            "the example no longer contains `{from}`: update tests/examples.rs"
+        );
         out = out.replace(from, &format!("\u{1}{i}\u{1}"));
     }
     for (i, (_, to)) in shapes.iter().enumerate() {
@@ -93,22 +123,29 @@ struct Example {
     shapes: fn(usize) -> Vec<(&'static str, String)>,
     /// HOST orchestrators the tree must contain (`host/<name>.cpp`).
     hosts: &'static [&'static str],
+    /// Whether the loop has iter_args.
+    loop_carried: bool,
     /// How many collectives the CHIP body holds (each is one task in the C++, whatever the trip count).
     collectives: usize,
 }
 
 struct Built {
+    dir: Scratch,
     exe: PathBuf,
 }
 
 /// Lowers, renders, checks and compiles `ex` for `p` ranks with `driver`.
 fn build(ex: &Example, p: usize, driver: &str) -> Built {
     let t0 = Instant::now();
-    let dir = scratch(&format!("{}-p{p}", ex.name));
+    let scratch = scratch(&format!("{}-p{p}", ex.name));
+    let dir = scratch.0.clone();
     let source = std::fs::read_to_string(root().join(format!("examples/{}.mlir", ex.name))).unwrap();
     let text = retarget(&source, &(ex.shapes)(p));
     if p == ex.written_for {
-        assert_eq!(text, source, "retargeting to the rank count the file is written for must change nothing");
+        assert_eq!(
+            text, source,
+            "retargeting to the rank count the file is written for must change nothing"
+        );
     }
     let input = dir.join(format!("{}.mlir", ex.name));
     std::fs::write(&input, &text).unwrap();
@@ -117,9 +154,25 @@ fn build(ex: &Example, p: usize, driver: &str) -> Built {
     let lowered = run(Command::new(PLD_OPT).arg("--pld-lower-collectives").arg(&input));
     let lowered_path = dir.join(format!("{}.lowered.mlir", ex.name));
     std::fs::write(&lowered_path, &lowered).unwrap();
-    assert!(!lowered.contains("pld.tensor.all_to_all_v"), "a collective was left in the lowered IR:\n{lowered}");
+    assert!(
+        !lowered.contains("pld.tensor.all_to_all_v"),
+        "a collective was left in the lowered IR:\n{lowered}"
+    );
     let body = function_text(&lowered, ex.name);
-    assert!(body.contains("scf.for"), "@{} lost its scf.for:\n{body}", ex.name);
+    let loop_at = body
+        .find("scf.for")
+        .unwrap_or_else(|| panic!("@{} lost its scf.for:\n{body}", ex.name));
+    assert!(
+        body.find("func.call @__builtin_all_to_all_v__fp32(")
+            .is_some_and(|c| c > loop_at),
+        "the collectives are inside the loop:\n{body}"
+    );
+    if ex.loop_carried {
+        assert!(
+            body[loop_at..].lines().next().unwrap().contains("iter_args("),
+            "the loop carries its windows:\n{body}"
+        );
+    }
     assert_eq!(
         body.matches("func.call @__builtin_all_to_all_v__fp32(").count(),
         ex.collectives,
@@ -139,13 +192,32 @@ fn build(ex: &Example, p: usize, driver: &str) -> Built {
     let cpp = std::fs::read_to_string(&orch).unwrap();
     assert!(cpp.contains("for ("), "{} has no C++ loop:\n{cpp}", orch.display());
     let loop_at = cpp.find("for (").unwrap();
-    let a2a_tasks: Vec<usize> = cpp.match_indices("Task task(").filter(|(i, _)| cpp[*i..].starts_with_a2a()).map(|(i, _)| i).collect();
-    assert_eq!(a2a_tasks.len(), ex.collectives, "each collective is submitted from one place (not unrolled):\n{cpp}");
-    assert!(a2a_tasks.iter().all(|&i| i > loop_at), "the collectives are inside the loop:\n{cpp}");
+    let a2a_tasks: Vec<usize> = cpp
+        .match_indices("Task task(")
+        .filter(|(i, _)| {
+            cpp[*i..]
+                .lines()
+                .next()
+                .is_some_and(|l| l.contains("\"__builtin_all_to_all_v__fp32\""))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(
+        a2a_tasks.len(),
+        ex.collectives,
+        "each collective is submitted from one place (not unrolled):\n{cpp}"
+    );
+    assert!(
+        a2a_tasks.iter().all(|&i| i > loop_at),
+        "the collectives are inside the loop:\n{cpp}"
+    );
 
     // g++: every kernel once (renamed entry, registered by name), then the rest.
     let mut objects = vec![runtime_object().to_path_buf()];
-    let mut kernels: Vec<PathBuf> = std::fs::read_dir(sub.join("kernels/aiv")).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut kernels: Vec<PathBuf> = std::fs::read_dir(sub.join("kernels/aiv"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     kernels.sort();
     for (i, k) in kernels.iter().enumerate() {
         let name = k.file_stem().unwrap().to_str().unwrap();
@@ -160,7 +232,7 @@ fn build(ex: &Example, p: usize, driver: &str) -> Built {
         ]);
         objects.push(obj);
     }
-    let mut sources = vec![root().join("tests/examples").join(driver), orch];
+    let mut sources = vec![root().join("examples/drivers").join(driver), orch];
     for host in ex.hosts {
         let h = tree.join(format!("host/{host}.cpp"));
         assert!(h.exists(), "{} is missing", h.display());
@@ -170,24 +242,19 @@ fn build(ex: &Example, p: usize, driver: &str) -> Built {
     let mut args: Vec<String> = vec!["-o".into(), exe.to_str().unwrap().into()];
     args.extend(sources.iter().chain(&objects).map(|p| p.to_str().unwrap().to_string()));
     gxx(&args.iter().map(String::as_str).collect::<Vec<_>>());
-    eprintln!("{} P={p}: lowered, rendered and compiled in {:.1?}", ex.name, t0.elapsed());
-    Built { exe }
-}
-
-trait StartsWithA2a {
-    fn starts_with_a2a(&self) -> bool;
-}
-impl StartsWithA2a for str {
-    /// `Task task(<id>, "__builtin_all_to_all_v__fp32")` at the start of self.
-    fn starts_with_a2a(&self) -> bool {
-        let line = self.lines().next().unwrap_or("");
-        line.contains("\"__builtin_all_to_all_v__fp32\"")
-    }
+    eprintln!(
+        "{} P={p}: lowered, rendered and compiled in {:.1?}",
+        ex.name,
+        t0.elapsed()
+    );
+    Built { dir: scratch, exe }
 }
 
 /// The text of `func.func @name(` up to the next top-level function.
 fn function_text<'a>(module: &'a str, name: &str) -> &'a str {
-    let start = module.find(&format!("func.func @{name}(")).unwrap_or_else(|| panic!("no @{name} in:\n{module}"));
+    let start = module
+        .find(&format!("func.func @{name}("))
+        .unwrap_or_else(|| panic!("no @{name} in:\n{module}"));
     let rest = &module[start..];
     let end = rest[1..].find("\n  func.func ").map(|e| e + 1).unwrap_or(rest.len());
     &rest[..end]
@@ -269,100 +336,85 @@ const MOE: Example = Example {
             ("<12x4xf32>", format!("<{}x4xf32>", p * MOE_CAPACITY)),
             ("<4x8xi32>", format!("<{p}x8xi32>")),
             ("<4xi32>", format!("<{p}xi32>")),
-            ("%devices = arith.constant 4 : index", format!("%devices = arith.constant {p} : index")),
+            (
+                "%devices = arith.constant 4 : index",
+                format!("%devices = arith.constant {p} : index"),
+            ),
         ]
     },
     hosts: &["moe_host"],
+    loop_carried: true,
     collectives: 2,
 };
 
-/// The MoE stack's meaning, per token: at layer l, token t of rank r goes to expert
-/// e = (int(h[0]) + l) mod P unless C earlier tokens of r already went to e this layer;
-/// a routed token becomes h + (2h + e + 1), a dropped one stays h.
-fn moe_golden(p: usize, layers: i64, inp: &[f32]) -> Vec<Vec<f32>> {
-    let mut h: Vec<Vec<f32>> = inp.chunks(MOE_HIDDEN).map(|c| c.to_vec()).collect();
-    for layer in 0..layers.max(0) {
-        for r in 0..p {
-            let mut taken = vec![0usize; p];
-            for t in 0..MOE_TOKENS {
-                let row = &mut h[r * MOE_TOKENS + t];
-                let e = (row[0] as i64 + layer).rem_euclid(p as i64) as usize;
-                if taken[e] == MOE_CAPACITY {
-                    continue;
-                }
-                taken[e] += 1;
-                for x in row.iter_mut() {
-                    let y = 2.0f32 * *x + (e + 1) as f32;
-                    *x += y;
-                }
+/// One MoE layer's meaning, per token: token t of rank r goes to expert
+/// e = (int(sum of h) + layer) mod P unless C earlier tokens of r already went to e in this layer;
+/// a routed token becomes h + (2h + e + 1), a dropped one stays h. Returns whether a token was
+/// dropped.
+fn moe_layer(p: usize, layer: i64, h: &mut [Vec<f32>]) -> bool {
+    let mut dropped = false;
+    for r in 0..p {
+        let mut taken = vec![0usize; p];
+        for row in &mut h[r * MOE_TOKENS..(r + 1) * MOE_TOKENS] {
+            let key = row.iter().fold(0.0f32, |s, x| s + x) as i64;
+            let e = (key + layer).rem_euclid(p as i64) as usize;
+            if taken[e] == MOE_CAPACITY {
+                dropped = true;
+                continue;
+            }
+            taken[e] += 1;
+            for x in row.iter_mut() {
+                let y = 2.0f32 * *x + (e + 1) as f32;
+                *x += y;
             }
         }
     }
-    h
+    dropped
+}
+
+/// Every rank's tokens after `layers` layers (none for layers <= 0), and whether the capacity
+/// dropped a token.
+fn moe_golden(p: usize, layers: i64, inp: &[f32]) -> (Vec<Vec<f32>>, bool) {
+    let mut h: Vec<Vec<f32>> = inp.chunks(MOE_HIDDEN).map(|c| c.to_vec()).collect();
+    let mut dropped = false;
+    for layer in 0..layers.max(0) {
+        dropped |= moe_layer(p, layer, &mut h);
+    }
+    (h, dropped)
 }
 
 fn moe(p: usize) {
     let built = build(&MOE, p, "moe_driver.cpp");
-    let dir = built.exe.parent().unwrap().to_path_buf();
+    let dir = &built.dir.0;
     let mut dropped_somewhere = false;
-    for (mode, layers, seed) in [("chip", 3, 1), ("chip", 1, 2), ("chip", 0, 3), ("chip", -2, 4), ("chip", 5, 5), ("host", 3, 6), ("host", 2, 7)] {
+    let cases = [
+        ("chip", 3, 1),
+        ("chip", 1, 2),
+        ("chip", 0, 3),
+        ("chip", -2, 4),
+        ("chip", 5, 5),
+        ("host", 3, 6),
+        ("host", 2, 7),
+    ];
+    for (mode, layers, seed) in cases {
         let inp = inputs(p * MOE_TOKENS * MOE_HIDDEN, seed + 100 * p as u64);
         let file = dir.join(format!("inp-{seed}.txt"));
         write_floats(&file, &inp);
-        let report = run_driver(&built.exe, &[&p.to_string(), &layers.to_string(), mode, file.to_str().unwrap()]);
+        let report = run_driver(
+            &built.exe,
+            &[&p.to_string(), &layers.to_string(), mode, file.to_str().unwrap()],
+        );
         let what = format!("moe_layers P={p} {mode} num_layers={layers}");
         assert_eq!(report.value("status"), 0, "{what}:\n{}", report.text);
         assert_eq!(report.rank_statuses(), vec![0; p], "{what}:\n{}", report.text);
         if mode == "chip" {
             assert_eq!(report.value("signal_sum"), 0, "{what}: every signal cell back to 0");
         }
-        let want = moe_golden(p, layers, &inp);
+        let (want, dropped) = moe_golden(p, layers, &inp);
         assert_rows_eq(&what, &report.rows("row", 1), &want);
-        // The capacity matters in these inputs (some token is dropped at some layer).
-        dropped_somewhere |= layers > 0 && moe_golden_drops(p, layers, &inp);
+        dropped_somewhere |= dropped;
     }
     assert!(dropped_somewhere, "P={p}: no input exercised the capacity limit");
-}
-
-/// Whether some token goes over capacity in the golden run.
-fn moe_golden_drops(p: usize, layers: i64, inp: &[f32]) -> bool {
-    let mut h: Vec<Vec<f32>> = inp.chunks(MOE_HIDDEN).map(|c| c.to_vec()).collect();
-    for layer in 0..layers {
-        let next = moe_golden_one(p, layer, &h);
-        for r in 0..p {
-            let mut taken = vec![0usize; p];
-            for t in 0..MOE_TOKENS {
-                let e = (h[r * MOE_TOKENS + t][0] as i64 + layer).rem_euclid(p as i64) as usize;
-                taken[e] += 1;
-            }
-            if taken.iter().any(|&n| n > MOE_CAPACITY) {
-                return true;
-            }
-        }
-        h = next;
-    }
-    false
-}
-
-fn moe_golden_one(p: usize, layer: i64, h: &[Vec<f32>]) -> Vec<Vec<f32>> {
-    let flat: Vec<f32> = h.iter().flatten().copied().collect();
-    // One layer from `h` = the golden of one layer with the routing offset `layer`.
-    let mut out: Vec<Vec<f32>> = flat.chunks(MOE_HIDDEN).map(|c| c.to_vec()).collect();
-    for r in 0..p {
-        let mut taken = vec![0usize; p];
-        for t in 0..MOE_TOKENS {
-            let row = &mut out[r * MOE_TOKENS + t];
-            let e = (row[0] as i64 + layer).rem_euclid(p as i64) as usize;
-            if taken[e] == MOE_CAPACITY {
-                continue;
-            }
-            taken[e] += 1;
-            for x in row.iter_mut() {
-                *x += 2.0f32 * *x + (e + 1) as f32;
-            }
-        }
-    }
-    out
 }
 
 #[test]
@@ -392,10 +444,14 @@ const MICRO: Example = Example {
             ("array<i64: 4, 3>", format!("array<i64: {mb}, 3>")),
             ("<2x4xi32>", format!("<{p}x4xi32>")),
             ("<2xi32>", format!("<{p}xi32>")),
-            ("%mb = arith.constant 4 : index", format!("%mb = arith.constant {mb} : index")),
+            (
+                "%mb = arith.constant 4 : index",
+                format!("%mb = arith.constant {mb} : index"),
+            ),
         ]
     },
     hosts: &[],
+    loop_carried: false,
     collectives: 1,
 };
 
@@ -421,12 +477,14 @@ fn micro_golden(p: usize, x: &[Vec<Vec<f32>>]) -> Vec<Vec<Vec<f32>>> {
 
 fn micro(p: usize) {
     let built = build(&MICRO, p, "micro_batches_driver.cpp");
-    let dir = built.exe.parent().unwrap().to_path_buf();
+    let dir = &built.dir.0;
     let rows = MB_MICRO * p * MB_PER_PEER;
     for seed in [11u64, 12, 13] {
         let flat = inputs(p * rows * MB_HIDDEN, seed + 100 * p as u64);
-        let x: Vec<Vec<Vec<f32>>> =
-            flat.chunks(rows * MB_HIDDEN).map(|rank| rank.chunks(MB_HIDDEN).map(|c| c.to_vec()).collect()).collect();
+        let x: Vec<Vec<Vec<f32>>> = flat
+            .chunks(rows * MB_HIDDEN)
+            .map(|rank| rank.chunks(MB_HIDDEN).map(|c| c.to_vec()).collect())
+            .collect();
         let file = dir.join(format!("x-{seed}.txt"));
         write_floats(&file, &flat);
         let report = run_driver(&built.exe, &[&p.to_string(), file.to_str().unwrap()]);
@@ -434,7 +492,11 @@ fn micro(p: usize) {
         assert_eq!(report.value("status"), 0, "{what}:\n{}", report.text);
         assert_eq!(report.rank_statuses(), vec![0; p], "{what}:\n{}", report.text);
         assert_eq!(report.value("signal_sum"), 0, "{what}: every signal cell back to 0");
-        assert_eq!(report.value("live_buffers"), 0, "{what}: the per-iteration creates are freed on return");
+        assert_eq!(
+            report.value("live_buffers"),
+            0,
+            "{what}: the per-iteration creates are freed on return"
+        );
         let want: Vec<Vec<f32>> = micro_golden(p, &x).into_iter().flatten().collect();
         assert_rows_eq(&what, &report.rows("y", 2), &want);
     }

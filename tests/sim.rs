@@ -372,25 +372,26 @@ fn layers_restage_what_the_previous_iteration_received() {
 fn nested_loops_equal_one_loop_of_as_many_layers() {
     // Not a case key: `inner_layers` nests a second scf.for inside the layers loop (both carry
     // the window and the result; the source is chosen on layer == 0 && sub == 0). 2 x 3 nested
-    // iterations must leave exactly what `layers: 6` leaves. Run through the library with the
-    // tools next to the pld-sim binary.
+    // iterations must leave what `layers: 6` leaves (the golden of 6 exchanges per call) and
+    // start 6 collectives, stage_steps and consume_steps per rank and call. Run through the
+    // library with the tools next to the pld-sim binary.
     let tools = Path::new(PLD_SIM).parent().unwrap().to_path_buf();
     let tc = pld::sim::toolchain::Toolchain::with_tools(tools).unwrap();
-    let mut flat = matrix::case(4, 8, pld::sim::case::DType::I8, 3, 7, matrix::Pattern::Random, 900);
-    flat.layers = 6;
-    let mut nested = flat.clone();
-    (nested.layers, nested.inner_layers) = (2, 3);
+    let mut nested = matrix::case(4, 8, pld::sim::case::DType::I8, 3, 7, matrix::Pattern::Random, 900);
+    (nested.layers, nested.inner_layers, nested.repeat) = (2, 3, 2);
     let module = pld::sim::module::chip_pipeline(&nested);
     assert_eq!(module.matches("scf.for").count(), 2, "{module}");
-    let run = |c: &Case| pld::sim::run::run_case(&tc, c).unwrap_or_else(|e| panic!("{e}"));
-    let (rf, rn) = (run(&flat), run(&nested));
-    for (c, r) in [(&flat, &rf), (&nested, &rn)] {
-        let e = matrix::Entry { name: "layers".into(), case: c.clone(), expect: Expect::Golden };
-        matrix::judge(&e, r).unwrap_or_else(|m| panic!("layers {} x {}: {m}", c.layers, c.inner_layers));
+    let r = pld::sim::run::run_case(&tc, &nested).unwrap_or_else(|e| panic!("{e}"));
+    let e = matrix::Entry { name: "nested".into(), case: nested.clone(), expect: Expect::Golden };
+    matrix::judge(&e, &r).unwrap_or_else(|m| panic!("{m}"));
+    assert!(r.message.contains("12 exchange(s) (2 call(s) x 6 layers)"), "{}", r.message);
+    let mut flat = nested.clone();
+    (flat.layers, flat.inner_layers) = (6, 1);
+    assert_eq!(pld::sim::golden::expected(&flat), pld::sim::golden::expected(&nested));
+    // Six exchanges differ from five and from one: the golden is not a fixed point here.
+    for n in [1, 5] {
+        let mut other = flat.clone();
+        other.layers = n;
+        assert_ne!(pld::sim::golden::expected(&other), pld::sim::golden::expected(&flat), "layers {n}");
     }
-    assert_eq!(rf.ranks, rn.ranks);
-    // Six exchanges differ from five: the golden is not trivially the one-exchange state.
-    let mut five = flat.clone();
-    five.layers = 5;
-    assert_ne!(pld::sim::golden::expected(&five), pld::sim::golden::expected(&flat));
 }

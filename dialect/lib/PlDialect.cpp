@@ -427,6 +427,55 @@ bool CastOp::areCastCompatible(TypeRange inputs, TypeRange outputs) {
   return true;
 }
 
+/// A CHIP orchestration body: an orchestration or graph function that is not HOST level.
+static LogicalResult verifyInChipOrchestration(Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  StringRef kind = func ? getFuncKind(func) : StringRef();
+  if (func && (kind == "orchestration" || kind == "graph") && !isHostLevel(func))
+    return success();
+  return op->emitOpError()
+         << "is only valid in a CHIP orchestration body (pl.func_kind = "
+            "\"orchestration\" or \"graph\", pl.level = \"chip\")";
+}
+
+LogicalResult LaunchOp::verify() {
+  if (failed(verifyInChipOrchestration(*this)))
+    return failure();
+  Block &body = getBody().front();
+  func::CallOp call;
+  for (Operation &op : body.without_terminator()) {
+    if (auto c = dyn_cast<func::CallOp>(op)) {
+      if (call)
+        return emitOpError() << "region holds more than one 'func.call'; a "
+                                "launch runs exactly one kernel call";
+      call = c;
+      continue;
+    }
+    if (!isa<CastOp>(op))
+      return emitOpError() << "region may hold only one 'func.call' and "
+                              "'pl.cast' ops, got '"
+                           << op.getName() << "'";
+  }
+  if (!call)
+    return emitOpError() << "region holds no 'func.call' to launch";
+  if (call->hasAttr("pl.core_num") || call->hasAttr("pl.sync_start"))
+    return emitOpError() << "the launched 'func.call' may not carry "
+                            "pl.core_num or pl.sync_start: the launch gives "
+                            "its width";
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError() << "region must end with 'pl.yield'";
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError() << "'pl.yield' types " << yield.getValues().getTypes()
+                         << " differ from the result types "
+                         << getResultTypes();
+  return success();
+}
+
+LogicalResult RequireOp::verify() {
+  return verifyInChipOrchestration(*this);
+}
+
 LogicalResult SubmitOp::verify() {
   if (auto outs = getRuntimeAllocOuts())
     for (int64_t index : *outs)

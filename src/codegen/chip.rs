@@ -155,6 +155,7 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>, dispat
         dispatch_width,
         uses_dispatch_width: false,
         uses_scope: false,
+        launch_width: None,
         body: String::new(),
     };
     let (mut n_tensors, mut n_comms, mut n_scalars) = (0usize, 0usize, 0usize);
@@ -244,6 +245,8 @@ struct Emitter<'p, 'c, 'a> {
     dispatch_width: bool,
     uses_dispatch_width: bool,
     uses_scope: bool,
+    /// Inside a `pl.launch`: the C++ expression of its block count.
+    launch_width: Option<String>,
     body: String,
 }
 
@@ -375,6 +378,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             }
             OrchOp::Terminator => {} // emitted by the owner of the region
             OrchOp::Call | OrchOp::Submit => self.task(op, kind == OrchOp::Submit, depth),
+            OrchOp::Launch => self.launch(op, depth),
+            OrchOp::Require => {
+                let Some((cond, _)) = self.int(op, 0) else { return };
+                let code = int_attr(op, "code").unwrap_or(5);
+                let message = string_attr_bytes(op, "message").unwrap_or_default();
+                let _ = writeln!(self.body, "{i}if ({cond} == 0) return orch->fail({code}, {});", quoted(&message));
+            }
             OrchOp::Cast => {
                 if let (Some(v), Ok(r)) = (self.operand(op, 0), op.result(0)) {
                     self.bind(r.into(), v);
@@ -780,6 +790,25 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let _ = writeln!(self.body, "{i}}}");
     }
 
+    /// `pl.launch %B { casts; call; pl.yield }`: the call's task with `B`
+    /// blocks (sync start when `B > 1`); a `B` outside [1, 2^31-1] returns 5.
+    fn launch(&mut self, op: &OperationRef<'c, 'a>, depth: usize) {
+        let i = ind(depth);
+        let Some((blocks, _)) = self.int(op, 0) else { return };
+        let Some(body) = Self::region_block(op, 0) else { return };
+        let msg = Self::fail_msg(op, "the block count is outside [1, 2147483647]");
+        let _ = writeln!(self.body, "{i}if ({blocks} < 1 || {blocks} > 2147483647) return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {msg});");
+        let outer = self.launch_width.replace(blocks);
+        self.block(&body, depth);
+        self.launch_width = outer;
+        let Some(yielded) = self.terminator_vals(&body, 0) else { return };
+        for (n, v) in yielded.into_iter().enumerate() {
+            if let Ok(r) = op.result(n) {
+                self.bind(r.into(), v);
+            }
+        }
+    }
+
     /// A fresh zero-filled runtime buffer of `ty`'s static shape, bound to `v`.
     fn alloc(&mut self, op: &OperationRef<'c, 'a>, v: Value<'c, 'a>, depth: usize) -> Option<String> {
         let ty = v.r#type();
@@ -901,6 +930,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         for c in &comms {
             let _ = writeln!(self.body, "{i}  task.add_comm_context({c});");
         }
+        if let Some(b) = self.launch_width.clone() {
+            let _ = writeln!(self.body, "{i}  if ({b} > 1) {{");
+            let _ = writeln!(self.body, "{i}    task.launch_spec().set_block_num(static_cast<int>({b}));");
+            let _ = writeln!(self.body, "{i}    task.launch_spec().set_require_sync_start(true);");
+            let _ = writeln!(self.body, "{i}  }}");
+        }
         match int_attr(op, "pl.core_num") {
             Some(b) if !(1..=i32::MAX as i64).contains(&b) => {
                 self.p.error(op.location(), &format!("call of @{callee}: pl.core_num = {b} is not a block count in [1, 2147483647]"));
@@ -910,7 +945,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let _ = writeln!(self.body, "{i}  task.launch_spec().set_require_sync_start(true);");
             }
             Some(_) => {}
-            None if self.dispatch_width => {
+            None if self.dispatch_width && self.launch_width.is_none() => {
                 self.uses_dispatch_width = true;
                 let _ = writeln!(self.body, "{i}  if (block_num > 1) {{");
                 let _ = writeln!(self.body, "{i}    task.launch_spec().set_block_num(block_num);");
@@ -921,6 +956,23 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         }
         let _ = writeln!(self.body, "{i}  if (int rc = orch->submit(task)) return rc;");
         let _ = writeln!(self.body, "{i}}}");
+    }
+}
+
+/// A string attribute's text, read through the C API (melior's accessor
+/// panics on an empty or non-UTF-8 string; those are lossy here).
+fn string_attr_bytes(op: &OperationRef, name: &str) -> Option<String> {
+    use melior::ir::attribute::AttributeLike;
+    let attr = op.attribute(name).ok()?;
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAString(attr.to_raw()) {
+            return None;
+        }
+        let s = mlir_sys::mlirStringAttrGetValue(attr.to_raw());
+        if s.length == 0 {
+            return Some(String::new());
+        }
+        Some(String::from_utf8_lossy(std::slice::from_raw_parts(s.data as *const u8, s.length)).into_owned())
     }
 }
 

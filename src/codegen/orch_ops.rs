@@ -24,6 +24,10 @@ pub enum OrchOp {
     Return,
     Call,
     Submit,
+    /// `pl.launch`: its one call with a runtime block count.
+    Launch,
+    /// `pl.require`: latch an error code unless a condition holds.
+    Require,
     Cast,
     Slice,
     View,
@@ -36,7 +40,7 @@ pub enum OrchOp {
     For,
     While,
     If,
-    /// `scf.yield` / `scf.condition`: emitted by the op that owns the region.
+    /// `scf.yield` / `scf.condition` / `pl.yield`: emitted by the op that owns the region.
     Terminator,
     Constant,
     /// A two-operand integer op.
@@ -77,6 +81,9 @@ pub const ORCHESTRATION_OPS: &[(&str, OrchOp)] = &[
     ("func.return", OrchOp::Return),
     ("func.call", OrchOp::Call),
     ("pl.submit", OrchOp::Submit),
+    ("pl.launch", OrchOp::Launch),
+    ("pl.require", OrchOp::Require),
+    ("pl.yield", OrchOp::Terminator),
     ("pl.cast", OrchOp::Cast),
     ("pl.tensor.slice", OrchOp::Slice),
     ("pl.tensor.view", OrchOp::View),

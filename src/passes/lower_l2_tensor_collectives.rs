@@ -136,8 +136,17 @@ impl Variant {
 #[derive(Clone, Copy, Debug)]
 struct Plan {
     variant: Variant,
-    /// The admitted block count B.
-    blocks: i64,
+    width: Width,
+}
+
+/// The admitted block count B of a planned collective.
+#[derive(Clone, Copy, Debug)]
+enum Width {
+    /// Folded at compile time.
+    Static(i64),
+    /// Computed in the body from a runtime core_num, checked by a `pl.require`
+    /// and launched through `pl.launch`; P and S are the signal's static dims.
+    Runtime { ranks: i64, stride: i64 },
 }
 
 #[derive(Clone, Default)]
@@ -293,30 +302,24 @@ fn plan_collective<'c, 'a>(op: &OperationRef<'c, 'a>, trace: &mut ContiguityTrac
         return fail(format!("operand 'signal': signal shape must be static on the CHIP rail, got '{signal_type}'"));
     };
 
-    // core_num: the attribute, or an operand defined by arith.constant.
-    let limit = match core_num(op) {
-        CoreNum::Static(limit) => limit,
-        CoreNum::Runtime(culprit_loc) => {
-            diag::error_with_note(
-                loc,
-                &format!("'{ALL_TO_ALL_V}': a runtime core_num is not supported on this rail yet"),
-                culprit_loc,
-                "the HOST rail (--lower-host-tensor-collectives) accepts a runtime core_num; \
-                 on the CHIP rail core_num must be an attribute or an arith.constant",
-            );
-            return None;
+    // core_num: the attribute, or an operand that folds to a constant; else a
+    // runtime value whose B is computed and checked in the body.
+    let width = match core_num(op) {
+        CoreNum::Static(limit) => {
+            if !(1..=i32::MAX as i64).contains(&limit) {
+                return fail(format!("core_num must be in [1, 2147483647], got {limit}"));
+            }
+            let blocks = cal_all_to_all_v_blocks(ranks, limit);
+            if stride < blocks {
+                return fail(format!(
+                    "signal stride S={stride} is smaller than the admitted block count B={blocks} \
+                     (core_num L={limit} folded for P={ranks} ranks); the signal needs one lane per block"
+                ));
+            }
+            Width::Static(blocks)
         }
+        CoreNum::Runtime(_) => Width::Runtime { ranks, stride },
     };
-    if !(1..=i32::MAX as i64).contains(&limit) {
-        return fail(format!("core_num must be in [1, 2147483647], got {limit}"));
-    }
-    let blocks = cal_all_to_all_v_blocks(ranks, limit);
-    if stride < blocks {
-        return fail(format!(
-            "signal stride S={stride} is smaller than the admitted block count B={blocks} \
-             (core_num L={limit} folded for P={ranks} ranks); the signal needs one lane per block"
-        ));
-    }
 
     let Some(variant) = Variant::of_element(types[1].element) else {
         return fail(format!("the CHIP rail supports only f32 or i8, got {}", types[1].element));
@@ -339,7 +342,7 @@ fn plan_collective<'c, 'a>(op: &OperationRef<'c, 'a>, trace: &mut ContiguityTrac
             return None;
         }
     }
-    Some(Plan { variant, blocks })
+    Some(Plan { variant, width })
 }
 
 pub enum CoreNum<'c> {
@@ -349,7 +352,8 @@ pub enum CoreNum<'c> {
 }
 
 /// A collective's `core_num`: the attribute, or the `dynamic_core_num`
-/// operand when `arith.constant` defines it; anything else is runtime.
+/// operand when it folds to a constant (see [`fold_i64`]); anything else is
+/// runtime.
 pub fn core_num<'c>(op: &OperationRef<'c, '_>) -> CoreNum<'c> {
     if let Ok(attr) = op.attribute("core_num")
         && let Ok(int) = IntegerAttribute::try_from(attr)
@@ -359,16 +363,48 @@ pub fn core_num<'c>(op: &OperationRef<'c, '_>) -> CoreNum<'c> {
     let Ok(value) = op.operand(5) else {
         return CoreNum::Runtime(op.location());
     };
-    if let Some(result) = crate::values::as_result(value) {
-        let def = result.owner();
-        if def.name().as_string_ref().as_str() == Ok("arith.constant")
-            && let Ok(attr) = def.attribute("value")
-            && let Ok(int) = IntegerAttribute::try_from(attr)
-        {
-            return CoreNum::Static(int.value());
-        }
+    match fold_i64(value, 0) {
+        Some(v) => CoreNum::Static(v),
+        None => CoreNum::Runtime(value.location()),
     }
-    CoreNum::Runtime(value.location())
+}
+
+/// The constant an integer value folds to: `arith.constant`, and the `arith`
+/// integer ops of constants that `arith`'s own folders reduce (add, sub, mul,
+/// signed div/rem, min/max, select, extsi/trunci/index_cast), evaluated on
+/// i64 with a wrapped result, at most 64 ops deep.
+pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
+    if depth > 64 {
+        return None;
+    }
+    let def = crate::values::as_result(value)?.owner();
+    let name = def.name();
+    let name = name.as_string_ref().as_str().ok()?;
+    let arg = |i: usize| def.operand(i).ok().and_then(|v| fold_i64(v, depth + 1));
+    Some(match name {
+        "arith.constant" => IntegerAttribute::try_from(def.attribute("value").ok()?).ok()?.value(),
+        "arith.addi" => arg(0)?.wrapping_add(arg(1)?),
+        "arith.subi" => arg(0)?.wrapping_sub(arg(1)?),
+        "arith.muli" => arg(0)?.wrapping_mul(arg(1)?),
+        "arith.divsi" => arg(0)?.checked_div(arg(1)?)?,
+        "arith.remsi" => arg(0)?.checked_rem(arg(1)?)?,
+        "arith.minsi" => arg(0)?.min(arg(1)?),
+        "arith.maxsi" => arg(0)?.max(arg(1)?),
+        "arith.select" => {
+            if arg(0)? != 0 { arg(1)? } else { arg(2)? }
+        }
+        // Widening a constant of at most 64 bits keeps its value; a narrowing
+        // cast is left to run time rather than modelled here.
+        "arith.extsi" | "arith.index_cast" => {
+            let from = def.operand(0).ok()?.r#type();
+            let to = def.result(0).ok()?.r#type();
+            if crate::codegen::orch_ops::scalar_bits(to)? < crate::codegen::orch_ops::scalar_bits(from)? {
+                return None;
+            }
+            arg(0)?
+        }
+        _ => return None,
+    })
 }
 
 /// Phase 4 for one planned collective: casts to the canonical types, the
@@ -400,10 +436,12 @@ fn rewrite_collective(
 
     let mut attributes: Vec<(Identifier, Attribute)> =
         vec![(Identifier::new(context, "callee"), FlatSymbolRefAttribute::new(context, plan.variant.symbol()).into())];
-    if plan.blocks > 1 {
+    if let Width::Static(blocks) = plan.width
+        && blocks > 1
+    {
         attributes.push((
             Identifier::new(context, "pl.core_num"),
-            IntegerAttribute::new(IntegerType::new(context, 64).into(), plan.blocks).into(),
+            IntegerAttribute::new(IntegerType::new(context, 64).into(), blocks).into(),
         ));
         attributes.push((Identifier::new(context, "pl.sync_start"), Attribute::unit(context)));
     }
@@ -412,10 +450,89 @@ fn rewrite_collective(
         .add_operands(&args)
         .add_results(&[canonical[5]])
         .build()?;
-    let call = base.insert(call).result(0)?.to_raw();
+    let call = match plan.width {
+        Width::Static(_) => base.insert(call).result(0)?.to_raw(),
+        Width::Runtime { ranks, stride } => {
+            let blocks = runtime_width(&base, context, op.operand(5)?, ranks, stride, loc)?;
+            launch(&base, context, blocks, call, canonical[5], loc)?
+        }
+    };
     let result = cast(unsafe { Value::from_raw(call) }, op.result(0)?.r#type())?;
     base.replace_op_with_values(op, &[unsafe { Value::from_raw(result) }]);
     Ok(())
+}
+
+/// `B = L < P ? L : L / P * P` in `arith` ops before the collective, then
+/// `pl.require (1 <= L <= 2^31-1) && S >= B else error 5` (one check: L and S
+/// are the same on every rank, so all ranks take the same branch). Returns B.
+fn runtime_width<'c>(
+    base: &melior::RewriterBase<'c, '_>,
+    context: &'c melior::Context,
+    limit: Value<'c, '_>,
+    ranks: i64,
+    stride: i64,
+    loc: Location<'c>,
+) -> Result<mlir_sys::MlirValue, PldError> {
+    use melior::dialect::arith::{self, CmpiPredicate};
+    let i64t: Type = IntegerType::new(context, 64).into();
+    let constant = |v: i64| -> Result<Value<'c, '_>, PldError> {
+        let op = arith::constant(context, IntegerAttribute::new(i64t, v).into(), loc);
+        Ok(unsafe { Value::from_raw(base.insert(op).result(0)?.to_raw()) })
+    };
+    let insert = |op: melior::ir::Operation<'c>| -> Result<Value<'c, '_>, PldError> {
+        Ok(unsafe { Value::from_raw(base.insert(op).result(0)?.to_raw()) })
+    };
+    let p = constant(ranks)?;
+    let below = insert(arith::cmpi(context, CmpiPredicate::Slt, limit, p, loc))?;
+    let quotient = insert(arith::divsi(limit, p, loc))?;
+    let multiple = insert(arith::muli(quotient, p, loc))?;
+    let blocks = insert(arith::select(below, limit, multiple, loc))?;
+    let one = constant(1)?;
+    let max = constant(i32::MAX as i64)?;
+    let s = constant(stride)?;
+    let at_least_one = insert(arith::cmpi(context, CmpiPredicate::Sge, limit, one, loc))?;
+    let at_most_max = insert(arith::cmpi(context, CmpiPredicate::Sle, limit, max, loc))?;
+    let fits = insert(arith::cmpi(context, CmpiPredicate::Sge, s, blocks, loc))?;
+    let in_range = insert(arith::andi(at_least_one, at_most_max, loc))?;
+    let ok = insert(arith::andi(in_range, fits, loc))?;
+    let message = format!(
+        "{ALL_TO_ALL_V}: core_num must be in [1, 2147483647] and the signal stride S={stride} must be at least \
+         the admitted block count B (core_num folded for P={ranks} ranks)"
+    );
+    let require = OperationBuilder::new("pl.require", loc)
+        .add_operands(&[ok])
+        .add_attributes(&[
+            (Identifier::new(context, "code"), IntegerAttribute::new(i64t, 5).into()),
+            (Identifier::new(context, "message"), melior::ir::attribute::StringAttribute::new(context, &message).into()),
+        ])
+        .build()?;
+    base.insert(require);
+    Ok(blocks.to_raw())
+}
+
+/// `%r = pl.launch %B -> T { %c = <call>; pl.yield %c }`; returns `%r`.
+fn launch<'c>(
+    base: &melior::RewriterBase<'c, '_>,
+    context: &'c melior::Context,
+    blocks: mlir_sys::MlirValue,
+    call: melior::ir::Operation<'c>,
+    result: Type<'c>,
+    loc: Location<'c>,
+) -> Result<mlir_sys::MlirValue, PldError> {
+    use melior::ir::{Block, Region, RegionLike};
+    let _ = context;
+    let block = Block::new(&[]);
+    let call = block.append_operation(call);
+    let value = call.result(0)?;
+    block.append_operation(OperationBuilder::new("pl.yield", loc).add_operands(&[value.into()]).build()?);
+    let region = Region::new();
+    region.append_block(block);
+    let launch = OperationBuilder::new("pl.launch", loc)
+        .add_operands(&[unsafe { Value::from_raw(blocks) }])
+        .add_regions([region])
+        .add_results(&[result])
+        .build()?;
+    Ok(base.insert(launch).result(0)?.to_raw())
 }
 
 #[cfg(test)]

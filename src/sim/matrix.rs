@@ -286,9 +286,10 @@ pub fn extras(repeat: u32) -> Vec<Entry> {
     add("uneven_slices", case(2, 6, DType::F32, 5, 7, Pattern::Uniform, 108), Expect::Golden);
     add("row_3_bytes", case(4, 10, DType::I8, 6, 3, Pattern::Random, 109), Expect::Golden);
     add("max_ranks", case(16, 16, DType::F32, 2, 3, Pattern::ZeroAndFull, 110), Expect::Golden);
-    // A looped pipeline called back to back (the windows carry over from call to call).
-    let mut c = case(4, 8, DType::I8, 3, 7, Pattern::Random, 115);
-    (c.layers, c.repeat) = (3, repeat.min(5));
+    // A looped pipeline called back to back (the windows carry over from call to call); the
+    // module of the CI slice's 5-layer entry.
+    let mut c = case(4, 2, DType::I8, 4, 8, Pattern::Random, 115);
+    (c.layers, c.repeat) = (5, repeat.min(5));
     add("repeat", c, Expect::Golden);
     // Capacity: exactly at it runs; above it the sync-start launch is refused (7), no block runs.
     let mut c = case(4, 8, DType::F32, 2, 8, Pattern::Random, 111);
@@ -308,12 +309,13 @@ pub fn extras(repeat: u32) -> Vec<Entry> {
         c.non_contiguous = Some(op);
         add(&format!("strided_{}", op.name()), c, Expect::Refused { status: "invalid_args", code: 5 });
     }
-    // In a loop the refusal stops the first iteration: stage_step once, nothing after it.
-    let mut c = case(4, 8, DType::F32, 3, 5, Pattern::Uniform, 116);
+    // In a loop a refusal stops the first iteration: stage_step once, nothing after it. Both
+    // run the module of the CI slice's 3-layer entry (B = 4).
+    let mut c = case(4, 4, DType::F32, 3, 5, Pattern::Uniform, 116);
     (c.layers, c.non_contiguous) = (3, Some(Operand::Target));
     add("strided_target", c, Expect::Refused { status: "invalid_args", code: 5 });
-    let mut c = case(4, 16, DType::I8, 2, 8, Pattern::Uniform, 117);
-    (c.layers, c.aiv_capacity) = (5, 8);
+    let mut c = case(4, 4, DType::F32, 3, 5, Pattern::Uniform, 117);
+    (c.layers, c.aiv_capacity) = (3, 2);
     add("over_capacity_launch", c, Expect::Refused { status: "fatal", code: 7 });
     v
 }

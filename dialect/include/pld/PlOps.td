@@ -9,6 +9,7 @@ include "pld/TensorConstraints.td"
 include "mlir/Interfaces/CastInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Types
@@ -188,6 +189,63 @@ def Pl_SubmitOp : Pl_Op<"submit", [
   let assemblyFormat = [{
     $callee `(` $operands `)` attr-dict `:` functional-type($operands, $results)
   }];
+}
+
+def Pl_LaunchOp : Pl_Op<"launch", [SingleBlock]> {
+  let summary = "launches the one kernel call of its region with a runtime block count";
+  let description = [{
+    Runs the one `func.call` of an AIV kernel in its region with `blocks`
+    blocks, and with sync start exactly when `blocks > 1` at run time (the
+    runtime twin of the call attributes `pl.core_num = B` + `pl.sync_start`).
+    The region holds that call and the `pl.cast`s around it, and ends with
+    `pl.yield` of the launch's results (the call's result, cast as needed).
+    The call inside stays a plain `func.call` with only its tensor operands;
+    `--derive-call-directions`, `--auto-derive-task-dependencies`,
+    `--materialize-dist-tensor-ctx` and the orchestration codegen treat the
+    launch as that one call. `--lower-l2-tensor-collectives` emits it for a
+    runtime `core_num`; it is valid only in a CHIP orchestration body.
+
+    ```mlir
+    %r = pl.launch %B -> !pld.dtensor<*xf32> {
+      %c = func.call @__builtin_all_to_all_v__fp32(%a, %t, %s, %n, %v)
+          : (...) -> !pld.dtensor<*xf32>
+      pl.yield %c : !pld.dtensor<*xf32>
+    }
+    ```
+  }];
+  let arguments = (ins I64:$blocks);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasVerifier = 1;
+  let assemblyFormat = "$blocks (`->` type($results)^)? attr-dict-with-keyword $body";
+}
+
+def Pl_YieldOp : Pl_Op<"yield", [Pure, Terminator, HasParent<"LaunchOp">,
+    ReturnLike]> {
+  let summary = "the results of a pl.launch";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+def Pl_RequireOp : Pl_Op<"require"> {
+  let summary = "fails a CHIP orchestration with an error code unless a condition holds";
+  let description = [{
+    When `condition` is false the CHIP orchestration latches `code`
+    (`orch->latch_error`), submits nothing after it and returns the code;
+    `message` goes to the runtime's error log. The CHIP twin of
+    `pld.host.require`: `--lower-l2-tensor-collectives` emits it for the
+    range and `S >= B` checks of a runtime `core_num`, with code 5
+    (`SIMPLER_ERROR_INVALID_ARGS`). Valid only in a CHIP orchestration body.
+
+    ```mlir
+    pl.require %ok else error 5, "core_num out of range or S < B"
+    ```
+  }];
+  let arguments = (ins I1:$condition,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$code,
+                       StrAttr:$message);
+  let hasVerifier = 1;
+  let assemblyFormat = "$condition `else` `error` $code `,` $message attr-dict";
 }
 
 #endif // PLD_PLOPS_TD

@@ -1,7 +1,7 @@
 // Example user AIV kernel (examples/moe_layers.mlir): top-1 routing with a capacity.
 //   moe_route(h [IN] [T, H], layer_id [IN] [1] i32, stage [OUT] [P * C, H],
 //             send_counts [OUT] [P] i32, slot_of [OUT] [T] i32, ctx x3)
-// Token t goes to expert e = (int(h[t][0]) + layer) mod P. In token order, the first C tokens of
+// Token t goes to expert e = (int(sum of h[t]) + layer) mod P. In token order, the first C tokens of
 // each expert are staged at stage[e * C + k] (k = how many went to e before it) and
 // slot_of[t] = e * C + k; a token over capacity is dropped (slot_of[t] = -1). send_counts[e] is
 // the number staged for e (at most C = stage.rows / P): the all_to_all_v then delivers
@@ -24,7 +24,9 @@ PLD_AIV_KERNEL void kernel_entry(PLD_GM int64_t* args) {
   for (int64_t e = 0; e < experts; ++e) counts[e] = 0;
   for (int64_t t = 0; t < tokens; ++t) {
     const PLD_GM float* row = h->as<float>() + t * h->strides[0];
-    const int64_t key = static_cast<int64_t>(row[0]) + layer;
+    float sum = 0.0f;
+    for (int64_t j = 0; j < width; ++j) sum += row[j];
+    const int64_t key = static_cast<int64_t>(sum) + layer;
     const int64_t e = ((key % experts) + experts) % experts;
     int32_t slot = -1;
     if (counts[e] < capacity) {

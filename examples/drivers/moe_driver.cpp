@@ -1,4 +1,5 @@
-// Driver for examples/moe_layers.mlir's generated build tree on the host runtime (tests/examples.rs).
+// Driver for examples/moe_layers.mlir's generated build tree on the host runtime
+// (tests/examples.rs, scripts/run-example.sh).
 //
 //   moe_driver P NUM_LAYERS chip|host INPUT_FILE
 //
