@@ -1,0 +1,95 @@
+// pl.launch / pl.require verifiers: each message names the rule.
+// RUN: pld-opt %s --split-input-file --verify-diagnostics
+
+func.func private @k(%t: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv"}
+func.func @two_calls(%t: !pl.tensor<4xf32>, %b: i64) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.launch' op region holds more than one 'func.call'; a launch runs exactly one kernel call}}
+  pl.launch %b {
+    %a = func.call @k(%t) : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+    %c = func.call @k(%t) : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+    pl.yield
+  }
+  return
+}
+
+// -----
+
+func.func @no_call(%b: i64) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.launch' op region holds no 'func.call' to launch}}
+  pl.launch %b {
+    pl.yield
+  }
+  return
+}
+
+// -----
+
+func.func private @k(%t: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv"}
+func.func @other_op(%t: !pl.tensor<4xf32>, %b: i64) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.launch' op region may hold only one 'func.call' and 'pl.cast' ops, got 'arith.addi'}}
+  pl.launch %b {
+    %x = arith.addi %b, %b : i64
+    %a = func.call @k(%t) : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+    pl.yield
+  }
+  return
+}
+
+// -----
+
+func.func private @k(%t: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv"}
+func.func @spec_inside(%t: !pl.tensor<4xf32>, %b: i64) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.launch' op the launched 'func.call' may not carry pl.core_num or pl.sync_start: the launch gives its width}}
+  pl.launch %b {
+    %a = func.call @k(%t) {pl.core_num = 2 : i64, pl.sync_start} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+    pl.yield
+  }
+  return
+}
+
+// -----
+
+func.func private @k(%t: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv"}
+func.func @yield_types(%t: !pl.tensor<4xf32>, %b: i64) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.launch' op 'pl.yield' types '!pl.tensor<4xf32>' differ from the result types '!pl.tensor<*xf32>'}}
+  %r = pl.launch %b -> !pl.tensor<*xf32> {
+    %a = func.call @k(%t) : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+    pl.yield %a : !pl.tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func private @k(%t: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv"}
+func.func @in_kernel(%t: !pl.tensor<4xf32>, %b: i64) attributes {pl.func_kind = "aiv"} {
+  // expected-error @+1 {{'pl.launch' op is only valid in a CHIP orchestration body (pl.func_kind = "orchestration" or "graph", pl.level = "chip")}}
+  pl.launch %b {
+    %a = func.call @k(%t) : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+    pl.yield
+  }
+  return
+}
+
+// -----
+
+func.func @host_require(%ok: i1) attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  // expected-error @+1 {{'pl.require' op is only valid in a CHIP orchestration body}}
+  pl.require %ok else error 5, "m"
+  return
+}
+
+// -----
+
+func.func @code_zero(%ok: i1) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.require' op attribute 'code' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  pl.require %ok else error 0, "m"
+  return
+}
+
+// -----
+
+func.func @yield_outside(%ok: i1) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.yield' op expects parent op 'pl.launch'}}
+  pl.yield
+}
