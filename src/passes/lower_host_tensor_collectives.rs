@@ -231,6 +231,27 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
         diag::error(loc, &format!("'{ALL_TO_ALL_V}': the HOST rail supports only f32 or i8, got {element}"));
         return None;
     };
+    // A compile-time core_num that can never pass the runtime check is an error
+    // now (the same rows and messages as the CHIP rail), not a certain 5 later.
+    if let crate::passes::lower_l2_tensor_collectives::CoreNum::Static(limit) =
+        crate::passes::lower_l2_tensor_collectives::core_num(op)
+    {
+        if !(1..=i32::MAX as i64).contains(&limit) {
+            diag::error(loc, &format!("'{ALL_TO_ALL_V}': core_num must be in [1, 2147483647], got {limit}"));
+            return None;
+        }
+        let blocks = crate::cal_all_to_all_v_blocks(ranks, limit);
+        if stride < blocks {
+            diag::error(
+                loc,
+                &format!(
+                    "'{ALL_TO_ALL_V}': signal stride S={stride} is smaller than the admitted block count B={blocks} \
+                     (core_num L={limit} folded for P={ranks} ranks); the signal needs one lane per block"
+                ),
+            );
+            return None;
+        }
+    }
     Some(Plan { variant, ranks, stride })
 }
 

@@ -214,3 +214,45 @@ func.func @clash() attributes {pl.func_kind = "orchestration", pl.level = "host"
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return
 }
+
+// -----
+
+// A compile-time core_num that can never pass the runtime check is a
+// compile-time error on the HOST rail too (the CHIP rail's rows and words),
+// instead of a certain error 5 at run time.
+func.func @host_too_wide() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  %b0 = pld.window_buffer {bytes = 256 : i64} : !pld.window_buffer
+  %b1 = pld.window_buffer {bytes = 256 : i64} : !pld.window_buffer
+  %b2 = pld.window_buffer {bytes = 16 : i64} : !pld.window_buffer
+  %b3 = pld.window_buffer {bytes = 8 : i64} : !pld.window_buffer
+  %b4 = pld.window_buffer {bytes = 8 : i64} : !pld.window_buffer
+  %in = pld.window %b0 : !pld.dtensor<16x4xf32>
+  %t = pld.window %b1 : !pld.dtensor<16x4xf32>
+  %s = pld.window %b2 : !pld.dtensor<2x2xi32>
+  %c = pld.window %b3 : !pld.dtensor<2xi32>
+  %r = pld.window %b4 : !pld.dtensor<2xi32>
+  %l = arith.constant 4 : i64
+  // expected-error @+1 {{'pld.tensor.all_to_all_v': signal stride S=2 is smaller than the admitted block count B=4 (core_num L=4 folded for P=2 ranks)}}
+  %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r core_num(%l)
+      : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x2xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+func.func @host_zero() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  %b0 = pld.window_buffer {bytes = 256 : i64} : !pld.window_buffer
+  %b1 = pld.window_buffer {bytes = 256 : i64} : !pld.window_buffer
+  %b2 = pld.window_buffer {bytes = 64 : i64} : !pld.window_buffer
+  %b3 = pld.window_buffer {bytes = 8 : i64} : !pld.window_buffer
+  %b4 = pld.window_buffer {bytes = 8 : i64} : !pld.window_buffer
+  %in = pld.window %b0 : !pld.dtensor<16x4xf32>
+  %t = pld.window %b1 : !pld.dtensor<16x4xf32>
+  %s = pld.window %b2 : !pld.dtensor<2x8xi32>
+  %c = pld.window %b3 : !pld.dtensor<2xi32>
+  %r = pld.window %b4 : !pld.dtensor<2xi32>
+  // expected-error @+1 {{'pld.tensor.all_to_all_v': core_num must be in [1, 2147483647], got 0}}
+  %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 0 : i64}
+      : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
+  return
+}
