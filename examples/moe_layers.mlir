@@ -4,16 +4,17 @@
 //
 //   @pl.function(type=pl.FunctionType.Orchestration)
 //   def moe_layers(self, inp, out, act_a, act_b, stage, recv, expert_out, combined,
-//                  signal, send_counts, recv_counts, back_counts, ret_counts, num_layers):
+//                  signal, send_counts, recv_counts, back_counts, ret_counts, num_layers, core_num):
 //       slot_of = pl.create([T], i32); layer_id = pl.create([1], i32)
 //       h = self.moe_load(inp, act_a)                    # this rank's T rows of inp
 //       spare = act_b
 //       for layer in range(num_layers):                  # an scf.for, not unrolled
 //           layer_id[0] = layer
 //           stage, send_counts, slot_of = self.moe_route(h, layer_id, stage, send_counts, slot_of)
-//           recv = pld.all_to_all_v(stage, recv, signal, send_counts, recv_counts, core_num=4)
+//           recv = pld.all_to_all_v(stage, recv, signal, send_counts, recv_counts, core_num=core_num)
 //           expert_out, back_counts = self.moe_expert(recv, recv_counts, expert_out, back_counts)
-//           combined = pld.all_to_all_v(expert_out, combined, signal, back_counts, ret_counts, core_num=4)
+//           combined = pld.all_to_all_v(expert_out, combined, signal, back_counts, ret_counts,
+//                                       core_num=core_num)
 //           h, spare = self.moe_gather(combined, slot_of, h, spare), h   # ping-pong windows
 //       return self.moe_store(h, out)                    # this rank's T rows of out
 //
@@ -27,8 +28,13 @@
 //   gather : h'[t] = h[t] + combined[slot_of[t]] (residual add), or h[t] for a dropped token,
 //            written into the other activation window, which the loop carries as `h` next.
 //
+// num_layers and core_num are i64 scalar parameters (OrchArgs::scalars at run time). With a
+// runtime core_num L the lowering computes the launch width B = cal_all_to_all_v_blocks(P, L)
+// in the body and checks 1 <= L <= 2^31-1 and B <= S = 8 (the signal's stride) before each
+// collective: a failing check stops every rank alike with error 5 (SIMPLER_ERROR_INVALID_ARGS).
+//
 // @moe_host is the HOST orchestrator: it allocates the windows and dispatches
-// moe_layers to every device with the layer count it was given.
+// moe_layers to every device with the layer count and core_num it was given.
 //
 //   pld-opt --pld-lower-collectives examples/moe_layers.mlir \
 //     | pld-translate --pld-to-ascend-build --output-dir build --kernel-source-dir runtime/examples
@@ -86,7 +92,7 @@ func.func @moe_layers(%inp: !pl.tensor<32x4xf32>, %out: !pl.tensor<32x4xf32>,
                       %expert_out: !pld.dtensor<12x4xf32>, %combined: !pld.dtensor<12x4xf32>,
                       %signal: !pld.dtensor<4x8xi32>, %send_counts: !pld.dtensor<4xi32>,
                       %recv_counts: !pld.dtensor<4xi32>, %back_counts: !pld.dtensor<4xi32>,
-                      %ret_counts: !pld.dtensor<4xi32>, %num_layers: i64)
+                      %ret_counts: !pld.dtensor<4xi32>, %num_layers: i64, %core_num: i64)
     attributes {pl.func_kind = "orchestration"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -104,14 +110,14 @@ func.func @moe_layers(%inp: !pl.tensor<32x4xf32>, %out: !pl.tensor<32x4xf32>,
         : (!pld.dtensor<8x4xf32>, !pl.tensor<1xi32>, !pld.dtensor<12x4xf32>, !pld.dtensor<4xi32>, !pl.tensor<8xi32>)
         -> (!pld.dtensor<12x4xf32>, !pld.dtensor<4xi32>, !pl.tensor<8xi32>)
     // dispatch: expert e receives rows [src * C, src * C + n) from every source rank.
-    %tokens = pld.tensor.all_to_all_v %staged, %recv, %signal, %sent, %recv_counts {core_num = 4 : i64}
+    %tokens = pld.tensor.all_to_all_v %staged, %recv, %signal, %sent, %recv_counts core_num(%core_num)
         : !pld.dtensor<12x4xf32>, !pld.dtensor<12x4xf32>, !pld.dtensor<4x8xi32>,
           !pld.dtensor<4xi32>, !pld.dtensor<4xi32> -> !pld.dtensor<12x4xf32>
     %y, %back = func.call @moe_expert(%tokens, %recv_counts, %expert_out, %back_counts)
         : (!pld.dtensor<12x4xf32>, !pld.dtensor<4xi32>, !pld.dtensor<12x4xf32>, !pld.dtensor<4xi32>)
         -> (!pld.dtensor<12x4xf32>, !pld.dtensor<4xi32>)
     // combine: every expert's results travel back to the rank that sent the tokens.
-    %results = pld.tensor.all_to_all_v %y, %combined, %signal, %back, %ret_counts {core_num = 4 : i64}
+    %results = pld.tensor.all_to_all_v %y, %combined, %signal, %back, %ret_counts core_num(%core_num)
         : !pld.dtensor<12x4xf32>, !pld.dtensor<12x4xf32>, !pld.dtensor<4x8xi32>,
           !pld.dtensor<4xi32>, !pld.dtensor<4xi32> -> !pld.dtensor<12x4xf32>
     %h_next = func.call @moe_gather(%results, %slots, %h, %spare)
@@ -124,7 +130,7 @@ func.func @moe_layers(%inp: !pl.tensor<32x4xf32>, %out: !pl.tensor<32x4xf32>,
 }
 
 // ---- the HOST orchestrator: windows (symmetric on every device) and one dispatch per device.
-func.func @moe_host(%inp: !pl.tensor<32x4xf32>, %out: !pl.tensor<32x4xf32>, %num_layers: i64)
+func.func @moe_host(%inp: !pl.tensor<32x4xf32>, %out: !pl.tensor<32x4xf32>, %num_layers: i64, %core_num: i64)
     attributes {pl.func_kind = "orchestration", pl.level = "host"} {
   %b_act_a = pld.window_buffer {bytes = 128 : i64} : !pld.window_buffer
   %b_act_b = pld.window_buffer {bytes = 128 : i64} : !pld.window_buffer
@@ -153,11 +159,12 @@ func.func @moe_host(%inp: !pl.tensor<32x4xf32>, %out: !pl.tensor<32x4xf32>, %num
   %devices = arith.constant 4 : index
   scf.for %dev = %c0 to %devices step %c1 {
     pld.host.dispatch @moe_layers(%inp, %out, %act_a, %act_b, %stage, %recv, %expert_out, %combined,
-                                  %signal, %send_counts, %recv_counts, %back_counts, %ret_counts, %num_layers) on %dev
+                                  %signal, %send_counts, %recv_counts, %back_counts, %ret_counts,
+                                  %num_layers, %core_num) on %dev
         : (!pl.tensor<32x4xf32>, !pl.tensor<32x4xf32>, !pld.dtensor<8x4xf32>, !pld.dtensor<8x4xf32>,
            !pld.dtensor<12x4xf32>, !pld.dtensor<12x4xf32>, !pld.dtensor<12x4xf32>, !pld.dtensor<12x4xf32>,
            !pld.dtensor<4x8xi32>, !pld.dtensor<4xi32>, !pld.dtensor<4xi32>, !pld.dtensor<4xi32>,
-           !pld.dtensor<4xi32>, i64), index
+           !pld.dtensor<4xi32>, i64, i64), index
   }
   return
 }

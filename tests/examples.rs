@@ -383,36 +383,78 @@ fn moe_golden(p: usize, layers: i64, inp: &[f32]) -> (Vec<Vec<f32>>, bool) {
     (h, dropped)
 }
 
+/// The launch width of a collective with core_num `l` on `p` ranks (RFC #2521): `l` below `p`,
+/// else the largest multiple of `p` not above `l`.
+fn launch_width(p: i64, l: i64) -> i64 {
+    if l < p { l } else { l / p * p }
+}
+
+/// The signal stride S of the example's signal window ([P, 8]).
+const MOE_SIGNAL_STRIDE: i64 = 8;
+
 fn moe(p: usize) {
     let built = build(&MOE, p, "moe_driver.cpp");
     let dir = &built.dir.0;
     let mut dropped_somewhere = false;
+    // (mode, num_layers, core_num, input seed)
     let cases = [
-        ("chip", 3, 1),
-        ("chip", 1, 2),
-        ("chip", 0, 3),
-        ("chip", -2, 4),
-        ("chip", 5, 5),
-        ("host", 3, 6),
-        ("host", 2, 7),
+        ("chip", 3, 4, 1),
+        ("chip", 1, 1, 2),
+        ("chip", 2, 3, 3),
+        ("chip", 4, 9, 4), // folded to B = 8 = S
+        ("chip", 0, 4, 5),
+        ("chip", -2, 4, 6),
+        ("chip", 5, 2, 7),
+        ("host", 3, 4, 8),
+        ("host", 2, 8, 9),
+        // A core_num the runtime check refuses: every rank stops with 5 before the first collective.
+        ("chip", 3, 0, 10),
+        ("chip", 2, 16, 11),
+        ("host", 3, -1, 12),
+        // ... which is only reached when the loop runs.
+        ("chip", 0, 0, 13),
     ];
-    for (mode, layers, seed) in cases {
+    for (mode, layers, core_num, seed) in cases {
         let inp = inputs(p * MOE_TOKENS * MOE_HIDDEN, seed + 100 * p as u64);
         let file = dir.join(format!("inp-{seed}.txt"));
         write_floats(&file, &inp);
-        let report = run_driver(
-            &built.exe,
-            &[&p.to_string(), &layers.to_string(), mode, file.to_str().unwrap()],
-        );
-        let what = format!("moe_layers P={p} {mode} num_layers={layers}");
-        assert_eq!(report.value("status"), 0, "{what}:\n{}", report.text);
-        assert_eq!(report.rank_statuses(), vec![0; p], "{what}:\n{}", report.text);
+        let (ps, ls, cs) = (p.to_string(), layers.to_string(), core_num.to_string());
+        let report = run_driver(&built.exe, &[&ps, &ls, &cs, mode, file.to_str().unwrap()]);
+        let what = format!("moe_layers P={p} {mode} num_layers={layers} core_num={core_num}");
+        let (pi, runs) = (p as i64, layers.max(0));
+        let b = launch_width(pi, core_num);
+        let refused = runs > 0 && (!(1..=i64::from(i32::MAX)).contains(&core_num) || b > MOE_SIGNAL_STRIDE);
+        if refused {
+            assert_eq!(report.value("status"), 5, "{what}:\n{}", report.text);
+            assert_eq!(report.rank_statuses(), vec![5; p], "{what}:\n{}", report.text);
+            assert!(
+                report.text.contains("message pld.tensor.all_to_all_v: core_num"),
+                "{what}:\n{}",
+                report.text
+            );
+            // moe_load and the first moe_route ran; no collective, nothing after it.
+            assert_eq!(report.value("blocks"), 2 * pi, "{what}:\n{}", report.text);
+            assert_rows_eq(
+                &what,
+                &report.rows("row", 1),
+                &vec![vec![-1.0; MOE_HIDDEN]; p * MOE_TOKENS],
+            );
+        } else {
+            assert_eq!(report.value("status"), 0, "{what}:\n{}", report.text);
+            assert_eq!(report.rank_statuses(), vec![0; p], "{what}:\n{}", report.text);
+            // Per rank: load + store, and per layer route + expert + gather + two collectives of B blocks.
+            assert_eq!(
+                report.value("blocks"),
+                pi * (2 + runs * (3 + 2 * b)),
+                "{what}: launch widths"
+            );
+            let (want, dropped) = moe_golden(p, layers, &inp);
+            assert_rows_eq(&what, &report.rows("row", 1), &want);
+            dropped_somewhere |= dropped;
+        }
         if mode == "chip" {
             assert_eq!(report.value("signal_sum"), 0, "{what}: every signal cell back to 0");
         }
-        let (want, dropped) = moe_golden(p, layers, &inp);
-        assert_rows_eq(&what, &report.rows("row", 1), &want);
-        dropped_somewhere |= dropped;
     }
     assert!(dropped_somewhere, "P={p}: no input exercised the capacity limit");
 }

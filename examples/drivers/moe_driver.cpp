@@ -1,14 +1,16 @@
 // Driver for examples/moe_layers.mlir's generated build tree on the host runtime
 // (tests/examples.rs, scripts/run-example.sh).
 //
-//   moe_driver P NUM_LAYERS chip|host INPUT_FILE
+//   moe_driver P NUM_LAYERS CORE_NUM chip|host INPUT_FILE
 //
 // INPUT_FILE holds the P * T * H floats of `inp` (every rank's tokens, [P * T, H], row-major).
 // `chip` runs the CHIP orchestration function moe_layers directly on every rank (the driver
-// allocates the windows and passes NUM_LAYERS as OrchArgs scalar 0); `host` runs the generated
-// HOST orchestrator moe_host (it allocates the windows and dispatches moe_layers per device).
-// Prints `status <code>`, each rank's status, the signal cells' sum, then `row <g> <H floats>`
-// for every row of `out`. The expected values are computed by the test, not here.
+// allocates the windows and passes NUM_LAYERS and CORE_NUM as OrchArgs scalars 0 and 1); `host`
+// runs the generated HOST orchestrator moe_host (it allocates the windows and dispatches
+// moe_layers per device with the same two scalars).
+// Prints `status <code>`, each rank's status, the error message if any, how many kernel blocks
+// ran, the signal cells' sum (chip mode), then `row <g> <H floats>` for every row of `out`
+// (which starts at -1 everywhere). The expected values are computed by the test, not here.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,17 +40,19 @@ std::vector<float> read_floats(const char* path, size_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: %s P NUM_LAYERS chip|host INPUT_FILE\n", argv[0]);
+  if (argc != 6) {
+    std::fprintf(stderr, "usage: %s P NUM_LAYERS CORE_NUM chip|host INPUT_FILE\n", argv[0]);
     return 2;
   }
   const int P = std::atoi(argv[1]);
   const int64_t layers = std::atoll(argv[2]);
-  const std::string mode = argv[3];
+  const int64_t core_num = std::atoll(argv[3]);
+  const std::string mode = argv[4];
+  const char* input = argv[5];
   const int64_t rows = P * kTokens, slots = P * kCapacity;
-  std::vector<float> inp = read_floats(argv[4], static_cast<size_t>(rows * kHidden));
+  std::vector<float> inp = read_floats(input, static_cast<size_t>(rows * kHidden));
   if (static_cast<int64_t>(inp.size()) != rows * kHidden) {
-    std::fprintf(stderr, "%s: expected %ld floats\n", argv[4], static_cast<long>(rows * kHidden));
+    std::fprintf(stderr, "%s: expected %ld floats\n", input, static_cast<long>(rows * kHidden));
     return 2;
   }
   std::vector<float> out(static_cast<size_t>(rows * kHidden), -1.0f);
@@ -83,14 +87,14 @@ int main(int argc, char** argv) {
       std::vector<pld::rt::Tensor*> tp;
       for (auto& x : t) tp.push_back(&x);
       std::vector<pld::CommContext*> cp(11, world.comm(r));  // one per window parameter
-      const int64_t scalars[] = {layers};
+      const int64_t scalars[] = {layers, core_num};
       pld::rt::OrchArgs args;
       args.tensors = tp.data();
       args.num_tensors = static_cast<int>(tp.size());
       args.comms = cp.data();
       args.num_comms = static_cast<int>(cp.size());
       args.scalars = scalars;
-      args.num_scalars = 1;
+      args.num_scalars = 2;
       return moe_layers(&orch, &args);
     });
     for (int s : status) {
@@ -99,12 +103,12 @@ int main(int argc, char** argv) {
     message = world.error_message();
   } else if (mode == "host") {
     pld::rt::Tensor* tensors[] = {&t_inp, &t_out};
-    const int64_t scalars[] = {layers};
+    const int64_t scalars[] = {layers, core_num};
     pld::host::HostArgs args;
     args.tensors = tensors;
     args.num_tensors = 2;
     args.scalars = scalars;
-    args.num_scalars = 1;
+    args.num_scalars = 2;
     rc = pld::host::run_host_entry(world, &moe_host, args, &status, &message);
     if (message.empty()) message = world.error_message();
   } else {
@@ -115,6 +119,7 @@ int main(int argc, char** argv) {
   std::printf("status %d\n", rc);
   for (size_t r = 0; r < status.size(); ++r) std::printf("rank_status %zu %d\n", r, status[r]);
   if (!message.empty()) std::printf("message %s\n", message.c_str());
+  std::printf("blocks %ld\n", world.blocks_started());
   if (have_signal) {
     long sum = 0;
     for (int r = 0; r < P; ++r)
