@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The main job, end to end on examples/moe_layers.mlir (an MoE layer loop: route -> dispatch
-# all_to_all_v -> expert -> combine all_to_all_v, in an scf.for over layers, dispatched to every
-# device by a HOST orchestrator):
+# all_to_all_v -> expert -> combine all_to_all_v, in an scf.for over num_layers, with a runtime
+# core_num, dispatched to every device by a HOST orchestrator):
 #   1. pld-opt --pld-lower-collectives lowers it and prints it (the loop stays an scf.for; each
-#      collective becomes one call of the synthesized AIV kernel);
+#      collective becomes one call of the synthesized AIV kernel, launched with B blocks computed
+#      from core_num in the body, after a pl.require that B fits the signal);
 #   2. pld-translate renders the Ascend build tree (target/example/build);
 #   3. g++ compiles that tree with the host runtime and examples/drivers/moe_driver.cpp, which
-#      runs the HOST orchestrator moe_host for 4 devices x 3 layers; every rank's output is
-#      checked against a reference computed here in Python from the example's stated meaning;
+#      runs the HOST orchestrator moe_host on 4 devices with num_layers = 3 and core_num = 4;
+#      every rank's output is checked against a reference computed here in Python from the
+#      example's stated meaning;
 #   4. pld-sim runs the seed's chip_pipeline for 4 ranks x 8 blocks on the CPU.
 # The lowered IR goes to stdout; progress and summaries to stderr.
 set -euo pipefail
@@ -18,6 +20,7 @@ out=target/example
 rm -rf "$out" && mkdir -p "$out/obj"
 P=4
 LAYERS=3
+CORE_NUM=4
 
 echo "== pld-opt --pld-lower-collectives examples/moe_layers.mlir" >&2
 ./target/debug/pld-opt --pld-lower-collectives examples/moe_layers.mlir | tee "$out/moe_layers.lowered.mlir"
@@ -40,13 +43,13 @@ wait
 "${CXX[@]}" -o "$out/moe" examples/drivers/moe_driver.cpp runtime/host/runtime.cpp \
   "$out/build/host/moe_host.cpp" "$out/build/next_levels/moe_layers/orchestration/moe_layers.cpp" "${objs[@]}"
 
-echo "== run: moe_host on $P devices, num_layers = $LAYERS (T = 8 tokens x H = 4 per rank, capacity 3)" >&2
+echo "== run: moe_host on $P devices, num_layers = $LAYERS, core_num = $CORE_NUM (T = 8 tokens x H = 4 per rank, capacity 3)" >&2
 python3 - "$P" > "$out/moe_input.txt" <<'PY'
 import sys
 P = int(sys.argv[1])
 print(" ".join(str((g * 3 + j * 3) % 7 + j) for g in range(P * 8) for j in range(4)))
 PY
-"$out/moe" "$P" "$LAYERS" host "$out/moe_input.txt" > "$out/moe_result.txt"
+"$out/moe" "$P" "$LAYERS" "$CORE_NUM" host "$out/moe_input.txt" > "$out/moe_result.txt"
 python3 - "$P" "$LAYERS" "$out/moe_input.txt" "$out/moe_result.txt" >&2 <<'PY'
 import sys
 # The reference: per layer l, token t of rank r goes to expert e = (int(sum(h)) + l) mod P unless
@@ -68,7 +71,7 @@ for layer in range(L):
             taken[e] += 1
             h[r * T + t] = [x + 2 * x + e + 1 for x in row]
 lines = open(sys.argv[4]).read().splitlines()
-status = [l for l in lines if l.startswith(("status", "rank_status", "message"))]
+status = [l for l in lines if l.startswith(("status", "rank_status", "message", "blocks"))]
 got = [[float(x) for x in l.split()[2:]] for l in lines if l.startswith("row ")]
 print("\n".join(status))
 for r in range(P):

@@ -175,8 +175,11 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
         let operand = |i: usize| op.operand(i).map_err(|_| culprit(&op, "missing operand"));
         match name.as_str() {
             "pl.tensor.create" | "pld.window" => Ok(vec![]),
-            "pl.tensor.reshape" | "pl.tensor.view" | "pl.tensor.set_validshape" | "pl.cast"
-            | "pl.tensor.assemble" => Ok(vec![operand(0)?]),
+            "pl.tensor.reshape" | "pl.tensor.set_validshape" | "pl.cast" | "pl.tensor.assemble" => {
+                Ok(vec![operand(0)?])
+            }
+            // A view keeps its parent's strides: followed only under the slice rule.
+            "pl.tensor.view" => self.view_sources(&op),
             // A collective's result is its target (the window-as-result contract).
             "pld.tensor.all_to_all_v" | "pld.tensor.indexed_all_to_all_v" => Ok(vec![operand(1)?]),
             "pl.tensor.slice" => self.slice_sources(&op),
@@ -254,6 +257,24 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
         };
         let trailing_full = (1..shape.len()).all(|i| offsets.get(i) == Some(&0) && sizes.get(i) == Some(&shape[i]));
         if op.operand_count() == 1 && trailing_full { Ok(vec![source]) } else { Err(reject()) }
+    }
+
+    /// A view is a slice with the result's shape at `offsets` (default all 0):
+    /// followed when it narrows only the leading dimension of a statically
+    /// shaped source of the same rank.
+    fn view_sources(&self, op: &OperationRef<'c, 'a>) -> Sources<'c, 'a> {
+        let source = op.operand(0).map_err(|_| culprit(op, "missing source"))?;
+        let reject = || {
+            culprit(op, "only a view that narrows the leading dimension of a statically shaped tensor (same rank, trailing dimensions whole at offset 0) is followed")
+        };
+        let shape = TensorLike::of(source.r#type()).and_then(|t| t.static_shape()).ok_or_else(reject)?;
+        let result = op.result(0).map_err(|_| reject())?;
+        let sizes = TensorLike::of(result.r#type()).and_then(|t| t.static_shape()).ok_or_else(reject)?;
+        let offsets = i64_array(op, "offsets").unwrap_or_else(|| vec![0; shape.len()]);
+        let trailing_full = sizes.len() == shape.len()
+            && offsets.len() == shape.len()
+            && (1..shape.len()).all(|i| offsets[i] == 0 && sizes[i] == shape[i]);
+        if trailing_full { Ok(vec![source]) } else { Err(reject()) }
     }
 
     /// A call's result `n` traced to the argument the callee returns there.

@@ -254,7 +254,23 @@ LogicalResult TensorViewOp::verify() {
     if (llvm::any_of(*offsets, [](int64_t o) { return o < 0; }))
       return emitOpError() << "'offsets' entries must be >= 0";
   }
-  auto a = staticElements(src), b = staticElements(info(getResult()));
+  // Same rank: the result's box at the offsets lies inside the source, like
+  // a slice's (checked where both are static).
+  TensorLikeInfo res = info(getResult());
+  if (src.ranked && res.ranked && src.shape.size() == res.shape.size()) {
+    for (size_t i = 0; i < src.shape.size(); ++i) {
+      int64_t offset = getOffsets() ? (*getOffsets())[i] : 0;
+      int64_t dim = src.shape[i], size = res.shape[i];
+      // Written as `offset > dim - size` so that huge offsets cannot overflow.
+      if (!ShapedType::isDynamic(dim) && !ShapedType::isDynamic(size) &&
+          (size > dim || offset > dim - size))
+        return emitOpError() << "view of size " << size << " at offset "
+                             << offset << " exceeds dimension " << i
+                             << " of size " << dim;
+    }
+    return success();
+  }
+  auto a = staticElements(src), b = staticElements(res);
   if (a && b && *b > *a)
     return emitOpError() << "view of " << *b
                          << " elements does not fit a source of " << *a;

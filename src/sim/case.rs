@@ -93,9 +93,14 @@ pub struct Case {
     /// iterations inside the `layers` loop, N × M exchanges in all, iteration (i, j) being
     /// exchange i·M + j; the expected outcome is that of `layers` = N × M. Tests only.
     pub inner_layers: u32,
+    /// `core_num` is a runtime `i64` parameter of `chip_pipeline` (appended after the tensor
+    /// parameters, OrchArgs scalar 0), passed by the driver, instead of the collective's
+    /// `core_num` attribute. The generated orchestration computes B and checks `1 <= L <=
+    /// 2147483647` and `S >= B` itself (error 5 before the collective when not).
+    pub runtime_core_num: bool,
 }
 
-const KEYS: [&str; 11] = [
+const KEYS: [&str; 12] = [
     "ranks",
     "core_num",
     "dtype",
@@ -107,6 +112,7 @@ const KEYS: [&str; 11] = [
     "aiv_capacity",
     "non_contiguous",
     "layers",
+    "runtime_core_num",
 ];
 
 fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
@@ -213,6 +219,11 @@ impl Case {
         if !(1..=MAX_LAYERS).contains(&layers) {
             return Err(format!("layers must be in 1..{MAX_LAYERS}, got {layers}"));
         }
+        let runtime_core_num = match obj.get("runtime_core_num") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(v) => return Err(format!("runtime_core_num must be true or false, got {v}")),
+        };
         let aiv_capacity = int_key(obj, "aiv_capacity")?.unwrap_or(48);
         if !(1..=i32::MAX as i64).contains(&aiv_capacity) {
             return Err(format!("aiv_capacity must be in [1, 2147483647], got {aiv_capacity}"));
@@ -240,7 +251,15 @@ impl Case {
             non_contiguous,
             layers: layers as u32,
             inner_layers: 1,
+            runtime_core_num,
         };
+        // The default S is B, which a huge core_num makes huge (an explicit S was checked above).
+        if signal_stride.is_none() && (ranks as i64 * ranks as i64).saturating_mul(case.stride()) > MAX_RESULT_VALUES {
+            return Err(format!(
+                "the default signal_stride B = {} (core_num {core_num}) is too large: the signals of all ranks together (ranks * ranks * signal_stride) exceed {MAX_RESULT_VALUES} values; give a signal_stride",
+                case.stride()
+            ));
+        }
         if let Some(op) = non_contiguous
             && case.operand_shape(op).iter().all(|&d| d <= 1)
         {
@@ -271,6 +290,9 @@ impl Case {
             obj.insert("non_contiguous".into(), op.name().into());
         }
         obj.insert("layers".into(), self.layers.into());
+        if self.runtime_core_num {
+            obj.insert("runtime_core_num".into(), true.into());
+        }
         Value::Object(obj)
     }
 
@@ -280,7 +302,9 @@ impl Case {
     }
 
     /// B, the admitted launch width: `L < P ? L : L / P * P`; 0 when `core_num` is not a valid
-    /// limit (pld-opt then rejects the module).
+    /// limit (pld-opt then rejects the module, or, with `runtime_core_num`, the generated
+    /// orchestration refuses it with error 5 before computing a launch from it). With
+    /// `runtime_core_num` it is the width the generated code must compute at run time.
     pub fn blocks(&self) -> i64 {
         if (1..=i32::MAX as i64).contains(&self.core_num) {
             cal_all_to_all_v_blocks(self.ranks as i64, self.core_num)

@@ -37,10 +37,10 @@ func.func @f(%a: !pl.tensor<16x4xf32>) {
 
 // -----
 
-// A view may not hold more elements than its source.
-func.func @f(%a: !pl.tensor<16x4xf32>) {
+// A view of another rank may not hold more elements than its source.
+func.func @view_too_big(%a: !pl.tensor<16x4xf32>) {
   // expected-error@+1 {{'pl.tensor.view' op view of 128 elements does not fit a source of 64}}
-  %0 = pl.tensor.view %a : !pl.tensor<16x4xf32> -> !pl.tensor<32x4xf32>
+  %0 = pl.tensor.view %a : !pl.tensor<16x4xf32> -> !pl.tensor<128xf32>
   return
 }
 
@@ -131,5 +131,23 @@ func.func @f(%a: !pl.tensor<*xf32>) {
 func.func @f(%a: !pl.tensor<16x4xf32>) {
   // expected-error@+1 {{'pl.tensor.transpose' op result element type 'i32' differs from the source element type 'f32'}}
   %0 = pl.tensor.transpose %a {perm = array<i64: 1, 0>} : !pl.tensor<16x4xf32> -> !pl.tensor<4x16xi32>
+  return
+}
+
+// -----
+
+// A view of the source's rank lies inside it, like a slice: size and offset
+// per dimension (here [16, 4] at [8, 0] of [16, 4]).
+func.func @view_out_of_bounds(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.view' op view of size 16 at offset 8 exceeds dimension 0 of size 16}}
+  %0 = pl.tensor.view %a {offsets = array<i64: 8, 0>} : !pl.tensor<16x4xf32> -> !pl.tensor<16x4xf32>
+  return
+}
+
+// -----
+
+func.func @view_wider(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.view' op view of size 32 at offset 0 exceeds dimension 0 of size 16}}
+  %0 = pl.tensor.view %a : !pl.tensor<16x4xf32> -> !pl.tensor<32x4xf32>
   return
 }

@@ -33,17 +33,19 @@ def Pl_TensorType : PlTensorLikeType<Pl_Dialect, "Tensor", "tensor", [{
 class Pl_Op<string mnemonic, list<Trait> traits = []>
     : Op<Pl_Dialect, mnemonic, traits>;
 
-def Pl_TensorCreateOp : Pl_Op<"tensor.create", [Pure]> {
+def Pl_TensorCreateOp : Pl_Op<"tensor.create"> {
   let summary = "allocates a fresh row-major tensor";
   let description = [{
     Allocates a new tensor of the result type. A root of the contiguity trace:
     a fresh allocation is packed row-major unless its type says otherwise.
+    It allocates (`MemAlloc` on its result), so `cse` never merges two
+    creates into one buffer; an unused one may still be erased.
 
     ```mlir
     %t = "pl.tensor.create"() : () -> !pl.tensor<16x4xf32>
     ```
   }];
-  let results = (outs Pl_AnyTensorLike:$result);
+  let results = (outs Res<Pl_AnyTensorLike, "", [MemAlloc]>:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
@@ -126,14 +128,18 @@ def Pl_TensorSliceOp : Pl_Op<"tensor.slice", [Pure]> {
   }];
 }
 
-def Pl_TensorAssembleOp : Pl_Op<"tensor.assemble", [Pure,
+def Pl_TensorAssembleOp : Pl_Op<"tensor.assemble", [
     AllTypesMatch<["target", "result"]>]> {
   let summary = "writes a tile into a tensor at literal offsets";
   let description = [{
     Returns `target` with `source` written at `offsets`. The result is the
-    target's storage, so the contiguity trace follows it to `target`.
+    target's storage, so the contiguity trace follows it to `target`. It has
+    buffer semantics: it reads `source` and writes `target` in place
+    (declared as memory effects, so no upstream pass erases, merges or moves
+    it across other accesses).
   }];
-  let arguments = (ins Pl_AnyTensorLike:$target, Pl_AnyTensorLike:$source,
+  let arguments = (ins Arg<Pl_AnyTensorLike, "", [MemRead, MemWrite]>:$target,
+                       Arg<Pl_AnyTensorLike, "", [MemRead]>:$source,
                        DenseI64ArrayAttr:$offsets);
   let results = (outs Pl_AnyTensorLike:$result);
   let hasVerifier = 1;
@@ -142,14 +148,15 @@ def Pl_TensorAssembleOp : Pl_Op<"tensor.assemble", [Pure,
   }];
 }
 
-def Pl_TensorWriteOp : Pl_Op<"tensor.write", [Pure,
+def Pl_TensorWriteOp : Pl_Op<"tensor.write", [
     AllTypesMatch<["dst", "result"]>]> {
   let summary = "writes one element";
   let description = [{
     Returns `dst` with `value` stored at `indices` (one per dimension). The
-    contiguity trace does not follow it (a missed acceptance is safe).
+    contiguity trace does not follow it (a missed acceptance is safe). It
+    writes `dst` in place (a declared memory effect).
   }];
-  let arguments = (ins Pl_AnyTensorLike:$dst, AnyType:$value,
+  let arguments = (ins Arg<Pl_AnyTensorLike, "", [MemWrite]>:$dst, AnyType:$value,
                        Variadic<AnySignlessIntegerOrIndex>:$indices);
   let results = (outs Pl_AnyTensorLike:$result);
   let hasVerifier = 1;

@@ -37,6 +37,18 @@ func.func @view_steps(%flat: !pl.tensor<64xf32>, %dyn: !pld.dtensor<?x4xf32>, %s
   return %0 : !pld.dtensor<16x4xf32>
 }
 
+// A view that narrows only the leading dimension (the slice rule) is followed.
+// CHECK-LABEL: func.func @view_rows
+// CHECK: call @__builtin_all_to_all_v__fp32
+func.func @view_rows(%big: !pl.tensor<32x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>,
+                     %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+    attributes {pl.func_kind = "orchestration"} {
+  %in = pl.tensor.view %big {offsets = array<i64: 16, 0>} : !pl.tensor<32x4xf32> -> !pl.tensor<16x4xf32>
+  %0 = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
+      : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
+  return %0 : !pld.dtensor<16x4xf32>
+}
+
 // CHECK-LABEL: func.func @slice_and_assemble
 // CHECK: call @__builtin_all_to_all_v__fp32
 func.func @slice_and_assemble(%big: !pl.tensor<32x4xf32>, %tile: !pl.tensor<8x4xf32>, %t: !pld.dtensor<16x4xf32>,

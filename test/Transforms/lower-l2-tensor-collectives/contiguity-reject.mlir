@@ -177,3 +177,30 @@ func.func @select(%a: !pld.dtensor<16x4xf32>, %b: !pld.dtensor<16x4xf32>, %in: !
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return %0 : !pld.dtensor<16x4xf32>
 }
+
+// -----
+
+// A view that offsets a trailing dimension keeps its parent's row stride:
+// [16, 8] at [0, 4] -> [16, 4] is not contiguous, so the trace stops there.
+func.func @view_columns(%x: !pl.tensor<16x8xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+    attributes {pl.func_kind = "orchestration"} {
+  // expected-note @+1 {{the chain is broken by 'pl.tensor.view': only a view that narrows the leading dimension of a statically shaped tensor (same rank, trailing dimensions whole at offset 0) is followed}}
+  %in = pl.tensor.view %x {offsets = array<i64: 0, 4>} : !pl.tensor<16x8xf32> -> !pl.tensor<16x4xf32>
+  // expected-error @+1 {{operand 'input' is not provably contiguous}}
+  %0 = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
+      : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
+  return %0 : !pld.dtensor<16x4xf32>
+}
+
+// -----
+
+// A view of another rank is not followed either (a missed acceptance is safe).
+func.func @view_rank_change(%x: !pl.tensor<64xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+    attributes {pl.func_kind = "orchestration"} {
+  // expected-note @+1 {{the chain is broken by 'pl.tensor.view'}}
+  %in = pl.tensor.view %x : !pl.tensor<64xf32> -> !pl.tensor<16x4xf32>
+  // expected-error @+1 {{operand 'input' is not provably contiguous}}
+  %0 = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
+      : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
+  return %0 : !pld.dtensor<16x4xf32>
+}
