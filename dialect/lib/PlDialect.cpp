@@ -3,6 +3,8 @@
 #include "pld/Dialects.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -515,6 +517,47 @@ LogicalResult SubmitOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 // Registration
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// `func`'s inliner interface with one rule added: a call of a kernel
+/// (`pl.func_kind` = "aiv", "aic" or "incore") is a task whose body is a stub
+/// (its implementation is the kernel source), so it is never inlined; every
+/// other single-block function inlines as upstream's FuncInlinerInterface
+/// does. Registered only where no other inliner interface for `func` is.
+struct PldFuncInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *call, Operation *callable,
+                       bool wouldBeCloned) const final {
+    StringRef kind = getFuncKind(callable);
+    return kind != "aiv" && kind != "aic" && kind != "incore";
+  }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  // A multi-block callee: each return branches to the block after the call.
+  void handleTerminator(Operation *op, Block *newDest) const final {
+    auto ret = cast<func::ReturnOp>(op);
+    OpBuilder builder(op);
+    builder.create<cf::BranchOp>(op->getLoc(), newDest, ret.getOperands());
+    op->erase();
+  }
+  void handleTerminator(Operation *op, ValueRange valuesToRepl) const final {
+    auto ret = cast<func::ReturnOp>(op);
+    for (auto [value, replacement] : llvm::zip(valuesToRepl, ret.getOperands()))
+      value.replaceAllUsesWith(replacement);
+  }
+};
+} // namespace
+
 void pld::registerDialects(DialectRegistry &registry) {
   registry.insert<pl::PlDialect, dist::PldDialect, func::FuncDialect>();
+  registry.addExtension(+[](MLIRContext *ctx, func::FuncDialect *dialect) {
+    if (!dialect->getRegisteredInterface<DialectInlinerInterface>()) {
+      ctx->getOrLoadDialect<cf::ControlFlowDialect>();
+      dialect->addInterfaces<PldFuncInlinerInterface>();
+    }
+  });
 }
