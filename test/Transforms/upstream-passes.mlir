@@ -3,7 +3,7 @@
 // `out` tasks stay independent), pl.tensor.assemble / pl.tensor.write write
 // their target in place (never erased or merged), views stay pure (cse may
 // merge identical ones).
-// RUN: pld-opt %s --split-input-file --cse --canonicalize --loop-invariant-code-motion --sccp --symbol-dce --pld-lower-collectives | FileCheck %s
+// RUN: pld-opt %s --split-input-file --inline --cse --canonicalize --loop-invariant-code-motion --sccp --symbol-dce --pld-lower-collectives | FileCheck %s
 
 // CHECK-LABEL: func.func @two_creates
 // CHECK:       %[[A:.*]] = pl.tensor.create : !pl.tensor<4xf32>
