@@ -1,7 +1,7 @@
 //! The dialect library's C API (`dialect/include/pld-c/Dialects.h`).
 #![allow(non_snake_case)]
 
-use mlir_sys::{MlirDialectHandle, MlirDialectRegistry, MlirType};
+use mlir_sys::{MlirDialectHandle, MlirDialectRegistry, MlirOperation, MlirType};
 
 unsafe extern "C" {
     pub fn mlirGetDialectHandle__pl__() -> MlirDialectHandle;
@@ -15,6 +15,8 @@ unsafe extern "C" {
     pub fn pldTensorLikeGetLayout(ty: MlirType) -> u32;
     pub fn pldTensorLikeHasValid(ty: MlirType) -> bool;
     pub fn pldTensorLikeHasStrides(ty: MlirType) -> bool;
+    pub fn pldTensorLikeGetUnranked(distributed: bool, element: MlirType) -> MlirType;
+    pub fn pldOperationEquivalent(lhs: MlirOperation, rhs: MlirOperation) -> bool;
 }
 
 /// Registers every pass of this crate (C entry point for C/C++ drivers that

@@ -125,9 +125,10 @@ pub fn parse_top_level<'c>(context: &'c Context, text: &str) -> Result<Operation
     Ok(unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) })
 }
 
-/// Whether two ops print the same (a detached op prints a trailing newline).
+/// Whether two ops are structurally equal (attributes, types, regions),
+/// locations aside (MLIR's `OperationEquivalence`).
 pub fn same_text(a: &OperationRef, b: &Operation) -> bool {
-    a.to_string().trim() == b.to_string().trim()
+    unsafe { crate::capi::pldOperationEquivalent(a.to_raw(), b.to_raw()) }
 }
 
 /// The `callee` symbol of a call-like op.

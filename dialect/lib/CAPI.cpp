@@ -5,6 +5,7 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
+#include "mlir/IR/OperationSupport.h"
 
 using namespace mlir;
 
@@ -60,4 +61,9 @@ MlirType pldTensorLikeGetUnranked(bool distributed, MlirType elementType) {
   if (distributed)
     return wrap(pld::dist::DTensorType::getNormalized(element, false, {}));
   return wrap(pld::pl::TensorType::getNormalized(element, false, {}));
+}
+
+bool pldOperationEquivalent(MlirOperation lhs, MlirOperation rhs) {
+  return OperationEquivalence::isEquivalentTo(
+      unwrap(lhs), unwrap(rhs), OperationEquivalence::IgnoreLocations);
 }

@@ -17,7 +17,7 @@ use crate::{
     contiguity::ContiguityTrace,
     diag,
     error::PldError,
-    ir_util::{find_symbol, module_body, module_functions, ops_named, parse_top_level, same_text},
+    ir_util::{find_symbol, module_body, module_functions, ops_named, same_text},
     ptr_map::PtrMap,
     func_kind::{is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name},
     tensor_type::TensorLike,
@@ -117,6 +117,75 @@ impl Variant {
         )
     }
 
+    /// The canonical types as types (no text parsing): parameters then result.
+    pub fn canonical_type_values<'c>(self, context: &'c melior::Context) -> [Type<'c>; 6] {
+        let element: Type = match self {
+            Self::Fp32 => Type::float32(context),
+            Self::Int8 => IntegerType::new(context, 8).into(),
+        };
+        let i32t: Type = IntegerType::new(context, 32).into();
+        let unranked = |distributed: bool, e: Type<'c>| unsafe {
+            Type::from_raw(crate::capi::pldTensorLikeGetUnranked(distributed, e.to_raw()))
+        };
+        [
+            unranked(false, element),
+            unranked(true, element),
+            unranked(true, i32t),
+            unranked(false, i32t),
+            unranked(true, i32t),
+            unranked(true, element),
+        ]
+    }
+
+    /// The synthesized kernel built as ops (see [`Variant::kernel_source`] for
+    /// its text), at `location`: a `NameLoc` of its symbol around the
+    /// collective that needed it, so diagnostics about the kernel point back
+    /// at that collective.
+    pub fn build_kernel<'c>(self, context: &'c melior::Context, collective: Location<'c>) -> melior::ir::Operation<'c> {
+        use melior::ir::{
+            Block, Region, RegionLike,
+            attribute::{ArrayAttribute, AttributeLike, StringAttribute, TypeAttribute},
+            r#type::FunctionType,
+        };
+        let loc = Location::name(context, self.symbol(), collective);
+        let types = self.canonical_type_values(context);
+        // Parameters are named after the operands (`input`, `target`, ...).
+        let params: Vec<(Type, Location)> =
+            types[..5].iter().zip(OPERANDS).map(|(t, name)| (*t, Location::name(context, name, collective))).collect();
+        let block = Block::new(&params);
+        let target = block.argument(1).expect("five arguments");
+        block.append_operation(melior::dialect::func::r#return(&[target.into()], loc));
+        let region = Region::new();
+        region.append_block(block);
+        let direction = |d: &str| -> Attribute<'c> {
+            let entry = unsafe {
+                mlir_sys::mlirNamedAttributeGet(
+                    Identifier::new(context, "pl.direction").to_raw(),
+                    StringAttribute::new(context, d).to_raw(),
+                )
+            };
+            unsafe { Attribute::from_raw(mlir_sys::mlirDictionaryAttrGet(context.to_raw(), 1, &entry)) }
+        };
+        let arg_attrs: Vec<Attribute> = ["in", "inout", "inout", "in", "inout"].iter().map(|d| direction(d)).collect();
+        let function_type = FunctionType::new(context, &types[..5], &types[5..]);
+        let string = |s: &str| -> Attribute<'c> { StringAttribute::new(context, s).into() };
+        melior::dialect::func::func(
+            context,
+            StringAttribute::new(context, self.symbol()),
+            TypeAttribute::new(function_type.into()),
+            region,
+            &[
+                (Identifier::new(context, "sym_visibility"), string("private")),
+                (Identifier::new(context, "arg_attrs"), ArrayAttribute::new(context, &arg_attrs).into()),
+                (Identifier::new(context, "pl.builtin_template_dir"), string(TEMPLATE_DIR)),
+                (Identifier::new(context, "pl.builtin_template_vars"), string(self.template_vars())),
+                (Identifier::new(context, "pl.func_kind"), string("aiv")),
+                (Identifier::new(context, "pl.require_contiguous_operands"), Attribute::unit(context)),
+            ],
+            loc,
+        )
+    }
+
     /// `(%input: T {pl.direction = "in"}, ...) -> R`: the canonical parameter
     /// list with its directions, shared by every function that takes the
     /// collective's five operands (the kernel, the HOST rail's callable).
@@ -196,11 +265,17 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
     let context = crate::context::borrow(&context_ref);
     let variants: BTreeSet<Variant> = plans.values().map(|p| p.variant).collect();
     let mut existing: BTreeSet<Variant> = BTreeSet::new();
+    // Each variant's kernel, located at the first collective that needs it.
+    let mut built: HashMap<Variant, melior::ir::Operation> = HashMap::new();
+    for op in &planned_ops {
+        let variant = plans[&(op.to_raw().ptr as usize)].variant;
+        built.entry(variant).or_insert_with(|| variant.build_kernel(context, op.location()));
+    }
     for &variant in &variants {
         let Some(symbol) = find_symbol(&body, variant.symbol()) else {
             continue;
         };
-        if same_text(&symbol, &parse_top_level(context, &variant.kernel_source())?) {
+        if same_text(&symbol, &built[&variant]) {
             existing.insert(variant);
             continue;
         }
@@ -249,16 +324,12 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
     let mut kernels = Vec::new();
     let mut canonical: HashMap<Variant, [MlirType; 6]> = HashMap::new();
     for &variant in &variants {
-        if !existing.contains(&variant) {
-            kernels.push(parse_top_level(context, &variant.kernel_source())?);
+        if let Some(kernel) = built.remove(&variant)
+            && !existing.contains(&variant)
+        {
+            kernels.push(kernel);
         }
-        let mut types = [Type::none(context).to_raw(); 6];
-        for (slot, text) in types.iter_mut().zip(variant.canonical_types()) {
-            *slot = Type::parse(context, &text)
-                .ok_or_else(|| PldError::Internal(format!("cannot parse canonical type {text}")))?
-                .to_raw();
-        }
-        canonical.insert(variant, types);
+        canonical.insert(variant, variant.canonical_type_values(context).map(|t| t.to_raw()));
     }
     for kernel in kernels {
         body.append_operation(kernel);

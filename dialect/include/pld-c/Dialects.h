@@ -39,6 +39,11 @@ MLIR_CAPI_EXPORTED bool pldTensorLikeHasStrides(MlirType type);
 MLIR_CAPI_EXPORTED MlirType pldTensorLikeGetUnranked(bool distributed,
                                                      MlirType elementType);
 
+/* Structural equality of two ops (attributes, types, operands, regions),
+ * ignoring locations (OperationEquivalence::IgnoreLocations). */
+MLIR_CAPI_EXPORTED bool pldOperationEquivalent(MlirOperation lhs,
+                                               MlirOperation rhs);
+
 #ifdef __cplusplus
 }
 #endif
