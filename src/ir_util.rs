@@ -72,7 +72,9 @@ pub fn function_map<'c, 'a>(module: &OperationRef<'c, 'a>) -> HashMap<String, Op
 
 /// Ops that open a scope of their own (a nested symbol table or function):
 /// what is inside them does not belong to the enclosing function.
-const NESTED_SCOPES: [&str; 2] = ["builtin.module", "func.func"];
+/// Ops that open a scope of their own (a nested module's functions, a nested
+/// function's body): not part of the enclosing function.
+pub const NESTED_SCOPES: [&str; 2] = ["builtin.module", "func.func"];
 
 /// Every op nested in `root` (not `root` itself) in program (pre-)order,
 /// without descending into a nested `builtin.module` / `func.func`: a call in

@@ -34,7 +34,7 @@ use crate::{
     error::PldError,
     func_kind::is_orchestration_body,
     ir_util::{
-        CALL_OPS, COLLECTIVE_OPS, function_map, i64_array_attr, i64_attr, is_tensor_like, module_body,
+        CALL_OPS, COLLECTIVE_OPS, NESTED_SCOPES, function_map, i64_array_attr, i64_attr, is_tensor_like, module_body,
         module_functions, op_key, ops_named, set_attr,
     },
 };
@@ -321,7 +321,6 @@ impl Walker<'_> {
 }
 
 /// Ops whose regions are not part of the enclosing body.
-const NESTED_SCOPES: [&str; 2] = ["builtin.module", "func.func"];
 
 #[cfg(test)]
 mod tests {

@@ -320,16 +320,13 @@ impl<'c, 'a> Emitter<'c, '_, 'a> {
     fn arith(&self, name: &str, a: Value<'c, '_>, b: Value<'c, '_>, ty: Type<'c>) -> Result<Value<'c, 'a>, PldError> {
         self.emit(name, &[a, b], &[ty], &[])
     }
-    fn cmp(&self, predicate: i64, a: Value<'c, '_>, b: Value<'c, '_>) -> Result<Value<'c, 'a>, PldError> {
+    fn cmp(&self, predicate: CmpiPredicate, a: Value<'c, '_>, b: Value<'c, '_>) -> Result<Value<'c, 'a>, PldError> {
         let i1 = IntegerType::new(self.context, 1).into();
-        self.emit("arith.cmpi", &[a, b], &[i1], &[("predicate", i64_attr(self.context, predicate))])
+        self.emit("arith.cmpi", &[a, b], &[i1], &[("predicate", i64_attr(self.context, predicate as i64))])
     }
 }
 
-// arith.cmpi predicates.
-const SLT: i64 = 2;
-const SLE: i64 = 3;
-const SGE: i64 = 5;
+use melior::dialect::arith::CmpiPredicate::{self, Sge as SGE, Sle as SLE, Slt as SLT};
 
 fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan) -> Result<(), PldError> {
     let e = Emitter { context, loc: op.location(), anchor: op };
