@@ -206,14 +206,33 @@ fn malformed_cases_exit_nonzero_with_a_message() {
             good.replace("\"row_elems\": 2", "\"row_elems\": 2, \"layers\": 1.5"),
             "key 'layers' must be an integer",
         ),
+        // A default S = B that a huge core_num makes huge is refused like an explicit one.
+        (
+            "default_stride",
+            good.replace("\"core_num\": 2", "\"core_num\": 2147483647"),
+            "the default signal_stride B = 2147483646 (core_num 2147483647) is too large",
+        ),
     ];
+    let rt_cases = ["1", "0", "\"true\"", "\"yes\"", "[]", "{}", "1.0"].map(|bad| {
+        (
+            format!("runtime_core_num {bad}"),
+            good.replace("\"row_elems\": 2", &format!("\"row_elems\": 2, \"runtime_core_num\": {bad}")),
+            format!("runtime_core_num must be true or false, got {bad}"),
+        )
+    });
+    let cases = cases
+        .into_iter()
+        .map(|(n, t, m)| (n.to_string(), t, m.to_string()))
+        .chain(rt_cases)
+        .enumerate()
+        .map(|(i, (n, t, m))| (format!("{i}_{}", n.replace(|c: char| !c.is_ascii_alphanumeric(), "_")), t, m));
     for (name, text, msg) in cases {
         let path = dir.join(format!("{name}.json"));
         std::fs::write(&path, &text).unwrap();
         let out = run(&[path.to_str().unwrap()], &[]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
-        assert!(stderr.contains(msg), "{name}: expected {msg:?} in {stderr:?}");
+        assert!(stderr.contains(&msg), "{name}: expected {msg:?} in {stderr:?}");
         assert!(out.stdout.is_empty(), "{name}: no result for a malformed case");
     }
     let missing = run(&[dir.join("no-such.json").to_str().unwrap()], &[]);
@@ -298,10 +317,12 @@ fn generated_pipeline_under_thread_sanitizer() {
         "strided_signal",
         // A looped pipeline: 3 exchanges per call in an scf.for of the generated orchestration.
         "layers:P4_L4_f32_random_mr3_re5_S4_layers3",
+        // core_num as chip_pipeline's i64 parameter (OrchArgs scalar 0), B computed at run time.
+        "runtime:P4_L5_f32_random",
     ];
     let entries: Vec<_> =
         matrix::ci_slice().into_iter().filter(|e| picks.iter().any(|p| e.name.starts_with(p))).collect();
-    assert_eq!(entries.len(), 8, "{:?}", entries.iter().map(|e| &e.name).collect::<Vec<_>>());
+    assert_eq!(entries.len(), 9, "{:?}", entries.iter().map(|e| &e.name).collect::<Vec<_>>());
     for e in &entries {
         let r = sim(&dir, &e.name.replace(':', "_"), &e.case.to_json().to_string(), &env);
         matrix::judge(e, &r).unwrap_or_else(|m| panic!("{}: {m}", e.name));
@@ -394,4 +415,99 @@ fn nested_loops_equal_one_loop_of_as_many_layers() {
         other.layers = n;
         assert_ne!(pld::sim::golden::expected(&other), pld::sim::golden::expected(&flat), "layers {n}");
     }
+}
+
+/// A case with `"runtime_core_num": true` added.
+fn runtime(case: &str) -> String {
+    let i = case.rfind('}').unwrap();
+    format!("{}, \"runtime_core_num\": true}}", &case[..i])
+}
+
+#[test]
+fn runtime_core_num_equals_the_compile_time_case() {
+    // core_num passed at run time (chip_pipeline's i64 parameter, OrchArgs scalar 0) leaves
+    // exactly what the compile-time attribute leaves: the same result, message and block counts
+    // included (both are also checked against the golden, whose B is its own fold).
+    let dir = scratch("runtime");
+    let cases = [
+        // B = 4 = S < L: a folded width.
+        r#"{"ranks": 4, "core_num": 5, "dtype": "f32", "max_recv": 3, "row_elems": 5,
+            "send_counts": [[1,2,3,4],[4,3,2,1],[0,0,0,0],[9,-2,9,9]]}"#,
+        // B = 6 at P = 3 (L = 7 folded), odd rows, i8, 3 exchanges back to back on one signal.
+        r#"{"ranks": 3, "core_num": 7, "dtype": "i8", "max_recv": 5, "row_elems": 11, "repeat": 3,
+            "send_counts": [[5,0,-1],[2,7,5],[1,1,3]]}"#,
+        // B = 1 < P: a single block without sync start; S > B.
+        r#"{"ranks": 4, "core_num": 1, "dtype": "f32", "max_recv": 2, "row_elems": 3, "signal_stride": 3,
+            "send_counts": [[2,2,2,2],[1,0,1,0],[2,1,0,-1],[3,3,3,3]]}"#,
+        // In a loop of 2 layers.
+        r#"{"ranks": 2, "core_num": 3, "dtype": "f32", "max_recv": 2, "row_elems": 1, "layers": 2,
+            "send_counts": [[2, 1], [0, 2]]}"#,
+    ];
+    for (i, st) in cases.iter().enumerate() {
+        let rt = runtime(st);
+        let case = Case::from_json(&rt).unwrap();
+        assert!(case.runtime_core_num);
+        let module = pld::sim::module::chip_pipeline(&case);
+        assert!(module.contains("%core_num: i64) -> !pl.tensor<"), "{module}");
+        assert!(module.contains("core_num(%core_num)") && !module.contains("{core_num ="), "{module}");
+        let r_static = sim(&dir, &format!("static{i}"), st, &[]);
+        let r_runtime = sim(&dir, &format!("runtime{i}"), &rt, &[]);
+        pld::sim::golden::check(&case, &r_runtime).unwrap_or_else(|e| panic!("case {i}: {e}"));
+        assert_eq!(r_runtime, r_static, "case {i}");
+    }
+}
+
+#[test]
+fn runtime_core_num_refusals_are_invalid_args_with_nothing_written() {
+    // What a compile-time core_num refuses at compile time (S < B, L outside [1, 2^31 - 1]) is
+    // refused at run time: invalid_args 5 from the orchestration's pl.require, after the stage
+    // task and before the collective, on every rank (none waits alone in a barrier), with the
+    // collective's target, recv_counts and signal untouched.
+    let dir = scratch("runtime_refusals");
+    let base = r#"{"ranks": 2, "core_num": 6, "dtype": "f32", "max_recv": 2, "row_elems": 3, "signal_stride": 4,
+                   "send_counts": [[1,2],[2,1]]}"#;
+    for (l, b, compile_time) in [
+        (6i64, 6, "signal stride S=4 is smaller than the admitted block count B=6"),
+        (0, 0, "core_num must be in [1, 2147483647], got 0"),
+        (-1, 0, "core_num must be in [1, 2147483647], got -1"),
+        (2147483648, 0, "core_num must be in [1, 2147483647], got 2147483648"),
+    ] {
+        let st = base.replace("\"core_num\": 6", &format!("\"core_num\": {l}"));
+        let r = sim(&dir, &format!("static_{l}"), &st, &[]);
+        assert_eq!(r.status, "compile_error", "L={l}: {}", r.message);
+        assert!(r.message.contains(compile_time), "L={l}: {}", r.message);
+
+        let rt = runtime(&st);
+        let r = sim(&dir, &format!("runtime_{l}"), &rt, &[]);
+        assert_eq!((r.status.as_str(), r.code, r.blocks), ("invalid_args", 5, b), "L={l}: {}", r.message);
+        for text in ["core_num must be in [1, 2147483647]", "signal stride S=4", "block count B", "rank statuses [5, 5]"] {
+            assert!(r.message.contains(text), "L={l}: {text:?} not in {}", r.message);
+        }
+        assert!(
+            r.message.contains(
+                "staging windows holding the input: 2 of 2 ranks; kernel blocks started: __builtin_all_to_all_v__fp32=0 consume_step=0 stage_step=2"
+            ),
+            "L={l}: {}",
+            r.message
+        );
+        let case = Case::from_json(&rt).unwrap();
+        pld::sim::golden::check_refused(&case, &r, "invalid_args", 5).unwrap_or_else(|e| panic!("L={l}: {e}"));
+        assert_eq!(r.ranks.len(), 2);
+        for rank in &r.ranks {
+            assert_eq!(rank.signal, vec![vec![0; 4]; 2]);
+            assert!(rank.target.iter().flatten().all(|&v| v == 0.0) && rank.recv_counts == [0, 0]);
+        }
+        // Inside a loop of 3 layers and called 4 times: refused in the first iteration of the
+        // first call (stage_step once per rank).
+        let looped = rt.replace("\"row_elems\": 3", "\"row_elems\": 3, \"layers\": 3, \"repeat\": 4");
+        let r = sim(&dir, &format!("looped_{l}"), &looped, &[]);
+        pld::sim::golden::check_refused(&Case::from_json(&looped).unwrap(), &r, "invalid_args", 5)
+            .unwrap_or_else(|e| panic!("looped L={l}: {e}"));
+        assert!(r.message.contains("consume_step=0 stage_step=2"), "{}", r.message);
+    }
+    // The same module with a valid L runs (S = 4 >= B = 4).
+    let ok = runtime(&base.replace("\"core_num\": 6", "\"core_num\": 5"));
+    let r = sim(&dir, "runtime_ok", &ok, &[]);
+    pld::sim::golden::check(&Case::from_json(&ok).unwrap(), &r).unwrap();
+    assert!(r.message.contains("__builtin_all_to_all_v__fp32=8 consume_step=2 stage_step=2"), "{}", r.message);
 }

@@ -5,22 +5,29 @@
 //
 //   driver PARAMS OUT
 //
-// PARAMS is a text file of `key value...` lines written by pld-sim (src/sim/build.rs):
+// PARAMS is a text file of `key value...` lines written by pld-sim (src/sim/run.rs):
 //   mode run|bench, ranks P, dtype f32|i8, max_recv MR, row_elems RE, stride S, repeat N,
 //   aiv_capacity C, non_contiguous none|input|target|signal|send_counts|recv_counts,
-//   send_counts <P*P ints, row-major [src][dst]>, iters N, warmup W, timed_kernel NAME.
+//   send_counts <P*P ints, row-major [src][dst]>, iters N, warmup W, timed_kernel NAME,
+//   core_num L (only for a case with runtime_core_num).
 //
 // The module's CHIP function is
-//   chip_pipeline(inp, send, out, stage, data, signal, counts, recv)
+//   chip_pipeline(inp, send, out, stage, data, signal, counts, recv[, core_num])
 // with stage, data, signal, counts, recv DistributedTensors (one CommContext each, all in the one
 // domain of the World). Tensor arguments are passed in that declaration order, CommContexts in the
-// order of the DistributedTensor parameters.
+// order of the DistributedTensor parameters. With a `core_num` line the function has one scalar
+// parameter, the i64 core_num, passed as OrchArgs scalar 0 (num_scalars 1); without one the
+// driver passes no scalars (num_scalars 0), as the module has none.
 //
 // OUT (mode run) is a text file of lines:
 //   status <rank statuses>
 //   error <first runtime / driver message, on one line>
 //   kernel <name> <kernel block instances started>
-//   rank <r> / recv_counts <P ints> / target <P*MR*RE values> / signal <P*S ints> / out_matches 0|1
+//   rank <r> / recv_counts <P ints> / target <P*MR*RE values> / signal <P*S ints> /
+//   staged 0|1 / out_matches 0|1
+// (`staged`: the staging window's first payload bytes are the rank's input and the send_counts
+// window's first P counts its send row, i.e. a stage_step of the first exchange ran and nothing
+// overwrote the staging window since; what a refused first exchange leaves.)
 // (mode bench): per timed iteration `timing <memcpy ns> <exchange ns>` (the best single-thread
 // memcpy of one rank's input just before the exchange, and the exchange), `verified 0|1` (the
 // last exchange delivered every chunk), status, error.
@@ -106,6 +113,8 @@ struct Params {
   std::vector<int32_t> send_counts;  // [src * P + dst]
   int iters = 5, warmup = 2;
   std::string timed_kernel;
+  bool has_core_num = false;  // a `core_num` line: chip_pipeline takes it as scalar 0
+  int64_t core_num = 0;
 };
 
 Params read_params(const char* path) {
@@ -129,6 +138,10 @@ Params read_params(const char* path) {
     else if (key == "iters") ls >> p.iters;
     else if (key == "warmup") ls >> p.warmup;
     else if (key == "timed_kernel") ls >> p.timed_kernel;
+    else if (key == "core_num") {
+      p.has_core_num = true;
+      if (!(ls >> p.core_num)) die("bad value for core_num");
+    }
     else if (key == "send_counts") {
       int32_t v;
       while (ls >> v) p.send_counts.push_back(v);
@@ -188,6 +201,7 @@ struct Rank {
   pld::Tensor desc[8];
   pld::Tensor* ptr[8];
   pld::CommContext* comm[5];
+  int64_t scalars[1];
   pld::rt::OrchArgs args;
 };
 
@@ -248,6 +262,11 @@ int main(int argc, char** argv) {
     R.args.num_tensors = 8;
     R.args.comms = R.comm;
     R.args.num_comms = 5;
+    if (p.has_core_num) {
+      R.scalars[0] = p.core_num;
+      R.args.scalars = R.scalars;
+      R.args.num_scalars = 1;
+    }
   }
 
   FILE* out = std::fopen(argv[2], "w");
@@ -332,6 +351,10 @@ int main(int argc, char** argv) {
     std::fprintf(out, "\nsignal");
     const int32_t* sig = static_cast<const int32_t*>(w.window(r, off[2]));
     for (int64_t i = 0; i < int64_t(P) * p.stride; ++i) std::fprintf(out, " %d", sig[i]);
+    const bool staged =
+        std::memcmp(w.window(r, off[0]), ranks[r].inp.data(), payload_bytes) == 0 &&
+        std::memcmp(w.window(r, off[3]), ranks[r].send.data(), sizeof(int32_t) * P) == 0;
+    std::fprintf(out, "\nstaged %d", staged ? 1 : 0);
     // consume_step's result (the pipeline's return value) must be the target window.
     const bool matches = std::memcmp(ranks[r].out.data(), tgt, payload_bytes) == 0;
     std::fprintf(out, "\nout_matches %d\n", matches ? 1 : 0);

@@ -351,6 +351,7 @@ mod tests {
         assert_eq!(c.aiv_capacity, 48);
         assert_eq!(c.non_contiguous, None);
         assert_eq!((c.layers, c.inner_layers), (1, 1));
+        assert!(!c.runtime_core_num);
         assert_eq!(c.send_counts, vec![vec![1, 2], vec![3, -2]]);
         assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
     }
@@ -388,6 +389,33 @@ mod tests {
         }
         let nc = OK.replace("\"row_elems\": 5", "\"row_elems\": 5, \"non_contiguous\": \"bogus\"");
         assert!(err(&nc).contains("non_contiguous"));
+    }
+
+    #[test]
+    fn runtime_core_num_is_a_bool_and_admits_any_core_num() {
+        let with = |v: &str, l: &str| {
+            OK.replace("\"row_elems\": 5", &format!("\"row_elems\": 5, \"runtime_core_num\": {v}"))
+                .replace("\"core_num\": 4", &format!("\"core_num\": {l}"))
+        };
+        for (v, want) in [("true", true), ("false", false), ("null", false)] {
+            let c = Case::from_json(&with(v, "4")).unwrap();
+            assert_eq!(c.runtime_core_num, want);
+            assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
+        }
+        assert!(!Case::from_json(OK).unwrap().to_json().as_object().unwrap().contains_key("runtime_core_num"));
+        for bad in ["1", "0", "\"true\"", "[]", "{}"] {
+            assert_eq!(err(&with(bad, "4")), format!("runtime_core_num must be true or false, got {bad}"));
+        }
+        // What the orchestration refuses at run time is a well-formed case: B is 0 for an L out of
+        // range (S then defaults to 1), and the fold otherwise.
+        for (l, b, s) in [("0", 0, 1), ("-1", 0, 1), ("2147483648", 0, 1), ("-9223372036854775808", 0, 1), ("5", 4, 4)] {
+            let c = Case::from_json(&with("true", l)).unwrap();
+            assert_eq!((c.blocks(), c.stride()), (b, s), "L={l}");
+        }
+        // A default S = B too large to print is refused; an explicit small S makes it expressible.
+        assert!(err(&with("true", "2147483647")).contains("the default signal_stride B = 2147483646"));
+        let explicit = with("true", "2147483647").replace("\"max_recv\"", "\"signal_stride\": 4, \"max_recv\"");
+        assert_eq!(Case::from_json(&explicit).unwrap().blocks(), 2147483646);
     }
 
     #[test]

@@ -20,6 +20,18 @@ pub fn clamped_rows(count: i32, max_recv: i64) -> i64 {
     (count as i64).clamp(0, max_recv)
 }
 
+/// The launch width the result must report for P ranks and core_num L, folded here
+/// independently of the crate's `cal_all_to_all_v_blocks`: `L < P ? L : L / P * P` for `1 <= L
+/// <= 2147483647`, and 0 for an L outside that range (no launch is derived from it: pld-opt
+/// rejects the module, or with `runtime_core_num` the orchestration refuses it with error 5).
+pub fn fold_blocks(p: usize, l: i64) -> i64 {
+    if !(1..=2_147_483_647).contains(&l) {
+        return 0;
+    }
+    let p = p as i64;
+    if l < p { l } else { l / p * p }
+}
+
 /// One rank's expected state after the exchange.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RankGolden {
@@ -81,8 +93,9 @@ pub fn check(case: &Case, result: &SimResult) -> Result<(), String> {
     if result.status != "ok" || result.code != 0 {
         return Err(format!("status {} code {}: {}", result.status, result.code, result.message));
     }
-    if result.blocks != case.blocks() {
-        return Err(format!("blocks = {}, expected B = {}", result.blocks, case.blocks()));
+    let b = fold_blocks(case.ranks, case.core_num);
+    if result.blocks != b {
+        return Err(format!("blocks = {}, expected B = {b}", result.blocks));
     }
     let golden = expected(case);
     if result.ranks.len() != golden.len() {
@@ -129,6 +142,47 @@ pub fn check(case: &Case, result: &SimResult) -> Result<(), String> {
     if errors.is_empty() { Ok(()) } else { Err(errors.join("\n")) }
 }
 
+/// Every rank's expected `recv_counts` and `target` after a refused first exchange (a strided
+/// operand, an over-capacity launch, or with `runtime_core_num` an L outside [1, 2147483647] or
+/// S < B): the stage task before the collective ran, the collective and everything after it did
+/// not, so target and recv_counts hold their initial zeros (as does the signal).
+pub fn expected_refused(case: &Case) -> Vec<RankGolden> {
+    let p = case.ranks;
+    let rows = p * case.max_recv as usize;
+    (0..p)
+        .map(|_| RankGolden { recv_counts: vec![0; p], target: vec![vec![0.0; case.row_elems as usize]; rows] })
+        .collect()
+}
+
+/// Checks a refused run: the status and code, `blocks` (the fold of [`fold_blocks`]), every
+/// rank's target, recv_counts and `[P, S]` signal untouched (all zero, [`expected_refused`]), and
+/// the stage task's effect: the message reports the staging window (and the send_counts window)
+/// holding the input on every rank, which the driver checks after the run.
+pub fn check_refused(case: &Case, result: &SimResult, status: &str, code: i64) -> Result<(), String> {
+    if result.status != status || result.code != code {
+        return Err(format!("expected {status} {code}, got {} {}: {}", result.status, result.code, result.message));
+    }
+    let b = fold_blocks(case.ranks, case.core_num);
+    if result.blocks != b {
+        return Err(format!("blocks = {}, expected {b}", result.blocks));
+    }
+    let staged = format!("staging windows holding the input: {p} of {p} ranks", p = case.ranks);
+    if !result.message.contains(&staged) {
+        return Err(format!("the stage task's effect is missing (expected \"{staged}\"): {}", result.message));
+    }
+    let golden = expected_refused(case);
+    if result.ranks.len() != golden.len() {
+        return Err(format!("{} ranks in the result, expected {}", result.ranks.len(), golden.len()));
+    }
+    let zero_signal = vec![vec![0; case.stride() as usize]; case.ranks];
+    for (r, (got, want)) in result.ranks.iter().zip(&golden).enumerate() {
+        if got.recv_counts != want.recv_counts || got.target != want.target || got.signal != zero_signal {
+            return Err(format!("rank {r}: the refused collective wrote its operands (or their shape is wrong)"));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +202,35 @@ mod tests {
             non_contiguous: None,
             layers: 1,
             inner_layers: 1,
+            runtime_core_num: false,
+        }
+    }
+
+    #[test]
+    fn the_fold_by_hand() {
+        for (p, l, b) in [
+            (4, 10, 8),
+            (3, 7, 6),
+            (8, 7, 7),
+            (8, 9, 8),
+            (1, 16, 16),
+            (2, 1, 1),
+            (16, 16, 16),
+            (4, 2_147_483_647, 2_147_483_644),
+            (4, 0, 0),
+            (4, -1, 0),
+            (1, 2_147_483_648, 0),
+            (4, i64::MIN, 0),
+            (4, i64::MAX, 0),
+        ] {
+            assert_eq!(fold_blocks(p, l), b, "P={p} L={l}");
+        }
+        // Agrees with the crate's fold wherever that one is defined (the module is checked
+        // against this one, not that one).
+        for p in 1..=16usize {
+            for l in 1..=40 {
+                assert_eq!(fold_blocks(p, l), crate::cal_all_to_all_v_blocks(p as i64, l), "P={p} L={l}");
+            }
         }
     }
 
@@ -272,7 +355,7 @@ mod tests {
             status: "ok".into(),
             code: 0,
             message: String::new(),
-            blocks: c.blocks(),
+            blocks: fold_blocks(c.ranks, c.core_num),
             ranks: expected(c)
                 .into_iter()
                 .map(|g| RankResult {

@@ -41,6 +41,34 @@ pub const CHIP_FN: &str = "chip_pipeline";
 pub const USER_KERNELS: [(&str, &str); 2] =
     [("stage_step", "kernels/stage_step.cpp"), ("consume_step", "kernels/consume_step.cpp")];
 
+/// How the module spells core_num: `l` for the header comment, `param` appended to
+/// `chip_pipeline`'s parameters, `attr` after the collective's operands.
+struct CoreNum {
+    l: String,
+    param: &'static str,
+    attr: String,
+}
+
+/// A compile-time core_num is the collective's `core_num` attribute (the text of before
+/// `runtime_core_num` existed); a runtime one is the `i64` parameter `%core_num`, appended after
+/// the tensor parameters (the only scalar, so OrchArgs scalar 0), and the module text does not
+/// depend on L at all (cases differing only in L share a tree).
+fn core_num(case: &Case) -> CoreNum {
+    if case.runtime_core_num {
+        CoreNum {
+            l: "the runtime i64 parameter %core_num".into(),
+            param: ",\n                         %core_num: i64",
+            attr: "core_num(%core_num)".into(),
+        }
+    } else {
+        CoreNum {
+            l: case.core_num.to_string(),
+            param: "",
+            attr: format!("{{core_num = {} : i64}}", case.core_num),
+        }
+    }
+}
+
 /// The module text for a case (shapes, dtype, S and core_num; the counts and payload are runtime
 /// data).
 pub fn chip_pipeline(case: &Case) -> String {
@@ -55,7 +83,7 @@ pub fn chip_pipeline(case: &Case) -> String {
     let cnt_in = format!("!pl.tensor<{p}xi32>");
     let cnt = format!("!pld.dtensor<{p}xi32>");
     let sig = format!("!pld.dtensor<{p}x{s}xi32>");
-    let l = case.core_num;
+    let CoreNum { l, param, attr } = core_num(case);
     let (stage_src, consume_src) = (USER_KERNELS[0].1, USER_KERNELS[1].1);
     format!(
         r#"// Written by pld-sim: the seed's chip_pipeline for P = {p} ranks, MAX_RECV = {mr} rows of
@@ -81,11 +109,11 @@ func.func private @consume_step(%data: {d} {{pl.direction = "in"}},
 func.func @{CHIP_FN}(%inp: {t}, %send: {cnt_in}, %out: {t},
                          %stage: {d}, %data: {d},
                          %signal: {sig}, %counts: {cnt},
-                         %recv: {cnt}) -> {t}
+                         %recv: {cnt}{param}) -> {t}
     attributes {{pl.func_kind = "orchestration"}} {{
   %staged, %sent = call @stage_step(%inp, %send, %stage, %counts)
       : ({t}, {cnt_in}, {d}, {cnt}) -> ({d}, {cnt})
-  %received = pld.tensor.all_to_all_v %staged, %data, %signal, %sent, %recv {{core_num = {l} : i64}}
+  %received = pld.tensor.all_to_all_v %staged, %data, %signal, %sent, %recv {attr}
       : {d}, {d}, {sig}, {cnt}, {cnt} -> {d}
   %result = call @consume_step(%received, %recv, %out)
       : ({d}, {cnt}, {t}) -> {t}
@@ -106,7 +134,7 @@ fn looped(case: &Case) -> String {
     let cnt_in = format!("!pl.tensor<{p}xi32>");
     let cnt = format!("!pld.dtensor<{p}xi32>");
     let sig = format!("!pld.dtensor<{p}x{s}xi32>");
-    let l = case.core_num;
+    let CoreNum { l, param, attr } = core_num(case);
     let (n, m) = (case.layers, case.inner_layers);
     let (stage_src, consume_src) = (USER_KERNELS[0].1, USER_KERNELS[1].1);
     let nested = m > 1;
@@ -123,7 +151,7 @@ fn looped(case: &Case) -> String {
 {i}}}
 {i}%staged, %sent = func.call @stage_step(%src, %send, %stage, %counts)
 {i}    : ({t}, {cnt_in}, {d}, {cnt}) -> ({d}, {cnt})
-{i}%received = pld.tensor.all_to_all_v %staged, %prev, %signal, %sent, %recv {{core_num = {l} : i64}}
+{i}%received = pld.tensor.all_to_all_v %staged, %prev, %signal, %sent, %recv {attr}
 {i}    : {d}, {d}, {sig}, {cnt}, {cnt} -> {d}
 {i}%consumed = func.call @consume_step(%received, %recv, %acc)
 {i}    : ({d}, {cnt}, {t}) -> {t}
@@ -186,7 +214,7 @@ func.func private @consume_step(%data: {d} {{pl.direction = "in"}},
 func.func @{CHIP_FN}(%inp: {t}, %send: {cnt_in}, %out: {t},
                          %stage: {d}, %data: {d},
                          %signal: {sig}, %counts: {cnt},
-                         %recv: {cnt}) -> {t}
+                         %recv: {cnt}{param}) -> {t}
     attributes {{pl.func_kind = "orchestration"}} {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -240,5 +268,35 @@ mod tests {
         assert!(nested.contains("%subs = arith.constant 3 : index"));
         assert!(nested.contains("%first = arith.andi %first_layer, %first_sub : i1"));
         assert_eq!(nested.matches("all_to_all_v %").count(), 1);
+    }
+
+    #[test]
+    fn runtime_core_num_is_the_last_parameter() {
+        let mut c = Case::from_json(
+            r#"{"ranks": 4, "core_num": 10, "dtype": "i8", "max_recv": 3, "row_elems": 5,
+                "send_counts": [[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}"#,
+        )
+        .unwrap();
+        let static_text = chip_pipeline(&c);
+        c.runtime_core_num = true;
+        let m = chip_pipeline(&c);
+        assert!(m.contains("%recv: !pld.dtensor<4xi32>,\n                         %core_num: i64) -> !pl.tensor<12x5xi8>"), "{m}");
+        assert!(m.contains("%sent, %recv core_num(%core_num)\n"));
+        assert!(!m.contains("{core_num") && !m.contains("10"), "the module does not depend on L: {m}");
+        assert!(m.contains("!pld.dtensor<4x8xi32>"), "S still defaults to B = 8");
+        // Only those (and the header comment) differ from the compile-time module.
+        let back = m
+            .replace(",\n                         %core_num: i64", "")
+            .replace("core_num(%core_num)", "{core_num = 10 : i64}")
+            .replace("core_num = the runtime i64 parameter %core_num.", "core_num = 10.");
+        assert_eq!(back, static_text);
+        // Another L folding to the same B: the same module (one tree for both).
+        c.core_num = 9;
+        assert_eq!(chip_pipeline(&c), m);
+        // In a loop too.
+        c.layers = 3;
+        let looped = chip_pipeline(&c);
+        assert!(looped.contains("%core_num: i64) -> !pl.tensor<12x5xi8>"));
+        assert!(looped.contains("%sent, %recv core_num(%core_num)\n"));
     }
 }

@@ -68,6 +68,10 @@ fn params(case: &Case, mode: &str, extra: &str) -> String {
         }
     }
     s.push('\n');
+    if case.runtime_core_num {
+        // chip_pipeline's scalar parameter; the driver passes it as OrchArgs scalar 0.
+        let _ = writeln!(s, "core_num {}", case.core_num);
+    }
     s.push_str(extra);
     s
 }
@@ -101,6 +105,8 @@ struct DriverOutput {
     error: String,
     kernels: BTreeMap<String, i64>,
     ranks: Vec<(RankResult, bool)>,
+    /// Per rank: its staging window holds its input and its send_counts window its send row.
+    staged: Vec<bool>,
 }
 
 fn parse_output(case: &Case, text: &str) -> Result<DriverOutput, String> {
@@ -112,8 +118,13 @@ fn parse_output(case: &Case, text: &str) -> Result<DriverOutput, String> {
             .map(|t| t.parse::<i64>().map_err(|_| bad(&format!("'{t}' is not an integer"))))
             .collect()
     };
-    let mut out =
-        DriverOutput { status: Vec::new(), error: String::new(), kernels: BTreeMap::new(), ranks: Vec::new() };
+    let mut out = DriverOutput {
+        status: Vec::new(),
+        error: String::new(),
+        kernels: BTreeMap::new(),
+        ranks: Vec::new(),
+        staged: Vec::new(),
+    };
     let mut cur: Option<RankResult> = None;
     for line in text.lines() {
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
@@ -145,6 +156,10 @@ fn parse_output(case: &Case, text: &str) -> Result<DriverOutput, String> {
                 cur.as_mut().ok_or_else(|| bad("signal before rank"))?.signal =
                     vals.chunks(s).map(|c| c.to_vec()).collect();
             }
+            "staged" => {
+                cur.as_ref().ok_or_else(|| bad("staged before rank"))?;
+                out.staged.push(rest.trim() == "1");
+            }
             "out_matches" => {
                 let r = cur.take().ok_or_else(|| bad("out_matches before rank"))?;
                 out.ranks.push((r, rest.trim() == "1"));
@@ -153,8 +168,13 @@ fn parse_output(case: &Case, text: &str) -> Result<DriverOutput, String> {
             other => return Err(bad(&format!("unknown line '{other}'"))),
         }
     }
-    if out.status.len() != p || out.ranks.len() != p {
-        return Err(bad(&format!("{} statuses and {} ranks for P = {p}", out.status.len(), out.ranks.len())));
+    if out.status.len() != p || out.ranks.len() != p || out.staged.len() != p {
+        return Err(bad(&format!(
+            "{} statuses, {} ranks and {} staged lines for P = {p}",
+            out.status.len(),
+            out.ranks.len(),
+            out.staged.len()
+        )));
     }
     Ok(out)
 }
@@ -205,7 +225,15 @@ pub fn run_case(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
                 out.error.clone()
             };
             let status = if code == 5 { "invalid_args" } else { "fatal" };
-            (status, code, format!("{what}; rank statuses {:?}; {started}", out.status))
+            let staged = out.staged.iter().filter(|&&s| s).count();
+            (
+                status,
+                code,
+                format!(
+                    "{what}; rank statuses {:?}; staging windows holding the input: {staged} of {} ranks; {started}",
+                    out.status, case.ranks
+                ),
+            )
         }
     };
     Ok(SimResult {
