@@ -242,7 +242,7 @@ fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &HashMap<String, Opera
     }
     let Some(kind) = OrchOp::from_name(&name) else {
         return Err(format!(
-            "'{name}' is not supported in a CHIP orchestration body: the orchestration codegen (pld-translate --pld-to-ascend-build) cannot emit it"
+            "'{name}' is not supported in a CHIP orchestration body: the orchestration codegen (pld-translate --pld-to-ascend-build) cannot emit it, so --legalize-spmd-launches refuses it"
         ));
     };
     for r in 0..op.result_count() {

@@ -43,7 +43,7 @@ func.func @legal(%y: !pl.tensor<16xf32>, %n: index, %flag: i1) attributes {pl.fu
 func.func @unsupported_ops(%n: index) attributes {pl.func_kind = "orchestration"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'arith.ceildivsi' is not supported in a CHIP orchestration body: the orchestration codegen (pld-translate --pld-to-ascend-build) cannot emit it}}
+  // expected-error @+1 {{'arith.ceildivsi' is not supported in a CHIP orchestration body: the orchestration codegen (pld-translate --pld-to-ascend-build) cannot emit it, so --legalize-spmd-launches refuses it}}
   %q = arith.ceildivsi %n, %n : index
   scf.for %i = %c0 to %n step %c1 {
     // expected-error @+1 {{'test.opaque' is not supported in a CHIP orchestration body}}
