@@ -24,7 +24,6 @@ use crate::{
 };
 use melior::ir::{
     BlockLike, ValueLike,
-    attribute::StringAttribute,
     operation::{OperationLike, OperationRef},
 };
 use std::collections::{HashMap, HashSet};
@@ -325,8 +324,8 @@ fn explicit_directions(func: &OperationRef, count: usize) -> Vec<Option<Directio
         .map(|list| {
             list.iter()
                 .find(|(n, _)| n.as_string_ref().as_str() == Ok("pl.direction"))
-                .and_then(|(_, a)| StringAttribute::try_from(*a).ok())
-                .and_then(|s| Direction::parse(s.value()))
+                .and_then(|(_, a)| crate::ir_util::attr_str(*a))
+                .and_then(Direction::parse)
         })
         .collect()
 }

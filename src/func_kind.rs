@@ -1,22 +1,16 @@
 //! The function kinds of `pl.func_kind` / `pl.level` (verified by the dialect).
 
-use melior::ir::{
-    attribute::StringAttribute,
-    operation::{OperationLike, OperationRef},
-};
+use crate::ir_util::attr_str;
+use melior::ir::operation::{OperationLike, OperationRef};
 
 /// `pl.func_kind` of a function, if any.
 pub fn func_kind<'c>(func: &OperationRef<'c, '_>) -> Option<&'c str> {
-    let attr = func.attribute("pl.func_kind").ok()?;
-    StringAttribute::try_from(attr).ok().map(|s| s.value())
+    attr_str(func.attribute("pl.func_kind").ok()?)
 }
 
 /// `pl.level = "host"` (absent means chip).
 pub fn is_host_level(func: &OperationRef) -> bool {
-    func.attribute("pl.level")
-        .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .is_some_and(|s| s.value() == "host")
+    func.attribute("pl.level").ok().and_then(attr_str) == Some("host")
 }
 
 /// An `orchestration` or `graph` body (either level).
@@ -31,6 +25,5 @@ pub fn is_chip_orchestration(func: &OperationRef) -> bool {
 
 /// The symbol name of a function-like op.
 pub fn symbol_name<'c>(op: &OperationRef<'c, '_>) -> Option<&'c str> {
-    let attr = op.attribute("sym_name").ok()?;
-    StringAttribute::try_from(attr).ok().map(|s| s.value())
+    attr_str(op.attribute("sym_name").ok()?)
 }

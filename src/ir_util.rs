@@ -9,7 +9,7 @@ use melior::{
         Attribute, AttributeLike, BlockLike, BlockRef, Identifier, Module, RegionLike, Type, TypeLike, Value,
         ValueLike,
         attribute::{
-            ArrayAttribute, DenseI32ArrayAttribute, DictionaryAttribute, FlatSymbolRefAttribute, IntegerAttribute,
+            ArrayAttribute, DenseI32ArrayAttribute, DictionaryAttribute, IntegerAttribute,
             StringAttribute, TypeAttribute,
         },
         operation::{Operation, OperationLike, OperationRef, WalkOrder, WalkResult},
@@ -135,8 +135,7 @@ pub fn same_text(a: &OperationRef, b: &Operation) -> bool {
 
 /// The `callee` symbol of a call-like op.
 pub fn callee_name(op: &OperationRef) -> Option<String> {
-    let attr = op.attribute("callee").ok()?;
-    FlatSymbolRefAttribute::try_from(attr).ok().map(|s| s.value().to_string())
+    attr_str(op.attribute("callee").ok()?).map(str::to_string)
 }
 
 pub fn is_call(op: &OperationRef) -> bool {
@@ -209,13 +208,35 @@ pub fn string_array_attr<'c>(context: &'c Context, values: &[&str]) -> Attribute
     ArrayAttribute::new(context, &items).into()
 }
 
+/// The text of a string or flat symbol reference attribute, read through the
+/// C API: `Some("")` for an empty one, `None` for another kind or bytes that
+/// are not UTF-8 (melior's `value()` panics on both).
+pub fn attr_str<'c>(attr: Attribute<'c>) -> Option<&'c str> {
+    let raw = attr.to_raw();
+    let s = unsafe {
+        if mlir_sys::mlirAttributeIsAString(raw) {
+            mlir_sys::mlirStringAttrGetValue(raw)
+        } else if mlir_sys::mlirAttributeIsAFlatSymbolRef(raw) {
+            mlir_sys::mlirFlatSymbolRefAttrGetValue(raw)
+        } else {
+            return None;
+        }
+    };
+    if s.length == 0 {
+        return Some("");
+    }
+    // The attribute's storage is uniqued in the context and lives as long as it.
+    let bytes: &'c [u8] = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
+    std::str::from_utf8(bytes).ok()
+}
+
 /// The strings of an array-of-strings attribute.
 pub fn string_array(attr: Attribute) -> Option<Vec<String>> {
     let array = ArrayAttribute::try_from(attr).ok()?;
     (0..array.len())
         .map(|i| {
             let item = array.element(i).ok()?;
-            StringAttribute::try_from(item).ok().map(|s| s.value().to_string())
+            attr_str(item).map(str::to_string)
         })
         .collect()
 }

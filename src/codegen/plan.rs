@@ -15,7 +15,6 @@ use crate::{
 };
 use melior::ir::{
     Location,
-    attribute::StringAttribute,
     operation::{OperationLike, OperationRef},
 };
 use std::{
@@ -142,15 +141,11 @@ pub fn kernel_signature(func: &OperationRef) -> Vec<Direction> {
 
 /// `pl.direction` of parameter `i` (default in).
 pub fn param_direction(func: &OperationRef, i: usize) -> Direction {
-    arg_attr(func, i, "pl.direction")
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .and_then(|s| Direction::parse(s.value()))
-        .unwrap_or(Direction::In)
+    arg_attr(func, i, "pl.direction").and_then(crate::ir_util::attr_str).and_then(Direction::parse).unwrap_or(Direction::In)
 }
 
 pub fn string_attr(op: &OperationRef, name: &str) -> Option<String> {
-    let attr = op.attribute(name).ok()?;
-    StringAttribute::try_from(attr).ok().map(|s| s.value().to_string())
+    crate::ir_util::attr_str(op.attribute(name).ok()?).map(str::to_string)
 }
 
 /// A symbol usable as one path component. Control characters are refused too:
