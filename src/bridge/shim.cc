@@ -45,6 +45,9 @@ struct Argv {
 };
 } // namespace
 
+// Implemented by the Rust library (src/codegen/mod.rs).
+extern "C" void pld_translate_set_allow_kernel_source_outside(bool allow);
+
 int32_t translate_main(
     rust::Slice<const rust::String> args,
     rust::Fn<bool(OperationHandle, rust::Str, rust::Str, rust::Str)> build) {
@@ -61,6 +64,11 @@ int32_t translate_main(
       llvm::cl::desc("--pld-to-ascend-build: the folder pl.kernel_source "
                      "paths are relative to (default: the input file's)"),
       llvm::cl::value_desc("DIR"), llvm::cl::init(""));
+  static llvm::cl::opt<bool> allowKernelSourceOutside(
+      "allow-kernel-source-outside",
+      llvm::cl::desc("--pld-to-ascend-build: let a pl.kernel_source be "
+                     "absolute or resolve outside --kernel-source-dir"),
+      llvm::cl::init(false));
   static mlir::TranslateFromMLIRRegistration registration(
       "pld-to-ascend-build",
       "write the Ascend build tree (orchestration C++, AIV kernels, "
@@ -71,6 +79,7 @@ int32_t translate_main(
         std::string input;
         if (auto file = op->getLoc()->findInstanceOf<mlir::FileLineColLoc>())
           input = file.getFilename().str();
+        pld_translate_set_allow_kernel_source_outside(allowKernelSourceOutside);
         bool ok = build(wrap(op), rust::Str(outputDir.getValue()),
                         rust::Str(kernelSourceDir.getValue()),
                         rust::Str(input));

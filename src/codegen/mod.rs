@@ -24,6 +24,7 @@ pub mod write;
 use crate::{bridge::OperationHandle, error::PldError};
 use melior::ir::operation::{OperationLike, OperationRef};
 use std::{
+    sync::atomic::{AtomicBool, Ordering},
     collections::BTreeMap,
     panic::{AssertUnwindSafe, catch_unwind},
     path::PathBuf,
@@ -37,6 +38,9 @@ pub struct Options {
     /// The folder `pl.kernel_source` paths are relative to: `--kernel-source-dir`
     /// if given, else the input file's folder (the current one for stdin).
     pub kernel_source_dir: PathBuf,
+    /// `--allow-kernel-source-outside`: a `pl.kernel_source` may be absolute or
+    /// resolve (after symlinks) outside `kernel_source_dir`.
+    pub allow_kernel_source_outside: bool,
 }
 
 impl Options {
@@ -51,8 +55,21 @@ impl Options {
             PathBuf::from(input_file).parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."))
         };
         let base = if base.as_os_str().is_empty() { PathBuf::from(".") } else { base };
-        Self { output_dir: PathBuf::from(output_dir), kernel_source_dir: base }
+        Self {
+            output_dir: PathBuf::from(output_dir),
+            kernel_source_dir: base,
+            allow_kernel_source_outside: ALLOW_KERNEL_SOURCE_OUTSIDE.load(Ordering::Relaxed),
+        }
     }
+}
+
+/// `--allow-kernel-source-outside` of pld-translate's command line (the C++
+/// driver sets it before each translation; the Options of a call read it).
+static ALLOW_KERNEL_SOURCE_OUTSIDE: AtomicBool = AtomicBool::new(false);
+
+#[unsafe(no_mangle)]
+pub extern "C" fn pld_translate_set_allow_kernel_source_outside(allow: bool) {
+    ALLOW_KERNEL_SOURCE_OUTSIDE.store(allow, Ordering::Relaxed);
 }
 
 /// The generated files, by path relative to the output directory.

@@ -101,7 +101,13 @@ impl<'c, 'a> Planner<'c, 'a> {
                 }
             }
         } else if let Some(source) = string_attr(&func, "pl.kernel_source") {
-            let path = self.options.kernel_source_dir.join(&source);
+            let path = match self.kernel_source_path(&source) {
+                Ok(path) => path,
+                Err(why) => {
+                    self.error(func.location(), &format!("AIV kernel @{name}: {why}"));
+                    return None;
+                }
+            };
             match std::fs::read(&path) {
                 Ok(bytes) => bytes,
                 Err(e) => {
@@ -125,6 +131,41 @@ impl<'c, 'a> Planner<'c, 'a> {
         };
         let signature = kernel_signature(&func);
         Some(Rc::new(Kernel { name: name.to_string(), text, signature }))
+    }
+}
+
+impl Planner<'_, '_> {
+    /// Where `source` (a `pl.kernel_source`) resolves: inside
+    /// `--kernel-source-dir` after symlinks, unless `--allow-kernel-source-outside`,
+    /// so an IR file from elsewhere cannot pull any readable host file into a
+    /// build tree.
+    fn kernel_source_path(&self, source: &str) -> Result<PathBuf, String> {
+        let attr = format!("pl.kernel_source \"{source}\"");
+        if source.is_empty() {
+            return Err("pl.kernel_source is empty".into());
+        }
+        let dir = &self.options.kernel_source_dir;
+        let path = dir.join(source);
+        if self.options.allow_kernel_source_outside {
+            return Ok(path);
+        }
+        if std::path::Path::new(source).is_absolute() {
+            return Err(format!(
+                "{attr} is an absolute path; kernel sources are relative to --kernel-source-dir ({}) unless --allow-kernel-source-outside",
+                dir.display()
+            ));
+        }
+        let unreadable = |e: std::io::Error| format!("cannot read {attr} ({}): {e}", path.display());
+        let base = std::fs::canonicalize(dir).map_err(unreadable)?;
+        let resolved = std::fs::canonicalize(&path).map_err(unreadable)?;
+        if !resolved.starts_with(&base) {
+            return Err(format!(
+                "{attr} resolves to {}, outside --kernel-source-dir ({}); pass --allow-kernel-source-outside to allow it",
+                resolved.display(),
+                base.display()
+            ));
+        }
+        Ok(resolved)
     }
 }
 
@@ -223,6 +264,8 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
 
     let mut tree = Tree::default();
     let mut c_names: HashMap<String, String> = HashMap::new();
+    // The module's pl.arch (verified by the pl dialect), for kernel_config.py.
+    let arch = string_attr(module, "pl.arch");
     for func in &functions {
         let Some(name) = symbol_name(func) else { continue };
         let has_body = entry_block(func).is_some();
@@ -243,7 +286,7 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
             for (_, kernel) in &sub.kernels {
                 tree.files.insert(root.join(format!("kernels/aiv/{}.cpp", kernel.name)), kernel.text.clone());
             }
-            tree.files.insert(root.join("kernel_config.py"), kernel_config::render(&sub).into_bytes());
+            tree.files.insert(root.join("kernel_config.py"), kernel_config::render(&sub, arch.as_deref()).into_bytes());
         } else if is_orchestration_body(func) && is_host_level(func) {
             if !entry_name_ok(&mut p, &mut c_names, func, name, "HOST orchestrator", "a file name") {
                 continue;

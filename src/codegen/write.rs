@@ -1,6 +1,13 @@
 //! Writing the tree: all of it into a temporary folder beside the output
 //! directory, then renamed into place (an existing directory is moved aside
 //! first and removed after), so a failed run never leaves a half-written tree.
+//!
+//! Only a tree pld-translate wrote itself is ever replaced: every tree holds
+//! the marker file [`MARKER`], and an existing output directory without it
+//! must be empty (else the run is refused and the directory left as it was:
+//! `--output-dir` pointing at a source folder must not delete its files).
+//! Files are created fresh inside the temporary folder (never through a
+//! symlink), and the old tree is removed without following symlinks.
 
 use super::Tree;
 use std::{
@@ -19,8 +26,35 @@ fn sibling(dir: &Path, tag: &str) -> io::Result<PathBuf> {
     Ok(parent.join(format!(".{}.{tag}-{}", name.to_string_lossy(), std::process::id())))
 }
 
+/// The file that marks a directory as a tree pld-translate wrote.
+pub const MARKER: &str = ".pld-translate-tree";
+
+/// Why `dir` may not be replaced by a new tree, if it may not.
+pub fn refuse_to_replace(dir: &Path) -> Option<String> {
+    let meta = fs::symlink_metadata(dir).ok()?;
+    if meta.file_type().is_symlink() {
+        return Some("is a symbolic link; pass the directory it points to".into());
+    }
+    if !meta.is_dir() {
+        return Some("exists and is not a directory".into());
+    }
+    if dir.join(MARKER).is_file() {
+        return None;
+    }
+    match fs::read_dir(dir).map(|mut entries| entries.next().is_none()) {
+        Ok(true) => None,
+        Ok(false) => Some(format!(
+            "exists, is not empty and was not written by pld-translate (no {MARKER}): refusing to replace it"
+        )),
+        Err(e) => Some(format!("cannot be read: {e}")),
+    }
+}
+
 /// Writes `tree` as the whole content of `dir`.
 pub fn write_tree(dir: &Path, tree: &Tree) -> io::Result<()> {
+    if let Some(why) = refuse_to_replace(dir) {
+        return Err(io::Error::new(io::ErrorKind::AlreadyExists, format!("the output directory {why}")));
+    }
     let tmp = sibling(dir, "tmp")?;
     if let Some(parent) = tmp.parent() {
         fs::create_dir_all(parent)?;
@@ -35,6 +69,7 @@ pub fn write_tree(dir: &Path, tree: &Tree) -> io::Result<()> {
             }
             fs::write(&path, bytes)?;
         }
+        fs::write(tmp.join(MARKER), "written by pld-translate --pld-to-ascend-build; the whole directory is replaced on the next run\n")?;
         replace(dir, &tmp)
     })();
     if result.is_err() {
