@@ -119,7 +119,22 @@ void normalizeTensorLike(TensorLikeParams &p) {
     p.strides.clear();
 }
 
+/// How deeply tensor types may nest as element types while parsing. Each level
+/// recurses through MLIR's type parser; without a bound, 10k nested
+/// `!pl.tensor<...>` overflowed the stack. No legal program nests at all (an
+/// element type is a scalar, checked after parsing), so the bound is loose.
+static constexpr int kMaxTensorNesting = 64;
+
 LogicalResult parseTensorLike(AsmParser &parser, TensorLikeParams &p) {
+  static thread_local int depth = 0;
+  struct Guard {
+    Guard() { ++depth; }
+    ~Guard() { --depth; }
+  } guard;
+  if (depth > kMaxTensorNesting)
+    return parser.emitError(parser.getCurrentLocation())
+           << "tensor types nested more than " << kMaxTensorNesting
+           << " deep (an element type must be a scalar)";
   if (parser.parseLess())
     return failure();
   if (succeeded(parser.parseOptionalStar())) {
