@@ -29,36 +29,67 @@ fn llvm_prefix() -> PathBuf {
     prefix
 }
 
+/// Whether the LLVM at `prefix` was built with assertions (`!NDEBUG`).
+fn llvm_assertions(prefix: &std::path::Path) -> bool {
+    Command::new(prefix.join("bin/llvm-config"))
+        .arg("--assertion-mode")
+        .output()
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim() == "ON")
+        .unwrap_or(false)
+}
+
 fn main() {
     let prefix = llvm_prefix();
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
 
     // Only the C++ inputs re-run CMake; Rust edits stay ~1 s.
-    for path in ["build.rs", "cmake", "dialect", "src/bridge/shim.h", "src/bridge/shim.cc"] {
+    for path in ["build.rs", "cmake", "dialect", "src/bridge/shim.h", "src/bridge/shim.cc", "src/bridge/passes.cc"] {
         println!("cargo:rerun-if-changed={path}");
     }
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
+    // The shared flavour (scripts/build-plugin.sh): melior links libMLIR.so
+    // and a C API library CMake builds from Debian's libMLIRCAPI*.a archives.
+    println!("cargo:rerun-if-env-changed=MLIR_SYS_LINK_SHARED");
+    let shared = env::var("MLIR_SYS_LINK_SHARED").as_deref() == Ok("1");
+    // Against the shared libMLIR.so, compile with the compiler LLVM was built
+    // with (clang): MLIR's implicit TypeIDs (traits, ...) are keyed by type
+    // names, which g++ and clang spell differently, and a shared library
+    // keeps its own copies of them. (A static link merges the copies.)
+    let (cxx, cc) = if shared {
+        (prefix.join("bin/clang++").display().to_string(), prefix.join("bin/clang").display().to_string())
+    } else {
+        ("g++".to_string(), "gcc".to_string())
+    };
 
     let out = cmake::Config::new("cmake")
         .generator("Ninja")
         .profile("Release")
         .define("MLIR_DIR", prefix.join("lib/cmake/mlir"))
         .define("LLVM_DIR", prefix.join("lib/cmake/llvm"))
-        .define("CMAKE_CXX_COMPILER", "g++")
-        .define("CMAKE_C_COMPILER", "gcc")
+        .define("CMAKE_CXX_COMPILER", &cxx)
+        .define("CMAKE_C_COMPILER", &cc)
+        .define("PLD_BUILD_MLIR_C", if shared { "ON" } else { "OFF" })
         .build_target("PldDialects")
         .build();
     let build = out.join("build");
+    if shared {
+        // libMLIR-C.so next to libPldDialects.a, where mlir-sys's `-lMLIR-C`
+        // finds it (scripts/build-plugin.sh copies it next to the plugin).
+        let status = Command::new("cmake").arg("--build").arg(&build).args(["--target", "MLIR-C"]).status();
+        if !matches!(status, Ok(s) if s.success()) {
+            fail("building the MLIR C API library (cmake --target MLIR-C) failed");
+        }
+    }
     println!("cargo:rustc-link-search=native={}", build.join("lib").display());
     println!("cargo:rustc-link-lib=static=PldDialects");
 
-    // The generated dialect documentation lands in docs/dialects/ (committed),
-    // rewritten only when it changed.
-    let docs = manifest.join("docs/dialects");
-    let _ = fs::create_dir_all(&docs);
-    for name in ["pl.md", "pld.md"] {
-        if let Ok(text) = fs::read_to_string(build.join("dialect/docs").join(name)) {
-            let dest = docs.join(name);
+    // The generated documentation lands in docs/dialects/ and docs/passes.md
+    // (committed), rewritten only when it changed.
+    let docs = manifest.join("docs");
+    let _ = fs::create_dir_all(docs.join("dialects"));
+    for (generated, dest) in [("pl.md", "dialects/pl.md"), ("pld.md", "dialects/pld.md"), ("passes.md", "passes.md")] {
+        if let Ok(text) = fs::read_to_string(build.join("dialect/docs").join(generated)) {
+            let dest = docs.join(dest);
             if fs::read_to_string(&dest).ok().as_deref() != Some(text.as_str()) {
                 let _ = fs::write(dest, text);
             }
@@ -66,8 +97,18 @@ fn main() {
     }
 
     let include = prefix.join("include");
-    cxx_build::bridge("src/bridge.rs")
+    let mut bridge = cxx_build::bridge("src/bridge.rs");
+    if shared {
+        bridge.compiler(&cxx);
+    }
+    // Match LLVM's own NDEBUG: some MLIR classes (mlir::Pass::Statistic) are
+    // laid out differently with and without it.
+    if !llvm_assertions(&prefix) {
+        bridge.define("NDEBUG", None);
+    }
+    bridge
         .file("src/bridge/shim.cc")
+        .file("src/bridge/passes.cc")
         .include(&include)
         .include(manifest.join("dialect/include"))
         .include(build.join("dialect/include"))

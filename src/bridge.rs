@@ -1,7 +1,10 @@
 //! The cxx bridge to the C++ shim (`src/bridge/shim.cc`): the MLIR entry
-//! points the C API does not offer.
+//! points the C API does not offer; and to the pass classes generated from
+//! `Passes.td` (`src/bridge/passes.cc`), which call back into [`run_pass`].
 
 use cxx::{ExternType, type_id};
+
+use crate::passes::run_pass;
 
 /// `MlirPass` by value (cxx cannot name mlir-sys's types directly).
 #[repr(transparent)]
@@ -17,6 +20,16 @@ pub struct LocationHandle(pub mlir_sys::MlirLocation);
 #[repr(transparent)]
 #[derive(Clone, Copy)]
 pub struct OperationHandle(pub mlir_sys::MlirOperation);
+
+/// `MlirDialectRegistry` by value.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct DialectRegistryHandle(pub mlir_sys::MlirDialectRegistry);
+
+unsafe impl ExternType for DialectRegistryHandle {
+    type Id = type_id!("pld::bridge::DialectRegistryHandle");
+    type Kind = cxx::kind::Trivial;
+}
 
 unsafe impl ExternType for OperationHandle {
     type Id = type_id!("pld::bridge::OperationHandle");
@@ -35,12 +48,47 @@ unsafe impl ExternType for LocationHandle {
 
 #[cxx::bridge(namespace = "pld::bridge")]
 pub mod ffi {
+    /// The option values of one pass run (`dialect/include/pld/Passes.td`),
+    /// from the C++ pass to its Rust body.
+    #[derive(Clone, Copy, Debug, Default)]
+    struct PassOptions {
+        /// `lower-l2-tensor-collectives{aiv-cores}`: the target's AIV core
+        /// count, 0 when unknown.
+        aiv_cores: u64,
+    }
+
+    /// What one pass run counted, from the Rust body to the C++ pass's
+    /// statistics (`--mlir-pass-statistics`); each pass fills its own.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    struct PassStatistics {
+        collectives_lowered: u64,
+        kernels_synthesized: u64,
+        contiguity_steps_traced: u64,
+        tasks_numbered: u64,
+        task_dependencies: u64,
+        contexts_appended: u64,
+        context_arguments_threaded: u64,
+    }
+
+    extern "Rust" {
+        /// The Rust body of the pass whose flag is `argument`, on `module`
+        /// (a `builtin.module`). False: it failed, its errors already emitted
+        /// at their locations.
+        fn run_pass(
+            argument: &str,
+            module: OperationHandle,
+            options: &PassOptions,
+            statistics: &mut PassStatistics,
+        ) -> bool;
+    }
+
     unsafe extern "C++" {
         include!("pld/src/bridge/shim.h");
 
         type PassHandle = super::PassHandle;
         type LocationHandle = super::LocationHandle;
         type OperationHandle = super::OperationHandle;
+        type DialectRegistryHandle = super::DialectRegistryHandle;
 
         /// `MlirOptMain` over the pld registry; returns the process exit code.
         fn opt_main(args: &[String]) -> i32;
@@ -48,10 +96,17 @@ pub mod ffi {
         /// `--kernel-source-dir`) registered; `build(module, output_dir,
         /// kernel_source_dir, input_file)` does the codegen. Returns the exit code.
         fn translate_main(args: &[String], build: fn(OperationHandle, &str, &str, &str) -> bool) -> i32;
-        /// `mlir::registerPass` with a constructor returning an owned pass.
-        fn register_pass(create: fn() -> PassHandle);
-        /// `mlir::PassPipelineRegistration` of a textual pipeline.
-        fn register_pipeline(argument: &str, description: &str, pipeline: &str);
+        /// Registers every pld pass (generated from `Passes.td`) and the
+        /// `pld-lower-collectives` pipeline; idempotent.
+        fn register_passes();
+        /// Registers the upstream generic transforms (`canonicalize`, `cse`,
+        /// `inline`, ...); idempotent.
+        fn register_upstream_passes();
+        /// A new, owned instance of the pld pass whose flag is `argument`
+        /// (a null handle if there is none).
+        fn create_pass(argument: &str) -> PassHandle;
+        /// Inserts `pl`, `pld` and `func` (with the pld inliner extension).
+        fn register_dialects(registry: DialectRegistryHandle);
         /// A located error (0), warning (1) or remark (2), with an optional note.
         fn emit_diagnostic(
             loc: LocationHandle,

@@ -6,7 +6,6 @@ use mlir_sys::{MlirDialectHandle, MlirDialectRegistry, MlirOperation, MlirType};
 unsafe extern "C" {
     pub fn mlirGetDialectHandle__pl__() -> MlirDialectHandle;
     pub fn mlirGetDialectHandle__pld__() -> MlirDialectHandle;
-    pub fn pldRegisterDialects(registry: MlirDialectRegistry);
     pub fn pldTypeIsTensor(ty: MlirType) -> bool;
     pub fn pldTypeIsDTensor(ty: MlirType) -> bool;
     pub fn pldTensorLikeGetRank(ty: MlirType) -> isize;
@@ -19,9 +18,24 @@ unsafe extern "C" {
     pub fn pldOperationEquivalent(lhs: MlirOperation, rhs: MlirOperation) -> bool;
 }
 
-/// Registers every pass of this crate (C entry point for C/C++ drivers that
-/// link the Rust library).
+// The functions of `dialect/include/pld-c/Registration.h`: defined here, in
+// Rust, so that the shared library (`plugin/`, a cdylib, which exports only
+// Rust `#[no_mangle]` functions) exports them.
+
+/// Inserts `pl`, `pld` and `func` (with pld's func inliner extension).
+#[unsafe(no_mangle)]
+pub extern "C" fn pldRegisterDialects(registry: MlirDialectRegistry) {
+    crate::bridge::ffi::register_dialects(crate::bridge::DialectRegistryHandle(registry));
+}
+
+/// Registers every pld pass and the `pld-lower-collectives` pipeline.
 #[unsafe(no_mangle)]
 pub extern "C" fn pldRegisterPasses() {
     crate::passes::register_passes();
+}
+
+/// [`pldRegisterPasses`] plus the upstream generic transforms pld-opt offers.
+#[unsafe(no_mangle)]
+pub extern "C" fn pldRegisterAllPasses() {
+    crate::passes::register_all_passes();
 }

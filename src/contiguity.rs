@@ -62,6 +62,9 @@ pub struct ContiguityTrace<'c, 'a> {
     functions: HashMap<String, OperationRef<'c, 'a>>,
     /// Final verdict per visited value (`None`: contiguous).
     done: PtrMap<Option<Culprit<'c>>>,
+    /// Values stepped through so far (each traced once: the statistic
+    /// `contiguity-steps-traced`).
+    steps: u64,
 }
 
 struct Frame<'c, 'a> {
@@ -83,7 +86,12 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
                 functions.insert(name.to_string(), op);
             }
         }
-        Self { functions, done: PtrMap::default() }
+        Self { functions, done: PtrMap::default(), steps: 0 }
+    }
+
+    /// How many values the trace has stepped through (memoized values once).
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     /// `Ok(())` when `value` is provably a packed row-major view.
@@ -99,6 +107,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             return v.clone();
         }
         let mut tarjan = Tarjan::default();
+        self.steps += 1;
         let mut frames: Vec<Frame<'c, 'a>> = vec![tarjan.open(root, self.sources(root))];
         while let Some(frame) = frames.last_mut() {
             if frame.next < frame.sources.len() {
@@ -115,6 +124,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
                     let low = tarjan.low[&v].min(i);
                     tarjan.low.insert(v, low);
                 } else {
+                    self.steps += 1;
                     let sources = self.sources(source);
                     frames.push(tarjan.open(source, sources));
                 }

@@ -17,6 +17,7 @@ pub mod directions;
 pub mod error;
 pub mod func_kind;
 pub mod codegen;
+pub mod collective;
 pub mod ir_util;
 pub mod launch_width;
 pub mod passes;
@@ -27,7 +28,7 @@ pub mod values;
 
 pub use error::PldError;
 pub use launch_width::cal_all_to_all_v_blocks;
-pub use passes::register_passes;
+pub use passes::{register_all_passes, register_passes};
 
 use melior::dialect::{DialectHandle, DialectRegistry};
 
@@ -43,5 +44,5 @@ pub fn pld_dialect_handle() -> DialectHandle {
 
 /// Inserts `pl`, `pld` and `func` (which the passes create ops of) into `registry`.
 pub fn register_dialects(registry: &DialectRegistry) {
-    unsafe { capi::pldRegisterDialects(registry.to_raw()) }
+    capi::pldRegisterDialects(registry.to_raw())
 }

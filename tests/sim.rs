@@ -176,6 +176,57 @@ fn result_json_has_exactly_the_spec_keys() {
     assert_eq!(v["blocks"], 1);
 }
 
+/// The indexed op's case keys: `op`, `input_rows`, `index`; a by-hand result; the malformed ones.
+#[test]
+fn indexed_case_keys_and_a_result_by_hand() {
+    let dir = scratch("indexed");
+    // P = 2, MR = 2, one f32 per row, 3 input rows per rank (rank 0: 0, 100, 10000; rank 1:
+    // 1000000, 1000100, 1010000), L = 3 blocks (exact: the plain op would fold it to 2).
+    let case = r#"{"op": "indexed_all_to_all_v", "ranks": 2, "core_num": 3, "dtype": "f32", "max_recv": 2,
+                   "row_elems": 1, "input_rows": 3, "send_counts": [[2, 1], [-1, 5]],
+                   "index": [[2, 2, 1, 0], [0, 1, 3, -7]]}"#;
+    let r = sim(&dir, "by_hand", case, &[]);
+    assert_eq!((r.status.as_str(), r.code, r.blocks), ("ok", 0, 3), "{}", r.message);
+    assert!(r.message.contains("2 ranks x 3 blocks, 1 exchange(s); kernel blocks started: __builtin_indexed_all_to_all_v__fp32=6 consume_step=2 stage_step=2"), "{}", r.message);
+    let col = |rank: usize| r.ranks[rank].target.iter().map(|row| row[0]).collect::<Vec<_>>();
+    // Rank 0 gathers its own row 2 twice; rank 1 sends it nothing (count -1).
+    assert_eq!((col(0), r.ranks[0].recv_counts.clone()), (vec![10_000.0, 10_000.0, 0.0, 0.0], vec![2, 0]));
+    // Rank 1: rank 0's row 1 (index[0][2]); its own slots 3 and -7 are out of range: zero rows.
+    assert_eq!((col(1), r.ranks[1].recv_counts.clone()), (vec![100.0, 0.0, 0.0, 0.0], vec![1, 2]));
+    assert_eq!(r.ranks[1].signal, vec![vec![0, 0, 0], vec![0, 0, 0]], "S defaults to L");
+    pld::sim::golden::check(&Case::from_json(case).unwrap(), &r).unwrap();
+    // The default index is the identity: with input_rows = P * MR, the plain exchange.
+    let identity = r#"{"op": "indexed_all_to_all_v", "ranks": 2, "core_num": 2, "dtype": "i8", "max_recv": 3,
+                       "row_elems": 4, "send_counts": [[3, 1], [0, 7]]}"#;
+    let plain = identity.replace("\"op\": \"indexed_all_to_all_v\", ", "");
+    let (a, b) = (sim(&dir, "identity", identity, &[]), sim(&dir, "plain", &plain, &[]));
+    assert_eq!(a.ranks, b.ranks);
+
+    let cases = [
+        ("op", case.replace("indexed_all_to_all_v", "gather"), "op must be \"all_to_all_v\" or \"indexed_all_to_all_v\""),
+        ("plain_index", case.replace("\"op\": \"indexed_all_to_all_v\", ", ""), "key 'input_rows' needs \"op\": \"indexed_all_to_all_v\""),
+        ("index_lists", case.replace("[[2, 2, 1, 0], [0, 1, 3, -7]]", "[[2, 2, 1, 0]]"), "index must be 2 lists of 4 ints"),
+        ("index_len", case.replace("[0, 1, 3, -7]", "[0, 1, 3]"), "list 1 has 3 entries"),
+        ("index_i32", case.replace("-7]", "4294967296]"), "index[1][3] must be an int32"),
+        ("input_rows", case.replace("\"input_rows\": 3", "\"input_rows\": 0"), "input_rows must be >= 1"),
+        ("layers", case.replace("\"row_elems\": 1", "\"row_elems\": 1, \"layers\": 2"), "not written for op indexed_all_to_all_v"),
+        (
+            "strided_index_plain",
+            plain.replace("\"row_elems\": 4", "\"row_elems\": 4, \"non_contiguous\": \"index\""),
+            "is an operand of op indexed_all_to_all_v only",
+        ),
+    ];
+    for (name, text, want) in cases {
+        let path = dir.join(format!("bad_{name}.json"));
+        std::fs::write(&path, &text).unwrap();
+        let out = run(&[path.to_str().unwrap()], &[]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stdout.is_empty(), "{name}: no result");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{name}: {err}");
+    }
+}
+
 #[test]
 fn malformed_cases_exit_nonzero_with_a_message() {
     let dir = scratch("malformed");
@@ -319,10 +370,16 @@ fn generated_pipeline_under_thread_sanitizer() {
         "layers:P4_L4_f32_random_mr3_re5_S4_layers3",
         // core_num as chip_pipeline's i64 parameter (OrchArgs scalar 0), B computed at run time.
         "runtime:P4_L5_f32_random",
+        // The indexed kernel: 20 exchanges on one signal with L = 7 blocks at P = 4 (blocks
+        // >= P only share the local chunk), out-of-range rows at L < P, a strided index.
+        "indexed_repeat:P4_L7",
+        "indexed:P8_L8_i8_reverse",
+        "indexed_repeat:P8_L3",
+        "indexed_strided_index",
     ];
     let entries: Vec<_> =
         matrix::ci_slice().into_iter().filter(|e| picks.iter().any(|p| e.name.starts_with(p))).collect();
-    assert_eq!(entries.len(), 9, "{:?}", entries.iter().map(|e| &e.name).collect::<Vec<_>>());
+    assert_eq!(entries.len(), 13, "{:?}", entries.iter().map(|e| &e.name).collect::<Vec<_>>());
     for e in &entries {
         let r = sim(&dir, &e.name.replace(':', "_"), &e.case.to_json().to_string(), &env);
         matrix::judge(e, &r).unwrap_or_else(|m| panic!("{}: {m}", e.name));

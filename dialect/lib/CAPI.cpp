@@ -12,9 +12,8 @@ using namespace mlir;
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Pl, pl, pld::pl::PlDialect)
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Pld, pld, pld::dist::PldDialect)
 
-void pldRegisterDialects(MlirDialectRegistry registry) {
-  pld::registerDialects(*unwrap(registry));
-}
+// pldRegisterDialects is Rust (src/capi.rs), like the other functions of
+// pld-c/Registration.h, so that the shared library exports it.
 
 bool pldTypeIsTensor(MlirType type) {
   return isa<pld::pl::TensorType>(unwrap(type));

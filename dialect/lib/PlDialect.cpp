@@ -55,6 +55,7 @@ static constexpr StringRef kFuncKinds[] = {"orchestration", "graph", "incore",
                                            "aic",           "aiv",   "opaque"};
 static constexpr StringRef kLevels[] = {"chip", "host"};
 static constexpr StringRef kDirections[] = {"in", "out", "inout"};
+static constexpr StringRef kArchs[] = {"a2a3", "a5"};
 
 /// Checks that `attr` is a string from `allowed`.
 static LogicalResult verifyEnumString(Operation *op, StringRef name,
@@ -128,6 +129,12 @@ LogicalResult PlDialect::verifyOperationAttribute(Operation *op,
                 return s && isOneOf(s.getValue(), kDirections);
               });
     return requireType(ok, "an array of \"in\" / \"out\" / \"inout\" strings");
+  }
+  if (name == "pl.arch") {
+    if (!isa<ModuleOp>(op))
+      return op->emitOpError() << "attribute 'pl.arch' is only valid on a "
+                                  "builtin.module";
+    return verifyEnumString(op, name, value, kArchs);
   }
   if (name == "pl.direction")
     return op->emitOpError() << "attribute 'pl.direction' is an argument "

@@ -176,10 +176,76 @@ static LogicalResult verifyCounts(Operation *op, NamedOperand counts,
   return success();
 }
 
+/// What differs between the two collectives' operand rules.
+struct CollectiveRules {
+  /// Operands that must be windows (`!pld.dtensor`): peers address them.
+  ArrayRef<unsigned> windows;
+  /// The indexed variant: `input` has any number of rows but the target's row
+  /// shape, and operand 5 is the `[NR*MAX_RECV]` / `[NR*MAX_RECV, 1]` i32
+  /// gather list.
+  bool indexed;
+};
+
+/// Checks the indexed variant's `index`: i32, `[N]` or `[N, 1]`, and (where
+/// both are static) N equal to the target's rows: one gather entry per target
+/// row.
+static LogicalResult verifyIndex(Operation *op, NamedOperand index,
+                                 const TensorLikeInfo &tgt) {
+  TensorLikeInfo t = *getTensorLikeInfo(index.value.getType());
+  if (!t.elementType.isSignlessInteger(32))
+    return op->emitOpError() << "operand '" << index.name
+                             << "' must hold i32 row indices, got "
+                             << t.elementType;
+  if (!t.ranked)
+    return success();
+  bool shapeOk = t.shape.size() == 1 ||
+                 (t.shape.size() == 2 && (ShapedType::isDynamic(t.shape[1]) ||
+                                          t.shape[1] == 1));
+  if (!shapeOk)
+    return op->emitOpError() << "operand '" << index.name
+                             << "' must be shaped [NR*MAX_RECV] or "
+                                "[NR*MAX_RECV, 1], got "
+                             << formatDims(t.shape);
+  if (tgt.ranked && !tgt.shape.empty() &&
+      !ShapedType::isDynamic(tgt.shape[0]) &&
+      !ShapedType::isDynamic(t.shape[0]) && t.shape[0] != tgt.shape[0])
+    return op->emitOpError() << "operand '" << index.name << "' has "
+                             << t.shape[0] << " rows but 'target' has "
+                             << tgt.shape[0]
+                             << " (one gather entry per target row)";
+  return success();
+}
+
+/// The indexed variant's `input`: any number of rows, each of the target's
+/// row shape (where static).
+static LogicalResult verifyInputRows(Operation *op, const TensorLikeInfo &in,
+                                     const TensorLikeInfo &tgt) {
+  if (!in.ranked || !tgt.ranked)
+    return success();
+  if (in.shape.empty())
+    return op->emitOpError() << "operand 'input' must have a row dimension";
+  if (in.shape.size() != tgt.shape.size())
+    return op->emitOpError()
+           << "operand 'input' row shape "
+           << formatDims(in.shape.drop_front())
+           << " differs from the row shape of 'target' "
+           << formatDims(tgt.shape.drop_front());
+  for (size_t i = 1; i < in.shape.size(); ++i)
+    if (!ShapedType::isDynamic(in.shape[i]) &&
+        !ShapedType::isDynamic(tgt.shape[i]) && in.shape[i] != tgt.shape[i])
+      return op->emitOpError()
+             << "operand 'input' row shape "
+             << formatDims(in.shape.drop_front())
+             << " differs from the row shape of 'target' "
+             << formatDims(tgt.shape.drop_front());
+  return success();
+}
+
 static LogicalResult verifyCollective(Operation *op,
                                       ArrayRef<NamedOperand> operands,
                                       Value result, bool hasAttr,
-                                      bool hasOperand) {
+                                      bool hasOperand,
+                                      const CollectiveRules &rules) {
   // Operand-local rules: the kernel addresses every operand flat from its
   // base, so only a packed, full, ND view is usable.
   for (const NamedOperand &operand : operands) {
@@ -201,7 +267,7 @@ static LogicalResult verifyCollective(Operation *op,
   if (input == target)
     return op->emitOpError()
            << "operand 'input' must not be the same value as 'target'";
-  for (unsigned i : {1u, 2u, 4u})
+  for (unsigned i : rules.windows)
     if (!isa<DTensorType>(operands[i].value.getType()))
       return op->emitOpError()
              << "operand '" << operands[i].name
@@ -215,6 +281,8 @@ static LogicalResult verifyCollective(Operation *op,
                              << in.elementType
                              << " differs from 'target' element type "
                              << tgt.elementType;
+  if (rules.indexed && failed(verifyInputRows(op, in, tgt)))
+    return failure();
 
   TensorLikeInfo sig = *getTensorLikeInfo(signal.getType());
   if (!sig.elementType.isSignlessInteger(32))
@@ -229,6 +297,9 @@ static LogicalResult verifyCollective(Operation *op,
     return op->emitOpError() << "operand 'signal' must have NR >= 1 rows";
   if (failed(verifyCounts(op, operands[3], ranks)) ||
       failed(verifyCounts(op, operands[4], ranks)))
+    return failure();
+
+  if (rules.indexed && failed(verifyIndex(op, operands[5], tgt)))
     return failure();
 
   if (tgt.ranked && !tgt.shape.empty() && !ShapedType::isDynamic(ranks) &&
@@ -254,9 +325,12 @@ LogicalResult AllToAllVOp::verify() {
                              {"signal", getSignal()},
                              {"send_counts", getSendCounts()},
                              {"recv_counts", getRecvCounts()}};
+  // target, signal and recv_counts are windows (the plain kernel's ABI: one
+  // CommContext each); a local send_counts is refused by the CHIP rail.
+  static constexpr unsigned kWindows[] = {1, 2, 4};
   return verifyCollective(*this, operands, getResult(),
                           getCoreNumAttr() != nullptr,
-                          getDynamicCoreNum() != nullptr);
+                          getDynamicCoreNum() != nullptr, {kWindows, false});
 }
 
 LogicalResult IndexedAllToAllVOp::verify() {
@@ -266,9 +340,12 @@ LogicalResult IndexedAllToAllVOp::verify() {
                              {"send_counts", getSendCounts()},
                              {"recv_counts", getRecvCounts()},
                              {"index", getIndex()}};
+  // target, signal and send_counts are windows (receivers pull the counts
+  // from the senders' send_counts); recv_counts and index may be local.
+  static constexpr unsigned kWindows[] = {1, 2, 3};
   return verifyCollective(*this, operands, getResult(),
                           getCoreNumAttr() != nullptr,
-                          getDynamicCoreNum() != nullptr);
+                          getDynamicCoreNum() != nullptr, {kWindows, true});
 }
 
 //===----------------------------------------------------------------------===//

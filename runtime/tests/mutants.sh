@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# mutants.sh: evidence that the suite can fail. Each mutant breaks one rule of the all_to_all_v
-# protocol in a copy of the kernel template; the suite (run.sh, release + TSan) must fail on every
-# one. Takes ~20 s per mutant on 2 cores. Exit 0 iff every mutant was caught.
+# mutants.sh: evidence that the suite can fail. Each mutant breaks one rule of the all_to_all_v or
+# the indexed_all_to_all_v protocol in a copy of that kernel template; the suite (run.sh, release +
+# TSan) must fail on every one. Takes ~20 s per mutant on 2 cores. Exit 0 iff every mutant was
+# caught. `mutants.sh indexed` (or `plain`) runs only that template's mutants.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-tmpl=templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in
-mutants=(
+plain=templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in
+indexed=templates/pypto/runtime/builtins/collectives/indexed_all_to_all_v/kernel.cpp.in
+plain_mutants=(
   's/return count > max_recv ? max_recv : count;/return count > max_recv + 1 ? max_recv + 1 : count;/'   # clamp above MAX_RECV
   's/  if (count <= 0) return 0;/  if (count <= 0) return count == 0 ? 0 : 1;/'                            # negative count sends a row
   's/    if (lane == 0) {/    if (true) {/'                                                               # every lane stores recv_counts
@@ -18,12 +20,33 @@ mutants=(
   's/nranks > kMaxRanks || //'                                                                            # runs with rankNum > 16
   's/pld::copy(pld::peer_ptr(ctx, tgt + me \* chunk + s.begin/pld::copy(pld::peer_ptr(ctx, tgt + me * chunk + s.begin + (s.begin > 0)/'  # off-by-one slice
 )
+indexed_mutants=(
+  's/    const int64_t r = pld::load_gm(index + pos);/    const int64_t r = pos;/'                                     # drops the index (plain layout)
+  's/    const int64_t end = begin + per < rows ? begin + per : rows;/    const int64_t end = begin + per + 1 < rows ? begin + per + 1 : rows;/'  # off-by-one local split
+  's/    if (p != me) pld::signal_add(sig + p \* stride + b, -2);/    (void)p;/'                                    # skips the epilogue
+  's/    return r >= 0 \&\& r < input_rows ? r : -1;/    return r >= 0 \&\& r <= input_rows ? r : -1;/'   # reads one row past the input
+  's/          pld::copy(dst + k \* row_elems + done, kZeros, piece);/          (void)dst;/'                       # out-of-range rows not zeroed
+  's/  for (int64_t s = b; s < nranks; s += active) {/  for (int64_t s = 0; s < nranks; ++s) {/'                  # every block stores recv_counts
+  's/    if (d == me) continue;/    if (d == me \&\& false) continue;/'                                            # local chunk also written by its "writer"
+  's/  if (!wait_peers(ctx, sig, stride, b, 1)) return;/  (void)0;/'                                          # no barrier-A wait
+)
+mutants=()
+case "${1:-all}" in
+  plain) for m in "${plain_mutants[@]}"; do mutants+=("$plain|$m"); done ;;
+  indexed) for m in "${indexed_mutants[@]}"; do mutants+=("$indexed|$m"); done ;;
+  all) for m in "${plain_mutants[@]}"; do mutants+=("$plain|$m"); done
+       for m in "${indexed_mutants[@]}"; do mutants+=("$indexed|$m"); done ;;
+  *) echo "usage: mutants.sh [all|plain|indexed]" >&2; exit 2 ;;
+esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 caught=0
-for m in "${mutants[@]}"; do
-  rm -rf "$work/tree" && mkdir -p "$work/tree/$(dirname "$tmpl")"
+for entry in "${mutants[@]}"; do
+  tmpl=${entry%%|*} m=${entry#*|}
+  rm -rf "$work/tree" && mkdir -p "$work/tree/$(dirname "$plain")" "$work/tree/$(dirname "$indexed")"
   cp -r "$root/runtime" "$work/tree/"
+  cp "$root/$plain" "$work/tree/$plain"
+  cp "$root/$indexed" "$work/tree/$indexed"
   sed "$m" "$root/$tmpl" >"$work/tree/$tmpl"
   if cmp -s "$root/$tmpl" "$work/tree/$tmpl"; then echo "NOT APPLIED  $m"; continue; fi
   if PLD_WAIT_TIMEOUT_MS=3000 PLD_RT_BUILD="$work/build" "$work/tree/runtime/tests/run.sh" >"$work/log" 2>&1; then

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds the host runtime, renders the all_to_all_v kernel for float and int8_t, builds the test
-# harness and runs it (full matrix at -O2, then a quick slice under ThreadSanitizer), and builds and
-# runs views_test (views.h, scalar.h, create_tensor / AllocScope / assemble / write_int) in both
-# builds.
+# Builds the host runtime, renders the all_to_all_v and indexed_all_to_all_v kernels for float and
+# int8_t, builds the two test harnesses and runs them (full matrices at -O2, then quick slices under
+# ThreadSanitizer), and builds and runs views_test (views.h, scalar.h, create_tensor / AllocScope /
+# assemble / write_int) in both builds.
 # Env: CXX (default g++), PLD_RT_BUILD (build dir, default <repo>/target/pld-runtime-tests),
 #      PLD_RT_NO_TSAN=1 to skip the TSan run.
 set -euo pipefail
@@ -11,6 +11,7 @@ root=$(cd "$here/../.." && pwd)
 out=${PLD_RT_BUILD:-$root/target/pld-runtime-tests}
 cxx=${CXX:-g++}
 tmpl=$root/templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in
+itmpl=$root/templates/pypto/runtime/builtins/collectives/indexed_all_to_all_v/kernel.cpp.in
 mkdir -p "$out"
 
 "$here/render.sh" "$tmpl" float >"$out/all_to_all_v__fp32.cpp"
@@ -20,9 +21,16 @@ if diff <(sed 's/float/DT/g' "$out/all_to_all_v__fp32.cpp") \
         <(sed 's/int8_t/DT/g' "$out/all_to_all_v__int8.cpp") >/dev/null; then :; else
   echo "run.sh: renderings differ beyond dtype_cpp" >&2; exit 1
 fi
+"$here/render.sh" "$itmpl" float >"$out/indexed_all_to_all_v__fp32.cpp"
+"$here/render.sh" "$itmpl" int8_t >"$out/indexed_all_to_all_v__int8.cpp"
+if diff <(sed 's/float/DT/g' "$out/indexed_all_to_all_v__fp32.cpp") \
+        <(sed 's/int8_t/DT/g' "$out/indexed_all_to_all_v__int8.cpp") >/dev/null; then :; else
+  echo "run.sh: indexed renderings differ beyond dtype_cpp" >&2; exit 1
+fi
 
-# build VARIANT EXTRA_FLAGS...: compiles every unit in parallel and links $out/VARIANT/a2a_test
-# and $out/VARIANT/views_test (the runtime and views_test.cpp only).
+# build VARIANT EXTRA_FLAGS...: compiles every unit in parallel and links $out/VARIANT/a2a_test,
+# $out/VARIANT/indexed_test (the runtime, the indexed kernels and indexed_test.cpp) and
+# $out/VARIANT/views_test (the runtime and views_test.cpp only).
 build() {
   local v=$1; shift
   local d=$out/$v flags=(-std=c++17 -pthread -Wall -Wextra -Werror -I"$root/runtime/include" "$@")
@@ -41,12 +49,18 @@ build() {
   unit chip_pipeline "$root/runtime/examples/chip_pipeline.cpp"
   unit a2a_test "$here/a2a_test.cpp"
   unit views_test "$here/views_test.cpp"
+  unit idx_fp32 "$out/indexed_all_to_all_v__fp32.cpp" -Dkernel_entry=pld_idx_f32
+  unit idx_int8 "$out/indexed_all_to_all_v__int8.cpp" -Dkernel_entry=pld_idx_i8
+  unit indexed_test "$here/indexed_test.cpp"
   local rc=0
   for p in "${pids[@]}"; do wait "$p" || rc=1; done
   [ $rc -eq 0 ] || { echo "run.sh: $v build failed" >&2; exit 1; }
   local a2a_objs=() o
-  for o in "$d"/*.o; do [ "$o" = "$d/views_test.o" ] || a2a_objs+=("$o"); done
+  for o in "$d"/*.o; do
+    case "$o" in "$d/views_test.o" | "$d/indexed_test.o" | "$d"/idx_*.o) ;; *) a2a_objs+=("$o") ;; esac
+  done
   "$cxx" "${flags[@]}" "${a2a_objs[@]}" -o "$d/a2a_test"
+  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/idx_fp32.o" "$d/idx_int8.o" "$d/indexed_test.o" -o "$d/indexed_test"
   "$cxx" "${flags[@]}" "$d/runtime.o" "$d/views_test.o" -o "$d/views_test"
 }
 
@@ -73,10 +87,12 @@ run() {
 
 build release -O2
 run "$out/release.log" "$out/release/a2a_test" "$@"
+run "$out/release-indexed.log" "$out/release/indexed_test" "$@"
 run "$out/release-views.log" "$out/release/views_test"
 if [ "${PLD_RT_NO_TSAN:-0}" != 1 ]; then
   build tsan -O1 -g -fsanitize=thread
   TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" run "$out/tsan.log" "$out/tsan/a2a_test" --quick
+  TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" run "$out/tsan-indexed.log" "$out/tsan/indexed_test" --quick
   TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" run "$out/tsan-views.log" "$out/tsan/views_test"
 fi
 echo "$passed passed, $failed failed"

@@ -9,13 +9,18 @@
 //   mode run|bench, ranks P, dtype f32|i8, max_recv MR, row_elems RE, stride S, repeat N,
 //   aiv_capacity C, non_contiguous none|input|target|signal|send_counts|recv_counts,
 //   send_counts <P*P ints, row-major [src][dst]>, iters N, warmup W, timed_kernel NAME,
-//   core_num L (only for a case with runtime_core_num).
+//   core_num L (only for a case with runtime_core_num),
+//   op all_to_all_v|indexed_all_to_all_v (default all_to_all_v), input_rows N_in and
+//   index <P*P*MR ints, [src][d*MR + k]> (indexed only).
 //
 // The module's CHIP function is
 //   chip_pipeline(inp, send, out, stage, data, signal, counts, recv[, core_num])
 // with stage, data, signal, counts, recv DistributedTensors (one CommContext each, all in the one
 // domain of the World). Tensor arguments are passed in that declaration order, CommContexts in the
-// order of the DistributedTensor parameters. With a `core_num` line the function has one scalar
+// order of the DistributedTensor parameters. For the indexed op the function is
+//   chip_pipeline(inp, send, out, idx, stage, data, signal, counts, recv[, core_num])
+// with inp and stage [N_in, RE] and idx a host [P*MR] i32 tensor (this rank's index list); the
+// collective's CommContext is then args[6] of its kernel. With a `core_num` line the function has one scalar
 // parameter, the i64 core_num, passed as OrchArgs scalar 0 (num_scalars 1); without one the
 // driver passes no scalars (num_scalars 0), as the module has none.
 //
@@ -72,14 +77,16 @@ int64_t now_ns() {
       .count();
 }
 
+int g_ctx_slot = 5;  // the timed collective's CommContext slot: 5 (plain) or 6 (indexed)
+
 // A trampoline per table slot: counts the block instances of each kernel (and times the timed
 // one) before calling the kernel's entry.
 template <int I>
 void tramp(int64_t* args) {
   g_blocks[I].fetch_add(1);
   if (I == g_timed) {
-    // The timed kernel is the builtin collective: args[5] is its CommContext.
-    const int rank = static_cast<int>(reinterpret_cast<const pld::CommContext*>(args[5])->rankId);
+    // The timed kernel is the builtin collective: args[g_ctx_slot] is its CommContext.
+    const int rank = static_cast<int>(reinterpret_cast<const pld::CommContext*>(args[g_ctx_slot])->rankId);
     const int block = pld_rt_block_idx();
     const int64_t t0 = now_ns();
     pld_sim_kernels[I].fn(args);
@@ -115,6 +122,9 @@ struct Params {
   std::string timed_kernel;
   bool has_core_num = false;  // a `core_num` line: chip_pipeline takes it as scalar 0
   int64_t core_num = 0;
+  bool indexed = false;       // op indexed_all_to_all_v
+  int64_t input_rows = 0;     // N_in (default P * MR)
+  std::vector<int32_t> index;  // [src * P*MR + j]
 };
 
 Params read_params(const char* path) {
@@ -142,7 +152,16 @@ Params read_params(const char* path) {
       p.has_core_num = true;
       if (!(ls >> p.core_num)) die("bad value for core_num");
     }
-    else if (key == "send_counts") {
+    else if (key == "op") {
+      std::string op;
+      ls >> op;
+      if (op == "indexed_all_to_all_v") p.indexed = true;
+      else if (op != "all_to_all_v") die("unknown op " + op);
+    } else if (key == "input_rows") ls >> p.input_rows;
+    else if (key == "index") {
+      int32_t v;
+      while (ls >> v) p.index.push_back(v);
+    } else if (key == "send_counts") {
       int32_t v;
       while (ls >> v) p.send_counts.push_back(v);
     } else die("unknown parameter " + key);
@@ -152,25 +171,29 @@ Params read_params(const char* path) {
   if (p.dtype != "f32" && p.dtype != "i8") die("dtype must be f32 or i8");
   if (p.max_recv < 1 || p.row_elems < 1 || p.stride < 1 || p.repeat < 1) die("bad shape parameters");
   if (p.send_counts.size() != static_cast<size_t>(p.ranks) * p.ranks) die("send_counts is not P x P");
+  if (p.input_rows == 0) p.input_rows = p.ranks * p.max_recv;
+  if (p.input_rows < 1) die("bad input_rows");
+  if (p.indexed && p.index.size() != static_cast<size_t>(p.ranks) * p.ranks * p.max_recv)
+    die("index is not P lists of P*max_recv");
   return p;
 }
 
-// The input payload of sim.md: input[r][d*MR + k][e].
+// The input payload of sim.md: input[r][d*MR + k][e]; input row i of an indexed case (N_in rows)
+// is the same formula with d = i / MR, k = i % MR.
 void fill_payload(const Params& p, int r, void* buf) {
   const int64_t MR = p.max_recv, RE = p.row_elems;
-  for (int64_t d = 0; d < p.ranks; ++d)
-    for (int64_t k = 0; k < MR; ++k) {
-      const int64_t row = d * MR + k;
-      if (p.dtype == "f32") {
-        float* dst = static_cast<float*>(buf) + row * RE;
-        for (int64_t e = 0; e < RE; ++e)
-          dst[e] = static_cast<float>(int64_t(r) * 1000000 + d * 10000 + k * 100 + e);
-      } else {
-        int8_t* dst = static_cast<int8_t*>(buf) + row * RE;
-        for (int64_t e = 0; e < RE; ++e)
-          dst[e] = static_cast<int8_t>((int64_t(r) * 37 + d * 11 + k * 5 + e) % 251 - 125);
-      }
+  for (int64_t row = 0; row < p.input_rows; ++row) {
+    const int64_t d = row / MR, k = row % MR;
+    if (p.dtype == "f32") {
+      float* dst = static_cast<float*>(buf) + row * RE;
+      for (int64_t e = 0; e < RE; ++e)
+        dst[e] = static_cast<float>(int64_t(r) * 1000000 + d * 10000 + k * 100 + e);
+    } else {
+      int8_t* dst = static_cast<int8_t*>(buf) + row * RE;
+      for (int64_t e = 0; e < RE; ++e)
+        dst[e] = static_cast<int8_t>((int64_t(r) * 37 + d * 11 + k * 5 + e) % 251 - 125);
     }
+  }
 }
 
 // A descriptor over `data` with the given shape: packed row-major, or (strided) with the innermost
@@ -197,9 +220,9 @@ std::string one_line(std::string s) {
 
 struct Rank {
   std::vector<char> inp, out;
-  std::vector<int32_t> send;
-  pld::Tensor desc[8];
-  pld::Tensor* ptr[8];
+  std::vector<int32_t> send, idx;
+  pld::Tensor desc[9];
+  pld::Tensor* ptr[9];
   pld::CommContext* comm[5];
   int64_t scalars[1];
   pld::rt::OrchArgs args;
@@ -214,6 +237,8 @@ int main(int argc, char** argv) {
   const int32_t elem = p.dtype == "f32" ? 4 : 1;
   const int64_t rows = P * p.max_recv;
   const int64_t payload_bytes = rows * p.row_elems * elem;
+  const int64_t input_bytes = p.input_rows * p.row_elems * elem;  // = payload_bytes unless indexed
+  if (p.indexed) g_ctx_slot = 6;
 
   if (pld_sim_kernel_count > kMaxKernels) die("too many kernels in the tree");
   for (int i = 0; i < pld_sim_kernel_count; ++i) {
@@ -221,14 +246,16 @@ int main(int argc, char** argv) {
   }
   if (p.mode == "bench" && g_timed < 0) die("timed kernel " + p.timed_kernel + " is not in the tree");
 
-  // The five collective operands (window tensors), in the collective's operand order.
+  // The five window operands of the collective, in its operand order (the indexed op's sixth,
+  // index, is a host tensor).
   const char* names[5] = {"input", "target", "signal", "send_counts", "recv_counts"};
-  std::vector<int64_t> shapes[5] = {{rows, p.row_elems}, {rows, p.row_elems}, {P, p.stride}, {P}, {P}};
+  std::vector<int64_t> shapes[5] = {{p.input_rows, p.row_elems}, {rows, p.row_elems}, {P, p.stride}, {P}, {P}};
   const int32_t elems[5] = {elem, elem, 4, 4, 4};
   int strided = -1;
   for (int i = 0; i < 5; ++i)
     if (p.non_contiguous == names[i]) strided = i;
-  if (p.non_contiguous != "none" && strided < 0) die("unknown operand " + p.non_contiguous);
+  const bool strided_index = p.indexed && p.non_contiguous == "index";
+  if (p.non_contiguous != "none" && strided < 0 && !strided_index) die("unknown operand " + p.non_contiguous);
 
   uint64_t bytes[5], window = 4096;
   for (int i = 0; i < 5; ++i) {
@@ -247,19 +274,27 @@ int main(int argc, char** argv) {
   std::vector<Rank> ranks(P);
   for (int r = 0; r < P; ++r) {
     Rank& R = ranks[r];
-    R.inp.assign(payload_bytes, 0);
+    R.inp.assign(input_bytes, 0);
     R.out.assign(payload_bytes, 0);
     R.send.assign(p.send_counts.begin() + r * P, p.send_counts.begin() + (r + 1) * P);
     fill_payload(p, r, R.inp.data());
-    R.desc[0] = make_tensor(R.inp.data(), elem, {rows, p.row_elems}, false);
+    R.desc[0] = make_tensor(R.inp.data(), elem, {p.input_rows, p.row_elems}, false);
     R.desc[1] = make_tensor(R.send.data(), 4, {P}, false);
     R.desc[2] = make_tensor(R.out.data(), elem, {rows, p.row_elems}, false);
+    int next = 3;
+    if (p.indexed) {
+      // This rank's gather list; twice as large when it is made strided (the view stays inside).
+      R.idx.assign(rows * (strided_index ? 2 : 1), 0);
+      for (int64_t j = 0; j < rows; ++j) R.idx[j] = p.index[r * rows + j];
+      R.desc[next++] = make_tensor(R.idx.data(), 4, {rows}, strided_index);
+    }
     for (int i = 0; i < 5; ++i)
-      R.desc[3 + i] = make_tensor(w.window(r, off[i]), elems[i], shapes[i], i == strided);
-    for (int i = 0; i < 8; ++i) R.ptr[i] = &R.desc[i];
+      R.desc[next + i] = make_tensor(w.window(r, off[i]), elems[i], shapes[i], i == strided);
+    const int ntensors = next + 5;
+    for (int i = 0; i < ntensors; ++i) R.ptr[i] = &R.desc[i];
     for (int i = 0; i < 5; ++i) R.comm[i] = w.comm(r);
     R.args.tensors = R.ptr;
-    R.args.num_tensors = 8;
+    R.args.num_tensors = ntensors;
     R.args.comms = R.comm;
     R.args.num_comms = 5;
     if (p.has_core_num) {
@@ -320,13 +355,24 @@ int main(int argc, char** argv) {
       if (it >= p.warmup) std::fprintf(out, "timing %" PRId64 " %" PRId64 "\n", copy_ns, end - start);
     }
     // The last exchange moved everything (every count is expected at MAX_RECV): rank d's target
-    // chunk s is rank s's input chunk d.
+    // chunk s is rank s's input chunk d (indexed: row k of it is rank s's input row
+    // index_s[d*MR + k], every entry expected in range).
     bool verified = true;
     const int64_t chunk = p.max_recv * p.row_elems * elem;
+    const int64_t row_bytes = p.row_elems * elem;
     for (int d = 0; d < P; ++d)
-      for (int s = 0; s < P; ++s)
-        verified = verified && std::memcmp(static_cast<const char*>(w.window(d, off[1])) + s * chunk,
-                                           ranks[s].inp.data() + d * chunk, chunk) == 0;
+      for (int s = 0; s < P; ++s) {
+        const char* got = static_cast<const char*>(w.window(d, off[1])) + s * chunk;
+        if (!p.indexed) {
+          verified = verified && std::memcmp(got, ranks[s].inp.data() + d * chunk, chunk) == 0;
+          continue;
+        }
+        for (int64_t k = 0; k < p.max_recv; ++k) {
+          const int64_t ix = p.index[s * rows + d * p.max_recv + k];
+          verified = verified && ix >= 0 && ix < p.input_rows &&
+                     std::memcmp(got + k * row_bytes, ranks[s].inp.data() + ix * row_bytes, row_bytes) == 0;
+        }
+      }
     std::fprintf(out, "verified %d\n", verified ? 1 : 0);
     print_status(status, "");
     std::fclose(out);
@@ -352,7 +398,7 @@ int main(int argc, char** argv) {
     const int32_t* sig = static_cast<const int32_t*>(w.window(r, off[2]));
     for (int64_t i = 0; i < int64_t(P) * p.stride; ++i) std::fprintf(out, " %d", sig[i]);
     const bool staged =
-        std::memcmp(w.window(r, off[0]), ranks[r].inp.data(), payload_bytes) == 0 &&
+        std::memcmp(w.window(r, off[0]), ranks[r].inp.data(), input_bytes) == 0 &&
         std::memcmp(w.window(r, off[3]), ranks[r].send.data(), sizeof(int32_t) * P) == 0;
     std::fprintf(out, "\nstaged %d", staged ? 1 : 0);
     // consume_step's result (the pipeline's return value) must be the target window.

@@ -4,8 +4,10 @@
 //! pld-sim CASE.json [-o RESULT.json]        one case (docs/sim.md); the result JSON on stdout or in RESULT.json
 //! pld-sim --matrix [full|ci] [--filter S] [--list]
 //!                                           the case matrix against the golden (default full)
-//! pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N]
-//!                                           exchange throughput vs single-thread memcpy
+//! pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N] [--indexed]
+//!                                           exchange throughput vs single-thread memcpy; with
+//!                                           --indexed, the indexed op (random index) vs the
+//!                                           plain op on the same counts, in the same run
 //! ```
 //!
 //! Exit status: 0 when the case ran (whatever its status), 2 for a malformed case or usage, 1 when
@@ -23,7 +25,7 @@ use pld::sim::toolchain::Toolchain;
 
 const USAGE: &str = "usage: pld-sim CASE.json [-o RESULT.json]\n       \
                      pld-sim --matrix [full|ci] [--filter SUBSTR] [--list]\n       \
-                     pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N]";
+                     pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N] [--indexed]";
 
 fn usage_error(msg: &str) -> ExitCode {
     eprintln!("pld-sim: {msg}\n{USAGE}");
@@ -175,8 +177,13 @@ fn bench_main(args: &[String]) -> ExitCode {
     let mut core_num: Option<i64> = None;
     let mut warmup = 2u32;
     let mut iters = 5u32;
+    let mut indexed = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
+        if a == "--indexed" {
+            indexed = true;
+            continue;
+        }
         let Some(v) = it.next() else { return usage_error(&format!("{a} needs a value")) };
         let bad = || usage_error(&format!("bad value {v} for {a}"));
         match a.as_str() {
@@ -210,6 +217,9 @@ fn bench_main(args: &[String]) -> ExitCode {
     // f32 rows of 1024 elements (4 KiB); every count MAX_RECV, so each rank sends its whole
     // input: `mib` MiB per rank.
     const ROW_ELEMS: i64 = 1024;
+    if indexed {
+        return bench_indexed(&tc, &ranks, mib, core_num, warmup, iters, ROW_ELEMS);
+    }
     println!(
         "| P | B | MiB per rank | single-thread memcpy GB/s | exchange GB/s (all ranks) | exchange / memcpy (median of {iters}) |"
     );
@@ -242,6 +252,72 @@ fn bench_main(args: &[String]) -> ExitCode {
                 ok = false;
             }
         }
+    }
+    if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}
+
+/// `--bench --indexed`: per P, the plain op and the indexed op with a random index over the same
+/// P * MAX_RECV input rows, on the same counts (every one MAX_RECV), in the same run: three
+/// alternating rounds of each (`iters` timed exchanges per round), so both see the same machine
+/// load. The ratio is the median indexed exchange throughput over the median plain one.
+fn bench_indexed(
+    tc: &Toolchain,
+    ranks: &[usize],
+    mib: i64,
+    core_num: Option<i64>,
+    warmup: u32,
+    iters: u32,
+    row_elems: i64,
+) -> ExitCode {
+    use pld::sim::matrix::{IndexPattern, indexed_case};
+    println!(
+        "| P | L | MiB per rank | plain exchange GB/s | indexed exchange GB/s (random index) | indexed / plain | indexed / memcpy |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    let mut ok = true;
+    for &p in ranks {
+        let mr = mib * (1 << 20) / (p as i64 * row_elems * 4);
+        if mr < 1 {
+            return usage_error("--mib too small for that many ranks");
+        }
+        let l = core_num.unwrap_or(p as i64);
+        let plain = matrix::case(p, l, DType::F32, mr, row_elems, Pattern::Uniform, 0);
+        let indexed = indexed_case(p, l, DType::F32, mr, row_elems, p as i64 * mr, IndexPattern::Random, Pattern::Uniform, 7);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for _round in 0..3 {
+            for (case, into) in [(&plain, &mut a), (&indexed, &mut b)] {
+                match bench(tc, case, warmup, iters) {
+                    Ok(r) => into.push(r),
+                    Err(e) => {
+                        eprintln!("pld-sim: P={p}: {e}");
+                        ok = false;
+                    }
+                }
+            }
+        }
+        if a.is_empty() || b.is_empty() {
+            continue;
+        }
+        let merge = |rs: &[pld::sim::run::BenchResult]| {
+            let mut all = rs[0].clone();
+            all.timings = rs.iter().flat_map(|r| r.timings.iter().copied()).collect();
+            all
+        };
+        let (a, b) = (merge(&a), merge(&b));
+        println!(
+            "| {} | {} | {:.0} | {:.2} | {:.2} | **{:.2}** | {:.2} |",
+            p,
+            l,
+            a.bytes_per_rank as f64 / (1 << 20) as f64,
+            a.exchange_gbps(),
+            b.exchange_gbps(),
+            b.exchange_gbps() / a.exchange_gbps(),
+            b.ratio()
+        );
+        let ms = |r: &pld::sim::run::BenchResult| -> String {
+            r.timings.iter().map(|(_, e)| format!("{:.1}", *e as f64 / 1e6)).collect::<Vec<_>>().join(" ")
+        };
+        eprintln!("P={p}: plain exchange ms: {}; indexed exchange ms: {}", ms(&a), ms(&b));
     }
     if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
 }

@@ -105,7 +105,7 @@ int32_t opt_main(rust::Slice<const rust::String> args) {
   mlir::DialectRegistry registry;
   registerAll(registry);
   // Upstream generic transforms (canonicalize, cse, ...) for --pass-pipeline.
-  mlir::registerTransformsPasses();
+  register_upstream_passes();
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       static_cast<int>(storage.size()), argv.data(),
@@ -114,29 +114,13 @@ int32_t opt_main(rust::Slice<const rust::String> args) {
       registry));
 }
 
-void register_pass(rust::Fn<PassHandle()> create) {
-  mlir::registerPass([create]() -> std::unique_ptr<mlir::Pass> {
-    return std::unique_ptr<mlir::Pass>(unwrap(create()));
-  });
+void register_upstream_passes() {
+  static const bool registered = (mlir::registerTransformsPasses(), true);
+  (void)registered;
 }
 
-void register_pipeline(rust::Str argument, rust::Str description,
-                       rust::Str pipeline) {
-  std::string text(pipeline);
-  mlir::PassPipelineRegistration<>(
-      std::string(argument), std::string(description),
-      [text](mlir::OpPassManager &pm) {
-        // The registered text is a full pipeline (`builtin.module(...)`), but
-        // the callback receives a manager already anchored on that op:
-        // parsing the full text would nest a second builtin.module manager
-        // that never runs. Parse only the body when the anchors agree.
-        llvm::StringRef body(text);
-        std::string anchor = (pm.getOpAnchorName() + "(").str();
-        if (body.starts_with(anchor) && body.ends_with(")"))
-          body = body.drop_front(anchor.size()).drop_back();
-        if (mlir::failed(mlir::parsePassPipeline(body, pm)))
-          llvm::report_fatal_error("pld: invalid built-in pipeline text");
-      });
+void register_dialects(DialectRegistryHandle registry) {
+  pld::registerDialects(*unwrap(registry));
 }
 
 void emit_diagnostic(LocationHandle loc, uint8_t severity, rust::Str message,

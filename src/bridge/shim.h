@@ -11,6 +11,7 @@ namespace pld::bridge {
 using PassHandle = ::MlirPass;
 using LocationHandle = ::MlirLocation;
 using OperationHandle = ::MlirOperation;
+using DialectRegistryHandle = ::MlirDialectRegistry;
 
 /// mlir-opt's main over the pl/pld/func/arith/scf/cf registry.
 int32_t opt_main(rust::Slice<const rust::String> args);
@@ -21,12 +22,16 @@ int32_t opt_main(rust::Slice<const rust::String> args);
 int32_t translate_main(
     rust::Slice<const rust::String> args,
     rust::Fn<bool(OperationHandle, rust::Str, rust::Str, rust::Str)> build);
-/// Registers a pass in MLIR's global registry; `create` is called once to
-/// learn the flag and once per pipeline instance.
-void register_pass(rust::Fn<PassHandle()> create);
-/// Registers a named textual pipeline as a `--flag`.
-void register_pipeline(rust::Str argument, rust::Str description,
-                       rust::Str pipeline);
+/// Registers every pld pass (the classes generated from Passes.td, in
+/// passes.cc) and the `pld-lower-collectives` pipeline; idempotent.
+void register_passes();
+/// Registers the upstream generic transforms pld-opt offers (canonicalize,
+/// cse, inline, symbol-dce, ...); idempotent.
+void register_upstream_passes();
+/// A new instance of the pld pass whose flag is `argument` (null if none).
+PassHandle create_pass(rust::Str argument);
+/// Inserts pl, pld and func (with its pld inliner extension) into `registry`.
+void register_dialects(DialectRegistryHandle registry);
 /// Emits an error (0), warning (1) or remark (2) at `loc`, with an attached
 /// note at `note_loc` when `note` is not empty.
 void emit_diagnostic(LocationHandle loc, uint8_t severity, rust::Str message,

@@ -12,12 +12,20 @@ pub struct Package {
     pub text: &'static str,
 }
 
-/// Every package the codegen knows.
-pub const PACKAGES: &[Package] = &[Package {
-    name: ":pypto.runtime.builtins.collectives.all_to_all_v",
-    path: "templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in",
-    text: include_str!("../../templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in"),
-}];
+/// Every package the codegen knows (the `template_dir` of each row of
+/// [`crate::collective`]'s table; a unit test holds the two together).
+pub const PACKAGES: &[Package] = &[
+    Package {
+        name: ":pypto.runtime.builtins.collectives.all_to_all_v",
+        path: "templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in",
+        text: include_str!("../../templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in"),
+    },
+    Package {
+        name: ":pypto.runtime.builtins.collectives.indexed_all_to_all_v",
+        path: "templates/pypto/runtime/builtins/collectives/indexed_all_to_all_v/kernel.cpp.in",
+        text: include_str!("../../templates/pypto/runtime/builtins/collectives/indexed_all_to_all_v/kernel.cpp.in"),
+    },
+];
 
 /// The package named `name` (`:a.b.c`, the form `pl.builtin_template_dir` uses).
 pub fn package(name: &str) -> Option<&'static Package> {
@@ -143,5 +151,18 @@ mod tests {
         assert!(!f32.contains("${") && !i8.contains("${"));
         assert_eq!(f32.replace("float", "DT"), i8.replace("int8_t", "DT"));
         assert!(package(":pypto.runtime.builtins.collectives.nope").is_none());
+    }
+
+    #[test]
+    fn every_collective_has_its_package_and_renders_both_dtypes() {
+        for spec in crate::collective::TABLE {
+            let pkg = package(spec.template_dir).unwrap_or_else(|| panic!("no package {}", spec.template_dir));
+            assert!(pkg.path.ends_with(&format!("/{}/kernel.cpp.in", spec.short)), "{}", pkg.path);
+            let f32 = render(pkg.text, &vars("dtype_cpp=float")).unwrap();
+            let i8 = render(pkg.text, &vars("dtype_cpp=int8_t")).unwrap();
+            // The rendering is the template with dtype_cpp substituted, nothing else.
+            assert_eq!(f32, pkg.text.replace("${dtype_cpp}", "float"));
+            assert_eq!(i8, pkg.text.replace("${dtype_cpp}", "int8_t"));
+        }
     }
 }

@@ -26,7 +26,7 @@
 //! directions `in, inout, inout, in, inout` order it after the task that
 //! wrote its input and before the one that reads its target.
 
-use super::{ModulePass, PassId};
+use super::{ModulePass, PassStatistics};
 use crate::{
     alias::AliasClasses,
     contiguity::ContiguityTrace,
@@ -44,21 +44,14 @@ use melior::ir::{
 };
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+/// The pass, with what its last run counted.
 #[derive(Clone, Default)]
-pub struct AutoDeriveTaskDependencies;
-
-static ID: PassId = PassId(4);
+pub struct AutoDeriveTaskDependencies {
+    statistics: PassStatistics,
+}
 
 impl ModulePass for AutoDeriveTaskDependencies {
     const ARGUMENT: &'static str = "auto-derive-task-dependencies";
-    const NAME: &'static str = "AutoDeriveTaskDependencies";
-    const DESCRIPTION: &'static str = "Number the tasks of every orchestration body (pl.task_id) and derive their \
-         RAW/WAR/WAW dependencies from argument directions over alias classes (pl.task_deps)";
-
-    fn id() -> &'static PassId {
-        &ID
-    }
-
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
         let body = module_body(&module)?;
         let mut directions = Directions::new(function_map(&module), ContiguityTrace::new(body));
@@ -68,11 +61,16 @@ impl ModulePass for AutoDeriveTaskDependencies {
         }
         let context_ref = module.context();
         let context = crate::context::borrow(&context_ref);
+        self.statistics.tasks_numbered = plans.len() as u64;
+        self.statistics.task_dependencies = plans.iter().map(|(_, _, deps)| deps.len() as u64).sum();
         for (op, id, deps) in plans {
             set_attr(&op, "pl.task_id", i64_attr(context, id));
             set_attr(&op, "pl.task_deps", i64_array_attr(context, &deps));
         }
         Ok(())
+    }
+    fn statistics(&self) -> PassStatistics {
+        self.statistics
     }
 }
 

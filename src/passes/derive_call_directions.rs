@@ -8,7 +8,7 @@
 //! anything is written, so the result does not depend on the order in which
 //! functions are visited, and a second run changes nothing.
 
-use super::{ModulePass, PassId};
+use super::ModulePass;
 use crate::{
     contiguity::ContiguityTrace,
     directions::{Direction, Directions},
@@ -23,18 +23,8 @@ use melior::ir::{Identifier, attribute::StringAttribute, operation::OperationLik
 #[derive(Clone, Default)]
 pub struct DeriveCallDirections;
 
-static ID: PassId = PassId(3);
-
 impl ModulePass for DeriveCallDirections {
     const ARGUMENT: &'static str = "derive-call-directions";
-    const NAME: &'static str = "DeriveCallDirections";
-    const DESCRIPTION: &'static str = "Materialize every parameter's pl.direction (explicit, else derived from the \
-         body) and record pl.arg_directions on every call";
-
-    fn id() -> &'static PassId {
-        &ID
-    }
-
     fn run(&mut self, module: melior::ir::operation::OperationRef) -> Result<(), PldError> {
         let body = module_body(&module)?;
         let mut directions = Directions::new(function_map(&module), ContiguityTrace::new(body));

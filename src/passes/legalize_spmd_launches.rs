@@ -32,7 +32,7 @@
 //! runtime allocates, `runtime_alloc_outs`); an SPMD launch may not leave an
 //! `out`/`inout` parameter to the runtime. The pass changes nothing.
 
-use super::{ModulePass, PassId};
+use super::ModulePass;
 use crate::{
     contiguity::ContiguityTrace,
     diag,
@@ -50,19 +50,8 @@ use melior::ir::{
 #[derive(Clone, Default)]
 pub struct LegalizeSpmdLaunches;
 
-static ID: PassId = PassId(2);
-
 impl ModulePass for LegalizeSpmdLaunches {
     const ARGUMENT: &'static str = "legalize-spmd-launches";
-    const NAME: &'static str = "LegalizeSpmdLaunches";
-    const DESCRIPTION: &'static str = "Check every kernel launch of a CHIP orchestration body: pl.core_num >= 1, \
-         pl.sync_start only with pl.core_num > 1, an AIV callee, and a caller argument for every out/inout parameter; \
-         refuse what the orchestration codegen cannot emit";
-
-    fn id() -> &'static PassId {
-        &ID
-    }
-
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
         let body = module_body(&module)?;
         let functions = function_map(&module);

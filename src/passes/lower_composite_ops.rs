@@ -32,9 +32,14 @@
 //! | core_num not the constant 1 | `requires core_num=1` |
 //! | target rows or signal NR not static | `needs a static target row count and signal NR` |
 //! | target rows not a multiple of NR | (rejected by the op verifier) |
+//! | `pld.tensor.indexed_all_to_all_v`, module not `pl.arch = "a5"` | `indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport)` |
+//! | `pld.tensor.indexed_all_to_all_v` | `indexed_all_to_all_v is not supported in an InCore body` |
+//!
+//! (The indexed rows are indexed.md's, in its order: the architecture first,
+//! then the rail. The indexed op has no InCore expansion.)
 
 use super::{
-    ModulePass, PassId,
+    ModulePass, PassStatistics,
     lower_l2_tensor_collectives::{ALL_TO_ALL_V, CoreNum, core_num},
 };
 use crate::{
@@ -54,28 +59,28 @@ use melior::{
     },
 };
 
+/// The pass, with what its last run counted.
 #[derive(Clone, Default)]
-pub struct LowerCompositeOps;
-
-static ID: PassId = PassId(7);
-
+pub struct LowerCompositeOps {
+    lowered: u64,
+}
 
 impl ModulePass for LowerCompositeOps {
     const ARGUMENT: &'static str = "lower-composite-ops";
-    const NAME: &'static str = "LowerCompositeOps";
-    const DESCRIPTION: &'static str = "InCore rail: expand pld.tensor.all_to_all_v in InCore bodies into an explicit \
-         per-peer transfer loop (core_num must be 1)";
-
-    fn id() -> &'static PassId {
-        &ID
-    }
-
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
         let mut plans: Vec<(OperationRef, i64)> = Vec::new();
         let mut errors = 0;
+        let arch = crate::collective::module_arch(&module);
         for func in module_functions(&module) {
             if !matches!(func_kind(&func), Some("incore" | "aic" | "aiv")) {
                 continue;
+            }
+            for op in ops_named(&func, &[crate::collective::INDEXED_ALL_TO_ALL_V.op]) {
+                let spec = &crate::collective::INDEXED_ALL_TO_ALL_V;
+                let problem = crate::collective::arch_problem(spec, &arch)
+                    .unwrap_or_else(|| format!("{} is not supported in an InCore body", spec.short));
+                diag::error(op.location(), &format!("'{}': {problem}", spec.op));
+                errors += 1;
             }
             for op in ops_named(&func, &[ALL_TO_ALL_V]) {
                 match plan(&op) {
@@ -92,10 +97,14 @@ impl ModulePass for LowerCompositeOps {
         }
         let context_ref = module.context();
         let context = crate::context::borrow(&context_ref);
+        self.lowered = plans.len() as u64;
         for (op, max_recv) in plans {
             expand(context, &op, max_recv)?;
         }
         Ok(())
+    }
+    fn statistics(&self) -> PassStatistics {
+        PassStatistics { collectives_lowered: self.lowered, ..PassStatistics::default() }
     }
 }
 

@@ -32,11 +32,15 @@
 //! | two operands sharing a window allocation (two views of one buffer included) | `<op> <a> and <b> must be different window allocations` |
 //! | signal NR or S not static | `signal shape must be static on the HOST rail` |
 //! | element type not f32 / i8 | `supports only f32 or i8` |
-//! | `pld.tensor.indexed_all_to_all_v` in a HOST body | `is not supported on the HOST rail` |
+//! | `pld.tensor.indexed_all_to_all_v` in a HOST body, module not `pl.arch = "a5"` | `indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport)` |
+//! | `pld.tensor.indexed_all_to_all_v` in a HOST body | `indexed_all_to_all_v is not supported on the HOST rail` |
+//!
+//! (The two indexed rows are indexed.md's, in its order: the architecture
+//! first, then the rail.)
 //! | a symbol of the callable's / kernel's name that is something else | `symbol '@<name>' already exists` |
 
 use super::{
-    ModulePass, PassId,
+    ModulePass, PassStatistics,
     lower_l2_tensor_collectives::{ALL_TO_ALL_V, COLLECTIVES, OPERANDS, Variant},
 };
 use crate::{
@@ -62,10 +66,11 @@ use melior::{
 };
 use std::collections::{BTreeSet, HashSet};
 
+/// The pass, with what its last run counted.
 #[derive(Clone, Default)]
-pub struct LowerHostTensorCollectives;
-
-static ID: PassId = PassId(5);
+pub struct LowerHostTensorCollectives {
+    lowered: u64,
+}
 
 /// SIMPLER_ERROR_INVALID_ARGS.
 pub const INVALID_ARGS: i64 = 5;
@@ -74,16 +79,12 @@ pub const HOST_ABI_ARGS: i64 = 6;
 
 impl ModulePass for LowerHostTensorCollectives {
     const ARGUMENT: &'static str = "lower-host-tensor-collectives";
-    const NAME: &'static str = "LowerHostTensorCollectives";
-    const DESCRIPTION: &'static str = "HOST rail: fan each pld.tensor.all_to_all_v of a HOST orchestrator out into one \
-         pld.host.dispatch per device of a synthesized builtin chip callable, with the runtime core_num / S >= B check";
-
-    fn id() -> &'static PassId {
-        &ID
-    }
-
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
-        lower(module)
+        self.lowered = lower(module)?;
+        Ok(())
+    }
+    fn statistics(&self) -> PassStatistics {
+        PassStatistics { collectives_lowered: self.lowered, ..PassStatistics::default() }
     }
 }
 
@@ -94,7 +95,8 @@ pub fn callable_symbol(variant: Variant) -> String {
 
 /// The builtin chip callable, in the IR's own syntax.
 pub fn callable_source(variant: Variant) -> String {
-    let [input, target, signal, send, recv, result] = variant.canonical_types();
+    let [input, target, signal, send, recv, result]: [String; 6] =
+        variant.canonical_types().try_into().expect("the plain op's five operands and a result");
     format!(
         "func.func private @{name}{signature} \
          attributes {{pl.func_kind = \"orchestration\"}} {{\n  \
@@ -118,8 +120,10 @@ struct Plan {
     stride: i64,
 }
 
-fn lower(module: OperationRef) -> Result<(), PldError> {
+/// Returns how many collectives it lowered.
+fn lower(module: OperationRef) -> Result<u64, PldError> {
     let body = module_body(&module)?;
+    let arch = crate::collective::module_arch(&module);
     let trace = ContiguityTrace::new(body);
     let mut plans: Vec<(OperationRef, Plan)> = Vec::new();
     let mut errors = 0;
@@ -127,10 +131,16 @@ fn lower(module: OperationRef) -> Result<(), PldError> {
         for op in ops_named(func, &COLLECTIVES) {
             let name = op_name(&op);
             if name != ALL_TO_ALL_V {
-                diag::error(
-                    op.location(),
-                    &format!("'{name}' is not supported on the HOST rail (its lowering is CHIP-only)"),
-                );
+                // indexed.md's rows in order: the architecture, then the rail.
+                let spec = crate::collective::Collective::of_op_name(&name).map(|c| c.spec());
+                let message = match spec.and_then(|s| crate::collective::arch_problem(s, &arch)) {
+                    Some(problem) => format!("'{name}': {problem}"),
+                    None => format!(
+                        "'{name}': {} is not supported on the HOST rail (its lowering is CHIP-only)",
+                        spec.map_or(name.as_str(), |s| s.short)
+                    ),
+                };
+                diag::error(op.location(), &message);
                 errors += 1;
                 continue;
             }
@@ -144,7 +154,7 @@ fn lower(module: OperationRef) -> Result<(), PldError> {
         return Err(PldError::Diagnosed(errors));
     }
     if plans.is_empty() {
-        return Ok(());
+        return Ok(0);
     }
 
     // Symbols: reuse an identical one, reject anything else of that name.
@@ -181,10 +191,11 @@ fn lower(module: OperationRef) -> Result<(), PldError> {
     for op in to_add {
         body.append_operation(op);
     }
+    let lowered = plans.len() as u64;
     for (op, plan) in plans {
         rewrite(context, &op, &plan)?;
     }
-    Ok(())
+    Ok(lowered)
 }
 
 /// Resolves every operand to its window allocations and checks the rows.
@@ -227,7 +238,7 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
         return None;
     };
     let element = TensorLike::of(op.operand(1).ok()?.r#type())?.element;
-    let Some(variant) = Variant::of_element(element) else {
+    let Some(variant) = Variant::of_element(crate::collective::Collective::AllToAllV, element) else {
         diag::error(loc, &format!("'{ALL_TO_ALL_V}': the HOST rail supports only f32 or i8, got {element}"));
         return None;
     };
@@ -423,12 +434,13 @@ fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan)
 #[cfg(test)]
 mod tests {
     use super::{Variant, callable_source, callable_symbol};
+    use crate::collective::Dtype;
 
     #[test]
     fn callable_names_and_abi() {
-        assert_eq!(callable_symbol(Variant::Fp32), "builtin.tensor.all_to_all_v__fp32");
-        assert_eq!(callable_symbol(Variant::Int8), "builtin.tensor.all_to_all_v__int8");
-        let text = callable_source(Variant::Int8);
+        assert_eq!(callable_symbol(Variant::plain(Dtype::Fp32)), "builtin.tensor.all_to_all_v__fp32");
+        assert_eq!(callable_symbol(Variant::plain(Dtype::Int8)), "builtin.tensor.all_to_all_v__int8");
+        let text = callable_source(Variant::plain(Dtype::Int8));
         assert!(text.contains("func.call @__builtin_all_to_all_v__int8("));
         assert!(text.contains("pl.abi_arg_count = 6 : i64"));
         assert!(text.contains("pl.func_kind = \"orchestration\""));

@@ -1,19 +1,23 @@
 //! `--lower-l2-tensor-collectives` (LowerL2TensorCollectives): the CHIP/L2
 //! rail for managed collectives.
 //!
-//! In every CHIP orchestration body, each `pld.tensor.all_to_all_v` becomes a
-//! `func.call` to a synthesized AIV builtin kernel
-//! (`@__builtin_all_to_all_v__fp32` / `__int8`), so the collective is one
-//! ordinary task of the caller's pipeline. Like upstream MathToFuncs it runs
+//! In every CHIP orchestration body, each `pld.tensor.all_to_all_v` and
+//! `pld.tensor.indexed_all_to_all_v` becomes a `func.call` to a synthesized
+//! AIV builtin kernel (`@__builtin_all_to_all_v__fp32` / `__int8`,
+//! `@__builtin_indexed_all_to_all_v__fp32` / `__int8`), so the collective is
+//! one ordinary task of the caller's pipeline. Both ops are driven by one
+//! variant table ([`crate::collective`]: operands, canonical types,
+//! directions, template package, width rule, runtime core_num, architecture);
+//! nothing below is specific to either op. Like upstream MathToFuncs it runs
 //! in phases: (1) check every collective and plan its variant and launch
 //! width B, reporting every failure at its location; (2) the residual check;
 //! (3) synthesize each variant's kernel once; (4) rewrite with a melior
 //! `RewritePattern`. Nothing is modified unless phases 1 and 2 pass, so a
 //! failing run leaves the module as it was.
 
-use super::{ModulePass, PassId};
+use super::{ModulePass, PassOptions, PassStatistics};
 use crate::{
-    cal_all_to_all_v_blocks,
+    collective::{Collective, WidthRule, arch_problem, module_arch},
     contiguity::ContiguityTrace,
     diag,
     error::PldError,
@@ -35,171 +39,17 @@ use melior::{
 use mlir_sys::MlirType;
 use std::collections::{BTreeSet, HashMap};
 
-/// The op this pass lowers.
-pub const ALL_TO_ALL_V: &str = "pld.tensor.all_to_all_v";
-/// Every managed collective the residual check looks for.
+pub use crate::collective::{Dtype, Variant};
+
+/// The plain op.
+pub const ALL_TO_ALL_V: &str = crate::collective::ALL_TO_ALL_V.op;
+/// Every managed collective: each is planned (a row of [`crate::collective`]'s
+/// table) and the residual check looks for them all.
 pub const COLLECTIVES: [&str; 2] = crate::ir_util::COLLECTIVE_OPS;
-/// The builtin template package both rails render.
-pub const TEMPLATE_DIR: &str = ":pypto.runtime.builtins.collectives.all_to_all_v";
-/// Operand names in ABI order (`args[0..4]`).
+/// The builtin template package of the plain op (both rails render it).
+pub const TEMPLATE_DIR: &str = crate::collective::ALL_TO_ALL_V.template_dir;
+/// The plain op's operand names in ABI order (`args[0..4]`).
 pub const OPERANDS: [&str; 5] = ["input", "target", "signal", "send_counts", "recv_counts"];
-
-/// One synthesized kernel per payload element type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Variant {
-    Fp32,
-    Int8,
-}
-
-impl Variant {
-    /// The variant of a payload element type (f32 / signless i8).
-    pub fn of_element(element: Type) -> Option<Self> {
-        let raw = element.to_raw();
-        unsafe {
-            if mlir_sys::mlirTypeIsAF32(raw) {
-                Some(Self::Fp32)
-            } else if mlir_sys::mlirTypeIsAInteger(raw)
-                && mlir_sys::mlirIntegerTypeIsSignless(raw)
-                && mlir_sys::mlirIntegerTypeGetWidth(raw) == 8
-            {
-                Some(Self::Int8)
-            } else {
-                None
-            }
-        }
-    }
-    pub fn symbol(self) -> &'static str {
-        match self {
-            Self::Fp32 => "__builtin_all_to_all_v__fp32",
-            Self::Int8 => "__builtin_all_to_all_v__int8",
-        }
-    }
-    pub fn element(self) -> &'static str {
-        match self {
-            Self::Fp32 => "f32",
-            Self::Int8 => "i8",
-        }
-    }
-    /// The one template substitution (the same on the HOST rail).
-    pub fn template_vars(self) -> &'static str {
-        match self {
-            Self::Fp32 => "dtype_cpp=float",
-            Self::Int8 => "dtype_cpp=int8_t",
-        }
-    }
-    /// Canonical parameter types (`input`/`send_counts` plain, the other
-    /// three windows), then the result type.
-    pub fn canonical_types(self) -> [String; 6] {
-        let t = self.element();
-        [
-            format!("!pl.tensor<*x{t}>"),
-            format!("!pld.dtensor<*x{t}>"),
-            "!pld.dtensor<*xi32>".into(),
-            "!pl.tensor<*xi32>".into(),
-            "!pld.dtensor<*xi32>".into(),
-            format!("!pld.dtensor<*x{t}>"),
-        ]
-    }
-    /// The synthesized kernel, in the IR's own syntax: directions `in, inout,
-    /// inout, in, inout`, a body that returns `target` (never compiled: the
-    /// kernel is the builtin template; passes that read the function need the
-    /// return).
-    pub fn kernel_source(self) -> String {
-        format!(
-            "func.func private @{name}{signature} \
-             attributes {{pl.builtin_template_dir = \"{TEMPLATE_DIR}\", \
-             pl.builtin_template_vars = \"{vars}\", pl.func_kind = \"aiv\", \
-             pl.require_contiguous_operands}} {{\n  return %target : {result}\n}}",
-            name = self.symbol(),
-            signature = self.canonical_signature(),
-            vars = self.template_vars(),
-            result = self.canonical_types()[5],
-        )
-    }
-
-    /// The canonical types as types (no text parsing): parameters then result.
-    pub fn canonical_type_values<'c>(self, context: &'c melior::Context) -> [Type<'c>; 6] {
-        let element: Type = match self {
-            Self::Fp32 => Type::float32(context),
-            Self::Int8 => IntegerType::new(context, 8).into(),
-        };
-        let i32t: Type = IntegerType::new(context, 32).into();
-        let unranked = |distributed: bool, e: Type<'c>| unsafe {
-            Type::from_raw(crate::capi::pldTensorLikeGetUnranked(distributed, e.to_raw()))
-        };
-        [
-            unranked(false, element),
-            unranked(true, element),
-            unranked(true, i32t),
-            unranked(false, i32t),
-            unranked(true, i32t),
-            unranked(true, element),
-        ]
-    }
-
-    /// The synthesized kernel built as ops (see [`Variant::kernel_source`] for
-    /// its text), at `location`: a `NameLoc` of its symbol around the
-    /// collective that needed it, so diagnostics about the kernel point back
-    /// at that collective.
-    pub fn build_kernel<'c>(self, context: &'c melior::Context, collective: Location<'c>) -> melior::ir::Operation<'c> {
-        use melior::ir::{
-            Block, Region, RegionLike,
-            attribute::{ArrayAttribute, AttributeLike, StringAttribute, TypeAttribute},
-            r#type::FunctionType,
-        };
-        let loc = Location::name(context, self.symbol(), collective);
-        let types = self.canonical_type_values(context);
-        // Parameters are named after the operands (`input`, `target`, ...).
-        let params: Vec<(Type, Location)> =
-            types[..5].iter().zip(OPERANDS).map(|(t, name)| (*t, Location::name(context, name, collective))).collect();
-        let block = Block::new(&params);
-        let target = block.argument(1).expect("five arguments");
-        block.append_operation(melior::dialect::func::r#return(&[target.into()], loc));
-        let region = Region::new();
-        region.append_block(block);
-        let direction = |d: &str| -> Attribute<'c> {
-            let entry = unsafe {
-                mlir_sys::mlirNamedAttributeGet(
-                    Identifier::new(context, "pl.direction").to_raw(),
-                    StringAttribute::new(context, d).to_raw(),
-                )
-            };
-            unsafe { Attribute::from_raw(mlir_sys::mlirDictionaryAttrGet(context.to_raw(), 1, &entry)) }
-        };
-        let arg_attrs: Vec<Attribute> = ["in", "inout", "inout", "in", "inout"].iter().map(|d| direction(d)).collect();
-        let function_type = FunctionType::new(context, &types[..5], &types[5..]);
-        let string = |s: &str| -> Attribute<'c> { StringAttribute::new(context, s).into() };
-        melior::dialect::func::func(
-            context,
-            StringAttribute::new(context, self.symbol()),
-            TypeAttribute::new(function_type.into()),
-            region,
-            &[
-                (Identifier::new(context, "sym_visibility"), string("private")),
-                (Identifier::new(context, "arg_attrs"), ArrayAttribute::new(context, &arg_attrs).into()),
-                (Identifier::new(context, "pl.builtin_template_dir"), string(TEMPLATE_DIR)),
-                (Identifier::new(context, "pl.builtin_template_vars"), string(self.template_vars())),
-                (Identifier::new(context, "pl.func_kind"), string("aiv")),
-                (Identifier::new(context, "pl.require_contiguous_operands"), Attribute::unit(context)),
-            ],
-            loc,
-        )
-    }
-
-    /// `(%input: T {pl.direction = "in"}, ...) -> R`: the canonical parameter
-    /// list with its directions, shared by every function that takes the
-    /// collective's five operands (the kernel, the HOST rail's callable).
-    pub fn canonical_signature(self) -> String {
-        let [input, target, signal, send, recv, result] = self.canonical_types();
-        format!(
-            "(%input: {input} {{pl.direction = \"in\"}}, \
-             %target: {target} {{pl.direction = \"inout\"}}, \
-             %signal: {signal} {{pl.direction = \"inout\"}}, \
-             %send_counts: {send} {{pl.direction = \"in\"}}, \
-             %recv_counts: {recv} {{pl.direction = \"inout\"}}) -> {result}"
-        )
-    }
-}
 
 /// What phase 1 decided for one collective.
 #[derive(Clone, Copy, Debug)]
@@ -218,30 +68,35 @@ enum Width {
     Runtime { ranks: i64, stride: i64 },
 }
 
+/// The pass: its option (`Passes.td`) and what its last run counted.
 #[derive(Clone, Default)]
-pub struct LowerL2TensorCollectives;
-
-static ID: PassId = PassId(1);
+pub struct LowerL2TensorCollectives {
+    /// `aiv-cores`: the target's AIV core count (0: unknown, not checked).
+    pub aiv_cores: u64,
+    statistics: PassStatistics,
+}
 
 impl ModulePass for LowerL2TensorCollectives {
     const ARGUMENT: &'static str = "lower-l2-tensor-collectives";
-    const NAME: &'static str = "LowerL2TensorCollectives";
-    const DESCRIPTION: &'static str = "Lower pld.tensor.all_to_all_v in CHIP orchestration bodies to a \
-         func.call of a synthesized AIV builtin kernel (launch width folded from core_num)";
-
-    fn id() -> &'static PassId {
-        &ID
+    fn set_options(&mut self, options: &PassOptions) {
+        self.aiv_cores = options.aiv_cores;
     }
-
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
-        lower_l2_tensor_collectives(module)
+        self.statistics = lower_l2_tensor_collectives(module, self.aiv_cores)?;
+        Ok(())
+    }
+    fn statistics(&self) -> PassStatistics {
+        self.statistics
     }
 }
 
-/// Runs the pass on `module` (a `builtin.module`).
-pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError> {
+/// Runs the pass on `module` (a `builtin.module`). `aiv_cores` is the
+/// target's AIV core count (0: unknown, not checked). Returns the counts of
+/// the pass's statistics.
+pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Result<PassStatistics, PldError> {
     let body = module_body(&module)?;
     let functions = module_functions(&module);
+    let arch = module_arch(&module);
 
     // Phase 1: check and plan every CHIP-rail collective.
     let mut trace = ContiguityTrace::new(body);
@@ -249,8 +104,8 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
     let mut planned_ops: Vec<OperationRef> = Vec::new();
     let mut errors = 0;
     for func in functions.iter().filter(|f| is_chip_orchestration(f)) {
-        for op in ops_named(func, &[ALL_TO_ALL_V]) {
-            match plan_collective(&op, &mut trace) {
+        for op in ops_named(func, &COLLECTIVES) {
+            match plan_collective(&op, &mut trace, aiv_cores, &arch) {
                 Some(plan) => {
                     plans.insert(op.to_raw().ptr as usize, plan);
                     planned_ops.push(op);
@@ -303,7 +158,7 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
                 op.location(),
                 &format!(
                     "'{}' in orchestration function '@{}' was not lowered: \
-                     --lower-l2-tensor-collectives lowers only '{ALL_TO_ALL_V}' on the CHIP rail",
+                     --lower-l2-tensor-collectives lowers only the collectives of its variant table on the CHIP rail",
                     op.name().as_string_ref().as_str().unwrap_or("?"),
                     symbol_name(func).unwrap_or("?"),
                 ),
@@ -314,58 +169,84 @@ pub fn lower_l2_tensor_collectives(module: OperationRef) -> Result<(), PldError>
     if errors > 0 {
         return Err(PldError::Diagnosed(errors));
     }
+    let mut statistics = PassStatistics {
+        collectives_lowered: plans.len() as u64,
+        contiguity_steps_traced: trace.steps(),
+        ..PassStatistics::default()
+    };
     if plans.is_empty() {
-        return Ok(());
+        return Ok(statistics);
     }
 
     // Phase 3: everything the rewrite needs is built before the module is
     // touched: one kernel per missing variant (shared by every call site) and
     // the canonical types (raw handles: the pattern callback must be 'static).
     let mut kernels = Vec::new();
-    let mut canonical: HashMap<Variant, [MlirType; 6]> = HashMap::new();
+    let mut canonical: HashMap<Variant, Vec<MlirType>> = HashMap::new();
     for &variant in &variants {
         if let Some(kernel) = built.remove(&variant)
             && !existing.contains(&variant)
         {
             kernels.push(kernel);
         }
-        canonical.insert(variant, variant.canonical_type_values(context).map(|t| t.to_raw()));
+        canonical.insert(variant, variant.canonical_type_values(context).iter().map(|t| t.to_raw()).collect());
     }
+    statistics.kernels_synthesized = kernels.len() as u64;
     for kernel in kernels {
         body.append_operation(kernel);
     }
 
-    // Phase 4: the rewrite.
+    // Phase 4: the rewrite, one pattern per row of the table (same callback).
+    let plans = std::rc::Rc::new(plans);
+    let canonical = std::rc::Rc::new(canonical);
     let patterns = RewritePatternSet::new(context);
-    patterns.add(create_op_rewrite_pattern(
-        ALL_TO_ALL_V,
-        1,
-        context,
-        move |_, op, rewriter| {
-            let op = unsafe { OperationRef::from_raw(op) };
-            let Some(plan) = plans.get(&(op.to_raw().ptr as usize)).copied() else {
-                return false;
-            };
-            let rewriter = unsafe { PatternRewriter::from_raw(rewriter) };
-            let types = canonical[&plan.variant].map(|raw| unsafe { Type::from_raw(raw) });
-            rewrite_collective(&rewriter, op, plan, &types).is_ok()
-        },
-        &["func.call", "pl.cast"],
-    ));
+    for spec in crate::collective::TABLE {
+        let (plans, canonical) = (plans.clone(), canonical.clone());
+        patterns.add(create_op_rewrite_pattern(
+            spec.op,
+            1,
+            context,
+            move |_, op, rewriter| {
+                let op = unsafe { OperationRef::from_raw(op) };
+                let Some(plan) = plans.get(&(op.to_raw().ptr as usize)).copied() else {
+                    return false;
+                };
+                let rewriter = unsafe { PatternRewriter::from_raw(rewriter) };
+                let types: Vec<Type> = canonical[&plan.variant].iter().map(|raw| unsafe { Type::from_raw(*raw) }).collect();
+                rewrite_collective(&rewriter, op, plan, &types).is_ok()
+            },
+            &["func.call", "pl.cast"],
+        ));
+    }
     walk_and_apply_patterns(module, patterns.freeze());
-    Ok(())
+    Ok(statistics)
 }
 
-/// Phase 1 for one collective: the spec's rows, in order; the first failing
-/// one is reported at the op's location.
-fn plan_collective<'c, 'a>(op: &OperationRef<'c, 'a>, trace: &mut ContiguityTrace<'c, 'a>) -> Option<Plan> {
+/// Phase 1 for one collective: the spec's rows, in order (ir.md's table for
+/// the plain op, indexed.md's for the indexed one, driven by the op's row of
+/// the variant table); the first failing one is reported at the op's location.
+fn plan_collective<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    trace: &mut ContiguityTrace<'c, 'a>,
+    aiv_cores: u64,
+    arch: &str,
+) -> Option<Plan> {
     let loc = op.location();
+    let name = op.name();
+    let spec = Collective::of_op_name(name.as_string_ref().as_str().ok()?)?.spec();
+    let op_name = spec.op;
     let fail = |message: String| {
-        diag::error(loc, &format!("'{ALL_TO_ALL_V}': {message}"));
+        diag::error(loc, &format!("'{op_name}': {message}"));
         None
     };
     let operand = |i: usize| op.operand(i).ok();
-    let types: Vec<TensorLike> = (0..5).map(|i| operand(i).and_then(|v| TensorLike::of(v.r#type()))).collect::<Option<_>>()?;
+    let n = spec.params.len();
+    let types: Vec<TensorLike> = (0..n).map(|i| operand(i).and_then(|v| TensorLike::of(v.r#type()))).collect::<Option<_>>()?;
+
+    // The architecture the op needs (indexed: A5 URMA only).
+    if let Some(problem) = arch_problem(spec, arch) {
+        return fail(problem);
+    }
 
     // Signal shape: P (ranks) and S (stride) must be compile-time values.
     let signal_type = operand(2)?.r#type();
@@ -374,39 +255,71 @@ fn plan_collective<'c, 'a>(op: &OperationRef<'c, 'a>, trace: &mut ContiguityTrac
     };
 
     // core_num: the attribute, or an operand that folds to a constant; else a
-    // runtime value whose B is computed and checked in the body.
+    // runtime value whose B is computed and checked in the body (where the
+    // row accepts one).
     let width = match core_num(op) {
+        CoreNum::Runtime(_) if !spec.runtime_core_num => {
+            return fail(format!(
+                "a runtime core_num is not supported for {short}: its core_num is the exact launch width L, \
+                 which must be a compile-time constant on the CHIP rail",
+                short = spec.short
+            ));
+        }
         CoreNum::Static(limit) => {
             if !(1..=i32::MAX as i64).contains(&limit) {
                 return fail(format!("core_num must be in [1, 2147483647], got {limit}"));
             }
-            let blocks = cal_all_to_all_v_blocks(ranks, limit);
+            let blocks = spec.blocks(ranks, limit);
+            let how = match spec.width {
+                WidthRule::Folded => format!("B={blocks} (core_num L={limit} folded for P={ranks} ranks)"),
+                WidthRule::Exact => format!("L={limit} (the exact launch width)"),
+            };
+            if aiv_cores > 0 && blocks as u64 > aiv_cores {
+                return fail(match spec.width {
+                    WidthRule::Folded => format!(
+                        "B={blocks} exceeds the target's {aiv_cores} AIV cores \
+                         (core_num L={limit} folded for P={ranks} ranks; option aiv-cores={aiv_cores})"
+                    ),
+                    WidthRule::Exact => format!(
+                        "launch width L={limit} exceeds the target's {aiv_cores} AIV cores (option aiv-cores={aiv_cores})"
+                    ),
+                });
+            }
             if stride < blocks {
-                return fail(format!(
-                    "signal stride S={stride} is smaller than the admitted block count B={blocks} \
-                     (core_num L={limit} folded for P={ranks} ranks); the signal needs one lane per block"
-                ));
+                return fail(match spec.width {
+                    WidthRule::Folded => format!(
+                        "signal stride S={stride} is smaller than the admitted block count {how}; \
+                         the signal needs one lane per block"
+                    ),
+                    WidthRule::Exact => format!(
+                        "signal stride S={stride} is smaller than the launch width L={limit} \
+                         ({short} launches exactly core_num blocks); the signal needs one lane per block",
+                        short = spec.short
+                    ),
+                });
             }
             Width::Static(blocks)
         }
         CoreNum::Runtime(_) => Width::Runtime { ranks, stride },
     };
 
-    let Some(variant) = Variant::of_element(types[1].element) else {
+    let Some(variant) = Variant::of_element(spec.collective, types[1].element) else {
         return fail(format!("the CHIP rail supports only f32 or i8, got {}", types[1].element));
     };
-    if !types[3].distributed {
+    // A local send_counts: the plain op's verifier lets it through, the
+    // indexed op's rejects it (its row has send_counts as a window).
+    if !spec.params[3].distributed && !types[3].distributed {
         return fail(format!(
             "send_counts must be a DistributedTensor (peers read it remotely), got '{}'",
             operand(3)?.r#type()
         ));
     }
 
-    for (i, name) in OPERANDS.iter().enumerate() {
+    for (i, param) in spec.params.iter().enumerate() {
         if let Err(culprit) = trace.check(operand(i)?) {
             diag::error_with_note(
                 loc,
-                &format!("'{ALL_TO_ALL_V}': operand '{name}' is not provably contiguous"),
+                &format!("'{op_name}': operand '{}' is not provably contiguous", param.name),
                 culprit.location,
                 &culprit.note(),
             );
@@ -431,13 +344,27 @@ pub fn core_num<'c>(op: &OperationRef<'c, '_>) -> CoreNum<'c> {
     {
         return CoreNum::Static(int.value());
     }
-    let Ok(value) = op.operand(5) else {
+    // `dynamic_core_num` follows the op's tensor operands (five for the plain
+    // op, six for the indexed one).
+    let index = dynamic_core_num_index(op);
+    let Ok(value) = op.operand(index) else {
         return CoreNum::Runtime(op.location());
     };
     match fold_i64(value, 0) {
         Some(v) => CoreNum::Static(v),
         None => CoreNum::Runtime(value.location()),
     }
+}
+
+/// The operand index of a collective's `dynamic_core_num` (after its tensor
+/// operands, per the variant table).
+pub fn dynamic_core_num_index(op: &OperationRef) -> usize {
+    let name = op.name();
+    name.as_string_ref()
+        .as_str()
+        .ok()
+        .and_then(Collective::of_op_name)
+        .map_or(5, |c| c.spec().params.len())
 }
 
 /// The constant an integer value folds to: `arith.constant`, and the `arith`
@@ -480,11 +407,12 @@ pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
 
 /// Phase 4 for one planned collective: casts to the canonical types, the
 /// call (with the launch spec when B > 1), the result cast back.
+/// `canonical` holds the kernel's parameter types, then its result type.
 fn rewrite_collective(
     rewriter: &PatternRewriter,
     op: OperationRef,
     plan: Plan,
-    canonical: &[Type; 6],
+    canonical: &[Type],
 ) -> Result<(), PldError> {
     let base = rewriter.as_rewriter_base();
     let context_ref = op.context();
@@ -499,8 +427,9 @@ fn rewrite_collective(
         let cast = OperationBuilder::new("pl.cast", loc).add_operands(&[value]).add_results(&[to]).build()?;
         Ok(base.insert(cast).result(0)?.to_raw())
     };
-    let mut args = Vec::with_capacity(5);
-    for (i, ty) in canonical.iter().take(5).enumerate() {
+    let (params, result) = canonical.split_at(canonical.len() - 1);
+    let mut args = Vec::with_capacity(params.len());
+    for (i, ty) in params.iter().enumerate() {
         args.push(cast(op.operand(i)?, *ty)?);
     }
     let args: Vec<Value> = args.into_iter().map(|raw| unsafe { Value::from_raw(raw) }).collect();
@@ -519,13 +448,13 @@ fn rewrite_collective(
     let call = OperationBuilder::new("func.call", loc)
         .add_attributes(&attributes)
         .add_operands(&args)
-        .add_results(&[canonical[5]])
+        .add_results(result)
         .build()?;
     let call = match plan.width {
         Width::Static(_) => base.insert(call).result(0)?.to_raw(),
         Width::Runtime { ranks, stride } => {
-            let blocks = runtime_width(&base, context, op.operand(5)?, ranks, stride, loc)?;
-            launch(&base, context, blocks, call, canonical[5], loc)?
+            let blocks = runtime_width(&base, context, op.operand(dynamic_core_num_index(&op))?, ranks, stride, loc)?;
+            launch(&base, context, blocks, call, result[0], loc)?
         }
     };
     let result = cast(unsafe { Value::from_raw(call) }, op.result(0)?.r#type())?;
@@ -606,33 +535,5 @@ fn launch<'c>(
     Ok(base.insert(launch).result(0)?.to_raw())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Variant;
-    use melior::ir::Type;
-
-    #[test]
-    fn variant_names_and_template_vars() {
-        let context = melior::Context::new();
-        let int = |width| melior::ir::r#type::IntegerType::new(&context, width).into();
-        assert_eq!(Variant::of_element(Type::float32(&context)), Some(Variant::Fp32));
-        assert_eq!(Variant::of_element(int(8)), Some(Variant::Int8));
-        assert_eq!(Variant::of_element(int(32)), None);
-        assert_eq!(Variant::of_element(Type::bfloat16(&context)), None);
-        assert_eq!(Variant::Fp32.symbol(), "__builtin_all_to_all_v__fp32");
-        assert_eq!(Variant::Int8.template_vars(), "dtype_cpp=int8_t");
-    }
-
-    #[test]
-    fn kernel_source_declares_the_abi() {
-        let text = Variant::Int8.kernel_source();
-        assert!(text.starts_with("func.func private @__builtin_all_to_all_v__int8("));
-        let directions: Vec<&str> = text
-            .split("pl.direction = \"")
-            .skip(1)
-            .map(|rest| &rest[..rest.find('"').unwrap()])
-            .collect();
-        assert_eq!(directions, ["in", "inout", "inout", "in", "inout"]);
-        assert!(text.contains("return %target : !pld.dtensor<*xi8>"));
-    }
-}
+// The variant table's unit tests (names, template vars, canonical types,
+// kernel text) are in `crate::collective`.

@@ -24,7 +24,7 @@
 //! already passes every parameter is left alone, so a second run changes
 //! nothing. Every call is planned before any signature changes.
 
-use super::{ModulePass, PassId};
+use super::{ModulePass, PassStatistics};
 use crate::{
     alias::AliasClasses,
     contiguity::ContiguityTrace,
@@ -44,23 +44,20 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 
+/// The pass, with what its last run counted.
 #[derive(Clone, Default)]
-pub struct MaterializeDistTensorCtx;
-
-static ID: PassId = PassId(6);
+pub struct MaterializeDistTensorCtx {
+    statistics: PassStatistics,
+}
 
 impl ModulePass for MaterializeDistTensorCtx {
     const ARGUMENT: &'static str = "materialize-dist-tensor-ctx";
-    const NAME: &'static str = "MaterializeDistTensorCtx";
-    const DESCRIPTION: &'static str = "Append one !pld.comm_ctx parameter per !pld.dtensor parameter to every \
-         function and thread the matching context at every call site";
-
-    fn id() -> &'static PassId {
-        &ID
-    }
-
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
-        materialize(module)
+        self.statistics = materialize(module)?;
+        Ok(())
+    }
+    fn statistics(&self) -> PassStatistics {
+        self.statistics
     }
 }
 
@@ -107,7 +104,8 @@ enum Source {
     Device,
 }
 
-fn materialize(module: OperationRef) -> Result<(), PldError> {
+/// Returns the counts of the pass's statistics.
+fn materialize(module: OperationRef) -> Result<PassStatistics, PldError> {
     let body = module_body(&module)?;
     let functions = module_functions(&module);
     let by_name = function_map(&module);
@@ -209,6 +207,7 @@ fn materialize(module: OperationRef) -> Result<(), PldError> {
     let direction_in: Vec<(Identifier, Attribute)> =
         vec![(Identifier::new(context, "pl.direction"), StringAttribute::new(context, "in").into())];
     let mut ctx_args: HashMap<usize, Vec<mlir_sys::MlirValue>> = HashMap::new();
+    let mut statistics = PassStatistics::default();
     for func in &functions {
         let Some(layout) = symbol_name(func).and_then(|n| layouts.get(n)) else { continue };
         if layout.dtensors.is_empty() {
@@ -220,6 +219,7 @@ fn materialize(module: OperationRef) -> Result<(), PldError> {
                 .unwrap_or_default()
         } else {
             let params: Vec<_> = layout.dtensors.iter().map(|_| (ctx_type, direction_in.clone())).collect();
+            statistics.contexts_appended += params.len() as u64;
             append_params(func, &params)
         };
         ctx_args.insert(op_key(func), values);
@@ -250,6 +250,7 @@ fn materialize(module: OperationRef) -> Result<(), PldError> {
             };
             extra.push(value);
         }
+        statistics.context_arguments_threaded += extra.len() as u64;
         append_call_args(&call, &extra);
         if let Some(mut dirs) = call.attribute("pl.arg_directions").ok().and_then(string_array) {
             dirs.extend(sources.iter().map(|_| "in".to_string()));
@@ -257,6 +258,6 @@ fn materialize(module: OperationRef) -> Result<(), PldError> {
             set_attr(&call, "pl.arg_directions", string_array_attr(context, &strs));
         }
     }
-    Ok(())
+    Ok(statistics)
 }
 

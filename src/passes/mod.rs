@@ -1,8 +1,12 @@
-//! The Rust passes and their registration in MLIR's pass registry.
+//! The Rust bodies of the pld passes.
 //!
-//! Each pass is a [`ModulePass`]; [`register_passes`] hands a constructor per
-//! pass to `mlir::registerPass` through the C++ shim, so every pass is a
-//! `pld-opt --flag` and a `--pass-pipeline` element, exactly like a C++ pass.
+//! Every pass is declared in `dialect/include/pld/Passes.td` (flag, summary,
+//! description, dependent dialects, options, statistics); TableGen generates
+//! its C++ class (`src/bridge/passes.cc`), which MLIR registers, parses the
+//! options of, times and reports the statistics of like any C++ pass. Its
+//! `runOnOperation` calls [`run_pass`] through the cxx bridge with the module
+//! and the option values; [`run_pass`] runs the matching [`ModulePass`] and
+//! hands its counts back.
 
 pub mod auto_derive_task_dependencies;
 pub mod derive_call_directions;
@@ -13,115 +17,128 @@ pub mod lower_l2_tensor_collectives;
 pub mod materialize_dist_tensor_ctx;
 pub mod test_func_kinds;
 
+pub use crate::bridge::ffi::{PassOptions, PassStatistics};
 use crate::{
-    bridge::{PassHandle, ffi},
+    bridge::{OperationHandle, ffi},
     diag,
     error::PldError,
 };
 use melior::{
-    ContextRef,
-    dialect::DialectHandle,
-    ir::{operation::OperationLike, operation::OperationRef, r#type::TypeId},
-    pass::{ExternalPass, Pass, RunExternalPass, create_external},
+    ir::{operation::OperationLike, operation::OperationRef},
+    pass::Pass,
 };
-use std::{
-    panic::{AssertUnwindSafe, catch_unwind},
-    sync::Once,
-};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
-/// A unique address per pass: MLIR's pass TypeID. Not zero-sized, so two
-/// statics never share an address.
-#[repr(align(8))]
-pub struct PassId(#[allow(dead_code)] u8);
-
-/// A pass anchored on `builtin.module`, written in Rust.
-pub trait ModulePass: Clone + Default + 'static {
-    /// The command-line flag, e.g. `lower-l2-tensor-collectives`.
+/// The Rust body of a pass anchored on `builtin.module`.
+pub trait ModulePass: Default + 'static {
+    /// The command-line flag, e.g. `lower-l2-tensor-collectives`: the `def`
+    /// in `Passes.td` with this flag is the pass this is the body of.
     const ARGUMENT: &'static str;
-    /// The pass name, e.g. `LowerL2TensorCollectives`.
-    const NAME: &'static str;
-    /// One-line summary shown by `--help`.
-    const DESCRIPTION: &'static str;
-    fn id() -> &'static PassId;
     /// Runs on the module. `Err(PldError::Diagnosed)` means the errors were
     /// already emitted at their locations; any other error is reported at the
     /// module's location.
     fn run(&mut self, module: OperationRef) -> Result<(), PldError>;
-}
-
-#[derive(Clone)]
-struct Adapter<P>(P);
-
-impl<'c, P: ModulePass> RunExternalPass<'c> for Adapter<P> {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, module: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        // No panic may unwind into C++: report it as a located error instead.
-        let outcome = catch_unwind(AssertUnwindSafe(|| self.0.run(module)));
-        let message = match outcome {
-            Ok(Ok(())) => return,
-            Ok(Err(PldError::Diagnosed(_))) => None,
-            Ok(Err(error)) => Some(format!("{}: {error}", P::ARGUMENT)),
-            Err(panic) => {
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".into());
-                Some(format!("{}: internal error: {what}", P::ARGUMENT))
-            }
-        };
-        if let Some(message) = message {
-            diag::error(module.location(), &message);
-        }
-        pass.signal_failure();
+    /// Takes the option values of this run (called before [`Self::run`]).
+    fn set_options(&mut self, _options: &PassOptions) {}
+    /// What the last run counted (`Passes.td`'s statistics of this pass).
+    fn statistics(&self) -> PassStatistics {
+        PassStatistics::default()
     }
 }
 
-/// Builds a fresh instance of pass `P`.
+/// The flag of every pass with a Rust body, in the pipeline's order (the
+/// test pass last).
+pub const ARGUMENTS: [&str; 8] = [
+    lower_composite_ops::LowerCompositeOps::ARGUMENT,
+    lower_l2_tensor_collectives::LowerL2TensorCollectives::ARGUMENT,
+    legalize_spmd_launches::LegalizeSpmdLaunches::ARGUMENT,
+    derive_call_directions::DeriveCallDirections::ARGUMENT,
+    auto_derive_task_dependencies::AutoDeriveTaskDependencies::ARGUMENT,
+    lower_host_tensor_collectives::LowerHostTensorCollectives::ARGUMENT,
+    materialize_dist_tensor_ctx::MaterializeDistTensorCtx::ARGUMENT,
+    test_func_kinds::TestFuncKinds::ARGUMENT,
+];
+
+/// The body of the pass whose flag is `argument` (called by its C++ class).
+pub(crate) fn run_pass(
+    argument: &str,
+    module: OperationHandle,
+    options: &PassOptions,
+    statistics: &mut PassStatistics,
+) -> bool {
+    let module = unsafe { OperationRef::from_raw(module.0) };
+    macro_rules! dispatch {
+        ($($pass:ty),* $(,)?) => {
+            $(if argument == <$pass>::ARGUMENT {
+                return run_body::<$pass>(module, options, statistics);
+            })*
+        };
+    }
+    dispatch!(
+        lower_composite_ops::LowerCompositeOps,
+        lower_l2_tensor_collectives::LowerL2TensorCollectives,
+        legalize_spmd_launches::LegalizeSpmdLaunches,
+        derive_call_directions::DeriveCallDirections,
+        auto_derive_task_dependencies::AutoDeriveTaskDependencies,
+        lower_host_tensor_collectives::LowerHostTensorCollectives,
+        materialize_dist_tensor_ctx::MaterializeDistTensorCtx,
+        test_func_kinds::TestFuncKinds,
+    );
+    diag::error(module.location(), &format!("pld: the pass '{argument}' has no Rust body"));
+    false
+}
+
+fn run_body<P: ModulePass>(module: OperationRef, options: &PassOptions, statistics: &mut PassStatistics) -> bool {
+    let mut pass = P::default();
+    pass.set_options(options);
+    // No panic may unwind into C++: report it as a located error instead.
+    let outcome = catch_unwind(AssertUnwindSafe(|| pass.run(module)));
+    let message = match outcome {
+        Ok(Ok(())) => {
+            *statistics = pass.statistics();
+            return true;
+        }
+        Ok(Err(PldError::Diagnosed(_))) => None,
+        Ok(Err(error)) => Some(format!("{}: {error}", P::ARGUMENT)),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Some(format!("{}: internal error: {what}", P::ARGUMENT))
+        }
+    };
+    if let Some(message) = message {
+        diag::error(module.location(), &message);
+    }
+    false
+}
+
+/// A fresh instance of pass `P` (its C++ class, default options), for
+/// melior's `PassManager::add_pass`.
 pub fn create<P: ModulePass>() -> Pass {
-    create_external(
-        Adapter(P::default()),
-        TypeId::create(P::id()),
-        P::NAME,
-        P::ARGUMENT,
-        P::DESCRIPTION,
-        "builtin.module",
-        &[
-            DialectHandle::func(),
-            DialectHandle::arith(),
-            DialectHandle::scf(),
-            crate::pl_dialect_handle(),
-            crate::pld_dialect_handle(),
-        ],
-    )
+    let handle = ffi::create_pass(P::ARGUMENT);
+    assert!(!handle.0.ptr.is_null(), "Passes.td declares no pass '{}'", P::ARGUMENT);
+    unsafe { Pass::from_raw(handle.0) }
 }
 
-fn create_handle<P: ModulePass>() -> PassHandle {
-    PassHandle(create::<P>().to_raw())
-}
-
-/// The design-order pipeline registered as `--pld-lower-collectives`.
+/// The pipeline `--pld-lower-collectives` runs, as text (without options;
+/// `pld-lower-collectives{aiv-cores=N}` forwards `aiv-cores` to
+/// `lower-l2-tensor-collectives`).
 pub const PLD_LOWER_COLLECTIVES: &str = "builtin.module(lower-composite-ops, lower-l2-tensor-collectives, \
      legalize-spmd-launches, derive-call-directions, auto-derive-task-dependencies, \
      lower-host-tensor-collectives, materialize-dist-tensor-ctx)";
 
-/// Registers every pld pass and pipeline in MLIR's global registry (idempotent).
+/// Registers every pld pass and the `pld-lower-collectives` pipeline in
+/// MLIR's global registry (idempotent, thread-safe).
 pub fn register_passes() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        ffi::register_pass(create_handle::<lower_l2_tensor_collectives::LowerL2TensorCollectives>);
-        ffi::register_pass(create_handle::<test_func_kinds::TestFuncKinds>);
-        ffi::register_pass(create_handle::<lower_composite_ops::LowerCompositeOps>);
-        ffi::register_pass(create_handle::<legalize_spmd_launches::LegalizeSpmdLaunches>);
-        ffi::register_pass(create_handle::<derive_call_directions::DeriveCallDirections>);
-        ffi::register_pass(create_handle::<auto_derive_task_dependencies::AutoDeriveTaskDependencies>);
-        ffi::register_pass(create_handle::<lower_host_tensor_collectives::LowerHostTensorCollectives>);
-        ffi::register_pass(create_handle::<materialize_dist_tensor_ctx::MaterializeDistTensorCtx>);
-        ffi::register_pipeline(
-            "pld-lower-collectives",
-            "The managed-collective lowering pipeline, in the design's order",
-            PLD_LOWER_COLLECTIVES,
-        );
-    });
+    ffi::register_passes();
+}
+
+/// [`register_passes`] plus the upstream generic transforms `pld-opt` offers
+/// (`canonicalize`, `cse`, `inline`, `symbol-dce`, ...); idempotent.
+pub fn register_all_passes() {
+    ffi::register_passes();
+    ffi::register_upstream_passes();
 }

@@ -5,25 +5,15 @@
 //! a HOST-level function that is not an orchestrator (only an orchestrator
 //! runs on the host), failing the pass.
 
-use super::{ModulePass, PassId};
+use super::ModulePass;
 use crate::{diag, error::PldError, func_kind};
 use melior::ir::{BlockLike, RegionLike, operation::OperationLike, operation::OperationRef};
 
 #[derive(Clone, Default)]
 pub struct TestFuncKinds;
 
-static ID: PassId = PassId(0);
-
 impl ModulePass for TestFuncKinds {
     const ARGUMENT: &'static str = "pld-test-func-kinds";
-    const NAME: &'static str = "PldTestFuncKinds";
-    const DESCRIPTION: &'static str =
-        "Test pass: remark each function's pl.func_kind and pl.level";
-
-    fn id() -> &'static PassId {
-        &ID
-    }
-
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
         let body = module.region(0)?.first_block().expect("a module has a body");
         let mut errors = 0;

@@ -26,6 +26,32 @@ impl DType {
     }
 }
 
+/// The collective a case runs (`"op"`, default `all_to_all_v`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `pld.tensor.all_to_all_v`.
+    AllToAllV,
+    /// `pld.tensor.indexed_all_to_all_v` (../shared/spec/indexed.md): `index` gathers the rows,
+    /// `core_num` is the exact launch width, the module is `pl.arch = "a5"`.
+    IndexedAllToAllV,
+}
+
+impl Op {
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::AllToAllV => "all_to_all_v",
+            Op::IndexedAllToAllV => "indexed_all_to_all_v",
+        }
+    }
+    /// The collective's operands, in its signature's order.
+    pub fn operands(self) -> &'static [Operand] {
+        match self {
+            Op::AllToAllV => &Operand::ALL,
+            Op::IndexedAllToAllV => &Operand::INDEXED,
+        }
+    }
+}
+
 /// A collective operand, by its name in the all_to_all_v signature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operand {
@@ -34,11 +60,23 @@ pub enum Operand {
     Signal,
     SendCounts,
     RecvCounts,
+    /// The indexed op's gather list.
+    Index,
 }
 
 impl Operand {
+    /// The plain op's operands.
     pub const ALL: [Operand; 5] =
         [Operand::Input, Operand::Target, Operand::Signal, Operand::SendCounts, Operand::RecvCounts];
+    /// The indexed op's operands.
+    pub const INDEXED: [Operand; 6] = [
+        Operand::Input,
+        Operand::Target,
+        Operand::Signal,
+        Operand::SendCounts,
+        Operand::RecvCounts,
+        Operand::Index,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -47,11 +85,12 @@ impl Operand {
             Operand::Signal => "signal",
             Operand::SendCounts => "send_counts",
             Operand::RecvCounts => "recv_counts",
+            Operand::Index => "index",
         }
     }
 
     pub fn from_name(name: &str) -> Option<Operand> {
-        Operand::ALL.into_iter().find(|o| o.name() == name)
+        Operand::INDEXED.into_iter().find(|o| o.name() == name)
     }
 }
 
@@ -98,9 +137,16 @@ pub struct Case {
     /// `core_num` attribute. The generated orchestration computes B and checks `1 <= L <=
     /// 2147483647` and `S >= B` itself (error 5 before the collective when not).
     pub runtime_core_num: bool,
+    /// The collective (`"op"`).
+    pub op: Op,
+    /// N_in, the rows of the input (indexed op only; `None`: P * max_recv).
+    pub input_rows: Option<i64>,
+    /// `index[src][d*max_recv + k]`, P lists of P * max_recv int32 (indexed op only; `None`: the
+    /// identity, `index[src][j] = j`).
+    pub index: Option<Vec<Vec<i32>>>,
 }
 
-const KEYS: [&str; 12] = [
+const KEYS: [&str; 15] = [
     "ranks",
     "core_num",
     "dtype",
@@ -113,6 +159,9 @@ const KEYS: [&str; 12] = [
     "non_contiguous",
     "layers",
     "runtime_core_num",
+    "op",
+    "input_rows",
+    "index",
 ];
 
 fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
@@ -143,6 +192,12 @@ impl Case {
             return Err(format!("ranks must be in 1..16, got {ranks}"));
         }
         let ranks = ranks as usize;
+        let op = match obj.get("op") {
+            None | Some(Value::Null) => Op::AllToAllV,
+            Some(Value::String(s)) if s == "all_to_all_v" => Op::AllToAllV,
+            Some(Value::String(s)) if s == "indexed_all_to_all_v" => Op::IndexedAllToAllV,
+            Some(v) => return Err(format!("op must be \"all_to_all_v\" or \"indexed_all_to_all_v\", got {v}")),
+        };
         let core_num = required_int(obj, "core_num")?;
         let dtype = match obj.get("dtype") {
             None => return Err("missing key 'dtype'".into()),
@@ -198,6 +253,53 @@ impl Case {
             send_counts.push(out);
         }
 
+        // The indexed op's keys.
+        let indexed = op == Op::IndexedAllToAllV;
+        for key in ["input_rows", "index"] {
+            if !indexed && obj.get(key).is_some_and(|v| !v.is_null()) {
+                return Err(format!("key '{key}' needs \"op\": \"indexed_all_to_all_v\""));
+            }
+        }
+        let input_rows = int_key(obj, "input_rows")?;
+        if let Some(n) = input_rows {
+            if n < 1 {
+                return Err(format!("input_rows must be >= 1, got {n}"));
+            }
+            if !n.checked_mul(row_elems).and_then(|x| x.checked_mul(dtype.size())).is_some_and(|b| b <= MAX_PAYLOAD_BYTES) {
+                return Err(format!("input_rows * row_elems * element size exceeds {MAX_PAYLOAD_BYTES} bytes"));
+            }
+        }
+        let index = match obj.get("index") {
+            None | Some(Value::Null) => None,
+            Some(v) => {
+                let slots = ranks as i64 * max_recv;
+                let rows = v.as_array().ok_or_else(|| format!("index must be a list of {ranks} lists"))?;
+                if rows.len() != ranks {
+                    return Err(format!("index must be {ranks} lists of {slots} ints (ranks * max_recv), got {} lists", rows.len()));
+                }
+                let mut out = Vec::with_capacity(ranks);
+                for (src, row) in rows.iter().enumerate() {
+                    let row = row.as_array().ok_or_else(|| format!("index[{src}] must be a list of {slots} ints"))?;
+                    if row.len() as i64 != slots {
+                        return Err(format!(
+                            "index must be {ranks} lists of {slots} ints (ranks * max_recv), list {src} has {} entries",
+                            row.len()
+                        ));
+                    }
+                    let mut ints = Vec::with_capacity(row.len());
+                    for (j, v) in row.iter().enumerate() {
+                        ints.push(
+                            v.as_i64()
+                                .and_then(|n| i32::try_from(n).ok())
+                                .ok_or_else(|| format!("index[{src}][{j}] must be an int32, got {v}"))?,
+                        );
+                    }
+                    out.push(ints);
+                }
+                Some(out)
+            }
+        };
+
         let signal_stride = int_key(obj, "signal_stride")?;
         if let Some(s) = signal_stride
             && s < 1
@@ -219,6 +321,11 @@ impl Case {
         if !(1..=MAX_LAYERS).contains(&layers) {
             return Err(format!("layers must be in 1..{MAX_LAYERS}, got {layers}"));
         }
+        if indexed && layers > 1 {
+            return Err(format!(
+                "layers {layers}: a looped pipeline is not written for op indexed_all_to_all_v (its input need not have the target's rows)"
+            ));
+        }
         let runtime_core_num = match obj.get("runtime_core_num") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
@@ -233,8 +340,16 @@ impl Case {
             Some(Value::String(s)) if s == "none" => None,
             Some(Value::String(s)) => Some(Operand::from_name(s).ok_or_else(|| {
                 format!(
-                    "non_contiguous must name a collective operand (input, target, signal, send_counts, recv_counts), got \"{s}\""
+                    "non_contiguous must name a collective operand (input, target, signal, send_counts, recv_counts{}), got \"{s}\"",
+                    if indexed { ", index" } else { "" }
                 )
+            })
+            .and_then(|o| {
+                if op.operands().contains(&o) {
+                    Ok(o)
+                } else {
+                    Err(format!("non_contiguous: \"{s}\" is an operand of op indexed_all_to_all_v only"))
+                }
             })?),
             Some(v) => return Err(format!("non_contiguous must be a string, got {v}")),
         };
@@ -252,6 +367,9 @@ impl Case {
             layers: layers as u32,
             inner_layers: 1,
             runtime_core_num,
+            op,
+            input_rows,
+            index,
         };
         // The default S is B, which a huge core_num makes huge (an explicit S was checked above).
         if signal_stride.is_none() && (ranks as i64 * ranks as i64).saturating_mul(case.stride()) > MAX_RESULT_VALUES {
@@ -293,6 +411,15 @@ impl Case {
         if self.runtime_core_num {
             obj.insert("runtime_core_num".into(), true.into());
         }
+        if self.op != Op::AllToAllV {
+            obj.insert("op".into(), self.op.name().into());
+        }
+        if let Some(n) = self.input_rows {
+            obj.insert("input_rows".into(), n.into());
+        }
+        if let Some(index) = &self.index {
+            obj.insert("index".into(), serde_json::json!(index));
+        }
         Value::Object(obj)
     }
 
@@ -305,11 +432,14 @@ impl Case {
     /// limit (pld-opt then rejects the module, or, with `runtime_core_num`, the generated
     /// orchestration refuses it with error 5 before computing a launch from it). With
     /// `runtime_core_num` it is the width the generated code must compute at run time.
+    /// For the indexed op, `core_num` is the exact launch width: B = L.
     pub fn blocks(&self) -> i64 {
-        if (1..=i32::MAX as i64).contains(&self.core_num) {
-            cal_all_to_all_v_blocks(self.ranks as i64, self.core_num)
-        } else {
-            0
+        if !(1..=i32::MAX as i64).contains(&self.core_num) {
+            return 0;
+        }
+        match self.op {
+            Op::AllToAllV => cal_all_to_all_v_blocks(self.ranks as i64, self.core_num),
+            Op::IndexedAllToAllV => self.core_num,
         }
     }
 
@@ -323,13 +453,25 @@ impl Case {
         self.ranks as i64 * self.max_recv
     }
 
+    /// N_in: the input's rows (P * MAX_RECV unless an indexed case says otherwise).
+    pub fn in_rows(&self) -> i64 {
+        self.input_rows.unwrap_or_else(|| self.rows())
+    }
+
+    /// The indexed op's gather lists, `index[src][d*max_recv + k]` (the identity by default).
+    pub fn index_lists(&self) -> Vec<Vec<i32>> {
+        self.index.clone().unwrap_or_else(|| vec![(0..self.rows() as i32).collect(); self.ranks])
+    }
+
     /// The declared shape of a collective operand.
     pub fn operand_shape(&self, op: Operand) -> Vec<i64> {
         let p = self.ranks as i64;
         match op {
-            Operand::Input | Operand::Target => vec![self.rows(), self.row_elems],
+            Operand::Input => vec![self.in_rows(), self.row_elems],
+            Operand::Target => vec![self.rows(), self.row_elems],
             Operand::Signal => vec![p, self.stride()],
             Operand::SendCounts | Operand::RecvCounts => vec![p],
+            Operand::Index => vec![self.rows()],
         }
     }
 }

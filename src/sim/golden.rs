@@ -3,7 +3,7 @@
 //! formulas of the sim spec). It shares no code with the kernel template, the runtime or the
 //! simulator's driver.
 
-use super::case::{Case, DType};
+use super::case::{Case, DType, Op};
 use super::result::SimResult;
 
 /// `input[r][d*max_recv + k][e]` of the sim spec, as the value the result JSON carries.
@@ -32,6 +32,21 @@ pub fn fold_blocks(p: usize, l: i64) -> i64 {
     if l < p { l } else { l / p * p }
 }
 
+/// The launch width a result must report for a case: the fold for the plain op; for the indexed
+/// op `core_num` itself (the exact launch width, indexed.md), 0 outside [1, 2147483647].
+pub fn expected_blocks(case: &Case) -> i64 {
+    match case.op {
+        Op::AllToAllV => fold_blocks(case.ranks, case.core_num),
+        Op::IndexedAllToAllV => {
+            if (1..=2_147_483_647).contains(&case.core_num) {
+                case.core_num
+            } else {
+                0
+            }
+        }
+    }
+}
+
 /// One rank's expected state after the exchange.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RankGolden {
@@ -52,6 +67,9 @@ pub struct RankGolden {
 /// every other row keeps what it held (0 if no exchange ever wrote it). The signal must be all
 /// zeros after every exchange.
 pub fn expected(case: &Case) -> Vec<RankGolden> {
+    if case.op == Op::IndexedAllToAllV {
+        return expected_indexed(case);
+    }
     let p = case.ranks as i64;
     let (mr, re) = (case.max_recv, case.row_elems);
     // x_0: input[r][d*MR + k][e].
@@ -86,6 +104,36 @@ pub fn expected(case: &Case) -> Vec<RankGolden> {
     windows
 }
 
+/// The indexed op (../shared/spec/indexed.md), written from the contract alone: on rank `dst`,
+/// from every source `src` (itself included), target row `src*MAX_RECV + k` for
+/// `k < rows(src, dst)` is row `i = index[src][dst*MAX_RECV + k]` of rank src's input (the payload
+/// formula with `d = i / MAX_RECV`, `k' = i % MAX_RECV`) when `0 <= i < input_rows`, else a row
+/// of zeros; rows past the count keep their initial 0; `recv_counts[src] = rows(src, dst)`. Every
+/// call of `repeat` stages the same input and writes the same rows, so repeating changes nothing.
+fn expected_indexed(case: &Case) -> Vec<RankGolden> {
+    let p = case.ranks as i64;
+    let (mr, re, n_in) = (case.max_recv, case.row_elems, case.in_rows());
+    let index = case.index_lists();
+    (0..p)
+        .map(|dst| {
+            let mut g =
+                RankGolden { recv_counts: vec![0; p as usize], target: vec![vec![0.0; re as usize]; (p * mr) as usize] };
+            for src in 0..p {
+                let rows = clamped_rows(case.send_counts[src as usize][dst as usize], mr);
+                g.recv_counts[src as usize] = rows;
+                for k in 0..rows {
+                    let i = index[src as usize][(dst * mr + k) as usize] as i64;
+                    if (0..n_in).contains(&i) {
+                        g.target[(src * mr + k) as usize] =
+                            (0..re).map(|e| payload(case.dtype, src, i / mr, i % mr, e)).collect();
+                    }
+                }
+            }
+            g
+        })
+        .collect()
+}
+
 /// Checks a pld-sim result of status `ok` against the golden: `blocks`, every rank's
 /// `recv_counts`, every target value, and an all-zero `[P, S]` signal. The error names the first
 /// few mismatches.
@@ -93,7 +141,7 @@ pub fn check(case: &Case, result: &SimResult) -> Result<(), String> {
     if result.status != "ok" || result.code != 0 {
         return Err(format!("status {} code {}: {}", result.status, result.code, result.message));
     }
-    let b = fold_blocks(case.ranks, case.core_num);
+    let b = expected_blocks(case);
     if result.blocks != b {
         return Err(format!("blocks = {}, expected B = {b}", result.blocks));
     }
@@ -162,7 +210,7 @@ pub fn check_refused(case: &Case, result: &SimResult, status: &str, code: i64) -
     if result.status != status || result.code != code {
         return Err(format!("expected {status} {code}, got {} {}: {}", result.status, result.code, result.message));
     }
-    let b = fold_blocks(case.ranks, case.core_num);
+    let b = expected_blocks(case);
     if result.blocks != b {
         return Err(format!("blocks = {}, expected {b}", result.blocks));
     }
@@ -203,7 +251,50 @@ mod tests {
             layers: 1,
             inner_layers: 1,
             runtime_core_num: false,
+            op: crate::sim::case::Op::AllToAllV,
+            input_rows: None,
+            index: None,
         }
+    }
+
+    fn indexed_case(ranks: usize, max_recv: i64, row_elems: i64, counts: Vec<Vec<i32>>, input_rows: i64, index: Vec<Vec<i32>>) -> Case {
+        let mut c = case(ranks, max_recv, row_elems, DType::F32, counts);
+        (c.op, c.input_rows, c.index) = (Op::IndexedAllToAllV, Some(input_rows), Some(index));
+        c
+    }
+
+    #[test]
+    fn indexed_two_ranks_by_hand() {
+        // P=2, MR=2, one f32 per row, 3 input rows per rank: rank 0's rows are 0, 100, 10000;
+        // rank 1's 1000000, 1000100, 1010000. index[src][d*2 + k].
+        let c = indexed_case(
+            2,
+            2,
+            1,
+            vec![vec![2, 1], vec![-1, 5]],
+            3,
+            vec![vec![2, 2, 1, 0], vec![0, 1, 3, -7]],
+        );
+        let g = expected(&c);
+        let col = |g: &RankGolden| g.target.iter().map(|r| r[0]).collect::<Vec<_>>();
+        // Rank 0: from itself rows index[0][0..2] = 2, 2 (twice the same row); from rank 1
+        // nothing (count -1).
+        assert_eq!(col(&g[0]), [10_000.0, 10_000.0, 0.0, 0.0]);
+        assert_eq!(g[0].recv_counts, vec![2, 0]);
+        // Rank 1: from rank 0 one row, index[0][2] = 1; from itself clamp(5) = 2 rows,
+        // index[1][2..4] = 3 (out of range: zeros) and -7 (zeros).
+        assert_eq!(col(&g[1]), [100.0, 0.0, 0.0, 0.0]);
+        assert_eq!(g[1].recv_counts, vec![1, 2]);
+        // The identity index with input_rows = P*MR is the plain exchange.
+        let mut plain = case(3, 4, 2, DType::I8, vec![vec![2, 0, 4], vec![1, 3, 9], vec![-1, 4, 0]]);
+        let want = expected(&plain);
+        plain.op = Op::IndexedAllToAllV;
+        assert_eq!(expected(&plain), want);
+        assert_eq!(expected_blocks(&plain), 1);
+        plain.core_num = 7;
+        assert_eq!((expected_blocks(&plain), fold_blocks(3, 7)), (7, 6));
+        plain.core_num = 0;
+        assert_eq!(expected_blocks(&plain), 0);
     }
 
     #[test]

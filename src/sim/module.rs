@@ -32,8 +32,19 @@
 //! both carrying the window, with the source chosen on `layer == 0 && sub == 0`: N × M
 //! exchanges, the same outcome as `layers` = N × M. N = M = 1 writes the straight-line module
 //! above, byte for byte as before `layers` existed.
+//!
+//! With `"op": "indexed_all_to_all_v"` the module is `pl.arch = "a5"` and the collective is the
+//! indexed one, gathering the staged input (`input_rows` rows, not necessarily P * max_recv)
+//! through `idx`, a host `[P * max_recv] i32` tensor (this rank's index list):
+//!
+//! ```text
+//! def chip_pipeline(self, inp, send, out, idx, stage, data, signal, counts, recv):
+//!     stage, counts = self.stage_step(inp, send, stage, counts)
+//!     data = pld.tensor.indexed_all_to_all_v(stage, data, signal, counts, recv, idx, core_num=L)
+//!     return self.consume_step(data, recv, out)
+//! ```
 
-use super::case::Case;
+use super::case::{Case, Op};
 
 /// The CHIP orchestration function's name.
 pub const CHIP_FN: &str = "chip_pipeline";
@@ -72,6 +83,9 @@ fn core_num(case: &Case) -> CoreNum {
 /// The module text for a case (shapes, dtype, S and core_num; the counts and payload are runtime
 /// data).
 pub fn chip_pipeline(case: &Case) -> String {
+    if case.op == Op::IndexedAllToAllV {
+        return indexed(case);
+    }
     if case.layers > 1 || case.inner_layers > 1 {
         return looped(case);
     }
@@ -118,6 +132,64 @@ func.func @{CHIP_FN}(%inp: {t}, %send: {cnt_in}, %out: {t},
   %result = call @consume_step(%received, %recv, %out)
       : ({d}, {cnt}, {t}) -> {t}
   return %result : {t}
+}}
+"#,
+        mr = case.max_recv,
+    )
+}
+
+/// The module of an indexed case (straight-line; the case validation refuses `layers` > 1).
+fn indexed(case: &Case) -> String {
+    let el = case.dtype.name();
+    let (rows, re, p, s, n_in) = (case.rows(), case.row_elems, case.ranks, case.stride(), case.in_rows());
+    let t = format!("!pl.tensor<{rows}x{re}x{el}>");
+    let d = format!("!pld.dtensor<{rows}x{re}x{el}>");
+    let t_in = format!("!pl.tensor<{n_in}x{re}x{el}>");
+    let d_in = format!("!pld.dtensor<{n_in}x{re}x{el}>");
+    let idx = format!("!pl.tensor<{rows}xi32>");
+    let cnt_in = format!("!pl.tensor<{p}xi32>");
+    let cnt = format!("!pld.dtensor<{p}xi32>");
+    let sig = format!("!pld.dtensor<{p}x{s}xi32>");
+    let CoreNum { l, param, attr } = core_num(case);
+    let (stage_src, consume_src) = (USER_KERNELS[0].1, USER_KERNELS[1].1);
+    format!(
+        r#"// Written by pld-sim: chip_pipeline with the indexed A5 exchange for P = {p} ranks, MAX_RECV =
+// {mr} rows of {re} {el} per peer gathered from {n_in} input rows through a [{rows}] index, signal
+// [{p}, {s}], core_num (the exact launch width) = {l}.
+
+module attributes {{pl.arch = "a5"}} {{
+
+func.func private @stage_step(%inp: {t_in} {{pl.direction = "in"}},
+                              %send: {cnt_in} {{pl.direction = "in"}},
+                              %stage: {d_in} {{pl.direction = "out"}},
+                              %counts: {cnt} {{pl.direction = "out"}})
+    -> ({d_in}, {cnt})
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{stage_src}"}} {{
+  return %stage, %counts : {d_in}, {cnt}
+}}
+
+func.func private @consume_step(%data: {d} {{pl.direction = "in"}},
+                                %recv: {cnt} {{pl.direction = "in"}},
+                                %out: {t} {{pl.direction = "out"}})
+    -> {t}
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{consume_src}"}} {{
+  return %out : {t}
+}}
+
+func.func @{CHIP_FN}(%inp: {t_in}, %send: {cnt_in}, %out: {t}, %idx: {idx},
+                         %stage: {d_in}, %data: {d},
+                         %signal: {sig}, %counts: {cnt},
+                         %recv: {cnt}{param}) -> {t}
+    attributes {{pl.func_kind = "orchestration"}} {{
+  %staged, %sent = call @stage_step(%inp, %send, %stage, %counts)
+      : ({t_in}, {cnt_in}, {d_in}, {cnt}) -> ({d_in}, {cnt})
+  %received = pld.tensor.indexed_all_to_all_v %staged, %data, %signal, %sent, %recv, %idx {attr}
+      : {d_in}, {d}, {sig}, {cnt}, {cnt}, {idx} -> {d}
+  %result = call @consume_step(%received, %recv, %out)
+      : ({d}, {cnt}, {t}) -> {t}
+  return %result : {t}
+}}
+
 }}
 "#,
         mr = case.max_recv,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::case::{Case, DType};
+use super::case::{Case, DType, Op};
 use super::module::chip_pipeline;
 use super::result::{RankResult, SimResult};
 use super::toolchain::{BuildError, Simulator, Toolchain};
@@ -71,6 +71,17 @@ fn params(case: &Case, mode: &str, extra: &str) -> String {
     if case.runtime_core_num {
         // chip_pipeline's scalar parameter; the driver passes it as OrchArgs scalar 0.
         let _ = writeln!(s, "core_num {}", case.core_num);
+    }
+    if case.op == Op::IndexedAllToAllV {
+        let _ = writeln!(s, "op {}", case.op.name());
+        let _ = writeln!(s, "input_rows {}", case.in_rows());
+        s.push_str("index");
+        for list in case.index_lists() {
+            for v in list {
+                let _ = write!(s, " {v}");
+            }
+        }
+        s.push('\n');
     }
     s.push_str(extra);
     s
@@ -260,11 +271,20 @@ pub fn blocks_started(message: &str) -> BTreeMap<String, i64> {
     m
 }
 
-/// The builtin collective kernel's name for a dtype.
+/// The plain builtin collective kernel's name for a dtype.
 pub fn builtin_kernel(dtype: DType) -> &'static str {
     match dtype {
         DType::F32 => "__builtin_all_to_all_v__fp32",
         DType::I8 => "__builtin_all_to_all_v__int8",
+    }
+}
+
+/// The builtin kernel a case's collective lowers to.
+pub fn case_kernel(case: &Case) -> &'static str {
+    match (case.op, case.dtype) {
+        (Op::AllToAllV, dtype) => builtin_kernel(dtype),
+        (Op::IndexedAllToAllV, DType::F32) => "__builtin_indexed_all_to_all_v__fp32",
+        (Op::IndexedAllToAllV, DType::I8) => "__builtin_indexed_all_to_all_v__int8",
     }
 }
 
@@ -305,13 +325,14 @@ impl BenchResult {
 
 /// Times the generated collective inside the generated pipeline: `iters` exchanges (after
 /// `warmup`), each from the moment its last block started to the moment its last block ended.
-/// The case must be f32 with every count at MAX_RECV for the bytes to be `rows * row_elems * 4`.
+/// The case must be f32 with every count at MAX_RECV for the bytes to be `rows * row_elems * 4`
+/// (and, indexed, every index entry in range: the driver verifies the gathered rows).
 pub fn bench(tc: &Toolchain, case: &Case, warmup: u32, iters: u32) -> Result<BenchResult, String> {
     let sim = match build(tc, case)? {
         Ok(sim) => sim,
         Err(r) => return Err(format!("the bench module does not compile: {}", r.message)),
     };
-    let extra = format!("iters {iters}\nwarmup {warmup}\ntimed_kernel {}\n", builtin_kernel(case.dtype));
+    let extra = format!("iters {iters}\nwarmup {warmup}\ntimed_kernel {}\n", case_kernel(case));
     let text = drive(tc, &sim, &params(case, "bench", &extra))?;
     let mut r = BenchResult {
         ranks: case.ranks,

@@ -145,3 +145,25 @@ func.func @f() {
   func.call @k() {pl.arg_directions = ["in", "sideways"]} : () -> ()
   return
 }
+
+// -----
+
+// pl.arch: only "a2a3" or "a5".
+// expected-error@+1 {{'builtin.module' op attribute 'pl.arch' must be one of "a2a3", "a5", got "a6"}}
+module attributes {pl.arch = "a6"} {
+}
+
+// -----
+
+// pl.arch: only on a builtin.module.
+// expected-error@+1 {{'func.func' op attribute 'pl.arch' is only valid on a builtin.module}}
+func.func @f() attributes {pl.arch = "a5"} {
+  return
+}
+
+// -----
+
+// pl.arch: a string.
+// expected-error@+1 {{'builtin.module' op attribute 'pl.arch' must be one of "a2a3", "a5", got 5 : i64}}
+module attributes {pl.arch = 5 : i64} {
+}

@@ -90,3 +90,43 @@ func.func @dynamic(%in: !pld.dtensor<?x4xf32>, %t: !pld.dtensor<?x4xf32>, %s: !p
       : !pld.dtensor<?x4xf32>, !pld.dtensor<?x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<?x4xf32>
   return
 }
+
+// -----
+
+// The indexed op has no InCore expansion (indexed.md): refused in an InCore
+// body of an a5 module, with core_num 1 and every operand well formed...
+module attributes {pl.arch = "a5"} {
+func.func @indexed(%in: !pl.tensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pl.tensor<2xi32>, %i: !pl.tensor<16xi32>)
+    attributes {pl.func_kind = "aiv"} {
+  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': indexed_all_to_all_v is not supported in an InCore body}}
+  %d = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 1 : i64}
+      : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
+  return
+}
+}
+
+// -----
+
+// ... and in a module without pl.arch = "a5" the architecture row comes first.
+func.func @indexed(%in: !pl.tensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pl.tensor<2xi32>, %i: !pl.tensor<16xi32>)
+    attributes {pl.func_kind = "incore"} {
+  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport)}}
+  %d = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 1 : i64}
+      : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// An indexed op in a CHIP orchestration body is the CHIP rail's, not refused
+// here.
+// CHECK-LABEL: func.func @chip_indexed
+// CHECK: pld.tensor.indexed_all_to_all_v
+module attributes {pl.arch = "a5"} {
+func.func @chip_indexed(%in: !pl.tensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pl.tensor<2xi32>, %i: !pl.tensor<16xi32>)
+    attributes {pl.func_kind = "orchestration"} {
+  %d = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 4 : i64}
+      : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
+  return
+}
+}

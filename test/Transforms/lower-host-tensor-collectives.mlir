@@ -184,9 +184,24 @@ func.func @f16() attributes {pl.func_kind = "orchestration", pl.level = "host"} 
 
 // -----
 
+// The indexed op on the HOST rail (indexed.md): refused, in an a5 module...
+module attributes {pl.arch = "a5"} {
 func.func @indexed(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>, %i: !pl.tensor<16xi32>)
     attributes {pl.func_kind = "orchestration", pl.level = "host"} {
-  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' is not supported on the HOST rail (its lowering is CHIP-only)}}
+  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': indexed_all_to_all_v is not supported on the HOST rail (its lowering is CHIP-only)}}
+  %d = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 1 : i64}
+      : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
+  return
+}
+}
+
+// -----
+
+// ... and in a module without pl.arch = "a5" the first failing row of
+// indexed.md's table is the architecture.
+func.func @indexed(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>, %i: !pl.tensor<16xi32>)
+    attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport); this module's pl.arch is "a2a3" (the default when absent)}}
   %d = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 1 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
   return

@@ -5,6 +5,7 @@
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
+#include "pld-c/Registration.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -15,12 +16,8 @@ extern "C" {
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Pl, pl);
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Pld, pld);
 
-/* Inserts pl, pld and func into a registry. */
-MLIR_CAPI_EXPORTED void pldRegisterDialects(MlirDialectRegistry registry);
-
-/* Registers every pld pass (and the --pld-lower-collectives pipeline) in
- * MLIR's global pass registry. Implemented by the Rust library (libpld). */
-void pldRegisterPasses(void);
+/* pldRegisterDialects, pldRegisterPasses, pldRegisterAllPasses: see
+ * pld-c/Registration.h (the functions the shared library exports). */
 
 /* Tensor-like types (!pl.tensor, !pld.dtensor). Layout: 0 nd, 1 dn, 2 nz. */
 MLIR_CAPI_EXPORTED bool pldTypeIsTensor(MlirType type);

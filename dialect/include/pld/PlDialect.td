@@ -32,6 +32,9 @@ def Pl_Dialect : Dialect {
     * `pl.require_contiguous_operands`, `pl.sync_start` (unit)
     * `pl.core_num` (i64 >= 1), `pl.task_id` (i64 >= 0), `pl.task_deps` (array of i64)
     * `pl.arg_directions` (array of direction strings)
+    * `pl.arch` = `"a2a3" | "a5"` on a `builtin.module`: the target
+      architecture (absent means `"a2a3"`). `pld.tensor.indexed_all_to_all_v`
+      lowers only in an `"a5"` module (A5 URMA PER_PEER transport).
 
     An unknown `pl.*` attribute, or a known one with an unknown value, is a
     verifier error that names the attribute. `pl.direction` is the only `pl.*`

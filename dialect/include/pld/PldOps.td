@@ -113,10 +113,11 @@ class Pld_AllToAllVBase<string mnemonic, dag extraOperands, string doc>
     row-major, a `valid` narrower than the shape, `input` being the same value
     as `target`, mismatched payload element types, a `signal` that is not an
     `[NR, S]` i32 `!pld.dtensor`, counts that are not `[NR]` or `[NR, 1]` i32,
-    a `target` or `recv_counts` that is not a `!pld.dtensor`, target rows not
-    divisible by NR (where static), a result type other than the target's, and
-    anything but exactly one of the `core_num` attribute and the
-    `dynamic_core_num` operand. Each message names the operand.
+    an operand that must be a window (below, per op) that is not a
+    `!pld.dtensor`, target rows not divisible by NR (where static), a result
+    type other than the target's, and anything but exactly one of the
+    `core_num` attribute and the `dynamic_core_num` operand. Each message
+    names the operand.
 
     The op is not `Pure`: it writes `target`, `signal` and `recv_counts`, so it
     is never erased as dead. Its result is `target` (the window-as-result
@@ -130,6 +131,9 @@ def Pld_AllToAllVOp : Pld_AllToAllVBase<"tensor.all_to_all_v", (ins), [{
     clamped count at `recv_counts[s]`. `core_num` is the requested block limit
     L, either the `core_num` attribute or the runtime `dynamic_core_num`
     operand (an `arith.constant` operand counts as compile-time).
+
+    `target`, `signal` and `recv_counts` must be `!pld.dtensor`s; a local
+    `send_counts` passes the verifier but not the CHIP rail (peers read it).
 
     ```mlir
     %data = pld.tensor.all_to_all_v %stage, %data0, %signal, %counts, %recv {core_num = 1 : i64}
@@ -146,11 +150,39 @@ def Pld_AllToAllVOp : Pld_AllToAllVBase<"tensor.all_to_all_v", (ins), [{
 }
 
 def Pld_IndexedAllToAllVOp : Pld_AllToAllVBase<"tensor.indexed_all_to_all_v",
-    (ins Arg<Pl_AnyTensorLike, "per-row destination index", [MemRead]>:$index), [{
-    The indexed A5 URMA variant: like `pld.tensor.all_to_all_v` with a sixth
-    tensor operand `index`; `core_num` is the exact launch width. Its CHIP
-    lowering is not specified yet, so the residual check of
-    `--lower-l2-tensor-collectives` reports it in a CHIP orchestration body.
+    (ins Arg<Pl_AnyTensorLike, "per-destination-slot gather list of input rows", [MemRead]>:$index), [{
+    The indexed A5 URMA (PER_PEER) variant. `index` is a **gather list per
+    destination slot**, not a scatter: rank r sends to peer d the rows
+    `input[index[d*MAX_RECV + k]]` for `k < rows(d)`, `rows(d) =
+    clamp(send_counts[d], 0, MAX_RECV)`, so the rows bound for a peer need not
+    be contiguous or ordered in `input` (MoE token dispatch without a local
+    permute). On the receiver r, from every source s (itself included):
+    `target[s*MAX_RECV + k] = input_s[index_s[r*MAX_RECV + k]]` for
+    `k < clamp(send_counts_s[r], 0, MAX_RECV)`; an index entry outside
+    `[0, input rows)` delivers a row of zeros (no error, no out-of-bounds
+    read); rows past the count are never written; `recv_counts[s]` is the
+    clamped count. `MAX_RECV = target rows / NR`, as for the plain op.
+
+    Operands (in order): `input` `[N_in, row...]` (any N_in, local or window),
+    `target` `[NR*MAX_RECV, row...]` window with the input's element type and
+    row shape, `signal` `[NR, S]` i32 window, `send_counts` `[NR]`/`[NR, 1]`
+    i32 **window** (receivers pull their counts from it), `recv_counts`
+    `[NR]`/`[NR, 1]` i32 (may be local), `index` `[NR*MAX_RECV]` /
+    `[NR*MAX_RECV, 1]` i32 (may be local; its rows must equal the target's).
+    `core_num` is the **exact launch width** L (no folding, B = L); the CHIP
+    rail takes only a compile-time one.
+
+    `--lower-l2-tensor-collectives` lowers it, in a module with
+    `pl.arch = "a5"` only, to a call of
+    `@__builtin_indexed_all_to_all_v__fp32` / `__int8` (one writer block per
+    destination); the HOST rail and InCore bodies refuse it. The contract is
+    `../shared/spec/indexed.md`.
+
+    ```mlir
+    %data = pld.tensor.indexed_all_to_all_v %in, %data0, %signal, %counts, %recv, %index {core_num = 4 : i64}
+        : !pl.tensor<20x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>,
+          !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
+    ```
   }]> {
   let assemblyFormat = [{
     $input `,` $target `,` $signal `,` $send_counts `,` $recv_counts `,` $index

@@ -9,6 +9,8 @@ config = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(config)
 
 base = os.path.dirname(path)
+if hasattr(config, "ARCH"):
+    print("ARCH", config.ARCH)
 sources = []
 for k in config.KERNELS:
     assert set(k) == {"func_id", "name", "source", "core_type", "signature"}, k

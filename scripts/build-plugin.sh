@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds pld as one shared library over the host's libMLIR.so, and the C++
+# example that links it (the test command, scripts/test.sh, runs this):
+#
+#   target/plugin/libPldPlugin.so  dialect + pass plugin for stock mlir-opt-22,
+#                                  and the C API of dialect/include/pld-c/Registration.h
+#   target/plugin/libMLIR-C.so     the MLIR C API melior links, built by cmake/
+#                                  from Debian's libMLIRCAPI*.a archives
+#   target/plugin/pld-cpp-driver   examples/cpp-driver
+#
+# melior links the shared MLIR (MLIR_SYS_LINK_SHARED=1) in its own target dir,
+# target/plugin-build: mlir-sys's build script does not rerun when that
+# variable changes, and a plugin with a static MLIR crashes mlir-opt.
+# Incremental: a second run with nothing changed takes a few seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+root=$PWD
+out=$root/target/plugin
+mkdir -p "$out"
+started=$(date +%s.%N)
+
+# 1. The cdylib (pld, melior and the cmake-built libMLIR-C.so, all shared MLIR).
+MLIR_SYS_LINK_SHARED=1 CARGO_TARGET_DIR=$root/target/plugin-build \
+  cargo build -p pld-plugin --message-format=json-render-diagnostics > "$out/cargo.json"
+# Where cargo put the plugin, and the pld build script's CMake tree (libMLIR-C.so).
+read -r plugin capi < <(python3 - "$out/cargo.json" <<'PY'
+import json, sys
+plugin = capi = None
+for line in open(sys.argv[1]):
+    if not line.startswith("{"):
+        continue
+    msg = json.loads(line)
+    if msg.get("reason") == "compiler-artifact" and msg["target"]["name"] == "PldPlugin":
+        plugin = next(f for f in msg["filenames"] if f.endswith(".so"))
+    if msg.get("reason") == "build-script-executed" and "#pld@" in msg["package_id"]:
+        capi = msg["out_dir"] + "/build/lib/libMLIR-C.so"
+print(plugin, capi)
+PY
+)
+# Replace only what changed (a test may be running the old copy).
+install -C -m 755 "$capi" "$out/libMLIR-C.so"
+install -C -m 755 "$plugin" "$out/libPldPlugin.so"
+
+# 2. examples/cpp-driver, with CMake against the installed MLIR and the plugin.
+cmake -G Ninja -S examples/cpp-driver -B "$out/cpp-driver-build" \
+  -DMLIR_DIR="$(llvm-config-22 --prefix)/lib/cmake/mlir" -DPLD_PLUGIN_DIR="$out" \
+  -DCMAKE_CXX_COMPILER="$(llvm-config-22 --bindir)/clang++" > "$out/cpp-driver-cmake.log" 2>&1 \
+  || { cat "$out/cpp-driver-cmake.log"; exit 1; }
+cmake --build "$out/cpp-driver-build"
+install -C -m 755 "$out/cpp-driver-build/pld-cpp-driver" "$out/pld-cpp-driver"
+# test/Plugin runs only if no source is newer than this build's start.
+touch -d "@$started" "$out/built-from-sources-at"
+echo "build-plugin: $out/{libPldPlugin.so,libMLIR-C.so,pld-cpp-driver}"

@@ -1,0 +1,286 @@
+// passes.cc - the pld passes: the C++ classes TableGen generates from
+// dialect/include/pld/Passes.td (flag, options, statistics, dependent
+// dialects), each handing the module and its option values to the pass's Rust
+// body (src/passes/) through the cxx bridge and adding the counts it returns
+// to its statistics. Also the pld-lower-collectives pipeline.
+#include "pld/src/bridge.rs.h"
+
+#include "pld/Dialects.h"
+#include "pld/Passes.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Pass.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace pld {
+
+#define GEN_PASS_DEF_AUTODERIVETASKDEPENDENCIES
+#define GEN_PASS_DEF_DERIVECALLDIRECTIONS
+#define GEN_PASS_DEF_LEGALIZESPMDLAUNCHES
+#define GEN_PASS_DEF_LOWERCOMPOSITEOPS
+#define GEN_PASS_DEF_LOWERHOSTTENSORCOLLECTIVES
+#define GEN_PASS_DEF_LOWERL2TENSORCOLLECTIVES
+#define GEN_PASS_DEF_MATERIALIZEDISTTENSORCTX
+#define GEN_PASS_DEF_PLDTESTFUNCKINDS
+#include "pld/Passes.h.inc"
+
+namespace {
+using bridge::PassOptions;
+using bridge::PassStatistics;
+
+//===----------------------------------------------------------------------===//
+// Statistics when MLIR's are compiled out
+//===----------------------------------------------------------------------===//
+//
+// A release LLVM (Debian's: NDEBUG, no LLVM_FORCE_ENABLE_STATS) compiles
+// mlir::Pass::Statistic to a no-op and MLIR's `--mlir-pass-statistics` report
+// to its header, for every pass. The pld passes then keep their counts
+// themselves and, when that flag is on, print their entries in the report's
+// format right after it (when the pass manager that ran them is destroyed).
+// With statistics compiled in, MLIR's report has them and this is unused.
+
+/// Passes.td's statistics: pass, C++ member, name, description.
+struct StatisticInfo {
+  llvm::StringLiteral pass, member, name, description;
+};
+constexpr StatisticInfo kStatistics[] = {
+#define PLD_PASS_STATISTIC(PASS, MEMBER, NAME, DESCRIPTION)                    \
+  {#PASS, #MEMBER, NAME, DESCRIPTION},
+#include "pld/PassStatistics.h.inc"
+#undef PLD_PASS_STATISTIC
+};
+
+/// The value of the `llvm::cl::opt<T>` registered as `name`, if there is one
+/// (MLIR's pass-manager options live in MLIR's own library).
+template <typename T>
+std::optional<T> commandLineValue(llvm::StringRef name) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find(name);
+  if (it == options.end())
+    return std::nullopt;
+  return static_cast<llvm::cl::opt<T> *>(it->second)->getValue();
+}
+
+/// One pass's entry, as MLIR's report prints it (`printPassEntry`).
+void printStatisticsEntry(llvm::StringRef pass,
+                          llvm::ArrayRef<std::pair<StatisticInfo, uint64_t>> rows) {
+  bool list = commandLineValue<mlir::PassDisplayMode>(
+                  "mlir-pass-statistics-display") == mlir::PassDisplayMode::List;
+  if (list && rows.empty())
+    return;
+  std::vector<std::pair<StatisticInfo, uint64_t>> sorted(rows.begin(),
+                                                        rows.end());
+  std::sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) {
+    return a.first.name < b.first.name;
+  });
+  size_t nameWidth = 0, valueWidth = 0;
+  for (const auto &[info, value] : sorted) {
+    nameWidth = std::max(nameWidth, info.name.size());
+    valueWidth = std::max(valueWidth, llvm::utostr(value).size());
+  }
+  unsigned indent = list ? 2 : 0;
+  auto os = llvm::CreateInfoOutputFile();
+  os->indent(indent) << pass << "\n";
+  for (const auto &[info, value] : sorted)
+    os->indent(indent + 2) << llvm::format(
+        "(S) %*llu %-*s - %s\n", static_cast<int>(valueWidth),
+        static_cast<unsigned long long>(value), static_cast<int>(nameWidth),
+        info.name.data(), info.description.data());
+  os->flush();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass classes
+//===----------------------------------------------------------------------===//
+
+/// Between a TableGen-generated pass base and the pass: runs the Rust body
+/// and keeps the statistics.
+template <typename GeneratedBase>
+class RustPass : public GeneratedBase {
+public:
+  using GeneratedBase::GeneratedBase;
+  RustPass(const RustPass &other) : GeneratedBase(other) {}
+
+  ~RustPass() override {
+#if !LLVM_ENABLE_STATS
+    if (ran && commandLineValue<bool>("mlir-pass-statistics").value_or(false)) {
+      std::vector<std::pair<StatisticInfo, uint64_t>> rows;
+      for (const StatisticInfo &info : kStatistics)
+        if (info.pass == this->getName())
+          rows.push_back({info, counts.lookup(info.member)});
+      printStatisticsEntry(this->getName(), rows);
+    }
+#endif
+  }
+
+protected:
+  /// Runs the Rust body registered under this pass's flag on the module;
+  /// signals failure when it failed (its errors are already emitted).
+  PassStatistics runBody(const PassOptions &options = PassOptions{}) {
+    llvm::StringRef argument = this->getArgument();
+    PassStatistics result{};
+    ran = true;
+    if (!bridge::run_pass(rust::Str(argument.data(), argument.size()),
+                          wrap(this->getOperation().getOperation()), options,
+                          result))
+      this->signalPassFailure();
+    return result;
+  }
+
+  /// Adds `value` to the statistic `statistic`, declared in Passes.td as the
+  /// C++ member `member`.
+  void count(mlir::Pass::Statistic &statistic, llvm::StringRef member,
+             uint64_t value) {
+    statistic += value;
+    counts[member] += value;
+  }
+
+private:
+  bool ran = false;
+  llvm::StringMap<uint64_t> counts;
+};
+
+#define PLD_COUNT(STATISTIC, VALUE) this->count(this->STATISTIC, #STATISTIC, VALUE)
+
+struct LowerCompositeOps
+    : RustPass<impl::LowerCompositeOpsBase<LowerCompositeOps>> {
+  using RustPass::RustPass;
+  void runOnOperation() override {
+    PassStatistics counts = runBody();
+    PLD_COUNT(numCollectivesLowered, counts.collectives_lowered);
+  }
+};
+
+struct LowerL2TensorCollectives
+    : RustPass<impl::LowerL2TensorCollectivesBase<LowerL2TensorCollectives>> {
+  using RustPass::RustPass;
+  void runOnOperation() override {
+    PassOptions options{};
+    options.aiv_cores = aivCores;
+    PassStatistics counts = runBody(options);
+    PLD_COUNT(numCollectivesLowered, counts.collectives_lowered);
+    PLD_COUNT(numKernelsSynthesized, counts.kernels_synthesized);
+    PLD_COUNT(numContiguitySteps, counts.contiguity_steps_traced);
+  }
+};
+
+struct LegalizeSpmdLaunches
+    : RustPass<impl::LegalizeSpmdLaunchesBase<LegalizeSpmdLaunches>> {
+  using RustPass::RustPass;
+  void runOnOperation() override { runBody(); }
+};
+
+struct DeriveCallDirections
+    : RustPass<impl::DeriveCallDirectionsBase<DeriveCallDirections>> {
+  using RustPass::RustPass;
+  void runOnOperation() override { runBody(); }
+};
+
+struct AutoDeriveTaskDependencies
+    : RustPass<
+          impl::AutoDeriveTaskDependenciesBase<AutoDeriveTaskDependencies>> {
+  using RustPass::RustPass;
+  void runOnOperation() override {
+    PassStatistics counts = runBody();
+    PLD_COUNT(numTasksNumbered, counts.tasks_numbered);
+    PLD_COUNT(numTaskDependencies, counts.task_dependencies);
+  }
+};
+
+struct LowerHostTensorCollectives
+    : RustPass<
+          impl::LowerHostTensorCollectivesBase<LowerHostTensorCollectives>> {
+  using RustPass::RustPass;
+  void runOnOperation() override {
+    PassStatistics counts = runBody();
+    PLD_COUNT(numCollectivesLowered, counts.collectives_lowered);
+  }
+};
+
+struct MaterializeDistTensorCtx
+    : RustPass<impl::MaterializeDistTensorCtxBase<MaterializeDistTensorCtx>> {
+  using RustPass::RustPass;
+  void runOnOperation() override {
+    PassStatistics counts = runBody();
+    PLD_COUNT(numContextsAppended, counts.contexts_appended);
+    PLD_COUNT(numContextArguments, counts.context_arguments_threaded);
+  }
+};
+
+struct PldTestFuncKinds
+    : RustPass<impl::PldTestFuncKindsBase<PldTestFuncKinds>> {
+  using RustPass::RustPass;
+  void runOnOperation() override { runBody(); }
+};
+#undef PLD_COUNT
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The pipeline and registration
+//===----------------------------------------------------------------------===//
+
+void buildPldLowerCollectivesPipeline(
+    mlir::OpPassManager &pm, const PldLowerCollectivesOptions &options) {
+  pm.addPass(createLowerCompositeOps());
+  pm.addPass(createLowerL2TensorCollectives(
+      LowerL2TensorCollectivesOptions{options.aivCores}));
+  pm.addPass(createLegalizeSpmdLaunches());
+  pm.addPass(createDeriveCallDirections());
+  pm.addPass(createAutoDeriveTaskDependencies());
+  pm.addPass(createLowerHostTensorCollectives());
+  pm.addPass(createMaterializeDistTensorCtx());
+}
+
+void registerPassesAndPipelines() {
+  registerPldPasses();
+  mlir::PassPipelineRegistration<PldLowerCollectivesOptions>(
+      "pld-lower-collectives",
+      "The managed-collective lowering pipeline, in the design's order",
+      buildPldLowerCollectivesPipeline);
+}
+
+namespace bridge {
+void register_passes() {
+  // Function-local static: registered once however often this is called.
+  static const bool registered = (registerPassesAndPipelines(), true);
+  (void)registered;
+}
+
+PassHandle create_pass(rust::Str argument) {
+  using Create = std::unique_ptr<mlir::Pass> (*)();
+  Create create =
+      llvm::StringSwitch<Create>(
+          llvm::StringRef(argument.data(), argument.size()))
+          .Case(LowerCompositeOps::getArgumentName(), createLowerCompositeOps)
+          .Case(LowerL2TensorCollectives::getArgumentName(),
+                createLowerL2TensorCollectives)
+          .Case(LegalizeSpmdLaunches::getArgumentName(),
+                createLegalizeSpmdLaunches)
+          .Case(DeriveCallDirections::getArgumentName(),
+                createDeriveCallDirections)
+          .Case(AutoDeriveTaskDependencies::getArgumentName(),
+                createAutoDeriveTaskDependencies)
+          .Case(LowerHostTensorCollectives::getArgumentName(),
+                createLowerHostTensorCollectives)
+          .Case(MaterializeDistTensorCtx::getArgumentName(),
+                createMaterializeDistTensorCtx)
+          .Case(PldTestFuncKinds::getArgumentName(), createPldTestFuncKinds)
+          .Default(nullptr);
+  return create ? wrap(create().release()) : PassHandle{nullptr};
+}
+} // namespace bridge
+
+} // namespace pld

@@ -1,0 +1,476 @@
+//! The managed collectives' variant table: one row per collective op
+//! (`pld.tensor.all_to_all_v`, `pld.tensor.indexed_all_to_all_v`) holding
+//! what every rail derives from it — the kernel's operands in ABI order with
+//! their canonical types and directions, the builtin template package, the
+//! launch-width rule, whether a runtime `core_num` is accepted and the
+//! architecture the op needs. A [`Variant`] is a row and a payload element
+//! type: one synthesized kernel each (`@__builtin_<op>__fp32` / `__int8`).
+//!
+//! `--lower-l2-tensor-collectives` plans, checks, synthesizes and rewrites
+//! both ops from this table alone (`src/passes/lower_l2_tensor_collectives.rs`);
+//! the HOST rail builds its callable from the plain row; the codegen reads the
+//! template packages the rows name.
+
+use crate::directions::Direction;
+use melior::ir::{
+    Attribute, AttributeLike, BlockLike, Identifier, Location, Type, TypeLike, r#type::IntegerType,
+};
+
+/// A managed collective op (a row of the table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Collective {
+    AllToAllV,
+    IndexedAllToAllV,
+}
+
+/// How the launch width B follows from `core_num` L and the rank count P.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WidthRule {
+    /// `B = cal_all_to_all_v_blocks(P, L)` (L is a block limit).
+    Folded,
+    /// `B = L` (L is the exact launch width).
+    Exact,
+}
+
+/// The element type of a kernel parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Element {
+    /// The payload element type of the variant (f32 / i8).
+    Payload,
+    /// i32 (signal, counts, index).
+    I32,
+}
+
+/// One kernel parameter = one collective operand, in ABI order.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    /// The operand's name (also the kernel parameter's `NameLoc`).
+    pub name: &'static str,
+    /// Canonical type `!pld.dtensor<*x…>` (a window) or `!pl.tensor<*x…>`.
+    pub distributed: bool,
+    pub element: Element,
+    pub direction: Direction,
+}
+
+/// A row of the table.
+#[derive(Debug)]
+pub struct Spec {
+    pub collective: Collective,
+    /// The op name, e.g. `pld.tensor.all_to_all_v`.
+    pub op: &'static str,
+    /// The short name in symbols and messages, e.g. `all_to_all_v`.
+    pub short: &'static str,
+    /// The kernel's tensor parameters (the op's tensor operands, in order).
+    pub params: &'static [Param],
+    /// `pl.builtin_template_dir`.
+    pub template_dir: &'static str,
+    pub width: WidthRule,
+    /// Whether a runtime (non-folding) `core_num` is lowered (`pl.require` +
+    /// `pl.launch`) or refused.
+    pub runtime_core_num: bool,
+    /// The `pl.arch` the op needs (`None`: any).
+    pub arch: Option<&'static str>,
+}
+
+const fn param(name: &'static str, distributed: bool, element: Element, direction: Direction) -> Param {
+    Param { name, distributed, element, direction }
+}
+
+use Direction::{In, InOut};
+use Element::{I32, Payload};
+
+/// `pld.tensor.all_to_all_v`: the seed's kernel ABI, `args[0..4]`.
+pub static ALL_TO_ALL_V: Spec = Spec {
+    collective: Collective::AllToAllV,
+    op: "pld.tensor.all_to_all_v",
+    short: "all_to_all_v",
+    params: &[
+        param("input", false, Payload, In),
+        param("target", true, Payload, InOut),
+        param("signal", true, I32, InOut),
+        param("send_counts", false, I32, In),
+        param("recv_counts", true, I32, InOut),
+    ],
+    template_dir: ":pypto.runtime.builtins.collectives.all_to_all_v",
+    width: WidthRule::Folded,
+    runtime_core_num: true,
+    arch: None,
+};
+
+/// `pld.tensor.indexed_all_to_all_v` (../shared/spec/indexed.md): six tensor
+/// slots, `send_counts` a window (receivers pull it), `recv_counts` and
+/// `index` local; `core_num` is the exact, compile-time launch width.
+pub static INDEXED_ALL_TO_ALL_V: Spec = Spec {
+    collective: Collective::IndexedAllToAllV,
+    op: "pld.tensor.indexed_all_to_all_v",
+    short: "indexed_all_to_all_v",
+    params: &[
+        param("input", false, Payload, In),
+        param("target", true, Payload, InOut),
+        param("signal", true, I32, InOut),
+        param("send_counts", true, I32, In),
+        param("recv_counts", false, I32, InOut),
+        param("index", false, I32, In),
+    ],
+    template_dir: ":pypto.runtime.builtins.collectives.indexed_all_to_all_v",
+    width: WidthRule::Exact,
+    runtime_core_num: false,
+    arch: Some("a5"),
+};
+
+/// Every row, in the order their kernels are appended to a module.
+pub static TABLE: [&Spec; 2] = [&ALL_TO_ALL_V, &INDEXED_ALL_TO_ALL_V];
+
+impl Collective {
+    pub fn spec(self) -> &'static Spec {
+        match self {
+            Self::AllToAllV => &ALL_TO_ALL_V,
+            Self::IndexedAllToAllV => &INDEXED_ALL_TO_ALL_V,
+        }
+    }
+    /// The row of an op name.
+    pub fn of_op_name(name: &str) -> Option<Self> {
+        TABLE.iter().find(|s| s.op == name).map(|s| s.collective)
+    }
+}
+
+impl Spec {
+    /// The launch width for P ranks and a valid L.
+    pub fn blocks(&self, ranks: i64, limit: i64) -> i64 {
+        match self.width {
+            WidthRule::Folded => crate::cal_all_to_all_v_blocks(ranks, limit),
+            WidthRule::Exact => limit,
+        }
+    }
+    /// The operand names, in ABI order.
+    pub fn operand_names(&self) -> Vec<&'static str> {
+        self.params.iter().map(|p| p.name).collect()
+    }
+    /// The parameter directions, in ABI order.
+    pub fn directions(&self) -> Vec<&'static str> {
+        self.params.iter().map(|p| p.direction.as_str()).collect()
+    }
+}
+
+/// The payload element type of a variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Dtype {
+    Fp32,
+    Int8,
+}
+
+impl Dtype {
+    /// The dtype of a payload element type (f32 / signless i8).
+    pub fn of_element(element: Type) -> Option<Self> {
+        let raw = element.to_raw();
+        unsafe {
+            if mlir_sys::mlirTypeIsAF32(raw) {
+                Some(Self::Fp32)
+            } else if mlir_sys::mlirTypeIsAInteger(raw)
+                && mlir_sys::mlirIntegerTypeIsSignless(raw)
+                && mlir_sys::mlirIntegerTypeGetWidth(raw) == 8
+            {
+                Some(Self::Int8)
+            } else {
+                None
+            }
+        }
+    }
+    /// The MLIR element type's spelling.
+    pub fn element(self) -> &'static str {
+        match self {
+            Self::Fp32 => "f32",
+            Self::Int8 => "i8",
+        }
+    }
+    /// The symbol suffix.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Self::Fp32 => "fp32",
+            Self::Int8 => "int8",
+        }
+    }
+    /// The template's one substitution (the same on every rail).
+    pub fn template_vars(self) -> &'static str {
+        match self {
+            Self::Fp32 => "dtype_cpp=float",
+            Self::Int8 => "dtype_cpp=int8_t",
+        }
+    }
+}
+
+/// One synthesized kernel: a collective and a payload element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Variant {
+    pub collective: Collective,
+    pub dtype: Dtype,
+}
+
+impl Variant {
+    pub fn new(collective: Collective, dtype: Dtype) -> Self {
+        Self { collective, dtype }
+    }
+    /// The plain `all_to_all_v` variant of a dtype.
+    pub fn plain(dtype: Dtype) -> Self {
+        Self::new(Collective::AllToAllV, dtype)
+    }
+    /// The variant of `collective` for a payload element type (f32 / i8).
+    pub fn of_element(collective: Collective, element: Type) -> Option<Self> {
+        Dtype::of_element(element).map(|d| Self::new(collective, d))
+    }
+    pub fn spec(self) -> &'static Spec {
+        self.collective.spec()
+    }
+    /// `__builtin_<op>__<fp32|int8>`.
+    pub fn symbol(self) -> &'static str {
+        use {Collective::*, Dtype::*};
+        match (self.collective, self.dtype) {
+            (AllToAllV, Fp32) => "__builtin_all_to_all_v__fp32",
+            (AllToAllV, Int8) => "__builtin_all_to_all_v__int8",
+            (IndexedAllToAllV, Fp32) => "__builtin_indexed_all_to_all_v__fp32",
+            (IndexedAllToAllV, Int8) => "__builtin_indexed_all_to_all_v__int8",
+        }
+    }
+    pub fn element(self) -> &'static str {
+        self.dtype.element()
+    }
+    pub fn template_vars(self) -> &'static str {
+        self.dtype.template_vars()
+    }
+    pub fn template_dir(self) -> &'static str {
+        self.spec().template_dir
+    }
+    /// Canonical parameter types in ABI order, then the result type
+    /// (`!pld.dtensor<*xT>`), as text.
+    pub fn canonical_types(self) -> Vec<String> {
+        let t = self.element();
+        let mut types: Vec<String> = self
+            .spec()
+            .params
+            .iter()
+            .map(|p| {
+                let element = match p.element {
+                    Element::Payload => t,
+                    Element::I32 => "i32",
+                };
+                if p.distributed { format!("!pld.dtensor<*x{element}>") } else { format!("!pl.tensor<*x{element}>") }
+            })
+            .collect();
+        types.push(format!("!pld.dtensor<*x{t}>"));
+        types
+    }
+
+    /// The canonical types as types (no text parsing): parameters then result.
+    pub fn canonical_type_values<'c>(self, context: &'c melior::Context) -> Vec<Type<'c>> {
+        let payload: Type = match self.dtype {
+            Dtype::Fp32 => Type::float32(context),
+            Dtype::Int8 => IntegerType::new(context, 8).into(),
+        };
+        let i32t: Type = IntegerType::new(context, 32).into();
+        let unranked = |distributed: bool, e: Type<'c>| unsafe {
+            Type::from_raw(crate::capi::pldTensorLikeGetUnranked(distributed, e.to_raw()))
+        };
+        let mut types: Vec<Type> = self
+            .spec()
+            .params
+            .iter()
+            .map(|p| {
+                unranked(
+                    p.distributed,
+                    match p.element {
+                        Element::Payload => payload,
+                        Element::I32 => i32t,
+                    },
+                )
+            })
+            .collect();
+        types.push(unranked(true, payload));
+        types
+    }
+
+    /// `(%input: T {pl.direction = "in"}, ...) -> R`: the canonical parameter
+    /// list with its directions, shared by every function that takes the
+    /// collective's tensor operands (the kernel, the HOST rail's callable).
+    pub fn canonical_signature(self) -> String {
+        let types = self.canonical_types();
+        let params: Vec<String> = self
+            .spec()
+            .params
+            .iter()
+            .zip(&types)
+            .map(|(p, t)| format!("%{}: {t} {{pl.direction = \"{}\"}}", p.name, p.direction.as_str()))
+            .collect();
+        format!("({}) -> {}", params.join(", "), types[types.len() - 1])
+    }
+
+    /// The synthesized kernel, in the IR's own syntax: the canonical
+    /// signature, a body that returns `target` (never compiled: the kernel is
+    /// the builtin template; passes that read the function need the return).
+    pub fn kernel_source(self) -> String {
+        format!(
+            "func.func private @{name}{signature} \
+             attributes {{pl.builtin_template_dir = \"{dir}\", \
+             pl.builtin_template_vars = \"{vars}\", pl.func_kind = \"aiv\", \
+             pl.require_contiguous_operands}} {{\n  return %target : {result}\n}}",
+            name = self.symbol(),
+            signature = self.canonical_signature(),
+            dir = self.template_dir(),
+            vars = self.template_vars(),
+            result = self.canonical_types().last().expect("a result type"),
+        )
+    }
+
+    /// The synthesized kernel built as ops (see [`Variant::kernel_source`] for
+    /// its text), at `location`: a `NameLoc` of its symbol around the
+    /// collective that needed it, so diagnostics about the kernel point back
+    /// at that collective.
+    pub fn build_kernel<'c>(self, context: &'c melior::Context, collective: Location<'c>) -> melior::ir::Operation<'c> {
+        use melior::ir::{
+            Block, Region, RegionLike,
+            attribute::{ArrayAttribute, StringAttribute, TypeAttribute},
+            r#type::FunctionType,
+        };
+        let spec = self.spec();
+        let n = spec.params.len();
+        let loc = Location::name(context, self.symbol(), collective);
+        let types = self.canonical_type_values(context);
+        // Parameters are named after the operands (`input`, `target`, ...).
+        let params: Vec<(Type, Location)> = types[..n]
+            .iter()
+            .zip(spec.params)
+            .map(|(t, p)| (*t, Location::name(context, p.name, collective)))
+            .collect();
+        let block = Block::new(&params);
+        let target = block.argument(1).expect("a target parameter");
+        block.append_operation(melior::dialect::func::r#return(&[target.into()], loc));
+        let region = Region::new();
+        region.append_block(block);
+        let direction = |d: &str| -> Attribute<'c> {
+            let entry = unsafe {
+                mlir_sys::mlirNamedAttributeGet(
+                    Identifier::new(context, "pl.direction").to_raw(),
+                    StringAttribute::new(context, d).to_raw(),
+                )
+            };
+            unsafe { Attribute::from_raw(mlir_sys::mlirDictionaryAttrGet(context.to_raw(), 1, &entry)) }
+        };
+        let arg_attrs: Vec<Attribute> = spec.params.iter().map(|p| direction(p.direction.as_str())).collect();
+        let function_type = FunctionType::new(context, &types[..n], &types[n..]);
+        let string = |s: &str| -> Attribute<'c> { StringAttribute::new(context, s).into() };
+        melior::dialect::func::func(
+            context,
+            StringAttribute::new(context, self.symbol()),
+            TypeAttribute::new(function_type.into()),
+            region,
+            &[
+                (Identifier::new(context, "sym_visibility"), string("private")),
+                (Identifier::new(context, "arg_attrs"), ArrayAttribute::new(context, &arg_attrs).into()),
+                (Identifier::new(context, "pl.builtin_template_dir"), string(self.template_dir())),
+                (Identifier::new(context, "pl.builtin_template_vars"), string(self.template_vars())),
+                (Identifier::new(context, "pl.func_kind"), string("aiv")),
+                (Identifier::new(context, "pl.require_contiguous_operands"), Attribute::unit(context)),
+            ],
+            loc,
+        )
+    }
+}
+
+/// The module's `pl.arch` (`"a2a3"` when absent).
+pub fn module_arch<'c>(module: &melior::ir::operation::OperationRef<'c, '_>) -> String {
+    use melior::ir::operation::OperationLike;
+    module
+        .attribute("pl.arch")
+        .ok()
+        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .map_or_else(|| "a2a3".to_string(), |s| s.value().to_string())
+}
+
+/// The first rows of indexed.md's diagnostics table that do not depend on
+/// the rail: the architecture. `None` when `spec` may be lowered in a module
+/// of architecture `arch`; else the message (without the op prefix).
+pub fn arch_problem(spec: &Spec, arch: &str) -> Option<String> {
+    let needed = spec.arch?;
+    if arch == needed {
+        return None;
+    }
+    Some(format!(
+        "{short} needs pl.arch = \"{needed}\" (A5 URMA PER_PEER transport); this module's pl.arch is \"{arch}\"{default}",
+        short = spec.short,
+        default = if arch == "a2a3" { " (the default when absent)" } else { "" },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_rows() {
+        assert_eq!(Collective::of_op_name("pld.tensor.all_to_all_v"), Some(Collective::AllToAllV));
+        assert_eq!(Collective::of_op_name("pld.tensor.indexed_all_to_all_v"), Some(Collective::IndexedAllToAllV));
+        assert_eq!(Collective::of_op_name("pld.tensor.nope"), None);
+        assert_eq!(ALL_TO_ALL_V.directions(), ["in", "inout", "inout", "in", "inout"]);
+        assert_eq!(INDEXED_ALL_TO_ALL_V.directions(), ["in", "inout", "inout", "in", "inout", "in"]);
+        assert_eq!(ALL_TO_ALL_V.blocks(8, 10), 8);
+        assert_eq!(INDEXED_ALL_TO_ALL_V.blocks(8, 10), 10);
+        assert!(arch_problem(&ALL_TO_ALL_V, "a2a3").is_none());
+        assert!(arch_problem(&INDEXED_ALL_TO_ALL_V, "a5").is_none());
+        let m = arch_problem(&INDEXED_ALL_TO_ALL_V, "a2a3").unwrap();
+        assert!(m.contains("indexed_all_to_all_v needs pl.arch = \"a5\" (A5 URMA PER_PEER transport)"), "{m}");
+    }
+
+    #[test]
+    fn variant_names_and_template_vars() {
+        let registry = melior::dialect::DialectRegistry::new();
+        crate::register_dialects(&registry);
+        let context = melior::Context::new();
+        context.append_dialect_registry(&registry);
+        context.load_all_available_dialects();
+        let int = |width| melior::ir::r#type::IntegerType::new(&context, width).into();
+        let plain = |e| Variant::of_element(Collective::AllToAllV, e);
+        assert_eq!(plain(Type::float32(&context)), Some(Variant::plain(Dtype::Fp32)));
+        assert_eq!(plain(int(8)), Some(Variant::plain(Dtype::Int8)));
+        assert_eq!(plain(int(32)), None);
+        assert_eq!(plain(Type::bfloat16(&context)), None);
+        assert_eq!(Variant::plain(Dtype::Fp32).symbol(), "__builtin_all_to_all_v__fp32");
+        assert_eq!(Variant::plain(Dtype::Int8).template_vars(), "dtype_cpp=int8_t");
+        let indexed = Variant::new(Collective::IndexedAllToAllV, Dtype::Int8);
+        assert_eq!(indexed.symbol(), "__builtin_indexed_all_to_all_v__int8");
+        assert_eq!(
+            indexed.canonical_types(),
+            [
+                "!pl.tensor<*xi8>",
+                "!pld.dtensor<*xi8>",
+                "!pld.dtensor<*xi32>",
+                "!pld.dtensor<*xi32>",
+                "!pl.tensor<*xi32>",
+                "!pl.tensor<*xi32>",
+                "!pld.dtensor<*xi8>"
+            ]
+        );
+        // The text and the built types agree.
+        for v in [Variant::plain(Dtype::Fp32), indexed] {
+            let built: Vec<String> = v.canonical_type_values(&context).iter().map(|t| t.to_string()).collect();
+            assert_eq!(built, v.canonical_types());
+        }
+    }
+
+    #[test]
+    fn kernel_source_declares_the_abi() {
+        for (v, dirs) in [
+            (Variant::plain(Dtype::Int8), vec!["in", "inout", "inout", "in", "inout"]),
+            (
+                Variant::new(Collective::IndexedAllToAllV, Dtype::Fp32),
+                vec!["in", "inout", "inout", "in", "inout", "in"],
+            ),
+        ] {
+            let text = v.kernel_source();
+            assert!(text.starts_with(&format!("func.func private @{}(", v.symbol())));
+            let directions: Vec<&str> =
+                text.split("pl.direction = \"").skip(1).map(|rest| &rest[..rest.find('"').unwrap()]).collect();
+            assert_eq!(directions, dirs);
+            assert!(text.contains(&format!("return %target : !pld.dtensor<*x{}>", v.element())));
+            assert!(text.contains(v.template_dir()));
+        }
+    }
+}
