@@ -246,6 +246,12 @@ static LogicalResult verifyCollective(Operation *op,
                                       Value result, bool hasAttr,
                                       bool hasOperand,
                                       const CollectiveRules &rules) {
+  // A collective is a task of a function body (orchestration or InCore); at
+  // module level no pass would ever see, lower or refuse it.
+  if (!op->getParentOfType<func::FuncOp>())
+    return op->emitOpError()
+           << "must be inside a function body (a collective is a task of an "
+              "orchestration or InCore function)";
   // Operand-local rules: the kernel addresses every operand flat from its
   // base, so only a packed, full, ND view is usable.
   for (const NamedOperand &operand : operands) {

@@ -1,6 +1,6 @@
 // The pld.tensor.all_to_all_v type deducer: one case per rule, each message
 // naming the operand.
-// RUN: pld-opt %s --split-input-file --verify-diagnostics
+// RUN: pld-opt %s --split-input-file --allow-unregistered-dialect --verify-diagnostics
 
 // A non-nd layout (target).
 func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32, layout = dn>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
@@ -188,3 +188,16 @@ func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld
   %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc, %n) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>, i64) -> !pld.dtensor<16x4xf32>
   return
 }
+
+// -----
+
+// A collective outside any function (at module level) is refused: no pass
+// would ever lower or refuse it there.
+%in = "test.value"() : () -> !pld.dtensor<16x4xf32>
+%t = "test.value"() : () -> !pld.dtensor<16x4xf32>
+%s = "test.value"() : () -> !pld.dtensor<2x8xi32>
+%c = "test.value"() : () -> !pld.dtensor<2xi32>
+%r = "test.value"() : () -> !pld.dtensor<2xi32>
+// expected-error @+1 {{'pld.tensor.all_to_all_v' op must be inside a function body (a collective is a task of an orchestration or InCore function)}}
+%d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
+    : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
