@@ -144,7 +144,8 @@ impl<'c, 'a> Directions<'c, 'a> {
 
     /// The directions of `func`'s parameters.
     pub fn of_function(&mut self, func: &OperationRef<'c, 'a>) -> Vec<Direction> {
-        let name = symbol_name(func).unwrap_or("");
+        // A name that is not UTF-8 cannot key the memo (it would read as another).
+        let Some(name) = symbol_name(func) else { return self.compute(func) };
         if let Some(d) = self.memo.get(name) {
             return d.clone();
         }

@@ -294,7 +294,9 @@ fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &HashMap<String, Opera
 
 /// A task: an AIV kernel of this module, results it can name, no scalar arguments.
 fn check_task<'c, 'a>(op: &OperationRef<'c, 'a>, name: &str, functions: &HashMap<String, OperationRef<'c, 'a>>) -> Result<(), String> {
-    let callee = callee_name(op).unwrap_or_default();
+    let Some(callee) = callee_name(op) else {
+        return Err(format!("'{name}': its callee symbol is not valid UTF-8, which the orchestration codegen cannot name"));
+    };
     let Some(func) = functions.get(&callee) else {
         return Err(format!("'{name}' of '@{callee}': the callee is not a function of this module"));
     };
