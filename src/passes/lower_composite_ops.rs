@@ -132,6 +132,22 @@ fn plan(op: &OperationRef) -> Result<i64, String> {
         }
     }
     let shape_of = |i: usize| op.operand(i).ok().and_then(|v| TensorLike::of(v.r#type())).and_then(|t| t.shape);
+    // pld.comm.put_rows copies whole rows, so its verifier requires input and
+    // target rows of one shape: check it here, before the module is touched.
+    if let (Some(input), Some(target)) = (shape_of(0), shape_of(1)) {
+        let differs = input.len() != target.len()
+            || input.iter().zip(&target).skip(1).any(|(a, b)| matches!((a, b), (Some(a), Some(b)) if a != b));
+        if differs {
+            let dims = |s: &[Option<i64>]| {
+                s.iter().skip(1).map(|d| d.map_or("?".to_string(), |d| d.to_string())).collect::<Vec<_>>().join("x")
+            };
+            return Err(format!(
+                "operand 'input' has rows of shape [{}] but operand 'target' rows of shape [{}]: the InCore rail copies whole rows",
+                dims(&input),
+                dims(&target)
+            ));
+        }
+    }
     let rows = shape_of(1).and_then(|s| s.first().copied().flatten());
     let ranks = shape_of(2).and_then(|s| s.first().copied().flatten());
     match (rows, ranks) {
