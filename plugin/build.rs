@@ -4,6 +4,7 @@
 use std::{env, path::PathBuf, process::Command};
 
 fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=MLIR_SYS_LINK_SHARED");
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
     if env::var("MLIR_SYS_LINK_SHARED").as_deref() != Ok("1") {

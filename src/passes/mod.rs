@@ -46,47 +46,40 @@ pub trait ModulePass: Default + 'static {
     }
 }
 
-/// The flag of every pass with a Rust body, in the pipeline's order (the
-/// test pass last).
-pub const ARGUMENTS: [&str; 8] = [
-    lower_composite_ops::LowerCompositeOps::ARGUMENT,
-    lower_l2_tensor_collectives::LowerL2TensorCollectives::ARGUMENT,
-    legalize_spmd_launches::LegalizeSpmdLaunches::ARGUMENT,
-    derive_call_directions::DeriveCallDirections::ARGUMENT,
-    auto_derive_task_dependencies::AutoDeriveTaskDependencies::ARGUMENT,
-    lower_host_tensor_collectives::LowerHostTensorCollectives::ARGUMENT,
-    materialize_dist_tensor_ctx::MaterializeDistTensorCtx::ARGUMENT,
-    test_func_kinds::TestFuncKinds::ARGUMENT,
-];
+/// Every pass with a Rust body: [`ARGUMENTS`] and the dispatch of [`run_pass`].
+macro_rules! rust_passes {
+    ($($pass:ty),* $(,)?) => {
+        /// The flag of every pass with a Rust body, in the pipeline's order
+        /// (the test pass last).
+        pub const ARGUMENTS: &[&str] = &[$(<$pass>::ARGUMENT),*];
 
-/// The body of the pass whose flag is `argument` (called by its C++ class).
-pub(crate) fn run_pass(
-    argument: &str,
-    module: OperationHandle,
-    options: &PassOptions,
-    statistics: &mut PassStatistics,
-) -> bool {
-    let module = unsafe { OperationRef::from_raw(module.0) };
-    macro_rules! dispatch {
-        ($($pass:ty),* $(,)?) => {
+        /// The body of the pass whose flag is `argument` (called by its C++ class).
+        pub(crate) fn run_pass(
+            argument: &str,
+            module: OperationHandle,
+            options: &PassOptions,
+            statistics: &mut PassStatistics,
+        ) -> bool {
+            let module = unsafe { OperationRef::from_raw(module.0) };
             $(if argument == <$pass>::ARGUMENT {
                 return run_body::<$pass>(module, options, statistics);
             })*
-        };
-    }
-    dispatch!(
-        lower_composite_ops::LowerCompositeOps,
-        lower_l2_tensor_collectives::LowerL2TensorCollectives,
-        legalize_spmd_launches::LegalizeSpmdLaunches,
-        derive_call_directions::DeriveCallDirections,
-        auto_derive_task_dependencies::AutoDeriveTaskDependencies,
-        lower_host_tensor_collectives::LowerHostTensorCollectives,
-        materialize_dist_tensor_ctx::MaterializeDistTensorCtx,
-        test_func_kinds::TestFuncKinds,
-    );
-    diag::error(module.location(), &format!("pld: the pass '{argument}' has no Rust body"));
-    false
+            diag::error(module.location(), &format!("pld: the pass '{argument}' has no Rust body"));
+            false
+        }
+    };
 }
+
+rust_passes!(
+    lower_composite_ops::LowerCompositeOps,
+    lower_l2_tensor_collectives::LowerL2TensorCollectives,
+    legalize_spmd_launches::LegalizeSpmdLaunches,
+    derive_call_directions::DeriveCallDirections,
+    auto_derive_task_dependencies::AutoDeriveTaskDependencies,
+    lower_host_tensor_collectives::LowerHostTensorCollectives,
+    materialize_dist_tensor_ctx::MaterializeDistTensorCtx,
+    test_func_kinds::TestFuncKinds,
+);
 
 fn run_body<P: ModulePass>(module: OperationRef, options: &PassOptions, statistics: &mut PassStatistics) -> bool {
     let mut pass = P::default();
