@@ -61,7 +61,25 @@ fn main() {
         ("g++".to_string(), "gcc".to_string())
     };
 
-    let out = cmake::Config::new("cmake")
+    // The sanitizer flavour (scripts/sanitize.sh): the C++ side (dialect,
+    // bridge) instrumented with the given -fsanitize list, the Rust side
+    // linked against gcc's runtimes. Build it in its own target dir.
+    println!("cargo:rerun-if-env-changed=PLD_SANITIZE");
+    let sanitize = env::var("PLD_SANITIZE").ok().filter(|s| !s.is_empty());
+    let sanitize_flags = sanitize.as_ref().map(|s| format!("-fsanitize={s} -fno-omit-frame-pointer -fno-sanitize-recover=all"));
+    if let Some(list) = &sanitize {
+        for (name, lib) in [("address", "asan"), ("undefined", "ubsan")] {
+            if list.split(',').any(|s| s == name) {
+                println!("cargo:rustc-link-arg=-l{lib}");
+            }
+        }
+    }
+
+    let mut cmake_config = cmake::Config::new("cmake");
+    if let Some(flags) = &sanitize_flags {
+        cmake_config.cxxflag(flags).cflag(flags);
+    }
+    let out = cmake_config
         .generator("Ninja")
         .profile("Release")
         .define("MLIR_DIR", prefix.join("lib/cmake/mlir"))
@@ -105,6 +123,11 @@ fn main() {
     // laid out differently with and without it.
     if !llvm_assertions(&prefix) {
         bridge.define("NDEBUG", None);
+    }
+    if let Some(flags) = &sanitize_flags {
+        for flag in flags.split(' ') {
+            bridge.flag(flag);
+        }
     }
     bridge
         .file("src/bridge/shim.cc")

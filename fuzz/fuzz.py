@@ -217,9 +217,14 @@ def classify(bindir, tool, arg, text, timeout, tmp):
         line = next((l for l in err.splitlines() if any(m in l for m in CRASH_MARKS)), f"exit {rc}")
         return "crash", line
     if tool == "pld-opt" and rc == 0:
-        rc2, _, err2 = run([os.path.join(bindir, "pld-opt"), "--allow-unregistered-dialect", "-o", "/dev/null"], out, timeout)
+        reparse = [os.path.join(bindir, "pld-opt"), "--allow-unregistered-dialect", "-o", "/dev/null"]
+        rc2, _, err2 = run(reparse, out, timeout)
         if rc2 != 0:
-            return "invalid", (err2.splitlines() or [""])[0]
+            # Not ours when MLIR's own print of the input does not read back
+            # either (e.g. an empty symbol prints as @<<INVALID EMPTY SYMBOL>>).
+            _, plain, _ = run([os.path.join(bindir, "pld-opt"), "--allow-unregistered-dialect"], text, timeout)
+            if run(reparse, plain, timeout)[0] == 0:
+                return "invalid", (err2.splitlines() or [""])[0]
     # A single pass only: in a pipeline the dump after a failure also shows what
     # the earlier, successful passes did.
     if tool == "pld-opt" and arg != "pld-lower-collectives" and rc == 1 and "// -----// IR Dump After" in err:

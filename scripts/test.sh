@@ -4,7 +4,7 @@
 # C++ driver built first by scripts/build-plugin.sh), the examples, then the
 # host runtime's own suite (kernel template against an independent golden,
 # once under ThreadSanitizer).
-# Installs what is missing first.
+# Then the robustness jobs (fuzz slice, sanitizers). Installs what is missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,3 +13,8 @@ bash scripts/setup.sh
 bash scripts/build-plugin.sh
 PLD_REQUIRE_PLUGIN=1 cargo test
 bash runtime/tests/run.sh
+# Robustness: a fixed-seed slice of the mutation fuzzer (seed 1, 2 minutes,
+# every pass, the pipeline and pld-translate), then the sanitizer job (ASan +
+# UBSan C++ side: the lit suite, a fuzz slice, the runtime's kernel tests).
+bash fuzz/run.sh --seed 1 --minutes 2
+bash scripts/sanitize.sh --fuzz-minutes 1

@@ -4,7 +4,8 @@
 # ThreadSanitizer), and builds and runs views_test (views.h, scalar.h, create_tensor / AllocScope /
 # assemble / write_int) in both builds.
 # Env: CXX (default g++), PLD_RT_BUILD (build dir, default <repo>/target/pld-runtime-tests),
-#      PLD_RT_NO_TSAN=1 to skip the TSan run.
+#      PLD_RT_NO_TSAN=1 to skip the TSan run; PLD_RT_SANITIZE=1 to run only a quick
+#      slice under ASan + UBSan (scripts/sanitize.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -84,6 +85,18 @@ run() {
     failed=$((failed + 1))
   fi
 }
+
+if [ "${PLD_RT_SANITIZE:-0}" = 1 ]; then
+  # scripts/sanitize.sh: the kernels and the runtime under ASan + UBSan (a quick slice).
+  build asan -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+  export ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}" UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1"
+  run "$out/asan.log" "$out/asan/a2a_test" --quick
+  run "$out/asan-indexed.log" "$out/asan/indexed_test" --quick
+  run "$out/asan-views.log" "$out/asan/views_test"
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+  exit
+fi
 
 build release -O2
 run "$out/release.log" "$out/release/a2a_test" "$@"
