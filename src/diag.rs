@@ -29,3 +29,27 @@ pub fn error_with_note(loc: Location, message: &str, note_loc: Location, note: &
 pub fn remark(loc: Location, message: &str) {
     emit(2, loc, message, None);
 }
+
+mod notes_ffi {
+    use mlir_sys::{MlirLocation, MlirStringRef};
+    unsafe extern "C" {
+        // dialect/lib/CAPI.cpp (pld-c/Dialects.h)
+        pub fn pldEmitErrorWithNotes(
+            loc: MlirLocation,
+            message: MlirStringRef,
+            num_notes: isize,
+            note_locs: *const MlirLocation,
+            notes: *const MlirStringRef,
+        );
+    }
+}
+
+/// An error at `loc` with several attached notes, in order.
+pub fn error_with_notes(loc: Location, message: &str, notes: &[(Location, String)]) {
+    let text = |s: &str| mlir_sys::MlirStringRef { data: s.as_ptr() as *const _, length: s.len() };
+    let locs: Vec<mlir_sys::MlirLocation> = notes.iter().map(|(l, _)| l.to_raw()).collect();
+    let texts: Vec<mlir_sys::MlirStringRef> = notes.iter().map(|(_, n)| text(n)).collect();
+    unsafe {
+        notes_ffi::pldEmitErrorWithNotes(loc.to_raw(), text(message), notes.len() as isize, locs.as_ptr(), texts.as_ptr());
+    }
+}

@@ -22,6 +22,7 @@ pub mod ir_util;
 pub mod launch_width;
 pub mod passes;
 pub mod sim;
+pub mod provenance;
 pub mod ptr_map;
 pub mod tensor_type;
 pub mod values;

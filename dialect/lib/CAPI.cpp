@@ -5,6 +5,7 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OperationSupport.h"
 
 using namespace mlir;
@@ -65,4 +66,12 @@ MlirType pldTensorLikeGetUnranked(bool distributed, MlirType elementType) {
 bool pldOperationEquivalent(MlirOperation lhs, MlirOperation rhs) {
   return OperationEquivalence::isEquivalentTo(
       unwrap(lhs), unwrap(rhs), OperationEquivalence::IgnoreLocations);
+}
+
+void pldEmitErrorWithNotes(MlirLocation loc, MlirStringRef message,
+                           intptr_t numNotes, const MlirLocation *noteLocs,
+                           const MlirStringRef *notes) {
+  InFlightDiagnostic diag = emitError(unwrap(loc)) << unwrap(message);
+  for (intptr_t i = 0; i < numNotes; ++i)
+    diag.attachNote(unwrap(noteLocs[i])) << unwrap(notes[i]);
 }

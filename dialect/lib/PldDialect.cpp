@@ -109,6 +109,14 @@ Type WindowBufferType::parse(AsmParser &parser) {
 
 void WindowBufferType::print(AsmPrinter &) const {}
 
+Type CommDomainType::parse(AsmParser &parser) {
+  if (failed(parseNoParameters(parser, getMnemonic())))
+    return {};
+  return get(parser.getContext());
+}
+
+void CommDomainType::print(AsmPrinter &) const {}
+
 //===----------------------------------------------------------------------===//
 // pld.system.nranks
 //===----------------------------------------------------------------------===//
@@ -502,8 +510,32 @@ HostDispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return success();
 }
 
+/// A domain operand must be a `pld.comm_domain` of the same body (not a
+/// parameter: the passes resolve a domain to its op).
+static LogicalResult verifyDomainOperand(Operation *op, Value domain) {
+  if (!domain || domain.getDefiningOp<CommDomainOp>())
+    return success();
+  return op->emitOpError()
+         << "domain operand must be the result of a 'pld.comm_domain' of the "
+            "same HOST orchestrator";
+}
+
 LogicalResult HostDeviceCtxOp::verify() {
-  return verifyInHostOrchestrator(*this);
+  if (failed(verifyInHostOrchestrator(*this)))
+    return failure();
+  return verifyDomainOperand(*this, getDomain());
+}
+
+LogicalResult CommDomainOp::verify() {
+  if (failed(verifyInHostOrchestrator(*this)))
+    return failure();
+  if (getRanks() < 1)
+    return emitOpError() << "ranks must be at least 1, got " << getRanks();
+  return success();
+}
+
+LogicalResult WindowBufferOp::verify() {
+  return verifyDomainOperand(*this, getDomain());
 }
 
 LogicalResult HostRequireOp::verify() {

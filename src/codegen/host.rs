@@ -34,6 +34,8 @@ enum HV {
     /// A `pld.window_buffer` offset variable.
     Buffer(String),
     Ctx(String),
+    /// A `pld.comm_domain` index variable (`Host::comm_domain`).
+    Domain(String),
 }
 
 struct Emitter<'p, 'c, 'a> {
@@ -222,10 +224,27 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 }
             }
             "pld.window" => self.window(op, indent),
+            "pld.comm_domain" => {
+                let Some(ranks) = int_attr(op, "ranks") else { return };
+                let var = self.locals.fresh("domain");
+                let _ = writeln!(self.out, "{indent}const int {var} = host->comm_domain({ranks});");
+                let _ = writeln!(self.out, "{indent}if (int rc = host->status()) return rc;");
+                if let Ok(r) = op.result(0) {
+                    self.vals.insert(vkey(r), HV::Domain(var));
+                }
+            }
             "pld.host.device_ctx" => {
                 let Some(dev) = self.scalar(op, 0) else { return };
+                let domain = match op.operand(1).ok().map(|d| self.vals.get(&vkey(d)).cloned()) {
+                    None => String::new(),
+                    Some(Some(HV::Domain(d))) => format!(", {d}"),
+                    Some(_) => {
+                        self.p.error(op.location(), "'pld.host.device_ctx' of a domain that is not a pld.comm_domain of this body");
+                        return;
+                    }
+                };
                 let var = self.locals.fresh("ctx");
-                let _ = writeln!(self.out, "{indent}pld::rt::CommContext* {var} = host->device_ctx({dev});");
+                let _ = writeln!(self.out, "{indent}pld::rt::CommContext* {var} = host->device_ctx({dev}{domain});");
                 if let Ok(r) = op.result(0) {
                     self.vals.insert(vkey(r), HV::Ctx(var));
                 }

@@ -34,6 +34,8 @@
 //! | element type not f32 / i8 | `supports only f32 or i8` |
 //! | `pld.tensor.indexed_all_to_all_v` in a HOST body, module not `pl.arch = "a5"` | `indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport)` |
 //! | `pld.tensor.indexed_all_to_all_v` in a HOST body | `indexed_all_to_all_v is not supported on the HOST rail` |
+//! | two operands' windows in different communication domains (`pld.window_buffer in %d`; no domain = the implicit one) | `operands of one collective must belong to one communication domain`, a note at each domain |
+//! | an explicit domain whose `ranks` is not the signal's NR | `signal has NR=<P> rows but communication domain has <N> ranks`, a note at the domain |
 //!
 //! (The two indexed rows are indexed.md's, in its order: the architecture
 //! first, then the rail.)
@@ -262,6 +264,11 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
             );
             return None;
         }
+    }
+    // domains.md: after today's checks, one communication domain, then NR = ranks.
+    if let Some(f) = crate::provenance::check_domains(ALL_TO_ALL_V, &OPERANDS, &buffers, Some(ranks)) {
+        diag::error_with_notes(loc, &f.message, &f.notes);
+        return None;
     }
     Some(Plan { variant, ranks, stride })
 }

@@ -115,6 +115,13 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
         }
     }
 
+    // Phase 1b: window provenance (domains.md): each collective's operands
+    // resolved through every HOST dispatch of its function to the window
+    // buffers bound there, checked per dispatch site.
+    if !crate::provenance::disabled() {
+        errors += crate::provenance::check_dispatched_collectives(&functions, &planned_ops, &trace);
+    }
+
     // A symbol of a variant's name that is not exactly its kernel is a clash.
     let context_ref = module.context();
     let context = crate::context::borrow(&context_ref);

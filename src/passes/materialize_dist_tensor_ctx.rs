@@ -9,9 +9,12 @@
 //! `recv_counts` (the seed's ABI table).
 //!
 //! Where a caller's context comes from:
-//! - a `pld.host.dispatch` to device `%d` passes `pld.host.device_ctx %d`
-//!   (one op per dispatch, inserted right before it) for every context
-//!   parameter: all windows of a HOST orchestrator form its one domain;
+//! - a `pld.host.dispatch` to device `%dev` passes, for each context
+//!   parameter, `pld.host.device_ctx %dev in %d` of the domain `%d` of the
+//!   window bound to the matching dtensor parameter (domains.md; one op per
+//!   (dispatch, domain), inserted right before it); the implicit domain's
+//!   (buffers without a domain, or a value that resolves to no single
+//!   domain) prints without `in`, as before;
 //! - any other call passes the caller's own context argument: the one of the
 //!   caller's dtensor parameter that the argument aliases ([`crate::alias`]),
 //!   else (one communication domain per function is the precondition) the
@@ -100,8 +103,10 @@ impl CtxLayout {
 enum Source {
     /// The caller's context parameter `k` (of its k-th dtensor parameter).
     Caller(usize),
-    /// `pld.host.device_ctx` of the dispatch's device.
-    Device,
+    /// `pld.host.device_ctx` of the dispatch's device, in the domain of the
+    /// window bound to the matching dtensor parameter (the `pld.comm_domain`
+    /// op's key; `None`: the implicit domain).
+    Device(Option<usize>),
 }
 
 /// Returns the counts of the pass's statistics.
@@ -130,6 +135,7 @@ fn materialize(module: OperationRef) -> Result<PassStatistics, PldError> {
 
     // Plan every call.
     let mut plans: Vec<(OperationRef, Vec<Source>)> = Vec::new();
+    let mut windows = crate::provenance::RootSets::default();
     for caller in &functions {
         let calls = ops_named(caller, &CALL_OPS);
         if calls.is_empty() {
@@ -168,7 +174,17 @@ fn materialize(module: OperationRef) -> Result<PassStatistics, PldError> {
             let mut sources = Vec::new();
             for &p in &layout.dtensors {
                 if is_dispatch {
-                    sources.push(Source::Device);
+                    // domains.md: the domain of the window bound to this parameter.
+                    let mut domains: Vec<Option<usize>> = Vec::new();
+                    if let Ok(arg) = call.operand(p) {
+                        for &b in windows.get(arg, &trace, &crate::provenance::window_buffer_leaf).iter() {
+                            let d = crate::provenance::buffer_domain(&crate::provenance::op_of(b)).map(|d| op_key(&d));
+                            if !domains.contains(&d) {
+                                domains.push(d);
+                            }
+                        }
+                    }
+                    sources.push(Source::Device(if domains.len() == 1 { domains[0] } else { None }));
                     continue;
                 }
                 let class = call.operand(p).ok().map(|v| classes.class(v));
@@ -229,21 +245,26 @@ fn materialize(module: OperationRef) -> Result<PassStatistics, PldError> {
     for (call, sources) in plans {
         let caller = crate::ir_util::enclosing_function(&call).ok_or_else(|| PldError::Internal("call outside a function".into()))?;
         let own = ctx_args.get(&op_key(&caller)).cloned().unwrap_or_default();
-        let mut device_ctx: Option<mlir_sys::MlirValue> = None;
+        let mut device_ctx: Vec<(Option<usize>, mlir_sys::MlirValue)> = Vec::new();
         let mut extra = Vec::new();
         for source in &sources {
             let value = match *source {
                 Source::Caller(k) => *own.get(k).ok_or_else(|| PldError::Internal("missing caller context".into()))?,
-                Source::Device => match device_ctx {
-                    Some(v) => v,
+                Source::Device(domain) => match device_ctx.iter().find(|(d, _)| *d == domain) {
+                    Some(&(_, v)) => v,
                     None => {
+                        // One per (dispatch, domain), right before the dispatch.
                         let device = call.operand(call_arg_count(&call))?;
+                        let mut operands = vec![device];
+                        if let Some(d) = domain {
+                            operands.push(crate::provenance::op_of(d).result(0)?.into());
+                        }
                         let op = OperationBuilder::new("pld.host.device_ctx", call.location())
-                            .add_operands(&[device])
+                            .add_operands(&operands)
                             .add_results(&[ctx_type])
                             .build()?;
                         let v = insert_before(&call, op)?.result(0)?.to_raw();
-                        device_ctx = Some(v);
+                        device_ctx.push((domain, v));
                         v
                     }
                 },

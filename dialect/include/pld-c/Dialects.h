@@ -41,6 +41,14 @@ MLIR_CAPI_EXPORTED MlirType pldTensorLikeGetUnranked(bool distributed,
 MLIR_CAPI_EXPORTED bool pldOperationEquivalent(MlirOperation lhs,
                                                MlirOperation rhs);
 
+/* An error at `loc` with `numNotes` attached notes (for diagnostics that
+ * point at several places: a collective, its dispatch, its windows). */
+MLIR_CAPI_EXPORTED void pldEmitErrorWithNotes(MlirLocation loc,
+                                              MlirStringRef message,
+                                              intptr_t numNotes,
+                                              const MlirLocation *noteLocs,
+                                              const MlirStringRef *notes);
+
 #ifdef __cplusplus
 }
 #endif

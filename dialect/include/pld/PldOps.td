@@ -46,6 +46,19 @@ def Pld_WindowBufferType : TypeDef<Pld_Dialect, "WindowBuffer"> {
   }];
 }
 
+def Pld_CommDomainType : TypeDef<Pld_Dialect, "CommDomain"> {
+  let mnemonic = "comm_domain";
+  // Written by hand only to reject parameters (`!pld.comm_domain<4>`).
+  let hasCustomAssemblyFormat = 1;
+  let summary = "a communication domain of a HOST orchestrator";
+  let description = [{
+    A communication domain (`pld.comm_domain {ranks = N}`): devices 0..N-1 of
+    the HOST orchestrator's dispatch loop, with one CommContext per device.
+    Windows allocated in it (`pld.window_buffer in %d`) are symmetric over
+    those N devices. Contract: `shared/spec/domains.md`.
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Ops
 //===----------------------------------------------------------------------===//
@@ -53,21 +66,50 @@ def Pld_WindowBufferType : TypeDef<Pld_Dialect, "WindowBuffer"> {
 class Pld_Op<string mnemonic, list<Trait> traits = []>
     : Op<Pld_Dialect, mnemonic, traits>;
 
+def Pld_CommDomainOp : Pld_Op<"comm_domain", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "creates a communication domain over devices 0..ranks-1";
+  let description = [{
+    A communication domain of a HOST orchestrator over `ranks` devices
+    (devices 0..ranks-1 of its dispatch loop; `ranks` >= 1). Windows
+    allocated in it are symmetric over those devices, and
+    `pld.host.device_ctx %dev in %d` is device `%dev`'s CommContext in it
+    (`rankNum = ranks`). A HOST orchestrator may hold several domains; its
+    `pld.window_buffer`s without a domain operand form its implicit domain, a
+    domain of its own. Only valid in a HOST orchestrator.
+
+    ```mlir
+    %d = pld.comm_domain {ranks = 4 : i64} : !pld.comm_domain
+    ```
+  }];
+  let arguments = (ins I64Attr:$ranks);
+  let results = (outs Pld_CommDomainType:$domain);
+  let assemblyFormat = "attr-dict `:` type($domain)";
+  let hasVerifier = 1;
+}
+
 def Pld_WindowBufferOp : Pld_Op<"window_buffer", [
     MemoryEffects<[MemAlloc<DefaultResource>]>]> {
   let summary = "allocates a communication window";
   let description = [{
-    Allocates `bytes` bytes of communication window on every rank of the HOST
-    orchestrator's domain. All `pld.window_buffer`s of one HOST orchestrator
-    form its one communication domain.
+    Allocates `bytes` bytes of communication window on every rank of a
+    communication domain of the HOST orchestrator: the `domain` operand's
+    (`pld.window_buffer in %d`, `%d` a `pld.comm_domain` of the same body),
+    else the orchestrator's implicit domain, which all its buffers without a
+    domain operand form (a domain of its own, distinct from every explicit
+    one).
 
     ```mlir
     %buf = pld.window_buffer {bytes = 4096 : i64} : !pld.window_buffer
+    %d = pld.comm_domain {ranks = 2 : i64} : !pld.comm_domain
+    %sub = pld.window_buffer in %d {bytes = 4096 : i64} : !pld.window_buffer
     ```
   }];
-  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$bytes);
+  let arguments = (ins Optional<Pld_CommDomainType>:$domain,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$bytes);
   let results = (outs Pld_WindowBufferType:$buffer);
-  let assemblyFormat = "attr-dict `:` type($buffer)";
+  let assemblyFormat = "(`in` $domain^)? attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
 }
 
 def Pld_WindowOp : Pld_Op<"window", [Pure]> {
@@ -346,19 +388,24 @@ def Pld_HostDeviceCtxOp : Pld_HostOp<"host.device_ctx", [Pure]> {
   let summary = "the CommContext of one device of the HOST domain";
   let description = [{
     The `CommContext*` that `comm_derive_context` builds for device `device`
-    of the HOST orchestrator's one communication domain (all its
-    `pld.window_buffer`s). `--materialize-dist-tensor-ctx` creates one per
-    `pld.host.dispatch` whose callee takes `!pld.comm_ctx` parameters and
-    passes it for each of them: every window of a HOST orchestrator belongs
-    to that one domain. Only valid in a HOST orchestrator.
+    of a communication domain: `in %d` names a `pld.comm_domain` of the same
+    body, else it is the HOST orchestrator's implicit domain (its
+    `pld.window_buffer`s without a domain operand). `--materialize-dist-tensor-ctx`
+    creates one per (`pld.host.dispatch`, domain) and passes, for each
+    context parameter of the callee, the one of the domain of the window
+    bound to the matching dtensor parameter. A device index >= the domain's
+    `ranks` fails the host entry with error 5 at run time. Only valid in a
+    HOST orchestrator.
 
     ```mlir
     %ctx = pld.host.device_ctx %dev : index
+    %sub = pld.host.device_ctx %dev in %d : index
     ```
   }];
-  let arguments = (ins AnySignlessIntegerOrIndex:$device);
+  let arguments = (ins AnySignlessIntegerOrIndex:$device,
+                       Optional<Pld_CommDomainType>:$domain);
   let results = (outs Pld_CommCtxType:$ctx);
-  let assemblyFormat = "$device attr-dict `:` type($device)";
+  let assemblyFormat = "$device (`in` $domain^)? attr-dict `:` type($device)";
 }
 
 def Pld_HostRequireOp : Pld_HostOp<"host.require"> {

@@ -15,6 +15,7 @@
 #include <deque>
 #include <exception>
 #include <initializer_list>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -98,6 +99,43 @@ class Host {
   rt::CommContext* device_ctx(int64_t device) const {
     if (device < 0 || device >= num_devices()) return nullptr;
     return world_.comm(static_cast<int>(device));
+  }
+
+  // `pld.comm_domain {ranks}`: a communication domain over devices 0..ranks-1, with its own
+  // CommContext per device (rankId = device, rankNum = ranks, the world's window addresses).
+  // Windows are symmetric over every device, so over the domain's too. Returns the domain's
+  // index, or latches SIMPLER_ERROR_INVALID_ARGS and returns -1 when ranks is outside
+  // [1, num_devices()] (check status()).
+  int comm_domain(int64_t ranks) {
+    if (ranks < 1 || ranks > num_devices()) {
+      fail(SIMPLER_ERROR_INVALID_ARGS, "communication domain of " + std::to_string(ranks) +
+                                           " ranks in a world of " + std::to_string(num_devices()));
+      return -1;
+    }
+    std::vector<std::unique_ptr<rt::CommContext>> contexts;
+    for (int d = 0; d < ranks; ++d) {
+      auto c = std::make_unique<rt::CommContext>(*world_.comm(d));
+      c->rankId = static_cast<uint32_t>(d);
+      c->rankNum = static_cast<uint32_t>(ranks);
+      contexts.push_back(std::move(c));
+    }
+    domains_.push_back(std::move(contexts));
+    return static_cast<int>(domains_.size() - 1);
+  }
+
+  // `pld.host.device_ctx %device in %d`: the CommContext of `device` in domain `domain`. A
+  // device outside the domain latches SIMPLER_ERROR_INVALID_ARGS (the next dispatch returns it)
+  // and yields null.
+  rt::CommContext* device_ctx(int64_t device, int domain) {
+    if (domain < 0 || static_cast<size_t>(domain) >= domains_.size()) return nullptr;
+    const auto& contexts = domains_[static_cast<size_t>(domain)];
+    if (device < 0 || static_cast<size_t>(device) >= contexts.size()) {
+      fail(SIMPLER_ERROR_INVALID_ARGS, "device " + std::to_string(device) +
+                                           " is not in a communication domain of " +
+                                           std::to_string(contexts.size()) + " ranks");
+      return nullptr;
+    }
+    return contexts[static_cast<size_t>(device)].get();
   }
 
   // `pld.host.dispatch @callee(tensors..., comms...) on device core_num(block_num)`: queues one
@@ -208,6 +246,7 @@ class Host {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::vector<std::deque<Item>> queues_;
+  std::vector<std::vector<std::unique_ptr<rt::CommContext>>> domains_;
   bool closed_ = false;
   int status_ = 0;
   std::string message_;

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Benchmark of the whole --pld-lower-collectives pipeline (not a timed test).
+
+Every number is a ratio inside one run (or two runs of the same input), so the
+machine's speed cancels out:
+
+  pipeline N : N collectives in the seed's shape (stage call, collective,
+               consume call), 10 per CHIP orchestration function, in
+               pld-opt's printed form. One `pld-opt --pld-lower-collectives
+               --mlir-timing` run gives the parse time, each pass's time and
+               the peak RSS; one `pld-opt` run without passes (parse + print)
+               gives the RSS baseline.
+      targets: lower-l2 <= 0.5x parse, all passes <= 1.5x parse (100k, 1M);
+               peak RSS of the pipeline <= 1.5x that of parse + print.
+
+  if / for / cf N : one function of N tasks, each under its own scf.if, each
+               in its own scf.for (a nest of two every 4th task), or one per
+               cf block (with a back edge every 8th block). if / for run the
+               whole pipeline on a CHIP orchestration body; cf runs
+               --auto-derive-task-dependencies alone on a graph body
+               (legalize refuses cf in CHIP bodies).
+      targets: time per task at the largest N within 1.3x of that at the
+               smallest; output bytes per task likewise (linear output).
+
+    cargo build --release --bin pld-opt
+    python3 benches/bench_pipeline.py [--pipeline 10000,100000,1000000] [--cf 500,1000,2000,4000,8000]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+T = "!pld.dtensor<16x4xf32>"
+SIG = "!pld.dtensor<2x8xi32>"
+CNT = "!pld.dtensor<2xi32>"
+L = "!pl.tensor<16x4xf32>"
+PER_FUNC = 10
+PASSES = ["LowerCompositeOps", "LowerL2TensorCollectives", "LegalizeSpmdLaunches", "DeriveCallDirections",
+          "AutoDeriveTaskDependencies", "LowerHostTensorCollectives", "MaterializeDistTensorCtx"]
+
+KERNELS = f'''func.func private @stage_step(%inp: {L} {{pl.direction = "in"}}, %stage: {T} {{pl.direction = "out"}},
+    %counts: {CNT} {{pl.direction = "out"}}) -> ({T}, {CNT}) attributes {{pl.func_kind = "aiv", pl.kernel_source = "k.cpp"}} {{
+  return %stage, %counts : {T}, {CNT}
+}}
+func.func private @consume_step(%data: {T} {{pl.direction = "in"}}, %recv: {CNT} {{pl.direction = "in"}},
+    %out: {L} {{pl.direction = "out"}}) -> {L} attributes {{pl.func_kind = "aiv", pl.kernel_source = "k.cpp"}} {{
+  return %out : {L}
+}}
+'''
+
+
+def write_pipeline(path, n):
+    with open(path, "w") as f:
+        f.write(KERNELS)
+        for fn in range(max(1, n // PER_FUNC)):
+            f.write(f"func.func @chip{fn}(%inp: {L}, %out: {L}, %stage: {T}, %data: {T}, %signal: {SIG}, "
+                    f"%counts: {CNT}, %recv: {CNT}) -> {L} attributes {{pl.func_kind = \"orchestration\"}} {{\n")
+            for i in range(PER_FUNC):
+                f.write(f"  %s{i}, %c{i} = func.call @stage_step(%inp, %stage, %counts) : ({L}, {T}, {CNT}) -> ({T}, {CNT})\n"
+                        f"  %d{i} = pld.tensor.all_to_all_v %s{i}, %data, %signal, %c{i}, %recv {{core_num = 4 : i64}}"
+                        f" : {T}, {T}, {SIG}, {CNT}, {CNT} -> {T}\n"
+                        f"  %r{i} = func.call @consume_step(%d{i}, %recv, %out) : ({T}, {CNT}, {L}) -> {L}\n")
+            f.write(f"  return %r{PER_FUNC - 1} : {L}\n}}\n")
+
+
+# The control-flow shapes: tasks over two tensors x, y so that a task has
+# edges of several classes (RAW, WAR, WAW, across tensors).
+CF_KERNELS = f'''func.func private @upd(%a: {L} {{pl.direction = "inout"}}, %b: {L} {{pl.direction = "in"}})
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "k.cpp"}} {{
+  return
+}}
+func.func private @rd(%a: {L} {{pl.direction = "in"}}) attributes {{pl.func_kind = "aiv", pl.kernel_source = "k.cpp"}} {{
+  return
+}}
+'''
+
+
+def task(i, x="%x", y="%y"):
+    k = i % 3
+    if k == 0:
+        return f"func.call @upd({x}, {y}) : ({L}, {L}) -> ()"
+    if k == 1:
+        return f"func.call @upd({y}, {x}) : ({L}, {L}) -> ()"
+    return f"func.call @rd({x}) : ({L}) -> ()"
+
+
+def write_cf_shape(path, kind, n):
+    with open(path, "w") as f:
+        f.write(CF_KERNELS)
+        fk = "graph" if kind == "cf" else "orchestration"
+        f.write(f"func.func @body(%x: {L}, %y: {L}, %c: i1, %n: index) attributes {{pl.func_kind = \"{fk}\"}} {{\n")
+        if kind == "if":
+            for i in range(n):
+                f.write(f"  scf.if %c {{\n    {task(i)}\n  }}\n")
+        elif kind == "for":
+            f.write("  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n")
+            i = 0
+            while i < n:
+                if i % 4 == 3 and i + 1 < n:
+                    f.write(f"  scf.for %i{i} = %c0 to %n step %c1 {{\n    {task(i)}\n"
+                            f"    scf.for %j{i} = %c0 to %n step %c1 {{\n      {task(i + 1)}\n    }}\n  }}\n")
+                    i += 2
+                else:
+                    f.write(f"  scf.for %i{i} = %c0 to %n step %c1 {{\n    {task(i)}\n  }}\n")
+                    i += 1
+        else:
+            f.write("  cf.br ^bb0\n")
+            for i in range(n):
+                f.write(f"^bb{i}:\n  {task(i)}\n")
+                nxt = f"^bb{i + 1}" if i + 1 < n else "^exit"
+                if i % 8 == 7:
+                    f.write(f"  cf.cond_br %c, ^bb{i - 7}, {nxt}\n")
+                else:
+                    f.write(f"  cf.br {nxt}\n")
+            f.write("^exit:\n")
+        f.write("  return\n}\n")
+
+
+TIMING = re.compile(r"^\s*([0-9.]+)\s+\(\s*[0-9.]+%\)\s+(.+?)\s*$")
+
+
+def run(pld_opt, path, args, out=os.devnull):
+    cmd = [pld_opt, path, *args, "--mlir-timing", "--mlir-timing-display=list", "-o", out]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    stderr = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{stderr[-2000:]}")
+    times = {}
+    for line in stderr.splitlines():
+        m = TIMING.match(line)
+        if m:
+            times[m.group(2)] = times.get(m.group(2), 0.0) + float(m.group(1))
+    return times, usage.ru_maxrss / 1024.0
+
+
+def printed_form(pld_opt, raw, path):
+    subprocess.run([pld_opt, raw, "-o", path], check=True)
+    os.remove(raw)
+
+
+def pipeline_rows(pld_opt, tmp, sizes):
+    print("| collectives | parse (s) | lower-l2 (s) | lower-l2 / parse | all passes (s) | passes / parse "
+          "| peak RSS pipeline (MiB) | peak RSS parse+print (MiB) | RSS ratio |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    detail = []
+    for n in sizes:
+        raw, path = os.path.join(tmp, f"p{n}.raw.mlir"), os.path.join(tmp, f"p{n}.mlir")
+        write_pipeline(raw, n)
+        printed_form(pld_opt, raw, path)
+        _, rss_base = run(pld_opt, path, [])
+        times, rss = run(pld_opt, path, ["--pld-lower-collectives"])
+        parse = times.get("Parser", 0.0)
+        l2 = times.get("LowerL2TensorCollectives", 0.0)
+        total = sum(times.get(p, 0.0) for p in PASSES)
+        print(f"| {n} | {parse:.3f} | {l2:.3f} | **{l2 / parse:.2f}** | {total:.3f} | **{total / parse:.2f}** | "
+              f"{rss:.0f} | {rss_base:.0f} | **{rss / rss_base:.2f}** |", flush=True)
+        detail.append((n, parse, times))
+        os.remove(path)
+    print("\nper pass / parse:\n")
+    print("| collectives | " + " | ".join(PASSES) + " |")
+    print("|---:|" + "---:|" * len(PASSES))
+    for n, parse, times in detail:
+        print(f"| {n} | " + " | ".join(f"{times.get(p, 0.0) / parse:.2f}" for p in PASSES) + " |")
+
+
+def cf_rows(pld_opt, tmp, sizes):
+    print("\n| shape | tasks | parse (s) | passes (s) | µs per task | output bytes per task |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for kind in ("if", "for", "cf"):
+        per = []
+        for n in sizes:
+            raw, path = os.path.join(tmp, f"{kind}{n}.raw.mlir"), os.path.join(tmp, f"{kind}{n}.mlir")
+            write_cf_shape(raw, kind, n)
+            printed_form(pld_opt, raw, path)
+            out = os.path.join(tmp, f"{kind}{n}.out.mlir")
+            args = ["--auto-derive-task-dependencies"] if kind == "cf" else ["--pld-lower-collectives"]
+            times, _ = run(pld_opt, path, args, out)
+            passes = sum(times.get(p, 0.0) for p in PASSES)
+            size = os.path.getsize(out)
+            per.append((passes / n, size / n))
+            print(f"| {kind} | {n} | {times.get('Parser', 0.0):.4f} | {passes:.4f} | {1e6 * passes / n:.2f} | "
+                  f"{size / n:.0f} |", flush=True)
+            os.remove(path)
+            os.remove(out)
+        print(f"| {kind} | {sizes[-1]} vs {sizes[0]} | | | **{per[-1][0] / per[0][0]:.2f}×** | "
+              f"**{per[-1][1] / per[0][1]:.2f}×** |", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pipeline", default="10000,100000,1000000")
+    ap.add_argument("--cf", default="500,1000,2000,4000,8000")
+    ap.add_argument("--pld-opt", default=os.path.join(ROOT, "target", "release", "pld-opt"))
+    args = ap.parse_args()
+    if not os.path.exists(args.pld_opt):
+        sys.exit("build first: cargo build --release --bin pld-opt")
+    with tempfile.TemporaryDirectory() as tmp:
+        sizes = [int(s) for s in args.pipeline.split(",") if s]
+        if sizes:
+            pipeline_rows(args.pld_opt, tmp, sizes)
+        sizes = [int(s) for s in args.cf.split(",") if s]
+        if sizes:
+            cf_rows(args.pld_opt, tmp, sizes)
+
+
+if __name__ == "__main__":
+    main()

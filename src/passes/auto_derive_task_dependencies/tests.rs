@@ -1,0 +1,313 @@
+//! Minimal task edges against the conservative relation (issue #16): on
+//! random straight-line, structured (`scf.if` / `scf.for` / `scf.while`,
+//! nested, loop-carried tensors) and `cf` programs, the new `pl.task_deps`
+//! (1) are a subset of the reference's ([`super::reference`], the algorithm
+//! before #16), (2) have the same transitive closure, and (3) hold no edge
+//! that another listed predecessor implies (through a path avoiding the task
+//! itself: with loop-carried edges the relation is cyclic).
+
+use super::{plan_function, reference};
+use crate::{
+    contiguity::ContiguityTrace,
+    directions::Directions,
+    func_kind::is_orchestration_body,
+    ir_util::{function_map, module_functions},
+};
+use melior::{
+    Context,
+    dialect::{DialectHandle, DialectRegistry},
+    ir::{Module, operation::OperationLike},
+};
+
+fn context() -> Context {
+    let registry = DialectRegistry::new();
+    crate::register_dialects(&registry);
+    for handle in [DialectHandle::arith(), DialectHandle::scf(), DialectHandle::cf()] {
+        handle.insert_dialect(&registry);
+    }
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context.load_all_available_dialects();
+    context
+}
+
+/// xorshift64*: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+const T: &str = "!pl.tensor<4xf32>";
+
+/// Kernels by name and the number of tensor parameters.
+const KERNELS: [(&str, usize); 8] =
+    [("r", 1), ("w", 1), ("rw", 1), ("r2", 2), ("u", 2), ("w2", 2), ("m", 2), ("wr", 2)];
+
+fn kernels() -> String {
+    let p = |d: &str| format!("%{d}: {T} {{pl.direction = \"{d}\"}}");
+    let decl = |name: &str, params: Vec<String>| {
+        format!("func.func private @{name}({}) attributes {{pl.func_kind = \"aiv\"}}\n", params.join(", "))
+    };
+    let mut s = String::new();
+    s += &decl("r", vec![p("in")]);
+    s += &decl("w", vec![p("out")]);
+    s += &decl("rw", vec![p("inout")]);
+    s += &decl("r2", vec![p("in"), p("in").replace("%in", "%in2")]);
+    s += &decl("u", vec![p("inout"), p("in")]);
+    s += &decl("w2", vec![p("out"), p("out").replace("%out", "%out2")]);
+    s += &decl("m", vec![p("in"), p("out")]);
+    s += &decl("wr", vec![p("out"), p("in")]);
+    s
+}
+
+struct Gen {
+    rng: Rng,
+    out: String,
+    names: usize,
+    tasks: usize,
+    max_tasks: usize,
+    structured: bool,
+}
+
+impl Gen {
+    fn fresh(&mut self, prefix: &str) -> String {
+        self.names += 1;
+        format!("%{prefix}{}", self.names)
+    }
+
+    fn call(&mut self, indent: &str, tensors: &[String]) {
+        let (name, arity) = KERNELS[self.rng.below(KERNELS.len())];
+        let args: Vec<String> = (0..arity).map(|_| tensors[self.rng.below(tensors.len())].clone()).collect();
+        let types = vec![T; arity].join(", ");
+        self.out += &format!("{indent}func.call @{name}({}) : ({types}) -> ()\n", args.join(", "));
+        self.tasks += 1;
+    }
+
+    /// A list of one to four statements at `depth` (at most `max_tasks` tasks in all).
+    fn stmts(&mut self, indent: &str, depth: usize, tensors: &[String]) {
+        let count = 1 + self.rng.below(4);
+        for _ in 0..count {
+            if self.tasks >= self.max_tasks {
+                return;
+            }
+            let nested = self.structured && depth < 3 && self.rng.chance(35);
+            if !nested {
+                self.call(indent, tensors);
+                continue;
+            }
+            let inner = format!("{indent}  ");
+            match self.rng.below(5) {
+                0 => {
+                    self.out += &format!("{indent}scf.if %c {{\n");
+                    self.stmts(&inner, depth + 1, tensors);
+                    self.out += &format!("{indent}}}\n");
+                }
+                1 => {
+                    self.out += &format!("{indent}scf.if %c {{\n");
+                    self.stmts(&inner, depth + 1, tensors);
+                    self.out += &format!("{indent}}} else {{\n");
+                    self.stmts(&inner, depth + 1, tensors);
+                    self.out += &format!("{indent}}}\n");
+                }
+                2 => {
+                    let i = self.fresh("i");
+                    self.out += &format!("{indent}scf.for {i} = %c0 to %n step %c1 {{\n");
+                    self.stmts(&inner, depth + 1, tensors);
+                    self.out += &format!("{indent}}}\n");
+                }
+                3 => {
+                    // A loop-carried tensor: the block argument aliases its initializer.
+                    let i = self.fresh("i");
+                    let acc = self.fresh("acc");
+                    let res = self.fresh("res");
+                    let init = tensors[self.rng.below(tensors.len())].clone();
+                    self.out += &format!(
+                        "{indent}{res} = scf.for {i} = %c0 to %n step %c1 iter_args({acc} = {init}) -> ({T}) {{\n"
+                    );
+                    let mut inner_tensors = tensors.to_vec();
+                    inner_tensors.push(acc.clone());
+                    self.stmts(&inner, depth + 1, &inner_tensors);
+                    self.out += &format!("{inner}scf.yield {acc} : {T}\n{indent}}}\n");
+                }
+                _ => {
+                    self.out += &format!("{indent}scf.while : () -> () {{\n");
+                    self.stmts(&inner, depth + 1, tensors);
+                    self.out += &format!("{inner}scf.condition(%c)\n{indent}}} do {{\n");
+                    self.stmts(&inner, depth + 1, tensors);
+                    self.out += &format!("{inner}scf.yield\n{indent}}}\n");
+                }
+            }
+        }
+    }
+}
+
+/// A random module: one orchestration (or, for `cf`, graph) body over four
+/// parameters and two views of them.
+fn program(seed: u64, shape: &str) -> String {
+    let mut g = Gen {
+        rng: Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1),
+        out: String::new(),
+        names: 0,
+        tasks: 0,
+        max_tasks: 40,
+        structured: shape == "structured",
+    };
+    let kind = if shape == "cf" { "graph" } else { "orchestration" };
+    g.out += &kernels();
+    g.out += &format!(
+        "func.func @body(%t0: {T}, %t1: {T}, %t2: {T}, %t3: {T}, %c: i1, %n: index) attributes {{pl.func_kind = \"{kind}\"}} {{\n"
+    );
+    g.out += "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n";
+    g.out += &format!("  %v0 = pl.tensor.reshape %t0 : {T} -> {T}\n  %v1 = pl.tensor.reshape %t2 : {T} -> {T}\n");
+    let mut tensors: Vec<String> = ["%t0", "%t1", "%t2", "%t3", "%v0", "%v1"].iter().map(|s| s.to_string()).collect();
+    // Fewer classes in some programs: more edges, more to reduce.
+    if g.rng.chance(40) {
+        tensors.truncate(2 + g.rng.below(2));
+    }
+    if shape != "cf" {
+        let target = 5 + g.rng.below(30);
+        while g.tasks < target {
+            g.stmts("  ", 0, &tensors);
+        }
+        g.out += "  return\n}\n";
+        return g.out;
+    }
+    // cf: blocks with random forward and backward branches; a block
+    // argument carries a tensor now and then.
+    let blocks = 2 + g.rng.below(5);
+    let takes: Vec<bool> = (0..blocks).map(|_| g.rng.chance(30)).collect();
+    g.out += "  cf.br ^b0";
+    if takes[0] {
+        g.out += &format!("(%t0 : {T})");
+    }
+    g.out += "\n";
+    for b in 0..blocks {
+        let mut local = tensors.clone();
+        if takes[b] {
+            g.out += &format!("^b{b}(%a{b}: {T}):\n");
+            local.push(format!("%a{b}"));
+        } else {
+            g.out += &format!("^b{b}:\n");
+        }
+        g.stmts("  ", 0, &local);
+        let mut target = |g: &mut Gen| -> String {
+            let t = g.rng.below(blocks + 1);
+            if t == blocks {
+                "^exit".to_string()
+            } else if takes[t] {
+                format!("^b{t}({} : {T})", local[g.rng.below(local.len())])
+            } else {
+                format!("^b{t}")
+            }
+        };
+        if g.rng.chance(50) {
+            let (x, y) = (target(&mut g), target(&mut g));
+            g.out += &format!("  cf.cond_br %c, {x}, {y}\n");
+        } else {
+            let x = target(&mut g);
+            g.out += &format!("  cf.br {x}\n");
+        }
+    }
+    g.out += "^exit:\n  return\n}\n";
+    g.out
+}
+
+/// Everything reachable from `t` (not `t` itself unless on a cycle), over
+/// `deps`, never entering `avoid`.
+fn reach(deps: &[Vec<i64>], from: &[i64], avoid: Option<i64>) -> Vec<bool> {
+    let mut seen = vec![false; deps.len()];
+    let mut stack: Vec<i64> = from.to_vec();
+    while let Some(u) = stack.pop() {
+        for &v in &deps[u as usize] {
+            if Some(v) != avoid && !seen[v as usize] {
+                seen[v as usize] = true;
+                stack.push(v);
+            }
+        }
+    }
+    seen
+}
+
+fn closure(deps: &[Vec<i64>]) -> Vec<Vec<bool>> {
+    (0..deps.len() as i64).map(|t| reach(deps, &[t], None)).collect()
+}
+
+/// Checks every property on one program; returns (tasks, new edges, reference edges).
+fn check(source: &str) -> (usize, usize, usize) {
+    let context = context();
+    let module = Module::parse(&context, source).unwrap_or_else(|| panic!("the generated IR parses:\n{source}"));
+    assert!(module.as_operation().verify(), "the generated IR verifies:\n{source}");
+    let op = module.as_operation();
+    let body = module.body();
+    let mut counts = (0, 0, 0);
+    for func in module_functions(&op).iter().filter(|f| is_orchestration_body(f)) {
+        let mut directions = Directions::new(function_map(&op), ContiguityTrace::new(body));
+        let new: Vec<Vec<i64>> = plan_function(func, &mut directions).into_iter().map(|(_, _, d)| d).collect();
+        let mut directions = Directions::new(function_map(&op), ContiguityTrace::new(body));
+        let old: Vec<Vec<i64>> =
+            reference::plan_function(func, &mut directions).into_iter().map(|(_, _, d)| d).collect();
+        assert_eq!(new.len(), old.len());
+        for (t, (n, o)) in new.iter().zip(&old).enumerate() {
+            assert!(n.windows(2).all(|w| w[0] < w[1]), "task {t}: {n:?} not ascending\n{source}");
+            assert!(!n.contains(&(t as i64)), "task {t} depends on itself\n{source}");
+            assert!(n.iter().all(|d| o.contains(d)), "task {t}: {n:?} not within the reference's {o:?}\n{source}");
+        }
+        let (cn, co) = (closure(&new), closure(&old));
+        for t in 0..new.len() {
+            assert_eq!(cn[t], co[t], "task {t}: closures differ\nnew {new:?}\nold {old:?}\n{source}");
+        }
+        for (t, n) in new.iter().enumerate() {
+            for &d in n {
+                let others: Vec<i64> = n.iter().copied().filter(|&x| x != d).collect();
+                let implied = reach(&new, &others, Some(t as i64))[d as usize];
+                assert!(!implied, "task {t}: edge to {d} is implied by another of {n:?}\n{new:?}\n{source}");
+            }
+        }
+        counts.0 += new.len();
+        counts.1 += new.iter().map(Vec::len).sum::<usize>();
+        counts.2 += old.iter().map(Vec::len).sum::<usize>();
+    }
+    counts
+}
+
+fn run_shape(shape: &str, programs: u64) {
+    let (mut tasks, mut new, mut old) = (0, 0, 0);
+    for seed in 0..programs {
+        let source = program(seed + 1, shape);
+        let (t, n, o) = check(&source);
+        tasks += t;
+        new += n;
+        old += o;
+    }
+    // The suite is not vacuous: there were tasks, and edges to remove.
+    assert!(tasks > programs as usize * 5, "{shape}: {tasks} tasks");
+    assert!(new < old, "{shape}: {new} minimal edges vs {old} conservative ones");
+    eprintln!("{shape}: {programs} programs, {tasks} tasks, {new} minimal edges, {old} conservative");
+}
+
+#[test]
+fn minimal_edges_on_straight_line_programs() {
+    run_shape("straight", 300);
+}
+
+#[test]
+fn minimal_edges_on_structured_programs() {
+    run_shape("structured", 600);
+}
+
+#[test]
+fn minimal_edges_on_cf_programs() {
+    run_shape("cf", 500);
+}
