@@ -518,22 +518,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             self.p.error(op.location(), "'arith.cmpi': no predicate");
             return;
         };
-        // arith::CmpIPredicate: eq ne slt sle sgt sge ult ule ugt uge.
-        let (sym, unsigned) = match pred {
-            0 => ("==", false),
-            1 => ("!=", false),
-            2 => ("<", false),
-            3 => ("<=", false),
-            4 => (">", false),
-            5 => (">=", false),
-            6 => ("<", true),
-            7 => ("<=", true),
-            8 => (">", true),
-            9 => (">=", true),
-            _ => {
-                self.p.error(op.location(), &format!("'arith.cmpi': unknown predicate {pred}"));
-                return;
-            }
+        let Some((sym, unsigned)) = super::orch_ops::cmpi_operator(pred) else {
+            self.p.error(op.location(), &format!("'arith.cmpi': unknown predicate {pred}"));
+            return;
         };
         let init = if unsigned {
             format!("pld::rt::from_bool(pld::rt::zext({x}, {bits}) {sym} pld::rt::zext({y}, {bits}))")

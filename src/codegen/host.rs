@@ -153,18 +153,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             "arith.cmpi" => {
                 let (Some(a), Some(b)) = (self.scalar(op, 0), self.scalar(op, 1)) else { return };
                 let pred = int_attr(op, "predicate").unwrap_or(-1);
-                let (sym, unsigned) = match pred {
-                    0 => ("==", false),
-                    1 => ("!=", false),
-                    2 => ("<", false),
-                    3 => ("<=", false),
-                    4 => (">", false),
-                    5 => (">=", false),
-                    6 => ("<", true),
-                    7 => ("<=", true),
-                    8 => (">", true),
-                    9 => (">=", true),
-                    _ => {
+                let (sym, unsigned) = match super::orch_ops::cmpi_operator(pred) {
+                    Some(found) => found,
+                    None => {
                         self.p.error(op.location(), "unknown 'arith.cmpi' predicate");
                         return;
                     }

@@ -158,6 +158,25 @@ pub fn type_supported(ty: Type) -> bool {
     is_tensor_like(ty) || is_comm_ctx(ty) || scalar_bits(ty).is_some()
 }
 
+/// The C++ comparison of an `arith.cmpi` predicate attribute and whether it
+/// compares unsigned (both emitters share it).
+pub fn cmpi_operator(predicate: i64) -> Option<(&'static str, bool)> {
+    use melior::dialect::arith::CmpiPredicate as P;
+    const ALL: [(P, &str, bool); 10] = [
+        (P::Eq, "==", false),
+        (P::Ne, "!=", false),
+        (P::Slt, "<", false),
+        (P::Sle, "<=", false),
+        (P::Sgt, ">", false),
+        (P::Sge, ">=", false),
+        (P::Ult, "<", true),
+        (P::Ule, "<=", true),
+        (P::Ugt, ">", true),
+        (P::Uge, ">=", true),
+    ];
+    ALL.iter().find(|(p, _, _)| *p as i64 == predicate).map(|(_, sym, unsigned)| (*sym, *unsigned))
+}
+
 /// Bytes per element of a tensor element type (`None` for a type the runtime
 /// cannot size).
 pub fn element_bytes(ty: Type) -> Option<u32> {
