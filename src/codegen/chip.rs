@@ -382,7 +382,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             OrchOp::Require => {
                 let Some((cond, _)) = self.int(op, 0) else { return };
                 let code = int_attr(op, "code").unwrap_or(5);
-                let message = string_attr_bytes(op, "message").unwrap_or_default();
+                let message = op.attribute("message").ok().and_then(crate::ir_util::attr_str).unwrap_or_default();
                 let _ = writeln!(self.body, "{i}if ({cond} == 0) return orch->fail({code}, {});", quoted(&message));
             }
             OrchOp::Cast => {
@@ -943,23 +943,6 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         }
         let _ = writeln!(self.body, "{i}  if (int rc = orch->submit(task)) return rc;");
         let _ = writeln!(self.body, "{i}}}");
-    }
-}
-
-/// A string attribute's text, read through the C API (melior's accessor
-/// panics on an empty or non-UTF-8 string; those are lossy here).
-fn string_attr_bytes(op: &OperationRef, name: &str) -> Option<String> {
-    use melior::ir::attribute::AttributeLike;
-    let attr = op.attribute(name).ok()?;
-    unsafe {
-        if !mlir_sys::mlirAttributeIsAString(attr.to_raw()) {
-            return None;
-        }
-        let s = mlir_sys::mlirStringAttrGetValue(attr.to_raw());
-        if s.length == 0 {
-            return Some(String::new());
-        }
-        Some(String::from_utf8_lossy(std::slice::from_raw_parts(s.data as *const u8, s.length)).into_owned())
     }
 }
 
