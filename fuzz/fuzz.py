@@ -20,7 +20,7 @@ Findings are minimized (line-wise delta debugging, keeping the same class and
 tool) and written to fuzz/findings/ as lit-ready `.mlir` files with a RUN line
 (move a fixed one under test/Fuzz/ as a regression).
 
-    python3 fuzz/fuzz.py --seed 1 --minutes 2          # a slice (CI)
+    python3 fuzz/fuzz.py --seed 1 --cases 4000         # the CI slice (deterministic)
     python3 fuzz/fuzz.py --seed $RANDOM --minutes 60   # a campaign
 """
 import argparse
@@ -259,6 +259,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--minutes", type=float, default=2.0)
+    ap.add_argument("--cases", type=int, default=0,
+                    help="stop after this many cases instead of at the deadline (a deterministic slice)")
     ap.add_argument("--bindir", default=os.environ.get("PLD_BIN_DIR", os.path.join(ROOT, "target", "debug")))
     ap.add_argument("--timeout", type=float, default=20.0)
     ap.add_argument("--findings", default=os.path.join(ROOT, "fuzz", "findings"))
@@ -268,9 +270,10 @@ def main():
     deadline = time.time() + 60 * args.minutes
     counts = {"cases": 0, "runs": 0}
     findings = {}
-    print(f"fuzz: seed {args.seed}, {len(corpus)} seed inputs, {args.minutes} min, binaries {args.bindir}", flush=True)
+    budget = f"{args.cases} cases" if args.cases else f"{args.minutes} min"
+    print(f"fuzz: seed {args.seed}, {len(corpus)} seed inputs, {budget}, binaries {args.bindir}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        while time.time() < deadline:
+        while (counts["cases"] < args.cases) if args.cases else (time.time() < deadline):
             origin, text = rng.choice(corpus)
             for _ in range(rng.randint(1, 3)):
                 text = rng.choice(MUTATIONS)(rng, text)

@@ -4,12 +4,12 @@
 # then the lit suite and a fixed-seed fuzz slice through those binaries, and
 # the host runtime's kernel tests under ASan + UBSan. Rust code itself stays
 # uninstrumented (stable Rust has no sanitizers).
-#   bash scripts/sanitize.sh [--fuzz-minutes N]     (default 1)
+#   bash scripts/sanitize.sh [--fuzz-cases N]     (default 600)
 # Recipe and caveats: docs/sanitizers.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-minutes=1
-if [ "${1-}" = "--fuzz-minutes" ]; then minutes=$2; fi
+cases=600
+if [ "${1-}" = "--fuzz-cases" ]; then cases=$2; fi
 export CARGO_TARGET_DIR=$PWD/target/sanitize
 PLD_SANITIZE=address,undefined cargo build --bin pld-opt --bin pld-translate
 
@@ -32,5 +32,5 @@ done
 
 llvm_bin=$(llvm-config-22 --bindir)
 PLD_BIN_DIR=$wrap PLD_TEST_EXEC_ROOT=$CARGO_TARGET_DIR/lit "$llvm_bin/lit" -sv test --filter-out 'Plugin/'
-python3 fuzz/fuzz.py --seed 1 --minutes "$minutes" --bindir "$wrap"
+python3 fuzz/fuzz.py --seed 1 --cases "$cases" --bindir "$wrap"
 PLD_RT_BUILD=$CARGO_TARGET_DIR/runtime-tests PLD_RT_SANITIZE=1 bash runtime/tests/run.sh --quick

@@ -13,8 +13,8 @@ bash scripts/setup.sh
 bash scripts/build-plugin.sh
 PLD_REQUIRE_PLUGIN=1 cargo test
 bash runtime/tests/run.sh
-# Robustness: a fixed-seed slice of the mutation fuzzer (seed 1, 2 minutes,
+# Robustness: a fixed-seed slice of the mutation fuzzer (seed 1, 4000 cases,
 # every pass, the pipeline and pld-translate), then the sanitizer job (ASan +
 # UBSan C++ side: the lit suite, a fuzz slice, the runtime's kernel tests).
-bash fuzz/run.sh --seed 1 --minutes 2
-bash scripts/sanitize.sh --fuzz-minutes 1
+bash fuzz/run.sh --seed 1 --cases 4000
+bash scripts/sanitize.sh --fuzz-cases 600
