@@ -279,6 +279,76 @@ struct Group<'c, 'a> {
     members: Vec<OperationRef<'c, 'a>>,
 }
 
+/// A CHIP callee holding planned collectives: its groups, computed on its
+/// first dispatch.
+struct Callee<'c, 'a> {
+    name: &'a str,
+    collectives: Vec<OperationRef<'c, 'a>>,
+    groups: Option<Vec<Group<'c, 'a>>>,
+}
+
+/// Interned op names, compared by identity (`mlirOperationGetName` returns
+/// the uniqued identifier): no string compare in the per-site loop.
+struct Names {
+    window: *const std::ffi::c_void,
+    buffer: *const std::ffi::c_void,
+    domain: *const std::ffi::c_void,
+    dispatch: *const std::ffi::c_void,
+    func: *const std::ffi::c_void,
+    module: *const std::ffi::c_void,
+}
+
+impl Names {
+    fn new(context: mlir_sys::MlirContext) -> Self {
+        let id = |s: &str| unsafe {
+            mlir_sys::mlirIdentifierGet(context, mlir_sys::MlirStringRef { data: s.as_ptr() as *const _, length: s.len() })
+                .ptr
+        };
+        Names {
+            window: id("pld.window"),
+            buffer: id("pld.window_buffer"),
+            domain: id("pld.comm_domain"),
+            dispatch: id("pld.host.dispatch"),
+            func: id("func.func"),
+            module: id("builtin.module"),
+        }
+    }
+
+    fn of(op: mlir_sys::MlirOperation) -> *const std::ffi::c_void {
+        unsafe { mlir_sys::mlirOperationGetName(op).ptr }
+    }
+}
+
+/// The defining op of `value`, if it is an op result.
+fn raw_owner(value: mlir_sys::MlirValue) -> Option<mlir_sys::MlirOperation> {
+    unsafe { mlir_sys::mlirValueIsAOpResult(value).then(|| mlir_sys::mlirOpResultGetOwner(value)) }
+}
+
+/// Operand `i` of `op`, if it has one.
+fn raw_operand(op: mlir_sys::MlirOperation, i: usize) -> Option<mlir_sys::MlirValue> {
+    unsafe { ((i as isize) < mlir_sys::mlirOperationGetNumOperands(op)).then(|| mlir_sys::mlirOperationGetOperand(op, i as isize)) }
+}
+
+/// [`window_buffer_leaf`] on interned names: the buffer of a `pld.window`
+/// of a `pld.window_buffer`.
+fn direct_buffer(names: &Names, value: mlir_sys::MlirValue) -> Option<usize> {
+    let window = raw_owner(value)?;
+    if Names::of(window) != names.window {
+        return None;
+    }
+    let buffer = raw_owner(raw_operand(window, 0)?)?;
+    (Names::of(buffer) == names.buffer).then_some(buffer.ptr as usize)
+}
+
+/// [`buffer_domain`] on interned names, as a key (0: the implicit domain).
+fn domain_key(names: &Names, buffer: usize) -> usize {
+    let buffer = mlir_sys::MlirOperation { ptr: buffer as *mut _ };
+    raw_operand(buffer, 0)
+        .and_then(raw_owner)
+        .filter(|op| Names::of(*op) == names.domain)
+        .map_or(0, |op| op.ptr as usize)
+}
+
 /// The CHIP rail's window provenance (domains.md): for every
 /// `pld.host.dispatch` of a CHIP orchestration function holding one of the
 /// `planned` collectives, each collective operand traced to a parameter is
@@ -289,51 +359,79 @@ struct Group<'c, 'a> {
 ///
 /// Linear: each function's parameter provenance and each HOST value's window
 /// provenance are computed once ([`RootSets`]); a dispatch site costs one
-/// check per group of collectives with the same parameter sets, on keys.
+/// check per group of collectives with the same parameter sets, on keys
+/// (interned names, pointer identities, no allocation); a site binding the
+/// same values to the same callee as an earlier one is not checked again
+/// (its outcome, and any diagnostic, is the earlier site's).
 pub fn check_dispatched_collectives<'c, 'a>(
     functions: &[OperationRef<'c, 'a>],
     planned: &[OperationRef<'c, 'a>],
     trace: &ContiguityTrace<'c, 'a>,
 ) -> usize {
     // The planned collectives of each CHIP function, by symbol.
-    let mut by_callee: HashMap<&str, Vec<OperationRef<'c, 'a>>> = HashMap::new();
+    let mut callees: Vec<Callee<'c, 'a>> = Vec::new();
+    let mut by_name: HashMap<&str, usize> = HashMap::new();
     for op in planned {
         if let Some(name) = crate::ir_util::enclosing_function(op)
             .filter(|f| is_chip_orchestration(f))
             .and_then(|f| symbol_name(&f))
         {
-            by_callee.entry(name).or_default().push(crate::ir_util::op_ref(op));
+            let i = *by_name.entry(name).or_insert_with(|| {
+                callees.push(Callee { name, collectives: Vec::new(), groups: None });
+                callees.len() - 1
+            });
+            callees[i].collectives.push(crate::ir_util::op_ref(op));
         }
     }
-    if by_callee.is_empty() {
+    let Some(first) = planned.first() else { return 0 };
+    if callees.is_empty() {
         return 0;
     }
+    let names = Names::new(unsafe { mlir_sys::mlirOperationGetContext(first.to_raw()) });
     let mut params = RootSets::default();
     let mut windows = RootSets::default();
-    // Per callee: its groups (computed on the first dispatch of it).
-    let mut groups: HashMap<&str, Vec<Group<'c, 'a>>> = HashMap::new();
-    // Per buffer: its domain's key (0: implicit) and ranks.
-    let mut domains: PtrMap<(usize, Option<i64>)> = PtrMap::default();
+    // Per `callee` attribute (uniqued: its address): the callee's index.
+    let mut by_attr: PtrMap<Option<usize>> = PtrMap::default();
+    // Per domain: its ranks.
+    let mut ranks_of: PtrMap<Option<i64>> = PtrMap::default();
+    // (callee, dispatch operands) already checked.
+    let mut seen: std::collections::HashSet<Vec<usize>> = std::collections::HashSet::new();
+    let mut binding: Vec<usize> = Vec::new();
     let mut failed: PtrMap<()> = PtrMap::default();
     let mut errors = 0;
     let mut buffers: Vec<Vec<usize>> = Vec::new();
+    let callee_name = mlir_sys::MlirStringRef { data: "callee".as_ptr() as *const _, length: "callee".len() };
     for func in functions {
         if !crate::func_kind::is_host_level(func) {
             continue;
         }
-        for dispatch in dispatches(func) {
-            let Some(callee) = dispatch
-                .attribute("callee")
-                .ok()
-                .and_then(|a| melior::ir::attribute::FlatSymbolRefAttribute::try_from(a).ok())
-            else {
+        for raw in dispatches(func, &names) {
+            let attr = unsafe { mlir_sys::mlirOperationGetAttributeByName(raw, callee_name) };
+            if attr.ptr.is_null() {
                 continue;
-            };
-            let callee = callee.value();
-            let Some((&callee_key, collectives)) = by_callee.get_key_value(callee) else { continue };
-            let callee_groups = groups.entry(callee_key).or_insert_with(|| {
+            }
+            let index = *by_attr.entry(attr.ptr as usize).or_insert_with(|| {
+                if !unsafe { mlir_sys::mlirAttributeIsAFlatSymbolRef(attr) } {
+                    return None;
+                }
+                let value = unsafe { mlir_sys::mlirFlatSymbolRefAttrGetValue(attr) };
+                let bytes = unsafe { std::slice::from_raw_parts(value.data as *const u8, value.length) };
+                std::str::from_utf8(bytes).ok().and_then(|n| by_name.get(n).copied())
+            });
+            let Some(index) = index else { continue };
+            // A binding seen before (same callee, same values) was checked there.
+            let n = unsafe { mlir_sys::mlirOperationGetNumOperands(raw) }.max(0) as usize;
+            binding.clear();
+            binding.push(index);
+            binding.extend((0..n).map(|i| unsafe { mlir_sys::mlirOperationGetOperand(raw, i as isize).ptr as usize }));
+            if seen.contains(&binding) {
+                continue;
+            }
+            seen.insert(binding.clone());
+            let callee = &mut callees[index];
+            let callee_groups = callee.groups.get_or_insert_with(|| {
                 let mut out: Vec<Group> = Vec::new();
-                for op in collectives {
+                for op in &callee.collectives {
                     let name = op_name(op);
                     let Some(spec) = crate::collective::Collective::of_op_name(&name).map(|c| c.spec()) else { continue };
                     let sets: Vec<Rc<[usize]>> = (0..spec.params.len())
@@ -360,11 +458,17 @@ pub fn check_dispatched_collectives<'c, 'a>(
                 for (set, list) in group.sets.iter().zip(buffers.iter_mut()) {
                     list.clear();
                     for &p in set.iter() {
-                        if let Ok(arg) = dispatch.operand(p) {
+                        if p < n {
+                            let arg = unsafe { mlir_sys::mlirOperationGetOperand(raw, p as isize) };
                             // A window passed as is (the common case) needs no trace.
-                            match window_buffer_leaf(arg) {
+                            match direct_buffer(&names, arg) {
                                 Some(b) => list.push(b),
-                                None => list.extend(windows.get(arg, trace, &window_buffer_leaf).iter().copied()),
+                                None => list.extend(
+                                    windows
+                                        .get(unsafe { Value::from_raw(arg) }, trace, &window_buffer_leaf)
+                                        .iter()
+                                        .copied(),
+                                ),
                             }
                         }
                     }
@@ -373,10 +477,11 @@ pub fn check_dispatched_collectives<'c, 'a>(
                         list.dedup();
                     }
                 }
-                if passes_on_keys(&buffers, group.rows, &mut domains) {
+                if passes_on_keys(&names, &buffers, group.rows, &mut ranks_of) {
                     continue;
                 }
                 // A failure: build the diagnostic once per member not yet reported.
+                let dispatch = unsafe { OperationRef::from_raw(raw) };
                 let refs: Vec<Vec<OperationRef>> = buffers.iter().map(|l| l.iter().map(|&k| op_of(k)).collect()).collect();
                 let Some(f) = check_distinct(&group.name, &group.roles, &refs)
                     .or_else(|| check_domains(&group.name, &group.roles, &refs, group.rows))
@@ -389,7 +494,7 @@ pub fn check_dispatched_collectives<'c, 'a>(
                     }
                     let mut notes = vec![(
                         dispatch.location(),
-                        format!("at this dispatch of '@{callee}', which binds the collective's windows"),
+                        format!("at this dispatch of '@{}', which binds the collective's windows", callee.name),
                     )];
                     notes.extend(f.notes.iter().cloned());
                     diag::error_with_notes(op.location(), &f.message, &notes);
@@ -403,26 +508,35 @@ pub fn check_dispatched_collectives<'c, 'a>(
 
 /// The `pld.host.dispatch` ops of a function, in program order (nested
 /// regions included, nested functions and modules not).
-fn dispatches<'c, 'a>(func: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    use melior::ir::operation::{WalkOrder, WalkResult};
-    let root = func.to_raw().ptr;
-    let mut raw = Vec::new();
-    func.walk(WalkOrder::PreOrder, |op| {
-        if op.to_raw().ptr == root {
-            return WalkResult::Advance;
+fn dispatches(func: &OperationRef, names: &Names) -> Vec<mlir_sys::MlirOperation> {
+    use mlir_sys::*;
+    fn regions(op: MlirOperation, names: &Names, out: &mut Vec<MlirOperation>) {
+        unsafe {
+            for r in 0..mlirOperationGetNumRegions(op) {
+                let mut block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+                while !block.ptr.is_null() {
+                    let mut child = mlirBlockGetFirstOperation(block);
+                    while !child.ptr.is_null() {
+                        let name = Names::of(child);
+                        if name == names.dispatch {
+                            out.push(child);
+                        } else if name != names.func && name != names.module {
+                            regions(child, names, out);
+                        }
+                        child = mlirOperationGetNextInBlock(child);
+                    }
+                    block = mlirBlockGetNextInRegion(block);
+                }
+            }
         }
-        match op.name().as_string_ref().as_str() {
-            Ok("pld.host.dispatch") => raw.push(op.to_raw()),
-            Ok("func.func" | "builtin.module") => return WalkResult::Skip,
-            _ => {}
-        }
-        WalkResult::Advance
-    });
-    raw.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
+    }
+    let mut out = Vec::new();
+    regions(func.to_raw(), names, &mut out);
+    out
 }
 
 /// The three checks on buffer keys (the fast path: no diagnostic is built).
-fn passes_on_keys(buffers: &[Vec<usize>], rows: Option<i64>, domains: &mut PtrMap<(usize, Option<i64>)>) -> bool {
+fn passes_on_keys(names: &Names, buffers: &[Vec<usize>], rows: Option<i64>, ranks_of: &mut PtrMap<Option<i64>>) -> bool {
     for a in 0..buffers.len() {
         for b in a + 1..buffers.len() {
             if buffers[a].iter().any(|x| buffers[b].contains(x)) {
@@ -430,20 +544,19 @@ fn passes_on_keys(buffers: &[Vec<usize>], rows: Option<i64>, domains: &mut PtrMa
             }
         }
     }
-    let mut first: Option<(usize, Option<i64>)> = None;
+    let mut first: Option<usize> = None;
     for &k in buffers.iter().flatten() {
-        let d = *domains.entry(k).or_insert_with(|| match buffer_domain(&op_of(k)) {
-            Some(d) => (op_key(&d), domain_ranks(&d)),
-            None => (0, None),
-        });
+        let d = domain_key(names, k);
         match first {
             None => first = Some(d),
-            Some(f) if f.0 != d.0 => return false,
+            Some(f) if f != d => return false,
             Some(_) => {}
         }
     }
-    match (first, rows) {
-        (Some((_, Some(ranks))), Some(rows)) => ranks == rows,
-        _ => true,
+    let (Some(domain), Some(rows)) = (first, rows) else { return true };
+    if domain == 0 {
+        return true;
     }
+    let ranks = *ranks_of.entry(domain).or_insert_with(|| domain_ranks(&op_of(domain)));
+    ranks.is_none_or(|ranks| ranks == rows)
 }
