@@ -23,7 +23,7 @@
 
 use crate::{
     contiguity::ContiguityTrace,
-    ir_util::{callee_name, is_call, is_tensor_like, key, op_name, ops_in},
+    ir_util::{OpKind, callee, is_tensor_like, key, op_kind, ops_in},
     ptr_map::PtrMap,
 };
 use melior::ir::{
@@ -41,7 +41,9 @@ pub struct AliasClasses {
 type Predecessors<'c, 'a> = PtrMap<Vec<OperationRef<'c, 'a>>>;
 
 impl AliasClasses {
-    /// Builds the classes of every tensor-like value in `func`.
+    /// Builds the classes of every tensor-like value in `func`, in one walk
+    /// over its ops (each value's sources are one step away: linear in the
+    /// ops, their operands and the predecessors of `cf` blocks).
     pub fn of_function<'c, 'a>(
         func: &OperationRef<'c, 'a>,
         trace: &ContiguityTrace<'c, 'a>,
@@ -57,51 +59,55 @@ impl AliasClasses {
                 predecessors.entry(successor.ptr as usize).or_default().push(*op);
             }
         }
-        let mut values: Vec<Value<'c, 'a>> = Vec::new();
-        let collect_blocks = |op: &OperationRef<'c, 'a>, values: &mut Vec<Value<'c, 'a>>| {
+        let visit = |value: Value<'c, 'a>, classes: &mut Self| {
+            if !is_tensor_like(value.r#type()) {
+                return;
+            }
+            let k = key(value);
+            for source in alias_sources(value, trace, functions, &predecessors) {
+                classes.union(k, key(source));
+            }
+        };
+        let block_arguments = |op: &OperationRef<'c, 'a>, classes: &mut Self| {
             for region in op.regions() {
                 let mut block = region.first_block();
                 while let Some(b) = block {
                     for i in 0..b.argument_count() {
                         if let Ok(arg) = b.argument(i) {
-                            values.push(arg.into());
+                            visit(arg.into(), classes);
                         }
                     }
                     block = b.next_in_region();
                 }
             }
         };
-        collect_blocks(func, &mut values);
+        block_arguments(func, &mut classes);
         for op in &ops {
-            collect_blocks(op, &mut values);
+            if op.region_count() > 0 {
+                block_arguments(op, &mut classes);
+            }
             for result in op.results() {
-                values.push(result.into());
-            }
-        }
-        for value in values {
-            if !is_tensor_like(value.r#type()) {
-                continue;
-            }
-            for source in alias_sources(value, trace, functions, &predecessors) {
-                classes.union(key(value), key(source));
+                visit(result.into(), &mut classes);
             }
         }
         classes
     }
 
     fn find(&mut self, mut k: usize) -> usize {
-        let mut path = Vec::new();
-        while let Some(&p) = self.parent.get(&k) {
+        // Path halving: every node on the way points to its grandparent.
+        loop {
+            let Some(&p) = self.parent.get(&k) else { return k };
             if p == k {
-                break;
+                return k;
             }
-            path.push(k);
-            k = p;
+            match self.parent.get(&p) {
+                Some(&g) if g != p => {
+                    self.parent.insert(k, g);
+                    k = g;
+                }
+                _ => return p,
+            }
         }
-        for node in path {
-            self.parent.insert(node, k);
-        }
-        k
     }
 
     fn union(&mut self, a: usize, b: usize) {
@@ -126,16 +132,17 @@ fn alias_sources<'c, 'a>(
 ) -> Vec<Value<'c, 'a>> {
     if let Some(result) = crate::values::as_result(value) {
         let op = result.owner();
-        if is_call(&op) {
-            return call_result_sources(&op, result.result_number(), functions)
+        let kind = op_kind(&op);
+        if kind.is_call() {
+            return call_result_sources(&op, kind, result.result_number(), functions)
                 .unwrap_or_else(|| tensor_operands(&op).collect());
         }
-        return trace.sources(value).unwrap_or_else(|_| op_flow(&op));
+        return trace.followed(value).unwrap_or_else(|| op_flow(&op));
     }
     if crate::values::as_argument(value).is_none() {
         return Vec::new();
     }
-    if let Ok(sources) = trace.sources(value) {
+    if let Some(sources) = trace.followed(value) {
         return sources;
     }
     // `BlockArgument::owner` borrows the argument; the block lives as long as the IR.
@@ -149,7 +156,7 @@ fn alias_sources<'c, 'a>(
         let preds = predecessors.get(&(block.to_raw().ptr as usize));
         return preds.into_iter().flatten().flat_map(|t| tensor_operands(t)).collect();
     }
-    if op_name(&parent) == "func.func" {
+    if op_kind(&parent) == OpKind::Func {
         // A parameter: distinct from every other parameter.
         return Vec::new();
     }
@@ -180,23 +187,24 @@ fn op_flow<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
 /// for a fresh value), or `None` when the callee has no body to tell.
 fn call_result_sources<'c, 'a>(
     op: &OperationRef<'c, 'a>,
+    kind: OpKind,
     n: usize,
     functions: &HashMap<String, OperationRef<'c, 'a>>,
 ) -> Option<Vec<Value<'c, 'a>>> {
-    if op_name(op) == "pl.submit"
+    if kind == OpKind::Submit
         && let Ok(attr) = op.attribute("runtime_alloc_outs")
         && let Ok(outs) = melior::ir::attribute::DenseI64ArrayAttribute::try_from(attr)
         && (0..outs.len()).any(|i| outs.element(i).ok() == Some(n as i64))
     {
         return Some(Vec::new());
     }
-    let func = functions.get(&callee_name(op)?)?;
+    let func = functions.get(callee(op)?)?;
     let entry = func.region(0).ok()?.first_block()?;
     let mut sources = Vec::new();
     let mut block = Some(entry);
     while let Some(b) = block {
         if let Some(ret) = b.terminator()
-            && op_name(&ret) == "func.return"
+            && op_kind(&ret) == OpKind::Return
             && let Ok(returned) = ret.operand(n)
             && let Some(arg) = crate::values::as_argument(returned)
             && arg.owner() == entry

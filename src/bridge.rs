@@ -4,7 +4,7 @@
 
 use cxx::{ExternType, type_id};
 
-use crate::passes::run_pass;
+use crate::{analyses::drop_analyses, passes::run_pass};
 
 /// `MlirPass` by value (cxx cannot name mlir-sys's types directly).
 #[repr(transparent)]
@@ -70,16 +70,30 @@ pub mod ffi {
         context_arguments_threaded: u64,
     }
 
+    /// What a successful run did to the IR (`crate::analyses::Effect`).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    struct PassOutcome {
+        /// Nothing changed: the pass preserves every analysis.
+        unchanged: bool,
+        /// The module's `RustAnalyses` stay valid.
+        keeps_analyses: bool,
+    }
+
     extern "Rust" {
         /// The Rust body of the pass whose flag is `argument`, on `module`
         /// (a `builtin.module`). False: it failed, its errors already emitted
-        /// at their locations.
+        /// at their locations. `analyses` is the handle of the analyses the
+        /// pipeline kept for the module (0: none yet; the body may set it).
         fn run_pass(
             argument: &str,
             module: OperationHandle,
             options: &PassOptions,
             statistics: &mut PassStatistics,
+            analyses: &mut usize,
+            outcome: &mut PassOutcome,
         ) -> bool;
+        /// Drops the analyses behind a handle `run_pass` set.
+        fn drop_analyses(analyses: usize);
     }
 
     unsafe extern "C++" {

@@ -3,11 +3,35 @@
 
 use mlir_sys::{MlirDialectHandle, MlirDialectRegistry, MlirOperation, MlirType};
 
+/// `PldTensorLikeInfo`: every parameter of a tensor-like type in one call.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct PldTensorLikeInfo {
+    /// 0: not tensor-like (nothing else set), 1: `!pl.tensor`, 2: `!pld.dtensor`.
+    pub kind: std::ffi::c_int,
+    /// -1 when unranked.
+    pub rank: isize,
+    /// `rank` dims in the type's uniqued storage; `i64::MIN` for `?`.
+    pub shape: *const i64,
+    pub element_type: MlirType,
+    pub layout: u32,
+    pub has_valid: bool,
+    pub has_strides: bool,
+}
+
 unsafe extern "C" {
     pub fn mlirGetDialectHandle__pl__() -> MlirDialectHandle;
     pub fn mlirGetDialectHandle__pld__() -> MlirDialectHandle;
     pub fn pldTypeIsTensor(ty: MlirType) -> bool;
     pub fn pldTypeIsDTensor(ty: MlirType) -> bool;
+    pub fn pldTypeGetTensorLikeKind(ty: MlirType) -> std::ffi::c_int;
+    pub fn pldTypeGetTensorLikeInfo(ty: MlirType) -> PldTensorLikeInfo;
+    pub fn pldOperationSetDiscardableAttrs(
+        op: MlirOperation,
+        n: isize,
+        names: *const mlir_sys::MlirIdentifier,
+        values: *const mlir_sys::MlirAttribute,
+    );
     pub fn pldTensorLikeGetRank(ty: MlirType) -> isize;
     pub fn pldTensorLikeGetDim(ty: MlirType, pos: isize) -> i64;
     pub fn pldTensorLikeGetElementType(ty: MlirType) -> MlirType;

@@ -10,7 +10,7 @@
 //! per strongly connected component (iterative Tarjan, memoized across
 //! queries): linear in the IR size, and safe on 10k-deep chains.
 
-use crate::{func_kind::symbol_name, tensor_type::TensorLike};
+use crate::{func_kind::symbol_name, tensor_type::TensorView};
 use melior::ir::{
     BlockLike, BlockRef, Location, RegionLike, Value, ValueLike,
     attribute::{Attribute, DenseI64ArrayAttribute},
@@ -18,10 +18,10 @@ use melior::ir::{
     operation::{OperationLike, OperationRef},
 };
 use crate::{
-    ir_util::{key, op_name},
+    ir_util::{OpKind, key, op_kind, op_name},
     ptr_map::PtrMap,
 };
-use std::collections::HashMap;
+use std::{collections::HashMap, rc::Rc};
 
 /// The op (or block owner) that broke an operand's chain.
 #[derive(Clone, Debug)]
@@ -59,7 +59,7 @@ pub type Sources<'c, 'a> = Result<Vec<Value<'c, 'a>>, Culprit<'c>>;
 /// Memoized trace over one module.
 pub struct ContiguityTrace<'c, 'a> {
     /// `func.func` symbols of the module, for call/submit results.
-    functions: HashMap<String, OperationRef<'c, 'a>>,
+    functions: Rc<HashMap<String, OperationRef<'c, 'a>>>,
     /// Final verdict per visited value (`None`: contiguous).
     done: PtrMap<Option<Culprit<'c>>>,
     /// Values stepped through so far (each traced once: the statistic
@@ -80,12 +80,18 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
         let mut next = module_body.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
-            if op.name().as_string_ref().as_str() == Ok("func.func")
+            if op_kind(&op) == OpKind::Func
                 && let Some(name) = symbol_name(&op)
             {
                 functions.insert(name.to_string(), op);
             }
         }
+        Self::with_functions(Rc::new(functions))
+    }
+
+    /// A trace over the module whose `func.func`s by symbol are `functions`
+    /// (shared with whoever built them, e.g. [`crate::directions::Directions`]).
+    pub fn with_functions(functions: Rc<HashMap<String, OperationRef<'c, 'a>>>) -> Self {
         Self { functions, done: PtrMap::default(), steps: 0 }
     }
 
@@ -106,9 +112,25 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
         if let Some(v) = self.done.get(&key(root)) {
             return v.clone();
         }
-        let mut tarjan = Tarjan::default();
         self.steps += 1;
-        let mut frames: Vec<Frame<'c, 'a>> = vec![tarjan.open(root, self.sources(root))];
+        let first = self.sources(root);
+        // The common case, without the component machinery: a root, a
+        // refused step, or a step to values already decided.
+        let decided = match &first {
+            Err(culprit) => Some(Some(culprit.clone())),
+            Ok(sources) => sources
+                .iter()
+                .try_fold(None, |bad: Option<Culprit<'c>>, s| {
+                    let verdict = self.done.get(&key(*s))?;
+                    Some(bad.or_else(|| verdict.clone()))
+                }),
+        };
+        if let Some(verdict) = decided {
+            self.done.insert(key(root), verdict.clone());
+            return verdict;
+        }
+        let mut tarjan = Tarjan::default();
+        let mut frames: Vec<Frame<'c, 'a>> = vec![tarjan.open(root, first)];
         while let Some(frame) = frames.last_mut() {
             if frame.next < frame.sources.len() {
                 let source = frame.sources[frame.next];
@@ -164,104 +186,109 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
 
     /// One step of the allow-list: what `value` is traced to.
     pub fn sources(&self, value: Value<'c, 'a>) -> Sources<'c, 'a> {
+        self.step(value).map_err(Fail::culprit)
+    }
+
+    /// [`Self::sources`] without the culprit (nothing is formatted or
+    /// allocated when the trace refuses the step): for the analyses that only
+    /// ask whether the step is followed.
+    pub fn followed(&self, value: Value<'c, 'a>) -> Option<Vec<Value<'c, 'a>>> {
+        self.step(value).ok()
+    }
+
+    fn step(&self, value: Value<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Fail<'c, 'a>> {
         if let Some(arg) = crate::values::as_argument(value) {
             return self.argument_sources(value, arg);
         }
         let Some(result) = crate::values::as_result(value) else {
-            return Err(Culprit {
-                location: value.location(),
-                op_name: "value".into(),
-                reason: "it is neither a block argument nor an op result".into(),
-            });
+            return Err(Fail::Value(value, "value", "it is neither a block argument nor an op result"));
         };
         let op = result.owner();
-        if let Some(t) = TensorLike::of(value.r#type())
+        if let Some(t) = TensorView::of(value.r#type())
             && !t.is_packed_nd()
         {
-            return Err(culprit(&op, format!("it produces {}, not a packed nd value", value.r#type())));
+            return Err(Fail::ResultNotPacked(op, value));
         }
         let n = result.result_number();
-        let name = op_name(&op);
-        let operand = |i: usize| op.operand(i).map_err(|_| culprit(&op, "missing operand"));
-        match name.as_str() {
-            "pl.tensor.create" | "pld.window" => Ok(vec![]),
-            "pl.tensor.reshape" | "pl.tensor.set_validshape" | "pl.cast" | "pl.tensor.assemble" => {
-                Ok(vec![operand(0)?])
-            }
+        let operand = |i: usize| op.operand(i).map_err(|_| Fail::Op(op, "missing operand"));
+        match op_kind(&op) {
+            OpKind::Create | OpKind::Window => Ok(vec![]),
+            OpKind::Reshape | OpKind::SetValidshape | OpKind::Cast | OpKind::Assemble => Ok(vec![operand(0)?]),
             // A view keeps its parent's strides: followed only under the slice rule.
-            "pl.tensor.view" => self.view_sources(&op),
+            OpKind::View => self.view_sources(&op),
             // A collective's result is its target (the window-as-result contract).
-            "pld.tensor.all_to_all_v" | "pld.tensor.indexed_all_to_all_v" => Ok(vec![operand(1)?]),
-            "pl.tensor.slice" => self.slice_sources(&op),
-            "scf.for" => {
+            OpKind::AllToAllV | OpKind::IndexedAllToAllV => Ok(vec![operand(1)?]),
+            OpKind::Slice => self.slice_sources(&op),
+            OpKind::ScfFor => {
                 // The yielded value, and the initializer a zero-trip loop returns.
                 let init = operand(3 + n)?;
                 let yielded = terminator_operand(&op, 0, n)?;
                 Ok(vec![init, yielded])
             }
-            "scf.while" => Ok(vec![terminator_operand(&op, 0, n + 1)?]),
-            "scf.if" => {
+            OpKind::ScfWhile => Ok(vec![terminator_operand(&op, 0, n + 1)?]),
+            OpKind::ScfIf => {
                 let mut sources = vec![terminator_operand(&op, 0, n)?];
                 if op.region(1).ok().and_then(|r| r.first_block()).is_some() {
                     sources.push(terminator_operand(&op, 1, n)?);
                 }
                 Ok(sources)
             }
-            "func.call" => self.callee_return_sources(&op, n, "callee"),
-            "pl.submit" => {
+            OpKind::Call => self.callee_return_sources(&op, n),
+            OpKind::Submit => {
                 if i64_array(&op, "runtime_alloc_outs").is_some_and(|outs| outs.contains(&(n as i64))) {
                     Ok(vec![])
                 } else {
-                    self.callee_return_sources(&op, n, "callee")
+                    self.callee_return_sources(&op, n)
                 }
             }
-            _ => Err(culprit(&op, "it is not on the contiguity allow-list")),
+            _ => Err(Fail::Op(op, "it is not on the contiguity allow-list")),
         }
     }
 
-    fn argument_sources(&self, value: Value<'c, 'a>, arg: BlockArgument<'c, 'a>) -> Sources<'c, 'a> {
+    fn argument_sources(
+        &self,
+        value: Value<'c, 'a>,
+        arg: BlockArgument<'c, 'a>,
+    ) -> Result<Vec<Value<'c, 'a>>, Fail<'c, 'a>> {
         // `BlockArgument::owner` borrows the argument; the block lives as long as the IR.
         let block: BlockRef<'c, 'a> =
             unsafe { BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw())) };
         let Some(parent) = block.parent_operation() else {
-            return Err(Culprit {
-                location: value.location(),
-                op_name: "block argument".into(),
-                reason: "it has no parent operation".into(),
-            });
+            return Err(Fail::Value(value, "block argument", "it has no parent operation"));
         };
-        if let Some(t) = TensorLike::of(value.r#type())
+        if let Some(t) = TensorView::of(value.r#type())
             && !t.is_packed_nd()
         {
-            return Err(Culprit {
-                location: value.location(),
-                op_name: op_name(&parent),
-                reason: format!("its argument is {}, not a packed nd value", value.r#type()),
-            });
+            return Err(Fail::ArgNotPacked(parent, value));
         }
         let n = arg.argument_number();
+        let kind = op_kind(&parent);
+        // Only these owners are followed: the region index is asked of them alone.
+        if !matches!(kind, OpKind::Func | OpKind::ScfFor | OpKind::ScfWhile) {
+            return Err(Fail::Op(parent, "a block argument of this op is not on the contiguity allow-list"));
+        }
         let region = region_index(&parent, &block);
-        match (op_name(&parent).as_str(), region) {
+        match (kind, region) {
             // A function parameter: row-major by the caller's contract (the
             // codegen backstop checks it at runtime).
-            ("func.func", Some(0)) if is_entry(&block) => Ok(vec![]),
-            ("scf.for", Some(0)) if n >= 1 => {
-                let init = parent.operand(3 + n - 1).map_err(|_| culprit(&parent, "missing initializer"))?;
+            (OpKind::Func, Some(0)) if is_entry(&block) => Ok(vec![]),
+            (OpKind::ScfFor, Some(0)) if n >= 1 => {
+                let init = parent.operand(3 + n - 1).map_err(|_| Fail::Op(parent, "missing initializer"))?;
                 Ok(vec![init, terminator_operand(&parent, 0, n - 1)?])
             }
-            ("scf.while", Some(0)) => {
-                let init = parent.operand(n).map_err(|_| culprit(&parent, "missing initializer"))?;
+            (OpKind::ScfWhile, Some(0)) => {
+                let init = parent.operand(n).map_err(|_| Fail::Op(parent, "missing initializer"))?;
                 Ok(vec![init, terminator_operand(&parent, 1, n)?])
             }
-            ("scf.while", Some(1)) => Ok(vec![terminator_operand(&parent, 0, n + 1)?]),
-            _ => Err(culprit(&parent, "a block argument of this op is not on the contiguity allow-list")),
+            (OpKind::ScfWhile, Some(1)) => Ok(vec![terminator_operand(&parent, 0, n + 1)?]),
+            _ => Err(Fail::Op(parent, "a block argument of this op is not on the contiguity allow-list")),
         }
     }
 
-    fn slice_sources(&self, op: &OperationRef<'c, 'a>) -> Sources<'c, 'a> {
-        let source = op.operand(0).map_err(|_| culprit(op, "missing source"))?;
-        let reject = || culprit(op, "only a slice that narrows the leading dimension of a statically shaped tensor at literal offsets is followed");
-        let shape = TensorLike::of(source.r#type()).and_then(|t| t.static_shape()).ok_or_else(reject)?;
+    fn slice_sources(&self, op: &OperationRef<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Fail<'c, 'a>> {
+        let source = op.operand(0).map_err(|_| Fail::Op(*op, "missing source"))?;
+        let reject = || Fail::Op(*op, "only a slice that narrows the leading dimension of a statically shaped tensor at literal offsets is followed");
+        let shape = TensorView::of(source.r#type()).and_then(|t| t.static_shape()).ok_or_else(reject)?;
         let (Some(offsets), Some(sizes)) = (i64_array(op, "offsets"), i64_array(op, "sizes")) else {
             return Err(reject());
         };
@@ -272,14 +299,14 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
     /// A view is a slice with the result's shape at `offsets` (default all 0):
     /// followed when it narrows only the leading dimension of a statically
     /// shaped source of the same rank.
-    fn view_sources(&self, op: &OperationRef<'c, 'a>) -> Sources<'c, 'a> {
-        let source = op.operand(0).map_err(|_| culprit(op, "missing source"))?;
+    fn view_sources(&self, op: &OperationRef<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Fail<'c, 'a>> {
+        let source = op.operand(0).map_err(|_| Fail::Op(*op, "missing source"))?;
         let reject = || {
-            culprit(op, "only a view that narrows the leading dimension of a statically shaped tensor (same rank, trailing dimensions whole at offset 0) is followed")
+            Fail::Op(*op, "only a view that narrows the leading dimension of a statically shaped tensor (same rank, trailing dimensions whole at offset 0) is followed")
         };
-        let shape = TensorLike::of(source.r#type()).and_then(|t| t.static_shape()).ok_or_else(reject)?;
+        let shape = TensorView::of(source.r#type()).and_then(|t| t.static_shape()).ok_or_else(reject)?;
         let result = op.result(0).map_err(|_| reject())?;
-        let sizes = TensorLike::of(result.r#type()).and_then(|t| t.static_shape()).ok_or_else(reject)?;
+        let sizes = TensorView::of(result.r#type()).and_then(|t| t.static_shape()).ok_or_else(reject)?;
         let offsets = i64_array(op, "offsets").unwrap_or_else(|| vec![0; shape.len()]);
         let trailing_full = sizes.len() == shape.len()
             && offsets.len() == shape.len()
@@ -288,36 +315,72 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
     }
 
     /// A call's result `n` traced to the argument the callee returns there.
-    fn callee_return_sources(&self, op: &OperationRef<'c, 'a>, n: usize, attr: &str) -> Sources<'c, 'a> {
-        let callee = op
-            .attribute(attr)
+    fn callee_return_sources(&self, op: &OperationRef<'c, 'a>, n: usize) -> Result<Vec<Value<'c, 'a>>, Fail<'c, 'a>> {
+        let Some(callee) = op
+            .attribute("callee")
             .ok()
-            .and_then(|a| melior::ir::attribute::FlatSymbolRefAttribute::try_from(a).ok())
-            .map(|s| s.value().to_string())
-            .ok_or_else(|| culprit(op, "it has no callee"))?;
-        let func = self
-            .functions
-            .get(&callee)
-            .ok_or_else(|| culprit(op, format!("callee '@{callee}' is not a func.func of this module")))?;
+            .filter(|a| unsafe { mlir_sys::mlirAttributeIsAFlatSymbolRef(melior::ir::AttributeLike::to_raw(a)) })
+            .and_then(crate::ir_util::attr_str)
+        else {
+            return Err(Fail::Op(*op, "it has no callee"));
+        };
+        let Some(func) = self.functions.get(callee) else {
+            return Err(Fail::Text(*op, format!("callee '@{callee}' is not a func.func of this module")));
+        };
         let body = func.region(0).ok().and_then(|r| r.first_block());
         let Some(entry) = body else {
-            return Err(culprit(op, format!("callee '@{callee}' has no body to show what it returns")));
+            return Err(Fail::Text(*op, format!("callee '@{callee}' has no body to show what it returns")));
         };
         let mut sources = Vec::new();
         let mut block = Some(entry);
         while let Some(b) = block {
             if let Some(ret) = b.terminator()
-                && op_name(&ret) == "func.return"
+                && op_kind(&ret) == OpKind::Return
             {
-                let returned = ret.operand(n).map_err(|_| culprit(op, "callee returns fewer values"))?;
-                let param = crate::values::as_argument(returned)
-                    .filter(|a| a.owner() == entry)
-                    .ok_or_else(|| culprit(op, format!("callee '@{callee}' does not return a parameter as result #{n}")))?;
-                sources.push(op.operand(param.argument_number()).map_err(|_| culprit(op, "missing argument"))?);
+                let returned = ret.operand(n).map_err(|_| Fail::Op(*op, "callee returns fewer values"))?;
+                let param = crate::values::as_argument(returned).filter(|a| a.owner() == entry).ok_or_else(|| {
+                    Fail::Text(*op, format!("callee '@{callee}' does not return a parameter as result #{n}"))
+                })?;
+                sources.push(op.operand(param.argument_number()).map_err(|_| Fail::Op(*op, "missing argument"))?);
             }
             block = b.next_in_region();
         }
         Ok(sources)
+    }
+}
+
+/// Why the trace refused a step, cheap to build: turned into a [`Culprit`]
+/// (names and types formatted) only when one is asked for.
+enum Fail<'c, 'a> {
+    /// An op broke the chain, for a fixed reason.
+    Op(OperationRef<'c, 'a>, &'static str),
+    /// An op broke the chain, for a reason naming something.
+    Text(OperationRef<'c, 'a>, String),
+    /// An op produces a value that is not packed nd.
+    ResultNotPacked(OperationRef<'c, 'a>, Value<'c, 'a>),
+    /// An op's block argument is not packed nd.
+    ArgNotPacked(OperationRef<'c, 'a>, Value<'c, 'a>),
+    /// A value without an op to blame: what to call it, and why.
+    Value(Value<'c, 'a>, &'static str, &'static str),
+}
+
+impl<'c> Fail<'c, '_> {
+    fn culprit(self) -> Culprit<'c> {
+        match self {
+            Fail::Op(op, reason) => culprit(&op, reason),
+            Fail::Text(op, reason) => culprit(&op, reason),
+            Fail::ResultNotPacked(op, value) => {
+                culprit(&op, format!("it produces {}, not a packed nd value", value.r#type()))
+            }
+            Fail::ArgNotPacked(parent, value) => Culprit {
+                location: value.location(),
+                op_name: op_name(&parent),
+                reason: format!("its argument is {}, not a packed nd value", value.r#type()),
+            },
+            Fail::Value(value, name, reason) => {
+                Culprit { location: value.location(), op_name: name.into(), reason: reason.into() }
+            }
+        }
     }
 }
 
@@ -356,11 +419,11 @@ fn region_index(op: &OperationRef, block: &BlockRef) -> Option<usize> {
 }
 
 /// Operand `n` of the terminator of region `region`'s first block.
-fn terminator_operand<'c, 'a>(op: &OperationRef<'c, 'a>, region: usize, n: usize) -> Result<Value<'c, 'a>, Culprit<'c>> {
+fn terminator_operand<'c, 'a>(op: &OperationRef<'c, 'a>, region: usize, n: usize) -> Result<Value<'c, 'a>, Fail<'c, 'a>> {
     op.region(region)
         .ok()
         .and_then(|r| r.first_block())
         .and_then(|b| b.terminator())
         .and_then(|t| t.operand(n).ok())
-        .ok_or_else(|| culprit(op, "its region does not yield a value for this result"))
+        .ok_or(Fail::Op(*op, "its region does not yield a value for this result"))
 }

@@ -18,15 +18,19 @@ use crate::{
     contiguity::ContiguityTrace,
     func_kind::symbol_name,
     ir_util::{
-        CALL_OPS, arg_attr_lists, call_arg_count, callee_name, entry_block, is_call, is_tensor_like, op_name, ops_in,
-        ops_named, param_types, string_array,
+        OpKind, arg_attr_lists, call_arg_count, callee, entry_block, function_map, is_tensor_like, op_key, op_kind,
+        ops_in, ops_of_kind, param_types,
     },
+    ptr_map::PtrMap,
 };
 use melior::ir::{
     BlockLike, ValueLike,
     operation::{OperationLike, OperationRef},
 };
-use std::collections::{HashMap, HashSet};
+use std::{
+    collections::{HashMap, HashSet},
+    rc::Rc,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
@@ -77,13 +81,13 @@ pub fn collective_directions(op: &OperationRef) -> Vec<Direction> {
 }
 
 /// Direction of operand `i` of a non-call op whose writes we know.
-fn known_op_operand(name: &str, i: usize) -> Option<Direction> {
+fn known_op_operand(kind: OpKind, i: usize) -> Option<Direction> {
     use Direction::*;
-    Some(match (name, i) {
-        ("pl.tensor.assemble", 0) | ("pl.tensor.write", 0) => InOut,
-        ("pld.comm.put_rows", 3) => Out,
-        ("pld.comm.notify", 1) => Out,
-        ("pld.comm.notify", 3) | ("pld.comm.wait", 0) => InOut,
+    Some(match (kind, i) {
+        (OpKind::Assemble, 0) | (OpKind::Write, 0) => InOut,
+        (OpKind::PutRows, 3) => Out,
+        (OpKind::Notify, 1) => Out,
+        (OpKind::Notify, 3) | (OpKind::Wait, 0) => InOut,
         _ => return None,
     })
 }
@@ -91,23 +95,28 @@ fn known_op_operand(name: &str, i: usize) -> Option<Direction> {
 /// Pure view / value-propagation steps: using a value there is neither a read
 /// nor a write (the result, or the block argument it is passed to, is in the
 /// same class and carries the access).
-const VIEW_OPS: [&str; 13] = [
-    "pl.cast",
-    "pl.tensor.reshape",
-    "pl.tensor.view",
-    "pl.tensor.set_validshape",
-    "pl.tensor.slice",
-    "pl.tensor.transpose",
-    "scf.yield",
-    "scf.for",
-    "scf.while",
-    "scf.condition",
-    "cf.br",
-    "cf.cond_br",
-    "cf.switch",
-];
+fn is_view_op(kind: OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Cast
+            | OpKind::Reshape
+            | OpKind::View
+            | OpKind::SetValidshape
+            | OpKind::Slice
+            | OpKind::Transpose
+            | OpKind::ScfYield
+            | OpKind::ScfFor
+            | OpKind::ScfWhile
+            | OpKind::ScfCondition
+            | OpKind::CfBr
+            | OpKind::CfCondBr
+            | OpKind::CfSwitch
+    )
+}
 
-/// Memoized parameter directions of every function of a module.
+/// Memoized parameter directions of every function of a module, and the
+/// per-function analyses they are derived from (alias classes), so that a
+/// pass -- or a pipeline, through [`crate::analyses`] -- computes each once.
 ///
 /// A function's directions need its callees' first, so they are computed in
 /// a post-order of the call graph, by an explicit stack (a 20k-deep call
@@ -115,22 +124,62 @@ const VIEW_OPS: [&str; 13] = [
 /// call cycle, or recursion) counts as its conservative directions: the
 /// explicit ones, else `inout` for a tensor.
 pub struct Directions<'c, 'a> {
-    functions: HashMap<String, OperationRef<'c, 'a>>,
+    functions: Rc<HashMap<String, OperationRef<'c, 'a>>>,
     trace: ContiguityTrace<'c, 'a>,
     memo: HashMap<String, Vec<Direction>>,
+    /// Alias classes by function (op address).
+    classes: PtrMap<AliasClasses>,
+    /// Parsed `pl.arg_directions` lists by attribute (uniqued: each distinct
+    /// list is parsed once).
+    recorded: PtrMap<Option<Vec<Direction>>>,
 }
 
 impl<'c, 'a> Directions<'c, 'a> {
     pub fn new(functions: HashMap<String, OperationRef<'c, 'a>>, trace: ContiguityTrace<'c, 'a>) -> Self {
-        Self { functions, trace, memo: HashMap::new() }
+        Self::shared(Rc::new(functions), trace)
+    }
+
+    /// The directions of `module`'s functions: one function map, shared
+    /// with the contiguity trace.
+    pub fn of_module(module: &OperationRef<'c, 'a>) -> Self {
+        let functions = Rc::new(function_map(module));
+        Self::shared(functions.clone(), ContiguityTrace::with_functions(functions))
+    }
+
+    fn shared(functions: Rc<HashMap<String, OperationRef<'c, 'a>>>, trace: ContiguityTrace<'c, 'a>) -> Self {
+        Self { functions, trace, memo: HashMap::new(), classes: PtrMap::default(), recorded: PtrMap::default() }
+    }
+
+    /// The contiguity trace, to query (its verdicts are memoized).
+    pub fn trace_mut(&mut self) -> &mut ContiguityTrace<'c, 'a> {
+        &mut self.trace
     }
 
     pub fn functions(&self) -> &HashMap<String, OperationRef<'c, 'a>> {
         &self.functions
     }
 
+    /// The function map, shared (to keep while `self` is borrowed mutably).
+    pub fn functions_rc(&self) -> Rc<HashMap<String, OperationRef<'c, 'a>>> {
+        self.functions.clone()
+    }
+
     pub fn trace(&self) -> &ContiguityTrace<'c, 'a> {
         &self.trace
+    }
+
+    /// The alias classes of `func`'s body, computed once and kept; hand them
+    /// back with [`Self::put_classes`] to keep them for the next user.
+    pub fn take_classes(&mut self, func: &OperationRef<'c, 'a>) -> AliasClasses {
+        match self.classes.remove(&op_key(func)) {
+            Some(classes) => classes,
+            None => AliasClasses::of_function(func, &self.trace, &self.functions),
+        }
+    }
+
+    /// Keeps `func`'s alias classes (from [`Self::take_classes`]).
+    pub fn put_classes(&mut self, func: &OperationRef<'c, 'a>, classes: AliasClasses) {
+        self.classes.insert(op_key(func), classes);
     }
 
     /// The directions of `name`'s parameters, or `None` for an unknown symbol.
@@ -160,40 +209,38 @@ impl<'c, 'a> Directions<'c, 'a> {
     /// Computes and memoizes `root` and every function it reaches through
     /// calls, callees first (iterative DFS).
     fn compute_reachable(&mut self, root: &OperationRef<'c, 'a>) {
-        let mut open: HashSet<String> = HashSet::new();
-        let mut stack: Vec<(OperationRef<'c, 'a>, Vec<String>, usize)> = Vec::new();
-        let name = symbol_name(root).unwrap_or("").to_string();
-        open.insert(name);
+        let mut open: HashSet<&'c str> = HashSet::new();
+        let mut stack: Vec<(OperationRef<'c, 'a>, Vec<&'c str>, usize)> = Vec::new();
+        open.insert(symbol_name(root).unwrap_or(""));
         stack.push((*root, self.callees(root), 0));
-        while let Some((func, callees, next)) = stack.last_mut() {
-            if let Some(callee) = callees.get(*next) {
+        while let Some((_, callees, next)) = stack.last_mut() {
+            if let Some(&callee) = callees.get(*next) {
                 *next += 1;
                 if self.memo.contains_key(callee) || open.contains(callee) {
                     continue;
                 }
                 if let Some(&f) = self.functions.get(callee) {
-                    open.insert(callee.clone());
+                    open.insert(callee);
                     let callees = self.callees(&f);
                     stack.push((f, callees, 0));
                 }
                 continue;
             }
-            let func = *func;
-            stack.pop();
-            let name = symbol_name(&func).unwrap_or("").to_string();
+            let (func, _, _) = stack.pop().expect("the loop saw a frame");
+            let name = symbol_name(&func).unwrap_or("");
             let directions = self.compute(&func);
-            open.remove(&name);
-            self.memo.insert(name, directions);
+            open.remove(name);
+            self.memo.insert(name.to_string(), directions);
         }
     }
 
     /// The module functions `func` calls (each once).
-    fn callees(&self, func: &OperationRef<'c, 'a>) -> Vec<String> {
+    fn callees(&self, func: &OperationRef<'c, 'a>) -> Vec<&'c str> {
         let mut seen = HashSet::new();
-        ops_named(func, &CALL_OPS)
+        ops_of_kind(func, OpKind::is_call)
             .iter()
-            .filter_map(callee_name)
-            .filter(|c| self.functions.contains_key(c) && seen.insert(c.clone()))
+            .filter_map(callee)
+            .filter(|c| self.functions.contains_key(*c) && seen.insert(*c))
             .collect()
     }
 
@@ -205,9 +252,13 @@ impl<'c, 'a> Directions<'c, 'a> {
         let Some(entry) = entry_block(func) else {
             return conservative(&types, &explicit);
         };
-        let mut classes = AliasClasses::of_function(func, &self.trace, &self.functions);
+        // Every parameter explicit: the body has nothing to add.
+        if explicit.iter().all(Option::is_some) {
+            return explicit.into_iter().flatten().collect();
+        }
+        let mut classes = self.take_classes(func);
         let access = self.class_accesses(func, &mut classes);
-        types
+        let directions = types
             .iter()
             .enumerate()
             .map(|(i, ty)| match explicit[i] {
@@ -221,15 +272,17 @@ impl<'c, 'a> Directions<'c, 'a> {
                     Err(_) => Direction::InOut,
                 },
             })
-            .collect()
+            .collect();
+        self.put_classes(func, classes);
+        directions
     }
 
     /// Reads and writes of every alias class in `func`'s body, in one walk.
-    fn class_accesses(&mut self, func: &OperationRef<'c, 'a>, classes: &mut AliasClasses) -> HashMap<usize, (bool, bool)> {
-        let mut access: HashMap<usize, (bool, bool)> = HashMap::new();
+    fn class_accesses(&mut self, func: &OperationRef<'c, 'a>, classes: &mut AliasClasses) -> PtrMap<(bool, bool)> {
+        let mut access: PtrMap<(bool, bool)> = PtrMap::default();
         for op in ops_in(func) {
-            let name = op_name(&op);
-            if VIEW_OPS.contains(&name.as_str()) {
+            let kind = op_kind(&op);
+            if is_view_op(kind) {
                 continue;
             }
             let mut operand_dirs: Option<Vec<Direction>> = None;
@@ -237,13 +290,13 @@ impl<'c, 'a> Directions<'c, 'a> {
                 if !is_tensor_like(value.r#type()) {
                     continue;
                 }
-                let d = if name == "func.return" {
+                let d = if kind == OpKind::Return {
                     Direction::Out
-                } else if is_call(&op) || crate::ir_util::COLLECTIVE_OPS.contains(&name.as_str()) {
-                    let dirs = operand_dirs.get_or_insert_with(|| self.operand_directions_from(&op, false));
+                } else if kind.is_call() || kind.is_collective() {
+                    let dirs = operand_dirs.get_or_insert_with(|| self.operand_directions_from(&op, kind, false));
                     dirs.get(i).copied().unwrap_or(Direction::In)
                 } else {
-                    known_op_operand(&name, i).unwrap_or(Direction::In)
+                    known_op_operand(kind, i).unwrap_or(Direction::In)
                 };
                 let entry = access.entry(classes.class(value)).or_default();
                 entry.0 |= d.reads();
@@ -257,15 +310,16 @@ impl<'c, 'a> Directions<'c, 'a> {
     /// callee's parameter directions for its arguments (`pl.arg_directions`
     /// when present and complete), `in` for anything else.
     pub fn operand_directions(&mut self, op: &OperationRef<'c, 'a>) -> Vec<Direction> {
-        self.operand_directions_from(op, true)
+        let kind = op_kind(op);
+        self.operand_directions_from(op, kind, true)
     }
 
-    fn operand_directions_from(&mut self, op: &OperationRef<'c, 'a>, complete: bool) -> Vec<Direction> {
-        if crate::ir_util::COLLECTIVE_OPS.contains(&op_name(op).as_str()) {
+    fn operand_directions_from(&mut self, op: &OperationRef<'c, 'a>, kind: OpKind, complete: bool) -> Vec<Direction> {
+        if kind.is_collective() {
             return collective_directions(op);
         }
         let n = call_arg_count(op);
-        let mut dirs = match recorded_arg_directions(op) {
+        let mut dirs = match self.recorded(op) {
             Some(recorded) if recorded.len() == n => recorded,
             _ => self.callee_arg_directions(op, complete),
         };
@@ -273,10 +327,18 @@ impl<'c, 'a> Directions<'c, 'a> {
         dirs
     }
 
+    /// `pl.arg_directions` of a call, if present and well-formed (parsed
+    /// once per distinct list).
+    fn recorded(&mut self, op: &OperationRef<'c, 'a>) -> Option<Vec<Direction>> {
+        let attr = op.attribute("pl.arg_directions").ok()?;
+        let k = melior::ir::AttributeLike::to_raw(&attr).ptr as usize;
+        self.recorded.entry(k).or_insert_with(|| parse_directions(attr)).clone()
+    }
+
     /// Directions of a call-like op's callee arguments.
     pub fn call_arg_directions(&mut self, op: &OperationRef<'c, 'a>) -> Vec<Direction> {
         let n = call_arg_count(op);
-        if let Some(recorded) = recorded_arg_directions(op)
+        if let Some(recorded) = self.recorded(op)
             && recorded.len() == n
         {
             return recorded;
@@ -294,18 +356,32 @@ impl<'c, 'a> Directions<'c, 'a> {
     /// without (inside [`Self::compute`]), only the memo is read.
     fn callee_arg_directions(&mut self, op: &OperationRef<'c, 'a>, complete: bool) -> Vec<Direction> {
         let n = call_arg_count(op);
-        let params = callee_name(op)
-            .and_then(|c| {
-                if complete {
-                    return self.of_symbol(&c);
+        let callee = callee(op);
+        if complete
+            && let Some(c) = callee
+            && !self.memo.contains_key(c)
+            && let Some(&func) = self.functions.get(c)
+        {
+            self.of_function(&func);
+        }
+        let conservative_params;
+        let params: &[Direction] = match callee.and_then(|c| self.memo.get(c).map(|d| (c, d))) {
+            Some((_, d)) => d,
+            None => match callee.and_then(|c| self.functions.get(c)) {
+                // Not memoized (a call cycle, or a name the memo cannot key).
+                Some(func) => {
+                    conservative_params = if complete {
+                        let func = *func;
+                        self.compute(&func)
+                    } else {
+                        let types = param_types(func);
+                        conservative(&types, &explicit_directions(func, types.len()))
+                    };
+                    &conservative_params
                 }
-                let func = self.functions.get(&c)?;
-                Some(self.memo.get(&c).cloned().unwrap_or_else(|| {
-                    let types = param_types(func);
-                    conservative(&types, &explicit_directions(func, types.len()))
-                }))
-            })
-            .unwrap_or_default();
+                None => &[],
+            },
+        };
         (0..n)
             .map(|i| {
                 params.get(i).copied().unwrap_or_else(|| {
@@ -315,6 +391,12 @@ impl<'c, 'a> Directions<'c, 'a> {
             })
             .collect()
     }
+}
+
+/// The directions of an array-of-strings attribute, if every item is one.
+fn parse_directions(attr: melior::ir::Attribute) -> Option<Vec<Direction>> {
+    let array = melior::ir::attribute::ArrayAttribute::try_from(attr).ok()?;
+    (0..array.len()).map(|i| array.element(i).ok().and_then(crate::ir_util::attr_str).and_then(Direction::parse)).collect()
 }
 
 /// The explicit `pl.direction` of each of `count` parameters.
@@ -343,8 +425,7 @@ fn conservative(types: &[melior::ir::Type], explicit: &[Option<Direction>]) -> V
 
 /// `pl.arg_directions` of a call, if present and well-formed.
 pub fn recorded_arg_directions(op: &OperationRef) -> Option<Vec<Direction>> {
-    let strings = string_array(op.attribute("pl.arg_directions").ok()?)?;
-    strings.iter().map(|s| Direction::parse(s)).collect()
+    parse_directions(op.attribute("pl.arg_directions").ok()?)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! call-site queries, attribute builders and the few mutations melior's safe
 //! API does not reach (operand lists, function signatures, erasure).
 
-use crate::{error::PldError, func_kind::symbol_name, tensor_type::TensorLike};
+use crate::{error::PldError, func_kind::symbol_name};
 use melior::{
     Context,
     ir::{
@@ -24,8 +24,126 @@ pub const CALL_OPS: [&str; 3] = ["func.call", "pl.submit", "pld.host.dispatch"];
 /// The managed collectives.
 pub const COLLECTIVE_OPS: [&str; 2] = ["pld.tensor.all_to_all_v", "pld.tensor.indexed_all_to_all_v"];
 
+/// An op's name as a `String` (for messages; hot paths classify ops with
+/// [`op_kind`] instead).
 pub fn op_name(op: &OperationRef) -> String {
     op.name().as_string_ref().as_str().unwrap_or("?").to_string()
+}
+
+/// The ops the passes tell apart. [`op_kind`] classifies an op by its op
+/// class's TypeID (one C call and a lookup; the name is read once per class,
+/// not per op).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpKind {
+    Call,
+    Submit,
+    HostDispatch,
+    AllToAllV,
+    IndexedAllToAllV,
+    Func,
+    Module,
+    Return,
+    ScfFor,
+    ScfWhile,
+    ScfIf,
+    ScfYield,
+    ScfCondition,
+    CfBr,
+    CfCondBr,
+    CfSwitch,
+    Cast,
+    Reshape,
+    View,
+    SetValidshape,
+    Slice,
+    Transpose,
+    Assemble,
+    Write,
+    Create,
+    Window,
+    PutRows,
+    Notify,
+    Wait,
+    Other,
+}
+
+impl OpKind {
+    pub fn from_name(name: &str) -> Self {
+        match name {
+            "func.call" => Self::Call,
+            "pl.submit" => Self::Submit,
+            "pld.host.dispatch" => Self::HostDispatch,
+            "pld.tensor.all_to_all_v" => Self::AllToAllV,
+            "pld.tensor.indexed_all_to_all_v" => Self::IndexedAllToAllV,
+            "func.func" => Self::Func,
+            "builtin.module" => Self::Module,
+            "func.return" => Self::Return,
+            "scf.for" => Self::ScfFor,
+            "scf.while" => Self::ScfWhile,
+            "scf.if" => Self::ScfIf,
+            "scf.yield" => Self::ScfYield,
+            "scf.condition" => Self::ScfCondition,
+            "cf.br" => Self::CfBr,
+            "cf.cond_br" => Self::CfCondBr,
+            "cf.switch" => Self::CfSwitch,
+            "pl.cast" => Self::Cast,
+            "pl.tensor.reshape" => Self::Reshape,
+            "pl.tensor.view" => Self::View,
+            "pl.tensor.set_validshape" => Self::SetValidshape,
+            "pl.tensor.slice" => Self::Slice,
+            "pl.tensor.transpose" => Self::Transpose,
+            "pl.tensor.assemble" => Self::Assemble,
+            "pl.tensor.write" => Self::Write,
+            "pl.tensor.create" => Self::Create,
+            "pld.window" => Self::Window,
+            "pld.comm.put_rows" => Self::PutRows,
+            "pld.comm.notify" => Self::Notify,
+            "pld.comm.wait" => Self::Wait,
+            _ => Self::Other,
+        }
+    }
+
+    /// `func.call`, `pl.submit`, `pld.host.dispatch` ([`CALL_OPS`]).
+    pub fn is_call(self) -> bool {
+        matches!(self, Self::Call | Self::Submit | Self::HostDispatch)
+    }
+
+    /// A managed collective ([`COLLECTIVE_OPS`]).
+    pub fn is_collective(self) -> bool {
+        matches!(self, Self::AllToAllV | Self::IndexedAllToAllV)
+    }
+
+    /// A nested scope ([`NESTED_SCOPES`]).
+    pub fn is_nested_scope(self) -> bool {
+        matches!(self, Self::Module | Self::Func)
+    }
+}
+
+thread_local! {
+    /// Op kinds by op-class TypeID (process-wide, never reused).
+    static KINDS: std::cell::RefCell<crate::ptr_map::PtrMap<OpKind>> = Default::default();
+}
+
+/// The kind of `op`: by its TypeID when registered (cached), else by name.
+pub fn op_kind(op: &OperationRef) -> OpKind {
+    let raw = op.to_raw();
+    let id = unsafe { mlir_sys::mlirOperationGetTypeID(raw) }.ptr as usize;
+    let by_name = || {
+        let name = unsafe { mlir_sys::mlirIdentifierStr(mlir_sys::mlirOperationGetName(raw)) };
+        let bytes = unsafe { std::slice::from_raw_parts(name.data as *const u8, name.length) };
+        std::str::from_utf8(bytes).map_or(OpKind::Other, OpKind::from_name)
+    };
+    if id == 0 {
+        return by_name();
+    }
+    KINDS.with(|kinds| {
+        if let Some(&kind) = kinds.borrow().get(&id) {
+            return kind;
+        }
+        let kind = by_name();
+        kinds.borrow_mut().insert(id, kind);
+        kind
+    })
 }
 
 pub fn key<'c, 'a>(value: Value<'c, 'a>) -> usize {
@@ -55,7 +173,7 @@ pub fn module_functions<'c, 'a>(module: &OperationRef<'c, 'a>) -> Vec<OperationR
     let mut next = body.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
-        if op.name().as_string_ref().as_str() == Ok("func.func") {
+        if op_kind(&op) == OpKind::Func {
             out.push(op);
         }
     }
@@ -87,7 +205,7 @@ pub fn ops_in<'c, 'a>(root: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> 
         if op.to_raw().ptr == root_raw.ptr {
             return WalkResult::Advance;
         }
-        if op.name().as_string_ref().as_str().is_ok_and(|n| NESTED_SCOPES.contains(&n)) {
+        if op_kind(&op).is_nested_scope() {
             return WalkResult::Skip;
         }
         raw.push(op.to_raw());
@@ -99,7 +217,35 @@ pub fn ops_in<'c, 'a>(root: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> 
 /// Every op of `root`'s own scope (see [`ops_in`]) whose name is in `names`,
 /// in program (pre-)order.
 pub fn ops_named<'c, 'a>(root: &OperationRef<'c, 'a>, names: &[&str]) -> Vec<OperationRef<'c, 'a>> {
-    ops_in(root).into_iter().filter(|op| op.name().as_string_ref().as_str().is_ok_and(|n| names.contains(&n))).collect()
+    let kinds: Vec<OpKind> = names.iter().map(|n| OpKind::from_name(n)).collect();
+    if kinds.contains(&OpKind::Other) {
+        return ops_in(root)
+            .into_iter()
+            .filter(|op| op.name().as_string_ref().as_str().is_ok_and(|n| names.contains(&n)))
+            .collect();
+    }
+    ops_of_kind(root, |k| kinds.contains(&k))
+}
+
+/// Every op of `root`'s own scope (see [`ops_in`]) whose kind passes
+/// `wanted`, in program (pre-)order.
+pub fn ops_of_kind<'c, 'a>(root: &OperationRef<'c, 'a>, wanted: impl Fn(OpKind) -> bool) -> Vec<OperationRef<'c, 'a>> {
+    let root_raw = root.to_raw();
+    let mut raw = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op.to_raw().ptr == root_raw.ptr {
+            return WalkResult::Advance;
+        }
+        let kind = op_kind(&op);
+        if kind.is_nested_scope() {
+            return WalkResult::Skip;
+        }
+        if wanted(kind) {
+            raw.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    raw.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
 }
 
 /// The top-level symbol named `name`, if any.
@@ -135,17 +281,23 @@ pub fn same_text(a: &OperationRef, b: &Operation) -> bool {
 
 /// The `callee` symbol of a call-like op.
 pub fn callee_name(op: &OperationRef) -> Option<String> {
-    attr_str(op.attribute("callee").ok()?).map(str::to_string)
+    callee(op).map(str::to_string)
+}
+
+/// The `callee` symbol of a call-like op, borrowed from the context (no
+/// allocation).
+pub fn callee<'c>(op: &OperationRef<'c, '_>) -> Option<&'c str> {
+    attr_str(op.attribute("callee").ok()?)
 }
 
 pub fn is_call(op: &OperationRef) -> bool {
-    CALL_OPS.contains(&op_name(op).as_str())
+    op_kind(op).is_call()
 }
 
 /// How many leading operands of a call-like op are callee arguments (a
 /// `pld.host.dispatch` also has its device and optional core_num).
 pub fn call_arg_count(op: &OperationRef) -> usize {
-    if op_name(op) == "pld.host.dispatch" {
+    if op_kind(op) == OpKind::HostDispatch {
         return dispatch_segments(op).map(|s| s[0] as usize).unwrap_or(0);
     }
     op.operand_count()
@@ -174,7 +326,7 @@ pub fn append_call_args(op: &OperationRef, extra: &[mlir_sys::MlirValue]) {
         (n..op.operand_count()).filter_map(|i| op.operand(i).ok()).map(|v| v.to_raw()).collect();
     operands.extend(tail);
     unsafe { mlir_sys::mlirOperationSetOperands(op.to_raw(), operands.len() as isize, operands.as_ptr()) };
-    if op_name(op) == "pld.host.dispatch"
+    if op_kind(op) == OpKind::HostDispatch
         && let Some(mut segments) = dispatch_segments(op)
     {
         segments[0] += extra.len() as i32;
@@ -192,6 +344,22 @@ pub fn set_attr(op: &OperationRef, name: &str, attr: Attribute) {
             attr.to_raw(),
         )
     }
+}
+
+/// Sets several discardable attributes at once (one new attribute
+/// dictionary, and no name to look up: the identifiers are made once).
+pub fn set_discardable_attrs(op: &OperationRef, attrs: &[(Identifier, Attribute)]) {
+    let names: Vec<mlir_sys::MlirIdentifier> = attrs.iter().map(|(n, _)| n.to_raw()).collect();
+    let values: Vec<mlir_sys::MlirAttribute> = attrs.iter().map(|(_, a)| a.to_raw()).collect();
+    unsafe { crate::capi::pldOperationSetDiscardableAttrs(op.to_raw(), attrs.len() as isize, names.as_ptr(), values.as_ptr()) }
+}
+
+/// `array` (an array attribute) with `extra` appended.
+pub fn extend_array_attr<'c>(context: &'c Context, array: Attribute<'c>, extra: &[Attribute<'c>]) -> Option<Attribute<'c>> {
+    let array = ArrayAttribute::try_from(array).ok()?;
+    let mut items: Vec<Attribute> = (0..array.len()).filter_map(|i| array.element(i).ok()).collect();
+    items.extend_from_slice(extra);
+    Some(ArrayAttribute::new(context, &items).into())
 }
 
 pub fn i64_attr<'c>(context: &'c Context, value: i64) -> Attribute<'c> {
@@ -241,17 +409,26 @@ pub fn string_array(attr: Attribute) -> Option<Vec<String>> {
         .collect()
 }
 
+/// Whether an attribute is an array of strings ([`string_array`] would
+/// succeed), without copying them.
+pub fn is_string_array(attr: Attribute) -> bool {
+    ArrayAttribute::try_from(attr)
+        .is_ok_and(|array| (0..array.len()).all(|i| array.element(i).ok().and_then(attr_str).is_some()))
+}
+
 /// The integer of an integer attribute named `name`.
 pub fn int_attr(op: &OperationRef, name: &str) -> Option<i64> {
     IntegerAttribute::try_from(op.attribute(name).ok()?).ok().map(|i| i.value())
 }
 
+/// `!pl.tensor` or `!pld.dtensor` (one C call).
 pub fn is_tensor_like(ty: Type) -> bool {
-    TensorLike::of(ty).is_some()
+    crate::tensor_type::tensor_kind(ty).is_some()
 }
 
+/// `!pld.dtensor` (one C call).
 pub fn is_dtensor(ty: Type) -> bool {
-    TensorLike::of(ty).is_some_and(|t| t.distributed)
+    crate::tensor_type::tensor_kind(ty) == Some(true)
 }
 
 /// The function type of a `func.func`.
@@ -363,7 +540,7 @@ pub fn insert_before<'c, 'a>(anchor: &OperationRef<'c, 'a>, new: Operation<'c>) 
 pub fn enclosing_function<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let mut parent = op.parent_operation();
     while let Some(p) = parent {
-        if op_name(&p) == "func.func" {
+        if op_kind(&p) == OpKind::Func {
             return Some(p);
         }
         parent = p.parent_operation();

@@ -8,6 +8,7 @@
 //! pipeline such as `builtin.module(lower-l2-tensor-collectives)`).
 
 pub mod alias;
+pub mod analyses;
 pub mod bridge;
 pub mod capi;
 pub mod context;

@@ -1,4 +1,6 @@
-//! A Rust view of `!pl.tensor` / `!pld.dtensor` through the dialect's C API.
+//! A Rust view of `!pl.tensor` / `!pld.dtensor` through the dialect's C API:
+//! one C call per query (`pldTypeGetTensorLikeKind` for "which tensor type",
+//! `pldTypeGetTensorLikeInfo` for every parameter at once).
 
 use crate::capi;
 use melior::ir::{Type, TypeLike};
@@ -9,6 +11,75 @@ pub enum Layout {
     Nd,
     Dn,
     Nz,
+}
+
+impl Layout {
+    fn from_raw(raw: u32) -> Self {
+        match raw {
+            1 => Layout::Dn,
+            2 => Layout::Nz,
+            _ => Layout::Nd,
+        }
+    }
+}
+
+/// `Some(distributed)` for `!pl.tensor` (false) / `!pld.dtensor` (true),
+/// `None` for any other type: one C call.
+pub fn tensor_kind(ty: Type) -> Option<bool> {
+    match unsafe { capi::pldTypeGetTensorLikeKind(ty.to_raw()) } {
+        1 => Some(false),
+        2 => Some(true),
+        _ => None,
+    }
+}
+
+/// The parameters of a tensor-like type, borrowed from its uniqued storage
+/// (no allocation): what the hot paths read.
+#[derive(Clone, Copy, Debug)]
+pub struct TensorView<'c> {
+    pub distributed: bool,
+    /// `None` when unranked; `i64::MIN` dims are `?`.
+    pub shape: Option<&'c [i64]>,
+    pub element: Type<'c>,
+    pub layout: Layout,
+    pub has_valid: bool,
+    pub has_strides: bool,
+}
+
+impl<'c> TensorView<'c> {
+    /// Reads `ty` in one C call, or `None` when it is not tensor-like.
+    pub fn of(ty: Type<'c>) -> Option<Self> {
+        let info = unsafe { capi::pldTypeGetTensorLikeInfo(ty.to_raw()) };
+        if info.kind == 0 {
+            return None;
+        }
+        let shape = (info.rank >= 0).then(|| {
+            if info.rank == 0 {
+                &[][..]
+            } else {
+                // The type's storage is uniqued in the context and lives as long as it.
+                unsafe { std::slice::from_raw_parts::<'c, i64>(info.shape, info.rank as usize) }
+            }
+        });
+        Some(Self {
+            distributed: info.kind == 2,
+            shape,
+            element: unsafe { Type::from_raw(info.element_type) },
+            layout: Layout::from_raw(info.layout),
+            has_valid: info.has_valid,
+            has_strides: info.has_strides,
+        })
+    }
+
+    /// The shape, if ranked and every dim is static.
+    pub fn static_shape(&self) -> Option<&'c [i64]> {
+        self.shape.filter(|s| s.iter().all(|&d| d != i64::MIN))
+    }
+
+    /// A packed, full, row-major view (nd, no explicit strides or valid_shape).
+    pub fn is_packed_nd(&self) -> bool {
+        self.layout == Layout::Nd && !self.has_strides && !self.has_valid
+    }
 }
 
 /// The parameters of a tensor-like type.
@@ -29,32 +100,14 @@ pub struct TensorLike<'c> {
 impl<'c> TensorLike<'c> {
     /// Reads `ty`, or `None` when it is not a tensor-like type.
     pub fn of(ty: Type<'c>) -> Option<Self> {
-        let raw = ty.to_raw();
-        let distributed = unsafe { capi::pldTypeIsDTensor(raw) };
-        if !distributed && !unsafe { capi::pldTypeIsTensor(raw) } {
-            return None;
-        }
-        let rank = unsafe { capi::pldTensorLikeGetRank(raw) };
-        let shape = (rank >= 0).then(|| {
-            (0..rank)
-                .map(|i| {
-                    let dim = unsafe { capi::pldTensorLikeGetDim(raw, i) };
-                    (dim != i64::MIN).then_some(dim)
-                })
-                .collect()
-        });
-        let layout = match unsafe { capi::pldTensorLikeGetLayout(raw) } {
-            1 => Layout::Dn,
-            2 => Layout::Nz,
-            _ => Layout::Nd,
-        };
+        let view = TensorView::of(ty)?;
         Some(Self {
-            distributed,
-            shape,
-            element: unsafe { Type::from_raw(capi::pldTensorLikeGetElementType(raw)) },
-            layout,
-            has_valid: unsafe { capi::pldTensorLikeHasValid(raw) },
-            has_strides: unsafe { capi::pldTensorLikeHasStrides(raw) },
+            distributed: view.distributed,
+            shape: view.shape.map(|s| s.iter().map(|&d| (d != i64::MIN).then_some(d)).collect()),
+            element: view.element,
+            layout: view.layout,
+            has_valid: view.has_valid,
+            has_strides: view.has_strides,
         })
     }
 

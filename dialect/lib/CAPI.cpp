@@ -56,6 +56,47 @@ bool pldTensorLikeHasStrides(MlirType type) {
   return !pld::getTensorLikeInfo(unwrap(type))->strides.empty();
 }
 
+int pldTypeGetTensorLikeKind(MlirType type) {
+  Type t = unwrap(type);
+  if (isa<pld::pl::TensorType>(t))
+    return 1;
+  if (isa<pld::dist::DTensorType>(t))
+    return 2;
+  return 0;
+}
+
+PldTensorLikeInfo pldTypeGetTensorLikeInfo(MlirType type) {
+  PldTensorLikeInfo out{};
+  Type t = unwrap(type);
+  std::optional<pld::TensorLikeInfo> info;
+  if (auto tensor = dyn_cast<pld::pl::TensorType>(t)) {
+    out.kind = 1;
+    info = tensor.getInfo();
+  } else if (auto dtensor = dyn_cast<pld::dist::DTensorType>(t)) {
+    out.kind = 2;
+    info = dtensor.getInfo();
+  } else {
+    return out;
+  }
+  out.rank = info->ranked ? static_cast<intptr_t>(info->shape.size()) : -1;
+  out.shape = info->shape.data();
+  out.elementType = wrap(info->elementType);
+  out.layout = static_cast<uint32_t>(info->layout);
+  out.hasValid = !info->valid.empty();
+  out.hasStrides = !info->strides.empty();
+  return out;
+}
+
+void pldOperationSetDiscardableAttrs(MlirOperation op, intptr_t n,
+                                     const MlirIdentifier *names,
+                                     const MlirAttribute *values) {
+  Operation *o = unwrap(op);
+  NamedAttrList list(o->getDiscardableAttrDictionary());
+  for (intptr_t i = 0; i < n; ++i)
+    list.set(unwrap(names[i]), unwrap(values[i]));
+  o->setDiscardableAttrs(list.getDictionary(o->getContext()));
+}
+
 MlirType pldTensorLikeGetUnranked(bool distributed, MlirType elementType) {
   Type element = unwrap(elementType);
   if (distributed)

@@ -37,6 +37,19 @@ namespace pld {
 #define GEN_PASS_DEF_PLDTESTFUNCKINDS
 #include "pld/Passes.h.inc"
 
+/// The Rust analyses of a module (directions, alias classes, the contiguity
+/// trace: src/analyses.rs), kept by MLIR's analysis manager for as long as
+/// the passes preserve them (`--mlir-timing` shows it as
+/// `(A) pld::RustAnalyses` under the pass that built it).
+struct RustAnalyses {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RustAnalyses)
+  explicit RustAnalyses(mlir::Operation *) {}
+  RustAnalyses(const RustAnalyses &) = delete;
+  RustAnalyses(RustAnalyses &&other) : handle(other.handle) { other.handle = 0; }
+  ~RustAnalyses() { bridge::drop_analyses(handle); }
+  size_t handle = 0;
+};
+
 namespace {
 using bridge::PassOptions;
 using bridge::PassStatistics;
@@ -133,10 +146,16 @@ protected:
     llvm::StringRef argument = this->getArgument();
     PassStatistics result{};
     ran = true;
+    auto &analyses = this->template getAnalysis<RustAnalyses>();
+    bridge::PassOutcome outcome{};
     if (!bridge::run_pass(rust::Str(argument.data(), argument.size()),
                           wrap(this->getOperation().getOperation()), options,
-                          result))
+                          result, analyses.handle, outcome))
       this->signalPassFailure();
+    else if (outcome.unchanged)
+      this->markAllAnalysesPreserved(); // and MLIR skips the verifier
+    else if (outcome.keeps_analyses)
+      this->template markAnalysesPreserved<RustAnalyses>();
     return result;
   }
 

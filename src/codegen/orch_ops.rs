@@ -8,7 +8,7 @@
 use crate::{
     diag,
     func_kind::func_kind,
-    ir_util::{callee_name, entry_block, int_attr, is_comm_ctx, is_tensor_like, op_name, param_types},
+    ir_util::{callee, entry_block, int_attr, is_comm_ctx, is_tensor_like, param_types},
     tensor_type::TensorLike,
 };
 use melior::ir::{
@@ -136,6 +136,21 @@ impl OrchOp {
     }
 }
 
+thread_local! {
+    /// [`OrchOp::from_name`] by op-class TypeID (process-wide, never reused).
+    static ORCH_OPS: std::cell::RefCell<crate::ptr_map::PtrMap<Option<OrchOp>>> = Default::default();
+}
+
+/// [`OrchOp::from_name`] of `op` (named `name`): the table is searched once
+/// per registered op class, not once per op.
+fn orch_op(op: &OperationRef, name: &str) -> Option<OrchOp> {
+    let id = unsafe { mlir_sys::mlirOperationGetTypeID(op.to_raw()) }.ptr as usize;
+    if id == 0 {
+        return OrchOp::from_name(name);
+    }
+    ORCH_OPS.with(|cache| *cache.borrow_mut().entry(id).or_insert_with(|| OrchOp::from_name(name)))
+}
+
 /// The bit width of an integer scalar the codegen keeps in an `int64_t`
 /// (`i1`..`i64` signless, `index` = 64), or `None`.
 pub fn scalar_bits(ty: Type) -> Option<u32> {
@@ -255,11 +270,12 @@ pub fn check_body<'c, 'a>(
 }
 
 fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &HashMap<String, OperationRef<'c, 'a>>) -> Result<(), String> {
-    let name = op_name(op);
-    if DEFERRED_OPS.contains(&name.as_str()) {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or("?");
+    if DEFERRED_OPS.contains(&name) {
         return Ok(());
     }
-    let Some(kind) = OrchOp::from_name(&name) else {
+    let Some(kind) = orch_op(op, name) else {
         return Err(format!(
             "'{name}' is not supported in a CHIP orchestration body: the orchestration codegen (pld-translate --pld-to-ascend-build) cannot emit it, so --legalize-spmd-launches refuses it"
         ));
@@ -306,17 +322,17 @@ fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &HashMap<String, Opera
         OrchOp::Constant if op.attribute("value").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()).is_none() => {
             Err("'arith.constant': only integer scalar constants have a runtime form in a CHIP orchestration body".into())
         }
-        OrchOp::Call | OrchOp::Submit => check_task(op, &name, functions),
+        OrchOp::Call | OrchOp::Submit => check_task(op, name, functions),
         _ => Ok(()),
     }
 }
 
 /// A task: an AIV kernel of this module, results it can name, no scalar arguments.
 fn check_task<'c, 'a>(op: &OperationRef<'c, 'a>, name: &str, functions: &HashMap<String, OperationRef<'c, 'a>>) -> Result<(), String> {
-    let Some(callee) = callee_name(op) else {
+    let Some(callee) = callee(op) else {
         return Err(format!("'{name}': its callee symbol is not valid UTF-8, which the orchestration codegen cannot name"));
     };
-    let Some(func) = functions.get(&callee) else {
+    let Some(func) = functions.get(callee) else {
         return Err(format!("'{name}' of '@{callee}': the callee is not a function of this module"));
     };
     if func_kind(func) != Some("aiv") {

@@ -36,21 +36,20 @@ mod tracker;
 #[cfg(test)]
 mod reference;
 
-use super::{ModulePass, PassStatistics};
+use super::{Analyses, Effect, ModulePass, PassStatistics};
 use crate::{
     alias::AliasClasses,
-    contiguity::ContiguityTrace,
     directions::{Direction, Directions},
     error::PldError,
     func_kind::is_orchestration_body,
     ir_util::{
-        CALL_OPS, COLLECTIVE_OPS, NESTED_SCOPES, function_map, i64_array_attr, i64_attr, is_tensor_like, module_body,
-        module_functions, op_key, ops_named, set_attr,
+        OpKind, i64_array_attr, i64_attr, is_tensor_like, module_body, module_functions, op_key, op_kind,
+        ops_of_kind, set_discardable_attrs,
     },
     ptr_map::PtrMap,
 };
 use melior::ir::{
-    BlockLike, BlockRef, RegionLike, RegionRef, ValueLike,
+    BlockLike, BlockRef, Identifier, RegionLike, RegionRef, ValueLike,
     operation::{OperationLike, OperationRef},
 };
 use std::collections::HashSet;
@@ -66,31 +65,38 @@ pub struct AutoDeriveTaskDependencies {
 impl ModulePass for AutoDeriveTaskDependencies {
     const ARGUMENT: &'static str = "auto-derive-task-dependencies";
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
-        let body = module_body(&module)?;
-        let mut directions = Directions::new(function_map(&module), ContiguityTrace::new(body));
+        self.run_with(module, &mut Analyses::default())
+    }
+    fn run_with(&mut self, module: OperationRef, analyses: &mut Analyses) -> Result<(), PldError> {
+        module_body(&module)?;
+        let directions = analyses.directions(&module);
         let mut plans: Vec<(OperationRef, i64, Vec<i64>)> = Vec::new();
         for func in module_functions(&module).iter().filter(|f| is_orchestration_body(f)) {
-            plans.extend(plan_function(func, &mut directions));
+            plans.extend(plan_function(func, directions));
         }
         let context_ref = module.context();
         let context = crate::context::borrow(&context_ref);
         self.statistics.tasks_numbered = plans.len() as u64;
         self.statistics.task_dependencies = plans.iter().map(|(_, _, deps)| deps.len() as u64).sum();
+        let (task_id, task_deps) = (Identifier::new(context, "pl.task_id"), Identifier::new(context, "pl.task_deps"));
         for (op, id, deps) in plans {
-            set_attr(&op, "pl.task_id", i64_attr(context, id));
-            set_attr(&op, "pl.task_deps", i64_array_attr(context, &deps));
+            let attrs = [(task_id, i64_attr(context, id)), (task_deps, i64_array_attr(context, &deps))];
+            set_discardable_attrs(&op, &attrs);
         }
         Ok(())
     }
     fn statistics(&self) -> PassStatistics {
         self.statistics
     }
+    fn effect(&self) -> Effect {
+        // Attributes only (pl.task_id, pl.task_deps).
+        Effect::KeepsAnalyses
+    }
 }
 
 /// The tasks of one body, in program order.
 fn task_ops<'c, 'a>(func: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let task_names: Vec<&str> = CALL_OPS.iter().chain(COLLECTIVE_OPS.iter()).copied().collect();
-    ops_named(func, &task_names)
+    ops_of_kind(func, |k| k.is_call() || k.is_collective())
 }
 
 /// The tasks of one body: ids and minimal dependency lists.
@@ -103,19 +109,18 @@ fn plan_function<'c, 'a>(
         return Vec::new();
     }
     let ids: PtrMap<TaskId> = tasks.iter().enumerate().map(|(i, t)| (op_key(t), i as TaskId)).collect();
-    let mut classes = AliasClasses::of_function(func, directions.trace(), directions.functions());
+    let mut classes = directions.take_classes(func);
     // Each task's accesses, once (every visit of a loop body reuses them),
     // over dense class numbers.
     let mut dense: PtrMap<u32> = PtrMap::default();
     let accesses: Vec<Vec<(u32, Access)>> =
         tasks.iter().map(|t| task_accesses(t, &mut classes, directions, &mut dense)).collect();
+    directions.put_classes(func, classes);
     let mut walker = Walker {
         ids: &ids,
         accesses: &accesses,
         tracker: Tracker::new(tasks.len(), dense.len()),
         doubled: HashSet::new(),
-        cyclic_depth: 0,
-        cyclic_range: None,
     };
     if let Ok(region) = func.region(0) {
         walker.region(&region);
@@ -162,42 +167,19 @@ struct Walker<'m> {
     tracker: Tracker,
     /// Loops (ops) and multi-block regions already visited twice.
     doubled: HashSet<usize>,
-    /// How many loops / multi-block regions enclose the walk.
-    cyclic_depth: u32,
-    /// The first and last task seen inside the outermost of them.
-    cyclic_range: Option<(TaskId, TaskId)>,
 }
 
 impl Walker<'_> {
-    fn enter_cyclic(&mut self) {
-        self.cyclic_depth += 1;
-    }
-
-    fn exit_cyclic(&mut self) {
-        self.cyclic_depth -= 1;
-        if self.cyclic_depth == 0
-            && let Some((first, last)) = self.cyclic_range.take()
-        {
-            self.tracker.graph.set_cyclic_range(first, last);
-        }
-    }
-
     fn region(&mut self, region: &RegionRef) {
         let several = region.first_block().and_then(|b| b.next_in_region()).is_some();
         let visits = if several && self.doubled.insert(region.to_raw().ptr as usize) { 2 } else { 1 };
         // Blocks run in any order, any number of times.
-        if several {
-            self.enter_cyclic();
-        }
         for _ in 0..visits {
             let mut block = region.first_block();
             while let Some(b) = block {
                 self.block(&b);
                 block = b.next_in_region();
             }
-        }
-        if several {
-            self.exit_cyclic();
         }
     }
 
@@ -211,16 +193,14 @@ impl Walker<'_> {
             if op.region_count() == 0 {
                 continue;
             }
-            let name = op.name();
-            let name = name.as_string_ref().as_str().unwrap_or("");
-            if NESTED_SCOPES.contains(&name) {
+            let kind = op_kind(&op);
+            if kind.is_nested_scope() {
                 continue;
             }
             let regions: Vec<_> = op.regions().collect();
-            if matches!(name, "scf.for" | "scf.while") {
+            if matches!(kind, OpKind::ScfFor | OpKind::ScfWhile) {
                 // Zero or more iterations.
                 let visits = if self.doubled.insert(op_key(&op)) { 2 } else { 1 };
-                self.enter_cyclic();
                 self.tracker.fork();
                 for _ in 0..visits {
                     for region in &regions {
@@ -229,7 +209,6 @@ impl Walker<'_> {
                 }
                 let outcome = self.tracker.rollback();
                 self.tracker.join(vec![outcome]);
-                self.exit_cyclic();
             } else if regions.len() == 1 {
                 self.region(&regions[0]);
             } else {
@@ -246,11 +225,6 @@ impl Walker<'_> {
     }
 
     fn task(&mut self, id: TaskId) {
-        if self.cyclic_depth > 0 {
-            let (first, last) = self.cyclic_range.get_or_insert((id, id));
-            *first = (*first).min(id);
-            *last = (*last).max(id);
-        }
         self.tracker.access(id, &self.accesses[id as usize]);
     }
 }

@@ -8,56 +8,71 @@
 //! anything is written, so the result does not depend on the order in which
 //! functions are visited, and a second run changes nothing.
 
-use super::ModulePass;
+use super::{Analyses, Effect, ModulePass};
 use crate::{
-    contiguity::ContiguityTrace,
-    directions::{Direction, Directions},
+    directions::Direction,
     error::PldError,
-    ir_util::{
-        CALL_OPS, arg_attr_lists, function_map, module_body, module_functions, ops_named, set_arg_attr_lists,
-        set_attr, string_array_attr,
-    },
+    ir_util::{OpKind, arg_attr_lists, module_body, module_functions, ops_of_kind, set_arg_attr_lists, set_attr},
 };
-use melior::ir::{Identifier, attribute::StringAttribute, operation::OperationLike};
+use melior::ir::{
+    Attribute, Identifier,
+    attribute::{ArrayAttribute, StringAttribute},
+    operation::{OperationLike, OperationRef},
+};
+use std::collections::HashMap;
 
 #[derive(Clone, Default)]
 pub struct DeriveCallDirections;
 
 impl ModulePass for DeriveCallDirections {
     const ARGUMENT: &'static str = "derive-call-directions";
-    fn run(&mut self, module: melior::ir::operation::OperationRef) -> Result<(), PldError> {
-        let body = module_body(&module)?;
-        let mut directions = Directions::new(function_map(&module), ContiguityTrace::new(body));
+    fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
+        self.run_with(module, &mut Analyses::default())
+    }
+    fn run_with(&mut self, module: OperationRef, analyses: &mut Analyses) -> Result<(), PldError> {
+        module_body(&module)?;
+        let directions = analyses.directions(&module);
         let functions = module_functions(&module);
 
         // Decide everything first.
         let params: Vec<Vec<Direction>> = functions.iter().map(|f| directions.of_function(f)).collect();
         let mut calls = Vec::new();
         for func in &functions {
-            for call in ops_named(func, &CALL_OPS) {
+            for call in ops_of_kind(func, OpKind::is_call) {
                 let dirs = directions.derived_call_arg_directions(&call);
                 calls.push((call, dirs));
             }
         }
 
-        // Then write.
+        // Then write: one attribute per distinct direction (list), shared.
         let context_ref = module.context();
         let context = crate::context::borrow(&context_ref);
         let direction = Identifier::new(context, "pl.direction");
+        let strings: Vec<Attribute> =
+            [Direction::In, Direction::Out, Direction::InOut].iter().map(|d| StringAttribute::new(context, d.as_str()).into()).collect();
+        let string = |d: Direction| strings[d as usize];
         for (func, dirs) in functions.iter().zip(&params) {
             // One new arg_attrs array per function (not one per parameter:
             // that is quadratic in the parameter count).
             let mut lists = arg_attr_lists(func, dirs.len());
             for (list, d) in lists.iter_mut().zip(dirs) {
                 list.retain(|(n, _)| *n != direction);
-                list.push((direction, StringAttribute::new(context, d.as_str()).into()));
+                list.push((direction, string(*d)));
             }
             set_arg_attr_lists(func, &lists);
         }
+        let mut lists: HashMap<Vec<Direction>, Attribute> = HashMap::new();
         for (call, dirs) in calls {
-            let strings: Vec<&str> = dirs.iter().map(|d| d.as_str()).collect();
-            set_attr(&call, "pl.arg_directions", string_array_attr(context, &strings));
+            let attr = *lists.entry(dirs).or_insert_with_key(|dirs| {
+                let items: Vec<Attribute> = dirs.iter().map(|d| string(*d)).collect();
+                ArrayAttribute::new(context, &items).into()
+            });
+            set_attr(&call, "pl.arg_directions", attr);
         }
         Ok(())
+    }
+    fn effect(&self) -> Effect {
+        // Attributes only: the directions it wrote are the ones it kept.
+        Effect::KeepsAnalyses
     }
 }

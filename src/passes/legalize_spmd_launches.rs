@@ -32,14 +32,13 @@
 //! runtime allocates, `runtime_alloc_outs`); an SPMD launch may not leave an
 //! `out`/`inout` parameter to the runtime. The pass changes nothing.
 
-use super::ModulePass;
+use super::{Analyses, Effect, ModulePass};
 use crate::{
-    contiguity::ContiguityTrace,
     diag,
     directions::Directions,
     error::PldError,
     func_kind::{func_kind, is_chip_orchestration, symbol_name},
-    ir_util::{call_arg_count, callee_name, entry_block, function_map, module_body, module_functions, ops_named},
+    ir_util::{call_arg_count, callee, callee_name, entry_block, module_body, module_functions, ops_named},
 };
 use melior::ir::{
     BlockLike, Location, ValueLike,
@@ -53,16 +52,19 @@ pub struct LegalizeSpmdLaunches;
 impl ModulePass for LegalizeSpmdLaunches {
     const ARGUMENT: &'static str = "legalize-spmd-launches";
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
-        let body = module_body(&module)?;
-        let functions = function_map(&module);
-        let mut directions = Directions::new(functions.clone(), ContiguityTrace::new(body));
+        self.run_with(module, &mut Analyses::default())
+    }
+    fn run_with(&mut self, module: OperationRef, analyses: &mut Analyses) -> Result<(), PldError> {
+        module_body(&module)?;
+        let directions = analyses.directions(&module);
+        let functions = directions.functions_rc();
         let mut errors = 0;
         for func in module_functions(&module).iter().filter(|f| is_chip_orchestration(f)) {
             // One error per op: a launch refused here is not re-checked for codegen support.
             let mut refused = std::collections::HashSet::new();
             for call in ops_named(func, &["func.call", "pl.submit"]) {
-                let callee = callee_name(&call).and_then(|c| functions.get(&c).copied());
-                if let Err(message) = check_launch(&call, callee.as_ref(), &mut directions) {
+                let callee = callee(&call).and_then(|c| functions.get(c).copied());
+                if let Err(message) = check_launch(&call, callee.as_ref(), directions) {
                     diag::error(call.location(), &message);
                     refused.insert(crate::ir_util::op_key(&call));
                     errors += 1;
@@ -71,6 +73,10 @@ impl ModulePass for LegalizeSpmdLaunches {
             errors += crate::codegen::orch_ops::check_body(func, &functions, &refused);
         }
         if errors > 0 { Err(PldError::Diagnosed(errors)) } else { Ok(()) }
+    }
+    fn effect(&self) -> Effect {
+        // A check: it changes nothing.
+        Effect::Unchanged
     }
 }
 

@@ -106,6 +106,9 @@ impl ModulePass for LowerCompositeOps {
     fn statistics(&self) -> PassStatistics {
         PassStatistics { collectives_lowered: self.lowered, ..PassStatistics::default() }
     }
+    fn effect(&self) -> super::Effect {
+        if self.lowered == 0 { super::Effect::Unchanged } else { super::Effect::Changed }
+    }
 }
 
 /// The static core_num, if it is one.

@@ -88,6 +88,10 @@ impl ModulePass for LowerHostTensorCollectives {
     fn statistics(&self) -> PassStatistics {
         PassStatistics { collectives_lowered: self.lowered, ..PassStatistics::default() }
     }
+    fn effect(&self) -> super::Effect {
+        // Nothing to lower: nothing was touched.
+        if self.lowered == 0 { super::Effect::Unchanged } else { super::Effect::Changed }
+    }
 }
 
 /// The builtin chip callable of a variant.

@@ -88,6 +88,10 @@ impl ModulePass for LowerL2TensorCollectives {
     fn statistics(&self) -> PassStatistics {
         self.statistics
     }
+    fn effect(&self) -> super::Effect {
+        // Nothing planned: the pass returned before touching the module.
+        if self.statistics.collectives_lowered == 0 { super::Effect::Unchanged } else { super::Effect::Changed }
+    }
 }
 
 /// Runs the pass on `module` (a `builtin.module`). `aiv_cores` is the

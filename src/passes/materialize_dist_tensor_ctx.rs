@@ -29,15 +29,12 @@
 
 use super::{ModulePass, PassStatistics};
 use crate::{
-    alias::AliasClasses,
-    contiguity::ContiguityTrace,
     diag,
     error::PldError,
     func_kind::{is_host_level, symbol_name},
     ir_util::{
-        CALL_OPS, append_call_args, append_params, call_arg_count, callee_name, entry_block, function_map,
-        insert_before, is_comm_ctx, is_dtensor, module_body, module_functions, op_key, op_name, ops_named,
-        param_types, set_attr, string_array, string_array_attr,
+        CALL_OPS, append_call_args, append_params, call_arg_count, callee_name, entry_block, insert_before, is_comm_ctx, is_dtensor, module_body, module_functions, op_key, op_name, ops_named,
+        param_types, set_attr, is_string_array, extend_array_attr,
     },
 };
 use melior::ir::{
@@ -56,7 +53,10 @@ pub struct MaterializeDistTensorCtx {
 impl ModulePass for MaterializeDistTensorCtx {
     const ARGUMENT: &'static str = "materialize-dist-tensor-ctx";
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
-        self.statistics = materialize(module)?;
+        self.run_with(module, &mut super::Analyses::default())
+    }
+    fn run_with(&mut self, module: OperationRef, analyses: &mut super::Analyses) -> Result<(), PldError> {
+        self.statistics = materialize(module, analyses)?;
         Ok(())
     }
     fn statistics(&self) -> PassStatistics {
@@ -110,11 +110,12 @@ enum Source {
 }
 
 /// Returns the counts of the pass's statistics.
-fn materialize(module: OperationRef) -> Result<PassStatistics, PldError> {
-    let body = module_body(&module)?;
+fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<PassStatistics, PldError> {
+    module_body(&module)?;
     let functions = module_functions(&module);
-    let by_name = function_map(&module);
-    let trace = ContiguityTrace::new(body);
+    // The pipeline's alias classes and trace (kept since derive-call-directions
+    // when nothing in between changed the IR).
+    let directions = analyses.directions(&module);
     let mut errors = 0;
     let mut layouts: HashMap<String, CtxLayout> = HashMap::new();
     for func in &functions {
@@ -142,7 +143,7 @@ fn materialize(module: OperationRef) -> Result<PassStatistics, PldError> {
             continue;
         }
         let Some(caller_layout) = symbol_name(caller).and_then(|n| layouts.get(n)) else { continue };
-        let mut classes = AliasClasses::of_function(caller, &trace, &by_name);
+        let mut classes = directions.take_classes(caller);
         let caller_classes: Vec<usize> = entry_block(caller)
             .map(|entry| {
                 caller_layout.dtensors.iter().filter_map(|&p| entry.argument(p).ok()).map(|a| classes.class(a.into())).collect()
@@ -177,7 +178,7 @@ fn materialize(module: OperationRef) -> Result<PassStatistics, PldError> {
                     // domains.md: the domain of the window bound to this parameter.
                     let mut domains: Vec<Option<usize>> = Vec::new();
                     if let Ok(arg) = call.operand(p) {
-                        for &b in windows.get(arg, &trace, &crate::provenance::window_buffer_leaf).iter() {
+                        for &b in windows.get(arg, directions.trace(), &crate::provenance::window_buffer_leaf).iter() {
                             let d = crate::provenance::buffer_domain(&crate::provenance::op_of(b)).map(|d| op_key(&d));
                             if !domains.contains(&d) {
                                 domains.push(d);
@@ -220,8 +221,8 @@ fn materialize(module: OperationRef) -> Result<PassStatistics, PldError> {
     let context_ref = module.context();
     let context = crate::context::borrow(&context_ref);
     let ctx_type = Type::parse(context, "!pld.comm_ctx").ok_or_else(|| PldError::Internal("no !pld.comm_ctx".into()))?;
-    let direction_in: Vec<(Identifier, Attribute)> =
-        vec![(Identifier::new(context, "pl.direction"), StringAttribute::new(context, "in").into())];
+    let direction_in_attr: Attribute = StringAttribute::new(context, "in").into();
+    let direction_in: Vec<(Identifier, Attribute)> = vec![(Identifier::new(context, "pl.direction"), direction_in_attr)];
     let mut ctx_args: HashMap<usize, Vec<mlir_sys::MlirValue>> = HashMap::new();
     let mut statistics = PassStatistics::default();
     for func in &functions {
@@ -273,10 +274,12 @@ fn materialize(module: OperationRef) -> Result<PassStatistics, PldError> {
         }
         statistics.context_arguments_threaded += extra.len() as u64;
         append_call_args(&call, &extra);
-        if let Some(mut dirs) = call.attribute("pl.arg_directions").ok().and_then(string_array) {
-            dirs.extend(sources.iter().map(|_| "in".to_string()));
-            let strs: Vec<&str> = dirs.iter().map(String::as_str).collect();
-            set_attr(&call, "pl.arg_directions", string_array_attr(context, &strs));
+        // The recorded directions gain one "in" per context (appended as
+        // attributes: nothing re-parsed or re-interned per call).
+        if let Some(dirs) = call.attribute("pl.arg_directions").ok().filter(|a| is_string_array(*a))
+            && let Some(extended) = extend_array_attr(context, dirs, &vec![direction_in_attr; sources.len()])
+        {
+            set_attr(&call, "pl.arg_directions", extended);
         }
     }
     Ok(statistics)

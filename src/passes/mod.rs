@@ -17,7 +17,8 @@ pub mod lower_l2_tensor_collectives;
 pub mod materialize_dist_tensor_ctx;
 pub mod test_func_kinds;
 
-pub use crate::bridge::ffi::{PassOptions, PassStatistics};
+pub use crate::analyses::{Analyses, Effect};
+pub use crate::bridge::ffi::{PassOptions, PassOutcome, PassStatistics};
 use crate::{
     bridge::{OperationHandle, ffi},
     diag,
@@ -38,6 +39,17 @@ pub trait ModulePass: Default + 'static {
     /// already emitted at their locations; any other error is reported at the
     /// module's location.
     fn run(&mut self, module: OperationRef) -> Result<(), PldError>;
+    /// [`Self::run`] with the analyses the pipeline kept ([`crate::analyses`]);
+    /// a pass that uses them overrides this (and its `run` calls it with
+    /// fresh ones).
+    fn run_with(&mut self, module: OperationRef, _analyses: &mut Analyses) -> Result<(), PldError> {
+        self.run(module)
+    }
+    /// What the last successful run did to the IR: which analyses MLIR may
+    /// keep (and, when nothing changed, that it need not verify again).
+    fn effect(&self) -> Effect {
+        Effect::Changed
+    }
     /// Takes the option values of this run (called before [`Self::run`]).
     fn set_options(&mut self, _options: &PassOptions) {}
     /// What the last run counted (`Passes.td`'s statistics of this pass).
@@ -54,15 +66,21 @@ macro_rules! rust_passes {
         pub const ARGUMENTS: &[&str] = &[$(<$pass>::ARGUMENT),*];
 
         /// The body of the pass whose flag is `argument` (called by its C++ class).
+        /// `analyses` is the handle of the module's [`Analyses`] (0: none
+        /// yet); `outcome` says which of them stay valid.
         pub(crate) fn run_pass(
             argument: &str,
             module: OperationHandle,
             options: &PassOptions,
             statistics: &mut PassStatistics,
+            analyses: &mut usize,
+            outcome: &mut PassOutcome,
         ) -> bool {
             let module = unsafe { OperationRef::from_raw(module.0) };
+            // The handle is 0 or one this crate made and MLIR has not dropped.
+            let analyses = unsafe { crate::analyses::from_handle(analyses) };
             $(if argument == <$pass>::ARGUMENT {
-                return run_body::<$pass>(module, options, statistics);
+                return run_body::<$pass>(module, options, statistics, analyses, outcome);
             })*
             diag::error(module.location(), &format!("pld: the pass '{argument}' has no Rust body"));
             false
@@ -81,14 +99,23 @@ rust_passes!(
     test_func_kinds::TestFuncKinds,
 );
 
-fn run_body<P: ModulePass>(module: OperationRef, options: &PassOptions, statistics: &mut PassStatistics) -> bool {
+fn run_body<P: ModulePass>(
+    module: OperationRef,
+    options: &PassOptions,
+    statistics: &mut PassStatistics,
+    analyses: &mut Analyses,
+    effect: &mut PassOutcome,
+) -> bool {
     let mut pass = P::default();
     pass.set_options(options);
     // No panic may unwind into C++: report it as a located error instead.
-    let outcome = catch_unwind(AssertUnwindSafe(|| pass.run(module)));
+    let outcome = catch_unwind(AssertUnwindSafe(|| pass.run_with(module, analyses)));
     let message = match outcome {
         Ok(Ok(())) => {
             *statistics = pass.statistics();
+            let kept = pass.effect();
+            effect.unchanged = kept == Effect::Unchanged;
+            effect.keeps_analyses = kept != Effect::Changed;
             return true;
         }
         Ok(Err(PldError::Diagnosed(_))) => None,

@@ -38,4 +38,7 @@ impl ModulePass for TestFuncKinds {
         }
         if errors > 0 { Err(PldError::Diagnosed(errors)) } else { Ok(()) }
     }
+    fn effect(&self) -> super::Effect {
+        super::Effect::Unchanged
+    }
 }

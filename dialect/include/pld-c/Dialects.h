@@ -32,6 +32,27 @@ MLIR_CAPI_EXPORTED MlirType pldTensorLikeGetElementType(MlirType type);
 MLIR_CAPI_EXPORTED uint32_t pldTensorLikeGetLayout(MlirType type);
 MLIR_CAPI_EXPORTED bool pldTensorLikeHasValid(MlirType type);
 MLIR_CAPI_EXPORTED bool pldTensorLikeHasStrides(MlirType type);
+/* One call per query (issue #16): 0 for a type that is not tensor-like,
+ * 1 for !pl.tensor, 2 for !pld.dtensor. */
+MLIR_CAPI_EXPORTED int pldTypeGetTensorLikeKind(MlirType type);
+/* Everything the getters above return, in one call. `shape` points into the
+ * type's uniqued storage (valid as long as the context); `rank` is -1 for an
+ * unranked type. */
+typedef struct {
+  int kind; /* as pldTypeGetTensorLikeKind; 0: nothing else is set */
+  intptr_t rank;
+  const int64_t *shape; /* INT64_MIN (kDynamic) for `?` */
+  MlirType elementType;
+  uint32_t layout;
+  bool hasValid;
+  bool hasStrides;
+} PldTensorLikeInfo;
+MLIR_CAPI_EXPORTED PldTensorLikeInfo pldTypeGetTensorLikeInfo(MlirType type);
+/* Sets `n` discardable attributes of `op` at once: one new attribute
+ * dictionary instead of one per attribute (issue #16). */
+MLIR_CAPI_EXPORTED void pldOperationSetDiscardableAttrs(
+    MlirOperation op, intptr_t n, const MlirIdentifier *names,
+    const MlirAttribute *values);
 /* Builds a normalized unranked type of `elementType`. */
 MLIR_CAPI_EXPORTED MlirType pldTensorLikeGetUnranked(bool distributed,
                                                      MlirType elementType);

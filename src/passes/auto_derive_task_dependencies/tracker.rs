@@ -8,10 +8,11 @@
 //! run zero times) each start from the state before them and join after.
 //!
 //! **Minimality.** A task's `pl.task_deps` keeps only the predecessors that
-//! no other listed predecessor already implies (transitively), so the list
-//! is the transitive reduction of the conservative relation (the one the
-//! pass computed before #16, which kept every task any path may have left
-//! outstanding) and has the same transitive closure. Three facts keep the
+//! no other listed predecessor already implies (transitively): the edges are
+//! a subset of the conservative relation's (the one the pass computed before
+//! #16, which kept every task any path may have left outstanding) with the
+//! same transitive closure, and in loop-free code its transitive reduction
+//! (under loops, see below). Three facts keep the
 //! state -- and so every candidate list -- small without losing anything
 //! from the closure:
 //!
@@ -25,19 +26,24 @@
 //!    the join keeps only what the alternatives left: the writers and
 //!    readers of those that wrote, and the readers the others added.
 //! 3. A task's candidates (the union over the classes it touches) are
-//!    reduced to those no other candidate reaches ([`Graph::add`]), by a
+//!    reduced to those no other candidate reaches ([`Graph::finish`]), by a
 //!    search over earlier tasks only, highest id first, that stops as soon
-//!    as every candidate is decided.
+//!    as every candidate is decided (and never goes below the lowest one).
 //!
 //! Loops and `cf` regions are visited twice (see the parent module), so a
-//! task may also depend on a later task (the previous iteration's). Such
-//! loop-carried edges make the relation cyclic; [`Graph::finish`] then
-//! removes, greedily, every edge another listed predecessor implies through
-//! a path that avoids the task itself (the reduction of a cyclic relation is
-//! not unique; this one keeps the closure and leaves no implied edge). The
-//! search is bounded by the id range of the outermost loop around each task
-//! ([`Graph::set_cyclic_range`]): nothing reachable from a task lies past
-//! the end of its outermost loop.
+//! task may also depend on a later task: the previous iteration's. Such
+//! loop-carried edges make the relation cyclic, and in a cycle every task
+//! reaches every other -- but not every such path orders anything: from task
+//! `a`, a path that goes around the loop's back edge reaches an *older*
+//! instance of its target, not the latest one. So an edge is implied only
+//! through a path within one iteration (each step to an earlier task): an
+//! earlier candidate is dropped when another earlier candidate reaches it,
+//! a later (loop-carried) candidate when another later candidate does. The
+//! closure is the conservative relation's either way; in loop-free code this
+//! is the exact transitive reduction. (Example: `for { 0: w x, r y; for
+//! { 1: w y, r x } }; 2: r x; 3: w x, r y` -- statically 2 -> 0 -> 1
+//! reaches 1, but the 1 that 3 must follow, the last one, runs after the
+//! last 0; 3 keeps its edge to 1.)
 //!
 //! An edge to a task that may not run (it sits in a branch, or a loop that
 //! may run zero times) stands for that task's own dependencies, as in the
@@ -246,49 +252,60 @@ impl Tracker {
     }
 }
 
-/// The dependency graph being built: each task's minimal predecessors.
+/// The dependency graph being built: each task's candidates, reduced to
+/// its minimal predecessors by [`Self::finish`].
 pub struct Graph {
-    /// The kept edges of each task (ascending once finished).
-    deps: Vec<Vec<TaskId>>,
     /// Every earlier task each task was a candidate of (ascending): facts of
-    /// reachability (each is implied by the kept edges), searched by
-    /// [`Self::add`] for the shortest way to a candidate.
+    /// reachability, each implied by the task's kept earlier edges.
     facts: Vec<Vec<TaskId>>,
-    visited: Vec<bool>,
-    /// A task got new edges on a second visit: [`Self::finish`] has work.
-    revisited: bool,
-    /// The last task of the outermost loop (or `cf` region) around each task
-    /// (the task itself outside any).
-    horizon: Vec<TaskId>,
+    /// Every later task (a previous iteration's) each task was a candidate of.
+    later: Vec<Vec<TaskId>>,
     // Scratch of the searches.
     serial: u32,
     seen: Vec<u32>,
     candidate: Vec<u32>,
     heap: BinaryHeap<TaskId>,
-    stack: Vec<TaskId>,
 }
 
 impl Graph {
     pub fn new(tasks: usize) -> Self {
         Self {
-            deps: vec![Vec::new(); tasks],
             facts: vec![Vec::new(); tasks],
-            visited: vec![false; tasks],
-            revisited: false,
-            horizon: (0..tasks as TaskId).collect(),
+            later: vec![Vec::new(); tasks],
             serial: 0,
             seen: vec![0; tasks],
             candidate: vec![0; tasks],
             heap: BinaryHeap::new(),
-            stack: Vec::new(),
         }
     }
 
-    /// Tasks `first..=last` form one outermost loop (or `cf` region).
-    pub fn set_cyclic_range(&mut self, first: TaskId, last: TaskId) {
-        for t in first..=last {
-            self.horizon[t as usize] = last;
+    /// Adds `candidates` (what `task` may wait for, in any order, with
+    /// duplicates, maybe itself) to `task`'s candidates.
+    pub fn add(&mut self, task: TaskId, candidates: &mut Vec<TaskId>) {
+        candidates.sort_unstable();
+        candidates.dedup();
+        let t = task as usize;
+        let split = candidates.partition_point(|&c| c < task);
+        let later_start = candidates.partition_point(|&c| c <= task);
+        merge(&mut self.facts[t], &candidates[..split]);
+        merge(&mut self.later[t], &candidates[later_start..]);
+    }
+
+    /// Each task's edges, ascending: of its earlier candidates, those no
+    /// other earlier candidate reaches; of its later (loop-carried) ones,
+    /// those no other later candidate reaches. Reaching is through earlier
+    /// tasks only (each step to a smaller id: within one iteration): a path
+    /// that goes around a loop's back edge orders the task after an older
+    /// instance of the target, not after the latest one, so it implies
+    /// nothing.
+    pub fn finish(mut self) -> Vec<Vec<TaskId>> {
+        let mut out = Vec::with_capacity(self.facts.len());
+        for t in 0..self.facts.len() {
+            let mut deps = self.antichain(t, false);
+            deps.extend(self.antichain(t, true));
+            out.push(deps);
         }
+        out
     }
 
     fn next_serial(&mut self) -> u32 {
@@ -296,53 +313,19 @@ impl Graph {
         self.serial
     }
 
-    /// Adds `candidates` (what `task` may wait for, in any order, with
-    /// duplicates) to `task`'s edges, keeping only those no other earlier
-    /// candidate reaches (loop-carried ones are left to [`Self::finish`]).
-    pub fn add(&mut self, task: TaskId, candidates: &mut Vec<TaskId>) {
-        candidates.sort_unstable();
-        candidates.dedup();
-        let t = task as usize;
-        let split = candidates.partition_point(|&c| c < task);
-        let later_start = candidates.partition_point(|&c| c <= task);
-        let (earlier, later) = (&candidates[..split], &candidates[later_start..]);
-        if self.visited[t] {
-            let known = |c: &TaskId| self.facts[t].binary_search(c).is_ok();
-            let known_later = |c: &TaskId| self.deps[t].binary_search(c).is_ok();
-            if earlier.iter().all(known) && later.iter().all(known_later) {
-                return;
-            }
-            self.revisited = true;
-        }
-        self.visited[t] = true;
-        let mut facts = std::mem::take(&mut self.facts[t]);
-        if facts.is_empty() {
-            facts.extend_from_slice(earlier);
-        } else {
-            facts.extend_from_slice(earlier);
-            facts.sort_unstable();
-            facts.dedup();
-        }
-        let mut later_deps: Vec<TaskId> = self.deps[t].iter().copied().filter(|&d| d > task).collect();
-        if !later.is_empty() {
-            later_deps.extend_from_slice(later);
-            later_deps.sort_unstable();
-            later_deps.dedup();
-        }
-        let mut deps = self.antichain(&facts);
-        deps.extend(later_deps);
-        self.facts[t] = facts;
-        self.deps[t] = deps;
-    }
-
-    /// The members of `set` (ascending, all earlier than the task asking)
-    /// that no other member reaches through earlier tasks' facts.
-    fn antichain(&mut self, set: &[TaskId]) -> Vec<TaskId> {
+    /// The members of task `t`'s earlier (or later) candidates that no other
+    /// member reaches through facts, ascending. The search visits the
+    /// highest id first and stops once every member is decided: a member is
+    /// reached only from above it, and everything below the lowest member
+    /// is never entered.
+    fn antichain(&mut self, t: usize, later: bool) -> Vec<TaskId> {
+        let set = if later { &self.later[t] } else { &self.facts[t] };
         if set.len() <= 1 {
-            return set.to_vec();
+            return set.clone();
         }
+        let set = std::mem::take(if later { &mut self.later[t] } else { &mut self.facts[t] });
         let serial = self.next_serial();
-        for &s in set {
+        for &s in &set {
             self.candidate[s as usize] = serial;
         }
         let min = set[0];
@@ -350,7 +333,7 @@ impl Graph {
         let mut undecided = set.len() - 1;
         let mut dominated: Vec<TaskId> = Vec::new();
         self.heap.clear();
-        for &s in set {
+        for &s in &set {
             for &f in &self.facts[s as usize] {
                 if f >= min && self.seen[f as usize] != serial {
                     self.seen[f as usize] = serial;
@@ -358,7 +341,6 @@ impl Graph {
                 }
             }
         }
-        // Highest id first: a member is decided once everything above it is.
         while undecided > 0
             && let Some(u) = self.heap.pop()
         {
@@ -373,73 +355,32 @@ impl Graph {
                 }
             }
         }
-        if dominated.is_empty() {
-            return set.to_vec();
-        }
-        dominated.sort_unstable();
-        set.iter().copied().filter(|s| dominated.binary_search(s).is_err()).collect()
+        let kept = if dominated.is_empty() {
+            set.clone()
+        } else {
+            dominated.sort_unstable();
+            set.iter().copied().filter(|s| dominated.binary_search(s).is_err()).collect()
+        };
+        *(if later { &mut self.later[t] } else { &mut self.facts[t] }) = set;
+        kept
     }
+}
 
-    /// Removes every edge that another edge of the same task implies through
-    /// a path avoiding the task (only needed when loops added edges on a
-    /// second visit), and returns each task's edges, ascending.
-    pub fn finish(mut self) -> Vec<Vec<TaskId>> {
-        if self.revisited {
-            for t in 0..self.deps.len() {
-                if self.deps[t].len() >= 2 {
-                    self.reduce_cyclic(t as TaskId);
-                }
-            }
-        }
-        self.deps
+/// `into` ∪= `new` (both ascending, deduplicated).
+fn merge(into: &mut Vec<TaskId>, new: &[TaskId]) {
+    if new.is_empty() {
+        return;
     }
-
-    fn reduce_cyclic(&mut self, task: TaskId) {
-        let mut deps = std::mem::take(&mut self.deps[task as usize]);
-        // Loop-carried edges first (latest first), then the earlier ones
-        // oldest first: an older edge is the likelier to be implied.
-        let mut order: Vec<TaskId> = deps.iter().copied().filter(|&d| d > task).rev().collect();
-        order.extend(deps.iter().copied().filter(|&d| d < task));
-        for d in order {
-            if deps.len() < 2 {
-                break;
-            }
-            if self.reaches(&deps, d, task) {
-                if std::env::var("PLD_DBG").is_ok() { eprintln!("DBG remove {} {} {}", task, d, if d > task {"back"} else {"fwd"}); }
-                deps.retain(|&x| x != d);
-            }
-        }
-        self.deps[task as usize] = deps;
+    if into.is_empty() {
+        into.extend_from_slice(new);
+        return;
     }
-
-    /// Whether a member of `from` other than `target` reaches `target` over
-    /// the kept edges without passing through `avoid`.
-    fn reaches(&mut self, from: &[TaskId], target: TaskId, avoid: TaskId) -> bool {
-        let serial = self.next_serial();
-        self.seen[avoid as usize] = serial;
-        self.stack.clear();
-        for &s in from {
-            if s != target && self.seen[s as usize] != serial {
-                self.seen[s as usize] = serial;
-                self.stack.push(s);
-            }
-        }
-        while let Some(u) = self.stack.pop() {
-            for i in 0..self.deps[u as usize].len() {
-                let v = self.deps[u as usize][i];
-                if v == target {
-                    return true;
-                }
-                // Nothing past the end of its outermost loop is reachable from v.
-                if self.seen[v as usize] == serial || v.max(self.horizon[v as usize]) < target {
-                    continue;
-                }
-                self.seen[v as usize] = serial;
-                self.stack.push(v);
-            }
-        }
-        false
+    if new.iter().all(|c| into.binary_search(c).is_ok()) {
+        return;
     }
+    into.extend_from_slice(new);
+    into.sort_unstable();
+    into.dedup();
 }
 
 #[cfg(test)]
@@ -450,10 +391,14 @@ mod tests {
     const W: Access = Access { read: false, write: true };
     const RW: Access = Access { read: true, write: true };
 
+    /// Task `t`'s edges if the walk ended here.
     fn deps(tr: &Tracker, t: TaskId) -> Vec<TaskId> {
-        let mut d = tr.graph.deps[t as usize].clone();
-        d.sort_unstable();
-        d
+        let graph = super::Graph {
+            facts: tr.graph.facts.clone(),
+            later: tr.graph.later.clone(),
+            ..super::Graph::new(tr.graph.facts.len())
+        };
+        graph.finish().swap_remove(t as usize)
     }
 
     #[test]
@@ -531,11 +476,10 @@ mod tests {
     }
 
     #[test]
-    fn loop_carried_edges_are_reduced() {
+    fn loop_carried_edges() {
         // loop { r0 x; w1 x } visited twice: 0 waits for 1 (previous
         // iteration), 1 for 0.
         let mut tr = Tracker::new(2, 1);
-        tr.graph.set_cyclic_range(0, 1);
         tr.fork();
         for _ in 0..2 {
             tr.access(0, &[(0, R)]);
@@ -553,5 +497,73 @@ mod tests {
         tr.access(0, &[(0, RW)]);
         tr.access(0, &[(0, RW)]);
         assert!(deps(&tr, 0).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod loop_tests {
+    use super::{Access, Tracker};
+
+    const R: Access = Access { read: true, write: false };
+    const W: Access = Access { read: false, write: true };
+    const RW: Access = Access { read: true, write: true };
+
+    #[test]
+    fn a_path_around_a_loop_implies_nothing() {
+        // for { 0: w x, r y; for { 1: w y, r x } }; 2: r x; 3: w x, r y.
+        // Task 3 reads y, last written by the last 1, which may follow the
+        // last 0: the static path 2 -> 0 -> 1 (0's loop-carried edge to the
+        // previous outer iteration's 1) does not order 3 after the latest 1.
+        let (x, y) = (0, 1);
+        let mut tr = Tracker::new(4, 2);
+        tr.fork();
+        for visit in 0..2 {
+            tr.access(0, &[(x, RW), (y, R)]);
+            tr.fork();
+            for _ in 0..(2 - visit) {
+                tr.access(1, &[(y, RW), (x, R)]);
+            }
+            let inner = tr.rollback();
+            tr.join(vec![inner]);
+        }
+        let outer = tr.rollback();
+        tr.join(vec![outer]);
+        tr.access(2, &[(x, R)]);
+        tr.access(3, &[(x, RW), (y, R)]);
+        let deps = tr.graph.finish();
+        assert_eq!(deps[0], [1]);
+        assert_eq!(deps[1], [0]);
+        assert_eq!(deps[2], [0]);
+        assert_eq!(deps[3], [1, 2]);
+    }
+
+    #[test]
+    fn later_candidates_reduce_among_themselves() {
+        // for { 0: r x, r y; 1: w x; 2: r x, w y }: on the second visit 0
+        // waits for 1 and 2 of the previous iteration; 2 implies 1 there.
+        // 1 waits for this iteration's reader 0 and the previous one's 2:
+        // an earlier and a later candidate never imply each other.
+        let (x, y) = (0, 1);
+        let mut tr = Tracker::new(3, 2);
+        tr.fork();
+        for _ in 0..2 {
+            tr.access(0, &[(x, R), (y, R)]);
+            tr.access(1, &[(x, W)]);
+            tr.access(2, &[(x, R), (y, W)]);
+        }
+        let body = tr.rollback();
+        tr.join(vec![body]);
+        let deps = tr.graph.finish();
+        assert_eq!(deps[0], [2]);
+        assert_eq!(deps[1], [0, 2]);
+        assert_eq!(deps[2], [1]);
+    }
+
+    #[test]
+    fn unwritten_classes_do_not_order() {
+        let mut tr = Tracker::new(2, 2);
+        tr.access(0, &[(0, W)]);
+        tr.access(1, &[(1, R)]);
+        assert!(tr.graph.finish()[1].is_empty());
     }
 }
