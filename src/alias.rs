@@ -23,7 +23,7 @@
 
 use crate::{
     contiguity::ContiguityTrace,
-    ir_util::{OpKind, callee, is_tensor_like, key, op_kind, ops_in},
+    ir_util::{OpKind, callee, is_tensor_like, key, op_key, op_kind, ops_in},
     ptr_map::PtrMap,
 };
 use melior::ir::{
@@ -49,42 +49,62 @@ impl AliasClasses {
         trace: &ContiguityTrace<'c, 'a>,
         functions: &HashMap<String, OperationRef<'c, 'a>>,
     ) -> Self {
+        Self::of_function_ops(func, &ops_in(func), trace, functions)
+    }
+
+    /// [`Self::of_function`] over `ops`, `func`'s ops as [`ops_in`] lists them.
+    pub fn of_function_ops<'c, 'a>(
+        func: &OperationRef<'c, 'a>,
+        ops: &[OperationRef<'c, 'a>],
+        trace: &ContiguityTrace<'c, 'a>,
+        functions: &HashMap<String, OperationRef<'c, 'a>>,
+    ) -> Self {
         let mut classes = Self::default();
-        let ops = ops_in(func);
         let mut predecessors: Predecessors = PtrMap::default();
-        for op in &ops {
+        for op in ops {
             let raw = op.to_raw();
             for i in 0..unsafe { mlir_sys::mlirOperationGetNumSuccessors(raw) } {
                 let successor = unsafe { mlir_sys::mlirOperationGetSuccessor(raw, i) };
                 predecessors.entry(successor.ptr as usize).or_default().push(*op);
             }
         }
-        let visit = |value: Value<'c, 'a>, classes: &mut Self| {
+        // A group every member of which joins one class (an op's whole flow, a
+        // block's incoming operands) is unioned once, by the first value that
+        // needs it; later ones join its first member: linear, however many
+        // results or block arguments share the group.
+        let mut groups: PtrMap<Option<usize>> = PtrMap::default();
+        let mut visit = |value: Value<'c, 'a>, classes: &mut Self| {
             if !is_tensor_like(value.r#type()) {
                 return;
             }
             let k = key(value);
-            for source in alias_sources(value, trace, functions, &predecessors) {
-                classes.union(k, key(source));
-            }
-        };
-        let block_arguments = |op: &OperationRef<'c, 'a>, classes: &mut Self| {
-            for region in op.regions() {
-                let mut block = region.first_block();
-                while let Some(b) = block {
-                    for i in 0..b.argument_count() {
-                        if let Ok(arg) = b.argument(i) {
-                            visit(arg.into(), classes);
-                        }
+            match alias_sources(value, trace, functions) {
+                Sources::Values(sources) => {
+                    for source in sources {
+                        classes.union(k, key(source));
                     }
-                    block = b.next_in_region();
+                }
+                Sources::Group(group, members) => {
+                    let first = *groups.entry(group).or_insert_with(|| {
+                        let members = members(&predecessors);
+                        let first = members.first().map(|v| key(*v));
+                        if let Some(first) = first {
+                            for m in &members[1..] {
+                                classes.union(first, key(*m));
+                            }
+                        }
+                        first
+                    });
+                    if let Some(first) = first {
+                        classes.union(k, first);
+                    }
                 }
             }
         };
-        block_arguments(func, &mut classes);
-        for op in &ops {
+        for_each_block_argument(func, |arg| visit(arg, &mut classes));
+        for op in ops {
             if op.region_count() > 0 {
-                block_arguments(op, &mut classes);
+                for_each_block_argument(op, |arg| visit(arg, &mut classes));
             }
             for result in op.results() {
                 visit(result.into(), &mut classes);
@@ -123,44 +143,81 @@ impl AliasClasses {
     }
 }
 
-/// The values a tensor-like value aliases directly (one step).
-fn alias_sources<'c, 'a>(
+/// What a tensor-like value aliases directly (one step).
+enum Sources<'c, 'a> {
+    /// These values.
+    Values(Vec<Value<'c, 'a>>),
+    /// Every member of a group (keyed by the op or block it belongs to),
+    /// listed by the function when the group is first needed.
+    Group(usize, Box<dyn Fn(&Predecessors<'c, 'a>) -> Vec<Value<'c, 'a>> + 'a>),
+}
+
+fn alias_sources<'c: 'a, 'a>(
     value: Value<'c, 'a>,
     trace: &ContiguityTrace<'c, 'a>,
     functions: &HashMap<String, OperationRef<'c, 'a>>,
-    predecessors: &Predecessors<'c, 'a>,
-) -> Vec<Value<'c, 'a>> {
+) -> Sources<'c, 'a> {
     if let Some(result) = crate::values::as_result(value) {
         let op = result.owner();
         let kind = op_kind(&op);
         if kind.is_call() {
-            return call_result_sources(&op, kind, result.result_number(), functions)
-                .unwrap_or_else(|| tensor_operands(&op).collect());
+            return Sources::Values(
+                call_result_sources(&op, kind, result.result_number(), functions)
+                    .unwrap_or_else(|| tensor_operands(&op).collect()),
+            );
         }
-        return trace.followed(value).unwrap_or_else(|| op_flow(&op));
+        return match trace.followed(value) {
+            Some(sources) => Sources::Values(sources),
+            None => flow_group(op),
+        };
     }
     if crate::values::as_argument(value).is_none() {
-        return Vec::new();
+        return Sources::Values(Vec::new());
     }
     if let Some(sources) = trace.followed(value) {
-        return sources;
+        return Sources::Values(sources);
     }
     // `BlockArgument::owner` borrows the argument; the block lives as long as the IR.
     let block: BlockRef<'c, 'a> = unsafe { BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw())) };
     let Some(parent) = block.parent_operation() else {
-        return Vec::new();
+        return Sources::Values(Vec::new());
     };
     let is_entry = block.parent_region().and_then(|r| r.first_block()).is_some_and(|first| first == block);
     if !is_entry {
         // A successor block: whatever its predecessors pass.
-        let preds = predecessors.get(&(block.to_raw().ptr as usize));
-        return preds.into_iter().flatten().flat_map(|t| tensor_operands(t)).collect();
+        let k = block.to_raw().ptr as usize;
+        return Sources::Group(
+            k,
+            Box::new(move |predecessors: &Predecessors<'c, 'a>| {
+                predecessors.get(&k).into_iter().flatten().flat_map(|t| tensor_operands(t)).collect()
+            }),
+        );
     }
     if op_kind(&parent) == OpKind::Func {
         // A parameter: distinct from every other parameter.
-        return Vec::new();
+        return Sources::Values(Vec::new());
     }
-    op_flow(&parent)
+    flow_group(parent)
+}
+
+/// The flow of a region-holding op ([`op_flow`]), as a group.
+fn flow_group<'c: 'a, 'a>(op: OperationRef<'c, 'a>) -> Sources<'c, 'a> {
+    Sources::Group(op_key(&op), Box::new(move |_: &Predecessors<'c, 'a>| op_flow(&op)))
+}
+
+/// Calls `f` on every argument of every block of `op`'s regions.
+fn for_each_block_argument<'c, 'a>(op: &OperationRef<'c, 'a>, mut f: impl FnMut(Value<'c, 'a>)) {
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            for i in 0..b.argument_count() {
+                if let Ok(arg) = b.argument(i) {
+                    f(arg.into());
+                }
+            }
+            block = b.next_in_region();
+        }
+    }
 }
 
 fn tensor_operands<'c, 'a>(op: &OperationRef<'c, 'a>) -> impl Iterator<Item = Value<'c, 'a>> {

@@ -26,6 +26,7 @@ unsafe extern "C" {
     pub fn pldTypeIsDTensor(ty: MlirType) -> bool;
     pub fn pldTypeGetTensorLikeKind(ty: MlirType) -> std::ffi::c_int;
     pub fn pldTypeGetTensorLikeInfo(ty: MlirType) -> PldTensorLikeInfo;
+    pub fn pldOperationInsertOperands(op: MlirOperation, index: isize, n: isize, values: *const mlir_sys::MlirValue);
     pub fn pldOperationSetDiscardableAttrs(
         op: MlirOperation,
         n: isize,

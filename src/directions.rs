@@ -19,7 +19,7 @@ use crate::{
     func_kind::symbol_name,
     ir_util::{
         OpKind, arg_attr_lists, call_arg_count, callee, entry_block, function_map, is_tensor_like, op_key, op_kind,
-        ops_in, ops_of_kind, param_types,
+        ops_in, param_types,
     },
     ptr_map::PtrMap,
 };
@@ -129,6 +129,8 @@ pub struct Directions<'c, 'a> {
     memo: HashMap<String, Vec<Direction>>,
     /// Alias classes by function (op address).
     classes: PtrMap<AliasClasses>,
+    /// Each function's ops in program order ([`ops_in`]), by function.
+    ops: PtrMap<Rc<[OperationRef<'c, 'a>]>>,
     /// Parsed `pl.arg_directions` lists by attribute (uniqued: each distinct
     /// list is parsed once).
     recorded: PtrMap<Option<Vec<Direction>>>,
@@ -147,7 +149,14 @@ impl<'c, 'a> Directions<'c, 'a> {
     }
 
     fn shared(functions: Rc<HashMap<String, OperationRef<'c, 'a>>>, trace: ContiguityTrace<'c, 'a>) -> Self {
-        Self { functions, trace, memo: HashMap::new(), classes: PtrMap::default(), recorded: PtrMap::default() }
+        Self {
+            functions,
+            trace,
+            memo: HashMap::new(),
+            classes: PtrMap::default(),
+            ops: PtrMap::default(),
+            recorded: PtrMap::default(),
+        }
     }
 
     /// The contiguity trace, to query (its verdicts are memoized).
@@ -168,12 +177,31 @@ impl<'c, 'a> Directions<'c, 'a> {
         &self.trace
     }
 
+    /// `func`'s ops in program order ([`ops_in`]: not those of a nested
+    /// module or function), listed once and kept: every later query filters
+    /// this list instead of walking the body again.
+    pub fn ops(&mut self, func: &OperationRef<'c, 'a>) -> Rc<[OperationRef<'c, 'a>]> {
+        self.ops.entry(op_key(func)).or_insert_with(|| ops_in(func).into()).clone()
+    }
+
+    /// `func`'s ops of the kinds `wanted` accepts, in program order.
+    pub fn ops_of_kind(
+        &mut self,
+        func: &OperationRef<'c, 'a>,
+        wanted: impl Fn(OpKind) -> bool,
+    ) -> Vec<OperationRef<'c, 'a>> {
+        self.ops(func).iter().copied().filter(|op| wanted(op_kind(op))).collect()
+    }
+
     /// The alias classes of `func`'s body, computed once and kept; hand them
     /// back with [`Self::put_classes`] to keep them for the next user.
     pub fn take_classes(&mut self, func: &OperationRef<'c, 'a>) -> AliasClasses {
         match self.classes.remove(&op_key(func)) {
             Some(classes) => classes,
-            None => AliasClasses::of_function(func, &self.trace, &self.functions),
+            None => {
+                let ops = self.ops(func);
+                AliasClasses::of_function_ops(func, &ops, &self.trace, &self.functions)
+            }
         }
     }
 
@@ -235,10 +263,11 @@ impl<'c, 'a> Directions<'c, 'a> {
     }
 
     /// The module functions `func` calls (each once).
-    fn callees(&self, func: &OperationRef<'c, 'a>) -> Vec<&'c str> {
+    fn callees(&mut self, func: &OperationRef<'c, 'a>) -> Vec<&'c str> {
         let mut seen = HashSet::new();
-        ops_of_kind(func, OpKind::is_call)
-            .iter()
+        let ops = self.ops(func);
+        ops.iter()
+            .filter(|op| op_kind(op).is_call())
             .filter_map(callee)
             .filter(|c| self.functions.contains_key(*c) && seen.insert(*c))
             .collect()
@@ -280,7 +309,8 @@ impl<'c, 'a> Directions<'c, 'a> {
     /// Reads and writes of every alias class in `func`'s body, in one walk.
     fn class_accesses(&mut self, func: &OperationRef<'c, 'a>, classes: &mut AliasClasses) -> PtrMap<(bool, bool)> {
         let mut access: PtrMap<(bool, bool)> = PtrMap::default();
-        for op in ops_in(func) {
+        let ops = self.ops(func);
+        for &op in ops.iter() {
             let kind = op_kind(&op);
             if is_view_op(kind) {
                 continue;

@@ -34,6 +34,7 @@ pub fn op_name(op: &OperationRef) -> String {
 /// class's TypeID (one C call and a lookup; the name is read once per class,
 /// not per op).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum OpKind {
     Call,
     Submit,
@@ -68,6 +69,40 @@ pub enum OpKind {
 }
 
 impl OpKind {
+    /// Every kind, by discriminant.
+    const ALL: [OpKind; 30] = [
+        Self::Call,
+        Self::Submit,
+        Self::HostDispatch,
+        Self::AllToAllV,
+        Self::IndexedAllToAllV,
+        Self::Func,
+        Self::Module,
+        Self::Return,
+        Self::ScfFor,
+        Self::ScfWhile,
+        Self::ScfIf,
+        Self::ScfYield,
+        Self::ScfCondition,
+        Self::CfBr,
+        Self::CfCondBr,
+        Self::CfSwitch,
+        Self::Cast,
+        Self::Reshape,
+        Self::View,
+        Self::SetValidshape,
+        Self::Slice,
+        Self::Transpose,
+        Self::Assemble,
+        Self::Write,
+        Self::Create,
+        Self::Window,
+        Self::PutRows,
+        Self::Notify,
+        Self::Wait,
+        Self::Other,
+    ];
+
     pub fn from_name(name: &str) -> Self {
         match name {
             "func.call" => Self::Call,
@@ -119,31 +154,34 @@ impl OpKind {
     }
 }
 
-thread_local! {
-    /// Op kinds by op-class TypeID (process-wide, never reused).
-    static KINDS: std::cell::RefCell<crate::ptr_map::PtrMap<OpKind>> = Default::default();
-}
+/// Op kinds by op-class TypeID (process-wide, never reused): a lock-free
+/// direct-mapped cache, each slot one word holding the TypeID's address
+/// (48 bits) and the kind + 1 (the top byte); a miss, or a slot another
+/// class took, reads the name.
+static KINDS: [std::sync::atomic::AtomicU64; 256] = [const { std::sync::atomic::AtomicU64::new(0) }; 256];
+const ADDRESS: u64 = (1 << 56) - 1;
 
 /// The kind of `op`: by its TypeID when registered (cached), else by name.
 pub fn op_kind(op: &OperationRef) -> OpKind {
+    use std::sync::atomic::Ordering::Relaxed;
     let raw = op.to_raw();
-    let id = unsafe { mlir_sys::mlirOperationGetTypeID(raw) }.ptr as usize;
+    let id = unsafe { mlir_sys::mlirOperationGetTypeID(raw) }.ptr as u64;
     let by_name = || {
         let name = unsafe { mlir_sys::mlirIdentifierStr(mlir_sys::mlirOperationGetName(raw)) };
         let bytes = unsafe { std::slice::from_raw_parts(name.data as *const u8, name.length) };
         std::str::from_utf8(bytes).map_or(OpKind::Other, OpKind::from_name)
     };
-    if id == 0 {
+    if id == 0 || id & !ADDRESS != 0 {
         return by_name();
     }
-    KINDS.with(|kinds| {
-        if let Some(&kind) = kinds.borrow().get(&id) {
-            return kind;
-        }
-        let kind = by_name();
-        kinds.borrow_mut().insert(id, kind);
-        kind
-    })
+    let slot = &KINDS[((id >> 3) ^ (id >> 11)) as usize & 255];
+    let word = slot.load(Relaxed);
+    if word & ADDRESS == id && word >> 56 != 0 {
+        return OpKind::ALL[(word >> 56) as usize - 1];
+    }
+    let kind = by_name();
+    slot.store(id | ((kind as u64 + 1) << 56), Relaxed);
+    kind
 }
 
 pub fn key<'c, 'a>(value: Value<'c, 'a>) -> usize {
@@ -320,12 +358,7 @@ pub fn append_call_args(op: &OperationRef, extra: &[mlir_sys::MlirValue]) {
         return;
     }
     let n = call_arg_count(op);
-    let mut operands: Vec<mlir_sys::MlirValue> = (0..n).filter_map(|i| op.operand(i).ok()).map(|v| v.to_raw()).collect();
-    operands.extend_from_slice(extra);
-    let tail: Vec<mlir_sys::MlirValue> =
-        (n..op.operand_count()).filter_map(|i| op.operand(i).ok()).map(|v| v.to_raw()).collect();
-    operands.extend(tail);
-    unsafe { mlir_sys::mlirOperationSetOperands(op.to_raw(), operands.len() as isize, operands.as_ptr()) };
+    unsafe { crate::capi::pldOperationInsertOperands(op.to_raw(), n as isize, extra.len() as isize, extra.as_ptr()) };
     if op_kind(op) == OpKind::HostDispatch
         && let Some(mut segments) = dispatch_segments(op)
     {
@@ -575,4 +608,17 @@ pub fn is_comm_ctx(ty: Type) -> bool {
         }
     };
     id(ty) == expected
+}
+
+#[cfg(test)]
+mod op_kind_tests {
+    use super::OpKind;
+
+    #[test]
+    fn every_kind_is_listed_at_its_discriminant() {
+        for (i, kind) in OpKind::ALL.iter().enumerate() {
+            assert_eq!(*kind as usize, i);
+        }
+        assert_eq!(OpKind::ALL.len(), OpKind::Other as usize + 1);
+    }
 }

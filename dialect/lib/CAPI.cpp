@@ -97,6 +97,15 @@ void pldOperationSetDiscardableAttrs(MlirOperation op, intptr_t n,
   o->setDiscardableAttrs(list.getDictionary(o->getContext()));
 }
 
+void pldOperationInsertOperands(MlirOperation op, intptr_t index, intptr_t n,
+                                const MlirValue *values) {
+  SmallVector<Value> operands;
+  operands.reserve(n);
+  for (intptr_t i = 0; i < n; ++i)
+    operands.push_back(unwrap(values[i]));
+  unwrap(op)->insertOperands(index, operands);
+}
+
 MlirType pldTensorLikeGetUnranked(bool distributed, MlirType elementType) {
   Type element = unwrap(elementType);
   if (distributed)

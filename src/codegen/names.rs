@@ -1,7 +1,7 @@
 //! Names in generated C++: symbols as C identifiers, local variables without
 //! clashes, string literals.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// C++17 keywords and alternative tokens (none can be a variable or a function name).
 const KEYWORDS: &[&str] = &[
@@ -57,12 +57,20 @@ pub struct Locals {
     /// Names the generated body refers to besides its locals (e.g. the C symbols
     /// of the functions a HOST entry dispatches), which a local must not shadow.
     taken: HashSet<String>,
+    /// The last suffix handed out per base name: the first free `base_<n>` is
+    /// never below it (names are only ever added), so the search resumes there
+    /// (10k locals named `i` cost linear time, not quadratic).
+    suffixes: HashMap<String, usize>,
 }
 
 impl Locals {
     /// Locals that never shadow any of `names` (as C identifiers).
     pub fn avoiding<'n>(names: impl IntoIterator<Item = &'n str>) -> Self {
-        Self { used: HashSet::new(), taken: names.into_iter().map(c_identifier).collect() }
+        Self {
+            used: HashSet::new(),
+            taken: names.into_iter().map(c_identifier).collect(),
+            suffixes: HashMap::new(),
+        }
     }
 
     /// `wanted` made a valid, unreserved, not yet used identifier. A name with an
@@ -78,12 +86,15 @@ impl Locals {
         {
             base = format!("v_{base}");
         }
-        let mut name = base.clone();
-        let mut n = 1;
+        // Candidates in order: base, base_1, base_2, ...
+        let candidate = |n: usize| if n == 0 { base.clone() } else { format!("{base}_{n}") };
+        let mut n = self.suffixes.get(&base).copied().unwrap_or(0);
+        let mut name = candidate(n);
         while self.used.contains(&name) || self.taken.contains(&name) {
-            name = format!("{base}_{n}");
             n += 1;
+            name = candidate(n);
         }
+        self.suffixes.insert(base, n + 1);
         self.used.insert(name.clone());
         name
     }

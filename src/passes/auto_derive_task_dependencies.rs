@@ -44,7 +44,7 @@ use crate::{
     func_kind::is_orchestration_body,
     ir_util::{
         OpKind, i64_array_attr, i64_attr, is_tensor_like, module_body, module_functions, op_key, op_kind,
-        ops_of_kind, set_discardable_attrs,
+        set_discardable_attrs,
     },
     ptr_map::PtrMap,
 };
@@ -94,17 +94,12 @@ impl ModulePass for AutoDeriveTaskDependencies {
     }
 }
 
-/// The tasks of one body, in program order.
-fn task_ops<'c, 'a>(func: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    ops_of_kind(func, |k| k.is_call() || k.is_collective())
-}
-
 /// The tasks of one body: ids and minimal dependency lists.
 fn plan_function<'c, 'a>(
     func: &OperationRef<'c, 'a>,
     directions: &mut Directions<'c, 'a>,
 ) -> Vec<(OperationRef<'c, 'a>, i64, Vec<i64>)> {
-    let tasks = task_ops(func);
+    let tasks = directions.ops_of_kind(func, |k| k.is_call() || k.is_collective());
     if tasks.is_empty() {
         return Vec::new();
     }

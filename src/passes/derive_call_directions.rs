@@ -12,7 +12,7 @@ use super::{Analyses, Effect, ModulePass};
 use crate::{
     directions::Direction,
     error::PldError,
-    ir_util::{OpKind, arg_attr_lists, module_body, module_functions, ops_of_kind, set_arg_attr_lists, set_attr},
+    ir_util::{OpKind, arg_attr_lists, module_body, module_functions, set_arg_attr_lists, set_discardable_attrs},
 };
 use melior::ir::{
     Attribute, Identifier,
@@ -38,7 +38,7 @@ impl ModulePass for DeriveCallDirections {
         let params: Vec<Vec<Direction>> = functions.iter().map(|f| directions.of_function(f)).collect();
         let mut calls = Vec::new();
         for func in &functions {
-            for call in ops_of_kind(func, OpKind::is_call) {
+            for call in directions.ops_of_kind(func, OpKind::is_call) {
                 let dirs = directions.derived_call_arg_directions(&call);
                 calls.push((call, dirs));
             }
@@ -62,12 +62,13 @@ impl ModulePass for DeriveCallDirections {
             set_arg_attr_lists(func, &lists);
         }
         let mut lists: HashMap<Vec<Direction>, Attribute> = HashMap::new();
+        let arg_directions = Identifier::new(context, "pl.arg_directions");
         for (call, dirs) in calls {
             let attr = *lists.entry(dirs).or_insert_with_key(|dirs| {
                 let items: Vec<Attribute> = dirs.iter().map(|d| string(*d)).collect();
                 ArrayAttribute::new(context, &items).into()
             });
-            set_attr(&call, "pl.arg_directions", attr);
+            set_discardable_attrs(&call, &[(arg_directions, attr)]);
         }
         Ok(())
     }

@@ -23,8 +23,8 @@ use crate::{
     error::PldError,
     ir_util::{find_symbol, module_body, module_functions, ops_named, same_text},
     ptr_map::PtrMap,
-    func_kind::{is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name},
-    tensor_type::TensorLike,
+    func_kind::{is_chip_orchestration, symbol_name},
+    tensor_type::TensorView,
 };
 use melior::{
     PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
@@ -107,8 +107,11 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
     let mut plans: PtrMap<Plan> = PtrMap::default();
     let mut planned_ops: Vec<OperationRef> = Vec::new();
     let mut errors = 0;
+    // Every collective of a CHIP orchestration body, with its function (for phase 2).
+    let mut seen: Vec<(OperationRef, OperationRef)> = Vec::new();
     for func in functions.iter().filter(|f| is_chip_orchestration(f)) {
         for op in ops_named(func, &COLLECTIVES) {
+            seen.push((*func, op));
             match plan_collective(&op, &mut trace, aiv_cores, &arch) {
                 Some(plan) => {
                     plans.insert(op.to_raw().ptr as usize, plan);
@@ -159,23 +162,23 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
         return Err(PldError::Diagnosed(errors));
     }
 
-    // Phase 2: the residual check (postcondition), decided before any rewrite.
-    for func in functions.iter().filter(|f| is_orchestration_body(f) && !is_host_level(f)) {
-        for op in ops_named(func, &COLLECTIVES) {
-            if plans.contains_key(&(op.to_raw().ptr as usize)) {
-                continue;
-            }
-            diag::error(
-                op.location(),
-                &format!(
-                    "'{}' in orchestration function '@{}' was not lowered: \
-                     --lower-l2-tensor-collectives lowers only the collectives of its variant table on the CHIP rail",
-                    op.name().as_string_ref().as_str().unwrap_or("?"),
-                    symbol_name(func).unwrap_or("?"),
-                ),
-            );
-            errors += 1;
+    // Phase 2: the residual check (postcondition), decided before any rewrite:
+    // over the collectives of phase 1 (the bodies `is_orchestration_body &&
+    // !is_host_level` are exactly the CHIP orchestration bodies it walked).
+    for (func, op) in &seen {
+        if plans.contains_key(&(op.to_raw().ptr as usize)) {
+            continue;
         }
+        diag::error(
+            op.location(),
+            &format!(
+                "'{}' in orchestration function '@{}' was not lowered: \
+                 --lower-l2-tensor-collectives lowers only the collectives of its variant table on the CHIP rail",
+                op.name().as_string_ref().as_str().unwrap_or("?"),
+                symbol_name(func).unwrap_or("?"),
+            ),
+        );
+        errors += 1;
     }
     if errors > 0 {
         return Err(PldError::Diagnosed(errors));
@@ -252,7 +255,7 @@ fn plan_collective<'c, 'a>(
     };
     let operand = |i: usize| op.operand(i).ok();
     let n = spec.params.len();
-    let types: Vec<TensorLike> = (0..n).map(|i| operand(i).and_then(|v| TensorLike::of(v.r#type()))).collect::<Option<_>>()?;
+    let types: Vec<TensorView> = (0..n).map(|i| operand(i).and_then(|v| TensorView::of(v.r#type()))).collect::<Option<_>>()?;
 
     // The architecture the op needs (indexed: A5 URMA only).
     if let Some(problem) = arch_problem(spec, arch) {
@@ -261,7 +264,7 @@ fn plan_collective<'c, 'a>(
 
     // Signal shape: P (ranks) and S (stride) must be compile-time values.
     let signal_type = operand(2)?.r#type();
-    let Some(&[ranks, stride]) = types[2].static_shape().as_deref() else {
+    let Some(&[ranks, stride]) = types[2].static_shape() else {
         return fail(format!("operand 'signal': signal shape must be static on the CHIP rail, got '{signal_type}'"));
     };
 

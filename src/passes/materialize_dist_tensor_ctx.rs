@@ -33,8 +33,9 @@ use crate::{
     error::PldError,
     func_kind::{is_host_level, symbol_name},
     ir_util::{
-        CALL_OPS, append_call_args, append_params, call_arg_count, callee_name, entry_block, insert_before, is_comm_ctx, is_dtensor, module_body, module_functions, op_key, op_name, ops_named,
-        param_types, set_attr, is_string_array, extend_array_attr,
+        append_call_args, append_params, call_arg_count, callee_name, entry_block, extend_array_attr, insert_before,
+        is_comm_ctx, is_dtensor, is_string_array, module_body, module_functions, op_key, op_name, param_types,
+        set_discardable_attrs,
     },
 };
 use melior::ir::{
@@ -138,7 +139,7 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
     let mut plans: Vec<(OperationRef, Vec<Source>)> = Vec::new();
     let mut windows = crate::provenance::RootSets::default();
     for caller in &functions {
-        let calls = ops_named(caller, &CALL_OPS);
+        let calls = directions.ops_of_kind(caller, crate::ir_util::OpKind::is_call);
         if calls.is_empty() {
             continue;
         }
@@ -243,6 +244,8 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
     }
 
     // Call sites.
+    let mut extended_dirs: HashMap<(usize, usize), Option<Attribute>> = HashMap::new();
+    let arg_directions = Identifier::new(context, "pl.arg_directions");
     for (call, sources) in plans {
         let caller = crate::ir_util::enclosing_function(&call).ok_or_else(|| PldError::Internal("call outside a function".into()))?;
         let own = ctx_args.get(&op_key(&caller)).cloned().unwrap_or_default();
@@ -275,11 +278,17 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
         statistics.context_arguments_threaded += extra.len() as u64;
         append_call_args(&call, &extra);
         // The recorded directions gain one "in" per context (appended as
-        // attributes: nothing re-parsed or re-interned per call).
-        if let Some(dirs) = call.attribute("pl.arg_directions").ok().filter(|a| is_string_array(*a))
-            && let Some(extended) = extend_array_attr(context, dirs, &vec![direction_in_attr; sources.len()])
-        {
-            set_attr(&call, "pl.arg_directions", extended);
+        // attributes, once per distinct list: nothing re-parsed per call).
+        if let Ok(dirs) = call.attribute("pl.arg_directions") {
+            let key = (melior::ir::AttributeLike::to_raw(&dirs).ptr as usize, sources.len());
+            let extended = *extended_dirs.entry(key).or_insert_with(|| {
+                is_string_array(dirs)
+                    .then(|| extend_array_attr(context, dirs, &vec![direction_in_attr; sources.len()]))
+                    .flatten()
+            });
+            if let Some(extended) = extended {
+                set_discardable_attrs(&call, &[(arg_directions, extended)]);
+            }
         }
     }
     Ok(statistics)

@@ -53,6 +53,11 @@ MLIR_CAPI_EXPORTED PldTensorLikeInfo pldTypeGetTensorLikeInfo(MlirType type);
 MLIR_CAPI_EXPORTED void pldOperationSetDiscardableAttrs(
     MlirOperation op, intptr_t n, const MlirIdentifier *names,
     const MlirAttribute *values);
+/* Inserts `n` operands before operand `index` (only the new operands are
+ * linked into use lists; mlirOperationSetOperands relinks all of them). */
+MLIR_CAPI_EXPORTED void pldOperationInsertOperands(MlirOperation op,
+                                                   intptr_t index, intptr_t n,
+                                                   const MlirValue *values);
 /* Builds a normalized unranked type of `elementType`. */
 MLIR_CAPI_EXPORTED MlirType pldTensorLikeGetUnranked(bool distributed,
                                                      MlirType elementType);

@@ -210,12 +210,16 @@ def AutoDeriveTaskDependencies : Pass<"auto-derive-task-dependencies", "::mlir::
   let description = [{
     In every orchestration body, each task (`func.call`, `pl.submit`,
     `pld.host.dispatch`, and a managed collective left for a later rail) is
-    numbered in program order from 0 (`pl.task_id`) and gets a conservative
+    numbered in program order from 0 (`pl.task_id`) and gets its minimal
     dependency list (`pl.task_deps`, ascending). Each tensor argument is an
     access of its alias class with the argument's direction: a read depends on
     the class's last writer (RAW), a write on the last writer (WAW) and every
     reader since (WAR). `scf.if` branches are alternatives; loop bodies and
-    multi-block regions are visited twice, so loop-carried edges appear.
+    multi-block regions are visited twice, so loop-carried edges appear. A
+    predecessor that another listed predecessor already implies (through
+    earlier tasks) is left out: the lists have the transitive closure of
+    every writer and reader any path may leave outstanding, with only direct
+    edges, in time linear in the tasks under branches, loops and `cf` joins.
 
     Example:
 

@@ -315,9 +315,9 @@ impl Graph {
 
     /// The members of task `t`'s earlier (or later) candidates that no other
     /// member reaches through facts, ascending. The search visits the
-    /// highest id first and stops once every member is decided: a member is
-    /// reached only from above it, and everything below the lowest member
-    /// is never entered.
+    /// highest id first, never enters anything below the lowest member, and
+    /// stops once every member but the highest (which nothing above it can
+    /// reach) has been reached.
     fn antichain(&mut self, t: usize, later: bool) -> Vec<TaskId> {
         let set = if later { &self.later[t] } else { &self.facts[t] };
         if set.len() <= 1 {
@@ -333,27 +333,27 @@ impl Graph {
         let mut undecided = set.len() - 1;
         let mut dominated: Vec<TaskId> = Vec::new();
         self.heap.clear();
-        for &s in &set {
-            for &f in &self.facts[s as usize] {
-                if f >= min && self.seen[f as usize] != serial {
-                    self.seen[f as usize] = serial;
-                    self.heap.push(f);
+        // A member is decided (reached) as soon as it is seen.
+        let reach = |u: TaskId, graph: &mut Self, dominated: &mut Vec<TaskId>, undecided: &mut usize| {
+            for i in 0..graph.facts[u as usize].len() {
+                let f = graph.facts[u as usize][i];
+                if f >= min && graph.seen[f as usize] != serial {
+                    graph.seen[f as usize] = serial;
+                    if graph.candidate[f as usize] == serial {
+                        dominated.push(f);
+                        *undecided -= 1;
+                    }
+                    graph.heap.push(f);
                 }
             }
+        };
+        for &s in &set {
+            reach(s, self, &mut dominated, &mut undecided);
         }
         while undecided > 0
             && let Some(u) = self.heap.pop()
         {
-            if self.candidate[u as usize] == serial {
-                dominated.push(u);
-                undecided -= 1;
-            }
-            for &f in &self.facts[u as usize] {
-                if f >= min && self.seen[f as usize] != serial {
-                    self.seen[f as usize] = serial;
-                    self.heap.push(f);
-                }
-            }
+            reach(u, self, &mut dominated, &mut undecided);
         }
         let kept = if dominated.is_empty() {
             set.clone()
