@@ -4,7 +4,7 @@
 
 use cxx::{ExternType, type_id};
 
-use crate::{analyses::drop_analyses, passes::run_pass};
+use crate::{analysis::manager::drop_analyses, passes::run_pass};
 
 /// `MlirPass` by value (cxx cannot name mlir-sys's types directly).
 #[repr(transparent)]
@@ -70,7 +70,7 @@ pub mod ffi {
         context_arguments_threaded: u64,
     }
 
-    /// What a successful run did to the IR (`crate::analyses::Effect`).
+    /// What a successful run did to the IR (`crate::analysis::manager::Effect`).
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
     struct PassOutcome {
         /// Nothing changed: the pass preserves every analysis.

@@ -11,7 +11,7 @@
 //! the HOST rail builds its callable from the plain row; the codegen reads the
 //! template packages the rows name.
 
-use crate::directions::Direction;
+use crate::analysis::directions::Direction;
 use melior::ir::{
     Attribute, AttributeLike, BlockLike, Identifier, Location, Type, TypeLike, r#type::IntegerType,
 };

@@ -7,29 +7,19 @@
 //! run the passes by flag name through MLIR's pass registry (or parse a
 //! pipeline such as `builtin.module(lower-l2-tensor-collectives)`).
 
-pub mod alias;
-pub mod analyses;
+pub mod analysis;
 pub mod bridge;
 pub mod capi;
-pub mod context;
-pub mod contiguity;
 pub mod diag;
-pub mod directions;
 pub mod error;
-pub mod func_kind;
+pub mod ir;
 pub mod codegen;
 pub mod collective;
-pub mod ir_util;
-pub mod launch_width;
 pub mod passes;
 pub mod sim;
-pub mod provenance;
-pub mod ptr_map;
-pub mod tensor_type;
-pub mod values;
 
 pub use error::PldError;
-pub use launch_width::cal_all_to_all_v_blocks;
+pub use ir::launch_width::cal_all_to_all_v_blocks;
 pub use passes::{register_all_passes, register_passes};
 
 use melior::dialect::{DialectHandle, DialectRegistry};

@@ -7,7 +7,7 @@ use melior::{
     dialect::{DialectHandle, DialectRegistry},
     ir::{BlockLike, Module, RegionLike, Value, operation::OperationLike},
 };
-use pld::contiguity::ContiguityTrace;
+use pld::analysis::contiguity::ContiguityTrace;
 
 fn context() -> Context {
     let registry = DialectRegistry::new();

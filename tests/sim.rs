@@ -321,7 +321,7 @@ fn each_variant_compiles_once_in_a_private_cache() {
     let root = scratch("root");
     let crate_root = Path::new(env!("CARGO_MANIFEST_DIR"));
     copy_dir(&crate_root.join("runtime"), &root.join("runtime"));
-    copy_dir(&crate_root.join("sim"), &root.join("sim"));
+    copy_dir(&crate_root.join("src/sim"), &root.join("src/sim"));
     let env = [("PLD_SIM_ROOT", &*root)];
     let cache = root.join("target/pld-sim-cache");
     let counts = || (entries(&cache.join("trees")), entries(&cache.join("obj")), entries(&cache.join("bin")));
@@ -395,7 +395,7 @@ fn another_compiler_behind_the_same_cxx_builds_its_own_objects() {
     let root = scratch("cxx");
     let crate_root = Path::new(env!("CARGO_MANIFEST_DIR"));
     copy_dir(&crate_root.join("runtime"), &root.join("runtime"));
-    copy_dir(&crate_root.join("sim"), &root.join("sim"));
+    copy_dir(&crate_root.join("src/sim"), &root.join("src/sim"));
     let cxx = root.join("cxx");
     let write_cxx = |comment: &str| {
         std::fs::write(&cxx, format!("#!/bin/sh\n# {comment}\nexec g++ \"$@\"\n")).unwrap();

@@ -1,5 +1,5 @@
 //! The tensor types' parameters as the Rust side sees them
-//! ([`pld::tensor_type::TensorLike`]), and their normalization: a type
+//! ([`pld::ir::tensor_type::TensorLike`]), and their normalization: a type
 //! spelled with its defaults *is* the default type.
 
 use melior::{
@@ -7,7 +7,7 @@ use melior::{
     dialect::DialectRegistry,
     ir::{Type, r#type::IntegerType},
 };
-use pld::tensor_type::{Layout, TensorLike};
+use pld::ir::tensor_type::{Layout, TensorLike};
 use std::{cell::RefCell, rc::Rc};
 
 fn context() -> Context {

@@ -18,10 +18,10 @@ use super::{
     plan::{Kernel, Planner, param_direction},
 };
 use crate::{
-    directions::{Direction, recorded_arg_directions},
-    func_kind::symbol_name,
-    ir_util::{callee_name, entry_block, int_attr, is_comm_ctx, is_tensor_like, op_name, param_types},
-    tensor_type::TensorLike,
+    analysis::directions::{Direction, recorded_arg_directions},
+    ir::func_kind::symbol_name,
+    ir::util::{callee_name, entry_block, int_attr, is_comm_ctx, is_tensor_like, op_name, param_types},
+    ir::tensor_type::TensorLike,
 };
 use melior::ir::{
     BlockLike, BlockRef, Location, RegionLike, Type, Value, ValueLike,
@@ -264,7 +264,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         if let Some(b) = self.vals.get(&key) {
             return Some(b.clone());
         }
-        let what = crate::values::as_result(v)
+        let what = crate::ir::values::as_result(v)
             .map(|r| format!("a result of '{}'", op_name(&r.owner())))
             .unwrap_or_else(|| "a value".into());
         self.p.error(op.location(), &format!("'{}': operand {what} has no runtime form in the orchestration codegen", op_name(op)));
@@ -382,7 +382,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             OrchOp::Require => {
                 let Some((cond, _)) = self.int(op, 0) else { return };
                 let code = int_attr(op, "code").unwrap_or(5);
-                let message = op.attribute("message").ok().and_then(crate::ir_util::attr_str).unwrap_or_default();
+                let message = op.attribute("message").ok().and_then(crate::ir::util::attr_str).unwrap_or_default();
                 let _ = writeln!(self.body, "{i}if ({cond} == 0) return orch->fail({code}, {});", quoted(&message));
             }
             OrchOp::Cast => {
@@ -969,10 +969,10 @@ pub fn returned_params(func: &OperationRef) -> Vec<Option<usize>> {
         .map(|i| {
             let mut v = ret.operand(i).ok()?;
             loop {
-                if let Some(arg) = crate::values::as_argument(v) {
+                if let Some(arg) = crate::ir::values::as_argument(v) {
                     return (arg.owner() == entry).then(|| arg.argument_number());
                 }
-                let def = crate::values::as_result(v)?.owner();
+                let def = crate::ir::values::as_result(v)?.owner();
                 if op_name(&def) != "pl.cast" {
                     return None;
                 }

@@ -10,9 +10,9 @@ use super::{
     plan::{Planner, string_attr},
 };
 use crate::{
-    func_kind::{is_chip_orchestration, symbol_name},
-    ir_util::{call_arg_count, callee_name, entry_block, int_attr, is_comm_ctx, op_name, param_types},
-    tensor_type::TensorLike,
+    ir::func_kind::{is_chip_orchestration, symbol_name},
+    ir::util::{call_arg_count, callee_name, entry_block, int_attr, is_comm_ctx, op_name, param_types},
+    ir::tensor_type::TensorLike,
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, Type, ValueLike,

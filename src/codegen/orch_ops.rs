@@ -7,9 +7,9 @@
 
 use crate::{
     diag,
-    func_kind::func_kind,
-    ir_util::{callee, entry_block, int_attr, is_comm_ctx, is_tensor_like, param_types},
-    tensor_type::TensorLike,
+    ir::func_kind::func_kind,
+    ir::util::{callee, entry_block, int_attr, is_comm_ctx, is_tensor_like, param_types},
+    ir::tensor_type::TensorLike,
 };
 use melior::ir::{
     BlockLike, RegionLike, Type, TypeLike, ValueLike,
@@ -138,7 +138,7 @@ impl OrchOp {
 
 thread_local! {
     /// [`OrchOp::from_name`] by op-class TypeID (process-wide, never reused).
-    static ORCH_OPS: std::cell::RefCell<crate::ptr_map::PtrMap<Option<OrchOp>>> = Default::default();
+    static ORCH_OPS: std::cell::RefCell<crate::ir::ptr_map::PtrMap<Option<OrchOp>>> = Default::default();
 }
 
 /// [`OrchOp::from_name`] of `op` (named `name`): the table is searched once
@@ -212,13 +212,13 @@ pub fn element_bytes(ty: Type) -> Option<u32> {
 /// Reports (at each op's location) everything in the CHIP orchestration body
 /// `func` that the orchestration codegen cannot emit; returns the error count.
 /// One error per op; an unsupported op's regions are not searched further.
-/// Ops in `skip` (by [`crate::ir_util::op_key`]) were already reported.
+/// Ops in `skip` (by [`crate::ir::util::op_key`]) were already reported.
 pub fn check_body<'c, 'a>(
     func: &OperationRef<'c, 'a>,
     functions: &HashMap<String, OperationRef<'c, 'a>>,
     skip: &std::collections::HashSet<usize>,
 ) -> usize {
-    let name = crate::func_kind::symbol_name(func).unwrap_or("").to_string();
+    let name = crate::ir::func_kind::symbol_name(func).unwrap_or("").to_string();
     let mut errors = 0;
     let mut report = |loc, msg: String| {
         diag::error(loc, &msg);
@@ -248,7 +248,7 @@ pub fn check_body<'c, 'a>(
         let mut next = block.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
-            if skip.contains(&crate::ir_util::op_key(&op)) {
+            if skip.contains(&crate::ir::util::op_key(&op)) {
                 continue;
             }
             match check_op(&op, functions) {

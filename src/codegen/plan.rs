@@ -5,10 +5,10 @@
 
 use super::{Options, Tree, chip, host, kernel_config, names::quoted, template};
 use crate::{
-    directions::Direction,
+    analysis::directions::Direction,
     error::PldError,
-    func_kind::{func_kind, is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name},
-    ir_util::{
+    ir::func_kind::{func_kind, is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name},
+    ir::util::{
         COLLECTIVE_OPS, arg_attr, callee_name, entry_block, is_comm_ctx, is_tensor_like, module_functions, op_name, ops_named,
         param_types,
     },
@@ -182,11 +182,11 @@ pub fn kernel_signature(func: &OperationRef) -> Vec<Direction> {
 
 /// `pl.direction` of parameter `i` (default in).
 pub fn param_direction(func: &OperationRef, i: usize) -> Direction {
-    arg_attr(func, i, "pl.direction").and_then(crate::ir_util::attr_str).and_then(Direction::parse).unwrap_or(Direction::In)
+    arg_attr(func, i, "pl.direction").and_then(crate::ir::util::attr_str).and_then(Direction::parse).unwrap_or(Direction::In)
 }
 
 pub fn string_attr(op: &OperationRef, name: &str) -> Option<String> {
-    crate::ir_util::attr_str(op.attribute(name).ok()?).map(str::to_string)
+    crate::ir::util::attr_str(op.attribute(name).ok()?).map(str::to_string)
 }
 
 /// A symbol usable as one path component. Control characters are refused too:
@@ -254,7 +254,7 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
     for func in functions.iter().filter(|f| is_orchestration_body(f) && is_host_level(f)) {
         for op in ops_named(func, &["pld.host.dispatch"]) {
             if let Some(callee) = callee_name(&op) {
-                if op.operand_count() > crate::ir_util::call_arg_count(&op) + 1 {
+                if op.operand_count() > crate::ir::util::call_arg_count(&op) + 1 {
                     dispatched_with_width.insert(callee.clone());
                 }
                 dispatched.insert(callee);

@@ -6,7 +6,7 @@
 //! ascending, never itself).
 //!
 //! Each tensor-like argument is an access of its alias class
-//! ([`crate::alias`]) with the argument's direction (`pl.arg_directions`,
+//! ([`crate::analysis::alias`]) with the argument's direction (`pl.arg_directions`,
 //! else the callee's parameter directions; a collective's are fixed), with
 //! TensorMap semantics: a read depends on the class's last writer (RAW); a
 //! write depends on the last writer (WAW) and on every reader since (WAR).
@@ -38,15 +38,15 @@ mod reference;
 
 use super::{Analyses, Effect, ModulePass, PassStatistics};
 use crate::{
-    alias::AliasClasses,
-    directions::{Direction, Directions},
+    analysis::alias::AliasClasses,
+    analysis::directions::{Direction, Directions},
     error::PldError,
-    func_kind::is_orchestration_body,
-    ir_util::{
+    ir::func_kind::is_orchestration_body,
+    ir::util::{
         OpKind, i64_array_attr, i64_attr, is_tensor_like, module_body, module_functions, op_key, op_kind,
         set_discardable_attrs,
     },
-    ptr_map::PtrMap,
+    ir::ptr_map::PtrMap,
 };
 use melior::ir::{
     BlockLike, BlockRef, Identifier, RegionLike, RegionRef, ValueLike,
@@ -75,7 +75,7 @@ impl ModulePass for AutoDeriveTaskDependencies {
             plans.extend(plan_function(func, directions));
         }
         let context_ref = module.context();
-        let context = crate::context::borrow(&context_ref);
+        let context = crate::ir::context::borrow(&context_ref);
         self.statistics.tasks_numbered = plans.len() as u64;
         self.statistics.task_dependencies = plans.iter().map(|(_, _, deps)| deps.len() as u64).sum();
         let (task_id, task_deps) = (Identifier::new(context, "pl.task_id"), Identifier::new(context, "pl.task_deps"));

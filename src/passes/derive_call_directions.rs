@@ -4,15 +4,15 @@
 //! `pl.submit`, `pld.host.dispatch`) as `pl.arg_directions`.
 //!
 //! An explicit `pl.direction` wins; otherwise the direction is derived from
-//! the body (see [`crate::directions`]). All directions are computed before
+//! the body (see [`crate::analysis::directions`]). All directions are computed before
 //! anything is written, so the result does not depend on the order in which
 //! functions are visited, and a second run changes nothing.
 
 use super::{Analyses, Effect, ModulePass};
 use crate::{
-    directions::Direction,
+    analysis::directions::Direction,
     error::PldError,
-    ir_util::{OpKind, arg_attr_lists, module_body, module_functions, set_arg_attr_lists, set_discardable_attrs},
+    ir::util::{OpKind, arg_attr_lists, module_body, module_functions, set_arg_attr_lists, set_discardable_attrs},
 };
 use melior::ir::{
     Attribute, Identifier,
@@ -46,7 +46,7 @@ impl ModulePass for DeriveCallDirections {
 
         // Then write: one attribute per distinct direction (list), shared.
         let context_ref = module.context();
-        let context = crate::context::borrow(&context_ref);
+        let context = crate::ir::context::borrow(&context_ref);
         let direction = Identifier::new(context, "pl.direction");
         let strings: Vec<Attribute> =
             [Direction::In, Direction::Out, Direction::InOut].iter().map(|d| StringAttribute::new(context, d.as_str()).into()).collect();

@@ -26,7 +26,7 @@
 //! a task argument that is an integer scalar.
 //!
 //! Parameter directions are the explicit `pl.direction`s, else derived (see
-//! [`crate::directions`]). A parameter's name is the name of its location
+//! [`crate::analysis::directions`]). A parameter's name is the name of its location
 //! (`%out: !pl.tensor<...> loc("out")`), else `arg<i>`. Only `pl.submit` can
 //! pass fewer arguments than its callee has parameters (the rest are Outs the
 //! runtime allocates, `runtime_alloc_outs`); an SPMD launch may not leave an
@@ -35,10 +35,10 @@
 use super::{Analyses, Effect, ModulePass};
 use crate::{
     diag,
-    directions::Directions,
+    analysis::directions::Directions,
     error::PldError,
-    func_kind::{func_kind, is_chip_orchestration, symbol_name},
-    ir_util::{call_arg_count, callee, callee_name, entry_block, module_body, module_functions, ops_named},
+    ir::func_kind::{func_kind, is_chip_orchestration, symbol_name},
+    ir::util::{call_arg_count, callee, callee_name, entry_block, module_body, module_functions, ops_named},
 };
 use melior::ir::{
     BlockLike, Location, ValueLike,
@@ -66,7 +66,7 @@ impl ModulePass for LegalizeSpmdLaunches {
                 let callee = callee(&call).and_then(|c| functions.get(c).copied());
                 if let Err(message) = check_launch(&call, callee.as_ref(), directions) {
                     diag::error(call.location(), &message);
-                    refused.insert(crate::ir_util::op_key(&call));
+                    refused.insert(crate::ir::util::op_key(&call));
                     errors += 1;
                 }
             }

@@ -45,9 +45,9 @@ use super::{
 use crate::{
     diag,
     error::PldError,
-    func_kind::func_kind,
-    ir_util::{i64_attr, insert_before, module_functions, ops_named, replace_all_uses},
-    tensor_type::TensorLike,
+    ir::func_kind::func_kind,
+    ir::util::{i64_attr, insert_before, module_functions, ops_named, replace_all_uses},
+    ir::tensor_type::TensorLike,
 };
 use melior::{
     Context,
@@ -96,7 +96,7 @@ impl ModulePass for LowerCompositeOps {
             return Err(PldError::Diagnosed(errors));
         }
         let context_ref = module.context();
-        let context = crate::context::borrow(&context_ref);
+        let context = crate::ir::context::borrow(&context_ref);
         self.lowered = plans.len() as u64;
         for (op, max_recv) in plans {
             expand(context, &op, max_recv)?;
@@ -234,6 +234,6 @@ fn expand<'c>(context: &'c Context, op: &OperationRef<'c, '_>, max_recv: i64) ->
 
     let result = op.result(0)?;
     replace_all_uses(result.into(), target);
-    crate::ir_util::erase(unsafe { OperationRef::from_raw(op.to_raw()) });
+    crate::ir::util::erase(unsafe { OperationRef::from_raw(op.to_raw()) });
     Ok(())
 }

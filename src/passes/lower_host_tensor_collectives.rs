@@ -46,15 +46,15 @@ use super::{
     lower_l2_tensor_collectives::{ALL_TO_ALL_V, COLLECTIVES, OPERANDS, Variant},
 };
 use crate::{
-    contiguity::ContiguityTrace,
+    analysis::contiguity::ContiguityTrace,
     diag,
     error::PldError,
-    func_kind::{func_kind, is_host_level},
-    ir_util::{
+    ir::func_kind::{func_kind, is_host_level},
+    ir::util::{
         enclosing_function, find_symbol, i64_attr, insert_before, key, module_body, module_functions, op_key, op_name,
         ops_named, parse_top_level, replace_all_uses, same_text, string_array_attr,
     },
-    tensor_type::TensorLike,
+    ir::tensor_type::TensorLike,
 };
 use melior::{
     Context,
@@ -165,7 +165,7 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
 
     // Symbols: reuse an identical one, reject anything else of that name.
     let context_ref = module.context();
-    let context = crate::context::borrow(&context_ref);
+    let context = crate::ir::context::borrow(&context_ref);
     let variants: BTreeSet<Variant> = plans.iter().map(|(_, p)| p.variant).collect();
     let mut to_add: Vec<Operation> = Vec::new();
     for &variant in &variants {
@@ -270,7 +270,7 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
         }
     }
     // domains.md: after today's checks, one communication domain, then NR = ranks.
-    if let Some(f) = crate::provenance::check_domains(ALL_TO_ALL_V, &OPERANDS, &buffers, Some(ranks)) {
+    if let Some(f) = crate::analysis::provenance::check_domains(ALL_TO_ALL_V, &OPERANDS, &buffers, Some(ranks)) {
         diag::error_with_notes(loc, &f.message, &f.notes);
         return None;
     }
@@ -297,7 +297,7 @@ fn window_buffers<'c, 'a>(
             continue;
         }
         // A root: only a window of a buffer of this body is window-bound.
-        let owner = crate::values::as_result(v).map(|r| r.owner());
+        let owner = crate::ir::values::as_result(v).map(|r| r.owner());
         let Some(window) = owner.filter(|o| op_name(o) == "pld.window") else {
             let what = owner.map_or("a function parameter".to_string(), |o| format!("'{}'", op_name(&o)));
             return Err((v.location(), format!("it is traced to {what}, not to a pld.window of this HOST orchestrator")));
@@ -305,7 +305,7 @@ fn window_buffers<'c, 'a>(
         let buffer = window
             .operand(0)
             .ok()
-            .and_then(|b| crate::values::as_result(b))
+            .and_then(|b| crate::ir::values::as_result(b))
             .map(|r| r.owner())
             .filter(|b| op_name(b) == "pld.window_buffer" && enclosing_function(b).is_some_and(|f| f == *func));
         let Some(buffer) = buffer else {
@@ -438,7 +438,7 @@ fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan)
 
     // The window-as-result contract: the result is the target.
     replace_all_uses(op.result(0)?.into(), op.operand(1)?);
-    crate::ir_util::erase(unsafe { OperationRef::from_raw(op.to_raw()) });
+    crate::ir::util::erase(unsafe { OperationRef::from_raw(op.to_raw()) });
     Ok(())
 }
 

@@ -18,13 +18,13 @@
 use super::{ModulePass, PassOptions, PassStatistics};
 use crate::{
     collective::{Collective, WidthRule, arch_problem, module_arch},
-    contiguity::ContiguityTrace,
+    analysis::contiguity::ContiguityTrace,
     diag,
     error::PldError,
-    ir_util::{find_symbol, module_body, module_functions, ops_named, same_text},
-    ptr_map::PtrMap,
-    func_kind::{is_chip_orchestration, symbol_name},
-    tensor_type::TensorView,
+    ir::util::{find_symbol, module_body, module_functions, ops_named, same_text},
+    ir::ptr_map::PtrMap,
+    ir::func_kind::{is_chip_orchestration, symbol_name},
+    ir::tensor_type::TensorView,
 };
 use melior::{
     PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
@@ -45,7 +45,7 @@ pub use crate::collective::{Dtype, Variant};
 pub const ALL_TO_ALL_V: &str = crate::collective::ALL_TO_ALL_V.op;
 /// Every managed collective: each is planned (a row of [`crate::collective`]'s
 /// table) and the residual check looks for them all.
-pub const COLLECTIVES: [&str; 2] = crate::ir_util::COLLECTIVE_OPS;
+pub const COLLECTIVES: [&str; 2] = crate::ir::util::COLLECTIVE_OPS;
 /// The builtin template package of the plain op (both rails render it).
 pub const TEMPLATE_DIR: &str = crate::collective::ALL_TO_ALL_V.template_dir;
 /// The plain op's operand names in ABI order (`args[0..4]`).
@@ -125,13 +125,13 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
     // Phase 1b: window provenance (domains.md): each collective's operands
     // resolved through every HOST dispatch of its function to the window
     // buffers bound there, checked per dispatch site.
-    if !crate::provenance::disabled() {
-        errors += crate::provenance::check_dispatched_collectives(&functions, &planned_ops, &trace);
+    if !crate::analysis::provenance::disabled() {
+        errors += crate::analysis::provenance::check_dispatched_collectives(&functions, &planned_ops, &trace);
     }
 
     // A symbol of a variant's name that is not exactly its kernel is a clash.
     let context_ref = module.context();
-    let context = crate::context::borrow(&context_ref);
+    let context = crate::ir::context::borrow(&context_ref);
     let variants: BTreeSet<Variant> = plans.values().map(|p| p.variant).collect();
     let mut existing: BTreeSet<Variant> = BTreeSet::new();
     // Each variant's kernel, located at the first collective that needs it.
@@ -389,7 +389,7 @@ pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
     if depth > 64 {
         return None;
     }
-    let def = crate::values::as_result(value)?.owner();
+    let def = crate::ir::values::as_result(value)?.owner();
     let name = def.name();
     let name = name.as_string_ref().as_str().ok()?;
     let arg = |i: usize| def.operand(i).ok().and_then(|v| fold_i64(v, depth + 1));
@@ -430,7 +430,7 @@ fn rewrite_collective(
 ) -> Result<(), PldError> {
     let base = rewriter.as_rewriter_base();
     let context_ref = op.context();
-    let context = crate::context::borrow(&context_ref);
+    let context = crate::ir::context::borrow(&context_ref);
     let loc = op.location();
     base.set_insertion_point_before(op);
 

@@ -16,7 +16,7 @@
 //!   (buffers without a domain, or a value that resolves to no single
 //!   domain) prints without `in`, as before;
 //! - any other call passes the caller's own context argument: the one of the
-//!   caller's dtensor parameter that the argument aliases ([`crate::alias`]),
+//!   caller's dtensor parameter that the argument aliases ([`crate::analysis::alias`]),
 //!   else (one communication domain per function is the precondition) the
 //!   caller's first context argument;
 //! - a caller with no dtensor parameter and no device is an error.
@@ -31,8 +31,8 @@ use super::{ModulePass, PassStatistics};
 use crate::{
     diag,
     error::PldError,
-    func_kind::{is_host_level, symbol_name},
-    ir_util::{
+    ir::func_kind::{is_host_level, symbol_name},
+    ir::util::{
         append_call_args, append_params, call_arg_count, callee_name, entry_block, extend_array_attr, insert_before,
         is_comm_ctx, is_dtensor, is_string_array, module_body, module_functions, op_key, op_name, param_types,
         set_discardable_attrs,
@@ -137,9 +137,9 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
 
     // Plan every call.
     let mut plans: Vec<(OperationRef, Vec<Source>)> = Vec::new();
-    let mut windows = crate::provenance::RootSets::default();
+    let mut windows = crate::analysis::provenance::RootSets::default();
     for caller in &functions {
-        let calls = directions.ops_of_kind(caller, crate::ir_util::OpKind::is_call);
+        let calls = directions.ops_of_kind(caller, crate::ir::util::OpKind::is_call);
         if calls.is_empty() {
             continue;
         }
@@ -179,8 +179,8 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
                     // domains.md: the domain of the window bound to this parameter.
                     let mut domains: Vec<Option<usize>> = Vec::new();
                     if let Ok(arg) = call.operand(p) {
-                        for &b in windows.get(arg, directions.trace(), &crate::provenance::window_buffer_leaf).iter() {
-                            let d = crate::provenance::buffer_domain(&crate::provenance::op_of(b)).map(|d| op_key(&d));
+                        for &b in windows.get(arg, directions.trace(), &crate::analysis::provenance::window_buffer_leaf).iter() {
+                            let d = crate::analysis::provenance::buffer_domain(&crate::analysis::provenance::op_of(b)).map(|d| op_key(&d));
                             if !domains.contains(&d) {
                                 domains.push(d);
                             }
@@ -220,7 +220,7 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
 
     // Signatures.
     let context_ref = module.context();
-    let context = crate::context::borrow(&context_ref);
+    let context = crate::ir::context::borrow(&context_ref);
     let ctx_type = Type::parse(context, "!pld.comm_ctx").ok_or_else(|| PldError::Internal("no !pld.comm_ctx".into()))?;
     let direction_in_attr: Attribute = StringAttribute::new(context, "in").into();
     let direction_in: Vec<(Identifier, Attribute)> = vec![(Identifier::new(context, "pl.direction"), direction_in_attr)];
@@ -247,7 +247,7 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
     let mut extended_dirs: HashMap<(usize, usize), Option<Attribute>> = HashMap::new();
     let arg_directions = Identifier::new(context, "pl.arg_directions");
     for (call, sources) in plans {
-        let caller = crate::ir_util::enclosing_function(&call).ok_or_else(|| PldError::Internal("call outside a function".into()))?;
+        let caller = crate::ir::util::enclosing_function(&call).ok_or_else(|| PldError::Internal("call outside a function".into()))?;
         let own = ctx_args.get(&op_key(&caller)).cloned().unwrap_or_default();
         let mut device_ctx: Vec<(Option<usize>, mlir_sys::MlirValue)> = Vec::new();
         let mut extra = Vec::new();
@@ -261,7 +261,7 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
                         let device = call.operand(call_arg_count(&call))?;
                         let mut operands = vec![device];
                         if let Some(d) = domain {
-                            operands.push(crate::provenance::op_of(d).result(0)?.into());
+                            operands.push(crate::analysis::provenance::op_of(d).result(0)?.into());
                         }
                         let op = OperationBuilder::new("pld.host.device_ctx", call.location())
                             .add_operands(&operands)

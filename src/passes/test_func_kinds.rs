@@ -6,7 +6,7 @@
 //! runs on the host), failing the pass.
 
 use super::ModulePass;
-use crate::{diag, error::PldError, func_kind};
+use crate::{diag, error::PldError, ir::func_kind};
 use melior::ir::{BlockLike, RegionLike, operation::OperationLike, operation::OperationRef};
 
 #[derive(Clone, Default)]

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::launch_width::cal_all_to_all_v_blocks;
+use crate::ir::launch_width::cal_all_to_all_v_blocks;
 
 /// Element type of the payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -10,7 +10,7 @@
 //!
 //! `stage`, `data`, `signal`, `counts`, `recv` are DistributedTensors (window views); `inp` is
 //! the rank's payload and `send` its row of send_counts, both host tensors. The user kernels'
-//! C++ sources are `sim/kernels/{stage_step,consume_step}.cpp` (`pl.kernel_source`, resolved
+//! C++ sources are `src/sim/kernels/{stage_step,consume_step}.cpp` (`pl.kernel_source`, resolved
 //! against the directory the module is written to, where pld-sim copies them).
 //!
 //! With `layers` N > 1 the three steps run in an `scf.for` of N iterations in the CHIP body

@@ -6,9 +6,9 @@
 //! doing the same work twice):
 //!
 //! ```text
-//! trees/<key>/   key = hash(module text, pld-opt and pld-translate identity, sim/kernels/*)
+//! trees/<key>/   key = hash(module text, pld-opt and pld-translate identity, src/sim/kernels/*)
 //!   input.mlir, kernels/*.cpp, lowered.mlir, tree/ (pld-translate's output), outcome
-//! obj/<key>.o    key = hash(compiler identity, flags, source text, runtime/include/**, sim/driver/*.h)
+//! obj/<key>.o    key = hash(compiler identity, flags, source text, runtime/include/**, src/sim/driver/*.h)
 //! bin/<key>      key = hash(compiler identity, link flags, the object keys)
 //! ```
 
@@ -175,7 +175,7 @@ impl Toolchain {
     pub fn with_tools(tools: PathBuf) -> Result<Toolchain, String> {
         let root =
             std::env::var_os(ROOT_ENV).map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
-        for need in ["runtime/include/pld_runtime/host.h", "runtime/host/runtime.cpp", "sim/driver/driver.cpp"] {
+        for need in ["runtime/include/pld_runtime/host.h", "runtime/host/runtime.cpp", "src/sim/driver/driver.cpp"] {
             if !root.join(need).is_file() {
                 return Err(format!("{} has no {need} (set {ROOT_ENV} to the pld checkout)", root.display()));
             }
@@ -236,7 +236,7 @@ impl Toolchain {
     fn base_flags(&self) -> Vec<String> {
         let mut f = self.link_flags();
         f.push(format!("-I{}", self.root.join("runtime/include").display()));
-        f.push(format!("-I{}", self.root.join("sim/driver").display()));
+        f.push(format!("-I{}", self.root.join("src/sim/driver").display()));
         f
     }
 
@@ -245,7 +245,7 @@ impl Toolchain {
     pub fn translate(&self, module: &str) -> Result<PathBuf, BuildError> {
         let pld_opt = self.tool("pld-opt")?;
         let pld_translate = self.tool("pld-translate")?;
-        let kernels = read_tree(&self.root.join("sim/kernels"))?;
+        let kernels = read_tree(&self.root.join("src/sim/kernels"))?;
         let mut h = ContentHash::new("pld-sim tree v1");
         h.part(module.as_bytes()).part(identity(&pld_opt)?.as_bytes()).part(identity(&pld_translate)?.as_bytes());
         for (name, text) in &kernels {
@@ -366,7 +366,7 @@ impl Toolchain {
 
         let mut units = vec![
             Unit { what: "runtime".into(), source: self.root.join("runtime/host/runtime.cpp"), flags: vec![] },
-            Unit { what: "driver".into(), source: self.root.join("sim/driver/driver.cpp"), flags: vec![] },
+            Unit { what: "driver".into(), source: self.root.join("src/sim/driver/driver.cpp"), flags: vec![] },
             Unit { what: "orchestration".into(), source: orch, flags: vec![] },
             Unit { what: "kernel table".into(), source: table_path, flags: vec![] },
         ];
@@ -415,7 +415,7 @@ impl Toolchain {
     /// in unit order.
     fn compile_all(&self, units: &[Unit]) -> Result<Vec<PathBuf>, BuildError> {
         let mut headers = ContentHash::new("pld-sim headers v1");
-        for dir in ["runtime/include", "sim/driver"] {
+        for dir in ["runtime/include", "src/sim/driver"] {
             for (name, text) in read_tree(&self.root.join(dir))? {
                 if name.ends_with(".h") {
                     headers.part(dir.as_bytes()).part(name.as_bytes()).part(&text);

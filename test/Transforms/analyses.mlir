@@ -1,5 +1,5 @@
 // The Rust analyses (function map, contiguity verdicts, directions, alias
-// classes: src/analyses.rs) are built once and kept by MLIR's analysis
+// classes: src/analysis/manager.rs) are built once and kept by MLIR's analysis
 // manager across the pld passes that preserve them; `--mlir-timing` shows
 // "(A) pld::RustAnalyses" under each pass that had to build them.
 //

@@ -4,9 +4,9 @@
 //! every minimal edge one of these.
 
 use crate::{
-    alias::AliasClasses,
-    directions::Directions,
-    ir_util::{CALL_OPS, COLLECTIVE_OPS, NESTED_SCOPES, is_tensor_like, op_key, ops_named},
+    analysis::alias::AliasClasses,
+    analysis::directions::Directions,
+    ir::util::{CALL_OPS, COLLECTIVE_OPS, NESTED_SCOPES, is_tensor_like, op_key, ops_named},
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, ValueLike,
@@ -243,7 +243,7 @@ impl Walker<'_> {
             if !is_tensor_like(value.r#type()) {
                 continue;
             }
-            let d = dirs.get(i).copied().unwrap_or(crate::directions::Direction::In);
+            let d = dirs.get(i).copied().unwrap_or(crate::analysis::directions::Direction::In);
             let class = classes.class(value);
             match accesses.iter_mut().find(|(c, _)| *c == class) {
                 Some((_, a)) => {

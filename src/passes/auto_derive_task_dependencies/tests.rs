@@ -12,10 +12,10 @@
 
 use super::{plan_function, reference};
 use crate::{
-    contiguity::ContiguityTrace,
-    directions::Directions,
-    func_kind::is_orchestration_body,
-    ir_util::{function_map, module_functions},
+    analysis::contiguity::ContiguityTrace,
+    analysis::directions::Directions,
+    ir::func_kind::is_orchestration_body,
+    ir::util::{function_map, module_functions},
 };
 use melior::{
     Context,

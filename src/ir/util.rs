@@ -2,7 +2,7 @@
 //! call-site queries, attribute builders and the few mutations melior's safe
 //! API does not reach (operand lists, function signatures, erasure).
 
-use crate::{error::PldError, func_kind::symbol_name};
+use crate::{error::PldError, ir::func_kind::symbol_name};
 use melior::{
     Context,
     ir::{
@@ -364,7 +364,7 @@ pub fn append_call_args(op: &OperationRef, extra: &[mlir_sys::MlirValue]) {
     {
         segments[0] += extra.len() as i32;
         let context_ref = op.context();
-        let context = crate::context::borrow(&context_ref);
+        let context = crate::ir::context::borrow(&context_ref);
         set_attr(op, "operandSegmentSizes", DenseI32ArrayAttribute::new(context, &segments).into());
     }
 }
@@ -456,12 +456,12 @@ pub fn int_attr(op: &OperationRef, name: &str) -> Option<i64> {
 
 /// `!pl.tensor` or `!pld.dtensor` (one C call).
 pub fn is_tensor_like(ty: Type) -> bool {
-    crate::tensor_type::tensor_kind(ty).is_some()
+    crate::ir::tensor_type::tensor_kind(ty).is_some()
 }
 
 /// `!pld.dtensor` (one C call).
 pub fn is_dtensor(ty: Type) -> bool {
-    crate::tensor_type::tensor_kind(ty) == Some(true)
+    crate::ir::tensor_type::tensor_kind(ty) == Some(true)
 }
 
 /// The function type of a `func.func`.
@@ -509,7 +509,7 @@ pub fn arg_attr_lists<'c>(func: &OperationRef<'c, '_>, count: usize) -> Vec<Vec<
 /// Writes the argument attribute dictionaries of a function.
 pub fn set_arg_attr_lists<'c>(func: &OperationRef<'c, '_>, lists: &[Vec<(Identifier<'c>, Attribute<'c>)>]) {
     let context_ref = func.context();
-    let context = crate::context::borrow(&context_ref);
+    let context = crate::ir::context::borrow(&context_ref);
     let dicts: Vec<Attribute> = lists.iter().map(|l| DictionaryAttribute::new(context, l).into()).collect();
     set_attr(func, "arg_attrs", ArrayAttribute::new(context, &dicts).into());
 }
@@ -517,7 +517,7 @@ pub fn set_arg_attr_lists<'c>(func: &OperationRef<'c, '_>, lists: &[Vec<(Identif
 /// Sets (or replaces) argument attribute `name` on parameter `index`.
 pub fn set_arg_attr<'c>(func: &OperationRef<'c, '_>, index: usize, name: &str, value: Attribute<'c>) {
     let context_ref = func.context();
-    let context = crate::context::borrow(&context_ref);
+    let context = crate::ir::context::borrow(&context_ref);
     let count = param_types(func).len();
     let mut lists = arg_attr_lists(func, count);
     let Some(list) = lists.get_mut(index) else {
@@ -535,7 +535,7 @@ pub fn append_params<'c>(
     params: &[(Type<'c>, Vec<(Identifier<'c>, Attribute<'c>)>)],
 ) -> Vec<mlir_sys::MlirValue> {
     let context_ref = func.context();
-    let context = crate::context::borrow(&context_ref);
+    let context = crate::ir::context::borrow(&context_ref);
     let mut inputs = param_types(func);
     let results = result_types(func);
     let mut lists = arg_attr_lists(func, inputs.len());
@@ -599,7 +599,7 @@ pub fn is_comm_ctx(ty: Type) -> bool {
         Some(&expected) => expected,
         None => {
             let context_ref = ty.context();
-            let context = crate::context::borrow(&context_ref);
+            let context = crate::ir::context::borrow(&context_ref);
             // `ty` is a pld type, so the dialect is loaded and this parses.
             let Some(parsed) = Type::parse(context, "!pld.comm_ctx") else {
                 return false;

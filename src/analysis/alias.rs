@@ -22,9 +22,9 @@
 //! `func.func` are not part of the function.
 
 use crate::{
-    contiguity::ContiguityTrace,
-    ir_util::{OpKind, callee, is_tensor_like, key, op_key, op_kind, ops_in},
-    ptr_map::PtrMap,
+    analysis::contiguity::ContiguityTrace,
+    ir::util::{OpKind, callee, is_tensor_like, key, op_key, op_kind, ops_in},
+    ir::ptr_map::PtrMap,
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, Value, ValueLike,
@@ -157,7 +157,7 @@ fn alias_sources<'c: 'a, 'a>(
     trace: &ContiguityTrace<'c, 'a>,
     functions: &HashMap<String, OperationRef<'c, 'a>>,
 ) -> Sources<'c, 'a> {
-    if let Some(result) = crate::values::as_result(value) {
+    if let Some(result) = crate::ir::values::as_result(value) {
         let op = result.owner();
         let kind = op_kind(&op);
         if kind.is_call() {
@@ -171,7 +171,7 @@ fn alias_sources<'c: 'a, 'a>(
             None => flow_group(op),
         };
     }
-    if crate::values::as_argument(value).is_none() {
+    if crate::ir::values::as_argument(value).is_none() {
         return Sources::Values(Vec::new());
     }
     if let Some(sources) = trace.followed(value) {
@@ -263,7 +263,7 @@ fn call_result_sources<'c, 'a>(
         if let Some(ret) = b.terminator()
             && op_kind(&ret) == OpKind::Return
             && let Ok(returned) = ret.operand(n)
-            && let Some(arg) = crate::values::as_argument(returned)
+            && let Some(arg) = crate::ir::values::as_argument(returned)
             && arg.owner() == entry
             && let Ok(operand) = op.operand(arg.argument_number())
         {

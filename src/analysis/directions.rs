@@ -2,7 +2,7 @@
 //!
 //! An explicit `pl.direction` wins. Otherwise a tensor-like parameter's
 //! direction is derived from its function's body, over its alias class
-//! ([`crate::alias`]): it is *written* when a value of its class is returned,
+//! ([`crate::analysis::alias`]): it is *written* when a value of its class is returned,
 //! passed to an `out`/`inout` argument of a call (or `pl.submit` /
 //! `pld.host.dispatch`), is the written operand of a collective
 //! (`target`, `signal`, `recv_counts`), of `pl.tensor.assemble` /
@@ -14,14 +14,14 @@
 //! (conservative), as are those of a function in a call cycle.
 
 use crate::{
-    alias::AliasClasses,
-    contiguity::ContiguityTrace,
-    func_kind::symbol_name,
-    ir_util::{
+    analysis::alias::AliasClasses,
+    analysis::contiguity::ContiguityTrace,
+    ir::func_kind::symbol_name,
+    ir::util::{
         OpKind, arg_attr_lists, call_arg_count, callee, entry_block, function_map, is_tensor_like, op_key, op_kind,
         ops_in, param_types,
     },
-    ptr_map::PtrMap,
+    ir::ptr_map::PtrMap,
 };
 use melior::ir::{
     BlockLike, ValueLike,
@@ -116,7 +116,7 @@ fn is_view_op(kind: OpKind) -> bool {
 
 /// Memoized parameter directions of every function of a module, and the
 /// per-function analyses they are derived from (alias classes), so that a
-/// pass -- or a pipeline, through [`crate::analyses`] -- computes each once.
+/// pass -- or a pipeline, through [`crate::analysis::manager`] -- computes each once.
 ///
 /// A function's directions need its callees' first, so they are computed in
 /// a post-order of the call graph, by an explicit stack (a 20k-deep call
@@ -426,7 +426,7 @@ impl<'c, 'a> Directions<'c, 'a> {
 /// The directions of an array-of-strings attribute, if every item is one.
 fn parse_directions(attr: melior::ir::Attribute) -> Option<Vec<Direction>> {
     let array = melior::ir::attribute::ArrayAttribute::try_from(attr).ok()?;
-    (0..array.len()).map(|i| array.element(i).ok().and_then(crate::ir_util::attr_str).and_then(Direction::parse)).collect()
+    (0..array.len()).map(|i| array.element(i).ok().and_then(crate::ir::util::attr_str).and_then(Direction::parse)).collect()
 }
 
 /// The explicit `pl.direction` of each of `count` parameters.
@@ -437,7 +437,7 @@ fn explicit_directions(func: &OperationRef, count: usize) -> Vec<Option<Directio
         .map(|list| {
             list.iter()
                 .find(|(n, _)| n.as_string_ref().as_str() == Ok("pl.direction"))
-                .and_then(|(_, a)| crate::ir_util::attr_str(*a))
+                .and_then(|(_, a)| crate::ir::util::attr_str(*a))
                 .and_then(Direction::parse)
         })
         .collect()

@@ -1,7 +1,7 @@
 // pld-sim's driver main: runs the generated CHIP orchestration `chip_pipeline` of the module
 // pld-sim writes, on P ranks of a pld::host::World, and prints what pld-sim turns into the result
 // JSON. It is linked with the generated tree (orchestration + kernels/aiv/*.cpp), the generated
-// kernel table (sim/driver/kernel_table.h) and runtime/host/runtime.cpp.
+// kernel table (src/sim/driver/kernel_table.h) and runtime/host/runtime.cpp.
 //
 //   driver PARAMS OUT
 //

@@ -12,12 +12,12 @@
 //! - [`check_dispatched_collectives`]: the CHIP rail's interprocedural phase.
 
 use crate::{
-    contiguity::ContiguityTrace,
+    analysis::contiguity::ContiguityTrace,
     diag,
-    func_kind::{is_chip_orchestration, symbol_name},
-    ir_util::{key, op_key, op_name},
-    ptr_map::PtrMap,
-    tensor_type::TensorLike,
+    ir::func_kind::{is_chip_orchestration, symbol_name},
+    ir::util::{key, op_key, op_name},
+    ir::ptr_map::PtrMap,
+    ir::tensor_type::TensorLike,
 };
 use melior::ir::{
     Location, Value, ValueLike,
@@ -140,11 +140,11 @@ pub fn op_of<'c, 'a>(k: usize) -> OperationRef<'c, 'a> {
 
 /// HOST-side leaf: a `pld.window` of a `pld.window_buffer` is that buffer.
 pub fn window_buffer_leaf(value: Value) -> Option<usize> {
-    let window = crate::values::as_result(value)?.owner();
+    let window = crate::ir::values::as_result(value)?.owner();
     if !is_op(&window, "pld.window") {
         return None;
     }
-    let buffer = crate::values::as_result(window.operand(0).ok()?)?.owner();
+    let buffer = crate::ir::values::as_result(window.operand(0).ok()?)?.owner();
     is_op(&buffer, "pld.window_buffer").then(|| op_key(&buffer))
 }
 
@@ -156,14 +156,14 @@ fn is_op(op: &OperationRef, name: &str) -> bool {
 /// CHIP-side leaf: a function parameter is its index (the trace roots a
 /// block argument only at a `func.func` entry).
 pub fn parameter_leaf(value: Value) -> Option<usize> {
-    crate::values::as_argument(value).map(|a| a.argument_number())
+    crate::ir::values::as_argument(value).map(|a| a.argument_number())
 }
 
 /// The explicit domain (`pld.comm_domain`) of a window buffer; `None`: the
 /// HOST orchestrator's implicit domain.
 pub fn buffer_domain<'c, 'a>(buffer: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let domain = buffer.operand(0).ok()?;
-    let op = crate::values::as_result(domain)?.owner();
+    let op = crate::ir::values::as_result(domain)?.owner();
     is_op(&op, "pld.comm_domain").then_some(op)
 }
 
@@ -372,7 +372,7 @@ pub fn check_dispatched_collectives<'c, 'a>(
     let mut callees: Vec<Callee<'c, 'a>> = Vec::new();
     let mut by_name: HashMap<&str, usize> = HashMap::new();
     for op in planned {
-        if let Some(name) = crate::ir_util::enclosing_function(op)
+        if let Some(name) = crate::ir::util::enclosing_function(op)
             .filter(|f| is_chip_orchestration(f))
             .and_then(|f| symbol_name(&f))
         {
@@ -380,7 +380,7 @@ pub fn check_dispatched_collectives<'c, 'a>(
                 callees.push(Callee { name, collectives: Vec::new(), groups: None });
                 callees.len() - 1
             });
-            callees[i].collectives.push(crate::ir_util::op_ref(op));
+            callees[i].collectives.push(crate::ir::util::op_ref(op));
         }
     }
     let Some(first) = planned.first() else { return 0 };
@@ -402,7 +402,7 @@ pub fn check_dispatched_collectives<'c, 'a>(
     let mut buffers: Vec<Vec<usize>> = Vec::new();
     let callee_name = mlir_sys::MlirStringRef { data: "callee".as_ptr() as *const _, length: "callee".len() };
     for func in functions {
-        if !crate::func_kind::is_host_level(func) {
+        if !crate::ir::func_kind::is_host_level(func) {
             continue;
         }
         for raw in dispatches(func, &names) {
@@ -439,13 +439,13 @@ pub fn check_dispatched_collectives<'c, 'a>(
                         .collect();
                     let rows = signal_rows(op);
                     match out.iter_mut().find(|g| g.name == name && g.rows == rows && g.sets == sets) {
-                        Some(g) => g.members.push(crate::ir_util::op_ref(op)),
+                        Some(g) => g.members.push(crate::ir::util::op_ref(op)),
                         None => out.push(Group {
                             sets,
                             rows,
                             name,
                             roles: spec.params.iter().map(|p| p.name).collect(),
-                            members: vec![crate::ir_util::op_ref(op)],
+                            members: vec![crate::ir::util::op_ref(op)],
                         }),
                     }
                 }

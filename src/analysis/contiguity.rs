@@ -10,7 +10,7 @@
 //! per strongly connected component (iterative Tarjan, memoized across
 //! queries): linear in the IR size, and safe on 10k-deep chains.
 
-use crate::{func_kind::symbol_name, tensor_type::TensorView};
+use crate::{ir::func_kind::symbol_name, ir::tensor_type::TensorView};
 use melior::ir::{
     BlockLike, BlockRef, Location, RegionLike, Value, ValueLike,
     attribute::{Attribute, DenseI64ArrayAttribute},
@@ -18,8 +18,8 @@ use melior::ir::{
     operation::{OperationLike, OperationRef},
 };
 use crate::{
-    ir_util::{OpKind, key, op_kind, op_name},
-    ptr_map::PtrMap,
+    ir::util::{OpKind, key, op_kind, op_name},
+    ir::ptr_map::PtrMap,
 };
 use std::{collections::HashMap, rc::Rc};
 
@@ -90,7 +90,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
     }
 
     /// A trace over the module whose `func.func`s by symbol are `functions`
-    /// (shared with whoever built them, e.g. [`crate::directions::Directions`]).
+    /// (shared with whoever built them, e.g. [`crate::analysis::directions::Directions`]).
     pub fn with_functions(functions: Rc<HashMap<String, OperationRef<'c, 'a>>>) -> Self {
         Self { functions, done: PtrMap::default(), steps: 0 }
     }
@@ -197,10 +197,10 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
     }
 
     fn step(&self, value: Value<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Fail<'c, 'a>> {
-        if let Some(arg) = crate::values::as_argument(value) {
+        if let Some(arg) = crate::ir::values::as_argument(value) {
             return self.argument_sources(value, arg);
         }
-        let Some(result) = crate::values::as_result(value) else {
+        let Some(result) = crate::ir::values::as_result(value) else {
             return Err(Fail::Value(value, "value", "it is neither a block argument nor an op result"));
         };
         let op = result.owner();
@@ -320,7 +320,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             .attribute("callee")
             .ok()
             .filter(|a| unsafe { mlir_sys::mlirAttributeIsAFlatSymbolRef(melior::ir::AttributeLike::to_raw(a)) })
-            .and_then(crate::ir_util::attr_str)
+            .and_then(crate::ir::util::attr_str)
         else {
             return Err(Fail::Op(*op, "it has no callee"));
         };
@@ -338,7 +338,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
                 && op_kind(&ret) == OpKind::Return
             {
                 let returned = ret.operand(n).map_err(|_| Fail::Op(*op, "callee returns fewer values"))?;
-                let param = crate::values::as_argument(returned).filter(|a| a.owner() == entry).ok_or_else(|| {
+                let param = crate::ir::values::as_argument(returned).filter(|a| a.owner() == entry).ok_or_else(|| {
                     Fail::Text(*op, format!("callee '@{callee}' does not return a parameter as result #{n}"))
                 })?;
                 sources.push(op.operand(param.argument_number()).map_err(|_| Fail::Op(*op, "missing argument"))?);

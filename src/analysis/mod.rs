@@ -1,0 +1,16 @@
+//! The analyses the passes share: they read the IR and never change it.
+//!
+//! - [`contiguity`]: the allow-list proof that a collective operand is a packed
+//!   row-major view (the design's contiguity trace).
+//! - [`alias`]: a function's alias classes over its tensor-like values.
+//! - [`directions`]: parameter and per-call argument directions.
+//! - [`provenance`]: window provenance and communication domains across HOST
+//!   dispatches (`shared/spec/domains.md`).
+//! - [`manager`]: the above kept across one pipeline through MLIR's analysis
+//!   manager.
+
+pub mod alias;
+pub mod contiguity;
+pub mod directions;
+pub mod manager;
+pub mod provenance;
