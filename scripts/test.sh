@@ -12,6 +12,9 @@ bash scripts/setup.sh
 # test/Plugin runs them, and must not be skipped here.
 bash scripts/build-plugin.sh
 PLD_REQUIRE_PLUGIN=1 cargo test
+# The public API's documentation (the crate denies missing docs; a broken or
+# private intra-doc link is an error here).
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
 bash runtime/tests/run.sh
 # Robustness: a fixed-seed slice of the mutation fuzzer (seed 1, 4000 cases,
 # every pass, the pipeline and pld-translate), then the sanitizer job (ASan +

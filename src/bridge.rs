@@ -61,12 +61,19 @@ pub mod ffi {
     /// statistics (`--mlir-pass-statistics`); each pass fills its own.
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
     struct PassStatistics {
+        /// lower-l2 / lower-host: collectives rewritten into calls.
         collectives_lowered: u64,
+        /// lower-l2 / lower-host: kernel functions synthesized (not reused).
         kernels_synthesized: u64,
+        /// lower-l2: values the contiguity trace visited.
         contiguity_steps_traced: u64,
+        /// auto-derive-task-dependencies: tasks numbered.
         tasks_numbered: u64,
+        /// auto-derive-task-dependencies: edges in `pl.task_deps`.
         task_dependencies: u64,
+        /// materialize-dist-tensor-ctx: `!pld.comm_ctx` parameters appended.
         contexts_appended: u64,
+        /// materialize-dist-tensor-ctx: context arguments passed at call sites.
         context_arguments_threaded: u64,
     }
 

@@ -22,8 +22,8 @@ pub struct PldTensorLikeInfo {
 unsafe extern "C" {
     pub fn mlirGetDialectHandle__pl__() -> MlirDialectHandle;
     pub fn mlirGetDialectHandle__pld__() -> MlirDialectHandle;
-    pub fn pldTypeIsTensor(ty: MlirType) -> bool;
-    pub fn pldTypeIsDTensor(ty: MlirType) -> bool;
+    pub fn pldTypeIsCommCtx(ty: MlirType) -> bool;
+    pub fn pldCommCtxTypeGet(ctx: mlir_sys::MlirContext) -> MlirType;
     pub fn pldTypeGetTensorLikeKind(ty: MlirType) -> std::ffi::c_int;
     pub fn pldTypeGetTensorLikeInfo(ty: MlirType) -> PldTensorLikeInfo;
     pub fn pldOperationInsertOperands(op: MlirOperation, index: isize, n: isize, values: *const mlir_sys::MlirValue);
@@ -33,12 +33,6 @@ unsafe extern "C" {
         names: *const mlir_sys::MlirIdentifier,
         values: *const mlir_sys::MlirAttribute,
     );
-    pub fn pldTensorLikeGetRank(ty: MlirType) -> isize;
-    pub fn pldTensorLikeGetDim(ty: MlirType, pos: isize) -> i64;
-    pub fn pldTensorLikeGetElementType(ty: MlirType) -> MlirType;
-    pub fn pldTensorLikeGetLayout(ty: MlirType) -> u32;
-    pub fn pldTensorLikeHasValid(ty: MlirType) -> bool;
-    pub fn pldTensorLikeHasStrides(ty: MlirType) -> bool;
     pub fn pldTensorLikeGetUnranked(distributed: bool, element: MlirType) -> MlirType;
     pub fn pldOperationEquivalent(lhs: MlirOperation, rhs: MlirOperation) -> bool;
 }

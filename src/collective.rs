@@ -122,6 +122,7 @@ pub static INDEXED_ALL_TO_ALL_V: Spec = Spec {
 pub static TABLE: [&Spec; 2] = [&ALL_TO_ALL_V, &INDEXED_ALL_TO_ALL_V];
 
 impl Collective {
+    /// The collective's row of the variant table.
     pub fn spec(self) -> &'static Spec {
         match self {
             Self::AllToAllV => &ALL_TO_ALL_V,
@@ -155,7 +156,9 @@ impl Spec {
 /// The payload element type of a variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dtype {
+    /// `f32` payload (`__fp32` kernels, `dtype_cpp=float`).
     Fp32,
+    /// signless `i8` payload (`__int8` kernels, `dtype_cpp=int8_t`).
     Int8,
 }
 
@@ -202,11 +205,14 @@ impl Dtype {
 /// One synthesized kernel: a collective and a payload element type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Variant {
+    /// Which collective.
     pub collective: Collective,
+    /// Its payload element type.
     pub dtype: Dtype,
 }
 
 impl Variant {
+    /// The variant of `collective` for `dtype`.
     pub fn new(collective: Collective, dtype: Dtype) -> Self {
         Self { collective, dtype }
     }
@@ -231,12 +237,15 @@ impl Variant {
             (IndexedAllToAllV, Int8) => "__builtin_indexed_all_to_all_v__int8",
         }
     }
+    /// The payload element type's spelling (`f32`, `i8`).
     pub fn element(self) -> &'static str {
         self.dtype.element()
     }
+    /// `pl.builtin_template_vars` of the kernel.
     pub fn template_vars(self) -> &'static str {
         self.dtype.template_vars()
     }
+    /// `pl.builtin_template_dir` of the kernel.
     pub fn template_dir(self) -> &'static str {
         self.spec().template_dir
     }
@@ -320,31 +329,23 @@ impl Variant {
         )
     }
 
-    /// The synthesized kernel built as ops (see [`Variant::kernel_source`] for
-    /// its text), at `location`: a `NameLoc` of its symbol around the
-    /// collective that needed it, so diagnostics about the kernel point back
-    /// at that collective.
-    pub fn build_kernel<'c>(self, context: &'c melior::Context, collective: Location<'c>) -> melior::ir::Operation<'c> {
-        use melior::ir::{
-            Block, Region, RegionLike,
-            attribute::{ArrayAttribute, StringAttribute, TypeAttribute},
-            r#type::FunctionType,
-        };
+    /// What every function of the canonical signature shares: its entry
+    /// block (arguments named after the operands, at `collective`), the
+    /// `arg_attrs` array of their `pl.direction`s and the function type.
+    pub fn canonical_entry<'c>(
+        self,
+        context: &'c melior::Context,
+        collective: Location<'c>,
+    ) -> (melior::ir::Block<'c>, Attribute<'c>, melior::ir::r#type::FunctionType<'c>) {
+        use melior::ir::{Block, attribute::{ArrayAttribute, StringAttribute}, r#type::FunctionType};
         let spec = self.spec();
         let n = spec.params.len();
-        let loc = Location::name(context, self.symbol(), collective);
         let types = self.canonical_type_values(context);
-        // Parameters are named after the operands (`input`, `target`, ...).
         let params: Vec<(Type, Location)> = types[..n]
             .iter()
             .zip(spec.params)
             .map(|(t, p)| (*t, Location::name(context, p.name, collective)))
             .collect();
-        let block = Block::new(&params);
-        let target = block.argument(1).expect("a target parameter");
-        block.append_operation(melior::dialect::func::r#return(&[target.into()], loc));
-        let region = Region::new();
-        region.append_block(block);
         let direction = |d: &str| -> Attribute<'c> {
             let entry = unsafe {
                 mlir_sys::mlirNamedAttributeGet(
@@ -355,7 +356,28 @@ impl Variant {
             unsafe { Attribute::from_raw(mlir_sys::mlirDictionaryAttrGet(context.to_raw(), 1, &entry)) }
         };
         let arg_attrs: Vec<Attribute> = spec.params.iter().map(|p| direction(p.direction.as_str())).collect();
-        let function_type = FunctionType::new(context, &types[..n], &types[n..]);
+        (
+            Block::new(&params),
+            ArrayAttribute::new(context, &arg_attrs).into(),
+            FunctionType::new(context, &types[..n], &types[n..]),
+        )
+    }
+
+    /// The synthesized kernel built as ops (see [`Variant::kernel_source`] for
+    /// its text), at `location`: a `NameLoc` of its symbol around the
+    /// collective that needed it, so diagnostics about the kernel point back
+    /// at that collective.
+    pub fn build_kernel<'c>(self, context: &'c melior::Context, collective: Location<'c>) -> melior::ir::Operation<'c> {
+        use melior::ir::{
+            Region, RegionLike,
+            attribute::{StringAttribute, TypeAttribute},
+        };
+        let loc = Location::name(context, self.symbol(), collective);
+        let (block, arg_attrs, function_type) = self.canonical_entry(context, collective);
+        let target = block.argument(1).expect("a target parameter");
+        block.append_operation(melior::dialect::func::r#return(&[target.into()], loc));
+        let region = Region::new();
+        region.append_block(block);
         let string = |s: &str| -> Attribute<'c> { StringAttribute::new(context, s).into() };
         melior::dialect::func::func(
             context,
@@ -364,7 +386,7 @@ impl Variant {
             region,
             &[
                 (Identifier::new(context, "sym_visibility"), string("private")),
-                (Identifier::new(context, "arg_attrs"), ArrayAttribute::new(context, &arg_attrs).into()),
+                (Identifier::new(context, "arg_attrs"), arg_attrs),
                 (Identifier::new(context, "pl.builtin_template_dir"), string(self.template_dir())),
                 (Identifier::new(context, "pl.builtin_template_vars"), string(self.template_vars())),
                 (Identifier::new(context, "pl.func_kind"), string("aiv")),

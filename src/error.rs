@@ -2,7 +2,10 @@
 
 use thiserror::Error;
 
+/// What a pass, the codegen or the simulator's driver reports: most
+/// failures are emitted as located MLIR diagnostics first ([`Self::Diagnosed`]).
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum PldError {
     /// melior reported a failure (parse, builder, pattern driver).
     #[error("MLIR: {0}")]

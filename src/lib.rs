@@ -6,15 +6,23 @@
 //! [`register_dialects`] on their registry and [`register_passes`] once, then
 //! run the passes by flag name through MLIR's pass registry (or parse a
 //! pipeline such as `builtin.module(lower-l2-tensor-collectives)`).
+//!
+//! The public API is what embedding needs: the registration functions, the
+//! pass types ([`passes`]), [`PldError`], the drivers' entry points
+//! ([`opt_main`], [`translate_main`]), the codegen ([`codegen::translate`])
+//! and the simulator ([`sim`]); plus the typed views a Rust user reads IR
+//! through ([`ir::tensor_type::TensorLike`], [`analysis::contiguity::ContiguityTrace`],
+//! [`cal_all_to_all_v_blocks`]). Everything else is crate-private.
+#![deny(missing_docs)]
 
 pub mod analysis;
-pub mod bridge;
-pub mod capi;
-pub mod diag;
-pub mod error;
+mod bridge;
+mod capi;
+mod diag;
+mod error;
 pub mod ir;
 pub mod codegen;
-pub mod collective;
+mod collective;
 pub mod passes;
 pub mod sim;
 
@@ -37,4 +45,25 @@ pub fn pld_dialect_handle() -> DialectHandle {
 /// Inserts `pl`, `pld` and `func` (which the passes create ops of) into `registry`.
 pub fn register_dialects(registry: &DialectRegistry) {
     capi::pldRegisterDialects(registry.to_raw())
+}
+
+/// [`register_dialects`] into a registry the caller owns as a raw C API
+/// handle (a plugin's `registerDialectRegistryCallbacks`, a C/C++ host).
+pub fn register_dialects_raw(registry: mlir_sys::MlirDialectRegistry) {
+    capi::pldRegisterDialects(registry)
+}
+
+/// Runs `mlir::MlirOptMain` over `args` (`argv`, program name first) with the
+/// `pl`, `pld` and upstream dialects and every registered pass: `pld-opt`'s
+/// `main`. Call [`register_passes`] (or [`register_all_passes`]) first.
+/// Returns the process exit code.
+pub fn opt_main(args: &[String]) -> i32 {
+    bridge::ffi::opt_main(args)
+}
+
+/// Runs `mlir::mlirTranslateMain` over `args` with the pld translations
+/// (`--pld-to-ascend-build`, the codegen of [`codegen::translate`]):
+/// `pld-translate`'s `main`. Returns the process exit code.
+pub fn translate_main(args: &[String]) -> i32 {
+    bridge::ffi::translate_main(args, codegen::translate_callback)
 }

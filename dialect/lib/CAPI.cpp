@@ -25,6 +25,9 @@ bool pldTypeIsDTensor(MlirType type) {
 bool pldTypeIsCommCtx(MlirType type) {
   return isa<pld::dist::CommCtxType>(unwrap(type));
 }
+MlirType pldCommCtxTypeGet(MlirContext ctx) {
+  return wrap(pld::dist::CommCtxType::get(unwrap(ctx)));
+}
 bool pldTypeIsWindowBuffer(MlirType type) {
   return isa<pld::dist::WindowBufferType>(unwrap(type));
 }

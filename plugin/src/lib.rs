@@ -47,7 +47,7 @@ pub struct PassPluginLibraryInfo {
 
 extern "C" fn register_dialects(registry: *mut c_void) {
     // An `MlirDialectRegistry` is the `DialectRegistry *`.
-    pld::capi::pldRegisterDialects(MlirDialectRegistry { ptr: registry });
+    pld::register_dialects_raw(MlirDialectRegistry { ptr: registry });
 }
 
 extern "C" fn register_passes() {

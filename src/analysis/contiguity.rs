@@ -26,6 +26,7 @@ use std::{collections::HashMap, rc::Rc};
 /// The op (or block owner) that broke an operand's chain.
 #[derive(Clone, Debug)]
 pub struct Culprit<'c> {
+    /// Where the op (or block owner) is.
     pub location: Location<'c>,
     /// The op's name, e.g. `pl.tensor.transpose`.
     pub op_name: String,
@@ -75,6 +76,8 @@ struct Frame<'c, 'a> {
 }
 
 impl<'c, 'a> ContiguityTrace<'c, 'a> {
+    /// A trace over the functions of `module_body` (a module's body block):
+    /// call results are followed into their callees.
     pub fn new(module_body: BlockRef<'c, 'a>) -> Self {
         let mut functions = HashMap::new();
         let mut next = module_body.first_operation();
@@ -90,7 +93,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
     }
 
     /// A trace over the module whose `func.func`s by symbol are `functions`
-    /// (shared with whoever built them, e.g. [`crate::analysis::directions::Directions`]).
+    /// (shared with whoever built them, e.g. `crate::analysis::directions::Directions`).
     pub fn with_functions(functions: Rc<HashMap<String, OperationRef<'c, 'a>>>) -> Self {
         Self { functions, done: PtrMap::default(), steps: 0 }
     }

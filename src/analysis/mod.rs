@@ -2,15 +2,15 @@
 //!
 //! - [`contiguity`]: the allow-list proof that a collective operand is a packed
 //!   row-major view (the design's contiguity trace).
-//! - [`alias`]: a function's alias classes over its tensor-like values.
-//! - [`directions`]: parameter and per-call argument directions.
-//! - [`provenance`]: window provenance and communication domains across HOST
+//! - `alias`: a function's alias classes over its tensor-like values.
+//! - `directions`: parameter and per-call argument directions.
+//! - `provenance`: window provenance and communication domains across HOST
 //!   dispatches (`shared/spec/domains.md`).
-//! - [`manager`]: the above kept across one pipeline through MLIR's analysis
+//! - `manager`: the above kept across one pipeline through MLIR's analysis
 //!   manager.
 
-pub mod alias;
+pub(crate) mod alias;
 pub mod contiguity;
-pub mod directions;
-pub mod manager;
-pub mod provenance;
+pub(crate) mod directions;
+pub(crate) mod manager;
+pub(crate) mod provenance;

@@ -4,5 +4,5 @@
 fn main() {
     pld::register_passes();
     let args: Vec<String> = std::env::args().collect();
-    std::process::exit(pld::bridge::ffi::opt_main(&args));
+    std::process::exit(pld::opt_main(&args));
 }

@@ -91,7 +91,7 @@ fn case_main(args: &[String]) -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             eprintln!("pld-sim: {input}: {e}");
-            return ExitCode::from(2);
+            return ExitCode::from(e.exit_code());
         }
     };
     let tc = match toolchain() {
@@ -163,7 +163,7 @@ fn matrix_main(args: &[String]) -> ExitCode {
             }
             Err(msg) => {
                 failed += 1;
-                println!("FAIL {}: {}", e.name, msg.replace('\n', "\n     "));
+                println!("FAIL {}: {}", e.name, msg.to_string().replace('\n', "\n     "));
             }
         }
     }

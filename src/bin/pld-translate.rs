@@ -5,5 +5,5 @@
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    std::process::exit(pld::bridge::ffi::translate_main(&args, pld::codegen::translate_callback));
+    std::process::exit(pld::translate_main(&args));
 }

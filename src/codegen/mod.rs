@@ -1,25 +1,25 @@
 //! `pld-translate --pld-to-ascend-build`: the Ascend build tree of a module
 //! lowered by `--pld-lower-collectives` (the contract is docs/codegen.md).
 //!
-//! - [`plan`]: walks the module, resolves every AIV kernel's source (copied
+//! - `plan`: walks the module, resolves every AIV kernel's source (copied
 //!   or rendered) and drives the emitters into one in-memory [`Tree`];
-//! - [`template`]: the embedded builtin template packages and `${var}` rendering;
-//! - [`chip`]: one CHIP orchestration function → `orchestration/<fn>.cpp`;
-//! - [`host`]: one HOST orchestrator → `host/<fn>.cpp`;
-//! - [`kernel_config`]: a sub-build's `kernel_config.py`;
+//! - `template`: the embedded builtin template packages and `${var}` rendering;
+//! - `chip`: one CHIP orchestration function → `orchestration/<fn>.cpp`;
+//! - `host`: one HOST orchestrator → `host/<fn>.cpp`;
+//! - `kernel_config`: a sub-build's `kernel_config.py`;
 //! - [`write`]: the tree on disk, all or nothing.
 //!
 //! Every error is a located MLIR diagnostic; nothing is written unless the
 //! whole tree was planned without one.
 
-pub mod chip;
-pub mod host;
-pub mod kernel_config;
-pub mod names;
+pub(crate) mod chip;
+pub(crate) mod host;
+pub(crate) mod kernel_config;
+pub(crate) mod names;
 pub mod orch_ops;
-pub mod plan;
-pub mod template;
-pub mod write;
+pub(crate) mod plan;
+pub(crate) mod template;
+pub(crate) mod write;
 
 use crate::{bridge::OperationHandle, error::PldError};
 use melior::ir::operation::{OperationLike, OperationRef};
@@ -68,6 +68,8 @@ impl Options {
 static ALLOW_KERNEL_SOURCE_OUTSIDE: AtomicBool = AtomicBool::new(false);
 
 #[unsafe(no_mangle)]
+/// Called by the C++ driver (`src/bridge/shim.cc`) for `--allow-kernel-source-outside`.
+#[doc(hidden)]
 pub extern "C" fn pld_translate_set_allow_kernel_source_outside(allow: bool) {
     ALLOW_KERNEL_SOURCE_OUTSIDE.store(allow, Ordering::Relaxed);
 }
@@ -75,6 +77,7 @@ pub extern "C" fn pld_translate_set_allow_kernel_source_outside(allow: bool) {
 /// The generated files, by path relative to the output directory.
 #[derive(Default, Debug)]
 pub struct Tree {
+    /// Each file's bytes.
     pub files: BTreeMap<PathBuf, Vec<u8>>,
 }
 
@@ -89,7 +92,7 @@ pub fn translate(module: &OperationRef, options: &Options) -> Result<Tree, PldEr
 }
 
 /// The `build` callback of the C++ translation registration.
-pub fn translate_callback(module: OperationHandle, output_dir: &str, kernel_source_dir: &str, input_file: &str) -> bool {
+pub(crate) fn translate_callback(module: OperationHandle, output_dir: &str, kernel_source_dir: &str, input_file: &str) -> bool {
     let options = Options::new(output_dir, kernel_source_dir, input_file);
     let op = unsafe { OperationRef::from_raw(module.0) };
     match catch_unwind(AssertUnwindSafe(|| translate(&op, &options))) {

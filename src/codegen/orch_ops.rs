@@ -1,5 +1,5 @@
 //! What a CHIP orchestration body may contain: the one list that both the
-//! orchestration codegen ([`super::chip`], which matches on [`OrchOp`]
+//! orchestration codegen (`super::chip`, which matches on [`OrchOp`]
 //! exhaustively) and `--legalize-spmd-launches` (which refuses every op and
 //! type not listed here, at its location, before codegen) are written
 //! against, so the two cannot drift. The contract is
@@ -21,58 +21,98 @@ use std::collections::HashMap;
 /// An op the orchestration codegen emits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OrchOp {
+    /// `func.return`.
     Return,
+    /// `func.call`.
     Call,
+    /// `pl.submit`.
     Submit,
     /// `pl.launch`: its one call with a runtime block count.
     Launch,
     /// `pl.require`: latch an error code unless a condition holds.
     Require,
+    /// `pl.cast`.
     Cast,
+    /// `pl.tensor.slice`.
     Slice,
+    /// `pl.tensor.view`.
     View,
+    /// `pl.tensor.reshape`.
     Reshape,
+    /// `pl.tensor.transpose`.
     Transpose,
+    /// `pl.tensor.set_validshape`.
     SetValidShape,
+    /// `pl.tensor.create`.
     Create,
+    /// `pl.tensor.assemble`.
     Assemble,
+    /// `pl.tensor.write`.
     Write,
+    /// `scf.for`.
     For,
+    /// `scf.while`.
     While,
+    /// `scf.if`.
     If,
     /// `scf.yield` / `scf.condition` / `pl.yield`: emitted by the op that owns the region.
     Terminator,
+    /// `arith.constant`.
     Constant,
     /// A two-operand integer op.
     Binary(BinOp),
+    /// `arith.cmpi`.
     Cmp,
+    /// `arith.select`.
     Select,
+    /// `arith.extsi`.
     ExtS,
+    /// `arith.extui`.
     ExtU,
+    /// `arith.trunci`.
     Trunc,
+    /// `arith.index_cast`.
     IndexCast,
+    /// `arith.index_castui`.
     IndexCastUi,
 }
 
 /// The `arith` integer ops of two operands and one result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
+    /// `arith.addi`.
     Add,
+    /// `arith.subi`.
     Sub,
+    /// `arith.muli`.
     Mul,
+    /// `arith.divsi`.
     DivS,
+    /// `arith.divui`.
     DivU,
+    /// `arith.remsi`.
     RemS,
+    /// `arith.remui`.
     RemU,
+    /// `arith.minsi`.
     MinS,
+    /// `arith.maxsi`.
     MaxS,
+    /// `arith.minui`.
     MinU,
+    /// `arith.maxui`.
     MaxU,
+    /// `arith.andi`.
     And,
+    /// `arith.ori`.
     Or,
+    /// `arith.xori`.
     Xor,
+    /// `arith.shli`.
     Shl,
+    /// `arith.shrsi`.
     ShrS,
+    /// `arith.shrui`.
     ShrU,
 }
 
@@ -131,6 +171,7 @@ pub const ORCHESTRATION_OPS: &[(&str, OrchOp)] = &[
 pub const DEFERRED_OPS: &[&str] = &["pld.tensor.all_to_all_v", "pld.tensor.indexed_all_to_all_v"];
 
 impl OrchOp {
+    /// The entry of [`ORCHESTRATION_OPS`] named `name`.
     pub fn from_name(name: &str) -> Option<OrchOp> {
         ORCHESTRATION_OPS.iter().find(|(n, _)| *n == name).map(|(_, op)| *op)
     }
@@ -212,7 +253,7 @@ pub fn element_bytes(ty: Type) -> Option<u32> {
 /// Reports (at each op's location) everything in the CHIP orchestration body
 /// `func` that the orchestration codegen cannot emit; returns the error count.
 /// One error per op; an unsupported op's regions are not searched further.
-/// Ops in `skip` (by [`crate::ir::util::op_key`]) were already reported.
+/// Ops in `skip` (by `crate::ir::util::op_key`) were already reported.
 pub fn check_body<'c, 'a>(
     func: &OperationRef<'c, 'a>,
     functions: &HashMap<String, OperationRef<'c, 'a>>,

@@ -3,11 +3,43 @@
 //! `${var}` rendering from `pl.builtin_template_vars`.
 
 use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// Why `pl.builtin_template_vars` or a template did not render.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum TemplateError {
+    /// An item of the vars list is not `name=value`.
+    #[error("template variable '{0}' has no value (expected name=value)")]
+    NoValue(String),
+    /// A name that is not an identifier.
+    #[error("'{0}' is not a template variable name")]
+    BadName(String),
+    /// `name=` with nothing after it.
+    #[error("template variable '{0}' has an empty value")]
+    EmptyValue(String),
+    /// A name given twice.
+    #[error("template variable '{0}' is given twice")]
+    Twice(String),
+    /// A `${` without its `}` (at this byte of the template).
+    #[error("unterminated '${{' at byte {0}")]
+    Unterminated(usize),
+    /// `${...}` around something that is not a name.
+    #[error("'${{{0}}}' is not a template variable")]
+    NotAVariable(String),
+    /// The template uses a name the vars do not give.
+    #[error("the template uses '${{{0}}}', which has no value")]
+    Missing(String),
+    /// The vars give a name the template never uses.
+    #[error("template variable '{0}' is not used by the template")]
+    Unused(String),
+}
 
 /// One builtin template package: its `:dotted.name` and `kernel.cpp.in`.
 pub struct Package {
     pub name: &'static str,
-    /// Path of the template in the source tree (for messages and docs).
+    /// Path of the template in the source tree (a unit test holds it to the
+    /// name).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub path: &'static str,
     pub text: &'static str,
 }
@@ -35,7 +67,7 @@ pub fn package(name: &str) -> Option<&'static Package> {
 /// Parses `pl.builtin_template_vars` (`name=value`, several separated by `,`).
 /// A name without `=`, with an empty value, an empty or non-identifier name
 /// or a name given twice is an error.
-pub fn parse_vars(text: &str) -> Result<BTreeMap<String, String>, String> {
+pub fn parse_vars(text: &str) -> Result<BTreeMap<String, String>, TemplateError> {
     let mut vars = BTreeMap::new();
     if text.trim().is_empty() {
         return Ok(vars);
@@ -43,17 +75,17 @@ pub fn parse_vars(text: &str) -> Result<BTreeMap<String, String>, String> {
     for item in text.split(',') {
         let item = item.trim();
         let Some((name, value)) = item.split_once('=') else {
-            return Err(format!("template variable '{item}' has no value (expected name=value)"));
+            return Err(TemplateError::NoValue(item.to_string()));
         };
         let (name, value) = (name.trim(), value.trim());
         if !is_identifier(name) {
-            return Err(format!("'{name}' is not a template variable name"));
+            return Err(TemplateError::BadName(name.to_string()));
         }
         if value.is_empty() {
-            return Err(format!("template variable '{name}' has an empty value"));
+            return Err(TemplateError::EmptyValue(name.to_string()));
         }
         if vars.insert(name.to_string(), value.to_string()).is_some() {
-            return Err(format!("template variable '{name}' is given twice"));
+            return Err(TemplateError::Twice(name.to_string()));
         }
     }
     Ok(vars)
@@ -68,7 +100,7 @@ fn is_identifier(name: &str) -> bool {
 /// Substitutes every `${name}` of `template` from `vars`. A `${name}` with no
 /// value, an unterminated or malformed `${...}`, and a variable in `vars`
 /// that the template never uses are errors (never an empty string).
-pub fn render(template: &str, vars: &BTreeMap<String, String>) -> Result<String, String> {
+pub fn render(template: &str, vars: &BTreeMap<String, String>) -> Result<String, TemplateError> {
     let mut out = String::with_capacity(template.len());
     let mut used = std::collections::BTreeSet::new();
     let mut rest = template;
@@ -76,14 +108,14 @@ pub fn render(template: &str, vars: &BTreeMap<String, String>) -> Result<String,
         out.push_str(&rest[..start]);
         let after = &rest[start + 2..];
         let Some(end) = after.find('}') else {
-            return Err(format!("unterminated '${{' at byte {}", template.len() - rest.len() + start));
+            return Err(TemplateError::Unterminated(template.len() - rest.len() + start));
         };
         let name = &after[..end];
         if !is_identifier(name) {
-            return Err(format!("'${{{name}}}' is not a template variable"));
+            return Err(TemplateError::NotAVariable(name.to_string()));
         }
         let Some(value) = vars.get(name) else {
-            return Err(format!("the template uses '${{{name}}}', which has no value"));
+            return Err(TemplateError::Missing(name.to_string()));
         };
         used.insert(name);
         out.push_str(value);
@@ -91,7 +123,7 @@ pub fn render(template: &str, vars: &BTreeMap<String, String>) -> Result<String,
     }
     out.push_str(rest);
     if let Some(unused) = vars.keys().find(|k| !used.contains(k.as_str())) {
-        return Err(format!("template variable '{unused}' is not used by the template"));
+        return Err(TemplateError::Unused(unused.clone()));
     }
     Ok(out)
 }
@@ -119,27 +151,30 @@ mod tests {
     #[test]
     fn unknown_variable_is_an_error() {
         let err = render("x ${dtype} y", &vars("dtype_cpp=float")).unwrap_err();
-        assert!(err.contains("'${dtype}'"), "{err}");
+        assert_eq!(err, TemplateError::Missing("dtype".into()));
+        assert!(err.to_string().contains("'${dtype}'"), "{err}");
     }
 
     #[test]
     fn missing_value_is_an_error() {
-        assert!(parse_vars("dtype_cpp").unwrap_err().contains("has no value"));
-        assert!(parse_vars("dtype_cpp=").unwrap_err().contains("empty value"));
-        assert!(parse_vars("dtype_cpp=float,dtype_cpp=int8_t").unwrap_err().contains("twice"));
+        assert_eq!(parse_vars("dtype_cpp").unwrap_err(), TemplateError::NoValue("dtype_cpp".into()));
+        assert_eq!(parse_vars("dtype_cpp=").unwrap_err(), TemplateError::EmptyValue("dtype_cpp".into()));
+        assert_eq!(parse_vars("dtype_cpp=float,dtype_cpp=int8_t").unwrap_err(), TemplateError::Twice("dtype_cpp".into()));
+        assert_eq!(parse_vars("1x=float").unwrap_err(), TemplateError::BadName("1x".into()));
         let err = render("${dtype_cpp}", &BTreeMap::new()).unwrap_err();
-        assert!(err.contains("has no value"), "{err}");
+        assert!(err.to_string().contains("has no value"), "{err}");
     }
 
     #[test]
     fn malformed_references_are_errors() {
-        assert!(render("${dtype_cpp", &vars("dtype_cpp=float")).unwrap_err().contains("unterminated"));
-        assert!(render("${} ${dtype_cpp}", &vars("dtype_cpp=float")).unwrap_err().contains("not a template variable"));
+        assert_eq!(render("${dtype_cpp", &vars("dtype_cpp=float")).unwrap_err(), TemplateError::Unterminated(0));
+        assert_eq!(render("${} ${dtype_cpp}", &vars("dtype_cpp=float")).unwrap_err(), TemplateError::NotAVariable(String::new()));
     }
 
     #[test]
     fn unused_variable_is_an_error() {
-        assert!(render("${a}", &vars("a=1,b=2")).unwrap_err().contains("'b' is not used"));
+        let err = render("${a}", &vars("a=1,b=2")).unwrap_err();
+        assert!(err.to_string().contains("'b' is not used"), "{err}");
     }
 
     #[test]

@@ -1,19 +1,19 @@
 //! IR helpers below the analyses and passes: typed views of the dialect's
 //! types and attributes, value and symbol queries, and the launch-width fold.
 //!
-//! - [`util`]: module and call-site queries, attribute builders, the few
+//! - `util`: module and call-site queries, attribute builders, the few
 //!   mutations melior's safe API does not reach.
 //! - [`tensor_type`]: `!pl.tensor` / `!pld.dtensor` through the dialect's C API.
-//! - [`func_kind`]: `pl.func_kind` / `pl.level`.
-//! - [`values`]: what defines a value.
-//! - [`context`]: borrowing a `&Context` from a `ContextRef`.
-//! - [`ptr_map`]: hash maps keyed by IR handles.
+//! - `func_kind`: `pl.func_kind` / `pl.level`.
+//! - `values`: what defines a value.
+//! - `context`: borrowing a `&Context` from a `ContextRef`.
+//! - `ptr_map`: hash maps keyed by IR handles.
 //! - [`launch_width`]: `cal_all_to_all_v_blocks` (RFC #2521).
 
-pub mod context;
-pub mod func_kind;
+pub(crate) mod context;
+pub(crate) mod func_kind;
 pub mod launch_width;
-pub mod ptr_map;
+pub(crate) mod ptr_map;
 pub mod tensor_type;
-pub mod util;
-pub mod values;
+pub(crate) mod util;
+pub(crate) mod values;

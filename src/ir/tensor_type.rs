@@ -8,8 +8,11 @@ use melior::ir::{Type, TypeLike};
 /// PyPTO's TensorLayout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
+    /// Row-major (`nd`, the default).
     Nd,
+    /// Column-major (`dn`).
     Dn,
+    /// Fractal (`nz`).
     Nz,
 }
 
@@ -37,12 +40,17 @@ pub fn tensor_kind(ty: Type) -> Option<bool> {
 /// (no allocation): what the hot paths read.
 #[derive(Clone, Copy, Debug)]
 pub struct TensorView<'c> {
+    /// `!pld.dtensor` rather than `!pl.tensor`.
     pub distributed: bool,
     /// `None` when unranked; `i64::MIN` dims are `?`.
     pub shape: Option<&'c [i64]>,
+    /// The element type.
     pub element: Type<'c>,
+    /// The layout.
     pub layout: Layout,
+    /// An explicit valid_shape.
     pub has_valid: bool,
+    /// Explicit strides.
     pub has_strides: bool,
 }
 
@@ -89,7 +97,9 @@ pub struct TensorLike<'c> {
     pub distributed: bool,
     /// `None` when unranked; `None` dims are `?`.
     pub shape: Option<Vec<Option<i64>>>,
+    /// The element type.
     pub element: Type<'c>,
+    /// The layout.
     pub layout: Layout,
     /// An explicit valid_shape (defaults are normalized away by the dialect).
     pub has_valid: bool,

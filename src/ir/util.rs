@@ -6,7 +6,7 @@ use crate::{error::PldError, ir::func_kind::symbol_name};
 use melior::{
     Context,
     ir::{
-        Attribute, AttributeLike, BlockLike, BlockRef, Identifier, Module, RegionLike, Type, TypeLike, Value,
+        Attribute, AttributeLike, BlockLike, BlockRef, Identifier, RegionLike, Type, TypeLike, Value,
         ValueLike,
         attribute::{
             ArrayAttribute, DenseI32ArrayAttribute, DictionaryAttribute, IntegerAttribute,
@@ -18,9 +18,6 @@ use melior::{
 };
 use std::collections::HashMap;
 
-/// The ops that run a callee as one task: `func.call`, `pl.submit`,
-/// `pld.host.dispatch`.
-pub const CALL_OPS: [&str; 3] = ["func.call", "pl.submit", "pld.host.dispatch"];
 /// The managed collectives.
 pub const COLLECTIVE_OPS: [&str; 2] = ["pld.tensor.all_to_all_v", "pld.tensor.indexed_all_to_all_v"];
 
@@ -226,11 +223,6 @@ pub fn function_map<'c, 'a>(module: &OperationRef<'c, 'a>) -> HashMap<String, Op
         .collect()
 }
 
-/// Ops that open a scope of their own (a nested symbol table or function):
-/// what is inside them does not belong to the enclosing function.
-/// Ops that open a scope of their own (a nested module's functions, a nested
-/// function's body): not part of the enclosing function.
-pub const NESTED_SCOPES: [&str; 2] = ["builtin.module", "func.func"];
 
 /// Every op nested in `root` (not `root` itself) in program (pre-)order,
 /// without descending into a nested `builtin.module` / `func.func`: a call in
@@ -286,34 +278,47 @@ pub fn ops_of_kind<'c, 'a>(root: &OperationRef<'c, 'a>, wanted: impl Fn(OpKind) 
     raw.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
 }
 
-/// The top-level symbol named `name`, if any.
-pub fn find_symbol<'c, 'a>(body: &BlockRef<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        next = op.next_in_block();
-        if symbol_name(&op) == Some(name) {
-            return Some(op);
-        }
-    }
-    None
+/// MLIR's `SymbolTable` of a symbol-table op (a `builtin.module`): one build,
+/// then lookups by name without scanning, and insertions that keep it current.
+pub struct SymbolTable<'c, 'a> {
+    raw: mlir_sys::MlirSymbolTable,
+    _ops: std::marker::PhantomData<OperationRef<'c, 'a>>,
 }
 
-/// Parses the last top-level op (e.g. a `func.func`) of `text`, cloned out of
-/// its temporary module.
-pub fn parse_top_level<'c>(context: &'c Context, text: &str) -> Result<Operation<'c>, PldError> {
-    let module =
-        Module::parse(context, text).ok_or_else(|| PldError::Internal(format!("cannot parse synthesized IR:\n{text}")))?;
-    let mut op = module.body().first_operation().ok_or_else(|| PldError::Internal("empty synthesized module".into()))?;
-    // The last op: earlier ones only provide symbols it refers to.
-    while let Some(next) = op.next_in_block() {
-        op = next;
+impl<'c, 'a> SymbolTable<'c, 'a> {
+    /// The table of `op`, or `None` when `op` is not a symbol table.
+    pub fn of(op: &OperationRef<'c, 'a>) -> Option<Self> {
+        let raw = unsafe { mlir_sys::mlirSymbolTableCreate(op.to_raw()) };
+        (!raw.ptr.is_null()).then_some(Self { raw, _ops: std::marker::PhantomData })
     }
-    Ok(unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) })
+
+    /// The symbol named `name` directly in the table's op.
+    pub fn lookup(&self, name: &str) -> Option<OperationRef<'c, 'a>> {
+        let name = mlir_sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() };
+        let raw = unsafe { mlir_sys::mlirSymbolTableLookup(self.raw, name) };
+        (!raw.ptr.is_null()).then(|| unsafe { OperationRef::from_raw(raw) })
+    }
+
+    /// Appends `op` (a symbol whose name the caller has checked is free) to the
+    /// table's body and registers it.
+    pub fn insert(&self, op: Operation<'c>) -> OperationRef<'c, 'a> {
+        let raw = op.into_raw();
+        // With no parent yet, MLIR's `SymbolTable::insert` places it at the
+        // end of the body (before a terminator, if any).
+        unsafe { mlir_sys::mlirSymbolTableInsert(self.raw, raw) };
+        unsafe { OperationRef::from_raw(raw) }
+    }
+}
+
+impl Drop for SymbolTable<'_, '_> {
+    fn drop(&mut self) {
+        unsafe { mlir_sys::mlirSymbolTableDestroy(self.raw) }
+    }
 }
 
 /// Whether two ops are structurally equal (attributes, types, regions),
 /// locations aside (MLIR's `OperationEquivalence`).
-pub fn same_text(a: &OperationRef, b: &Operation) -> bool {
+pub fn structurally_equal(a: &OperationRef, b: &Operation) -> bool {
     unsafe { crate::capi::pldOperationEquivalent(a.to_raw(), b.to_raw()) }
 }
 
@@ -326,10 +331,6 @@ pub fn callee_name(op: &OperationRef) -> Option<String> {
 /// allocation).
 pub fn callee<'c>(op: &OperationRef<'c, '_>) -> Option<&'c str> {
     attr_str(op.attribute("callee").ok()?)
-}
-
-pub fn is_call(op: &OperationRef) -> bool {
-    op_kind(op).is_call()
 }
 
 /// How many leading operands of a call-like op are callee arguments (a
@@ -345,11 +346,6 @@ fn dispatch_segments(op: &OperationRef) -> Option<Vec<i32>> {
     let attr = op.attribute("operandSegmentSizes").ok()?;
     let array = DenseI32ArrayAttribute::try_from(attr).ok()?;
     Some((0..array.len()).map(|i| array.element(i).unwrap_or(0)).collect())
-}
-
-/// The callee arguments of a call-like op.
-pub fn call_args<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
-    (0..call_arg_count(op)).filter_map(|i| op.operand(i).ok()).collect()
 }
 
 /// Appends `extra` to the callee arguments of a call-like op.
@@ -431,17 +427,6 @@ pub fn attr_str<'c>(attr: Attribute<'c>) -> Option<&'c str> {
     std::str::from_utf8(bytes).ok()
 }
 
-/// The strings of an array-of-strings attribute.
-pub fn string_array(attr: Attribute) -> Option<Vec<String>> {
-    let array = ArrayAttribute::try_from(attr).ok()?;
-    (0..array.len())
-        .map(|i| {
-            let item = array.element(i).ok()?;
-            attr_str(item).map(str::to_string)
-        })
-        .collect()
-}
-
 /// Whether an attribute is an array of strings ([`string_array`] would
 /// succeed), without copying them.
 pub fn is_string_array(attr: Attribute) -> bool {
@@ -514,20 +499,6 @@ pub fn set_arg_attr_lists<'c>(func: &OperationRef<'c, '_>, lists: &[Vec<(Identif
     set_attr(func, "arg_attrs", ArrayAttribute::new(context, &dicts).into());
 }
 
-/// Sets (or replaces) argument attribute `name` on parameter `index`.
-pub fn set_arg_attr<'c>(func: &OperationRef<'c, '_>, index: usize, name: &str, value: Attribute<'c>) {
-    let context_ref = func.context();
-    let context = crate::ir::context::borrow(&context_ref);
-    let count = param_types(func).len();
-    let mut lists = arg_attr_lists(func, count);
-    let Some(list) = lists.get_mut(index) else {
-        return;
-    };
-    list.retain(|(n, _)| n.as_string_ref().as_str() != Ok(name));
-    list.push((Identifier::new(context, name), value));
-    set_arg_attr_lists(func, &lists);
-}
-
 /// Appends parameters to a function: its type, its entry block (if any) and
 /// its argument attributes. Returns the new block arguments' raw handles.
 pub fn append_params<'c>(
@@ -581,33 +552,14 @@ pub fn enclosing_function<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Operation
     None
 }
 
-/// A value's type printed (for messages).
-pub fn type_text(value: Value) -> String {
-    value.r#type().to_string()
+/// Whether `ty` is the `!pld.comm_ctx` type (one C call, an `isa`).
+pub fn is_comm_ctx(ty: Type) -> bool {
+    unsafe { crate::capi::pldTypeIsCommCtx(ty.to_raw()) }
 }
 
-/// Whether `ty` is the `!pld.comm_ctx` type: a TypeID comparison (the
-/// TypeID of a type class is process-wide), instead of printing every type.
-pub fn is_comm_ctx(ty: Type) -> bool {
-    static COMM_CTX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    let id = |t: Type| unsafe { mlir_sys::mlirTypeGetTypeID(t.to_raw()).ptr as usize };
-    let namespace = unsafe { mlir_sys::mlirDialectGetNamespace(mlir_sys::mlirTypeGetDialect(ty.to_raw())) };
-    if namespace.length != 3 || unsafe { std::slice::from_raw_parts(namespace.data as *const u8, 3) } != b"pld" {
-        return false;
-    }
-    let expected = match COMM_CTX.get() {
-        Some(&expected) => expected,
-        None => {
-            let context_ref = ty.context();
-            let context = crate::ir::context::borrow(&context_ref);
-            // `ty` is a pld type, so the dialect is loaded and this parses.
-            let Some(parsed) = Type::parse(context, "!pld.comm_ctx") else {
-                return false;
-            };
-            *COMM_CTX.get_or_init(|| id(parsed))
-        }
-    };
-    id(ty) == expected
+/// The `!pld.comm_ctx` type (the pld dialect is loaded wherever a pass runs on pld IR).
+pub fn comm_ctx_type(context: &Context) -> Type<'_> {
+    unsafe { Type::from_raw(crate::capi::pldCommCtxTypeGet(context.to_raw())) }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! ascending, never itself).
 //!
 //! Each tensor-like argument is an access of its alias class
-//! ([`crate::analysis::alias`]) with the argument's direction (`pl.arg_directions`,
+//! (`crate::analysis::alias`) with the argument's direction (`pl.arg_directions`,
 //! else the callee's parameter directions; a collective's are fixed), with
 //! TensorMap semantics: a read depends on the class's last writer (RAW); a
 //! write depends on the last writer (WAW) and on every reader since (WAR).
@@ -26,7 +26,7 @@
 //! `pl.task_deps` then keeps only the direct predecessors that no other
 //! listed predecessor already implies: the transitive reduction of that
 //! relation, with the same transitive closure (how, and why it stays linear
-//! under branches, loops and `cf` joins: [`tracker`]). The synthesized
+//! under branches, loops and `cf` joins: `tracker`). The synthesized
 //! collective kernel is a task like any user kernel: its directions
 //! `in, inout, inout, in, inout` order it after the task that wrote its input
 //! and before the one that reads its target.

@@ -4,7 +4,7 @@
 //! `pl.submit`, `pld.host.dispatch`) as `pl.arg_directions`.
 //!
 //! An explicit `pl.direction` wins; otherwise the direction is derived from
-//! the body (see [`crate::analysis::directions`]). All directions are computed before
+//! the body (see `crate::analysis::directions`). All directions are computed before
 //! anything is written, so the result does not depend on the order in which
 //! functions are visited, and a second run changes nothing.
 
@@ -21,6 +21,7 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 
+/// `--derive-call-directions` (see the module docs and `Passes.td`).
 #[derive(Clone, Default)]
 pub struct DeriveCallDirections;
 

@@ -26,7 +26,7 @@
 //! a task argument that is an integer scalar.
 //!
 //! Parameter directions are the explicit `pl.direction`s, else derived (see
-//! [`crate::analysis::directions`]). A parameter's name is the name of its location
+//! `crate::analysis::directions`). A parameter's name is the name of its location
 //! (`%out: !pl.tensor<...> loc("out")`), else `arg<i>`. Only `pl.submit` can
 //! pass fewer arguments than its callee has parameters (the rest are Outs the
 //! runtime allocates, `runtime_alloc_outs`); an SPMD launch may not leave an
@@ -46,6 +46,7 @@ use melior::ir::{
     operation::{OperationLike, OperationRef},
 };
 
+/// `--legalize-spmd-launches` (see the module docs and `Passes.td`).
 #[derive(Clone, Default)]
 pub struct LegalizeSpmdLaunches;
 

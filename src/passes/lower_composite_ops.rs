@@ -51,7 +51,10 @@ use crate::{
 };
 use melior::{
     Context,
-    dialect::scf,
+    dialect::{
+        arith::{self, CmpiPredicate},
+        scf,
+    },
     ir::{
         Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, Value, ValueLike,
         operation::{Operation, OperationBuilder, OperationLike, OperationRef},
@@ -172,10 +175,7 @@ impl<'c> Builder<'c> {
         Ok(OperationBuilder::new(name, self.loc).add_operands(operands).add_results(results).add_attributes(&attrs).build()?)
     }
     fn constant(&self, value: i64) -> Result<Operation<'c>, PldError> {
-        self.op("arith.constant", &[], &[self.i64], &[("value", i64_attr(self.context, value))])
-    }
-    fn binary(&self, name: &str, a: Value<'c, '_>, b: Value<'c, '_>) -> Result<Operation<'c>, PldError> {
-        self.op(name, &[a, b], &[self.i64], &[])
+        Ok(arith::constant(self.context, i64_attr(self.context, value), self.loc))
     }
 }
 
@@ -192,21 +192,20 @@ fn expand<'c>(context: &'c Context, op: &OperationRef<'c, '_>, max_recv: i64) ->
     let zero = before(b.constant(0)?)?;
     let one = before(b.constant(1)?)?;
     let max = before(b.constant(max_recv)?)?;
-    let dst_row = before(b.binary("arith.muli", me, max)?)?;
+    let dst_row = before(arith::muli(me, max, b.loc))?;
 
     // Send phase.
     let body = Block::new(&[(b.i64, b.loc)]);
     let peer: Value = body.argument(0)?.into();
     let i32_type: Type = IntegerType::new(context, 32).into();
     let count = body.append_operation(b.op("pld.comm.read_count", &[send_counts, peer], &[i32_type], &[])?);
-    let wide = body.append_operation(b.op("arith.extsi", &[count.result(0)?.into()], &[b.i64], &[])?);
-    let low = body.append_operation(b.binary("arith.maxsi", wide.result(0)?.into(), zero)?);
-    let rows = body.append_operation(b.binary("arith.minsi", low.result(0)?.into(), max)?);
+    let wide = body.append_operation(arith::extsi(count.result(0)?.into(), b.i64, b.loc));
+    let low = body.append_operation(arith::maxsi(wide.result(0)?.into(), zero, b.loc));
+    let rows = body.append_operation(arith::minsi(low.result(0)?.into(), max, b.loc));
     let rows: Value = rows.result(0)?.into();
-    let predicate = Attribute::parse(context, "4 : i64").expect("sgt"); // arith.cmpi sgt
-    let any = body.append_operation(b.op("arith.cmpi", &[rows, zero], &[IntegerType::new(context, 1).into()], &[("predicate", predicate)])?);
+    let any = body.append_operation(arith::cmpi(context, CmpiPredicate::Sgt, rows, zero, b.loc));
     let then_block = Block::new(&[]);
-    let src_row = then_block.append_operation(b.binary("arith.muli", peer, max)?);
+    let src_row = then_block.append_operation(arith::muli(peer, max, b.loc));
     then_block.append_operation(b.op(
         "pld.comm.put_rows",
         &[rows, input, src_row.result(0)?.into(), target, dst_row, peer],

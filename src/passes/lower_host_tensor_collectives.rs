@@ -51,18 +51,21 @@ use crate::{
     error::PldError,
     ir::func_kind::{func_kind, is_host_level},
     ir::util::{
-        enclosing_function, find_symbol, i64_attr, insert_before, key, module_body, module_functions, op_key, op_name,
-        ops_named, parse_top_level, replace_all_uses, same_text, string_array_attr,
+        SymbolTable, enclosing_function, i64_attr, insert_before, key, module_body, module_functions, op_key, op_name,
+        ops_named, replace_all_uses, string_array_attr, structurally_equal,
     },
     ir::tensor_type::TensorLike,
 };
 use melior::{
     Context,
-    dialect::scf,
+    dialect::{func, scf},
     ir::{
         Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, Value, ValueLike,
-        attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute},
-        operation::{Operation, OperationBuilder, OperationLike, OperationRef},
+        attribute::{
+            ArrayAttribute, DenseI32ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute,
+            TypeAttribute,
+        },
+        operation::{Operation, OperationBuilder, OperationLike, OperationMutLike, OperationRef},
         r#type::IntegerType,
     },
 };
@@ -99,20 +102,37 @@ pub fn callable_symbol(variant: Variant) -> String {
     format!("builtin.tensor.all_to_all_v__{}", &variant.symbol()["__builtin_all_to_all_v__".len()..])
 }
 
-/// The builtin chip callable, in the IR's own syntax.
-pub fn callable_source(variant: Variant) -> String {
-    let [input, target, signal, send, recv, result]: [String; 6] =
-        variant.canonical_types().try_into().expect("the plain op's five operands and a result");
-    format!(
-        "func.func private @{name}{signature} \
-         attributes {{pl.func_kind = \"orchestration\"}} {{\n  \
-         %0 = func.call @{kernel}(%input, %target, %signal, %send_counts, %recv_counts) \
-         {{pl.abi_arg_count = {HOST_ABI_ARGS} : i64, pl.arg_directions = [\"in\", \"inout\", \"inout\", \"in\", \"inout\"], \
-         pl.task_deps = [], pl.task_id = 0 : i64}} : ({input}, {target}, {signal}, {send}, {recv}) -> {result}\n  \
-         return %0 : {result}\n}}",
-        name = callable_symbol(variant),
-        signature = variant.canonical_signature(),
-        kernel = variant.symbol(),
+/// The builtin chip callable of a variant, built as ops: a HOST-dispatchable
+/// orchestration function of the canonical signature whose one task calls
+/// the variant's kernel with the HOST ABI, located by a `NameLoc` of its
+/// symbol around `collective`.
+pub fn build_callable<'c>(context: &'c Context, variant: Variant, collective: Location<'c>) -> Operation<'c> {
+    let name = callable_symbol(variant);
+    let loc = Location::name(context, &name, collective);
+    let (block, arg_attrs, function_type) = variant.canonical_entry(context, collective);
+    let args: Vec<Value> = (0..block.argument_count()).filter_map(|i| block.argument(i).ok().map(Value::from)).collect();
+    let results: Vec<Type> = (0..function_type.result_count()).filter_map(|i| function_type.result(i).ok()).collect();
+    let mut call = func::call(context, FlatSymbolRefAttribute::new(context, variant.symbol()), &args, &results, loc);
+    call.set_attribute("pl.abi_arg_count", i64_attr(context, HOST_ABI_ARGS));
+    call.set_attribute("pl.arg_directions", string_array_attr(context, &variant.spec().directions()));
+    call.set_attribute("pl.task_deps", ArrayAttribute::new(context, &[]).into());
+    call.set_attribute("pl.task_id", i64_attr(context, 0));
+    let call = block.append_operation(call);
+    let returned: Vec<Value> = call.results().map(Value::from).collect();
+    block.append_operation(func::r#return(&returned, loc));
+    let region = Region::new();
+    region.append_block(block);
+    func::func(
+        context,
+        StringAttribute::new(context, &name),
+        TypeAttribute::new(function_type.into()),
+        region,
+        &[
+            (Identifier::new(context, "sym_visibility"), StringAttribute::new(context, "private").into()),
+            (Identifier::new(context, "arg_attrs"), arg_attrs),
+            (Identifier::new(context, "pl.func_kind"), StringAttribute::new(context, "orchestration").into()),
+        ],
+        loc,
     )
 }
 
@@ -167,16 +187,20 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
     let context_ref = module.context();
     let context = crate::ir::context::borrow(&context_ref);
     let variants: BTreeSet<Variant> = plans.iter().map(|(_, p)| p.variant).collect();
+    let symbols = SymbolTable::of(&module)
+        .ok_or_else(|| PldError::Internal("the pass runs on a module, which is a symbol table".into()))?;
     let mut to_add: Vec<Operation> = Vec::new();
     for &variant in &variants {
-        for (name, text) in [
-            (variant.symbol().to_string(), variant.kernel_source()),
-            (callable_symbol(variant), format!("{}\n{}", variant.kernel_source(), callable_source(variant))),
+        // Located at the first collective that needs them.
+        let first = plans.iter().find(|(_, p)| p.variant == variant).map(|(op, _)| op.location());
+        let at = first.unwrap_or_else(|| module.location());
+        for (name, synthesized) in [
+            (variant.symbol().to_string(), variant.build_kernel(context, at)),
+            (callable_symbol(variant), build_callable(context, variant, at)),
         ] {
-            let synthesized = parse_top_level(context, &text)?;
-            match find_symbol(&body, &name) {
+            match symbols.lookup(&name) {
                 None => to_add.push(synthesized),
-                Some(existing) if same_text(&existing, &synthesized) => {}
+                Some(existing) if structurally_equal(&existing, &synthesized) => {}
                 Some(existing) => {
                     for (op, _) in plans.iter().filter(|(_, p)| p.variant == variant) {
                         diag::error_with_note(
@@ -195,7 +219,7 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
         return Err(PldError::Diagnosed(errors));
     }
     for op in to_add {
-        body.append_operation(op);
+        symbols.insert(op);
     }
     let lowered = plans.len() as u64;
     for (op, plan) in plans {
@@ -330,30 +354,32 @@ impl<'c, 'a> Emitter<'c, '_, 'a> {
         Ok(OperationBuilder::new(name, self.loc).add_operands(operands).add_results(results).add_attributes(&attrs).build()?)
     }
     fn emit(&self, name: &str, operands: &[Value<'c, '_>], results: &[Type<'c>], attrs: &[(&str, Attribute<'c>)]) -> Result<Value<'c, 'a>, PldError> {
-        let op = insert_before(self.anchor, self.build(name, operands, results, attrs)?)?;
+        self.insert(self.build(name, operands, results, attrs)?)
+    }
+    /// Inserts `op` before the collective; its first result.
+    fn insert(&self, op: Operation<'c>) -> Result<Value<'c, 'a>, PldError> {
+        let op = insert_before(self.anchor, op)?;
         Ok(unsafe { Value::from_raw(op.result(0)?.to_raw()) })
     }
     fn constant(&self, value: i64, ty: Type<'c>) -> Result<Value<'c, 'a>, PldError> {
-        self.emit("arith.constant", &[], &[ty], &[("value", IntegerAttribute::new(ty, value).into())])
+        self.insert(arith::constant(self.context, IntegerAttribute::new(ty, value).into(), self.loc))
     }
     fn i64(&self) -> Type<'c> {
         IntegerType::new(self.context, 64).into()
     }
-    fn arith(&self, name: &str, a: Value<'c, '_>, b: Value<'c, '_>, ty: Type<'c>) -> Result<Value<'c, 'a>, PldError> {
-        self.emit(name, &[a, b], &[ty], &[])
-    }
     fn cmp(&self, predicate: CmpiPredicate, a: Value<'c, '_>, b: Value<'c, '_>) -> Result<Value<'c, 'a>, PldError> {
-        let i1 = IntegerType::new(self.context, 1).into();
-        self.emit("arith.cmpi", &[a, b], &[i1], &[("predicate", i64_attr(self.context, predicate as i64))])
+        self.insert(arith::cmpi(self.context, predicate, a, b, self.loc))
     }
 }
 
-use melior::dialect::arith::CmpiPredicate::{self, Sge as SGE, Sle as SLE, Slt as SLT};
+use melior::dialect::arith::{
+    self,
+    CmpiPredicate::{self, Sge as SGE, Sle as SLE, Slt as SLT},
+};
 
 fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan) -> Result<(), PldError> {
     let e = Emitter { context, loc: op.location(), anchor: op };
     let i64t = e.i64();
-    let i1: Type = IntegerType::new(context, 1).into();
 
     // B = CalAllToAllVBlocks(P, L), and the runtime argument check.
     let limit = match op.attribute("core_num").ok().and_then(|a| IntegerAttribute::try_from(a).ok()) {
@@ -366,13 +392,13 @@ fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan)
     let int32_max = e.constant(i32::MAX as i64, i64t)?;
     let at_least_one = e.cmp(SGE, limit, one)?;
     let at_most_max = e.cmp(SLE, limit, int32_max)?;
-    let in_range = e.arith("arith.andi", at_least_one, at_most_max, i1)?;
+    let in_range = e.insert(arith::andi(at_least_one, at_most_max, e.loc))?;
     let below_ranks = e.cmp(SLT, limit, ranks)?;
-    let quotient = e.arith("arith.divsi", limit, ranks, i64t)?;
-    let multiple = e.arith("arith.muli", quotient, ranks, i64t)?;
-    let blocks = e.emit("arith.select", &[below_ranks, limit, multiple], &[i64t], &[])?;
+    let quotient = e.insert(arith::divsi(limit, ranks, e.loc))?;
+    let multiple = e.insert(arith::muli(quotient, ranks, e.loc))?;
+    let blocks = e.insert(arith::select(below_ranks, limit, multiple, e.loc))?;
     let fits = e.cmp(SGE, stride, blocks)?;
-    let ok = e.arith("arith.andi", in_range, fits, i1)?;
+    let ok = e.insert(arith::andi(in_range, fits, e.loc))?;
     insert_before(
         op,
         e.build(
@@ -398,12 +424,7 @@ fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan)
     )?;
 
     // Casts to the callable's canonical parameter types.
-    let canonical: Vec<Type> = plan
-        .variant
-        .canonical_types()
-        .iter()
-        .map(|t| Type::parse(context, t).ok_or_else(|| PldError::Internal(format!("bad type {t}"))))
-        .collect::<Result<_, _>>()?;
+    let canonical: Vec<Type> = plan.variant.canonical_type_values(context);
     let mut args: Vec<Value> = Vec::new();
     for (i, ty) in canonical.iter().take(5).enumerate() {
         let v = op.operand(i)?;
@@ -444,15 +465,23 @@ fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan)
 
 #[cfg(test)]
 mod tests {
-    use super::{Variant, callable_source, callable_symbol};
+    use super::{Variant, build_callable, callable_symbol};
+    use melior::ir::operation::OperationLike;
     use crate::collective::Dtype;
 
     #[test]
     fn callable_names_and_abi() {
         assert_eq!(callable_symbol(Variant::plain(Dtype::Fp32)), "builtin.tensor.all_to_all_v__fp32");
         assert_eq!(callable_symbol(Variant::plain(Dtype::Int8)), "builtin.tensor.all_to_all_v__int8");
-        let text = callable_source(Variant::plain(Dtype::Int8));
-        assert!(text.contains("func.call @__builtin_all_to_all_v__int8("));
+        let registry = melior::dialect::DialectRegistry::new();
+        crate::register_dialects(&registry);
+        let context = melior::Context::new();
+        context.append_dialect_registry(&registry);
+        context.load_all_available_dialects();
+        let callable = build_callable(&context, Variant::plain(Dtype::Int8), melior::ir::Location::unknown(&context));
+        assert!(callable.verify());
+        let text = callable.to_string();
+        assert!(text.contains("call @__builtin_all_to_all_v__int8("), "{text}");
         assert!(text.contains("pl.abi_arg_count = 6 : i64"));
         assert!(text.contains("pl.func_kind = \"orchestration\""));
     }

@@ -6,7 +6,7 @@
 //! AIV builtin kernel (`@__builtin_all_to_all_v__fp32` / `__int8`,
 //! `@__builtin_indexed_all_to_all_v__fp32` / `__int8`), so the collective is
 //! one ordinary task of the caller's pipeline. Both ops are driven by one
-//! variant table ([`crate::collective`]: operands, canonical types,
+//! variant table (`crate::collective`: operands, canonical types,
 //! directions, template package, width rule, runtime core_num, architecture);
 //! nothing below is specific to either op. Like upstream MathToFuncs it runs
 //! in phases: (1) check every collective and plan its variant and launch
@@ -21,7 +21,7 @@ use crate::{
     analysis::contiguity::ContiguityTrace,
     diag,
     error::PldError,
-    ir::util::{find_symbol, module_body, module_functions, ops_named, same_text},
+    ir::util::{SymbolTable, module_body, module_functions, ops_named, structurally_equal},
     ir::ptr_map::PtrMap,
     ir::func_kind::{is_chip_orchestration, symbol_name},
     ir::tensor_type::TensorView,
@@ -31,7 +31,7 @@ use melior::{
     ir::{
         Attribute, BlockLike, Identifier, Location, Type, TypeLike, Value, ValueLike,
         attribute::{FlatSymbolRefAttribute, IntegerAttribute},
-        operation::{OperationBuilder, OperationLike, OperationRef},
+        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRef},
         r#type::IntegerType,
     },
     walk_and_apply_patterns,
@@ -39,11 +39,11 @@ use melior::{
 use mlir_sys::MlirType;
 use std::collections::{BTreeSet, HashMap};
 
-pub use crate::collective::{Dtype, Variant};
+pub(crate) use crate::collective::Variant;
 
 /// The plain op.
 pub const ALL_TO_ALL_V: &str = crate::collective::ALL_TO_ALL_V.op;
-/// Every managed collective: each is planned (a row of [`crate::collective`]'s
+/// Every managed collective: each is planned (a row of `crate::collective`'s
 /// table) and the residual check looks for them all.
 pub const COLLECTIVES: [&str; 2] = crate::ir::util::COLLECTIVE_OPS;
 /// The builtin template package of the plain op (both rails render it).
@@ -136,15 +136,17 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
     let mut existing: BTreeSet<Variant> = BTreeSet::new();
     // Each variant's kernel, located at the first collective that needs it.
     let mut built: HashMap<Variant, melior::ir::Operation> = HashMap::new();
+    let symbols = SymbolTable::of(&module)
+        .ok_or_else(|| PldError::Internal("the pass runs on a module, which is a symbol table".into()))?;
     for op in &planned_ops {
         let variant = plans[&(op.to_raw().ptr as usize)].variant;
         built.entry(variant).or_insert_with(|| variant.build_kernel(context, op.location()));
     }
     for &variant in &variants {
-        let Some(symbol) = find_symbol(&body, variant.symbol()) else {
+        let Some(symbol) = symbols.lookup(variant.symbol()) else {
             continue;
         };
-        if same_text(&symbol, &built[&variant]) {
+        if structurally_equal(&symbol, &built[&variant]) {
             existing.insert(variant);
             continue;
         }
@@ -207,7 +209,7 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
     }
     statistics.kernels_synthesized = kernels.len() as u64;
     for kernel in kernels {
-        body.append_operation(kernel);
+        symbols.insert(kernel);
     }
 
     // Phase 4: the rewrite, one pattern per row of the table (same callback).
@@ -343,7 +345,9 @@ fn plan_collective<'c, 'a>(
     Some(Plan { variant, width })
 }
 
+/// A collective's launch width request `core_num` (L).
 pub enum CoreNum<'c> {
+    /// A compile-time constant (the attribute, or an operand that folds).
     Static(i64),
     /// A runtime value, with the location that defines it.
     Runtime(Location<'c>),
@@ -448,22 +452,14 @@ fn rewrite_collective(
     }
     let args: Vec<Value> = args.into_iter().map(|raw| unsafe { Value::from_raw(raw) }).collect();
 
-    let mut attributes: Vec<(Identifier, Attribute)> =
-        vec![(Identifier::new(context, "callee"), FlatSymbolRefAttribute::new(context, plan.variant.symbol()).into())];
+    let mut call =
+        melior::dialect::func::call(context, FlatSymbolRefAttribute::new(context, plan.variant.symbol()), &args, result, loc);
     if let Width::Static(blocks) = plan.width
         && blocks > 1
     {
-        attributes.push((
-            Identifier::new(context, "pl.core_num"),
-            IntegerAttribute::new(IntegerType::new(context, 64).into(), blocks).into(),
-        ));
-        attributes.push((Identifier::new(context, "pl.sync_start"), Attribute::unit(context)));
+        call.set_attribute("pl.core_num", IntegerAttribute::new(IntegerType::new(context, 64).into(), blocks).into());
+        call.set_attribute("pl.sync_start", Attribute::unit(context));
     }
-    let call = OperationBuilder::new("func.call", loc)
-        .add_attributes(&attributes)
-        .add_operands(&args)
-        .add_results(result)
-        .build()?;
     let call = match plan.width {
         Width::Static(_) => base.insert(call).result(0)?.to_raw(),
         Width::Runtime { ranks, stride } => {

@@ -16,7 +16,7 @@
 //!   (buffers without a domain, or a value that resolves to no single
 //!   domain) prints without `in`, as before;
 //! - any other call passes the caller's own context argument: the one of the
-//!   caller's dtensor parameter that the argument aliases ([`crate::analysis::alias`]),
+//!   caller's dtensor parameter that the argument aliases (`crate::analysis::alias`),
 //!   else (one communication domain per function is the precondition) the
 //!   caller's first context argument;
 //! - a caller with no dtensor parameter and no device is an error.
@@ -33,7 +33,7 @@ use crate::{
     error::PldError,
     ir::func_kind::{is_host_level, symbol_name},
     ir::util::{
-        append_call_args, append_params, call_arg_count, callee_name, entry_block, extend_array_attr, insert_before,
+        append_call_args, append_params, comm_ctx_type, call_arg_count, callee_name, entry_block, extend_array_attr, insert_before,
         is_comm_ctx, is_dtensor, is_string_array, module_body, module_functions, op_key, op_name, param_types,
         set_discardable_attrs,
     },
@@ -221,7 +221,7 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
     // Signatures.
     let context_ref = module.context();
     let context = crate::ir::context::borrow(&context_ref);
-    let ctx_type = Type::parse(context, "!pld.comm_ctx").ok_or_else(|| PldError::Internal("no !pld.comm_ctx".into()))?;
+    let ctx_type = comm_ctx_type(context);
     let direction_in_attr: Attribute = StringAttribute::new(context, "in").into();
     let direction_in: Vec<(Identifier, Attribute)> = vec![(Identifier::new(context, "pl.direction"), direction_in_attr)];
     let mut ctx_args: HashMap<usize, Vec<mlir_sys::MlirValue>> = HashMap::new();

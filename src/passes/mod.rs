@@ -4,8 +4,8 @@
 //! description, dependent dialects, options, statistics); TableGen generates
 //! its C++ class (`src/bridge/passes.cc`), which MLIR registers, parses the
 //! options of, times and reports the statistics of like any C++ pass. Its
-//! `runOnOperation` calls [`run_pass`] through the cxx bridge with the module
-//! and the option values; [`run_pass`] runs the matching [`ModulePass`] and
+//! `runOnOperation` calls `run_pass` through the cxx bridge with the module
+//! and the option values; `run_pass` runs the matching [`ModulePass`] and
 //! hands its counts back.
 
 pub mod auto_derive_task_dependencies;
@@ -39,7 +39,7 @@ pub trait ModulePass: Default + 'static {
     /// already emitted at their locations; any other error is reported at the
     /// module's location.
     fn run(&mut self, module: OperationRef) -> Result<(), PldError>;
-    /// [`Self::run`] with the analyses the pipeline kept ([`crate::analysis::manager`]);
+    /// [`Self::run`] with the analyses the pipeline kept (`crate::analysis::manager`);
     /// a pass that uses them overrides this (and its `run` calls it with
     /// fresh ones).
     fn run_with(&mut self, module: OperationRef, _analyses: &mut Analyses) -> Result<(), PldError> {
@@ -58,7 +58,7 @@ pub trait ModulePass: Default + 'static {
     }
 }
 
-/// Every pass with a Rust body: [`ARGUMENTS`] and the dispatch of [`run_pass`].
+/// Every pass with a Rust body: [`ARGUMENTS`] and the dispatch of `run_pass`.
 macro_rules! rust_passes {
     ($($pass:ty),* $(,)?) => {
         /// The flag of every pass with a Rust body, in the pipeline's order
@@ -138,9 +138,14 @@ fn run_body<P: ModulePass>(
 /// A fresh instance of pass `P` (its C++ class, default options), for
 /// melior's `PassManager::add_pass`.
 pub fn create<P: ModulePass>() -> Pass {
-    let handle = ffi::create_pass(P::ARGUMENT);
-    assert!(!handle.0.ptr.is_null(), "Passes.td declares no pass '{}'", P::ARGUMENT);
-    unsafe { Pass::from_raw(handle.0) }
+    create_by_argument(P::ARGUMENT).unwrap_or_else(|| panic!("Passes.td declares no pass '{}'", P::ARGUMENT))
+}
+
+/// A fresh instance of the pld pass whose flag is `argument` (e.g.
+/// `"lower-l2-tensor-collectives"`), or `None` when no pld pass has that flag.
+pub fn create_by_argument(argument: &str) -> Option<Pass> {
+    let handle = ffi::create_pass(argument);
+    (!handle.0.ptr.is_null()).then(|| unsafe { Pass::from_raw(handle.0) })
 }
 
 /// The pipeline `--pld-lower-collectives` runs, as text (without options;

@@ -9,6 +9,7 @@ use super::ModulePass;
 use crate::{diag, error::PldError, ir::func_kind};
 use melior::ir::{BlockLike, RegionLike, operation::OperationLike, operation::OperationRef};
 
+/// `--test-func-kinds`: a test pass (see `Passes.td`).
 #[derive(Clone, Default)]
 pub struct TestFuncKinds;
 

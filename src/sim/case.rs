@@ -1,5 +1,6 @@
 //! A pld-sim case (docs/sim.md, the case table of the sim spec): parsing and validation.
 
+use crate::sim::SimError;
 use serde_json::{Map, Value};
 
 use crate::ir::launch_width::cal_all_to_all_v_blocks;
@@ -7,17 +8,21 @@ use crate::ir::launch_width::cal_all_to_all_v_blocks;
 /// Element type of the payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DType {
+    /// `"f32"`.
     F32,
+    /// `"i8"`.
     I8,
 }
 
 impl DType {
+    /// The case JSON's spelling.
     pub fn name(self) -> &'static str {
         match self {
             DType::F32 => "f32",
             DType::I8 => "i8",
         }
     }
+    /// Bytes per element.
     pub fn size(self) -> i64 {
         match self {
             DType::F32 => 4,
@@ -37,6 +42,7 @@ pub enum Op {
 }
 
 impl Op {
+    /// The case JSON's spelling.
     pub fn name(self) -> &'static str {
         match self {
             Op::AllToAllV => "all_to_all_v",
@@ -55,10 +61,15 @@ impl Op {
 /// A collective operand, by its name in the all_to_all_v signature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operand {
+    /// `input`.
     Input,
+    /// `target`.
     Target,
+    /// `signal`.
     Signal,
+    /// `send_counts`.
     SendCounts,
+    /// `recv_counts`.
     RecvCounts,
     /// The indexed op's gather list.
     Index,
@@ -78,6 +89,7 @@ impl Operand {
         Operand::Index,
     ];
 
+    /// The operand's name in the signature.
     pub fn name(self) -> &'static str {
         match self {
             Operand::Input => "input",
@@ -89,6 +101,7 @@ impl Operand {
         }
     }
 
+    /// The operand named `name`.
     pub fn from_name(name: &str) -> Option<Operand> {
         Operand::INDEXED.into_iter().find(|o| o.name() == name)
     }
@@ -109,21 +122,28 @@ pub const MAX_RESULT_VALUES: i64 = 1 << 24;
 /// exchange per iteration, so this bounds one call's work the way `repeat` bounds the calls.
 pub const MAX_LAYERS: i64 = 64;
 
+/// One pld-sim case (docs/sim.md): the JSON keys, validated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
     /// P, 1..16.
     pub ranks: usize,
     /// L, the requested block limit (passed to the module as `core_num`; pld-opt checks it).
     pub core_num: i64,
+    /// The payload element type.
     pub dtype: DType,
+    /// MAX_RECV: rows each rank can receive from each source.
     pub max_recv: i64,
+    /// Elements per row.
     pub row_elems: i64,
     /// `send_counts[src][dst]`, any int32.
     pub send_counts: Vec<Vec<i32>>,
     /// S; `None` means B.
     pub signal_stride: Option<i64>,
+    /// Calls of `chip_pipeline` per run (each one exchange per layer).
     pub repeat: u32,
+    /// The target's AIV cores (`aiv-cores` of lower-l2).
     pub aiv_capacity: i64,
+    /// An operand passed through a non-contiguous view (the case must be refused).
     pub non_contiguous: Option<Operand>,
     /// N, 1..=[`MAX_LAYERS`]: the exchanges of one `chip_pipeline` call, an `scf.for` in the
     /// module when > 1 (iteration k > 0 stages what iteration k - 1 received).
@@ -177,12 +197,18 @@ fn required_int(obj: &Map<String, Value>, key: &str) -> Result<i64, String> {
 
 impl Case {
     /// Parses and validates a case. Errors are one-line messages naming the problem.
-    pub fn from_json(text: &str) -> Result<Case, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("bad JSON: {e}"))?;
+    pub fn from_json(text: &str) -> Result<Case, SimError> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| SimError::InvalidCase(format!("bad JSON: {e}")))?;
         Case::from_value(&value)
     }
 
-    pub fn from_value(value: &Value) -> Result<Case, String> {
+    /// [`Case::from_json`] of a parsed JSON value.
+    pub fn from_value(value: &Value) -> Result<Case, SimError> {
+        Case::validate(value).map_err(SimError::InvalidCase)
+    }
+
+    fn validate(value: &Value) -> Result<Case, String> {
         let obj = value.as_object().ok_or("the case must be a JSON object")?;
         if let Some(unknown) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
             return Err(format!("unknown key '{unknown}' (known: {})", KEYS.join(", ")));
@@ -499,7 +525,7 @@ mod tests {
     }
 
     fn err(text: &str) -> String {
-        Case::from_json(text).unwrap_err()
+        Case::from_json(text).unwrap_err().to_string()
     }
 
     #[test]

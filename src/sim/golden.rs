@@ -3,6 +3,7 @@
 //! formulas of the sim spec). It shares no code with the kernel template, the runtime or the
 //! simulator's driver.
 
+use crate::sim::SimError;
 use super::case::{Case, DType, Op};
 use super::result::SimResult;
 
@@ -137,7 +138,11 @@ fn expected_indexed(case: &Case) -> Vec<RankGolden> {
 /// Checks a pld-sim result of status `ok` against the golden: `blocks`, every rank's
 /// `recv_counts`, every target value, and an all-zero `[P, S]` signal. The error names the first
 /// few mismatches.
-pub fn check(case: &Case, result: &SimResult) -> Result<(), String> {
+pub fn check(case: &Case, result: &SimResult) -> Result<(), SimError> {
+    check_untyped(case, result).map_err(SimError::Mismatch)
+}
+
+fn check_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
     if result.status != "ok" || result.code != 0 {
         return Err(format!("status {} code {}: {}", result.status, result.code, result.message));
     }
@@ -206,7 +211,11 @@ pub fn expected_refused(case: &Case) -> Vec<RankGolden> {
 /// rank's target, recv_counts and `[P, S]` signal untouched (all zero, [`expected_refused`]), and
 /// the stage task's effect: the message reports the staging window (and the send_counts window)
 /// holding the input on every rank, which the driver checks after the run.
-pub fn check_refused(case: &Case, result: &SimResult, status: &str, code: i64) -> Result<(), String> {
+pub fn check_refused(case: &Case, result: &SimResult, status: &str, code: i64) -> Result<(), SimError> {
+    check_refused_untyped(case, result, status, code).map_err(SimError::Mismatch)
+}
+
+fn check_refused_untyped(case: &Case, result: &SimResult, status: &str, code: i64) -> Result<(), String> {
     if result.status != status || result.code != code {
         return Err(format!("expected {status} {code}, got {} {}: {}", result.status, result.code, result.message));
     }
@@ -466,23 +475,23 @@ mod tests {
 
         let mut bad = good.clone();
         bad.ranks[1].target[0][1] += 1.0;
-        assert!(check(&c, &bad).unwrap_err().contains("rank 1: target row 0"));
+        assert!(check(&c, &bad).unwrap_err().to_string().contains("rank 1: target row 0"));
 
         let mut bad = good.clone();
         bad.ranks[0].target[5][0] = 7.0; // a row past rank 1's count of 0
-        assert!(check(&c, &bad).unwrap_err().contains("rank 0: target row 5"));
+        assert!(check(&c, &bad).unwrap_err().to_string().contains("rank 0: target row 5"));
 
         let mut bad = good.clone();
         bad.ranks[0].recv_counts[1] = 3;
-        assert!(check(&c, &bad).unwrap_err().contains("recv_counts"));
+        assert!(check(&c, &bad).unwrap_err().to_string().contains("recv_counts"));
 
         let mut bad = good.clone();
         bad.ranks[1].signal[0][0] = 2;
-        assert!(check(&c, &bad).unwrap_err().contains("signal cell [0, 0] = 2"));
+        assert!(check(&c, &bad).unwrap_err().to_string().contains("signal cell [0, 0] = 2"));
 
         let mut bad = good.clone();
         bad.blocks = 2;
-        assert!(check(&c, &bad).unwrap_err().contains("blocks"));
+        assert!(check(&c, &bad).unwrap_err().to_string().contains("blocks"));
 
         let mut bad = good;
         bad.status = "fatal".into();

@@ -1,5 +1,6 @@
 //! The pld-sim case matrix (`pld-sim --matrix`, tests/sim.rs) and how each entry is judged.
 
+use crate::sim::SimError;
 use super::case::{Case, DType, Op, Operand};
 use super::golden;
 use super::result::SimResult;
@@ -23,6 +24,7 @@ pub enum Pattern {
 }
 
 impl Pattern {
+    /// Every pattern.
     pub const ALL: [Pattern; 6] = [
         Pattern::Uniform,
         Pattern::ZeroAndFull,
@@ -31,6 +33,7 @@ impl Pattern {
         Pattern::Negative,
         Pattern::Random,
     ];
+    /// The pattern's name in entry names.
     pub fn name(self) -> &'static str {
         match self {
             Pattern::Uniform => "uniform",
@@ -104,22 +107,35 @@ pub enum Expect {
     CompileError(&'static str),
     /// fatal / invalid_args with the code, and nothing of the collective or after it ran:
     /// zero targets, recv_counts and signals, no collective or consume_step block started.
-    Refused { status: &'static str, code: i64 },
+    Refused {
+        /// `fatal` or `invalid_args`.
+        status: &'static str,
+        /// The runtime's error code.
+        code: i64,
+    },
 }
 
+/// One matrix entry.
 #[derive(Clone, Debug)]
 pub struct Entry {
+    /// A unique name (`--filter` matches it).
     pub name: String,
+    /// The case run.
     pub case: Case,
+    /// How its result is judged.
     pub expect: Expect,
 }
 
+/// The rank counts P of the matrix.
 pub const PS: [usize; 5] = [1, 2, 4, 8, 16];
+/// The block limits L of the matrix.
 pub const LS: [i64; 6] = [1, 2, 4, 8, 10, 16];
 /// (max_recv, row_elems) by variant; rows of 12, 20, 52, 132, 160 bytes (f32) and 3..40 bytes
 /// (i8): mostly not multiples of 32 bytes.
 const SHAPES: [(i64, i64); 6] = [(4, 8), (3, 5), (2, 33), (5, 3), (1, 13), (4, 40)];
 
+/// The matrix's case for P = `p`, L = `l`, a dtype, MAX_RECV = `mr`, row elements `re`
+/// and a count pattern drawn with `seed`.
 #[allow(clippy::too_many_arguments)]
 pub fn case(p: usize, l: i64, dtype: DType, mr: i64, re: i64, pattern: Pattern, seed: u64) -> Case {
     Case {
@@ -338,7 +354,7 @@ fn runtime_base() -> Case {
 
 /// What a compile-time core_num refuses at compile time, refused at run time (invalid_args 5
 /// before the collective; the stage ran, nothing after it), and a runtime core_num in a loop.
-/// All on the module of [`runtime_base`] (S = 4; its module does not depend on L, so these add
+/// All on the module of `runtime_base` (S = 4; its module does not depend on L, so these add
 /// no tree but the looped one).
 pub fn runtime_extras() -> Vec<Entry> {
     let mut v = Vec::new();
@@ -457,8 +473,10 @@ pub enum IndexPattern {
 }
 
 impl IndexPattern {
+    /// Every index pattern.
     pub const ALL: [IndexPattern; 5] =
         [IndexPattern::Identity, IndexPattern::Reverse, IndexPattern::Random, IndexPattern::Repeated, IndexPattern::OutOfRange];
+    /// The pattern's name in entry names.
     pub fn name(self) -> &'static str {
         match self {
             IndexPattern::Identity => "identity",
@@ -668,12 +686,16 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
 }
 
 /// Judges a result against an entry's expectation.
-pub fn judge(entry: &Entry, result: &SimResult) -> Result<(), String> {
+pub fn judge(entry: &Entry, result: &SimResult) -> Result<(), SimError> {
+    judge_untyped(entry, result).map_err(SimError::Mismatch)
+}
+
+fn judge_untyped(entry: &Entry, result: &SimResult) -> Result<(), String> {
     let c = &entry.case;
     let builtin = case_kernel(c);
     match &entry.expect {
         Expect::Golden => {
-            golden::check(c, result)?;
+            golden::check(c, result).map_err(|e| e.to_string())?;
             let started = blocks_started(&result.message);
             let calls = c.ranks as i64 * c.repeat as i64 * c.exchanges_per_call();
             let want = golden::expected_blocks(c) * calls;
@@ -699,7 +721,7 @@ pub fn judge(entry: &Entry, result: &SimResult) -> Result<(), String> {
             Ok(())
         }
         Expect::Refused { status, code } => {
-            golden::check_refused(c, result, status, *code)?;
+            golden::check_refused(c, result, status, *code).map_err(|e| e.to_string())?;
             let started = blocks_started(&result.message);
             for k in [builtin, "consume_step"] {
                 if started.get(k) != Some(&0) {

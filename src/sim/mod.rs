@@ -2,6 +2,7 @@
 //! (docs/sim.md). The `pld-sim` binary is a thin CLI over this module.
 //!
 //! - [`case`]: the case JSON and its validation;
+//! - [`error`]: [`SimError`], why a run gave no result;
 //! - [`module`]: the `chip_pipeline` module written for a case;
 //! - [`toolchain`]: pld-opt → pld-translate → g++ with the content-hash cache;
 //! - [`run`]: the driver run and the result;
@@ -9,9 +10,12 @@
 //! - [`matrix`]: the case matrix and how each entry is judged.
 
 pub mod case;
+pub mod error;
 pub mod golden;
 pub mod matrix;
 pub mod module;
 pub mod result;
 pub mod run;
 pub mod toolchain;
+
+pub use error::SimError;

@@ -1,10 +1,12 @@
 //! The pld-sim result JSON: `{"status", "code", "message", "blocks", "ranks": [{"recv_counts",
 //! "target", "signal"}]}`.
 
+use crate::sim::SimError;
 use serde_json::{Map, Value, json};
 
 use super::case::DType;
 
+/// What one rank holds after the run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RankResult {
     /// `recv_counts[src]`.
@@ -15,13 +17,18 @@ pub struct RankResult {
     pub signal: Vec<Vec<i64>>,
 }
 
+/// The outcome of a case (docs/sim.md's result JSON).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimResult {
     /// `ok`, `compile_error`, `fatal` or `invalid_args`.
     pub status: String,
+    /// The exit code of the failing step (0 when ok).
     pub code: i64,
+    /// The diagnostics or runtime message (empty when ok).
     pub message: String,
+    /// B, the launch width the collective ran with.
     pub blocks: i64,
+    /// Per rank, in rank order.
     pub ranks: Vec<RankResult>,
 }
 
@@ -63,7 +70,12 @@ impl SimResult {
         Value::Object(obj)
     }
 
-    pub fn from_json(text: &str) -> Result<SimResult, String> {
+    /// Parses a result pld-sim printed.
+    pub fn from_json(text: &str) -> Result<SimResult, SimError> {
+        SimResult::parse(text).map_err(SimError::BadResult)
+    }
+
+    fn parse(text: &str) -> Result<SimResult, String> {
         let v: Value = serde_json::from_str(text).map_err(|e| format!("bad result JSON: {e}"))?;
         let field = |k: &str| v.get(k).ok_or_else(|| format!("result without '{k}'"));
         let ints = |v: &Value, what: &str| -> Result<Vec<i64>, String> {

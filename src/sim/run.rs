@@ -1,6 +1,7 @@
 //! Running one case: module → pld-opt → pld-translate → g++ → the driver on P ranks × B blocks
 //! → the result.
 
+use crate::sim::SimError;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
@@ -193,7 +194,11 @@ fn parse_output(case: &Case, text: &str) -> Result<DriverOutput, String> {
 /// Runs one case end to end. `Err` is a failure of pld-sim itself (a tool missing, the generated
 /// tree not compiling, the simulator crashing, consume_step's output not matching the target
 /// window); every outcome of the case, including compile_error, is an `Ok` result.
-pub fn run_case(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
+pub fn run_case(tc: &Toolchain, case: &Case) -> Result<SimResult, SimError> {
+    run_case_untyped(tc, case).map_err(SimError::Driver)
+}
+
+fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
     let sim = match build(tc, case)? {
         Ok(sim) => sim,
         Err(compile_error) => return Ok(compile_error),
@@ -291,8 +296,11 @@ pub fn case_kernel(case: &Case) -> &'static str {
 /// One benchmark measurement.
 #[derive(Clone, Debug)]
 pub struct BenchResult {
+    /// P.
     pub ranks: usize,
+    /// B.
     pub blocks: i64,
+    /// Payload bytes each rank receives per exchange.
     pub bytes_per_rank: i64,
     /// Per timed exchange: (best single-thread memcpy of `bytes_per_rank` just before it, the
     /// exchange), ns.
@@ -327,7 +335,11 @@ impl BenchResult {
 /// `warmup`), each from the moment its last block started to the moment its last block ended.
 /// The case must be f32 with every count at MAX_RECV for the bytes to be `rows * row_elems * 4`
 /// (and, indexed, every index entry in range: the driver verifies the gathered rows).
-pub fn bench(tc: &Toolchain, case: &Case, warmup: u32, iters: u32) -> Result<BenchResult, String> {
+pub fn bench(tc: &Toolchain, case: &Case, warmup: u32, iters: u32) -> Result<BenchResult, SimError> {
+    bench_untyped(tc, case, warmup, iters).map_err(SimError::Driver)
+}
+
+fn bench_untyped(tc: &Toolchain, case: &Case, warmup: u32, iters: u32) -> Result<BenchResult, String> {
     let sim = match build(tc, case)? {
         Ok(sim) => sim,
         Err(r) => return Err(format!("the bench module does not compile: {}", r.message)),
@@ -369,7 +381,11 @@ pub fn bench(tc: &Toolchain, case: &Case, warmup: u32, iters: u32) -> Result<Ben
 }
 
 /// Writes `text` to `path` (or stdout for `None`).
-pub fn write_output(path: Option<&Path>, text: &str) -> Result<(), String> {
+pub fn write_output(path: Option<&Path>, text: &str) -> Result<(), SimError> {
+    write_output_untyped(path, text).map_err(SimError::Output)
+}
+
+fn write_output_untyped(path: Option<&Path>, text: &str) -> Result<(), String> {
     match path {
         Some(p) => fs::write(p, text).map_err(|e| format!("{}: {e}", p.display())),
         None => {

@@ -12,6 +12,7 @@
 //! bin/<key>      key = hash(compiler identity, link flags, the object keys)
 //! ```
 
+use crate::sim::SimError;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,7 @@ pub const CXXFLAGS_ENV: &str = "PLD_SIM_CXXFLAGS";
 pub struct ContentHash(u128);
 
 impl ContentHash {
+    /// A hash seeded with `domain` (what is keyed).
     pub fn new(domain: &str) -> ContentHash {
         let mut h = ContentHash(0x6c62272e07bb014262b821756295c58d);
         h.part(domain.as_bytes());
@@ -42,11 +44,13 @@ impl ContentHash {
             self.0 = (self.0 ^ b as u128).wrapping_mul(PRIME);
         }
     }
+    /// Adds one length-framed part.
     pub fn part(&mut self, data: &[u8]) -> &mut ContentHash {
         self.bytes(&(data.len() as u64).to_le_bytes());
         self.bytes(data);
         self
     }
+    /// The hash as 32 hex digits.
     pub fn hex(&self) -> String {
         format!("{:032x}", self.0)
     }
@@ -59,6 +63,7 @@ pub struct Toolchain {
     pub root: PathBuf,
     /// Directory holding pld-opt and pld-translate (the one pld-sim runs from).
     pub tools: PathBuf,
+    /// The content-hash cache (`<root>/target/pld-sim-cache`).
     pub cache: PathBuf,
     /// C++ compiler ($CXX, default g++).
     pub cxx: String,
@@ -73,7 +78,12 @@ pub struct Toolchain {
 #[derive(Debug)]
 pub enum BuildError {
     /// pld-opt or pld-translate rejected the module (their exit code and diagnostics).
-    Compile { code: i64, message: String },
+    Compile {
+        /// The tool's exit code.
+        code: i64,
+        /// Its diagnostics.
+        message: String,
+    },
     /// Anything else (missing tool, I/O, a C++ compile failure of the generated tree).
     Internal(String),
 }
@@ -156,23 +166,30 @@ struct Unit {
 /// A built simulator: the binary and the kernels it holds.
 #[derive(Clone, Debug)]
 pub struct Simulator {
+    /// The simulator executable.
     pub binary: PathBuf,
+    /// The kernels it links, by symbol.
     pub kernels: Vec<String>,
 }
 
 impl Toolchain {
     /// The crate root from `$PLD_SIM_ROOT`, else the build-time crate root; the tools from the
     /// running executable's directory.
-    pub fn discover() -> Result<Toolchain, String> {
-        let exe = std::env::current_exe().map_err(|e| format!("cannot locate the running executable: {e}"))?;
-        let tools = exe.parent().ok_or("the executable has no directory")?.to_path_buf();
+    pub fn discover() -> Result<Toolchain, SimError> {
+        let exe = std::env::current_exe()
+            .map_err(|e| SimError::Toolchain(format!("cannot locate the running executable: {e}")))?;
+        let tools = exe.parent().ok_or(SimError::Toolchain("the executable has no directory".into()))?.to_path_buf();
         Toolchain::with_tools(tools)
     }
 
     /// As [`Toolchain::discover`], but with pld-opt and pld-translate taken from `tools` (for
     /// callers that are not pld-sim, e.g. the integration tests, which pass the directory of
     /// `CARGO_BIN_EXE_pld-sim`).
-    pub fn with_tools(tools: PathBuf) -> Result<Toolchain, String> {
+    pub fn with_tools(tools: PathBuf) -> Result<Toolchain, SimError> {
+        Toolchain::locate(tools).map_err(SimError::Toolchain)
+    }
+
+    fn locate(tools: PathBuf) -> Result<Toolchain, String> {
         let root =
             std::env::var_os(ROOT_ENV).map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
         for need in ["runtime/include/pld_runtime/host.h", "runtime/host/runtime.cpp", "src/sim/driver/driver.cpp"] {
@@ -215,6 +232,7 @@ impl Toolchain {
         })
     }
 
+    /// The path of tool `name` (pld-opt, pld-translate) in [`Toolchain::tools`].
     pub fn tool(&self, name: &str) -> Result<PathBuf, BuildError> {
         let p = self.tools.join(name);
         if p.is_file() {

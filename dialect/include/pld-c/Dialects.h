@@ -24,6 +24,8 @@ MLIR_CAPI_EXPORTED bool pldTypeIsTensor(MlirType type);
 MLIR_CAPI_EXPORTED bool pldTypeIsDTensor(MlirType type);
 MLIR_CAPI_EXPORTED bool pldTypeIsCommCtx(MlirType type);
 MLIR_CAPI_EXPORTED bool pldTypeIsWindowBuffer(MlirType type);
+/* The !pld.comm_ctx type (the pld dialect must be loaded in ctx). */
+MLIR_CAPI_EXPORTED MlirType pldCommCtxTypeGet(MlirContext ctx);
 /* -1 for an unranked type. */
 MLIR_CAPI_EXPORTED intptr_t pldTensorLikeGetRank(MlirType type);
 /* Dimension `pos`; INT64_MIN (MLIR's kDynamic) for `?`. */

@@ -6,13 +6,19 @@
 use crate::{
     analysis::alias::AliasClasses,
     analysis::directions::Directions,
-    ir::util::{CALL_OPS, COLLECTIVE_OPS, NESTED_SCOPES, is_tensor_like, op_key, ops_named},
+    ir::util::{COLLECTIVE_OPS, is_tensor_like, op_key, ops_named},
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, ValueLike,
     operation::{OperationLike, OperationRef},
 };
 use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// The ops that run a callee as one task (the reference names them; the pass
+/// asks `OpKind`).
+const CALL_OPS: [&str; 3] = ["func.call", "pl.submit", "pld.host.dispatch"];
+/// Ops that open a scope of their own: not part of the enclosing function.
+const NESTED_SCOPES: [&str; 2] = ["builtin.module", "func.func"];
 
 /// The tasks of one body: ids and dependency lists.
 pub fn plan_function<'c, 'a>(

@@ -57,7 +57,9 @@ pub type TaskId = u32;
 /// What one task does to one alias class.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Access {
+    /// The task reads the class.
     pub read: bool,
+    /// The task writes the class.
     pub write: bool,
 }
 
