@@ -1,6 +1,7 @@
 //! IR helpers below the analyses and passes: typed views of the dialect's
 //! types and attributes, value and symbol queries, and the launch-width fold.
 //!
+//! - `builders`: typed builders of the `pl` / `pld` ops the passes create.
 //! - `util`: module and call-site queries, attribute builders, the few
 //!   mutations melior's safe API does not reach.
 //! - [`tensor_type`]: `!pl.tensor` / `!pld.dtensor` through the dialect's C API.
@@ -10,6 +11,7 @@
 //! - `ptr_map`: hash maps keyed by IR handles.
 //! - [`launch_width`]: `cal_all_to_all_v_blocks` (RFC #2521).
 
+pub(crate) mod builders;
 pub(crate) mod context;
 pub(crate) mod func_kind;
 pub mod launch_width;

@@ -43,6 +43,7 @@ use super::{
     lower_l2_tensor_collectives::{ALL_TO_ALL_V, CoreNum, core_num},
 };
 use crate::{
+    ir::builders,
     diag,
     error::PldError,
     ir::func_kind::func_kind,
@@ -56,8 +57,8 @@ use melior::{
         scf,
     },
     ir::{
-        Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, Value, ValueLike,
-        operation::{Operation, OperationBuilder, OperationLike, OperationRef},
+        Block, BlockLike, Location, Region, RegionLike, Type, Value, ValueLike,
+        operation::{Operation, OperationLike, OperationRef},
         r#type::IntegerType,
     },
 };
@@ -169,11 +170,6 @@ struct Builder<'c> {
 }
 
 impl<'c> Builder<'c> {
-    fn op(&self, name: &str, operands: &[Value<'c, '_>], results: &[Type<'c>], attrs: &[(&str, Attribute<'c>)]) -> Result<Operation<'c>, PldError> {
-        let attrs: Vec<(Identifier, Attribute)> =
-            attrs.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
-        Ok(OperationBuilder::new(name, self.loc).add_operands(operands).add_results(results).add_attributes(&attrs).build()?)
-    }
     fn constant(&self, value: i64) -> Result<Operation<'c>, PldError> {
         Ok(arith::constant(self.context, i64_attr(self.context, value), self.loc))
     }
@@ -187,8 +183,8 @@ fn expand<'c>(context: &'c Context, op: &OperationRef<'c, '_>, max_recv: i64) ->
         let inserted = insert_before(op, new)?;
         Ok(unsafe { Value::from_raw(inserted.result(0)?.to_raw()) })
     };
-    let ranks = before(b.op("pld.system.nranks", &[], &[b.i64], &[])?)?;
-    let me = before(b.op("pld.system.rank", &[], &[b.i64], &[])?)?;
+    let ranks = before(builders::system_nranks(context, b.loc)?)?;
+    let me = before(builders::system_rank(context, b.loc)?)?;
     let zero = before(b.constant(0)?)?;
     let one = before(b.constant(1)?)?;
     let max = before(b.constant(max_recv)?)?;
@@ -197,8 +193,7 @@ fn expand<'c>(context: &'c Context, op: &OperationRef<'c, '_>, max_recv: i64) ->
     // Send phase.
     let body = Block::new(&[(b.i64, b.loc)]);
     let peer: Value = body.argument(0)?.into();
-    let i32_type: Type = IntegerType::new(context, 32).into();
-    let count = body.append_operation(b.op("pld.comm.read_count", &[send_counts, peer], &[i32_type], &[])?);
+    let count = body.append_operation(builders::comm_read_count(context, send_counts, peer, b.loc)?);
     let wide = body.append_operation(arith::extsi(count.result(0)?.into(), b.i64, b.loc));
     let low = body.append_operation(arith::maxsi(wide.result(0)?.into(), zero, b.loc));
     let rows = body.append_operation(arith::minsi(low.result(0)?.into(), max, b.loc));
@@ -206,17 +201,12 @@ fn expand<'c>(context: &'c Context, op: &OperationRef<'c, '_>, max_recv: i64) ->
     let any = body.append_operation(arith::cmpi(context, CmpiPredicate::Sgt, rows, zero, b.loc));
     let then_block = Block::new(&[]);
     let src_row = then_block.append_operation(arith::muli(peer, max, b.loc));
-    then_block.append_operation(b.op(
-        "pld.comm.put_rows",
-        &[rows, input, src_row.result(0)?.into(), target, dst_row, peer],
-        &[],
-        &[],
-    )?);
+    then_block.append_operation(builders::comm_put_rows(rows, input, src_row.result(0)?.into(), target, dst_row, peer, b.loc)?);
     then_block.append_operation(scf::r#yield(&[], b.loc));
     let then_region = Region::new();
     then_region.append_block(then_block);
     body.append_operation(scf::r#if(any.result(0)?.into(), &[], then_region, Region::new(), b.loc));
-    body.append_operation(b.op("pld.comm.notify", &[rows, recv_counts, me, signal, peer], &[], &[])?);
+    body.append_operation(builders::comm_notify(rows, recv_counts, me, signal, peer, b.loc)?);
     body.append_operation(scf::r#yield(&[], b.loc));
     let region = Region::new();
     region.append_block(body);
@@ -225,7 +215,7 @@ fn expand<'c>(context: &'c Context, op: &OperationRef<'c, '_>, max_recv: i64) ->
     // Receive phase.
     let body = Block::new(&[(b.i64, b.loc)]);
     let peer: Value = body.argument(0)?.into();
-    body.append_operation(b.op("pld.comm.wait", &[signal, peer], &[], &[])?);
+    body.append_operation(builders::comm_wait(signal, peer, b.loc)?);
     body.append_operation(scf::r#yield(&[], b.loc));
     let region = Region::new();
     region.append_block(body);

@@ -46,6 +46,7 @@ use super::{
     lower_l2_tensor_collectives::{ALL_TO_ALL_V, COLLECTIVES, OPERANDS, Variant},
 };
 use crate::{
+    ir::builders,
     analysis::contiguity::ContiguityTrace,
     diag,
     error::PldError,
@@ -62,10 +63,10 @@ use melior::{
     ir::{
         Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, Value, ValueLike,
         attribute::{
-            ArrayAttribute, DenseI32ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute,
+            ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute,
             TypeAttribute,
         },
-        operation::{Operation, OperationBuilder, OperationLike, OperationMutLike, OperationRef},
+        operation::{Operation, OperationLike, OperationMutLike, OperationRef},
         r#type::IntegerType,
     },
 };
@@ -349,13 +350,6 @@ struct Emitter<'c, 'o, 'a> {
 }
 
 impl<'c, 'a> Emitter<'c, '_, 'a> {
-    fn build(&self, name: &str, operands: &[Value<'c, '_>], results: &[Type<'c>], attrs: &[(&str, Attribute<'c>)]) -> Result<Operation<'c>, PldError> {
-        let attrs: Vec<(Identifier, Attribute)> = attrs.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
-        Ok(OperationBuilder::new(name, self.loc).add_operands(operands).add_results(results).add_attributes(&attrs).build()?)
-    }
-    fn emit(&self, name: &str, operands: &[Value<'c, '_>], results: &[Type<'c>], attrs: &[(&str, Attribute<'c>)]) -> Result<Value<'c, 'a>, PldError> {
-        self.insert(self.build(name, operands, results, attrs)?)
-    }
     /// Inserts `op` before the collective; its first result.
     fn insert(&self, op: Operation<'c>) -> Result<Value<'c, 'a>, PldError> {
         let op = insert_before(self.anchor, op)?;
@@ -399,36 +393,19 @@ fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan)
     let blocks = e.insert(arith::select(below_ranks, limit, multiple, e.loc))?;
     let fits = e.cmp(SGE, stride, blocks)?;
     let ok = e.insert(arith::andi(in_range, fits, e.loc))?;
-    insert_before(
-        op,
-        e.build(
-            "pld.host.require",
-            &[ok],
-            &[],
-            &[
-                ("error_code", i64_attr(context, INVALID_ARGS)),
-                (
-                    "message",
-                    StringAttribute::new(
-                        context,
-                        &format!(
-                            "{ALL_TO_ALL_V}: core_num must be in [1, 2147483647] and the signal stride S={} must be \
-                             >= the admitted block count B (P={})",
-                            plan.stride, plan.ranks
-                        ),
-                    )
-                    .into(),
-                ),
-            ],
-        )?,
-    )?;
+    let message = format!(
+        "{ALL_TO_ALL_V}: core_num must be in [1, 2147483647] and the signal stride S={} must be \
+         >= the admitted block count B (P={})",
+        plan.stride, plan.ranks
+    );
+    insert_before(op, builders::host_require(context, ok, INVALID_ARGS, &message, e.loc)?)?;
 
     // Casts to the callable's canonical parameter types.
     let canonical: Vec<Type> = plan.variant.canonical_type_values(context);
     let mut args: Vec<Value> = Vec::new();
     for (i, ty) in canonical.iter().take(5).enumerate() {
         let v = op.operand(i)?;
-        args.push(if v.r#type() == *ty { v } else { e.emit("pl.cast", &[v], &[*ty], &[])? });
+        args.push(if v.r#type() == *ty { v } else { e.insert(builders::cast(v, *ty, e.loc)?)? });
     }
 
     // One dispatch per device.
@@ -438,20 +415,15 @@ fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan)
     let step = e.constant(1, index)?;
     let body = Block::new(&[(index, e.loc)]);
     let device: Value = body.argument(0)?.into();
-    let mut operands = args.clone();
-    operands.push(device);
-    operands.push(blocks);
-    let mut attrs: Vec<(&str, Attribute)> = vec![
-        ("callee", FlatSymbolRefAttribute::new(context, &callable_symbol(plan.variant)).into()),
-        ("operandSegmentSizes", DenseI32ArrayAttribute::new(context, &[5, 1, 1]).into()),
-        ("pl.arg_directions", string_array_attr(context, &["in", "inout", "inout", "in", "inout"])),
-    ];
+    let mut attrs: Vec<(&str, Attribute)> =
+        vec![("pl.arg_directions", string_array_attr(context, &["in", "inout", "inout", "in", "inout"]))];
     for name in ["pl.task_id", "pl.task_deps"] {
         if let Ok(a) = op.attribute(name) {
             attrs.push((name, a));
         }
     }
-    body.append_operation(e.build("pld.host.dispatch", &operands, &[], &attrs)?);
+    let callee = callable_symbol(plan.variant);
+    body.append_operation(builders::host_dispatch(context, &callee, &args, device, Some(blocks), &attrs, e.loc)?);
     body.append_operation(scf::r#yield(&[], e.loc));
     let region = Region::new();
     region.append_block(body);

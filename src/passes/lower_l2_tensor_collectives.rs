@@ -29,9 +29,9 @@ use crate::{
 use melior::{
     PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
     ir::{
-        Attribute, BlockLike, Identifier, Location, Type, TypeLike, Value, ValueLike,
+        Attribute, Location, Type, TypeLike, Value, ValueLike,
         attribute::{FlatSymbolRefAttribute, IntegerAttribute},
-        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRef},
+        operation::{OperationLike, OperationMutLike, OperationRef},
         r#type::IntegerType,
     },
     walk_and_apply_patterns,
@@ -442,7 +442,7 @@ fn rewrite_collective(
         if value.r#type() == to {
             return Ok(value.to_raw());
         }
-        let cast = OperationBuilder::new("pl.cast", loc).add_operands(&[value]).add_results(&[to]).build()?;
+        let cast = crate::ir::builders::cast(value, to, loc)?;
         Ok(base.insert(cast).result(0)?.to_raw())
     };
     let (params, result) = canonical.split_at(canonical.len() - 1);
@@ -509,14 +509,7 @@ fn runtime_width<'c>(
         "{ALL_TO_ALL_V}: core_num must be in [1, 2147483647] and the signal stride S={stride} must be at least \
          the admitted block count B (core_num folded for P={ranks} ranks)"
     );
-    let require = OperationBuilder::new("pl.require", loc)
-        .add_operands(&[ok])
-        .add_attributes(&[
-            (Identifier::new(context, "code"), IntegerAttribute::new(i64t, 5).into()),
-            (Identifier::new(context, "message"), melior::ir::attribute::StringAttribute::new(context, &message).into()),
-        ])
-        .build()?;
-    base.insert(require);
+    base.insert(crate::ir::builders::require(context, ok, 5, &message, loc)?);
     Ok(blocks.to_raw())
 }
 
@@ -529,19 +522,8 @@ fn launch<'c>(
     result: Type<'c>,
     loc: Location<'c>,
 ) -> Result<mlir_sys::MlirValue, PldError> {
-    use melior::ir::{Block, Region, RegionLike};
     let _ = context;
-    let block = Block::new(&[]);
-    let call = block.append_operation(call);
-    let value = call.result(0)?;
-    block.append_operation(OperationBuilder::new("pl.yield", loc).add_operands(&[value.into()]).build()?);
-    let region = Region::new();
-    region.append_block(block);
-    let launch = OperationBuilder::new("pl.launch", loc)
-        .add_operands(&[unsafe { Value::from_raw(blocks) }])
-        .add_regions([region])
-        .add_results(&[result])
-        .build()?;
+    let launch = crate::ir::builders::launch(unsafe { Value::from_raw(blocks) }, call, &[result], loc)?;
     Ok(base.insert(launch).result(0)?.to_raw())
 }
 

@@ -41,7 +41,7 @@ use crate::{
 use melior::ir::{
     Attribute, BlockLike, Identifier, Type, ValueLike,
     attribute::StringAttribute,
-    operation::{OperationBuilder, OperationLike, OperationRef},
+    operation::{OperationLike, OperationRef},
 };
 use std::collections::HashMap;
 
@@ -259,14 +259,11 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
                     None => {
                         // One per (dispatch, domain), right before the dispatch.
                         let device = call.operand(call_arg_count(&call))?;
-                        let mut operands = vec![device];
-                        if let Some(d) = domain {
-                            operands.push(crate::analysis::provenance::op_of(d).result(0)?.into());
-                        }
-                        let op = OperationBuilder::new("pld.host.device_ctx", call.location())
-                            .add_operands(&operands)
-                            .add_results(&[ctx_type])
-                            .build()?;
+                        let domain_value = match domain {
+                            Some(d) => Some(crate::analysis::provenance::op_of(d).result(0)?.into()),
+                            None => None,
+                        };
+                        let op = crate::ir::builders::host_device_ctx(context, device, domain_value, call.location())?;
                         let v = insert_before(&call, op)?.result(0)?.to_raw();
                         device_ctx.push((domain, v));
                         v
