@@ -415,8 +415,8 @@ pub fn arch_problem(spec: &Spec, arch: &str) -> Option<String> {
     if arch == needed {
         return None;
     }
-    Some(format!(
-        "{short} needs pl.arch = \"{needed}\" (A5 URMA PER_PEER transport); this module's pl.arch is \"{arch}\"{default}",
+    Some(crate::diag::msg!(
+        "{short} needs pl.arch = \"{needed}\" (A5 URMA PER_PEER transport), got pl.arch = \"{arch}\"{default}",
         short = spec.short,
         default = if arch == "a2a3" { " (the default when absent)" } else { "" },
     ))

@@ -53,3 +53,63 @@ pub fn error_with_notes(loc: Location, message: &str, notes: &[(Location, String
         notes_ffi::pldEmitErrorWithNotes(loc.to_raw(), text(message), notes.len() as isize, locs.as_ptr(), texts.as_ptr());
     }
 }
+
+// ---- The one diagnostic voice (docs/diagnostics.md) ----------------------
+//
+// Every diagnostic about an op starts with MLIR's verifier prefix
+// `'<op name>' op ` (what `emitOpError` prints), passes and codegen included.
+// The prefix is built here, once; callers pass only the rest (subject, rule,
+// `, got <value>`). Message templates are written inline at the call or with
+// [`msg!`] so tests/diagnostics_style.rs can find them and check each against
+// the inventory in docs/diagnostics.md.
+
+/// A diagnostic message template (the text of a message or note that is not
+/// written inline at a `diag::` call): `format!`, marked so the style test
+/// finds the template.
+macro_rules! msg {
+    ($($arg:tt)*) => { format!($($arg)*) };
+}
+pub(crate) use msg;
+
+/// `'<op name>' op <message>`: the prefix of every diagnostic about an op.
+pub fn op_message(op_name: &str, message: &str) -> String {
+    format!("'{op_name}' op {message}")
+}
+
+fn name_of<'c: 'a, 'a>(op: &impl melior::ir::operation::OperationLike<'c, 'a>) -> String {
+    op.name().as_string_ref().as_str().map(str::to_string).unwrap_or_else(|_| "<invalid op name>".into())
+}
+
+/// An error about `op`, at its location: `'<op name>' op <message>`.
+pub fn op_error<'c: 'a, 'a>(op: &impl melior::ir::operation::OperationLike<'c, 'a>, message: &str) {
+    error(op.location(), &op_message(&name_of(op), message));
+}
+
+/// An error about the op named `op_name`, at `loc`.
+pub fn op_error_at(op_name: &str, loc: Location, message: &str) {
+    error(loc, &op_message(op_name, message));
+}
+
+/// An error about `op` with one attached note.
+pub fn op_error_with_note<'c: 'a, 'a>(
+    op: &impl melior::ir::operation::OperationLike<'c, 'a>,
+    message: &str,
+    note_loc: Location,
+    note: &str,
+) {
+    error_with_note(op.location(), &op_message(&name_of(op), message), note_loc, note);
+}
+
+/// An error about `op` with several attached notes, in order.
+pub fn op_error_with_notes<'c: 'a, 'a>(
+    op: &impl melior::ir::operation::OperationLike<'c, 'a>,
+    message: &str,
+    notes: &[(Location<'c>, String)],
+) {
+    error_with_notes(op.location(), &op_message(&name_of(op), message), notes);
+}
+
+/// A remark about `op`, at its location: `'<op name>' op <message>`.
+pub fn op_remark<'c: 'a, 'a>(op: &impl melior::ir::operation::OperationLike<'c, 'a>, message: &str) {
+    remark(op.location(), &op_message(&name_of(op), message));
+}

@@ -74,7 +74,7 @@ fn refused_ops_are_refused_by_legalize_and_by_translate() {
             "func.func @chip(%n: index, %f: f32) attributes {{pl.func_kind = \"orchestration\"}} {{\n  {body}\n  return\n}}\n"
         );
         let (ok, err) = run(PLD_OPT, &["--allow-unregistered-dialect", "--legalize-spmd-launches"], &module);
-        assert!(!ok && err.contains(&format!("'{name}' is not supported in a CHIP orchestration body")), "legalize on {name}: {err}");
+        assert!(!ok && err.contains(&format!("'{name}' op is not supported in a CHIP orchestration body")), "legalize on {name}: {err}");
         let (ok, err) = run(
             PLD_TRANSLATE,
             &["--allow-unregistered-dialect", "--pld-to-ascend-build", "--output-dir", out_dir.to_str().unwrap()],

@@ -153,13 +153,13 @@ fn invalid_types_do_not_parse() {
         true
     });
     for (text, reason) in [
-        ("!pl.tensor<4x4xf32, layout = zz>", "unknown layout 'zz'"),
-        ("!pl.tensor<*xf32, valid = [4]>", "'valid' needs a ranked shape"),
-        ("!pl.tensor<4x4xf32, valid = [5, 4]>", "'valid' may not exceed the shape"),
-        ("!pl.tensor<4x4xf32, valid = []>", "'valid' has 0 entries but the shape has rank 2"),
-        ("!pl.tensor<4x4xf32, strides = [4]>", "'strides' has 1 entries"),
+        ("!pl.tensor<4x4xf32, layout = zz>", "'!pl.tensor' parameter 'layout' must be nd, dn or nz, got zz"),
+        ("!pl.tensor<*xf32, valid = [4]>", "'!pl.tensor' parameter 'valid' needs a ranked shape"),
+        ("!pl.tensor<4x4xf32, valid = [5, 4]>", "'!pl.tensor' parameter 'valid' may not exceed the shape"),
+        ("!pl.tensor<4x4xf32, valid = []>", "'!pl.tensor' parameter 'valid' has 0 entries but the shape has rank 2"),
+        ("!pl.tensor<4x4xf32, strides = [4]>", "'!pl.tensor' parameter 'strides' has 1 entries"),
         ("!pl.tensor<4x4xf32, strides = [4, 1], valid = [4, 4]>", "out of order"),
-        ("!pld.dtensor<4xi1>", "element type must be"),
+        ("!pld.dtensor<4xi1>", "'!pld.dtensor' element type must be"),
         ("!pld.comm_ctx<4>", "takes no parameters"),
     ] {
         messages.borrow_mut().clear();

@@ -171,7 +171,7 @@ LogicalResult PlDialect::verifyRegionResultAttribute(Operation *op,
 
 Type pl::TensorType::parse(AsmParser &parser) {
   pld::detail::TensorLikeParams p;
-  if (failed(pld::detail::parseTensorLike(parser, p)))
+  if (failed(pld::detail::parseTensorLike(parser, p, "!pl.tensor")))
     return {};
   return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
                     parser.getContext(), p.ranked, p.shape, p.elementType,
@@ -188,7 +188,8 @@ LogicalResult pl::TensorType::verify(function_ref<InFlightDiagnostic()> emitErro
                                  ArrayRef<int64_t> valid,
                                  ArrayRef<int64_t> strides) {
   return pld::detail::verifyTensorLike(
-      emitError, {ranked, shape, elementType, layout, valid, strides});
+      emitError, {ranked, shape, elementType, layout, valid, strides},
+      "!pl.tensor");
 }
 
 pl::TensorType pl::TensorType::getNormalized(Type elementType, bool ranked,
@@ -257,11 +258,11 @@ LogicalResult TensorViewOp::verify() {
   TensorLikeInfo src = info(getSource());
   if (auto offsets = getOffsets()) {
     if (src.ranked && offsets->size() != src.shape.size())
-      return emitOpError() << "'offsets' has " << offsets->size()
+      return emitOpError() << "attribute 'offsets' has " << offsets->size()
                            << " entries for a source of rank "
                            << src.shape.size();
     if (llvm::any_of(*offsets, [](int64_t o) { return o < 0; }))
-      return emitOpError() << "'offsets' entries must be >= 0";
+      return emitOpError() << "attribute 'offsets' entries must be >= 0";
   }
   // Same rank: the result's box at the offsets lies inside the source, like
   // a slice's (checked where both are static).
@@ -305,14 +306,14 @@ LogicalResult TensorSetValidShapeOp::verify() {
   }
   ArrayRef<int64_t> valid = getValid();
   if (res.ranked && valid.size() != res.shape.size())
-    return emitOpError() << "'valid' has " << valid.size()
+    return emitOpError() << "attribute 'valid' has " << valid.size()
                          << " entries for a result of rank " << res.shape.size();
   for (int64_t v : valid)
     if (v < 0)
-      return emitOpError() << "'valid' entries must be >= 0, got " << v;
+      return emitOpError() << "attribute 'valid' entries must be >= 0, got " << v;
   for (auto [v, s] : llvm::zip(valid, res.shape))
     if (!ShapedType::isDynamic(s) && v > s)
-      return emitOpError() << "'valid' entry " << v
+      return emitOpError() << "attribute 'valid' entry " << v
                            << " is outside [0, " << s << "]";
   return success();
 }
@@ -325,12 +326,12 @@ LogicalResult TensorTransposeOp::verify() {
   SmallVector<bool> seen(perm.size(), false);
   for (int64_t p : perm) {
     if (p < 0 || p >= static_cast<int64_t>(perm.size()) || seen[p])
-      return emitOpError() << "'perm' is not a permutation of [0, "
+      return emitOpError() << "attribute 'perm' is not a permutation of [0, "
                            << perm.size() << ")";
     seen[p] = true;
   }
   if (src.ranked && perm.size() != src.shape.size())
-    return emitOpError() << "'perm' has " << perm.size()
+    return emitOpError() << "attribute 'perm' has " << perm.size()
                          << " entries for a source of rank " << src.shape.size();
   TensorLikeInfo res = info(getResult());
   if (!res.ranked)
@@ -366,14 +367,14 @@ LogicalResult TensorSliceOp::verify() {
                             "dimension ("
                          << sizes.size() << "), got " << dynamicCount;
   if (offsets && offsets->size() != sizes.size())
-    return emitOpError() << "'offsets' and 'sizes' differ in length";
+    return emitOpError() << "attributes 'offsets' and 'sizes' differ in length";
   if (src.ranked && sizes.size() != src.shape.size())
-    return emitOpError() << "'sizes' has " << sizes.size()
+    return emitOpError() << "attribute 'sizes' has " << sizes.size()
                          << " entries for a source of rank " << src.shape.size();
   for (auto [i, size] : llvm::enumerate(sizes)) {
     int64_t offset = offsets ? (*offsets)[i] : 0;
     if (size < 0 || offset < 0)
-      return emitOpError() << "'offsets' and 'sizes' must be >= 0";
+      return emitOpError() << "attributes 'offsets' and 'sizes' must be >= 0";
     // Written as `offset > dim - size` so that huge offsets cannot overflow.
     if (src.ranked && !ShapedType::isDynamic(src.shape[i]) &&
         (size > src.shape[i] || offset > src.shape[i] - size))
@@ -400,7 +401,7 @@ LogicalResult TensorAssembleOp::verify() {
                          << target.elementType;
   ArrayRef<int64_t> offsets = getOffsets();
   if (target.ranked && offsets.size() != target.shape.size())
-    return emitOpError() << "'offsets' has " << offsets.size()
+    return emitOpError() << "attribute 'offsets' has " << offsets.size()
                          << " entries for a target of rank "
                          << target.shape.size();
   if (target.ranked && source.ranked &&
@@ -505,9 +506,9 @@ LogicalResult SubmitOp::verify() {
   if (auto outs = getRuntimeAllocOuts())
     for (int64_t index : *outs)
       if (index < 0 || index >= static_cast<int64_t>(getNumResults()))
-        return emitOpError() << "'runtime_alloc_outs' index " << index
-                             << " is not a result index (the op has "
-                             << getNumResults() << " results)";
+        return emitOpError() << "attribute 'runtime_alloc_outs' entries must "
+                                "be result indices in [0, "
+                             << getNumResults() << "), got " << index;
   return success();
 }
 
@@ -515,8 +516,8 @@ LogicalResult SubmitOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto callee =
       symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
   if (!callee)
-    return emitOpError() << "callee '" << getCallee()
-                         << "' does not reference a func.func";
+    return emitOpError() << "callee @" << getCallee()
+                         << " must reference a func.func";
   return success();
 }
 

@@ -35,7 +35,7 @@ void PldDialect::initialize() {
 
 Type DTensorType::parse(AsmParser &parser) {
   pld::detail::TensorLikeParams p;
-  if (failed(pld::detail::parseTensorLike(parser, p)))
+  if (failed(pld::detail::parseTensorLike(parser, p, "!pld.dtensor")))
     return {};
   return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
                     parser.getContext(), p.ranked, p.shape, p.elementType,
@@ -52,7 +52,8 @@ LogicalResult DTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                                   ArrayRef<int64_t> valid,
                                   ArrayRef<int64_t> strides) {
   return pld::detail::verifyTensorLike(
-      emitError, {ranked, shape, elementType, layout, valid, strides});
+      emitError, {ranked, shape, elementType, layout, valid, strides},
+      "!pld.dtensor");
 }
 
 DTensorType DTensorType::getNormalized(Type elementType, bool ranked,
@@ -126,8 +127,9 @@ LogicalResult SystemNranksOp::verify() {
     StringRef kind = getFuncKind(func);
     if (kind == "orchestration" || kind == "graph")
       return emitOpError() << "is InCore-only: it has no orchestration codegen "
-                              "(enclosing function '"
-                           << func.getSymName() << "' is '" << kind << "')";
+                              "(enclosing function @"
+                           << func.getSymName() << " has pl.func_kind \""
+                           << kind << "\")";
   }
   return success();
 }
@@ -172,7 +174,8 @@ static LogicalResult verifyCounts(Operation *op, NamedOperand counts,
                                           t.shape[1] == 1));
   if (!shapeOk) {
     return op->emitOpError() << "operand '" << counts.name
-                             << "' must be shaped [NR] or [NR, 1], got "
+                             << "' must be shaped [NR] or [NR, 1] (NR = the "
+                                "signal's row count), got "
                              << formatDims(t.shape);
   }
   if (!ShapedType::isDynamic(signalRanks) &&
@@ -212,7 +215,8 @@ static LogicalResult verifyIndex(Operation *op, NamedOperand index,
   if (!shapeOk)
     return op->emitOpError() << "operand '" << index.name
                              << "' must be shaped [NR*MAX_RECV] or "
-                                "[NR*MAX_RECV, 1], got "
+                                "[NR*MAX_RECV, 1] (one row index per target "
+                                "row), got "
                              << formatDims(t.shape);
   if (tgt.ranked && !tgt.shape.empty() &&
       !ShapedType::isDynamic(tgt.shape[0]) &&
@@ -303,12 +307,15 @@ static LogicalResult verifyCollective(Operation *op,
     return op->emitOpError() << "operand 'signal' must hold i32 credits, got "
                              << sig.elementType;
   if (sig.ranked && sig.shape.size() != 2)
-    return op->emitOpError() << "operand 'signal' must be shaped [NR, S], got "
+    return op->emitOpError() << "operand 'signal' must be shaped [NR, S] (NR "
+                                "rows, one per rank, of S credits each), got "
                                 "rank "
                              << sig.shape.size();
   int64_t ranks = sig.ranked ? sig.shape[0] : ShapedType::kDynamic;
   if (!ShapedType::isDynamic(ranks) && ranks < 1)
-    return op->emitOpError() << "operand 'signal' must have NR >= 1 rows";
+    return op->emitOpError()
+           << "operand 'signal' must have NR >= 1 rows (one per rank), got "
+           << ranks;
   if (failed(verifyCounts(op, operands[3], ranks)) ||
       failed(verifyCounts(op, operands[4], ranks)))
     return failure();
@@ -318,8 +325,10 @@ static LogicalResult verifyCollective(Operation *op,
 
   if (tgt.ranked && !tgt.shape.empty() && !ShapedType::isDynamic(ranks) &&
       !ShapedType::isDynamic(tgt.shape[0]) && tgt.shape[0] % ranks != 0)
-    return op->emitOpError() << "operand 'target' has " << tgt.shape[0]
-                             << " rows, not divisible by NR = " << ranks;
+    return op->emitOpError()
+           << "operand 'target' row count must be divisible by the signal's "
+              "row count NR = "
+           << ranks << ", got " << tgt.shape[0];
   if (tgt.ranked && tgt.shape.empty())
     return op->emitOpError() << "operand 'target' must have a row dimension";
   if (result.getType() != target.getType())
@@ -372,9 +381,9 @@ static LogicalResult verifyInCoreOnly(Operation *op) {
     StringRef kind = getFuncKind(func);
     if (kind == "orchestration" || kind == "graph")
       return op->emitOpError() << "is InCore-only: it has no orchestration "
-                                  "codegen (enclosing function '"
-                               << func.getSymName() << "' is '" << kind
-                               << "')";
+                                  "codegen (enclosing function @"
+                               << func.getSymName() << " has pl.func_kind \""
+                               << kind << "\")";
   }
   return success();
 }
@@ -399,8 +408,8 @@ LogicalResult CommReadCountOp::verify() {
     return emitOpError() << "operand 'counts' must hold i32 counts, got "
                          << t.elementType;
   if (getRank() && !isa<DTensorType>(getCounts().getType()))
-    return emitOpError() << "a remote read needs 'counts' to be a !pld.dtensor "
-                            "(a window peers can address), got "
+    return emitOpError() << "operand 'counts' must be a !pld.dtensor (a window "
+                            "peers can address) for a remote read, got "
                          << getCounts().getType();
   return success();
 }
@@ -417,7 +426,7 @@ static LogicalResult verifyRowsCompatible(Operation *op, Value source,
   if (!s.ranked || !t.ranked)
     return success();
   if (s.shape.empty() || t.shape.empty())
-    return op->emitOpError() << "source and target need a row dimension";
+    return op->emitOpError() << "source and target must have a row dimension";
   if (s.shape.size() != t.shape.size())
     return op->emitOpError() << "source rank " << s.shape.size()
                              << " differs from the target rank "
@@ -445,7 +454,10 @@ static LogicalResult verifySignal(Operation *op, Value signal) {
     return op->emitOpError() << "operand 'signal' must hold i32 credits, got "
                              << s.elementType;
   if (s.ranked && s.shape.size() != 2)
-    return op->emitOpError() << "operand 'signal' must be shaped [NR, S]";
+    return op->emitOpError() << "operand 'signal' must be shaped [NR, S] (NR "
+                                "rows, one per rank, of S credits each), got "
+                                "rank "
+                             << s.shape.size();
   return success();
 }
 
@@ -489,23 +501,23 @@ HostDispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto callee =
       symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
   if (!callee)
-    return emitOpError() << "callee '" << getCallee()
-                         << "' does not reference a func.func";
+    return emitOpError() << "callee @" << getCallee()
+                         << " must reference a func.func";
   StringRef kind = getFuncKind(callee);
   if ((kind != "orchestration" && kind != "graph") || isHostLevel(callee))
-    return emitOpError() << "callee '" << getCallee()
-                         << "' must be a CHIP orchestration function";
+    return emitOpError() << "callee @" << getCallee()
+                         << " must be a CHIP orchestration function";
   ArrayRef<Type> params = callee.getFunctionType().getInputs();
   if (params.size() != getArgs().size())
-    return emitOpError() << "passes " << getArgs().size()
-                         << " operands to '" << getCallee() << "', which takes "
-                         << params.size();
+    return emitOpError() << "operand count must be the " << params.size()
+                         << " parameters of @" << getCallee() << ", got "
+                         << getArgs().size();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(params, getArgs()))) {
     auto [param, operand] = pair;
     if (param != operand.getType())
-      return emitOpError() << "operand #" << i << " has type "
-                           << operand.getType() << " but '" << getCallee()
-                           << "' takes " << param;
+      return emitOpError() << "operand #" << i << " type " << operand.getType()
+                           << " differs from the parameter type " << param
+                           << " of @" << getCallee();
   }
   return success();
 }

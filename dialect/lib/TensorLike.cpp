@@ -86,7 +86,8 @@ static bool isSupportedElementType(Type type) {
 /// `[` (int | `?`) (`,` (int | `?`))* `]`. Negative entries are rejected
 /// here: one of them (INT64_MIN) would otherwise be stored as `?`.
 static ParseResult parseDimList(AsmParser &parser, StringRef key,
-                                SmallVectorImpl<int64_t> &out) {
+                                SmallVectorImpl<int64_t> &out,
+                                StringRef typeName) {
   return parser.parseCommaSeparatedList(
       AsmParser::Delimiter::Square, [&]() -> ParseResult {
         if (succeeded(parser.parseOptionalQuestion())) {
@@ -99,7 +100,8 @@ static ParseResult parseDimList(AsmParser &parser, StringRef key,
           return failure();
         if (value < 0)
           return parser.emitError(loc, "'")
-                 << key << "' entries must be >= 0 or '?', got " << value;
+                 << typeName << "' parameter '" << key
+                 << "' entries must be >= 0 or '?', got " << value;
         out.push_back(value);
         return success();
       });
@@ -125,7 +127,8 @@ void normalizeTensorLike(TensorLikeParams &p) {
 /// element type is a scalar, checked after parsing), so the bound is loose.
 static constexpr int kMaxTensorNesting = 64;
 
-LogicalResult parseTensorLike(AsmParser &parser, TensorLikeParams &p) {
+LogicalResult parseTensorLike(AsmParser &parser, TensorLikeParams &p,
+                              StringRef typeName) {
   static thread_local int depth = 0;
   struct Guard {
     Guard() { ++depth; }
@@ -133,7 +136,7 @@ LogicalResult parseTensorLike(AsmParser &parser, TensorLikeParams &p) {
   } guard;
   if (depth > kMaxTensorNesting)
     return parser.emitError(parser.getCurrentLocation())
-           << "tensor types nested more than " << kMaxTensorNesting
+           << "'" << typeName << "' types nested more than " << kMaxTensorNesting
            << " deep (an element type must be a scalar)";
   if (parser.parseLess())
     return failure();
@@ -163,11 +166,13 @@ LogicalResult parseTensorLike(AsmParser &parser, TensorLikeParams &p) {
                     .Case("strides", 2)
                     .Default(-1);
     if (index < 0)
-      return parser.emitError(keyLoc, "unknown tensor parameter '")
-             << key << "' (expected layout, valid or strides)";
+      return parser.emitError(keyLoc, "'")
+             << typeName << "' parameter '" << key
+             << "' is unknown (expected layout, valid or strides)";
     if (index <= lastIndex)
-      return parser.emitError(keyLoc, "tensor parameter '")
-             << key << "' repeated or out of order (layout, valid, strides)";
+      return parser.emitError(keyLoc, "'")
+             << typeName << "' parameter '" << key
+             << "' is repeated or out of order (layout, valid, strides)";
     lastIndex = index;
     if (index == 0) {
       SMLoc valueLoc = parser.getCurrentLocation();
@@ -176,19 +181,21 @@ LogicalResult parseTensorLike(AsmParser &parser, TensorLikeParams &p) {
         return failure();
       std::optional<Layout> layout = symbolizeLayout(text);
       if (!layout)
-        return parser.emitError(valueLoc, "unknown layout '")
-               << text << "' (expected nd, dn or nz)";
+        return parser.emitError(valueLoc, "'")
+               << typeName << "' parameter 'layout' must be nd, dn or nz, got "
+               << text;
       p.layout = *layout;
     } else {
       SmallVectorImpl<int64_t> &list = index == 1 ? p.valid : p.strides;
-      if (parseDimList(parser, key, list))
+      if (parseDimList(parser, key, list, typeName))
         return failure();
       if (!p.ranked)
         return parser.emitError(keyLoc, "'")
-               << key << "' needs a ranked shape";
+               << typeName << "' parameter '" << key
+               << "' needs a ranked shape";
       if (list.size() != p.shape.size())
         return parser.emitError(keyLoc, "'")
-               << key << "' has " << list.size()
+               << typeName << "' parameter '" << key << "' has " << list.size()
                << " entries but the shape has rank " << p.shape.size();
     }
   }
@@ -230,35 +237,42 @@ void printTensorLike(AsmPrinter &printer, const TensorLikeInfo &info) {
 }
 
 LogicalResult verifyTensorLike(function_ref<InFlightDiagnostic()> emitError,
-                               const TensorLikeInfo &info) {
+                               const TensorLikeInfo &info, StringRef typeName) {
+  // Every message starts with its subject, the type (docs/diagnostics.md).
+  auto emit = [&]() -> InFlightDiagnostic {
+    InFlightDiagnostic diag = emitError();
+    diag << "'" << typeName << "' ";
+    return diag;
+  };
   if (!isSupportedElementType(info.elementType))
-    return emitError() << "element type must be f32, f16, bf16, i8, i32 or "
+    return emit() << "element type must be f32, f16, bf16, i8, i32 or "
                           "i64, got "
                        << info.elementType;
   if (!info.ranked && !info.shape.empty())
-    return emitError() << "an unranked tensor type has no shape";
+    return emit() << "an unranked type has no shape";
   int64_t elements = 1;
   for (int64_t dim : info.shape) {
     if (ShapedType::isDynamic(dim))
       continue;
     if (dim < 0)
-      return emitError() << "shape dimensions must be >= 0 or '?', got "
+      return emit() << "shape dimensions must be >= 0 or '?', got "
                          << dim;
     if (llvm::MulOverflow(elements, dim, elements))
-      return emitError() << "shape has more elements than fit in int64";
+      return emit() << "shape has more elements than fit in int64";
   }
   auto checkList = [&](StringRef key, ArrayRef<int64_t> list) -> LogicalResult {
     if (list.empty())
       return success();
     if (!info.ranked)
-      return emitError() << "'" << key << "' needs a ranked shape";
+      return emit() << "parameter '" << key << "' needs a ranked shape";
     if (list.size() != info.shape.size())
-      return emitError() << "'" << key << "' has " << list.size()
+      return emit() << "parameter '" << key << "' has " << list.size()
                          << " entries but the shape has rank "
                          << info.shape.size();
     for (int64_t v : list)
       if (!ShapedType::isDynamic(v) && v < 0)
-        return emitError() << "'" << key << "' entries must be >= 0 or '?', got "
+        return emit() << "parameter '" << key
+                      << "' entries must be >= 0 or '?', got "
                            << v;
     return success();
   };
@@ -268,7 +282,8 @@ LogicalResult verifyTensorLike(function_ref<InFlightDiagnostic()> emitError,
   for (auto [i, pair] : llvm::enumerate(llvm::zip(info.valid, info.shape))) {
     auto [v, s] = pair;
     if (!ShapedType::isDynamic(v) && !ShapedType::isDynamic(s) && v > s)
-      return emitError() << "'valid' may not exceed the shape: dimension " << i
+      return emit() << "parameter 'valid' may not exceed the shape: dimension "
+                    << i
                          << " has valid " << v << " > " << s;
   }
   return success();

@@ -37,7 +37,7 @@ pub struct Culprit<'c> {
 impl Culprit<'_> {
     /// The note text attached to the diagnostic.
     pub fn note(&self) -> String {
-        format!("the chain is broken by '{}': {}", self.op_name, self.reason)
+        crate::diag::msg!("the chain is broken by '{}': {}", self.op_name, self.reason)
     }
 }
 
@@ -328,11 +328,11 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             return Err(Fail::Op(*op, "it has no callee"));
         };
         let Some(func) = self.functions.get(callee) else {
-            return Err(Fail::Text(*op, format!("callee '@{callee}' is not a func.func of this module")));
+            return Err(Fail::Text(*op, crate::diag::msg!("callee @{callee} is not a func.func of this module")));
         };
         let body = func.region(0).ok().and_then(|r| r.first_block());
         let Some(entry) = body else {
-            return Err(Fail::Text(*op, format!("callee '@{callee}' has no body to show what it returns")));
+            return Err(Fail::Text(*op, crate::diag::msg!("callee @{callee} has no body to show what it returns")));
         };
         let mut sources = Vec::new();
         let mut block = Some(entry);
@@ -342,7 +342,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             {
                 let returned = ret.operand(n).map_err(|_| Fail::Op(*op, "callee returns fewer values"))?;
                 let param = crate::ir::values::as_argument(returned).filter(|a| a.owner() == entry).ok_or_else(|| {
-                    Fail::Text(*op, format!("callee '@{callee}' does not return a parameter as result #{n}"))
+                    Fail::Text(*op, crate::diag::msg!("callee @{callee} does not return a parameter as result #{n}"))
                 })?;
                 sources.push(op.operand(param.argument_number()).map_err(|_| Fail::Op(*op, "missing argument"))?);
             }
@@ -373,12 +373,12 @@ impl<'c> Fail<'c, '_> {
             Fail::Op(op, reason) => culprit(&op, reason),
             Fail::Text(op, reason) => culprit(&op, reason),
             Fail::ResultNotPacked(op, value) => {
-                culprit(&op, format!("it produces {}, not a packed nd value", value.r#type()))
+                culprit(&op, crate::diag::msg!("it produces '{}', not a packed nd value", value.r#type()))
             }
             Fail::ArgNotPacked(parent, value) => Culprit {
                 location: value.location(),
                 op_name: op_name(&parent),
-                reason: format!("its argument is {}, not a packed nd value", value.r#type()),
+                reason: crate::diag::msg!("its argument is '{}', not a packed nd value", value.r#type()),
             },
             Fail::Value(value, name, reason) => {
                 Culprit { location: value.location(), op_name: name.into(), reason: reason.into() }

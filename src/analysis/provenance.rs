@@ -179,14 +179,15 @@ pub struct Failure<'c> {
 }
 
 /// Pairwise-distinct allocations over `buffers` (per operand, by role):
-/// `'<op>' <a> and <b> must be different window allocations`.
-pub fn check_distinct<'c>(op: &str, roles: &[&str], buffers: &[Vec<OperationRef<'c, '_>>]) -> Option<Failure<'c>> {
+/// `operands <a> and <b> must be different window allocations` (the caller
+/// adds the `'<op>' op ` prefix).
+pub fn check_distinct<'c>(roles: &[&str], buffers: &[Vec<OperationRef<'c, '_>>]) -> Option<Failure<'c>> {
     for a in 0..buffers.len() {
         for b in a + 1..buffers.len() {
             if let Some(shared) = buffers[a].iter().find(|x| buffers[b].iter().any(|y| op_key(y) == op_key(x))) {
                 return Some(Failure {
-                    message: format!("'{op}' {} and {} must be different window allocations", roles[a], roles[b]),
-                    notes: vec![(shared.location(), "both are views of this pld.window_buffer".into())],
+                    message: diag::msg!("operands {} and {} must be different window allocations", roles[a], roles[b]),
+                    notes: vec![(shared.location(), diag::msg!("both are views of this pld.window_buffer"))],
                 });
             }
         }
@@ -197,7 +198,6 @@ pub fn check_distinct<'c>(op: &str, roles: &[&str], buffers: &[Vec<OperationRef<
 /// One domain over every resolved buffer, then NR = that domain's ranks (an
 /// explicit domain only: the implicit one's rank count is the signal's NR).
 pub fn check_domains<'c>(
-    op: &str,
     roles: &[&str],
     buffers: &[Vec<OperationRef<'c, '_>>],
     signal_rows: Option<i64>,
@@ -217,10 +217,10 @@ pub fn check_domains<'c>(
         for &(_, role, buffer) in &seen {
             match buffer_domain(buffer) {
                 Some(domain) => {
-                    notes.push((buffer.location(), format!("operand '{role}' is a view of this pld.window_buffer")));
+                    notes.push((buffer.location(), diag::msg!("operand '{role}' is a view of this pld.window_buffer")));
                     notes.push((
                         domain.location(),
-                        format!(
+                        diag::msg!(
                             "which is in this communication domain (ranks = {})",
                             domain_ranks(&domain).unwrap_or(0)
                         ),
@@ -228,7 +228,7 @@ pub fn check_domains<'c>(
                 }
                 None => notes.push((
                     buffer.location(),
-                    format!(
+                    diag::msg!(
                         "operand '{role}' is a view of this pld.window_buffer, in the HOST orchestrator's \
                          implicit communication domain"
                     ),
@@ -236,7 +236,7 @@ pub fn check_domains<'c>(
             }
         }
         return Some(Failure {
-            message: format!("'{op}': operands of one collective must belong to one communication domain"),
+            message: diag::msg!("operands of one collective must belong to one communication domain"),
             notes,
         });
     }
@@ -246,12 +246,12 @@ pub fn check_domains<'c>(
     let rows = signal_rows?;
     // The signal's own window, when it is resolved.
     let signal = roles.iter().position(|r| *r == "signal").and_then(|i| buffers[i].first());
-    let mut notes = vec![(domain.location(), format!("this communication domain has {ranks} ranks"))];
+    let mut notes = vec![(domain.location(), diag::msg!("this communication domain has {ranks} ranks"))];
     if let Some(b) = signal {
-        notes.push((b.location(), "the signal is a view of this pld.window_buffer".into()));
+        notes.push((b.location(), diag::msg!("the signal is a view of this pld.window_buffer")));
     }
     (rows != ranks).then_some(Failure {
-        message: format!("'{op}': signal has NR={rows} rows but communication domain has {ranks} ranks"),
+        message: diag::msg!("signal has NR={rows} rows but communication domain has {ranks} ranks"),
         notes,
     })
 }
@@ -483,8 +483,8 @@ pub fn check_dispatched_collectives<'c, 'a>(
                 // A failure: build the diagnostic once per member not yet reported.
                 let dispatch = unsafe { OperationRef::from_raw(raw) };
                 let refs: Vec<Vec<OperationRef>> = buffers.iter().map(|l| l.iter().map(|&k| op_of(k)).collect()).collect();
-                let Some(f) = check_distinct(&group.name, &group.roles, &refs)
-                    .or_else(|| check_domains(&group.name, &group.roles, &refs, group.rows))
+                let Some(f) = check_distinct(&group.roles, &refs)
+                    .or_else(|| check_domains(&group.roles, &refs, group.rows))
                 else {
                     continue;
                 };
@@ -494,10 +494,10 @@ pub fn check_dispatched_collectives<'c, 'a>(
                     }
                     let mut notes = vec![(
                         dispatch.location(),
-                        format!("at this dispatch of '@{}', which binds the collective's windows", callee.name),
+                        diag::msg!("at this dispatch of @{}, which binds the collective's windows", callee.name),
                     )];
                     notes.extend(f.notes.iter().cloned());
-                    diag::error_with_notes(op.location(), &f.message, &notes);
+                    diag::op_error_with_notes(op, &f.message, &notes);
                     errors += 1;
                 }
             }

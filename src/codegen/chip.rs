@@ -140,7 +140,7 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>, dispat
     let entry = entry_block(func)?;
     let errors_before = p.errors;
     if func.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.next_in_region()).is_some() {
-        p.error(func.location(), &format!("orchestration function @{name}: only a single-block body is supported"));
+        p.error(&func, &format!("orchestration function @{name} must have a single-block body"));
         return None;
     }
 
@@ -180,10 +180,9 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>, dispat
             n_scalars += 1;
             (Val::Int(var, bits), decl)
         } else {
-            e.p.error(
-                func.location(),
+            e.p.error(&func,
                 &format!(
-                    "orchestration function @{name}: parameter #{i} has type {ty}; a CHIP orchestration function takes tensors, CommContexts and integer scalars only"
+                    "orchestration function @{name}: parameter #{i} must be a tensor, a CommContext or an integer scalar, got '{ty}'"
                 ),
             );
             continue;
@@ -265,9 +264,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             return Some(b.clone());
         }
         let what = crate::ir::values::as_result(v)
-            .map(|r| format!("a result of '{}'", op_name(&r.owner())))
+            .map(|r| crate::diag::msg!("a result of '{}'", op_name(&r.owner())))
             .unwrap_or_else(|| "a value".into());
-        self.p.error(op.location(), &format!("'{}': operand {what} has no runtime form in the orchestration codegen", op_name(op)));
+        self.p.error(&op, &format!("operand {what} has no runtime form in the orchestration codegen"));
         None
     }
 
@@ -280,7 +279,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         match self.operand(op, i)? {
             Val::Tensor(t) => Some(t),
             other => {
-                self.p.error(op.location(), &format!("'{}': operand #{i} must be a tensor, got '{}'", op_name(op), other.expr()));
+                self.p.error(&op, &format!("operand #{i} must be a tensor, got '{}'", other.expr()));
                 None
             }
         }
@@ -290,7 +289,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         match self.operand(op, i)? {
             Val::Int(e, b) => Some((e, b)),
             _ => {
-                self.p.error(op.location(), &format!("'{}': operand #{i} must be an integer scalar", op_name(op)));
+                self.p.error(&op, &format!("operand #{i} must be an integer scalar"));
                 None
             }
         }
@@ -325,7 +324,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             let _ = writeln!(self.body, "{i}pld::rt::CommContext* {var} = {};", init.unwrap_or("nullptr"));
             Val::Ctx(var)
         } else {
-            self.p.error(op.location(), &format!("'{}': a value of type {ty} has no runtime form in the orchestration codegen", op_name(op)));
+            self.p.error(&op, &format!("a value of type '{ty}' has no runtime form in the orchestration codegen"));
             return None;
         };
         self.vals.insert(vkey(v), val.clone());
@@ -362,10 +361,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             if super::orch_ops::DEFERRED_OPS.contains(&name.as_str()) {
                 return; // reported by the plan ("was never lowered")
             }
-            self.p.error(
-                op.location(),
+            self.p.error(&op,
                 &format!(
-                    "'{name}' in CHIP orchestration function @{} is not supported by the orchestration codegen (run --legalize-spmd-launches first)",
+                    "in CHIP orchestration function @{} is not supported by the orchestration codegen (run --legalize-spmd-launches first)",
                     self.fname
                 ),
             );
@@ -400,7 +398,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 if let (Val::Int(..), Val::Int(..)) | (Val::Tensor(_), Val::Tensor(_)) | (Val::Ctx(_), Val::Ctx(_)) = (&a, &b) {
                     self.declare_const(op, r.into(), "sel", &init, depth);
                 } else {
-                    self.p.error(op.location(), "'arith.select': both alternatives must have one runtime kind");
+                    self.p.error(&op, "both alternatives must have one runtime kind");
                 }
             }
             OrchOp::ExtS | OrchOp::ExtU | OrchOp::Trunc | OrchOp::IndexCast | OrchOp::IndexCastUi => self.int_cast(op, kind, depth),
@@ -453,7 +451,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             let _ = writeln!(self.body, "{i}pld::rt::CommContext* const {var} = {init};");
             Val::Ctx(var)
         } else {
-            self.p.error(op.location(), &format!("'{}': a value of type {ty} has no runtime form in the orchestration codegen", op_name(op)));
+            self.p.error(&op, &format!("a value of type '{ty}' has no runtime form in the orchestration codegen"));
             return;
         };
         self.bind(v, val);
@@ -462,11 +460,11 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     fn constant(&mut self, op: &OperationRef<'c, 'a>, depth: usize) {
         let Ok(r) = op.result(0) else { return };
         let Some(bits) = scalar_bits(r.r#type()) else {
-            self.p.error(op.location(), &format!("'arith.constant' of type {}: only integer scalars have a runtime form in a CHIP orchestration body", r.r#type()));
+            self.p.error(&op, &format!("result #0 must be an integer scalar in a CHIP orchestration body, got '{}'", r.r#type()));
             return;
         };
         let Some(value) = op.attribute("value").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value()) else {
-            self.p.error(op.location(), "'arith.constant': its value is not an integer attribute");
+            self.p.error(&op, "attribute 'value' must be an integer attribute");
             return;
         };
         // A constant is a literal at its uses, never a local.
@@ -515,11 +513,11 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     fn cmp(&mut self, op: &OperationRef<'c, 'a>, depth: usize) {
         let (Some((x, bits)), Some((y, _)), Ok(r)) = (self.int(op, 0), self.int(op, 1), op.result(0)) else { return };
         let Some(pred) = int_attr(op, "predicate") else {
-            self.p.error(op.location(), "'arith.cmpi': no predicate");
+            self.p.error(&op, "attribute 'predicate' must be present");
             return;
         };
         let Some((sym, unsigned)) = super::orch_ops::cmpi_operator(pred) else {
-            self.p.error(op.location(), &format!("'arith.cmpi': unknown predicate {pred}"));
+            self.p.error(&op, &format!("attribute 'predicate' must be a known arith.cmpi predicate, got {pred}"));
             return;
         };
         let init = if unsigned {
@@ -696,7 +694,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     fn static_shape(&mut self, op: &OperationRef<'c, 'a>, ty: Type<'c>, what: &str) -> Option<Vec<i64>> {
         let shape = TensorLike::of(ty).and_then(|t| t.static_shape());
         if shape.is_none() {
-            self.p.error(op.location(), &format!("'{}': {what} {ty} must have a static shape in a CHIP orchestration body", op_name(op)));
+            self.p.error(&op, &format!("{what} '{ty}' must have a static shape in a CHIP orchestration body"));
         }
         shape
     }
@@ -730,7 +728,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 (format!("pld::rt::slice({src}, {o}, {s}, &{{out}})"), "the slice leaves its source")
             }
             OrchOp::View => {
-                let Some(shape) = self.static_shape(op, r.r#type(), "the result type") else { return };
+                let Some(shape) = self.static_shape(op, r.r#type(), "result type") else { return };
                 let rank = shape.len();
                 let o = match i64_list(op, "offsets") {
                     Some(off) => {
@@ -743,7 +741,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 (format!("pld::rt::view({src}, {o}, {s}, {rank}, &{{out}})"), "the view leaves its source")
             }
             OrchOp::Reshape => {
-                let Some(shape) = self.static_shape(op, r.r#type(), "the result type") else { return };
+                let Some(shape) = self.static_shape(op, r.r#type(), "result type") else { return };
                 let rank = shape.len();
                 let s = array_arg(&mut pre, &i2, "shape", &lits(shape));
                 (
@@ -799,9 +797,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// A fresh zero-filled runtime buffer of `ty`'s static shape, bound to `v`.
     fn alloc(&mut self, op: &OperationRef<'c, 'a>, v: Value<'c, 'a>, depth: usize) -> Option<String> {
         let ty = v.r#type();
-        let shape = self.static_shape(op, ty, "the allocated type")?;
+        let shape = self.static_shape(op, ty, "allocated type")?;
         let Some(bytes) = TensorLike::of(ty).and_then(|t| element_bytes(t.element)) else {
-            self.p.error(op.location(), &format!("'{}': the element type of {ty} has no runtime size", op_name(op)));
+            self.p.error(&op, &format!("the element type of '{ty}' has no runtime size"));
             return None;
         };
         let i = ind(depth);
@@ -858,9 +856,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             match returned.get(n).copied().flatten().and_then(|j| args.get(j).cloned()) {
                 Some(v) => self.bind(res.into(), v),
                 None => {
-                    self.p.error(
-                        op.location(),
-                        &format!("'{}' of @{callee}: result #{n} is not a parameter its body returns, so it has no runtime form", op_name(op)),
+                    self.p.error(&op,
+                        &format!("result #{n} of @{callee} must be a parameter its body returns, or it has no runtime form"),
                     );
                     return;
                 }
@@ -885,9 +882,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             match v {
                 Val::Tensor(t) => {
                     if !comms.is_empty() {
-                        self.p.error(
-                            op.location(),
-                            &format!("call of @{callee}: tensor argument #{k} follows a CommContext slot; the kernel ABI is all tensors, then the CommContext slots"),
+                        self.p.error(&op,
+                            &format!("tensor argument #{k} of @{callee} must come before every CommContext slot (the kernel ABI is all tensors, then the CommContext slots)"),
                         );
                         return;
                     }
@@ -895,9 +891,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 }
                 Val::Ctx(c) => comms.push(c.clone()),
                 Val::Int(..) => {
-                    self.p.error(
-                        op.location(),
-                        &format!("call of @{callee}: argument #{k} is an integer scalar; a kernel task takes tensors and CommContexts only"),
+                    self.p.error(&op,
+                        &format!("argument #{k} of @{callee} must be a tensor or a CommContext (a kernel task takes no scalars), got an integer scalar"),
                     );
                     return;
                 }
@@ -925,7 +920,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         }
         match int_attr(op, "pl.core_num") {
             Some(b) if !(1..=i32::MAX as i64).contains(&b) => {
-                self.p.error(op.location(), &format!("call of @{callee}: pl.core_num = {b} is not a block count in [1, 2147483647]"));
+                self.p.error(&op, &format!("attribute 'pl.core_num' of the call to @{callee} must be a block count in [1, 2147483647], got {b}"));
             }
             Some(b) if b > 1 => {
                 let _ = writeln!(self.body, "{i}  task.launch_spec().set_block_num({b});");

@@ -78,7 +78,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         match self.vals.get(&vkey(v)) {
             Some(HV::Scalar(s)) => Some(s.clone()),
             _ => {
-                self.p.error(op.location(), &format!("'{}' operand #{i} is not a scalar the host codegen can name", op_name(op)));
+                self.p.error(&op, &format!("operand #{i} must be a scalar the host codegen can name"));
                 None
             }
         }
@@ -133,12 +133,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         match kind.as_str() {
             "arith.constant" => {
                 let Some(ty) = result_ty.filter(|t| is_scalar(*t)) else {
-                    self.p.error(op.location(), "only integer and index constants are supported in a HOST orchestrator");
+                    self.p.error(&op, "result #0 must be an integer or index constant in a HOST orchestrator");
                     return;
                 };
                 let Some(value) = op.attribute("value").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value())
                 else {
-                    self.p.error(op.location(), "'arith.constant' without an integer value");
+                    self.p.error(&op, "attribute 'value' must be an integer attribute");
                     return;
                 };
                 let (wanted, expr) = if is_bool(ty) {
@@ -156,7 +156,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let (sym, unsigned) = match super::orch_ops::cmpi_operator(pred) {
                     Some(found) => found,
                     None => {
-                        self.p.error(op.location(), "unknown 'arith.cmpi' predicate");
+                        self.p.error(&op, "attribute 'predicate' must be a known arith.cmpi predicate");
                         return;
                     }
                 };
@@ -186,7 +186,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             "scf.for" => self.for_loop(op, indent, depth),
             "scf.yield" => {
                 if op.operand_count() != 0 {
-                    self.p.error(op.location(), "loop-carried values are not supported in a HOST orchestrator");
+                    self.p.error(&op, "loop-carried values are not supported in a HOST orchestrator");
                 }
             }
             "func.return" => {
@@ -195,7 +195,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             "pl.cast" => {
                 let Ok(src) = op.operand(0) else { return };
                 let Some(v) = self.vals.get(&vkey(src)).cloned() else {
-                    self.p.error(op.location(), "'pl.cast' of a value the host codegen cannot name");
+                    self.p.error(&op, "operand #0 must be a value the host codegen can name");
                     return;
                 };
                 if let Ok(r) = op.result(0) {
@@ -204,7 +204,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             }
             "pld.window_buffer" => {
                 let Some(bytes) = int_attr(op, "bytes") else {
-                    self.p.error(op.location(), "'pld.window_buffer' without a static byte count");
+                    self.p.error(&op, "attribute 'bytes' must be a static byte count");
                     return;
                 };
                 let var = self.locals.fresh("buf");
@@ -230,7 +230,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     None => String::new(),
                     Some(Some(HV::Domain(d))) => format!(", {d}"),
                     Some(_) => {
-                        self.p.error(op.location(), "'pld.host.device_ctx' of a domain that is not a pld.comm_domain of this body");
+                        self.p.error(&op, "domain operand must be a pld.comm_domain of this body");
                         return;
                     }
                 };
@@ -248,16 +248,15 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             }
             "pld.host.dispatch" => self.dispatch(op, indent),
             "pld.tensor.all_to_all_v" | "pld.tensor.indexed_all_to_all_v" => {} // reported by the plan
-            _ => self.p.error(
-                op.location(),
-                &format!("'{kind}' in HOST orchestrator @{} is not supported by the host codegen", self.name),
+            _ => self.p.error(&op,
+                &format!("in HOST orchestrator @{} is not supported by the host codegen", self.name),
             ),
         }
     }
 
     fn for_loop(&mut self, op: &OperationRef<'c, 'a>, indent: &str, depth: usize) {
         if op.operand_count() != 3 || op.result_count() != 0 {
-            self.p.error(op.location(), "'scf.for' with loop-carried values is not supported in a HOST orchestrator");
+            self.p.error(&op, "with loop-carried values is not supported in a HOST orchestrator");
             return;
         }
         let (Some(lb), Some(ub), Some(step)) = (self.scalar(op, 0), self.scalar(op, 1), self.scalar(op, 2)) else {
@@ -274,7 +273,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
 
     fn window(&mut self, op: &OperationRef<'c, 'a>, indent: &str) {
         let Some(HV::Buffer(buf)) = op.operand(0).ok().and_then(|v| self.vals.get(&vkey(v)).cloned()) else {
-            self.p.error(op.location(), "'pld.window' of a value that is not a pld.window_buffer of this body");
+            self.p.error(&op, "operand #0 must be a pld.window_buffer of this body");
             return;
         };
         let Ok(r) = op.result(0) else { return };
@@ -283,11 +282,11 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let (Some(shape), Some(elem)) =
             (tensor.as_ref().and_then(|t| t.static_shape()), tensor.as_ref().and_then(|t| elem_size(t.element)))
         else {
-            self.p.error(op.location(), &format!("'pld.window' of type {ty}: the host codegen needs a static shape and a sized element type"));
+            self.p.error(&op, &format!("result type must have a static shape and a sized element type in the host codegen, got '{ty}'"));
             return;
         };
         if !tensor.as_ref().is_some_and(|t| t.is_packed_nd()) {
-            self.p.error(op.location(), &format!("'pld.window' of type {ty}: only packed row-major (nd) views are supported"));
+            self.p.error(&op, &format!("result type must be a packed row-major (nd) view in the host codegen, got '{ty}'"));
             return;
         }
         let offset = int_attr(op, "offset").unwrap_or(0);
@@ -304,12 +303,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     fn dispatch(&mut self, op: &OperationRef<'c, 'a>, indent: &str) {
         // The verifier guarantees a callee that resolves; report, never drop, if not.
         let Some(func) = callee_name(op).and_then(|c| self.p.functions.get(&c).copied()) else {
-            self.p.error(op.location(), "dispatch of an unknown function: nothing would be dispatched");
+            self.p.error(&op, "callee must be a function of this module");
             return;
         };
         let callee = callee_name(op).unwrap_or_default();
         if !is_chip_orchestration(&func) || entry_block(&func).is_none() {
-            self.p.error(op.location(), &format!("dispatch of @{callee}: only a CHIP orchestration function with a body can be dispatched"));
+            self.p.error(&op, &format!("callee @{callee} must be a CHIP orchestration function with a body"));
             return;
         }
         let n = call_arg_count(op);
@@ -337,9 +336,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     scalars.push(format!("static_cast<int64_t>({x})"));
                 }
                 _ => {
-                    self.p.error(
-                        op.location(),
-                        &format!("dispatch of @{callee}: argument #{i} is not a host tensor, window view, CommContext or integer scalar"),
+                    self.p.error(&op,
+                        &format!("argument #{i} of @{callee} must be a host tensor, a window view, a CommContext or an integer scalar"),
                     );
                     return;
                 }
@@ -390,10 +388,9 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
                 n_scalars += 1;
             }
             _ => {
-                let what = if is_comm_ctx(ty) { "a CommContext" } else { "of this type" };
-                e.p.error(
-                    func.location(),
-                    &format!("HOST orchestrator @{name}: parameter #{i} ({ty}) is {what}; a HOST entry takes host tensors and integers only"),
+                let what = if is_comm_ctx(ty) { "a CommContext" } else { "a value" };
+                e.p.error(&func,
+                    &format!("HOST orchestrator @{name}: parameter #{i} must be a host tensor or an integer, got {what} '{ty}'"),
                 );
             }
         }

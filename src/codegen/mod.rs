@@ -99,11 +99,11 @@ pub(crate) fn translate_callback(module: OperationHandle, output_dir: &str, kern
         Ok(Ok(_)) => true,
         Ok(Err(PldError::Diagnosed(_))) => false,
         Ok(Err(e)) => {
-            crate::diag::error(op.location(), &format!("pld-to-ascend-build: {e}"));
+            crate::diag::op_error(&op, &format!("pld-to-ascend-build failed: {e}"));
             false
         }
         Err(_) => {
-            crate::diag::error(op.location(), "pld-to-ascend-build: internal error (panic)");
+            crate::diag::op_error(&op, "pld-to-ascend-build failed: internal error (panic)");
             false
         }
     }

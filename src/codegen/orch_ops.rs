@@ -261,16 +261,16 @@ pub fn check_body<'c, 'a>(
 ) -> usize {
     let name = crate::ir::func_kind::symbol_name(func).unwrap_or("").to_string();
     let mut errors = 0;
-    let mut report = |loc, msg: String| {
-        diag::error(loc, &msg);
+    let mut report = |op: &OperationRef, msg: String| {
+        diag::op_error(op, &msg);
         errors += 1;
     };
     for (i, ty) in param_types(func).into_iter().enumerate() {
         if !type_supported(ty) {
             report(
-                func.location(),
+                func,
                 format!(
-                    "CHIP orchestration function '@{name}': parameter #{i} has type {ty}; the orchestration codegen passes tensors, CommContexts and integer scalars (i1..i64, index) only"
+                    "CHIP orchestration function @{name}: parameter #{i} must be a tensor, a CommContext or an integer scalar (i1..i64, index), got '{ty}'"
                 ),
             );
         }
@@ -278,8 +278,8 @@ pub fn check_body<'c, 'a>(
     let Ok(region) = func.region(0) else { return errors };
     if region.first_block().and_then(|b| b.next_in_region()).is_some() {
         report(
-            func.location(),
-            format!("CHIP orchestration function '@{name}' has more than one block: the orchestration codegen emits structured control flow (scf) only"),
+            func,
+            format!("CHIP orchestration function @{name} must have a single block: the orchestration codegen emits structured control flow (scf) only"),
         );
         return errors;
     }
@@ -293,7 +293,7 @@ pub fn check_body<'c, 'a>(
                 continue;
             }
             match check_op(&op, functions) {
-                Err(msg) => report(op.location(), msg),
+                Err(msg) => report(&op, msg),
                 Ok(()) => {
                     for r in 0..op.region_count() {
                         let Ok(region) = op.region(r) else { continue };
@@ -317,15 +317,15 @@ fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &HashMap<String, Opera
         return Ok(());
     }
     let Some(kind) = orch_op(op, name) else {
-        return Err(format!(
-            "'{name}' is not supported in a CHIP orchestration body: the orchestration codegen (pld-translate --pld-to-ascend-build) cannot emit it, so --legalize-spmd-launches refuses it"
+        return Err(diag::msg!(
+            "is not supported in a CHIP orchestration body: the orchestration codegen (pld-translate --pld-to-ascend-build) cannot emit it, so --legalize-spmd-launches refuses it"
         ));
     };
     for r in 0..op.result_count() {
         let Ok(v) = op.result(r) else { continue };
         if !type_supported(v.r#type()) {
-            return Err(format!(
-                "'{name}': result #{r} has type {}; a CHIP orchestration body holds tensors, CommContexts and integer scalars (i1..i64, index) only",
+            return Err(diag::msg!(
+                "result #{r} must be a tensor, a CommContext or an integer scalar (i1..i64, index) in a CHIP orchestration body, got '{}'",
                 v.r#type()
             ));
         }
@@ -336,13 +336,13 @@ fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &HashMap<String, Opera
         while let Some(block) = b {
             b = block.next_in_region();
             if block.next_in_region().is_some() {
-                return Err(format!("'{name}': a region of more than one block has no structured form in the orchestration codegen"));
+                return Err(diag::msg!("region of more than one block has no structured form in the orchestration codegen"));
             }
             for k in 0..block.argument_count() {
                 let Ok(a) = block.argument(k) else { continue };
                 if !type_supported(a.r#type()) {
-                    return Err(format!(
-                        "'{name}': region argument #{k} has type {}; a CHIP orchestration body holds tensors, CommContexts and integer scalars (i1..i64, index) only",
+                    return Err(diag::msg!(
+                        "region argument #{k} must be a tensor, a CommContext or an integer scalar (i1..i64, index) in a CHIP orchestration body, got '{}'",
                         a.r#type()
                     ));
                 }
@@ -354,14 +354,14 @@ fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &HashMap<String, Opera
         let ty = r.r#type();
         match TensorLike::of(ty) {
             Some(t) if t.static_shape().is_some() && element_bytes(t.element).is_some() => Ok(()),
-            _ => Err(format!("'{name}': {what} {ty} needs a static shape and a sized element type in a CHIP orchestration body")),
+            _ => Err(diag::msg!("{what} must have a static shape and a sized element type in a CHIP orchestration body, got '{ty}'")),
         }
     };
     match kind {
-        OrchOp::View | OrchOp::Reshape => static_result("the result type"),
-        OrchOp::Create => static_result("the allocated type"),
+        OrchOp::View | OrchOp::Reshape => static_result("result type"),
+        OrchOp::Create => static_result("allocated type"),
         OrchOp::Constant if op.attribute("value").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()).is_none() => {
-            Err("'arith.constant': only integer scalar constants have a runtime form in a CHIP orchestration body".into())
+            Err(diag::msg!("attribute 'value' must be an integer constant in a CHIP orchestration body (only integer scalars have a runtime form)"))
         }
         OrchOp::Call | OrchOp::Submit => check_task(op, name, functions),
         _ => Ok(()),
@@ -371,23 +371,23 @@ fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &HashMap<String, Opera
 /// A task: an AIV kernel of this module, results it can name, no scalar arguments.
 fn check_task<'c, 'a>(op: &OperationRef<'c, 'a>, name: &str, functions: &HashMap<String, OperationRef<'c, 'a>>) -> Result<(), String> {
     let Some(callee) = callee(op) else {
-        return Err(format!("'{name}': its callee symbol is not valid UTF-8, which the orchestration codegen cannot name"));
+        return Err(diag::msg!("callee symbol must be valid UTF-8 for the orchestration codegen to name it"));
     };
     let Some(func) = functions.get(callee) else {
-        return Err(format!("'{name}' of '@{callee}': the callee is not a function of this module"));
+        return Err(diag::msg!("callee @{callee} must be a function of this module"));
     };
     if func_kind(func) != Some("aiv") {
-        let kind = func_kind(func).map_or("a function without pl.func_kind".to_string(), |k| format!("pl.func_kind \"{k}\""));
-        return Err(format!(
-            "'{name}' of '@{callee}': a CHIP orchestration body launches AIV kernels (pl.func_kind \"aiv\") only, and '@{callee}' has {kind}"
+        let kind = func_kind(func).map_or("no pl.func_kind".to_string(), |k| format!("pl.func_kind \"{k}\""));
+        return Err(diag::msg!(
+            "callee @{callee} must be an AIV kernel (pl.func_kind \"aiv\"): a CHIP orchestration body launches AIV kernels only, got {kind}"
         ));
     }
     let abi = int_attr(op, "pl.abi_arg_count").map(|n| n.max(0) as usize).unwrap_or(usize::MAX);
     for k in 0..op.operand_count().min(abi) {
         let Ok(v) = op.operand(k) else { continue };
         if scalar_bits(v.r#type()).is_some() {
-            return Err(format!(
-                "'{name}' of '@{callee}': argument #{k} is an integer scalar; a kernel task takes tensors and CommContexts only"
+            return Err(diag::msg!(
+                "argument #{k} of @{callee} must be a tensor or a CommContext (a kernel task takes no scalars), got an integer scalar"
             ));
         }
     }
@@ -407,8 +407,8 @@ fn check_task<'c, 'a>(op: &OperationRef<'c, 'a>, name: &str, functions: &HashMap
             match TensorLike::of(r.r#type()) {
                 Some(t) if t.static_shape().is_some() && element_bytes(t.element).is_some() => continue,
                 _ => {
-                    return Err(format!(
-                        "'{name}' of '@{callee}': runtime-allocated result #{n} has type {}, which needs a static shape",
+                    return Err(diag::msg!(
+                        "runtime-allocated result #{n} of @{callee} must have a static shape, got '{}'",
                         r.r#type()
                     ));
                 }
@@ -416,8 +416,8 @@ fn check_task<'c, 'a>(op: &OperationRef<'c, 'a>, name: &str, functions: &HashMap
         }
         let named = returned.get(n).copied().flatten().is_some_and(|j| j < op.operand_count() + alloc_outs.len());
         if !named {
-            return Err(format!(
-                "'{name}' of '@{callee}': result #{n} is not a parameter the callee returns, so the orchestration codegen cannot name it (a kernel writes its arguments in place)"
+            return Err(diag::msg!(
+                "result #{n} of @{callee} must be a parameter the callee returns, or the orchestration codegen cannot name it (a kernel writes its arguments in place)"
             ));
         }
     }

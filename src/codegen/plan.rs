@@ -9,7 +9,7 @@ use crate::{
     error::PldError,
     ir::func_kind::{func_kind, is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name},
     ir::util::{
-        COLLECTIVE_OPS, arg_attr, callee_name, entry_block, is_comm_ctx, is_tensor_like, module_functions, op_name, ops_named,
+        COLLECTIVE_OPS, arg_attr, callee_name, entry_block, is_comm_ctx, is_tensor_like, module_functions, ops_named,
         param_types,
     },
 };
@@ -41,13 +41,15 @@ pub struct Planner<'c, 'a> {
 }
 
 impl<'c, 'a> Planner<'c, 'a> {
-    pub fn error(&mut self, loc: Location, message: &str) {
-        crate::diag::error(loc, message);
+    /// An error about `op` (`'<op name>' op <message>`, docs/diagnostics.md).
+    pub fn error(&mut self, op: &OperationRef, message: &str) {
+        crate::diag::op_error(op, message);
         self.errors += 1;
     }
 
-    pub fn error_with_note(&mut self, loc: Location, message: &str, note_loc: Location, note: &str) {
-        crate::diag::error_with_note(loc, message, note_loc, note);
+    /// An error about `op` with one attached note.
+    pub fn error_with_note(&mut self, op: &OperationRef, message: &str, note_loc: Location, note: &str) {
+        crate::diag::op_error_with_note(op, message, note_loc, note);
         self.errors += 1;
     }
 
@@ -63,27 +65,25 @@ impl<'c, 'a> Planner<'c, 'a> {
 
     fn resolve_kernel(&mut self, name: &str, call: &OperationRef<'c, 'a>) -> Option<Rc<Kernel>> {
         let Some(func) = self.functions.get(name).copied() else {
-            self.error(call.location(), &format!("'{}' calls @{name}, which is not a function of this module", op_name(call)));
+            self.error(&call, &format!("callee @{name} must be a function of this module"));
             return None;
         };
         if func_kind(&func) != Some("aiv") {
-            self.error_with_note(
-                call.location(),
-                &format!("@{name} is launched as a task but is not an AIV kernel (pl.func_kind = \"aiv\")"),
+            self.error_with_note(&call,
+                &format!("callee @{name} must be an AIV kernel (pl.func_kind \"aiv\") to be launched as a task"),
                 func.location(),
                 "declared here",
             );
             return None;
         }
         if !path_component_ok(name) {
-            self.error(func.location(), &format!("AIV kernel @{}: its name cannot be a file name", quoted(name)));
+            self.error(&func, &format!("AIV kernel @{}: its name cannot be a file name", quoted(name)));
             return None;
         }
         let text = if let Some(package) = string_attr(&func, "pl.builtin_template_dir") {
             let Some(pkg) = template::package(&package) else {
-                self.error(
-                    func.location(),
-                    &format!("AIV kernel @{name}: unknown builtin template package '{package}' (pl.builtin_template_dir)"),
+                self.error(&func,
+                    &format!("AIV kernel @{name}: attribute 'pl.builtin_template_dir' must name a builtin template package, got \"{package}\""),
                 );
                 return None;
             };
@@ -91,8 +91,7 @@ impl<'c, 'a> Planner<'c, 'a> {
             match template::parse_vars(&vars).and_then(|v| template::render(pkg.text, &v)) {
                 Ok(text) => text.into_bytes(),
                 Err(e) => {
-                    self.error(
-                        func.location(),
+                    self.error(&func,
                         &format!(
                             "AIV kernel @{name}: cannot render builtin template '{package}' with pl.builtin_template_vars = \"{vars}\": {e}"
                         ),
@@ -104,25 +103,23 @@ impl<'c, 'a> Planner<'c, 'a> {
             let path = match self.kernel_source_path(&source) {
                 Ok(path) => path,
                 Err(why) => {
-                    self.error(func.location(), &format!("AIV kernel @{name}: {why}"));
+                    self.error(&func, &format!("AIV kernel @{name}: {why}"));
                     return None;
                 }
             };
             match std::fs::read(&path) {
                 Ok(bytes) => bytes,
                 Err(e) => {
-                    self.error(
-                        func.location(),
+                    self.error(&func,
                         &format!("AIV kernel @{name}: cannot read pl.kernel_source \"{source}\" ({}): {e}", path.display()),
                     );
                     return None;
                 }
             }
         } else {
-            self.error_with_note(
-                func.location(),
+            self.error_with_note(&func,
                 &format!(
-                    "AIV kernel @{name} has no pl.kernel_source: pld-translate copies kernel sources, it does not compile InCore IR"
+                    "AIV kernel @{name} must have a pl.kernel_source: pld-translate copies kernel sources, it does not compile InCore IR"
                 ),
                 call.location(),
                 "launched here",
@@ -142,7 +139,7 @@ impl Planner<'_, '_> {
     fn kernel_source_path(&self, source: &str) -> Result<PathBuf, String> {
         let attr = format!("pl.kernel_source \"{source}\"");
         if source.is_empty() {
-            return Err("pl.kernel_source is empty".into());
+            return Err(crate::diag::msg!("pl.kernel_source is empty"));
         }
         let dir = &self.options.kernel_source_dir;
         let path = dir.join(source);
@@ -150,16 +147,16 @@ impl Planner<'_, '_> {
             return Ok(path);
         }
         if std::path::Path::new(source).is_absolute() {
-            return Err(format!(
+            return Err(crate::diag::msg!(
                 "{attr} is an absolute path; kernel sources are relative to --kernel-source-dir ({}) unless --allow-kernel-source-outside",
                 dir.display()
             ));
         }
-        let unreadable = |e: std::io::Error| format!("cannot read {attr} ({}): {e}", path.display());
+        let unreadable = |e: std::io::Error| crate::diag::msg!("cannot read {attr} ({}): {e}", path.display());
         let base = std::fs::canonicalize(dir).map_err(unreadable)?;
         let resolved = std::fs::canonicalize(&path).map_err(unreadable)?;
         if !resolved.starts_with(&base) {
-            return Err(format!(
+            return Err(crate::diag::msg!(
                 "{attr} resolves to {}, outside --kernel-source-dir ({}); pass --allow-kernel-source-outside to allow it",
                 resolved.display(),
                 base.display()
@@ -203,16 +200,16 @@ fn entry_name_ok(
     path_use: &str,
 ) -> bool {
     if !path_component_ok(name) {
-        p.error(func.location(), &format!("{kind} @{}: its name cannot be {path_use}", quoted(name)));
+        p.error(&func, &format!("{kind} @{}: its name cannot be {path_use}", quoted(name)));
         return false;
     }
     let c_name = super::names::c_identifier(name);
     if let Some(why) = super::names::c_symbol_problem(&c_name) {
-        p.error(func.location(), &format!("@{name}: its C symbol '{c_name}' {why}"));
+        p.error(&func, &format!("@{name}: its C symbol '{c_name}' {why}"));
         return false;
     }
     if let Some(other) = c_names.insert(c_name.clone(), name.to_string()) {
-        p.error(func.location(), &format!("@{name} and @{other} have the same C symbol '{c_name}'"));
+        p.error(&func, &format!("@{name} and @{other} have the same C symbol '{c_name}'"));
         return false;
     }
     true
@@ -238,12 +235,8 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
             continue;
         }
         for op in ops_named(func, &COLLECTIVE_OPS) {
-            p.error(
-                op.location(),
-                &format!(
-                    "'{}' was never lowered: run `pld-opt --pld-lower-collectives` before `pld-translate --pld-to-ascend-build`",
-                    op_name(&op)
-                ),
+            p.error(&op,
+                "was never lowered: run `pld-opt --pld-lower-collectives` before `pld-translate --pld-to-ascend-build`",
             );
         }
     }

@@ -66,7 +66,7 @@ impl ModulePass for LegalizeSpmdLaunches {
             for call in ops_named(func, &["func.call", "pl.submit"]) {
                 let callee = callee(&call).and_then(|c| functions.get(c).copied());
                 if let Err(message) = check_launch(&call, callee.as_ref(), directions) {
-                    diag::error(call.location(), &message);
+                    diag::op_error(&call, &message);
                     refused.insert(crate::ir::util::op_key(&call));
                     errors += 1;
                 }
@@ -104,22 +104,25 @@ fn check_launch<'c, 'a>(
         None => None,
         Some(attr) => match IntegerAttribute::try_from(attr).ok().map(|i| i.value()).filter(|&v| v >= 1) {
             Some(v) => Some(v),
-            None => return Err(format!("launch of '@{name}': pl.core_num must be an i64 >= 1, got {attr}")),
+            None => {
+                return Err(diag::msg!("attribute 'pl.core_num' of the launch of @{name} must be an i64 >= 1, got {attr}"));
+            }
         },
     };
     if sync_start && blocks.is_none_or(|b| b <= 1) {
         let got = blocks.map_or("no pl.core_num".to_string(), |b| format!("pl.core_num = {b}"));
-        return Err(format!(
-            "launch of '@{name}': pl.sync_start requires pl.core_num > 1 (a single-block launch needs no co-residency), got {got}"
+        return Err(diag::msg!(
+            "attribute 'pl.sync_start' of the launch of @{name} requires pl.core_num > 1 \
+             (a single-block launch needs no co-residency), got {got}"
         ));
     }
     let Some(callee) = callee else {
         return Ok(());
     };
     if (has_spec || builtin) && func_kind(callee) != Some("aiv") {
-        return Err(format!(
-            "launch of '@{name}' must launch an AIV function (pl.func_kind \"aiv\"), but '@{name}' is '{}'",
-            func_kind(callee).unwrap_or("without pl.func_kind")
+        return Err(diag::msg!(
+            "callee @{name} must be an AIV function (pl.func_kind \"aiv\") to be launched, got {}",
+            func_kind(callee).map_or("no pl.func_kind".to_string(), |k| format!("pl.func_kind \"{k}\""))
         ));
     }
     let params = directions.of_function(callee);
@@ -132,9 +135,8 @@ fn check_launch<'c, 'a>(
         .map(|(i, d)| format!("'{}' (#{i}, {})", param_name(callee, i), d.as_str()))
         .collect();
     if !missing.is_empty() {
-        return Err(format!(
-            "launch of '@{name}' has no caller-provided argument for out/inout parameter(s) {}: \
-             every output of a launched kernel must be passed by the caller",
+        return Err(diag::msg!(
+            "launch of @{name} must pass an argument for every out/inout parameter of the kernel, got none for {}",
             missing.join(", ")
         ));
     }

@@ -82,15 +82,15 @@ impl ModulePass for LowerCompositeOps {
             for op in ops_named(&func, &[crate::collective::INDEXED_ALL_TO_ALL_V.op]) {
                 let spec = &crate::collective::INDEXED_ALL_TO_ALL_V;
                 let problem = crate::collective::arch_problem(spec, &arch)
-                    .unwrap_or_else(|| format!("{} is not supported in an InCore body", spec.short));
-                diag::error(op.location(), &format!("'{}': {problem}", spec.op));
+                    .unwrap_or_else(|| diag::msg!("{} is not supported in an InCore body", spec.short));
+                diag::op_error(&op, &problem);
                 errors += 1;
             }
             for op in ops_named(&func, &[ALL_TO_ALL_V]) {
                 match plan(&op) {
                     Ok(max_recv) => plans.push((op, max_recv)),
                     Err(message) => {
-                        diag::error(op.location(), &format!("'{ALL_TO_ALL_V}': {message}"));
+                        diag::op_error(&op, &message);
                         errors += 1;
                     }
                 }
@@ -128,14 +128,14 @@ fn plan(op: &OperationRef) -> Result<i64, String> {
     match static_core_num(op) {
         Some(1) => {}
         Some(l) => {
-            return Err(format!(
-                "requires core_num=1 in an InCore body (the InCore rail runs on the calling core), got core_num={l}"
+            return Err(diag::msg!(
+                "core_num must be 1 in an InCore body (the InCore rail runs on the calling core), got {l}"
             ));
         }
         None => {
-            return Err("requires core_num=1 in an InCore body (the InCore rail runs on the calling core), got a \
-                        runtime core_num"
-                .into());
+            return Err(diag::msg!(
+                "core_num must be 1 in an InCore body (the InCore rail runs on the calling core), got a runtime value"
+            ));
         }
     }
     let shape_of = |i: usize| op.operand(i).ok().and_then(|v| TensorLike::of(v.r#type())).and_then(|t| t.shape);
@@ -148,8 +148,8 @@ fn plan(op: &OperationRef) -> Result<i64, String> {
             let dims = |s: &[Option<i64>]| {
                 s.iter().skip(1).map(|d| d.map_or("?".to_string(), |d| d.to_string())).collect::<Vec<_>>().join("x")
             };
-            return Err(format!(
-                "operand 'input' has rows of shape [{}] but operand 'target' rows of shape [{}]: the InCore rail copies whole rows",
+            return Err(diag::msg!(
+                "operand 'input' row shape [{}] differs from the row shape of 'target' [{}] (the InCore rail copies whole rows)",
                 dims(&input),
                 dims(&target)
             ));
@@ -159,7 +159,9 @@ fn plan(op: &OperationRef) -> Result<i64, String> {
     let ranks = shape_of(2).and_then(|s| s.first().copied().flatten());
     match (rows, ranks) {
         (Some(rows), Some(ranks)) if ranks >= 1 => Ok(rows / ranks),
-        _ => Err("needs a static target row count and signal NR on the InCore rail (MAX_RECV = rows / NR)".into()),
+        _ => Err(diag::msg!(
+            "target row count and signal row count NR must be static on the InCore rail (MAX_RECV = rows / NR)"
+        )),
     }
 }
 

@@ -161,13 +161,13 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
                 // indexed.md's rows in order: the architecture, then the rail.
                 let spec = crate::collective::Collective::of_op_name(&name).map(|c| c.spec());
                 let message = match spec.and_then(|s| crate::collective::arch_problem(s, &arch)) {
-                    Some(problem) => format!("'{name}': {problem}"),
-                    None => format!(
-                        "'{name}': {} is not supported on the HOST rail (its lowering is CHIP-only)",
+                    Some(problem) => problem,
+                    None => diag::msg!(
+                        "{} is not supported on the HOST rail (its lowering is CHIP-only)",
                         spec.map_or(name.as_str(), |s| s.short)
                     ),
                 };
-                diag::error(op.location(), &message);
+                diag::op_error(&op, &message);
                 errors += 1;
                 continue;
             }
@@ -204,8 +204,8 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
                 Some(existing) if structurally_equal(&existing, &synthesized) => {}
                 Some(existing) => {
                     for (op, _) in plans.iter().filter(|(_, p)| p.variant == variant) {
-                        diag::error_with_note(
-                            op.location(),
+                        diag::op_error_with_note(
+                            op,
                             &format!("symbol '@{name}' already exists"),
                             existing.location(),
                             "this symbol is not the builtin the HOST rail synthesizes",
@@ -237,9 +237,9 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
         match window_buffers(op.operand(i).ok()?, func, trace) {
             Ok(b) => buffers.push(b),
             Err((culprit, why)) => {
-                diag::error_with_note(
-                    loc,
-                    &format!("'{ALL_TO_ALL_V}' {role} must be a window-bound DistributedTensor"),
+                diag::op_error_with_note(
+                    op,
+                    &format!("operand '{role}' must be a window-bound !pld.dtensor (a pld.window of a pld.window_buffer of this HOST orchestrator)"),
                     culprit,
                     &why,
                 );
@@ -250,9 +250,9 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
     for a in 0..5 {
         for b in a + 1..5 {
             if let Some(shared) = buffers[a].iter().find(|x| buffers[b].contains(x)) {
-                diag::error_with_note(
-                    loc,
-                    &format!("'{ALL_TO_ALL_V}' {} and {} must be different window allocations", OPERANDS[a], OPERANDS[b]),
+                diag::op_error_with_note(
+                    op,
+                    &format!("operands {} and {} must be different window allocations", OPERANDS[a], OPERANDS[b]),
                     shared.location(),
                     "both are views of this pld.window_buffer",
                 );
@@ -262,15 +262,12 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
     }
     let signal = op.operand(2).ok()?;
     let Some(&[ranks, stride]) = TensorLike::of(signal.r#type()).and_then(|t| t.static_shape()).as_deref() else {
-        diag::error(
-            loc,
-            &format!("'{ALL_TO_ALL_V}': operand 'signal': signal shape must be static on the HOST rail, got {}", signal.r#type()),
-        );
+        diag::op_error(op, &format!("signal shape must be static on the HOST rail, got '{}'", signal.r#type()));
         return None;
     };
     let element = TensorLike::of(op.operand(1).ok()?.r#type())?.element;
     let Some(variant) = Variant::of_element(crate::collective::Collective::AllToAllV, element) else {
-        diag::error(loc, &format!("'{ALL_TO_ALL_V}': the HOST rail supports only f32 or i8, got {element}"));
+        diag::op_error(op, &format!("the HOST rail supports only f32 or i8, got '{element}'"));
         return None;
     };
     // A compile-time core_num that can never pass the runtime check is an error
@@ -279,24 +276,26 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
         crate::passes::lower_l2_tensor_collectives::core_num(op)
     {
         if !(1..=i32::MAX as i64).contains(&limit) {
-            diag::error(loc, &format!("'{ALL_TO_ALL_V}': core_num must be in [1, 2147483647], got {limit}"));
+            diag::op_error(op, &format!("core_num must be in [1, 2147483647], got {limit}"));
             return None;
         }
         let blocks = crate::cal_all_to_all_v_blocks(ranks, limit);
         if stride < blocks {
-            diag::error(
-                loc,
+            diag::op_error_with_note(
+                op,
                 &format!(
-                    "'{ALL_TO_ALL_V}': signal stride S={stride} is smaller than the admitted block count B={blocks} \
-                     (core_num L={limit} folded for P={ranks} ranks); the signal needs one lane per block"
+                    "signal stride S={stride} is smaller than the admitted block count B={blocks} \
+                     (core_num L={limit} folded for P={ranks} ranks)"
                 ),
+                loc,
+                "the signal needs one column (lane) per launched block",
             );
             return None;
         }
     }
     // domains.md: after today's checks, one communication domain, then NR = ranks.
-    if let Some(f) = crate::analysis::provenance::check_domains(ALL_TO_ALL_V, &OPERANDS, &buffers, Some(ranks)) {
-        diag::error_with_notes(loc, &f.message, &f.notes);
+    if let Some(f) = crate::analysis::provenance::check_domains(&OPERANDS, &buffers, Some(ranks)) {
+        diag::op_error_with_notes(op, &f.message, &f.notes);
         return None;
     }
     Some(Plan { variant, ranks, stride })
@@ -325,7 +324,7 @@ fn window_buffers<'c, 'a>(
         let owner = crate::ir::values::as_result(v).map(|r| r.owner());
         let Some(window) = owner.filter(|o| op_name(o) == "pld.window") else {
             let what = owner.map_or("a function parameter".to_string(), |o| format!("'{}'", op_name(&o)));
-            return Err((v.location(), format!("it is traced to {what}, not to a pld.window of this HOST orchestrator")));
+            return Err((v.location(), diag::msg!("it is traced to {what}, not to a pld.window of this HOST orchestrator")));
         };
         let buffer = window
             .operand(0)
@@ -334,7 +333,7 @@ fn window_buffers<'c, 'a>(
             .map(|r| r.owner())
             .filter(|b| op_name(b) == "pld.window_buffer" && enclosing_function(b).is_some_and(|f| f == *func));
         let Some(buffer) = buffer else {
-            return Err((window.location(), "this pld.window is not of a pld.window_buffer of this body".into()));
+            return Err((window.location(), diag::msg!("this pld.window is not of a pld.window_buffer of this body")));
         };
         if !buffers.iter().any(|b| op_key(b) == op_key(&buffer)) {
             buffers.push(buffer);

@@ -151,8 +151,8 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
             continue;
         }
         for op in planned_ops.iter().filter(|op| plans[&(op.to_raw().ptr as usize)].variant == variant) {
-            diag::error_with_note(
-                op.location(),
+            diag::op_error_with_note(
+                op,
                 &format!("symbol '@{}' already exists", variant.symbol()),
                 symbol.location(),
                 "this symbol is not the synthesized builtin kernel the collective lowers to",
@@ -171,14 +171,11 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
         if plans.contains_key(&(op.to_raw().ptr as usize)) {
             continue;
         }
-        diag::error(
+        diag::op_error_with_note(
+            op,
+            &format!("in orchestration function @{} was not lowered", symbol_name(func).unwrap_or("?")),
             op.location(),
-            &format!(
-                "'{}' in orchestration function '@{}' was not lowered: \
-                 --lower-l2-tensor-collectives lowers only the collectives of its variant table on the CHIP rail",
-                op.name().as_string_ref().as_str().unwrap_or("?"),
-                symbol_name(func).unwrap_or("?"),
-            ),
+            "--lower-l2-tensor-collectives lowers only the collectives of its variant table on the CHIP rail",
         );
         errors += 1;
     }
@@ -250,9 +247,12 @@ fn plan_collective<'c, 'a>(
     let loc = op.location();
     let name = op.name();
     let spec = Collective::of_op_name(name.as_string_ref().as_str().ok()?)?.spec();
-    let op_name = spec.op;
     let fail = |message: String| {
-        diag::error(loc, &format!("'{op_name}': {message}"));
+        diag::op_error(op, &message);
+        None
+    };
+    let fail_with_note = |message: String, note: &str| {
+        diag::op_error_with_note(op, &message, loc, note);
         None
     };
     let operand = |i: usize| op.operand(i).ok();
@@ -267,7 +267,7 @@ fn plan_collective<'c, 'a>(
     // Signal shape: P (ranks) and S (stride) must be compile-time values.
     let signal_type = operand(2)?.r#type();
     let Some(&[ranks, stride]) = types[2].static_shape() else {
-        return fail(format!("operand 'signal': signal shape must be static on the CHIP rail, got '{signal_type}'"));
+        return fail(format!("signal shape must be static on the CHIP rail, got '{signal_type}'"));
     };
 
     // core_num: the attribute, or an operand that folds to a constant; else a
@@ -293,7 +293,7 @@ fn plan_collective<'c, 'a>(
             if aiv_cores > 0 && blocks as u64 > aiv_cores {
                 return fail(match spec.width {
                     WidthRule::Folded => format!(
-                        "B={blocks} exceeds the target's {aiv_cores} AIV cores \
+                        "launch width B={blocks} exceeds the target's {aiv_cores} AIV cores \
                          (core_num L={limit} folded for P={ranks} ranks; option aiv-cores={aiv_cores})"
                     ),
                     WidthRule::Exact => format!(
@@ -302,17 +302,19 @@ fn plan_collective<'c, 'a>(
                 });
             }
             if stride < blocks {
-                return fail(match spec.width {
-                    WidthRule::Folded => format!(
-                        "signal stride S={stride} is smaller than the admitted block count {how}; \
-                         the signal needs one lane per block"
-                    ),
-                    WidthRule::Exact => format!(
-                        "signal stride S={stride} is smaller than the launch width L={limit} \
-                         ({short} launches exactly core_num blocks); the signal needs one lane per block",
-                        short = spec.short
-                    ),
-                });
+                return fail_with_note(
+                    match spec.width {
+                        WidthRule::Folded => {
+                            format!("signal stride S={stride} is smaller than the admitted block count {how}")
+                        }
+                        WidthRule::Exact => format!(
+                            "signal stride S={stride} is smaller than the launch width L={limit} \
+                             ({short} launches exactly core_num blocks)",
+                            short = spec.short
+                        ),
+                    },
+                    "the signal needs one column (lane) per launched block",
+                );
             }
             Width::Static(blocks)
         }
@@ -320,22 +322,22 @@ fn plan_collective<'c, 'a>(
     };
 
     let Some(variant) = Variant::of_element(spec.collective, types[1].element) else {
-        return fail(format!("the CHIP rail supports only f32 or i8, got {}", types[1].element));
+        return fail(format!("the CHIP rail supports only f32 or i8, got '{}'", types[1].element));
     };
     // A local send_counts: the plain op's verifier lets it through, the
     // indexed op's rejects it (its row has send_counts as a window).
     if !spec.params[3].distributed && !types[3].distributed {
         return fail(format!(
-            "send_counts must be a DistributedTensor (peers read it remotely), got '{}'",
+            "send_counts must be a DistributedTensor (a !pld.dtensor window that peers read remotely), got '{}'",
             operand(3)?.r#type()
         ));
     }
 
     for (i, param) in spec.params.iter().enumerate() {
         if let Err(culprit) = trace.check(operand(i)?) {
-            diag::error_with_note(
-                loc,
-                &format!("'{op_name}': operand '{}' is not provably contiguous", param.name),
+            diag::op_error_with_note(
+                op,
+                &format!("operand '{}' is not provably contiguous", param.name),
                 culprit.location,
                 &culprit.note(),
             );

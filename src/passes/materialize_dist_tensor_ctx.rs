@@ -89,9 +89,9 @@ impl CtxLayout {
             && !dtensors.is_empty()
             && (contexts != dtensors.len() || !types[base..].iter().all(|t| is_comm_ctx(*t)))
         {
-            return Err(format!(
-                "has {contexts} !pld.comm_ctx parameter(s), but a materialized function has exactly one per \
-                 !pld.dtensor parameter ({}), after all other parameters",
+            return Err(diag::msg!(
+                "must have exactly one !pld.comm_ctx parameter per !pld.dtensor parameter ({}), after all its other \
+                 parameters, got {contexts} !pld.comm_ctx parameter(s)",
                 dtensors.len()
             ));
         }
@@ -126,7 +126,7 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
                 layouts.insert(name.to_string(), layout);
             }
             Err(why) => {
-                diag::error(func.location(), &format!("cannot materialize the CommContexts of '@{name}': it {why}"));
+                diag::op_error(func, &format!("cannot materialize the CommContexts of @{name}: @{name} {why}"));
                 errors += 1;
             }
         }
@@ -161,11 +161,11 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
                 continue; // already threaded
             }
             if provided != layout.base {
-                diag::error(
-                    call.location(),
+                diag::op_error(
+                    &call,
                     &format!(
-                        "cannot thread CommContext arguments into the call to '@{callee}': it passes {provided} \
-                         arguments, '@{callee}' has {} parameters before its contexts",
+                        "cannot thread CommContext arguments into the call to @{callee}: the call must pass the {} \
+                         parameters @{callee} has before its CommContexts, got {provided} arguments",
                         layout.base
                     ),
                 );
@@ -200,9 +200,9 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
                         } else {
                             "the caller has no !pld.dtensor parameter whose CommContext it could pass"
                         };
-                        diag::error(
-                            call.location(),
-                            &format!("cannot find a CommContext for argument #{p} of the call to '@{callee}': {why}"),
+                        diag::op_error(
+                            &call,
+                            &format!("cannot find a CommContext for argument #{p} of the call to @{callee}: {why}"),
                         );
                         errors += 1;
                         break;

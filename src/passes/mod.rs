@@ -82,7 +82,7 @@ macro_rules! rust_passes {
             $(if argument == <$pass>::ARGUMENT {
                 return run_body::<$pass>(module, options, statistics, analyses, outcome);
             })*
-            diag::error(module.location(), &format!("pld: the pass '{argument}' has no Rust body"));
+            diag::error(module.location(), &format!("pass '{argument}' has no Rust body (an internal error of pld)"));
             false
         }
     };
@@ -119,14 +119,14 @@ fn run_body<P: ModulePass>(
             return true;
         }
         Ok(Err(PldError::Diagnosed(_))) => None,
-        Ok(Err(error)) => Some(format!("{}: {error}", P::ARGUMENT)),
+        Ok(Err(error)) => Some(diag::msg!("pass '{}' failed: {error}", P::ARGUMENT)),
         Err(panic) => {
             let what = panic
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            Some(format!("{}: internal error: {what}", P::ARGUMENT))
+            Some(diag::msg!("pass '{}' failed: internal error: {what}", P::ARGUMENT))
         }
     };
     if let Some(message) = message {

@@ -25,17 +25,19 @@ impl ModulePass for TestFuncKinds {
                 continue;
             }
             let name = func_kind::symbol_name(&op).unwrap_or("?");
-            let kind = func_kind::func_kind(&op).unwrap_or("none");
+            let kind = func_kind::func_kind(&op).map_or("no pl.func_kind".to_string(), |k| format!("pl.func_kind \"{k}\""));
             let level = if func_kind::is_host_level(&op) { "host" } else { "chip" };
-            if level == "host" && kind != "orchestration" {
-                diag::error(
-                    op.location(),
-                    &format!("function '@{name}' is HOST-level but its kind is '{kind}': only an orchestrator runs on the host"),
+            if level == "host" && func_kind::func_kind(&op) != Some("orchestration") {
+                diag::op_error(
+                    &op,
+                    &format!(
+                        "@{name} at pl.level \"host\" must have pl.func_kind \"orchestration\" (only an orchestrator runs on the host), got {kind}"
+                    ),
                 );
                 errors += 1;
                 continue;
             }
-            diag::remark(op.location(), &format!("function '@{name}': kind '{kind}', level '{level}'"));
+            diag::op_remark(&op, &format!("@{name}: {kind}, pl.level \"{level}\""));
         }
         if errors > 0 { Err(PldError::Diagnosed(errors)) } else { Ok(()) }
     }

@@ -3,7 +3,7 @@
 // RUN: pld-translate %s --split-input-file --verify-diagnostics --pld-to-ascend-build --output-dir %t.out --kernel-source-dir %S/Inputs
 
 // A user AIV kernel without pl.kernel_source, named, with the launch noted.
-// expected-error @+1 {{AIV kernel @no_source has no pl.kernel_source: pld-translate copies kernel sources, it does not compile InCore IR}}
+// expected-error @+1 {{'func.func' op AIV kernel @no_source must have a pl.kernel_source: pld-translate copies kernel sources, it does not compile InCore IR}}
 func.func private @no_source(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv"} {
   return %a : !pl.tensor<4xf32>
 }
@@ -30,7 +30,7 @@ func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration
 // A collective that --pld-lower-collectives never saw.
 func.func @chip(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>)
     attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{'pld.tensor.all_to_all_v' was never lowered: run `pld-opt --pld-lower-collectives` before `pld-translate --pld-to-ascend-build`}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op was never lowered: run `pld-opt --pld-lower-collectives` before `pld-translate --pld-to-ascend-build`}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return
@@ -39,7 +39,7 @@ func.func @chip(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pl
 // -----
 
 // An unknown builtin template package.
-// expected-error @+1 {{AIV kernel @__builtin_x: unknown builtin template package ':pypto.runtime.builtins.collectives.all_gather' (pl.builtin_template_dir)}}
+// expected-error @+1 {{'func.func' op AIV kernel @__builtin_x: attribute 'pl.builtin_template_dir' must name a builtin template package, got ":pypto.runtime.builtins.collectives.all_gather"}}
 func.func private @__builtin_x(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32>
     attributes {pl.func_kind = "aiv", pl.builtin_template_dir = ":pypto.runtime.builtins.collectives.all_gather", pl.builtin_template_vars = "dtype_cpp=float"} {
   return %a : !pl.tensor<4xf32>
@@ -95,7 +95,7 @@ func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"}
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %b = arith.cmpi eq, %c0, %c1 : index
-  // expected-error @+1 {{'scf.if' in HOST orchestrator @host is not supported by the host codegen}}
+  // expected-error @+1 {{'scf.if' op in HOST orchestrator @host is not supported by the host codegen}}
   scf.if %b {
   }
   return
@@ -107,7 +107,7 @@ func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"}
 // --legalize-spmd-launches first; pld-translate on an unlegalized module still
 // reports it at the op (never dropped, never emitted wrong).
 func.func @chip(%a: !pl.tensor<4xf32>, %x: index) attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{'arith.ceildivsi' in CHIP orchestration function @chip is not supported by the orchestration codegen (run --legalize-spmd-launches first)}}
+  // expected-error @+1 {{'arith.ceildivsi' op in CHIP orchestration function @chip is not supported by the orchestration codegen (run --legalize-spmd-launches first)}}
   %m = arith.ceildivsi %x, %x : index
   return
 }
@@ -115,7 +115,7 @@ func.func @chip(%a: !pl.tensor<4xf32>, %x: index) attributes {pl.func_kind = "or
 // -----
 
 // A floating-point scalar parameter has no slot in OrchArgs.
-// expected-error @+1 {{orchestration function @chip: parameter #1 has type f32; a CHIP orchestration function takes tensors, CommContexts and integer scalars only}}
+// expected-error @+1 {{'func.func' op orchestration function @chip: parameter #1 must be a tensor, a CommContext or an integer scalar, got 'f32'}}
 func.func @chip(%a: !pl.tensor<4xf32>, %n: f32) attributes {pl.func_kind = "orchestration"} {
   return
 }
@@ -128,7 +128,7 @@ func.func private @ks(%a: !pl.tensor<4xf32> {pl.direction = "inout"}, %n: i64) -
 }
 func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
   %n = arith.constant 3 : i64
-  // expected-error @+1 {{call of @ks: argument #1 is an integer scalar; a kernel task takes tensors and CommContexts only}}
+  // expected-error @+1 {{'func.call' op argument #1 of @ks must be a tensor or a CommContext (a kernel task takes no scalars), got an integer scalar}}
   %r = call @ks(%a, %n) {pl.arg_directions = ["inout", "in"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>, i64) -> !pl.tensor<4xf32>
   return
 }

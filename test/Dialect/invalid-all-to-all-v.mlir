@@ -94,7 +94,7 @@ func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld
 
 // A signal that is not [NR, S].
 func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<16xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
-  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'signal' must be shaped [NR, S], got rank 1}}
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'signal' must be shaped [NR, S] (NR rows, one per rank, of S credits each), got rank 1}}
   %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<16xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
   return
 }
@@ -121,7 +121,7 @@ func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld
 
 // send_counts neither [NR] nor [NR, 1].
 func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2x2xi32>, %rc: !pld.dtensor<2xi32>) {
-  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'send_counts' must be shaped [NR] or [NR, 1], got [2, 2]}}
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'send_counts' must be shaped [NR] or [NR, 1] (NR = the signal's row count), got [2, 2]}}
   %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2x2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
   return
 }
@@ -148,7 +148,7 @@ func.func @f(%in: !pld.dtensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld
 
 // Target rows not divisible by NR.
 func.func @f(%in: !pld.dtensor<15x4xf32>, %tg: !pld.dtensor<15x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
-  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'target' has 15 rows, not divisible by NR = 2}}
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'target' row count must be divisible by the signal's row count NR = 2, got 15}}
   %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pld.dtensor<15x4xf32>, !pld.dtensor<15x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<15x4xf32>
   return
 }

@@ -149,7 +149,7 @@ func.func @f(%in: !pl.tensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.d
 // index is neither [N] nor [N, 1].
 func.func @f(%in: !pl.tensor<16x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>,
              %sc: !pld.dtensor<2xi32>, %rc: !pl.tensor<2xi32>, %ix: !pl.tensor<16x2xi32>) {
-  // expected-error@+1 {{'pld.tensor.indexed_all_to_all_v' op operand 'index' must be shaped [NR*MAX_RECV] or [NR*MAX_RECV, 1], got [16, 2]}}
+  // expected-error@+1 {{'pld.tensor.indexed_all_to_all_v' op operand 'index' must be shaped [NR*MAX_RECV] or [NR*MAX_RECV, 1] (one row index per target row), got [16, 2]}}
   %0 = pld.tensor.indexed_all_to_all_v %in, %tg, %sg, %sc, %rc, %ix {core_num = 2 : i64}
       : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>,
         !pl.tensor<2xi32>, !pl.tensor<16x2xi32> -> !pld.dtensor<16x4xf32>

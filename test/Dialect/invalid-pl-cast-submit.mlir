@@ -59,7 +59,7 @@ func.func private @kernel(!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
 
 // pl.submit: runtime_alloc_outs are result indices.
 func.func @f(%a: !pl.tensor<4xf32>) {
-  // expected-error@+1 {{'pl.submit' op 'runtime_alloc_outs' index 1 is not a result index (the op has 1 results)}}
+  // expected-error@+1 {{'pl.submit' op attribute 'runtime_alloc_outs' entries must be result indices in [0, 1), got 1}}
   %0 = pl.submit @kernel(%a) {runtime_alloc_outs = array<i64: 1>} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
   return
 }
@@ -68,7 +68,7 @@ func.func @f(%a: !pl.tensor<4xf32>) {
 
 // pl.submit: the callee is a func.func of the module.
 func.func @f(%a: !pl.tensor<4xf32>) {
-  // expected-error@+1 {{'pl.submit' op callee 'missing' does not reference a func.func}}
+  // expected-error@+1 {{'pl.submit' op callee @missing must reference a func.func}}
   %0 = pl.submit @missing(%a) : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
   return
 }

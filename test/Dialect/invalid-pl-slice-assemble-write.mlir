@@ -21,7 +21,7 @@ func.func @f(%a: !pl.tensor<16x4xf32>, %i: index) {
 
 // slice: offsets and sizes of one length.
 func.func @f(%a: !pl.tensor<16x4xf32>) {
-  // expected-error@+1 {{'pl.tensor.slice' op 'offsets' and 'sizes' differ in length}}
+  // expected-error@+1 {{'pl.tensor.slice' op attributes 'offsets' and 'sizes' differ in length}}
   %0 = pl.tensor.slice %a {offsets = array<i64: 0>, sizes = array<i64: 4, 4>} : (!pl.tensor<16x4xf32>) -> !pl.tensor<4x4xf32>
   return
 }
@@ -30,7 +30,7 @@ func.func @f(%a: !pl.tensor<16x4xf32>) {
 
 // slice: one size per source dimension.
 func.func @f(%a: !pl.tensor<16x4xf32>) {
-  // expected-error@+1 {{'pl.tensor.slice' op 'sizes' has 1 entries for a source of rank 2}}
+  // expected-error@+1 {{'pl.tensor.slice' op attribute 'sizes' has 1 entries for a source of rank 2}}
   %0 = pl.tensor.slice %a {offsets = array<i64: 0>, sizes = array<i64: 4>} : (!pl.tensor<16x4xf32>) -> !pl.tensor<4xf32>
   return
 }
@@ -39,7 +39,7 @@ func.func @f(%a: !pl.tensor<16x4xf32>) {
 
 // slice: non-negative offsets and sizes.
 func.func @f(%a: !pl.tensor<16x4xf32>) {
-  // expected-error@+1 {{'pl.tensor.slice' op 'offsets' and 'sizes' must be >= 0}}
+  // expected-error@+1 {{'pl.tensor.slice' op attributes 'offsets' and 'sizes' must be >= 0}}
   %0 = pl.tensor.slice %a {offsets = array<i64: -4, 0>, sizes = array<i64: 4, 4>} : (!pl.tensor<16x4xf32>) -> !pl.tensor<4x4xf32>
   return
 }
@@ -93,7 +93,7 @@ func.func @f(%t: !pl.tensor<16x4xf32>, %s: !pl.tensor<4x4xf16>) {
 
 // assemble: one offset per target dimension.
 func.func @f(%t: !pl.tensor<16x4xf32>, %s: !pl.tensor<4x4xf32>) {
-  // expected-error@+1 {{'pl.tensor.assemble' op 'offsets' has 1 entries for a target of rank 2}}
+  // expected-error@+1 {{'pl.tensor.assemble' op attribute 'offsets' has 1 entries for a target of rank 2}}
   %0 = pl.tensor.assemble %s into %t {offsets = array<i64: 0>} : !pl.tensor<4x4xf32> into !pl.tensor<16x4xf32>
   return
 }

@@ -21,7 +21,7 @@ func.func @f(%a: !pl.tensor<16x4xf32>) {
 
 // view offsets: one per source dimension.
 func.func @f(%a: !pl.tensor<16x4xf32>) {
-  // expected-error@+1 {{'pl.tensor.view' op 'offsets' has 1 entries for a source of rank 2}}
+  // expected-error@+1 {{'pl.tensor.view' op attribute 'offsets' has 1 entries for a source of rank 2}}
   %0 = pl.tensor.view %a {offsets = array<i64: 4>} : !pl.tensor<16x4xf32> -> !pl.tensor<4x4xf32>
   return
 }
@@ -30,7 +30,7 @@ func.func @f(%a: !pl.tensor<16x4xf32>) {
 
 // view offsets are non-negative.
 func.func @f(%a: !pl.tensor<16x4xf32>) {
-  // expected-error@+1 {{'pl.tensor.view' op 'offsets' entries must be >= 0}}
+  // expected-error@+1 {{'pl.tensor.view' op attribute 'offsets' entries must be >= 0}}
   %0 = pl.tensor.view %a {offsets = array<i64: -1, 0>} : !pl.tensor<16x4xf32> -> !pl.tensor<4x4xf32>
   return
 }
@@ -48,7 +48,7 @@ func.func @view_too_big(%a: !pl.tensor<16x4xf32>) {
 
 // set_validshape: one valid entry per dimension.
 func.func @f(%a: !pl.tensor<16x4xf32>) {
-  // expected-error@+1 {{'pl.tensor.set_validshape' op 'valid' has 1 entries for a result of rank 2}}
+  // expected-error@+1 {{'pl.tensor.set_validshape' op attribute 'valid' has 1 entries for a result of rank 2}}
   %0 = pl.tensor.set_validshape %a {valid = array<i64: 8>} : !pl.tensor<16x4xf32> -> !pl.tensor<16x4xf32>
   return
 }
@@ -57,7 +57,7 @@ func.func @f(%a: !pl.tensor<16x4xf32>) {
 
 // set_validshape: valid within [0, dim].
 func.func @f(%a: !pl.tensor<16x4xf32>) {
-  // expected-error@+1 {{'pl.tensor.set_validshape' op 'valid' entry 5 is outside [0, 4]}}
+  // expected-error@+1 {{'pl.tensor.set_validshape' op attribute 'valid' entry 5 is outside [0, 4]}}
   %0 = pl.tensor.set_validshape %a {valid = array<i64: 8, 5>} : !pl.tensor<16x4xf32> -> !pl.tensor<16x4xf32>
   return
 }
@@ -66,7 +66,7 @@ func.func @f(%a: !pl.tensor<16x4xf32>) {
 
 // set_validshape: non-negative valid, also on an unranked tensor.
 func.func @f(%a: !pl.tensor<*xf32>) {
-  // expected-error@+1 {{'pl.tensor.set_validshape' op 'valid' entries must be >= 0, got -1}}
+  // expected-error@+1 {{'pl.tensor.set_validshape' op attribute 'valid' entries must be >= 0, got -1}}
   %0 = pl.tensor.set_validshape %a {valid = array<i64: 1, -1>} : !pl.tensor<*xf32> -> !pl.tensor<*xf32>
   return
 }
@@ -93,7 +93,7 @@ func.func @f(%a: !pl.tensor<16x4xf32>) {
 
 // transpose: perm is a permutation.
 func.func @f(%a: !pl.tensor<16x4xf32>) {
-  // expected-error@+1 {{'pl.tensor.transpose' op 'perm' is not a permutation of [0, 2)}}
+  // expected-error@+1 {{'pl.tensor.transpose' op attribute 'perm' is not a permutation of [0, 2)}}
   %0 = pl.tensor.transpose %a {perm = array<i64: 0, 0>} : !pl.tensor<16x4xf32> -> !pl.tensor<16x4xf32>
   return
 }
@@ -102,7 +102,7 @@ func.func @f(%a: !pl.tensor<16x4xf32>) {
 
 // transpose: one perm entry per source dimension.
 func.func @f(%a: !pl.tensor<16x4xf32>) {
-  // expected-error@+1 {{'pl.tensor.transpose' op 'perm' has 3 entries for a source of rank 2}}
+  // expected-error@+1 {{'pl.tensor.transpose' op attribute 'perm' has 3 entries for a source of rank 2}}
   %0 = pl.tensor.transpose %a {perm = array<i64: 2, 1, 0>} : !pl.tensor<16x4xf32> -> !pl.tensor<4x16x1xf32>
   return
 }

@@ -48,7 +48,7 @@ func.func @f(%t: !pl.tensor<4xf32>) {
 
 // system.nranks is InCore-only: rejected in an orchestration function.
 func.func @f() attributes {pl.func_kind = "orchestration"} {
-  // expected-error@+1 {{'pld.system.nranks' op is InCore-only: it has no orchestration codegen (enclosing function 'f' is 'orchestration')}}
+  // expected-error@+1 {{'pld.system.nranks' op is InCore-only: it has no orchestration codegen (enclosing function @f has pl.func_kind "orchestration")}}
   %0 = pld.system.nranks : i64
   return
 }
@@ -57,7 +57,7 @@ func.func @f() attributes {pl.func_kind = "orchestration"} {
 
 // system.nranks is InCore-only: rejected in a graph function.
 func.func @g() attributes {pl.func_kind = "graph"} {
-  // expected-error@+1 {{'pld.system.nranks' op is InCore-only: it has no orchestration codegen (enclosing function 'g' is 'graph')}}
+  // expected-error@+1 {{'pld.system.nranks' op is InCore-only: it has no orchestration codegen (enclosing function @g has pl.func_kind "graph")}}
   %0 = pld.system.nranks : i64
   return
 }

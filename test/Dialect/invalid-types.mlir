@@ -2,25 +2,25 @@
 // RUN: pld-opt %s --split-input-file --verify-diagnostics
 
 // A layout keyword other than nd, dn, nz.
-// expected-error@+1 {{unknown layout 'zz' (expected nd, dn or nz)}}
+// expected-error@+1 {{'!pl.tensor' parameter 'layout' must be nd, dn or nz, got zz}}
 func.func @f(%a: !pl.tensor<4x4xf32, layout = zz>)
 
 // -----
 
 // An unknown keyword parameter.
-// expected-error@+1 {{unknown tensor parameter 'stride' (expected layout, valid or strides)}}
+// expected-error@+1 {{'!pld.dtensor' parameter 'stride' is unknown (expected layout, valid or strides)}}
 func.func @f(%a: !pld.dtensor<4x4xf32, stride = [4, 1]>)
 
 // -----
 
 // Keyword parameters out of the documented order.
-// expected-error@+1 {{tensor parameter 'valid' repeated or out of order (layout, valid, strides)}}
+// expected-error@+1 {{'!pl.tensor' parameter 'valid' is repeated or out of order (layout, valid, strides)}}
 func.func @f(%a: !pl.tensor<4x4xf32, strides = [4, 1], valid = [4, 4]>)
 
 // -----
 
 // A keyword parameter given twice.
-// expected-error@+1 {{tensor parameter 'layout' repeated or out of order (layout, valid, strides)}}
+// expected-error@+1 {{'!pl.tensor' parameter 'layout' is repeated or out of order (layout, valid, strides)}}
 func.func @f(%a: !pl.tensor<4x4xf32, layout = dn, layout = dn>)
 
 // -----

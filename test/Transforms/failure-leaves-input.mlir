@@ -8,7 +8,7 @@
 // RUN: not pld-opt %s --split-input-file --materialize-dist-tensor-ctx --mlir-print-ir-after-failure 2>&1 | FileCheck %s --check-prefix=CTX
 // RUN: not pld-opt %s --split-input-file --legalize-spmd-launches --mlir-print-ir-after-failure 2>&1 | FileCheck %s --check-prefix=LEGAL
 
-// HOST: error: 'pld.tensor.all_to_all_v' target and recv_counts must be different window allocations
+// HOST: error: 'pld.tensor.all_to_all_v' op operands target and recv_counts must be different window allocations
 // HOST: IR Dump After LowerHostTensorCollectives Failed
 // HOST: func.func @host
 // HOST-NOT: pld.host.dispatch
@@ -16,10 +16,10 @@
 // HOST: pld.tensor.all_to_all_v
 // HOST: pld.tensor.all_to_all_v
 // HOST-NOT: func.func private @__builtin
-// CTX: error: cannot find a CommContext for argument #0 of the call to '@kernel'
+// CTX: error: 'func.call' op cannot find a CommContext for argument #0 of the call to @kernel
 // CTX: IR Dump After MaterializeDistTensorCtx Failed
 // CTX-NOT: !pld.comm_ctx
-// LEGAL: error: 'arith.ceildivsi' is not supported in a CHIP orchestration body
+// LEGAL: error: 'arith.ceildivsi' op is not supported in a CHIP orchestration body
 // LEGAL: IR Dump After LegalizeSpmdLaunches Failed
 // LEGAL: arith.ceildivsi
 func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"} {

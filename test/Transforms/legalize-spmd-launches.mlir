@@ -34,7 +34,7 @@ func.func @k(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "aiv"} {
   return
 }
 func.func @sync_without_blocks(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{launch of '@k': pl.sync_start requires pl.core_num > 1 (a single-block launch needs no co-residency), got pl.core_num = 1}}
+  // expected-error @+1 {{'func.call' op attribute 'pl.sync_start' of the launch of @k requires pl.core_num > 1 (a single-block launch needs no co-residency), got pl.core_num = 1}}
   func.call @k(%x) {pl.core_num = 1 : i64, pl.sync_start} : (!pl.tensor<4xf32>) -> ()
   return
 }
@@ -45,7 +45,7 @@ func.func @k(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "aiv"} {
   return
 }
 func.func @sync_alone(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "graph"} {
-  // expected-error @+1 {{pl.sync_start requires pl.core_num > 1 (a single-block launch needs no co-residency), got no pl.core_num}}
+  // expected-error @+1 {{'func.call' op attribute 'pl.sync_start' of the launch of @k requires pl.core_num > 1 (a single-block launch needs no co-residency), got no pl.core_num}}
   func.call @k(%x) {pl.sync_start} : (!pl.tensor<4xf32>) -> ()
   return
 }
@@ -56,7 +56,7 @@ func.func @cube(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "aic"} {
   return
 }
 func.func @not_aiv(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{launch of '@cube' must launch an AIV function (pl.func_kind "aiv"), but '@cube' is 'aic'}}
+  // expected-error @+1 {{'func.call' op callee @cube must be an AIV function (pl.func_kind "aiv") to be launched, got pl.func_kind "aic"}}
   func.call @cube(%x) {pl.core_num = 4 : i64, pl.sync_start} : (!pl.tensor<4xf32>) -> ()
   return
 }
@@ -68,7 +68,7 @@ func.func @helper(%x: !pl.tensor<4xf32>) {
   return
 }
 func.func @spec_on_plain_call(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{launch of '@helper' must launch an AIV function (pl.func_kind "aiv"), but '@helper' is 'without pl.func_kind'}}
+  // expected-error @+1 {{'func.call' op callee @helper must be an AIV function (pl.func_kind "aiv") to be launched, got no pl.func_kind}}
   func.call @helper(%x) {pl.core_num = 2 : i64} : (!pl.tensor<4xf32>) -> ()
   return
 }
@@ -86,7 +86,7 @@ func.func @kernel(%inp: !pl.tensor<4xf32> loc("inp"), %out: !pl.tensor<4xf32> {p
 }
 func.func private @accumulate(!pl.tensor<4xf32> {pl.direction = "inout"}, !pl.tensor<4xf32> {pl.direction = "in"})
 func.func @missing_outputs(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{launch of '@kernel' has no caller-provided argument for out/inout parameter(s) 'out' (#1, out), 'acc' (#2, inout): every output of a launched kernel must be passed by the caller}}
+  // expected-error @+1 {{'pl.submit' op launch of @kernel must pass an argument for every out/inout parameter of the kernel, got none for 'out' (#1, out), 'acc' (#2, inout)}}
   %0 = pl.submit @kernel(%x) {runtime_alloc_outs = array<i64: 0>} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
   return
 }

@@ -5,7 +5,7 @@
 // module then failed verification.)
 // RUN: not pld-opt %s --lower-composite-ops --mlir-print-ir-after-failure 2>&1 | FileCheck %s
 
-// CHECK: lower-composite-ops-atomic.mlir:[[# @LINE + 8]]:8: error: 'pld.tensor.all_to_all_v': operand 'input' has rows of shape [4] but operand 'target' rows of shape [5]: the InCore rail copies whole rows
+// CHECK: lower-composite-ops-atomic.mlir:[[# @LINE + 8]]:8: error: 'pld.tensor.all_to_all_v' op operand 'input' row shape [4] differs from the row shape of 'target' [5] (the InCore rail copies whole rows)
 // CHECK: IR Dump After LowerCompositeOps Failed
 // CHECK: func.func @bad
 // CHECK-NEXT: pld.tensor.all_to_all_v

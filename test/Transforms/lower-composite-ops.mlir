@@ -65,7 +65,7 @@ func.func @chip(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pl
 
 func.func @wide(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>)
     attributes {pl.func_kind = "aiv"} {
-  // expected-error @+1 {{'pld.tensor.all_to_all_v': requires core_num=1 in an InCore body (the InCore rail runs on the calling core), got core_num=2}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op core_num must be 1 in an InCore body (the InCore rail runs on the calling core), got 2}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 2 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return
@@ -75,7 +75,7 @@ func.func @wide(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pl
 
 func.func @runtime(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>, %n: i64)
     attributes {pl.func_kind = "incore"} {
-  // expected-error @+1 {{requires core_num=1 in an InCore body (the InCore rail runs on the calling core), got a runtime core_num}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op core_num must be 1 in an InCore body (the InCore rail runs on the calling core), got a runtime value}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r core_num(%n)
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return
@@ -85,7 +85,7 @@ func.func @runtime(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: 
 
 func.func @dynamic(%in: !pld.dtensor<?x4xf32>, %t: !pld.dtensor<?x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>)
     attributes {pl.func_kind = "incore"} {
-  // expected-error @+1 {{'pld.tensor.all_to_all_v': needs a static target row count and signal NR on the InCore rail (MAX_RECV = rows / NR)}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op target row count and signal row count NR must be static on the InCore rail (MAX_RECV = rows / NR)}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
       : !pld.dtensor<?x4xf32>, !pld.dtensor<?x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<?x4xf32>
   return
@@ -98,7 +98,7 @@ func.func @dynamic(%in: !pld.dtensor<?x4xf32>, %t: !pld.dtensor<?x4xf32>, %s: !p
 module attributes {pl.arch = "a5"} {
 func.func @indexed(%in: !pl.tensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pl.tensor<2xi32>, %i: !pl.tensor<16xi32>)
     attributes {pl.func_kind = "aiv"} {
-  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': indexed_all_to_all_v is not supported in an InCore body}}
+  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op indexed_all_to_all_v is not supported in an InCore body}}
   %d = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 1 : i64}
       : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
   return
@@ -110,7 +110,7 @@ func.func @indexed(%in: !pl.tensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !p
 // ... and in a module without pl.arch = "a5" the architecture row comes first.
 func.func @indexed(%in: !pl.tensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pl.tensor<2xi32>, %i: !pl.tensor<16xi32>)
     attributes {pl.func_kind = "incore"} {
-  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport)}}
+  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport), got pl.arch = "a2a3" (the default when absent)}}
   %d = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 1 : i64}
       : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
   return

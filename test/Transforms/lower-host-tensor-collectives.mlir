@@ -98,7 +98,7 @@ func.func @param_operand(%in: !pld.dtensor<16x4xf32>) attributes {pl.func_kind =
   %s = pld.window %b2 : !pld.dtensor<2x8xi32>
   %c = pld.window %b3 : !pld.dtensor<2xi32>
   %r = pld.window %b4 : !pld.dtensor<2xi32>
-  // expected-error @+1 {{'pld.tensor.all_to_all_v' input must be a window-bound DistributedTensor}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op operand 'input' must be a window-bound !pld.dtensor (a pld.window of a pld.window_buffer of this HOST orchestrator)}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return
@@ -117,7 +117,7 @@ func.func @created_operand() attributes {pl.func_kind = "orchestration", pl.leve
   // expected-note @+1 {{it is traced to 'pl.tensor.create', not to a pld.window of this HOST orchestrator}}
   %c = "pl.tensor.create"() : () -> !pld.dtensor<2xi32>
   %r = pld.window %b4 : !pld.dtensor<2xi32>
-  // expected-error @+1 {{'pld.tensor.all_to_all_v' send_counts must be a window-bound DistributedTensor}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op operand 'send_counts' must be a window-bound !pld.dtensor (a pld.window of a pld.window_buffer of this HOST orchestrator)}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return
@@ -138,7 +138,7 @@ func.func @same_buffer() attributes {pl.func_kind = "orchestration", pl.level = 
   %c = pld.window %b3 : !pld.dtensor<2xi32>
   %r0 = pld.window %b1 {offset = 256 : i64} : !pld.dtensor<2x1xi32>
   %r = pl.tensor.reshape %r0 : !pld.dtensor<2x1xi32> -> !pld.dtensor<2xi32>
-  // expected-error @+1 {{'pld.tensor.all_to_all_v' target and recv_counts must be different window allocations}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op operands target and recv_counts must be different window allocations}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return
@@ -157,7 +157,7 @@ func.func @dynamic_signal() attributes {pl.func_kind = "orchestration", pl.level
   %s = pld.window %b2 : !pld.dtensor<2x?xi32>
   %c = pld.window %b3 : !pld.dtensor<2xi32>
   %r = pld.window %b4 : !pld.dtensor<2xi32>
-  // expected-error @+1 {{'pld.tensor.all_to_all_v': operand 'signal': signal shape must be static on the HOST rail, got !pld.dtensor<2x?xi32>}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op signal shape must be static on the HOST rail, got '!pld.dtensor<2x?xi32>'}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x?xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return
@@ -176,7 +176,7 @@ func.func @f16() attributes {pl.func_kind = "orchestration", pl.level = "host"} 
   %s = pld.window %b2 : !pld.dtensor<2x8xi32>
   %c = pld.window %b3 : !pld.dtensor<2xi32>
   %r = pld.window %b4 : !pld.dtensor<2xi32>
-  // expected-error @+1 {{'pld.tensor.all_to_all_v': the HOST rail supports only f32 or i8, got f16}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op the HOST rail supports only f32 or i8, got 'f16'}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
       : !pld.dtensor<16x4xf16>, !pld.dtensor<16x4xf16>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf16>
   return
@@ -188,7 +188,7 @@ func.func @f16() attributes {pl.func_kind = "orchestration", pl.level = "host"} 
 module attributes {pl.arch = "a5"} {
 func.func @indexed(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>, %i: !pl.tensor<16xi32>)
     attributes {pl.func_kind = "orchestration", pl.level = "host"} {
-  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': indexed_all_to_all_v is not supported on the HOST rail (its lowering is CHIP-only)}}
+  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op indexed_all_to_all_v is not supported on the HOST rail (its lowering is CHIP-only)}}
   %d = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 1 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
   return
@@ -201,7 +201,7 @@ func.func @indexed(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: 
 // indexed.md's table is the architecture.
 func.func @indexed(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>, %i: !pl.tensor<16xi32>)
     attributes {pl.func_kind = "orchestration", pl.level = "host"} {
-  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport); this module's pl.arch is "a2a3" (the default when absent)}}
+  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport), got pl.arch = "a2a3" (the default when absent)}}
   %d = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 1 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
   return
@@ -247,7 +247,8 @@ func.func @host_too_wide() attributes {pl.func_kind = "orchestration", pl.level 
   %c = pld.window %b3 : !pld.dtensor<2xi32>
   %r = pld.window %b4 : !pld.dtensor<2xi32>
   %l = arith.constant 4 : i64
-  // expected-error @+1 {{'pld.tensor.all_to_all_v': signal stride S=2 is smaller than the admitted block count B=4 (core_num L=4 folded for P=2 ranks)}}
+  // expected-note @+2 {{the signal needs one column (lane) per launched block}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op signal stride S=2 is smaller than the admitted block count B=4 (core_num L=4 folded for P=2 ranks)}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r core_num(%l)
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x2xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return
@@ -266,7 +267,7 @@ func.func @host_zero() attributes {pl.func_kind = "orchestration", pl.level = "h
   %s = pld.window %b2 : !pld.dtensor<2x8xi32>
   %c = pld.window %b3 : !pld.dtensor<2xi32>
   %r = pld.window %b4 : !pld.dtensor<2xi32>
-  // expected-error @+1 {{'pld.tensor.all_to_all_v': core_num must be in [1, 2147483647], got 0}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op core_num must be in [1, 2147483647], got 0}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 0 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return

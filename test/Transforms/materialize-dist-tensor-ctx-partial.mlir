@@ -12,7 +12,7 @@
 // CHECK-NEXT: call @k2(%arg0) :
 // CHECK: func.func @k2(%arg0: !pld.dtensor<4xf32>) attributes
 
-// expected-error @+1 {{cannot materialize the CommContexts of '@k': it has 1 !pld.comm_ctx parameter(s), but a materialized function has exactly one per !pld.dtensor parameter (2), after all other parameters}}
+// expected-error @+1 {{'func.func' op cannot materialize the CommContexts of @k: @k must have exactly one !pld.comm_ctx parameter per !pld.dtensor parameter (2), after all its other parameters, got 1 !pld.comm_ctx parameter(s)}}
 func.func @k(%a: !pld.dtensor<4xf32>, %c: !pld.comm_ctx, %b: !pld.dtensor<4xf32>) attributes {pl.func_kind = "aiv"} { return }
 func.func @q(%a: !pld.dtensor<4xf32>, %b: !pld.dtensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
   func.call @k2(%a) : (!pld.dtensor<4xf32>) -> ()

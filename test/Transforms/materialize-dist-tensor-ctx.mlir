@@ -75,7 +75,7 @@ func.func @kernel(%a: !pld.dtensor<4xf32>) attributes {pl.func_kind = "aiv"} {
 }
 func.func @no_context(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
   %t = "pl.tensor.create"() : () -> !pld.dtensor<4xf32>
-  // expected-error @+1 {{cannot find a CommContext for argument #0 of the call to '@kernel': the caller has no !pld.dtensor parameter whose CommContext it could pass}}
+  // expected-error @+1 {{'func.call' op cannot find a CommContext for argument #0 of the call to @kernel: the caller has no !pld.dtensor parameter whose CommContext it could pass}}
   func.call @kernel(%t) : (!pld.dtensor<4xf32>) -> ()
   return
 }
@@ -88,7 +88,7 @@ func.func @kernel(%a: !pld.dtensor<4xf32>) attributes {pl.func_kind = "aiv"} {
 func.func @host_call() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
   %buf = pld.window_buffer {bytes = 16 : i64} : !pld.window_buffer
   %w = pld.window %buf : !pld.dtensor<4xf32>
-  // expected-error @+1 {{cannot find a CommContext for argument #0 of the call to '@kernel': a HOST orchestrator passes a device context only through 'pld.host.dispatch'}}
+  // expected-error @+1 {{'func.call' op cannot find a CommContext for argument #0 of the call to @kernel: a HOST orchestrator passes a device context only through 'pld.host.dispatch'}}
   func.call @kernel(%w) : (!pld.dtensor<4xf32>) -> ()
   return
 }
@@ -99,7 +99,7 @@ func.func @kernel(%x: !pl.tensor<4xf32>, %a: !pld.dtensor<4xf32> {pl.direction =
   return
 }
 func.func @short_submit(%x: !pl.tensor<4xf32>, %a: !pld.dtensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{cannot thread CommContext arguments into the call to '@kernel': it passes 1 arguments, '@kernel' has 2 parameters before its contexts}}
+  // expected-error @+1 {{'pl.submit' op cannot thread CommContext arguments into the call to @kernel: the call must pass the 2 parameters @kernel has before its CommContexts, got 1 arguments}}
   pl.submit @kernel(%x) : (!pl.tensor<4xf32>) -> ()
   return
 }

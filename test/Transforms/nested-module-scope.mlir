@@ -11,7 +11,7 @@
 // the pipeline refuses it (at the module, in --legalize-spmd-launches) and
 // leaves the input as it was.
 // RUN: not pld-opt %s --pld-lower-collectives --verify-each -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPE
-// PIPE: nested-module-scope.mlir:[[# @LINE + 16]]:3: error: 'builtin.module' is not supported in a CHIP orchestration body
+// PIPE: nested-module-scope.mlir:[[# @LINE + 16]]:3: error: 'builtin.module' op is not supported in a CHIP orchestration body
 
 // CTX-LABEL: func.func @k(%arg0: !pld.dtensor<4xf32>, %arg1: !pld.comm_ctx {pl.direction = "in"})
 // CTX-LABEL: func.func @outer

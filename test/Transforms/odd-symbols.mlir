@@ -10,7 +10,7 @@
 // CHECK: func.func private @"\FF"(!pl.tensor<4xf32> {pl.direction = "inout"}) attributes {pl.func_kind = "aiv"}
 // CHECK: func.func @"\FE"(%{{.*}}: !pl.tensor<4xf32> {pl.direction = "inout"}) attributes {pl.func_kind = "orchestration"}
 // CHECK-NEXT: call @"\FF"(%{{.*}}) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64}
-// PIPE: odd-symbols.mlir:[[# @LINE + 3]]:3: error: 'func.call': its callee symbol is not valid UTF-8, which the orchestration codegen cannot name
+// PIPE: odd-symbols.mlir:[[# @LINE + 3]]:3: error: 'func.call' op callee symbol must be valid UTF-8 for the orchestration codegen to name it
 func.func private @"\ff"(%t: !pl.tensor<4xf32> {pl.direction = "inout"}) attributes {pl.func_kind = "aiv"}
 func.func @"\fe"(%t: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
   func.call @"\ff"(%t) : (!pl.tensor<4xf32>) -> ()
@@ -19,5 +19,5 @@ func.func @"\fe"(%t: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestratio
 
 // -----
 
-// KINDS: remark: function '@': kind 'aiv', level 'chip'
+// KINDS: remark: 'func.func' op @: pl.func_kind "aiv", pl.level "chip"
 func.func private @""() attributes {pl.func_kind = "aiv"}

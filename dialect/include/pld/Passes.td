@@ -170,8 +170,9 @@ def LegalizeSpmdLaunches : Pass<"legalize-spmd-launches", "::mlir::ModuleOp"> {
 
     ```mlir
     %0 = func.call @k(%x) {pl.core_num = 1 : i64, pl.sync_start} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
-    // error: launch of '@k': pl.sync_start requires pl.core_num > 1 (a single-block
-    //        launch needs no co-residency), got pl.core_num = 1
+    // error: 'func.call' op attribute 'pl.sync_start' of the launch of @k requires
+    //        pl.core_num > 1 (a single-block launch needs no co-residency),
+    //        got pl.core_num = 1
     ```
   }];
   let dependentDialects = PldDependentDialects;
@@ -259,7 +260,7 @@ def LowerHostTensorCollectives : Pass<"lower-host-tensor-collectives", "::mlir::
     }
     ```
 
-    (schematic). Every operand must be a window-bound DistributedTensor of its
+    (schematic). Every operand must be a window-bound `!pld.dtensor` of its
     own window allocation; nothing is rewritten unless every collective
     passes. `pld.tensor.indexed_all_to_all_v` is CHIP-only: in a HOST
     orchestrator it is an error (`indexed_all_to_all_v is not supported on the
@@ -322,7 +323,7 @@ def PldTestFuncKinds : Pass<"pld-test-func-kinds", "::mlir::ModuleOp"> {
 
     ```mlir
     func.func private @k(...) attributes {pl.func_kind = "aiv"}
-    // remark: function '@k': kind 'aiv', level 'chip'
+    // remark: 'func.func' op @k: pl.func_kind "aiv", pl.level "chip"
     ```
   }];
   let dependentDialects = PldDependentDialects;

@@ -52,12 +52,15 @@ struct TensorLikeParams {
   llvm::SmallVector<int64_t> valid;
   llvm::SmallVector<int64_t> strides;
 };
+/// `typeName` (`!pl.tensor` / `!pld.dtensor`) is the subject every
+/// diagnostic starts with (docs/diagnostics.md).
 mlir::LogicalResult parseTensorLike(mlir::AsmParser &parser,
-                                    TensorLikeParams &params);
+                                    TensorLikeParams &params,
+                                    llvm::StringRef typeName);
 void printTensorLike(mlir::AsmPrinter &printer, const TensorLikeInfo &info);
 mlir::LogicalResult
 verifyTensorLike(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
-                 const TensorLikeInfo &info);
+                 const TensorLikeInfo &info, llvm::StringRef typeName);
 /// Drops parameters equal to their defaults.
 void normalizeTensorLike(TensorLikeParams &params);
 } // namespace detail

@@ -9,7 +9,7 @@
 func.func @chip(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>,
                 %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
     attributes {pl.func_kind = "orchestration"} {
-  // expected-error@+1 {{'pld.tensor.all_to_all_v' input and target must be different window allocations}}
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operands input and target must be different window allocations}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 2 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return %d : !pld.dtensor<16x4xf32>
@@ -29,7 +29,7 @@ func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"}
   %c2 = arith.constant 2 : index
   %c1 = arith.constant 1 : index
   scf.for %dev = %c0 to %c2 step %c1 {
-    // expected-note@+1 {{at this dispatch of '@chip', which binds the collective's windows}}
+    // expected-note@+1 {{at this dispatch of @chip, which binds the collective's windows}}
     pld.host.dispatch @chip(%in, %t, %s, %c, %r) on %dev
         : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>), index
   }
@@ -49,7 +49,7 @@ func.func @chip(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pl
   %res = scf.for %i = %lb to %ub step %st iter_args(%acc = %t) -> !pld.dtensor<16x4xf32> {
     %v = pl.tensor.reshape %in : !pld.dtensor<16x4xf32> -> !pld.dtensor<64xf32>
     %w = pl.tensor.reshape %v : !pld.dtensor<64xf32> -> !pld.dtensor<16x4xf32>
-    // expected-error@+1 {{'pld.tensor.all_to_all_v': operands of one collective must belong to one communication domain}}
+    // expected-error@+1 {{'pld.tensor.all_to_all_v' op operands of one collective must belong to one communication domain}}
     %d = pld.tensor.all_to_all_v %w, %acc, %s, %c, %r {core_num = 2 : i64}
         : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
     scf.yield %d : !pld.dtensor<16x4xf32>
@@ -74,7 +74,7 @@ func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"}
   %c = pld.window %b3 : !pld.dtensor<2xi32>
   %r = pld.window %b4 : !pld.dtensor<2xi32>
   %dev = arith.constant 0 : index
-  // expected-note@+1 {{at this dispatch of '@chip', which binds the collective's windows}}
+  // expected-note@+1 {{at this dispatch of @chip, which binds the collective's windows}}
   pld.host.dispatch @chip(%in, %t, %s, %c, %r) on %dev
       : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>), index
   return
@@ -86,7 +86,7 @@ func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"}
 func.func @chip(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>,
                 %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
     attributes {pl.func_kind = "orchestration"} {
-  // expected-error@+1 {{'pld.tensor.all_to_all_v': signal has NR=2 rows but communication domain has 4 ranks}}
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op signal has NR=2 rows but communication domain has 4 ranks}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 2 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return %d : !pld.dtensor<16x4xf32>
@@ -119,7 +119,7 @@ func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"}
   %dev = arith.constant 0 : index
   pld.host.dispatch @chip(%in, %t, %s, %c, %r) on %dev
       : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>), index
-  // expected-note@+1 {{at this dispatch of '@chip', which binds the collective's windows}}
+  // expected-note@+1 {{at this dispatch of @chip, which binds the collective's windows}}
   pld.host.dispatch @chip(%in4, %t4, %s4, %c4, %r4) on %dev
       : (!pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>), index
   return
@@ -132,7 +132,7 @@ module attributes {pl.arch = "a5"} {
   func.func @chip(%in: !pl.tensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>,
                   %c: !pld.dtensor<2xi32>, %r: !pl.tensor<2xi32>, %i: !pl.tensor<16xi32>) -> !pld.dtensor<16x4xf32>
       attributes {pl.func_kind = "orchestration"} {
-    // expected-error@+1 {{'pld.tensor.indexed_all_to_all_v' target and send_counts must be different window allocations}}
+    // expected-error@+1 {{'pld.tensor.indexed_all_to_all_v' op operands target and send_counts must be different window allocations}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 2 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>,
           !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
@@ -147,7 +147,7 @@ module attributes {pl.arch = "a5"} {
     %c = pld.window %b1 {offset = 256 : i64} : !pld.dtensor<2xi32>
     %s = pld.window %b2 : !pld.dtensor<2x8xi32>
     %dev = arith.constant 1 : index
-    // expected-note@+1 {{at this dispatch of '@chip', which binds the collective's windows}}
+    // expected-note@+1 {{at this dispatch of @chip, which binds the collective's windows}}
     pld.host.dispatch @chip(%in, %t, %s, %c, %r, %i) on %dev
         : (!pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32>), index
     return

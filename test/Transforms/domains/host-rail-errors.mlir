@@ -21,7 +21,7 @@ func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"}
   %s = pld.window %b2 : !pld.dtensor<2x8xi32>
   %c = pld.window %b3 : !pld.dtensor<2xi32>
   %r = pld.window %b4 : !pld.dtensor<2xi32>
-  // expected-error@+1 {{'pld.tensor.all_to_all_v': operands of one collective must belong to one communication domain}}
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operands of one collective must belong to one communication domain}}
   %x = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 2 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return
@@ -68,7 +68,7 @@ func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"}
   %s = pld.window %b2 : !pld.dtensor<2x8xi32>
   %c = pld.window %b3 : !pld.dtensor<2xi32>
   %r = pld.window %b4 : !pld.dtensor<2xi32>
-  // expected-error@+1 {{'pld.tensor.all_to_all_v': signal has NR=2 rows but communication domain has 4 ranks}}
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op signal has NR=2 rows but communication domain has 4 ranks}}
   %x = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 2 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return
@@ -90,7 +90,7 @@ func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"}
   %s = pld.window %b2 : !pld.dtensor<2x8xi32>
   %c = pld.window %b3 : !pld.dtensor<2xi32>
   %r = pld.window %b4 : !pld.dtensor<2xi32>
-  // expected-error@+1 {{'pld.tensor.all_to_all_v' input and target must be different window allocations}}
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operands input and target must be different window allocations}}
   %x = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 2 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return

@@ -43,13 +43,13 @@ func.func @legal(%y: !pl.tensor<16xf32>, %n: index, %flag: i1) attributes {pl.fu
 func.func @unsupported_ops(%n: index) attributes {pl.func_kind = "orchestration"} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'arith.ceildivsi' is not supported in a CHIP orchestration body: the orchestration codegen (pld-translate --pld-to-ascend-build) cannot emit it, so --legalize-spmd-launches refuses it}}
+  // expected-error @+1 {{'arith.ceildivsi' op is not supported in a CHIP orchestration body: the orchestration codegen (pld-translate --pld-to-ascend-build) cannot emit it, so --legalize-spmd-launches refuses it}}
   %q = arith.ceildivsi %n, %n : index
   scf.for %i = %c0 to %n step %c1 {
-    // expected-error @+1 {{'test.opaque' is not supported in a CHIP orchestration body}}
+    // expected-error @+1 {{'test.opaque' op is not supported in a CHIP orchestration body: the orchestration codegen (pld-translate --pld-to-ascend-build) cannot emit it, so --legalize-spmd-launches refuses it}}
     "test.opaque"() : () -> ()
   }
-  // expected-error @+1 {{'scf.execute_region' is not supported in a CHIP orchestration body}}
+  // expected-error @+1 {{'scf.execute_region' op is not supported in a CHIP orchestration body: the orchestration codegen (pld-translate --pld-to-ascend-build) cannot emit it, so --legalize-spmd-launches refuses it}}
   scf.execute_region {
     scf.yield
   }
@@ -59,13 +59,13 @@ func.func @unsupported_ops(%n: index) attributes {pl.func_kind = "orchestration"
 // -----
 
 // Floating-point scalars have no runtime form (parameter, constant, block argument).
-// expected-error @+1 {{CHIP orchestration function '@float_scalars': parameter #0 has type f32; the orchestration codegen passes tensors, CommContexts and integer scalars (i1..i64, index) only}}
+// expected-error @+1 {{'func.func' op CHIP orchestration function @float_scalars: parameter #0 must be a tensor, a CommContext or an integer scalar (i1..i64, index), got 'f32'}}
 func.func @float_scalars(%f: f32, %n: index) attributes {pl.func_kind = "graph"} {
-  // expected-error @+1 {{'arith.constant': result #0 has type f32; a CHIP orchestration body holds tensors, CommContexts and integer scalars (i1..i64, index) only}}
+  // expected-error @+1 {{'arith.constant' op result #0 must be a tensor, a CommContext or an integer scalar (i1..i64, index) in a CHIP orchestration body, got 'f32'}}
   %one = arith.constant 1.0 : f32
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'scf.for': result #0 has type f32}}
+  // expected-error @+1 {{'scf.for' op result #0 must be a tensor, a CommContext or an integer scalar (i1..i64, index) in a CHIP orchestration body, got 'f32'}}
   %s = scf.for %i = %c0 to %n step %c1 iter_args(%a = %f) -> (f32) {
     scf.yield %a : f32
   }
@@ -75,7 +75,7 @@ func.func @float_scalars(%f: f32, %n: index) attributes {pl.func_kind = "graph"}
 // -----
 
 // cf branches: the codegen emits structured control flow only.
-// expected-error @+1 {{CHIP orchestration function '@cf_blocks' has more than one block: the orchestration codegen emits structured control flow (scf) only}}
+// expected-error @+1 {{'func.func' op CHIP orchestration function @cf_blocks must have a single block: the orchestration codegen emits structured control flow (scf) only}}
 func.func @cf_blocks(%c: i1) attributes {pl.func_kind = "orchestration"} {
   cf.cond_br %c, ^a, ^b
 ^a:
@@ -88,9 +88,9 @@ func.func @cf_blocks(%c: i1) attributes {pl.func_kind = "orchestration"} {
 
 // Views and buffers need static shapes (the descriptor is built from them).
 func.func @dynamic_shapes(%t: !pl.tensor<?x4xf32>) attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{'pl.tensor.reshape': the result type !pl.tensor<?xf32> needs a static shape and a sized element type in a CHIP orchestration body}}
+  // expected-error @+1 {{'pl.tensor.reshape' op result type must have a static shape and a sized element type in a CHIP orchestration body, got '!pl.tensor<?xf32>'}}
   %r = pl.tensor.reshape %t : !pl.tensor<?x4xf32> -> !pl.tensor<?xf32>
-  // expected-error @+1 {{'pl.tensor.create': the allocated type !pl.tensor<?xf32> needs a static shape}}
+  // expected-error @+1 {{'pl.tensor.create' op allocated type must have a static shape and a sized element type in a CHIP orchestration body, got '!pl.tensor<?xf32>'}}
   %b = pl.tensor.create : !pl.tensor<?xf32>
   return
 }
@@ -104,11 +104,11 @@ func.func private @incore(%t: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl
 func.func private @fresh(%t: !pl.tensor<4xf32>) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv"}
 func.func private @scalar_arg(%t: !pl.tensor<4xf32> {pl.direction = "inout"}, %n: i64) attributes {pl.func_kind = "aiv"}
 func.func @tasks(%t: !pl.tensor<4xf32>, %n: i64) attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{'func.call' of '@incore': a CHIP orchestration body launches AIV kernels (pl.func_kind "aiv") only, and '@incore' has pl.func_kind "incore"}}
+  // expected-error @+1 {{'func.call' op callee @incore must be an AIV kernel (pl.func_kind "aiv"): a CHIP orchestration body launches AIV kernels only, got pl.func_kind "incore"}}
   %a = func.call @incore(%t) : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
-  // expected-error @+1 {{'func.call' of '@fresh': result #0 is not a parameter the callee returns, so the orchestration codegen cannot name it (a kernel writes its arguments in place)}}
+  // expected-error @+1 {{'func.call' op result #0 of @fresh must be a parameter the callee returns, or the orchestration codegen cannot name it (a kernel writes its arguments in place)}}
   %b = func.call @fresh(%t) : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
-  // expected-error @+1 {{'pl.submit' of '@scalar_arg': argument #1 is an integer scalar; a kernel task takes tensors and CommContexts only}}
+  // expected-error @+1 {{'pl.submit' op argument #1 of @scalar_arg must be a tensor or a CommContext (a kernel task takes no scalars), got an integer scalar}}
   pl.submit @scalar_arg(%t, %n) : (!pl.tensor<4xf32>, i64) -> ()
   return
 }

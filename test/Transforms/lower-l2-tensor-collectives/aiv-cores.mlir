@@ -17,7 +17,7 @@
 func.func @b8(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<8x64xi32>,
               %c: !pld.dtensor<8xi32>, %r: !pld.dtensor<8xi32>) -> !pld.dtensor<16x4xf32>
     attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{'pld.tensor.all_to_all_v': B=8 exceeds the target's 4 AIV cores (core_num L=8 folded for P=8 ranks; option aiv-cores=4)}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op launch width B=8 exceeds the target's 4 AIV cores (core_num L=8 folded for P=8 ranks; option aiv-cores=4)}}
   %0 = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 8 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<8x64xi32>, !pld.dtensor<8xi32>, !pld.dtensor<8xi32> -> !pld.dtensor<16x4xf32>
   return %0 : !pld.dtensor<16x4xf32>
@@ -30,7 +30,7 @@ func.func @folded(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !
                   %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
     attributes {pl.func_kind = "orchestration"} {
   %l = arith.constant 6 : i64
-  // expected-error @+1 {{B=6 exceeds the target's 4 AIV cores}}
+  // expected-error @+1 {{launch width B=6 exceeds the target's 4 AIV cores}}
   %0 = pld.tensor.all_to_all_v %in, %t, %s, %c, %r core_num(%l)
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return %0 : !pld.dtensor<16x4xf32>

@@ -2,7 +2,7 @@
 // rewrite of the good one, and no kernel is synthesized.
 // RUN: not pld-opt %s --lower-l2-tensor-collectives --mlir-print-ir-after-failure 2>&1 | FileCheck %s
 
-// CHECK: error: 'pld.tensor.all_to_all_v': core_num must be in [1, 2147483647], got 0
+// CHECK: error: 'pld.tensor.all_to_all_v' op core_num must be in [1, 2147483647], got 0
 // CHECK-LABEL: IR Dump After LowerL2TensorCollectives Failed
 // CHECK-LABEL: func.func @good
 // CHECK: pld.tensor.all_to_all_v

@@ -40,6 +40,7 @@ func.func @folded_too_wide(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf3
     attributes {pl.func_kind = "orchestration"} {
   %a = arith.constant 2 : i64
   %n = arith.muli %a, %a : i64
+  // expected-note @+2 {{the signal needs one column (lane) per launched block}}
   // expected-error @+1 {{signal stride S=2 is smaller than the admitted block count B=4}}
   %0 = pld.tensor.all_to_all_v %in, %t, %s, %c, %r core_num(%n)
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x2xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>

@@ -129,7 +129,7 @@ func.func private @fresh(%a: !pl.tensor<16x4xf32>) -> !pl.tensor<16x4xf32> attri
 
 func.func @call_fresh(%x: !pl.tensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
     attributes {pl.func_kind = "orchestration"} {
-  // expected-note @+1 {{the chain is broken by 'func.call': callee '@fresh' does not return a parameter as result #0}}
+  // expected-note @+1 {{the chain is broken by 'func.call': callee @fresh does not return a parameter as result #0}}
   %in = call @fresh(%x) : (!pl.tensor<16x4xf32>) -> !pl.tensor<16x4xf32>
   // expected-error @+1 {{operand 'input' is not provably contiguous}}
   %0 = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
@@ -144,7 +144,7 @@ func.func private @opaque(!pl.tensor<16x4xf32>) -> !pl.tensor<16x4xf32> attribut
 
 func.func @call_declaration(%x: !pl.tensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
     attributes {pl.func_kind = "orchestration"} {
-  // expected-note @+1 {{callee '@opaque' has no body to show what it returns}}
+  // expected-note @+1 {{the chain is broken by 'func.call': callee @opaque has no body to show what it returns}}
   %in = call @opaque(%x) : (!pl.tensor<16x4xf32>) -> !pl.tensor<16x4xf32>
   // expected-error @+1 {{operand 'input' is not provably contiguous}}
   %0 = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
@@ -155,7 +155,7 @@ func.func @call_declaration(%x: !pl.tensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>
 // -----
 
 // A DN tensor reshaped to ND is a runtime transpose, not a packed view.
-// expected-note @+1 {{the chain is broken by 'func.func': its argument is !pl.tensor<4x16xf32, layout = dn>, not a packed nd value}}
+// expected-note @+1 {{the chain is broken by 'func.func': its argument is '!pl.tensor<4x16xf32, layout = dn>', not a packed nd value}}
 func.func @dn_on_chain(%x: !pl.tensor<4x16xf32, layout = dn>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
     attributes {pl.func_kind = "orchestration"} {
   %in = pl.tensor.reshape %x : !pl.tensor<4x16xf32, layout = dn> -> !pl.tensor<16x4xf32>

@@ -9,7 +9,7 @@ module attributes {pl.arch = "a5"} {
   func.func @l5(%in: !pl.tensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>,
                 %c: !pld.dtensor<2xi32>, %r: !pl.tensor<2xi32>, %i: !pl.tensor<16xi32>) -> !pld.dtensor<16x4xf32>
       attributes {pl.func_kind = "orchestration"} {
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': launch width L=5 exceeds the target's 4 AIV cores (option aiv-cores=4)}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op launch width L=5 exceeds the target's 4 AIV cores (option aiv-cores=4)}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 5 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>,
           !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>

@@ -3,7 +3,7 @@
 // one, and no kernel is synthesized.
 // RUN: not pld-opt %s --lower-l2-tensor-collectives --mlir-print-ir-after-failure 2>&1 | FileCheck %s
 
-// CHECK: error: 'pld.tensor.indexed_all_to_all_v': signal stride S=8 is smaller than the launch width L=12
+// CHECK: error: 'pld.tensor.indexed_all_to_all_v' op signal stride S=8 is smaller than the launch width L=12
 // CHECK-LABEL: IR Dump After LowerL2TensorCollectives Failed
 // CHECK-LABEL: func.func @good
 // CHECK: pld.tensor.all_to_all_v

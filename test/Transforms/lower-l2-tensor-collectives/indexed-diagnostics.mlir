@@ -13,7 +13,7 @@ module {
               %r: !pl.tensor<2xi32>,
               %i: !pl.tensor<16xi32>) -> !pld.dtensor<16x4xf32>
       attributes {pl.func_kind = "orchestration"} {
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport); this module's pl.arch is "a2a3" (the default when absent)}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport), got pl.arch = "a2a3" (the default when absent)}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 2 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -32,7 +32,7 @@ module attributes {pl.arch = "a2a3"} {
               %i: !pl.tensor<16xi32>,
               %n: i64) -> !pld.dtensor<16x4xf32>
       attributes {pl.func_kind = "orchestration"} {
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport); this module's pl.arch is "a2a3"}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport), got pl.arch = "a2a3" (the default when absent)}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i core_num(%n)
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -50,7 +50,7 @@ module attributes {pl.arch = "a5"} {
               %r: !pl.tensor<2xi32>,
               %i: !pl.tensor<16xi32>) -> !pld.dtensor<16x4xf32>
       attributes {pl.func_kind = "orchestration"} {
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': operand 'signal': signal shape must be static on the CHIP rail, got '!pld.dtensor<?x8xi32>'}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op signal shape must be static on the CHIP rail, got '!pld.dtensor<?x8xi32>'}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 2 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<?x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -87,7 +87,7 @@ module attributes {pl.arch = "a5"} {
               %i: !pl.tensor<16xi32>,
               %n: i64) -> !pld.dtensor<16x4xf32>
       attributes {pl.func_kind = "orchestration"} {
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': a runtime core_num is not supported for indexed_all_to_all_v}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op a runtime core_num is not supported for indexed_all_to_all_v: its core_num is the exact launch width L, which must be a compile-time constant on the CHIP rail}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i core_num(%n)
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -108,7 +108,7 @@ module attributes {pl.arch = "a5"} {
       attributes {pl.func_kind = "orchestration"} {
     %one = arith.constant 1 : i64
     %l = arith.addi %n, %one : i64
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': a runtime core_num is not supported for indexed_all_to_all_v}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op a runtime core_num is not supported for indexed_all_to_all_v: its core_num is the exact launch width L, which must be a compile-time constant on the CHIP rail}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i core_num(%l)
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -126,7 +126,7 @@ module attributes {pl.arch = "a5"} {
               %r: !pl.tensor<2xi32>,
               %i: !pl.tensor<16xi32>) -> !pld.dtensor<16x4xf32>
       attributes {pl.func_kind = "orchestration"} {
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': core_num must be in [1, 2147483647], got 0}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op core_num must be in [1, 2147483647], got 0}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 0 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -147,7 +147,7 @@ module attributes {pl.arch = "a5"} {
     %a = arith.constant 1073741824 : i64
     %b = arith.constant 2 : i64
     %l = arith.muli %a, %b : i64
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': core_num must be in [1, 2147483647], got 2147483648}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op core_num must be in [1, 2147483647], got 2147483648}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i core_num(%l)
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -165,7 +165,8 @@ module attributes {pl.arch = "a5"} {
               %r: !pl.tensor<4xi32>,
               %i: !pl.tensor<16xi32>) -> !pld.dtensor<16x4xf32>
       attributes {pl.func_kind = "orchestration"} {
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': signal stride S=8 is smaller than the launch width L=10}}
+    // expected-note @+2 {{the signal needs one column (lane) per launched block}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op signal stride S=8 is smaller than the launch width L=10 (indexed_all_to_all_v launches exactly core_num blocks)}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 10 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<4x8xi32>, !pld.dtensor<4xi32>, !pl.tensor<4xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -195,7 +196,7 @@ module attributes {pl.arch = "a5"} {
 module attributes {pl.arch = "a5"} {
   func.func @f16(%in: !pl.tensor<16x4xf16>, %t: !pld.dtensor<16x4xf16>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pl.tensor<2xi32>, %i: !pl.tensor<16xi32>) -> !pld.dtensor<16x4xf16>
       attributes {pl.func_kind = "orchestration"} {
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': the CHIP rail supports only f32 or i8, got f16}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op the CHIP rail supports only f32 or i8, got 'f16'}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 2 : i64}
         : !pl.tensor<16x4xf16>, !pld.dtensor<16x4xf16>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf16>
     return %0 : !pld.dtensor<16x4xf16>
@@ -215,7 +216,7 @@ module attributes {pl.arch = "a5"} {
       attributes {pl.func_kind = "orchestration"} {
     // expected-note @+1 {{the chain is broken by 'pl.tensor.transpose'}}
     %x = pl.tensor.transpose %src {perm = array<i64: 1, 0>} : !pl.tensor<4x16xf32> -> !pl.tensor<16x4xf32>
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': operand 'input' is not provably contiguous}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op operand 'input' is not provably contiguous}}
     %0 = pld.tensor.indexed_all_to_all_v %x, %t, %s, %c, %r, %i {core_num = 2 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -235,7 +236,7 @@ module attributes {pl.arch = "a5"} {
       attributes {pl.func_kind = "orchestration"} {
     // expected-note @+1 {{the chain is broken by 'pl.tensor.transpose'}}
     %x = pl.tensor.transpose %src {perm = array<i64: 1, 0>} : !pld.dtensor<4x16xf32> -> !pld.dtensor<16x4xf32>
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': operand 'target' is not provably contiguous}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op operand 'target' is not provably contiguous}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %x, %s, %c, %r, %i {core_num = 2 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -255,7 +256,7 @@ module attributes {pl.arch = "a5"} {
       attributes {pl.func_kind = "orchestration"} {
     // expected-note @+1 {{the chain is broken by 'pl.tensor.transpose'}}
     %x = pl.tensor.transpose %src {perm = array<i64: 1, 0>} : !pld.dtensor<8x2xi32> -> !pld.dtensor<2x8xi32>
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': operand 'signal' is not provably contiguous}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op operand 'signal' is not provably contiguous}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %x, %c, %r, %i {core_num = 2 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -277,7 +278,7 @@ module attributes {pl.arch = "a5"} {
       attributes {pl.func_kind = "orchestration"} {
     // expected-note @+1 {{the chain is broken by 'pl.tensor.write'}}
     %x = pl.tensor.write %v into %src[%k] : i32 into !pld.dtensor<2xi32>, index
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': operand 'send_counts' is not provably contiguous}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op operand 'send_counts' is not provably contiguous}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %x, %r, %i {core_num = 2 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -299,7 +300,7 @@ module attributes {pl.arch = "a5"} {
       attributes {pl.func_kind = "orchestration"} {
     // expected-note @+1 {{the chain is broken by 'pl.tensor.write'}}
     %x = pl.tensor.write %v into %src[%k] : i32 into !pl.tensor<2xi32>, index
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': operand 'recv_counts' is not provably contiguous}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op operand 'recv_counts' is not provably contiguous}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %x, %i {core_num = 2 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -321,7 +322,7 @@ module attributes {pl.arch = "a5"} {
       attributes {pl.func_kind = "orchestration"} {
     // expected-note @+1 {{the chain is broken by 'pl.tensor.write'}}
     %x = pl.tensor.write %v into %src[%k] : i32 into !pl.tensor<16xi32>, index
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': operand 'index' is not provably contiguous}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op operand 'index' is not provably contiguous}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %x {core_num = 2 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %0 : !pld.dtensor<16x4xf32>
@@ -364,10 +365,11 @@ module attributes {pl.arch = "a5"} {
               %r: !pl.tensor<2xi32>,
               %i: !pl.tensor<16xi32>) -> !pld.dtensor<16x4xf32>
       attributes {pl.func_kind = "orchestration"} {
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': core_num must be in [1, 2147483647], got -1}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op core_num must be in [1, 2147483647], got -1}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = -1 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': signal stride S=8 is smaller than the launch width L=9}}
+    // expected-note @+2 {{the signal needs one column (lane) per launched block}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op signal stride S=8 is smaller than the launch width L=9 (indexed_all_to_all_v launches exactly core_num blocks)}}
     %1 = pld.tensor.indexed_all_to_all_v %in, %0, %s, %c, %r, %i {core_num = 9 : i64}
         : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf32>
     return %1 : !pld.dtensor<16x4xf32>

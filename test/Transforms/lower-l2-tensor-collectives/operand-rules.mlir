@@ -7,7 +7,7 @@
 func.func @dynamic_signal(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x?xi32>,
                           %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
     attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{operand 'signal': signal shape must be static on the CHIP rail, got '!pld.dtensor<2x?xi32>'}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op signal shape must be static on the CHIP rail, got '!pld.dtensor<2x?xi32>'}}
   %0 = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x?xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return %0 : !pld.dtensor<16x4xf32>
@@ -30,7 +30,7 @@ func.func @unranked_signal(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf3
 func.func @bf16(%in: !pld.dtensor<16x4xbf16>, %t: !pld.dtensor<16x4xbf16>, %s: !pld.dtensor<2x8xi32>,
                 %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xbf16>
     attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{the CHIP rail supports only f32 or i8, got bf16}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op the CHIP rail supports only f32 or i8, got 'bf16'}}
   %0 = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
       : !pld.dtensor<16x4xbf16>, !pld.dtensor<16x4xbf16>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xbf16>
   return %0 : !pld.dtensor<16x4xbf16>
@@ -42,7 +42,7 @@ func.func @bf16(%in: !pld.dtensor<16x4xbf16>, %t: !pld.dtensor<16x4xbf16>, %s: !
 func.func @local_send_counts(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>,
                              %c: !pl.tensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
     attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{send_counts must be a DistributedTensor (peers read it remotely), got '!pl.tensor<2xi32>'}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op send_counts must be a DistributedTensor (a !pld.dtensor window that peers read remotely), got '!pl.tensor<2xi32>'}}
   %0 = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pl.tensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return %0 : !pld.dtensor<16x4xf32>

@@ -10,7 +10,7 @@
 func.func @chip(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>,
                 %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>, %idx: !pld.dtensor<16xi32>) -> !pld.dtensor<16x4xf32>
     attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v': indexed_all_to_all_v needs pl.arch = "a5"}}
+  // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport), got pl.arch = "a2a3" (the default when absent)}}
   %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %idx {core_num = 2 : i64}
       : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>, !pld.dtensor<16xi32> -> !pld.dtensor<16x4xf32>
   return %0 : !pld.dtensor<16x4xf32>
