@@ -85,11 +85,6 @@ pub fn op_error<'c: 'a, 'a>(op: &impl melior::ir::operation::OperationLike<'c, '
     error(op.location(), &op_message(&name_of(op), message));
 }
 
-/// An error about the op named `op_name`, at `loc`.
-pub fn op_error_at(op_name: &str, loc: Location, message: &str) {
-    error(loc, &op_message(op_name, message));
-}
-
 /// An error about `op` with one attached note.
 pub fn op_error_with_note<'c: 'a, 'a>(
     op: &impl melior::ir::operation::OperationLike<'c, 'a>,
