@@ -54,13 +54,27 @@ pub fn require<'c>(
     message: &str,
     loc: Location<'c>,
 ) -> Result<Operation<'c>, PldError> {
+    guard("pl.require", "code", context, condition, code, message, loc)
+}
+
+/// A `<name> %condition else error <code>, "message"` op: `pl.require` (CHIP)
+/// and `pld.host.require` (HOST) differ in their name and code attribute.
+fn guard<'c>(
+    name: &str,
+    code_attribute: &str,
+    context: &'c Context,
+    condition: Value<'c, '_>,
+    code: i64,
+    message: &str,
+    loc: Location<'c>,
+) -> Result<Operation<'c>, PldError> {
     build(
-        "pl.require",
+        name,
         loc,
         &[condition],
         &[],
         &[
-            (Identifier::new(context, "code"), i64_attr(context, code)),
+            (Identifier::new(context, code_attribute), i64_attr(context, code)),
             (Identifier::new(context, "message"), StringAttribute::new(context, message).into()),
         ],
     )
@@ -144,16 +158,7 @@ pub fn host_require<'c>(
     message: &str,
     loc: Location<'c>,
 ) -> Result<Operation<'c>, PldError> {
-    build(
-        "pld.host.require",
-        loc,
-        &[condition],
-        &[],
-        &[
-            (Identifier::new(context, "error_code"), i64_attr(context, error_code)),
-            (Identifier::new(context, "message"), StringAttribute::new(context, message).into()),
-        ],
-    )
+    guard("pld.host.require", "error_code", context, condition, error_code, message, loc)
 }
 
 /// `pld.host.dispatch @callee(args) on %device [core_num(%core_num)]`, with
