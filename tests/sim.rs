@@ -86,12 +86,77 @@ fn ci_slice_against_the_golden() {
             Expect::Golden => "golden".to_string(),
             Expect::CompileError(_) => "compile_error".to_string(),
             Expect::Refused { status, code } => format!("{status} {code}"),
+            Expect::Domains => "domains".to_string(),
         });
     }
     assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), entries.len(), failures.join("\n"));
     // The slice exercises every kind of outcome.
     let kinds: Vec<&str> = expectations.iter().map(String::as_str).collect();
-    assert_eq!(kinds, ["compile_error", "fatal 7", "golden", "invalid_args 5"]);
+    assert_eq!(kinds, ["compile_error", "domains", "fatal 7", "golden", "invalid_args 5"]);
+}
+
+#[test]
+fn domains_of_different_sizes_in_one_world() {
+    // ../shared/spec/domains.md, "Runtime": a world of 5 devices, a domain of 4 ranks and one of
+    // 2. Each runs its own pipeline with rankNum = its size; device 4 is in neither.
+    let dir = scratch("domains");
+    let text = r#"{"ranks": 5, "core_num": 3, "dtype": "f32", "max_recv": 2, "row_elems": 3,
+        "domains": [{"ranks": 4, "send_counts": [[2,0,1,3],[1,2,-1,0],[5,1,1,1],[0,0,2,2]]},
+                    {"ranks": 2, "send_counts": [[1,2],[2,0]]}]}"#;
+    let case = Case::from_json(text).unwrap();
+    let r = sim(&dir, "two", text, &[]);
+    assert_eq!((r.status.as_str(), r.code, r.blocks), ("ok", 0, 3), "{}", r.message);
+    assert!(r.ranks.is_empty());
+    assert!(
+        r.message.starts_with("5 devices, domains [4 ranks x 3 blocks, 2 ranks x 2 blocks], 1 exchange(s) per domain;"),
+        "{}",
+        r.message
+    );
+    // 4 x 3 + 2 x 2 collective blocks; stage_step and consume_step once per (device, domain).
+    assert!(r.message.ends_with("__builtin_all_to_all_v__fp32=16 consume_step=6 stage_step=6"), "{}", r.message);
+    pld::sim::golden::check_domains(&case, &r).unwrap();
+    let e = matrix::Entry { name: "two".into(), case: case.clone(), expect: Expect::Domains };
+    matrix::judge(&e, &r).unwrap();
+    // By hand, the 2-rank domain: device 0 receives 1 row from itself and 2 from device 1
+    // (clamped to max_recv 2); device 1 receives 2 from device 0 and none from itself.
+    let small = &r.domains[1];
+    assert_eq!((small.ranks, small.blocks, small.devices.len()), (2, 2, 5));
+    assert_eq!(small.devices[0].recv_counts, [1, 2]);
+    assert_eq!(small.devices[1].recv_counts, [2, 0]);
+    // Device 1's target row 0 is device 0's input row 1*MR + 0 = d 1, k 0: 10000 + e.
+    assert_eq!(small.devices[1].target[0], [10_000.0, 10_001.0, 10_002.0]);
+    // Devices 2..5 are outside it: its windows there are untouched.
+    for dev in &small.devices[2..] {
+        assert!(dev.recv_counts.iter().all(|&v| v == 0) && dev.target.iter().flatten().all(|&v| v == 0.0));
+        assert!(dev.signal.iter().flatten().all(|&v| v == 0));
+    }
+    // Each domain's windows are those of its own case run alone in a world of its size.
+    for d in 0..2 {
+        let alone = case.domain_case(d);
+        let r_alone = sim(&dir, &format!("alone{d}"), &alone.to_json().to_string(), &[]);
+        assert_eq!(r_alone.status, "ok", "{}", r_alone.message);
+        assert_eq!(r.domains[d].devices[..alone.ranks], r_alone.ranks[..], "domain {d}");
+        assert_eq!(r.domains[d].blocks, r_alone.blocks);
+    }
+
+    // Malformed: pld-sim exits 2 with the reason.
+    let bad = [
+        ("top_counts", text.replace("\"row_elems\": 3,", "\"row_elems\": 3, \"send_counts\": [[1]],"), "no top-level send_counts"),
+        ("too_big", text.replace("{\"ranks\": 2,", "{\"ranks\": 6,"), "domains[1]: ranks must be in 1..5"),
+        ("shape", text.replace("[[1,2],[2,0]]", "[[1,2]]"), "domains[1]: send_counts must be 2 x 2"),
+        ("key", text.replace("{\"ranks\": 2,", "{\"size\": 1, \"ranks\": 2,"), "domains[1]: unknown key 'size'"),
+        ("strided", text.replace("\"row_elems\": 3,", "\"row_elems\": 3, \"non_contiguous\": \"target\","), "non_contiguous"),
+        ("empty", r#"{"ranks": 2, "core_num": 1, "dtype": "i8", "max_recv": 1, "row_elems": 1, "domains": []}"#.into(), "1..8 domains"),
+    ];
+    for (name, text, want) in bad {
+        let path = dir.join(format!("{name}.json"));
+        std::fs::write(&path, &text).unwrap();
+        let out = run(&[path.to_str().unwrap()], &[]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(want), "{name}: {stderr}");
+        assert!(out.stdout.is_empty());
+    }
 }
 
 #[test]
@@ -376,10 +441,12 @@ fn generated_pipeline_under_thread_sanitizer() {
         "indexed:P8_L8_i8_reverse",
         "indexed_repeat:P8_L3",
         "indexed_strided_index",
+        // Two communication domains (4 and 2 ranks) in one world of 4 devices.
+        "domains:W4_D4+2",
     ];
     let entries: Vec<_> =
         matrix::ci_slice().into_iter().filter(|e| picks.iter().any(|p| e.name.starts_with(p))).collect();
-    assert_eq!(entries.len(), 13, "{:?}", entries.iter().map(|e| &e.name).collect::<Vec<_>>());
+    assert_eq!(entries.len(), 14, "{:?}", entries.iter().map(|e| &e.name).collect::<Vec<_>>());
     for e in &entries {
         let r = sim(&dir, &e.name.replace(':', "_"), &e.case.to_json().to_string(), &env);
         matrix::judge(e, &r).unwrap_or_else(|m| panic!("{}: {m}", e.name));

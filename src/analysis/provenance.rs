@@ -1,7 +1,7 @@
 //! Window provenance and communication domains (`shared/spec/domains.md`).
 //!
 //! - [`RootSets`]: which roots a value is traced to through the contiguity
-//!   trace's steps ([`ContiguityTrace::sources`]) — a function parameter
+//!   trace's steps ([`ContiguityTrace::followed`]) — a function parameter
 //!   index on the CHIP side, a `pld.window_buffer` on the HOST side. Memoized
 //!   over the module and computed per strongly connected component (loops make
 //!   the graph cyclic), so every value is visited once: one provenance map,
@@ -15,7 +15,7 @@ use crate::{
     analysis::contiguity::ContiguityTrace,
     diag,
     ir::func_kind::{is_chip_orchestration, symbol_name},
-    ir::util::{key, op_key, op_name},
+    ir::util::{key, op_key},
     ir::ptr_map::PtrMap,
     ir::tensor_type::TensorLike,
 };
@@ -62,30 +62,47 @@ impl RootSets {
         if let Some(set) = self.done.get(&key(start)) {
             return set.clone();
         }
-        // A root (e.g. a `pld.window`): no component to open.
-        if let Ok(sources) = trace.sources(start)
-            && sources.is_empty()
-        {
-            self.steps += 1;
-            let set: Rc<[usize]> = leaf(start).into_iter().collect();
+        // One step of the trace per value (`followed`: a refused step formats no culprit).
+        self.steps += 1;
+        let first = trace.followed(start);
+        // The common cases, without the component machinery: a root (e.g. a `pld.window` or a
+        // parameter), a refused step, or a step to values already decided (a chain of
+        // collectives through their targets, each operand asked in program order).
+        let decided: Option<Rc<[usize]>> = match &first {
+            None => Some(Rc::from(Vec::new())),
+            Some(sources) if sources.is_empty() => Some(leaf(start).into_iter().collect()),
+            Some(sources) => match sources.as_slice() {
+                [one] => self.done.get(&key(*one)).cloned(),
+                many => {
+                    let mut acc = Vec::new();
+                    many.iter()
+                        .try_for_each(|s| self.done.get(&key(*s)).map(|set| acc.extend(set.iter().copied())))
+                        .map(|()| {
+                            acc.sort_unstable();
+                            acc.dedup();
+                            Rc::from(acc)
+                        })
+                }
+            },
+        };
+        if let Some(set) = decided {
             self.done.insert(key(start), set.clone());
             return set;
         }
         let mut t = Open::default();
-        let open = |t: &mut Open, v: Value<'c, 'a>, steps: &mut u64| -> Frame<'c, 'a> {
-            *steps += 1;
+        let open = |t: &mut Open, v: Value<'c, 'a>, sources: Option<Vec<Value<'c, 'a>>>| -> Frame<'c, 'a> {
             let k = key(v);
             t.index.insert(k, t.counter);
             t.low.insert(k, t.counter);
             t.counter += 1;
             t.stack.push(k);
-            match trace.sources(v) {
-                Ok(s) if s.is_empty() => Frame { value: v, sources: s, next: 0, acc: leaf(v).into_iter().collect() },
-                Ok(s) => Frame { value: v, sources: s, next: 0, acc: Vec::new() },
-                Err(_) => Frame { value: v, sources: Vec::new(), next: 0, acc: Vec::new() },
+            match sources {
+                Some(s) if s.is_empty() => Frame { value: v, sources: s, next: 0, acc: leaf(v).into_iter().collect() },
+                Some(s) => Frame { value: v, sources: s, next: 0, acc: Vec::new() },
+                None => Frame { value: v, sources: Vec::new(), next: 0, acc: Vec::new() },
             }
         };
-        let mut frames = vec![open(&mut t, start, &mut self.steps)];
+        let mut frames = vec![open(&mut t, start, first)];
         loop {
             let Some(frame) = frames.last_mut() else { break };
             if frame.next < frame.sources.len() {
@@ -99,7 +116,8 @@ impl RootSets {
                     let l = t.low[&v].min(i);
                     t.low.insert(v, l);
                 } else {
-                    let f = open(&mut t, source, &mut self.steps);
+                    self.steps += 1;
+                    let f = open(&mut t, source, trace.followed(source));
                     frames.push(f);
                 }
                 continue;
@@ -365,25 +383,33 @@ fn domain_key(names: &Names, buffer: usize) -> usize {
 /// (its outcome, and any diagnostic, is the earlier site's).
 pub fn check_dispatched_collectives<'c, 'a>(
     functions: &[OperationRef<'c, 'a>],
-    planned: &[OperationRef<'c, 'a>],
+    planned: &[(OperationRef<'c, 'a>, OperationRef<'c, 'a>)],
     trace: &ContiguityTrace<'c, 'a>,
 ) -> usize {
-    // The planned collectives of each CHIP function, by symbol.
+    // The planned collectives of each CHIP function (phase 1 gives each with its function, a
+    // function's collectives consecutive), by symbol.
     let mut callees: Vec<Callee<'c, 'a>> = Vec::new();
     let mut by_name: HashMap<&str, usize> = HashMap::new();
-    for op in planned {
-        if let Some(name) = crate::ir::util::enclosing_function(op)
-            .filter(|f| is_chip_orchestration(f))
-            .and_then(|f| symbol_name(&f))
-        {
-            let i = *by_name.entry(name).or_insert_with(|| {
-                callees.push(Callee { name, collectives: Vec::new(), groups: None });
-                callees.len() - 1
-            });
+    let mut last: Option<(usize, Option<usize>)> = None;
+    for (func, op) in planned {
+        let index = match last {
+            Some((f, index)) if f == op_key(func) => index,
+            _ => {
+                let index = symbol_name(func).filter(|_| is_chip_orchestration(func)).map(|name| {
+                    *by_name.entry(name).or_insert_with(|| {
+                        callees.push(Callee { name, collectives: Vec::new(), groups: None });
+                        callees.len() - 1
+                    })
+                });
+                last = Some((op_key(func), index));
+                index
+            }
+        };
+        if let Some(i) = index {
             callees[i].collectives.push(crate::ir::util::op_ref(op));
         }
     }
-    let Some(first) = planned.first() else { return 0 };
+    let Some((_, first)) = planned.first() else { return 0 };
     if callees.is_empty() {
         return 0;
     }
@@ -395,7 +421,7 @@ pub fn check_dispatched_collectives<'c, 'a>(
     // Per domain: its ranks.
     let mut ranks_of: PtrMap<Option<i64>> = PtrMap::default();
     // (callee, dispatch operands) already checked.
-    let mut seen: std::collections::HashSet<Vec<usize>> = std::collections::HashSet::new();
+    let mut seen = Bindings::default();
     let mut binding: Vec<usize> = Vec::new();
     let mut failed: PtrMap<()> = PtrMap::default();
     let mut errors = 0;
@@ -424,16 +450,16 @@ pub fn check_dispatched_collectives<'c, 'a>(
             binding.clear();
             binding.push(index);
             binding.extend((0..n).map(|i| unsafe { mlir_sys::mlirOperationGetOperand(raw, i as isize).ptr as usize }));
-            if seen.contains(&binding) {
+            if !seen.insert(&binding) {
                 continue;
             }
-            seen.insert(binding.clone());
             let callee = &mut callees[index];
             let callee_groups = callee.groups.get_or_insert_with(|| {
                 let mut out: Vec<Group> = Vec::new();
                 for op in &callee.collectives {
-                    let name = op_name(op);
-                    let Some(spec) = crate::collective::Collective::of_op_name(&name).map(|c| c.spec()) else { continue };
+                    let op_name_ref = op.name();
+                    let Ok(name) = op_name_ref.as_string_ref().as_str() else { continue };
+                    let Some(spec) = crate::collective::Collective::of_op_name(name).map(|c| c.spec()) else { continue };
                     let sets: Vec<Rc<[usize]>> = (0..spec.params.len())
                         .map(|i| op.operand(i).map_or_else(|_| Rc::from(Vec::new()), |v| params.get(v, trace, &parameter_leaf)))
                         .collect();
@@ -443,7 +469,7 @@ pub fn check_dispatched_collectives<'c, 'a>(
                         None => out.push(Group {
                             sets,
                             rows,
-                            name,
+                            name: name.to_string(),
                             roles: spec.params.iter().map(|p| p.name).collect(),
                             members: vec![crate::ir::util::op_ref(op)],
                         }),
@@ -504,6 +530,50 @@ pub fn check_dispatched_collectives<'c, 'a>(
         }
     }
     errors
+}
+
+/// The bindings (callee, dispatch operands) checked so far: an exact set without an allocation
+/// per binding. The keys live end to end in one arena; a hash (FxHash's mixing step) leads to the
+/// first binding with that hash, and `next` chains the others (compared key by key).
+#[derive(Default)]
+struct Bindings {
+    arena: Vec<usize>,
+    /// Per stored binding: (start in `arena`, length, next binding of the same hash or `usize::MAX`).
+    entries: Vec<(usize, usize, usize)>,
+    first: PtrMap<usize>,
+}
+
+impl Bindings {
+    /// Adds `keys`; false if it was there already.
+    fn insert(&mut self, keys: &[usize]) -> bool {
+        let mut h: u64 = keys.len() as u64;
+        for &k in keys {
+            h = (h.rotate_left(5) ^ k as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        let new = self.entries.len();
+        let mut at = match self.first.get(&(h as usize)) {
+            None => {
+                self.first.insert(h as usize, new);
+                usize::MAX
+            }
+            Some(&i) => i,
+        };
+        let mut last = usize::MAX;
+        while at != usize::MAX {
+            let (start, len, next) = self.entries[at];
+            if self.arena[start..start + len] == *keys {
+                return false;
+            }
+            last = at;
+            at = next;
+        }
+        if last != usize::MAX {
+            self.entries[last].2 = new;
+        }
+        self.entries.push((self.arena.len(), keys.len(), usize::MAX));
+        self.arena.extend_from_slice(keys);
+        true
+    }
 }
 
 /// The `pld.host.dispatch` ops of a function, in program order (nested

@@ -98,6 +98,7 @@ impl ModulePass for LowerL2TensorCollectives {
 /// target's AIV core count (0: unknown, not checked). Returns the counts of
 /// the pass's statistics.
 pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Result<PassStatistics, PldError> {
+    let started = std::time::Instant::now();
     let body = module_body(&module)?;
     let functions = module_functions(&module);
     let arch = module_arch(&module);
@@ -106,6 +107,8 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
     let mut trace = ContiguityTrace::new(body);
     let mut plans: PtrMap<Plan> = PtrMap::default();
     let mut planned_ops: Vec<OperationRef> = Vec::new();
+    // The planned collectives with their CHIP function (phase 1b groups them by function).
+    let mut planned_in: Vec<(OperationRef, OperationRef)> = Vec::new();
     let mut errors = 0;
     // Every collective of a CHIP orchestration body, with its function (for phase 2).
     let mut seen: Vec<(OperationRef, OperationRef)> = Vec::new();
@@ -116,6 +119,7 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
                 Some(plan) => {
                     plans.insert(op.to_raw().ptr as usize, plan);
                     planned_ops.push(op);
+                    planned_in.push((*func, op));
                 }
                 None => errors += 1,
             }
@@ -125,9 +129,11 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
     // Phase 1b: window provenance (domains.md): each collective's operands
     // resolved through every HOST dispatch of its function to the window
     // buffers bound there, checked per dispatch site.
+    let phase_1b = std::time::Instant::now();
     if !crate::analysis::provenance::disabled() {
-        errors += crate::analysis::provenance::check_dispatched_collectives(&functions, &planned_ops, &trace);
+        errors += crate::analysis::provenance::check_dispatched_collectives(&functions, &planned_in, &trace);
     }
+    let phase_1b = phase_1b.elapsed();
 
     // A symbol of a variant's name that is not exactly its kernel is a clash.
     let context_ref = module.context();
@@ -182,12 +188,24 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
     if errors > 0 {
         return Err(PldError::Diagnosed(errors));
     }
+    // Benchmarking only (benches/bench_provenance.py --in-process): phase 1b's own time and the
+    // pass's, measured in one process so both see the same machine load.
+    let report_timing = || {
+        if std::env::var_os("PLD_PROVENANCE_TIMING").is_some_and(|v| v == "1") {
+            eprintln!(
+                "pld-provenance-timing: phase-1b {:.3} ms pass {:.3} ms",
+                phase_1b.as_secs_f64() * 1e3,
+                started.elapsed().as_secs_f64() * 1e3
+            );
+        }
+    };
     let mut statistics = PassStatistics {
         collectives_lowered: plans.len() as u64,
         contiguity_steps_traced: trace.steps(),
         ..PassStatistics::default()
     };
     if plans.is_empty() {
+        report_timing();
         return Ok(statistics);
     }
 
@@ -232,6 +250,7 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
         ));
     }
     walk_and_apply_patterns(module, patterns.freeze());
+    report_timing();
     Ok(statistics)
 }
 

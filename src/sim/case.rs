@@ -118,6 +118,20 @@ pub const MAX_PAYLOAD_BYTES: i64 = 1 << 30;
 /// which needs 64 GiB and was killed by the OOM killer.
 pub const MAX_RESULT_VALUES: i64 = 1 << 24;
 
+/// The most communication domains a case may list (`domains`).
+pub const MAX_DOMAINS: usize = 8;
+
+/// One communication domain of a `domains` case (docs/sim.md, "Communication domains"): devices
+/// `0..ranks` of the world, its own CommContext per device (rankNum = `ranks`), its own windows,
+/// and its own exchange (`send_counts` is `ranks` × `ranks`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Domain {
+    /// N, the domain's rank count (1..=the world's).
+    pub ranks: usize,
+    /// `send_counts[src][dst]` of the domain's exchange (N × N).
+    pub send_counts: Vec<Vec<i32>>,
+}
+
 /// The most `layers` a case may ask for: the loop runs in the generated orchestration, one
 /// exchange per iteration, so this bounds one call's work the way `repeat` bounds the calls.
 pub const MAX_LAYERS: i64 = 64;
@@ -164,9 +178,14 @@ pub struct Case {
     /// `index[src][d*max_recv + k]`, P lists of P * max_recv int32 (indexed op only; `None`: the
     /// identity, `index[src][j] = j`).
     pub index: Option<Vec<Vec<i32>>>,
+    /// Communication domains (`"domains"`; empty: none, the case's one exchange over all `ranks`).
+    /// With domains, `ranks` is the world's device count W, `send_counts` is empty, and each
+    /// domain runs its own `chip_pipeline` (the module of [`Case::domain_case`]) over devices
+    /// `0..N` with `rankNum = N`.
+    pub domains: Vec<Domain>,
 }
 
-const KEYS: [&str; 15] = [
+const KEYS: [&str; 16] = [
     "ranks",
     "core_num",
     "dtype",
@@ -182,6 +201,7 @@ const KEYS: [&str; 15] = [
     "op",
     "input_rows",
     "index",
+    "domains",
 ];
 
 fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
@@ -218,6 +238,9 @@ impl Case {
             return Err(format!("ranks must be in 1..16, got {ranks}"));
         }
         let ranks = ranks as usize;
+        if obj.get("domains").is_some_and(|v| !v.is_null()) {
+            return Case::with_domains(obj, ranks);
+        }
         let op = match obj.get("op") {
             None | Some(Value::Null) => Op::AllToAllV,
             Some(Value::String(s)) if s == "all_to_all_v" => Op::AllToAllV,
@@ -396,6 +419,7 @@ impl Case {
             op,
             input_rows,
             index,
+            domains: Vec::new(),
         };
         // The default S is B, which a huge core_num makes huge (an explicit S was checked above).
         if signal_stride.is_none() && (ranks as i64 * ranks as i64).saturating_mul(case.stride()) > MAX_RESULT_VALUES {
@@ -416,6 +440,59 @@ impl Case {
         Ok(case)
     }
 
+    /// A case with `domains` (docs/sim.md, "Communication domains"): `ranks` is the world W;
+    /// each domain is `{"ranks": N, "send_counts": N x N}` with 1 <= N <= W, validated as the case
+    /// of its own exchange (every other key shared: the domain's case is this one with `ranks` N
+    /// and the domain's `send_counts`). No top-level `send_counts`; the plain op only, and no
+    /// `non_contiguous` (a refusal across several domains is not modelled).
+    fn with_domains(obj: &Map<String, Value>, world: usize) -> Result<Case, String> {
+        if obj.contains_key("send_counts") {
+            return Err("a case with domains has no top-level send_counts (each domain has its own)".into());
+        }
+        if obj.get("op").is_some_and(|v| !v.is_null() && v.as_str() != Some("all_to_all_v")) {
+            return Err("domains: only op all_to_all_v runs in several domains".into());
+        }
+        if obj.get("non_contiguous").is_some_and(|v| !v.is_null() && v.as_str() != Some("none")) {
+            return Err("domains: non_contiguous is not supported in a case with domains".into());
+        }
+        let list = obj["domains"]
+            .as_array()
+            .ok_or_else(|| format!("domains must be a list of 1..{MAX_DOMAINS} objects {{\"ranks\": N, \"send_counts\": N x N}}"))?;
+        if list.is_empty() || list.len() > MAX_DOMAINS {
+            return Err(format!("domains must list 1..{MAX_DOMAINS} domains, got {}", list.len()));
+        }
+        let mut domains = Vec::with_capacity(list.len());
+        let mut first: Option<Case> = None;
+        for (i, d) in list.iter().enumerate() {
+            let d = d.as_object().ok_or_else(|| format!("domains[{i}] must be an object {{\"ranks\": N, \"send_counts\": N x N}}"))?;
+            if let Some(k) = d.keys().find(|k| *k != "ranks" && *k != "send_counts") {
+                return Err(format!("domains[{i}]: unknown key '{k}' (known: ranks, send_counts)"));
+            }
+            let n = required_int(d, "ranks").map_err(|e| format!("domains[{i}]: {e}"))?;
+            if !(1..=world as i64).contains(&n) {
+                return Err(format!("domains[{i}]: ranks must be in 1..{world} (the world's ranks), got {n}"));
+            }
+            let mut sub = obj.clone();
+            sub.remove("domains");
+            sub.insert("ranks".into(), n.into());
+            sub.insert("send_counts".into(), d.get("send_counts").cloned().ok_or_else(|| format!("domains[{i}]: missing key 'send_counts'"))?);
+            let c = Case::from_value(&Value::Object(sub)).map_err(|e| format!("domains[{i}]: {e}"))?;
+            domains.push(Domain { ranks: c.ranks, send_counts: c.send_counts.clone() });
+            first.get_or_insert(c);
+        }
+        let mut case = first.expect("at least one domain");
+        case.ranks = world;
+        case.send_counts = Vec::new();
+        case.domains = domains;
+        Ok(case)
+    }
+
+    /// The case of domain `d`'s own exchange: this case with `ranks` N and the domain's counts.
+    pub fn domain_case(&self, d: usize) -> Case {
+        let dom = &self.domains[d];
+        Case { ranks: dom.ranks, send_counts: dom.send_counts.clone(), domains: Vec::new(), ..self.clone() }
+    }
+
     /// The case back as JSON (every key spelled out).
     pub fn to_json(&self) -> Value {
         let mut obj = Map::new();
@@ -424,7 +501,16 @@ impl Case {
         obj.insert("dtype".into(), self.dtype.name().into());
         obj.insert("max_recv".into(), self.max_recv.into());
         obj.insert("row_elems".into(), self.row_elems.into());
-        obj.insert("send_counts".into(), serde_json::json!(self.send_counts));
+        if self.domains.is_empty() {
+            obj.insert("send_counts".into(), serde_json::json!(self.send_counts));
+        } else {
+            let domains: Vec<Value> = self
+                .domains
+                .iter()
+                .map(|d| serde_json::json!({"ranks": d.ranks, "send_counts": d.send_counts}))
+                .collect();
+            obj.insert("domains".into(), Value::Array(domains));
+        }
         if let Some(s) = self.signal_stride {
             obj.insert("signal_stride".into(), s.into());
         }
@@ -459,7 +545,11 @@ impl Case {
     /// orchestration refuses it with error 5 before computing a launch from it). With
     /// `runtime_core_num` it is the width the generated code must compute at run time.
     /// For the indexed op, `core_num` is the exact launch width: B = L.
+    /// With `domains`, the widest of the domains' launches.
     pub fn blocks(&self) -> i64 {
+        if !self.domains.is_empty() {
+            return (0..self.domains.len()).map(|d| self.domain_case(d).blocks()).max().unwrap_or(0);
+        }
         if !(1..=i32::MAX as i64).contains(&self.core_num) {
             return 0;
         }
@@ -584,6 +674,40 @@ mod tests {
         assert!(err(&with("true", "2147483647")).contains("the default signal_stride B = 2147483646"));
         let explicit = with("true", "2147483647").replace("\"max_recv\"", "\"signal_stride\": 4, \"max_recv\"");
         assert_eq!(Case::from_json(&explicit).unwrap().blocks(), 2147483646);
+    }
+
+    #[test]
+    fn domains_are_cases_of_their_own_in_one_world() {
+        let text = r#"{"ranks": 5, "core_num": 3, "dtype": "i8", "max_recv": 2, "row_elems": 3, "repeat": 2,
+            "domains": [{"ranks": 4, "send_counts": [[2,0,1,3],[1,2,-1,0],[5,1,1,1],[0,0,2,2]]},
+                        {"ranks": 2, "send_counts": [[1,2],[2,0]]}]}"#;
+        let c = Case::from_json(text).unwrap();
+        assert_eq!((c.ranks, c.domains.len(), c.send_counts.len()), (5, 2, 0));
+        let small = c.domain_case(1);
+        assert_eq!((small.ranks, small.repeat, small.send_counts.clone()), (2, 2, vec![vec![1, 2], vec![2, 0]]));
+        assert!(small.domains.is_empty());
+        // B per domain (3 at P = 4, 2 at P = 2), the widest at the top.
+        assert_eq!((c.domain_case(0).blocks(), small.blocks(), c.blocks()), (3, 2, 3));
+        assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
+        assert!(!c.to_json().as_object().unwrap().contains_key("send_counts"));
+
+        let with = |from: &str, to: &str| err(&text.replace(from, to));
+        assert!(with("\"repeat\": 2,", "\"repeat\": 2, \"send_counts\": [[1]],").contains("no top-level send_counts"));
+        assert!(with("{\"ranks\": 2,", "{\"ranks\": 6,").contains("domains[1]: ranks must be in 1..5"));
+        assert!(with("{\"ranks\": 2,", "{\"ranks\": 0,").contains("domains[1]: ranks must be in 1..5"));
+        assert!(with("{\"ranks\": 2, \"send_counts\": [[1,2],[2,0]]}", "{\"ranks\": 2}").contains("domains[1]: missing key 'send_counts'"));
+        assert!(with("[[1,2],[2,0]]", "[[1,2],[2]]").contains("domains[1]: send_counts must be 2 x 2"));
+        assert!(with("\"max_recv\": 2", "\"max_recv\": 0").contains("domains[0]: max_recv must be >= 1"));
+        assert!(with("{\"ranks\": 2,", "{\"x\": 1, \"ranks\": 2,").contains("domains[1]: unknown key 'x'"));
+        assert!(with("\"repeat\": 2,", "\"op\": \"indexed_all_to_all_v\",").contains("only op all_to_all_v"));
+        assert!(with("\"repeat\": 2,", "\"non_contiguous\": \"signal\",").contains("non_contiguous is not supported"));
+        let not_list = r#"{"ranks": 1, "core_num": 1, "dtype": "i8", "max_recv": 1, "row_elems": 1, "domains": 3}"#;
+        assert!(err(not_list).contains("domains must be a list"));
+        let nine = format!(
+            r#"{{"ranks": 1, "core_num": 1, "dtype": "i8", "max_recv": 1, "row_elems": 1, "domains": {}}}"#,
+            serde_json::json!(vec![serde_json::json!({"ranks": 1, "send_counts": [[1]]}); 9])
+        );
+        assert!(err(&nine).contains("domains must list 1..8 domains, got 9"));
     }
 
     #[test]

@@ -195,6 +195,64 @@ fn check_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
     if errors.is_empty() { Ok(()) } else { Err(errors.join("\n")) }
 }
 
+/// Checks a `domains` case's result of status `ok`: every domain's exchange equals the golden of
+/// its own case ([`Case::domain_case`]: N ranks, its counts) on devices `0..N`, with `blocks` the
+/// fold of (N, L); and on every world device outside the domain (`N..W`) that domain's target,
+/// recv_counts and signal windows are untouched (all zero, in the domain's shapes). The top-level
+/// `blocks` is the widest domain's B.
+pub fn check_domains(case: &Case, result: &SimResult) -> Result<(), SimError> {
+    check_domains_untyped(case, result).map_err(SimError::Mismatch)
+}
+
+fn check_domains_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
+    if result.status != "ok" || result.code != 0 {
+        return Err(format!("status {} code {}: {}", result.status, result.code, result.message));
+    }
+    if result.domains.len() != case.domains.len() {
+        return Err(format!("{} domains in the result, expected {}", result.domains.len(), case.domains.len()));
+    }
+    let widest = (0..case.domains.len()).map(|d| expected_blocks(&case.domain_case(d))).max().unwrap_or(0);
+    if result.blocks != widest {
+        return Err(format!("blocks = {}, expected the widest domain's B = {widest}", result.blocks));
+    }
+    let mut errors = Vec::new();
+    for (d, got) in result.domains.iter().enumerate() {
+        let sub = case.domain_case(d);
+        let n = sub.ranks;
+        if got.ranks != n || got.devices.len() != case.ranks {
+            errors.push(format!(
+                "domain {d}: {} ranks over {} devices, expected {n} over the world's {}",
+                got.ranks,
+                got.devices.len(),
+                case.ranks
+            ));
+            continue;
+        }
+        let inside = SimResult {
+            status: result.status.clone(),
+            code: result.code,
+            message: result.message.clone(),
+            blocks: got.blocks,
+            ranks: got.devices[..n].to_vec(),
+            domains: Vec::new(),
+        };
+        if let Err(e) = check(&sub, &inside) {
+            errors.push(format!("domain {d} ({n} ranks): {e}"));
+        }
+        let rows = n * sub.max_recv as usize;
+        let zero_target = vec![vec![0.0; sub.row_elems as usize]; rows];
+        let zero_signal = vec![vec![0; sub.stride() as usize]; n];
+        for (w, dev) in got.devices.iter().enumerate().skip(n) {
+            if dev.recv_counts != vec![0; n] || dev.target != zero_target || dev.signal != zero_signal {
+                errors.push(format!(
+                    "domain {d} ({n} ranks): device {w} is outside the domain, but its windows of the domain were written (or have the wrong shape)"
+                ));
+            }
+        }
+    }
+    if errors.is_empty() { Ok(()) } else { Err(errors.join("\n")) }
+}
+
 /// Every rank's expected `recv_counts` and `target` after a refused first exchange (a strided
 /// operand, an over-capacity launch, or with `runtime_core_num` an L outside [1, 2147483647] or
 /// S < B): the stage task before the collective ran, the collective and everything after it did
@@ -263,6 +321,7 @@ mod tests {
             op: crate::sim::case::Op::AllToAllV,
             input_rows: None,
             index: None,
+            domains: Vec::new(),
         }
     }
 
@@ -464,7 +523,60 @@ mod tests {
                     signal: vec![vec![0; c.stride() as usize]; c.ranks],
                 })
                 .collect(),
+            domains: Vec::new(),
         }
+    }
+
+    #[test]
+    fn domains_each_against_their_own_golden_and_untouched_outside() {
+        use crate::sim::case::Domain;
+        use crate::sim::result::DomainResult;
+        // A world of 5 devices, domains of 4 and 2 ranks (devices 4, and 2..5, outside them).
+        let mut c = case(5, 2, 3, DType::F32, Vec::new());
+        c.core_num = 3;
+        c.domains = vec![
+            Domain { ranks: 4, send_counts: vec![vec![2, 0, 1, 3], vec![1, 2, -1, 0], vec![5, 1, 1, 1], vec![0, 0, 2, 2]] },
+            Domain { ranks: 2, send_counts: vec![vec![1, 2], vec![2, 0]] },
+        ];
+        let domain = |d: usize| {
+            let sub = c.domain_case(d);
+            let mut devices = ok_result(&sub).ranks;
+            let zero = RankResult {
+                recv_counts: vec![0; sub.ranks],
+                target: vec![vec![0.0; 3]; sub.ranks * 2],
+                signal: vec![vec![0; sub.stride() as usize]; sub.ranks],
+            };
+            devices.resize(5, zero);
+            DomainResult { ranks: sub.ranks, blocks: fold_blocks(sub.ranks, 3), devices }
+        };
+        let good = SimResult {
+            status: "ok".into(),
+            code: 0,
+            message: String::new(),
+            blocks: 3,
+            ranks: Vec::new(),
+            domains: vec![domain(0), domain(1)],
+        };
+        assert_eq!((good.domains[0].blocks, good.domains[1].blocks), (3, 2));
+        assert_eq!(check_domains(&c, &good), Ok(()));
+        // A write into a device outside the domain.
+        let mut bad = good.clone();
+        bad.domains[1].devices[3].target[1][0] = 7.0;
+        assert!(check_domains(&c, &bad).unwrap_err().to_string().contains("domain 1 (2 ranks): device 3 is outside the domain"));
+        bad = good.clone();
+        bad.domains[1].devices[2].signal[0][0] = 1;
+        assert!(check_domains(&c, &bad).unwrap_err().to_string().contains("device 2 is outside"));
+        // A domain's own exchange wrong.
+        bad = good.clone();
+        bad.domains[1].devices[0].recv_counts[1] = 0;
+        assert!(check_domains(&c, &bad).unwrap_err().to_string().contains("domain 1 (2 ranks): rank 0: recv_counts"));
+        // Each domain's B, and the widest at the top.
+        bad = good.clone();
+        bad.blocks = 2;
+        assert!(check_domains(&c, &bad).unwrap_err().to_string().contains("widest domain's B = 3"));
+        bad = good.clone();
+        bad.domains.pop();
+        assert!(check_domains(&c, &bad).unwrap_err().to_string().contains("1 domains in the result, expected 2"));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The pld-sim case matrix (`pld-sim --matrix`, tests/sim.rs) and how each entry is judged.
 
 use crate::sim::SimError;
-use super::case::{Case, DType, Op, Operand};
+use super::case::{Case, DType, Domain, Op, Operand};
 use super::golden;
 use super::result::SimResult;
 use super::run::{blocks_started, case_kernel};
@@ -113,6 +113,11 @@ pub enum Expect {
         /// The runtime's error code.
         code: i64,
     },
+    /// A `domains` case: status ok, every domain's windows equal its own exchange's golden on its
+    /// devices and are untouched (zero) on every other device of the world
+    /// ([`golden::check_domains`]); the collective ran Σ N·B_N × repeat × layers blocks over the
+    /// domains, stage_step and consume_step Σ N × repeat × layers.
+    Domains,
 }
 
 /// One matrix entry.
@@ -155,6 +160,7 @@ pub fn case(p: usize, l: i64, dtype: DType, mr: i64, re: i64, pattern: Pattern, 
         op: super::case::Op::AllToAllV,
         input_rows: None,
         index: None,
+        domains: Vec::new(),
     }
 }
 
@@ -206,6 +212,7 @@ pub fn full() -> Vec<Entry> {
     v.extend(extras(100));
     v.extend(indexed_full());
     v.extend(indexed_extras(100));
+    v.extend(domains_entries(true));
     // The largest repeat: 16 ranks x 16 blocks, 100 exchanges on one signal (25600 blocks).
     let mut c = case(16, 16, DType::F32, 2, 33, Pattern::Random, 120);
     c.repeat = 100;
@@ -279,6 +286,7 @@ pub fn ci_slice() -> Vec<Entry> {
     v.extend(indexed_extras(20));
     v.extend(runtime_extras());
     v.extend(extras(100));
+    v.extend(domains_entries(false));
     v
 }
 
@@ -454,6 +462,60 @@ pub fn extras(repeat: u32) -> Vec<Entry> {
     let mut c = case(4, 4, DType::F32, 3, 5, Pattern::Uniform, 117);
     (c.layers, c.aiv_capacity) = (3, 2);
     add("over_capacity_launch", c, Expect::Refused { status: "fatal", code: 7 });
+    v
+}
+
+/// A case with communication domains: a world of `world` devices, one domain per entry of
+/// `sizes` (devices 0..N), each with its own counts of `pattern`.
+#[allow(clippy::too_many_arguments)]
+pub fn domains_case(world: usize, sizes: &[usize], l: i64, dtype: DType, mr: i64, re: i64, pattern: Pattern, seed: u64) -> Case {
+    let mut c = case(world, l, dtype, mr, re, pattern, seed);
+    c.send_counts = Vec::new();
+    c.domains = sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| Domain { ranks: n, send_counts: counts(pattern, n, mr, seed * 8 + i as u64) })
+        .collect();
+    c
+}
+
+fn domains_name(c: &Case, pattern: Pattern) -> String {
+    let sizes: Vec<String> = c.domains.iter().map(|d| d.ranks.to_string()).collect();
+    format!(
+        "domains:W{}_D{}_L{}_{}_{}_mr{}_re{}{}{}{}",
+        c.ranks,
+        sizes.join("+"),
+        c.core_num,
+        c.dtype.name(),
+        pattern.name(),
+        c.max_recv,
+        c.row_elems,
+        if c.repeat > 1 { format!("_rep{}", c.repeat) } else { String::new() },
+        if c.layers > 1 { format!("_layers{}", c.layers) } else { String::new() },
+        if c.runtime_core_num { "_runtime" } else { "" },
+    )
+}
+
+/// Communication domains of different sizes in one world (../shared/spec/domains.md, "Runtime"):
+/// each domain runs its own pipeline with `rankNum` = its size. The CI slice has the first three
+/// (a 2-rank domain inside a 4-device world; a device in no domain, with repeat; three domains, two
+/// of one size, looped and with a runtime core_num); the full matrix adds two.
+pub fn domains_entries(full: bool) -> Vec<Entry> {
+    let mut v = Vec::new();
+    let mut add = |c: Case, pattern: Pattern| v.push(Entry { name: domains_name(&c, pattern), case: c, expect: Expect::Domains });
+    add(domains_case(4, &[4, 2], 4, DType::F32, 3, 5, Pattern::Random, 901), Pattern::Random);
+    let mut c = domains_case(6, &[2, 5], 3, DType::I8, 2, 33, Pattern::OverCapacity, 902);
+    c.repeat = 3;
+    add(c, Pattern::OverCapacity);
+    let mut c = domains_case(8, &[8, 3, 8], 10, DType::F32, 4, 8, Pattern::Negative, 903);
+    (c.layers, c.runtime_core_num) = (2, true);
+    add(c, Pattern::Negative);
+    if full {
+        add(domains_case(16, &[1, 16, 7], 16, DType::I8, 2, 3, Pattern::Random, 904), Pattern::Random);
+        let mut c = domains_case(3, &[3, 2, 1, 2], 2, DType::F32, 5, 3, Pattern::ZeroAndFull, 905);
+        c.repeat = 20;
+        add(c, Pattern::ZeroAndFull);
+    }
     v
 }
 
@@ -711,6 +773,29 @@ fn judge_untyped(entry: &Entry, result: &SimResult) -> Result<(), String> {
             }
             Ok(())
         }
+        Expect::Domains => {
+            golden::check_domains(c, result).map_err(|e| e.to_string())?;
+            let started = blocks_started(&result.message);
+            let per_call = c.repeat as i64 * c.exchanges_per_call();
+            let mut want_builtin = 0;
+            let mut want_steps = 0;
+            for d in 0..c.domains.len() {
+                let sub = c.domain_case(d);
+                want_builtin += sub.ranks as i64 * golden::expected_blocks(&sub) * per_call;
+                want_steps += sub.ranks as i64 * per_call;
+            }
+            let got = started.get(builtin).copied().unwrap_or(-1);
+            if got != want_builtin {
+                return Err(format!("{builtin} ran {got} blocks, expected sum over domains of N x B x repeat x layers = {want_builtin}"));
+            }
+            for k in ["stage_step", "consume_step"] {
+                let got = started.get(k).copied().unwrap_or(-1);
+                if got != want_steps {
+                    return Err(format!("{k} ran {got} blocks, expected sum over domains of N x repeat x layers = {want_steps}"));
+                }
+            }
+            Ok(())
+        }
         Expect::CompileError(text) => {
             if result.status != "compile_error" || !result.message.contains(text) {
                 return Err(format!(
@@ -754,11 +839,16 @@ mod tests {
     #[test]
     fn matrix_sizes() {
         let extras = extras(100).len() + runtime_extras().len() + indexed_extras(100).len();
+        assert_eq!(domains_entries(false).len(), 3);
+        assert_eq!(domains_entries(true).len(), 5);
+        for e in domains_entries(true) {
+            assert_eq!(Case::from_value(&e.case.to_json()).unwrap(), e.case, "{}", e.name);
+        }
         assert_eq!(runtime_extras().len(), 9);
         assert_eq!(indexed_extras(100).len(), 16);
-        assert_eq!(full().len(), 360 + 72 + 50 + 1320 + extras + 1);
+        assert_eq!(full().len(), 360 + 72 + 50 + 1320 + extras + 5 + 1);
         let slice = ci_slice();
-        assert_eq!(slice.len(), 30 + 3 + 4 + 10 + extras);
+        assert_eq!(slice.len(), 30 + 3 + 4 + 10 + extras + 3);
         // Every layers × P × dtype × pattern once in the full matrix; the slice has each N.
         let looped: Vec<_> = full().into_iter().filter(|e| e.name.starts_with("layers:")).collect();
         assert_eq!(looped.len(), 72);
@@ -878,9 +968,12 @@ mod tests {
         }
         assert!(rt.iter().all(|e| e.case.runtime_core_num && e.case.signal_stride.is_none() && e.expect == Expect::Golden));
         assert!(rt.iter().all(|e| e.name.starts_with("runtime:")));
-        // Every entry of the full matrix with runtime_core_num is named runtime…; the static ones are not.
+        // Every entry of the full matrix with runtime_core_num is named runtime… (a domains entry
+        // …_runtime, so `--filter runtime` selects it too); the static ones are not.
         for e in full() {
-            assert_eq!(e.case.runtime_core_num, e.name.starts_with("runtime"), "{}", e.name);
+            let named = e.name.starts_with("runtime") || e.name.starts_with("domains:") && e.name.ends_with("_runtime");
+            assert_eq!(e.case.runtime_core_num, named, "{}", e.name);
+            assert_eq!(e.case.runtime_core_num, e.name.contains("runtime"), "{}", e.name);
         }
         // The refusals share the base entry's module: same shapes, dtype and S.
         let base = runtime_base();

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::case::{Case, DType, Op};
 use super::module::chip_pipeline;
-use super::result::{RankResult, SimResult};
+use super::result::{DomainResult, RankResult, SimResult};
 use super::toolchain::{BuildError, Simulator, Toolchain};
 
 /// A scratch directory under the cache, removed on drop.
@@ -122,6 +122,12 @@ struct DriverOutput {
 }
 
 fn parse_output(case: &Case, text: &str) -> Result<DriverOutput, String> {
+    parse_output_shaped(case, case.ranks, text)
+}
+
+/// The output of `devices` rank sections, each in the shapes of `case` (its P, max_recv,
+/// row_elems, S): a `domains` case's section lists every world device in the domain's shapes.
+fn parse_output_shaped(case: &Case, devices: usize, text: &str) -> Result<DriverOutput, String> {
     let p = case.ranks;
     let (mr, re, s) = (case.max_recv as usize, case.row_elems as usize, case.stride() as usize);
     let bad = |what: &str| format!("malformed simulator output: {what}");
@@ -180,9 +186,9 @@ fn parse_output(case: &Case, text: &str) -> Result<DriverOutput, String> {
             other => return Err(bad(&format!("unknown line '{other}'"))),
         }
     }
-    if out.status.len() != p || out.ranks.len() != p || out.staged.len() != p {
+    if out.status.len() != devices || out.ranks.len() != devices || out.staged.len() != devices {
         return Err(bad(&format!(
-            "{} statuses, {} ranks and {} staged lines for P = {p}",
+            "{} statuses, {} ranks and {} staged lines for {devices} devices (P = {p})",
             out.status.len(),
             out.ranks.len(),
             out.staged.len()
@@ -199,6 +205,9 @@ pub fn run_case(tc: &Toolchain, case: &Case) -> Result<SimResult, SimError> {
 }
 
 fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
+    if !case.domains.is_empty() {
+        return run_domains(tc, case);
+    }
     let sim = match build(tc, case)? {
         Ok(sim) => sim,
         Err(compile_error) => return Ok(compile_error),
@@ -258,7 +267,162 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         message,
         blocks: case.blocks(),
         ranks: out.ranks.into_iter().map(|(r, _)| r).collect(),
+        domains: Vec::new(),
     })
+}
+
+/// The simulator of a `domains` case: each domain's module ([`Case::domain_case`]) lowered and
+/// translated on its own (cached like any case's), linked into one binary. `Ok(Err(result))` is
+/// the first domain's compile_error, its message prefixed with the domain.
+pub fn build_domains(tc: &Toolchain, case: &Case) -> Result<Result<Simulator, SimResult>, String> {
+    let mut trees = Vec::new();
+    for d in 0..case.domains.len() {
+        let sub = case.domain_case(d);
+        match tc.translate(&chip_pipeline(&sub)) {
+            Ok(tree) => trees.push(tree),
+            Err(BuildError::Compile { code, message }) => {
+                return Ok(Err(SimResult::without_ranks(
+                    "compile_error",
+                    code,
+                    format!("domain {d} ({} ranks): {message}", sub.ranks),
+                    case.blocks(),
+                )));
+            }
+            Err(BuildError::Internal(m)) => return Err(m),
+        }
+    }
+    match tc.simulator_multi(&trees) {
+        Ok(sim) => Ok(Ok(sim)),
+        Err(BuildError::Compile { message, .. }) | Err(BuildError::Internal(message)) => {
+            Err(format!("building the simulator for the domains' trees failed: {message}"))
+        }
+    }
+}
+
+/// The driver's params for a `domains` case: the shared keys, then one `domain N S counts` line
+/// per domain (no `stride` or `send_counts` line).
+fn domain_params(case: &Case) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "mode run");
+    let _ = writeln!(s, "ranks {}", case.ranks);
+    let _ = writeln!(s, "dtype {}", case.dtype.name());
+    let _ = writeln!(s, "max_recv {}", case.max_recv);
+    let _ = writeln!(s, "row_elems {}", case.row_elems);
+    let _ = writeln!(s, "repeat {}", case.repeat);
+    let _ = writeln!(s, "aiv_capacity {}", case.aiv_capacity);
+    if case.runtime_core_num {
+        let _ = writeln!(s, "core_num {}", case.core_num);
+    }
+    for d in 0..case.domains.len() {
+        let sub = case.domain_case(d);
+        let _ = write!(s, "domain {} {}", sub.ranks, sub.stride());
+        for v in sub.send_counts.iter().flatten() {
+            let _ = write!(s, " {v}");
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Runs a case with communication domains (docs/sim.md, "Communication domains"): one pipeline
+/// per domain in one world of `ranks` devices; the result's `domains` holds every domain's
+/// windows on every device, `ranks` is empty and `blocks` is the widest domain's B.
+fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
+    let sim = match build_domains(tc, case)? {
+        Ok(sim) => sim,
+        Err(compile_error) => return Ok(compile_error),
+    };
+    let text = drive(tc, &sim, &domain_params(case))?;
+    let w = case.ranks;
+    let bad = |what: &str| format!("malformed simulator output: {what}");
+    // Split the output at the `domain d` lines: the head (status, error, kernels) is parsed as a
+    // one-rank output would be; each domain's section as the output of its own case over W ranks.
+    let mut sections: Vec<String> = vec![String::new()];
+    for line in text.lines() {
+        if line.starts_with("domain ") {
+            sections.push(String::new());
+        } else {
+            let last = sections.last_mut().expect("one section");
+            last.push_str(line);
+            last.push('\n');
+        }
+    }
+    if sections.len() != case.domains.len() + 1 {
+        return Err(bad(&format!("{} domain sections for {} domains", sections.len() - 1, case.domains.len())));
+    }
+    let mut status = Vec::new();
+    let mut error = String::new();
+    let mut kernels = BTreeMap::new();
+    for line in sections[0].lines() {
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match key {
+            "status" => {
+                status = rest
+                    .split_ascii_whitespace()
+                    .map(|t| t.parse::<i64>().map_err(|_| bad(&format!("'{t}' is not an integer"))))
+                    .collect::<Result<_, _>>()?
+            }
+            "error" => error = rest.trim().to_string(),
+            "kernel" => {
+                let (name, n) = rest.split_once(' ').ok_or_else(|| bad("kernel line"))?;
+                kernels.insert(name.to_string(), n.trim().parse::<i64>().map_err(|_| bad("kernel count"))?);
+            }
+            "" => {}
+            other => return Err(bad(&format!("unknown line '{other}'"))),
+        }
+    }
+    if status.len() != w {
+        return Err(bad(&format!("{} statuses for a world of {w}", status.len())));
+    }
+    let mut domains = Vec::new();
+    let mut staged = 0;
+    let mut in_domain = 0;
+    for (d, section) in sections[1..].iter().enumerate() {
+        let sub = case.domain_case(d);
+        // W device sections in the domain's shapes (the statuses were read above).
+        let head = format!("status {}\n", vec!["0"; w].join(" "));
+        let out = parse_output_shaped(&sub, w, &(head + section))?;
+        for (r, (_, matches)) in out.ranks.iter().enumerate() {
+            if r < sub.ranks && !matches && status.iter().all(|&s| s == 0) {
+                return Err(format!(
+                    "domain {d}, device {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
+                ));
+            }
+        }
+        in_domain += sub.ranks;
+        staged += out.staged.iter().take(sub.ranks).filter(|&&s| s).count();
+        domains.push(DomainResult {
+            ranks: sub.ranks,
+            blocks: sub.blocks(),
+            devices: out.ranks.into_iter().map(|(r, _)| r).collect(),
+        });
+    }
+    let started: Vec<String> = kernels.iter().map(|(k, n)| format!("{k}={n}")).collect();
+    let started = format!("kernel blocks started: {}", started.join(" "));
+    let sizes: Vec<String> = domains.iter().map(|d| format!("{} ranks x {} blocks", d.ranks, d.blocks)).collect();
+    let (status_name, code, message) = match status.iter().position(|&s| s != 0) {
+        None => (
+            "ok",
+            0,
+            format!(
+                "{w} devices, domains [{}], {} exchange(s) per domain; {started}",
+                sizes.join(", "),
+                case.repeat as i64 * case.exchanges_per_call()
+            ),
+        ),
+        Some(r) => {
+            let code = status[r];
+            let what = if error.is_empty() { format!("device {r}: the orchestration returned {code}") } else { error };
+            (
+                if code == 5 { "invalid_args" } else { "fatal" },
+                code,
+                format!(
+                    "{what}; device statuses {status:?}; staging windows holding the input: {staged} of {in_domain} (device, domain) pairs; {started}"
+                ),
+            )
+        }
+    };
+    Ok(SimResult { status: status_name.into(), code, message, blocks: case.blocks(), ranks: Vec::new(), domains })
 }
 
 /// Kernel block counts from a result message (`name=count` tokens after "kernel blocks started:").

@@ -10,6 +10,7 @@
 //!   input.mlir, kernels/*.cpp, lowered.mlir, tree/ (pld-translate's output), outcome
 //! obj/<key>.o    key = hash(compiler identity, flags, source text, runtime/include/**, src/sim/driver/*.h)
 //! bin/<key>      key = hash(compiler identity, link flags, the object keys)
+//! multi/<key>/   key = hash(the trees' paths): the kernel table of a `domains` case's simulator
 //! ```
 
 use crate::sim::SimError;
@@ -333,34 +334,77 @@ impl Toolchain {
 
     /// Compiles (cached per object) and links the simulator for a translated tree.
     pub fn simulator(&self, tree: &Path) -> Result<Simulator, BuildError> {
-        let sub = tree.join("next_levels").join(CHIP_FN);
-        let orch = sub.join("orchestration").join(format!("{CHIP_FN}.cpp"));
-        if !orch.is_file() {
-            return Err(internal(format!("pld-translate wrote no {}", orch.display())));
-        }
-        let config = fs::read_to_string(sub.join("kernel_config.py"))
-            .map_err(|e| internal(format!("{}: {e}", sub.join("kernel_config.py").display())))?;
-        let mut kernels = Vec::new();
-        let aiv = sub.join("kernels").join("aiv");
-        for e in fs::read_dir(&aiv).map_err(|e| internal(format!("{}: {e}", aiv.display())))? {
-            let p = e?.path();
-            if p.extension().is_some_and(|x| x == "cpp")
-                && let Some(stem) = p.file_stem().and_then(|s| s.to_str())
-            {
-                kernels.push(stem.to_string());
-            }
-        }
-        kernels.sort();
-        for k in &kernels {
-            if !config.contains(&format!("\"{k}\"")) && !config.contains(&format!("'{k}'")) {
-                return Err(internal(format!("kernel {k} of {} is not named in kernel_config.py", aiv.display())));
-            }
-            if !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                return Err(internal(format!("kernel name {k:?} is not an identifier")));
-            }
-        }
+        self.simulator_for(&[tree.to_path_buf()])
+    }
 
-        // The kernel table: one entry per kernel, entry symbols renamed on the command line.
+    /// The simulator of a `domains` case: one translated tree per domain, linked into one binary.
+    /// Tree i's orchestration is compiled with `-Dchip_pipeline=pld_sim_pipeline_<i>` (entry i of
+    /// the table's `pld_sim_pipelines`); the kernels are the union of the trees' (a kernel of one
+    /// name must have the same source in every tree: the builtin is rendered per dtype only, the
+    /// user kernels are src/sim/kernels/*). The table is written under `<cache>/multi/<key>/`.
+    pub fn simulator_multi(&self, trees: &[PathBuf]) -> Result<Simulator, BuildError> {
+        if trees.is_empty() {
+            return Err(internal("no tree to link"));
+        }
+        self.simulator_for(trees)
+    }
+
+    fn simulator_for(&self, trees: &[PathBuf]) -> Result<Simulator, BuildError> {
+        let single = trees.len() == 1;
+        // Kernel name -> its source (the first tree holding it).
+        let mut sources: std::collections::BTreeMap<String, PathBuf> = std::collections::BTreeMap::new();
+        let mut orchs = Vec::new();
+        for tree in trees {
+            let sub = tree.join("next_levels").join(CHIP_FN);
+            let orch = sub.join("orchestration").join(format!("{CHIP_FN}.cpp"));
+            if !orch.is_file() {
+                return Err(internal(format!("pld-translate wrote no {}", orch.display())));
+            }
+            orchs.push(orch);
+            let config = fs::read_to_string(sub.join("kernel_config.py"))
+                .map_err(|e| internal(format!("{}: {e}", sub.join("kernel_config.py").display())))?;
+            let aiv = sub.join("kernels").join("aiv");
+            let mut names = Vec::new();
+            for e in fs::read_dir(&aiv).map_err(|e| internal(format!("{}: {e}", aiv.display())))? {
+                let p = e?.path();
+                if p.extension().is_some_and(|x| x == "cpp")
+                    && let Some(stem) = p.file_stem().and_then(|s| s.to_str())
+                {
+                    names.push(stem.to_string());
+                }
+            }
+            names.sort();
+            for k in names {
+                if !config.contains(&format!("\"{k}\"")) && !config.contains(&format!("'{k}'")) {
+                    return Err(internal(format!("kernel {k} of {} is not named in kernel_config.py", aiv.display())));
+                }
+                if !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    return Err(internal(format!("kernel name {k:?} is not an identifier")));
+                }
+                let src = aiv.join(format!("{k}.cpp"));
+                match sources.get(&k) {
+                    Some(prev) => {
+                        if fs::read(prev)? != fs::read(&src)? {
+                            return Err(internal(format!(
+                                "kernel {k} differs between {} and {}: the domains' pipelines cannot share one simulator",
+                                prev.display(),
+                                src.display()
+                            )));
+                        }
+                    }
+                    None => {
+                        sources.insert(k, src);
+                    }
+                }
+            }
+        }
+        let kernels: Vec<String> = sources.keys().cloned().collect();
+        // The pipelines' entry symbols: the tree's own `chip_pipeline` for one tree (its object
+        // is the one a single-domain case compiles), renamed per tree otherwise.
+        let pipeline = |i: usize| if single { CHIP_FN.to_string() } else { format!("pld_sim_pipeline_{i}") };
+
+        // The kernel table: one entry per kernel, entry symbols renamed on the command line; and
+        // the pipeline table.
         let symbol = |k: &str| format!("pld_sim_kernel_{k}");
         let mut table =
             String::from("// Generated by pld-sim: the kernels of this tree.\n#include \"kernel_table.h\"\n");
@@ -375,7 +419,30 @@ impl Toolchain {
             table.push_str("    {nullptr, nullptr},\n");
         }
         let _ = writeln!(table, "}};\nextern const int pld_sim_kernel_count = {};", kernels.len());
-        let table_path = tree.join("pld_sim_kernel_table.cpp");
+        for i in 0..orchs.len() {
+            let _ = writeln!(
+                table,
+                "extern \"C\" int {}(pld::rt::Orchestration* orch, const pld::rt::OrchArgs* args);",
+                pipeline(i)
+            );
+        }
+        table.push_str("extern const PldSimPipelineFn pld_sim_pipelines[] = {");
+        for i in 0..orchs.len() {
+            let _ = write!(table, "{}&{}", if i == 0 { "" } else { ", " }, pipeline(i));
+        }
+        let _ = writeln!(table, "}};\nextern const int pld_sim_pipeline_count = {};", orchs.len());
+        let table_dir = if single {
+            trees[0].clone()
+        } else {
+            let mut h = ContentHash::new("pld-sim multi v1");
+            for t in trees {
+                h.part(t.to_string_lossy().as_bytes());
+            }
+            let dir = self.cache.join("multi").join(h.hex());
+            fs::create_dir_all(&dir)?;
+            dir
+        };
+        let table_path = table_dir.join("pld_sim_kernel_table.cpp");
         if fs::read_to_string(&table_path).ok().as_deref() != Some(table.as_str()) {
             let tmp = temp_beside(&table_path);
             fs::write(&tmp, &table)?;
@@ -385,13 +452,16 @@ impl Toolchain {
         let mut units = vec![
             Unit { what: "runtime".into(), source: self.root.join("runtime/host/runtime.cpp"), flags: vec![] },
             Unit { what: "driver".into(), source: self.root.join("src/sim/driver/driver.cpp"), flags: vec![] },
-            Unit { what: "orchestration".into(), source: orch, flags: vec![] },
-            Unit { what: "kernel table".into(), source: table_path, flags: vec![] },
         ];
-        for k in &kernels {
+        for (i, orch) in orchs.into_iter().enumerate() {
+            let flags = if single { vec![] } else { vec![format!("-D{CHIP_FN}={}", pipeline(i))] };
+            units.push(Unit { what: format!("orchestration {i}"), source: orch, flags });
+        }
+        units.push(Unit { what: "kernel table".into(), source: table_path, flags: vec![] });
+        for (k, src) in &sources {
             units.push(Unit {
                 what: format!("kernel {k}"),
-                source: aiv.join(format!("{k}.cpp")),
+                source: src.clone(),
                 flags: vec![format!("-Dkernel_entry={}", symbol(k)), format!("-DPLD_KERNEL_NAME=\"{k}\"")],
             });
         }

@@ -11,7 +11,8 @@
 //   send_counts <P*P ints, row-major [src][dst]>, iters N, warmup W, timed_kernel NAME,
 //   core_num L (only for a case with runtime_core_num),
 //   op all_to_all_v|indexed_all_to_all_v (default all_to_all_v), input_rows N_in and
-//   index <P*P*MR ints, [src][d*MR + k]> (indexed only).
+//   index <P*P*MR ints, [src][d*MR + k]> (indexed only),
+//   domain N S <N*N ints, row-major [src][dst]> (one line per communication domain; see below).
 //
 // The module's CHIP function is
 //   chip_pipeline(inp, send, out, stage, data, signal, counts, recv[, core_num])
@@ -23,6 +24,17 @@
 // collective's CommContext is then args[6] of its kernel. With a `core_num` line the function has one scalar
 // parameter, the i64 core_num, passed as OrchArgs scalar 0 (num_scalars 1); without one the
 // driver passes no scalars (num_scalars 0), as the module has none.
+//
+// The pipelines are the table's `pld_sim_pipelines` (kernel_table.h): the one chip_pipeline, or with
+// `domain` lines one per domain, in their order. A case with communication domains (docs/sim.md,
+// "Communication domains") has no `stride` or `send_counts` line; `ranks` is the world W. Each
+// domain of N ranks gets its own five windows (allocated symmetrically over the world, shapes of
+// the P = N pipeline), and its CommContexts from pld::host::Host::comm_domain(N) (devices 0..N-1,
+// rankId = device, rankNum = N); device r runs, per repeat, the pipeline of every domain holding
+// it (r < N), in domain order. OUT then lists, after the kernel lines, per domain `domain <d>`
+// followed by the rank / recv_counts / target / signal / staged / out_matches lines of every world
+// device (the domain's windows on it; a device outside the domain has `staged 0` and
+// `out_matches 1`, it has no pipeline output).
 //
 // OUT (mode run) is a text file of lines:
 //   status <rank statuses>
@@ -54,9 +66,8 @@
 
 #include "kernel_table.h"
 #include "pld_runtime/host.h"
+#include "pld_runtime/host_entry.h"
 #include "pld_runtime/kernel.h"
-
-extern "C" int chip_pipeline(pld::rt::Orchestration* orch, const pld::rt::OrchArgs* args);
 
 namespace {
 
@@ -125,6 +136,12 @@ struct Params {
   bool indexed = false;       // op indexed_all_to_all_v
   int64_t input_rows = 0;     // N_in (default P * MR)
   std::vector<int32_t> index;  // [src * P*MR + j]
+  struct Domain {
+    int ranks = 0;
+    int64_t stride = 0;
+    std::vector<int32_t> send_counts;  // [src * N + dst]
+  };
+  std::vector<Domain> domains;  // `domain` lines (a case with communication domains)
 };
 
 Params read_params(const char* path) {
@@ -161,6 +178,15 @@ Params read_params(const char* path) {
     else if (key == "index") {
       int32_t v;
       while (ls >> v) p.index.push_back(v);
+    } else if (key == "domain") {
+      Params::Domain d;
+      ls >> d.ranks >> d.stride;
+      int32_t v;
+      while (ls >> v) d.send_counts.push_back(v);
+      if (d.ranks < 1 || d.ranks > p.ranks || d.stride < 1 ||
+          d.send_counts.size() != static_cast<size_t>(d.ranks) * d.ranks)
+        die("bad domain line");
+      p.domains.push_back(std::move(d));
     } else if (key == "send_counts") {
       int32_t v;
       while (ls >> v) p.send_counts.push_back(v);
@@ -169,6 +195,12 @@ Params read_params(const char* path) {
   }
   if (p.ranks < 1 || p.ranks > 16) die("ranks outside 1..16");
   if (p.dtype != "f32" && p.dtype != "i8") die("dtype must be f32 or i8");
+  if (!p.domains.empty()) {
+    if (p.max_recv < 1 || p.row_elems < 1 || p.repeat < 1) die("bad shape parameters");
+    if (p.indexed || p.mode != "run" || p.non_contiguous != "none" || !p.send_counts.empty())
+      die("a case with domains runs the plain op, contiguous, in mode run, with per-domain counts");
+    return p;
+  }
   if (p.max_recv < 1 || p.row_elems < 1 || p.stride < 1 || p.repeat < 1) die("bad shape parameters");
   if (p.send_counts.size() != static_cast<size_t>(p.ranks) * p.ranks) die("send_counts is not P x P");
   if (p.input_rows == 0) p.input_rows = p.ranks * p.max_recv;
@@ -228,11 +260,148 @@ struct Rank {
   pld::rt::OrchArgs args;
 };
 
+// One device's arguments for one domain's pipeline.
+struct DomainRank {
+  std::vector<char> inp, out;
+  std::vector<int32_t> send;
+  pld::Tensor desc[8];
+  pld::Tensor* ptr[8];
+  pld::CommContext* comm[5];
+  int64_t scalars[1];
+  pld::rt::OrchArgs args;
+};
+
+// A case with communication domains (see the header comment).
+int run_domains(const Params& p, const char* out_path) {
+  const int W = p.ranks;
+  const int D = static_cast<int>(p.domains.size());
+  if (pld_sim_pipeline_count != D)
+    die("the simulator holds " + std::to_string(pld_sim_pipeline_count) + " pipelines for " +
+        std::to_string(D) + " domains");
+  if (pld_sim_kernel_count > kMaxKernels) die("too many kernels in the tree");
+  const int32_t elem = p.dtype == "f32" ? 4 : 1;
+  const int32_t elems[5] = {elem, elem, 4, 4, 4};
+  auto shapes = [&](int d) {
+    const int64_t N = p.domains[d].ranks, rows = N * p.max_recv;
+    return std::array<std::vector<int64_t>, 5>{
+        std::vector<int64_t>{rows, p.row_elems}, std::vector<int64_t>{rows, p.row_elems},
+        std::vector<int64_t>{N, p.domains[d].stride}, std::vector<int64_t>{N}, std::vector<int64_t>{N}};
+  };
+  std::vector<std::array<uint64_t, 5>> bytes(D), off(D);
+  uint64_t window = 4096;
+  for (int d = 0; d < D; ++d) {
+    const auto sh = shapes(d);
+    for (int i = 0; i < 5; ++i) {
+      int64_t n = elems[i];
+      for (int64_t x : sh[i]) n *= x;
+      bytes[d][i] = static_cast<uint64_t>(n);
+      window += (bytes[d][i] + 63) / 64 * 64 + 64;
+    }
+  }
+  pld::host::Config cfg;
+  cfg.aiv_capacity = p.aiv_capacity;
+  pld::host::World w(W, window, cfg);
+  for (int d = 0; d < D; ++d)
+    for (int i = 0; i < 5; ++i) off[d][i] = w.alloc(bytes[d][i]);
+  for (int i = 0; i < pld_sim_kernel_count; ++i) w.register_kernel(pld_sim_kernels[i].name, kTramps[i]);
+
+  // The domains, as a generated HOST orchestrator makes them (`pld.comm_domain {ranks = N}`).
+  pld::host::Host host(w);
+  std::vector<int> dom(D);
+  for (int d = 0; d < D; ++d) {
+    dom[d] = host.comm_domain(p.domains[d].ranks);
+    if (dom[d] < 0) die(host.message());
+  }
+  std::vector<std::vector<DomainRank>> ranks(D);
+  for (int d = 0; d < D; ++d) {
+    const int N = p.domains[d].ranks;
+    const int64_t rows = int64_t(N) * p.max_recv;
+    const int64_t payload_bytes = rows * p.row_elems * elem;
+    const auto sh = shapes(d);
+    Params dp = p;  // the payload formula over this domain's rows
+    dp.input_rows = rows;
+    ranks[d].resize(N);
+    for (int r = 0; r < N; ++r) {
+      DomainRank& R = ranks[d][r];
+      R.inp.assign(payload_bytes, 0);
+      R.out.assign(payload_bytes, 0);
+      const auto& sc = p.domains[d].send_counts;
+      R.send.assign(sc.begin() + r * N, sc.begin() + (r + 1) * N);
+      fill_payload(dp, r, R.inp.data());
+      R.desc[0] = make_tensor(R.inp.data(), elem, {rows, p.row_elems}, false);
+      R.desc[1] = make_tensor(R.send.data(), 4, {N}, false);
+      R.desc[2] = make_tensor(R.out.data(), elem, {rows, p.row_elems}, false);
+      for (int i = 0; i < 5; ++i) R.desc[3 + i] = make_tensor(w.window(r, off[d][i]), elems[i], sh[i], false);
+      for (int i = 0; i < 8; ++i) R.ptr[i] = &R.desc[i];
+      pld::CommContext* ctx = host.device_ctx(r, dom[d]);
+      if (!ctx) die(host.message());
+      for (int i = 0; i < 5; ++i) R.comm[i] = ctx;
+      R.args.tensors = R.ptr;
+      R.args.num_tensors = 8;
+      R.args.comms = R.comm;
+      R.args.num_comms = 5;
+      if (p.has_core_num) {
+        R.scalars[0] = p.core_num;
+        R.args.scalars = R.scalars;
+        R.args.num_scalars = 1;
+      }
+    }
+  }
+
+  const std::vector<int> status = w.run([&](int rank, pld::rt::Orchestration& orch) {
+    for (int it = 0; it < p.repeat; ++it)
+      for (int d = 0; d < D; ++d)
+        if (rank < p.domains[d].ranks)
+          if (int rc = pld_sim_pipelines[d](&orch, &ranks[d][rank].args)) return rc;
+    return 0;
+  });
+
+  FILE* out = std::fopen(out_path, "w");
+  if (!out) die(std::string("cannot write ") + out_path);
+  std::fprintf(out, "status");
+  for (int s : status) std::fprintf(out, " %d", s);
+  std::fprintf(out, "\nerror %s\n", one_line(w.error_message()).c_str());
+  for (int i = 0; i < pld_sim_kernel_count; ++i)
+    std::fprintf(out, "kernel %s %ld\n", pld_sim_kernels[i].name, g_blocks[i].load());
+  for (int d = 0; d < D; ++d) {
+    const int N = p.domains[d].ranks;
+    const int64_t rows = int64_t(N) * p.max_recv;
+    const int64_t payload_bytes = rows * p.row_elems * elem;
+    std::fprintf(out, "domain %d\n", d);
+    for (int r = 0; r < W; ++r) {
+      std::fprintf(out, "rank %d\nrecv_counts", r);
+      const int32_t* rc = static_cast<const int32_t*>(w.window(r, off[d][4]));
+      for (int q = 0; q < N; ++q) std::fprintf(out, " %d", rc[q]);
+      std::fprintf(out, "\ntarget");
+      const void* tgt = w.window(r, off[d][1]);
+      for (int64_t i = 0; i < rows * p.row_elems; ++i) {
+        if (elem == 4) std::fprintf(out, " %.9g", static_cast<double>(static_cast<const float*>(tgt)[i]));
+        else std::fprintf(out, " %d", static_cast<const int8_t*>(tgt)[i]);
+      }
+      std::fprintf(out, "\nsignal");
+      const int32_t* sig = static_cast<const int32_t*>(w.window(r, off[d][2]));
+      for (int64_t i = 0; i < int64_t(N) * p.domains[d].stride; ++i) std::fprintf(out, " %d", sig[i]);
+      bool staged = false, matches = true;
+      if (r < N) {
+        const DomainRank& R = ranks[d][r];
+        staged = std::memcmp(w.window(r, off[d][0]), R.inp.data(), payload_bytes) == 0 &&
+                 std::memcmp(w.window(r, off[d][3]), R.send.data(), sizeof(int32_t) * N) == 0;
+        matches = std::memcmp(R.out.data(), tgt, payload_bytes) == 0;
+      }
+      std::fprintf(out, "\nstaged %d\nout_matches %d\n", staged ? 1 : 0, matches ? 1 : 0);
+    }
+  }
+  if (std::fclose(out) != 0) die("write failed");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 3) die("usage: driver PARAMS OUT");
   const Params p = read_params(argv[1]);
+  if (!p.domains.empty()) return run_domains(p, argv[2]);
+  if (pld_sim_pipeline_count != 1) die("a case without domains runs one pipeline");
   const int P = p.ranks;
   const int32_t elem = p.dtype == "f32" ? 4 : 1;
   const int64_t rows = P * p.max_recv;
@@ -309,7 +478,7 @@ int main(int argc, char** argv) {
 
   auto body = [&](int rank, pld::rt::Orchestration& orch) {
     for (int it = 0; it < p.repeat; ++it) {
-      if (int rc = chip_pipeline(&orch, &ranks[rank].args)) return rc;
+      if (int rc = pld_sim_pipelines[0](&orch, &ranks[rank].args)) return rc;
     }
     return 0;
   };
