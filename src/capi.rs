@@ -33,6 +33,14 @@ unsafe extern "C" {
         names: *const mlir_sys::MlirIdentifier,
         values: *const mlir_sys::MlirAttribute,
     );
+    pub fn pldOperationGetDiscardableAttrDictionary(op: MlirOperation) -> mlir_sys::MlirAttribute;
+    pub fn pldOperationSetDiscardableAttrDictionary(op: MlirOperation, dictionary: mlir_sys::MlirAttribute);
+    pub fn pldDictionaryAttrWith(
+        dictionary: mlir_sys::MlirAttribute,
+        n: isize,
+        names: *const mlir_sys::MlirIdentifier,
+        values: *const mlir_sys::MlirAttribute,
+    ) -> mlir_sys::MlirAttribute;
     pub fn pldTensorLikeGetRank(ty: MlirType) -> isize;
     pub fn pldTensorLikeGetDim(ty: MlirType, pos: isize) -> i64;
     pub fn pldTensorLikeGetElementType(ty: MlirType) -> MlirType;

@@ -21,7 +21,7 @@ use crate::{
     ir_util::{OpKind, key, op_kind, op_name},
     ptr_map::PtrMap,
 };
-use std::{collections::HashMap, rc::Rc};
+use std::rc::Rc;
 
 /// The op (or block owner) that broke an operand's chain.
 #[derive(Clone, Debug)]
@@ -59,7 +59,7 @@ pub type Sources<'c, 'a> = Result<Vec<Value<'c, 'a>>, Culprit<'c>>;
 /// Memoized trace over one module.
 pub struct ContiguityTrace<'c, 'a> {
     /// `func.func` symbols of the module, for call/submit results.
-    functions: Rc<HashMap<String, OperationRef<'c, 'a>>>,
+    functions: Rc<crate::ir_util::FunctionMap<'c, 'a>>,
     /// Final verdict per visited value (`None`: contiguous).
     done: PtrMap<Option<Culprit<'c>>>,
     /// Values stepped through so far (each traced once: the statistic
@@ -76,7 +76,7 @@ struct Frame<'c, 'a> {
 
 impl<'c, 'a> ContiguityTrace<'c, 'a> {
     pub fn new(module_body: BlockRef<'c, 'a>) -> Self {
-        let mut functions = HashMap::new();
+        let mut functions = crate::ir_util::FunctionMap::default();
         let mut next = module_body.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
@@ -91,7 +91,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
 
     /// A trace over the module whose `func.func`s by symbol are `functions`
     /// (shared with whoever built them, e.g. [`crate::directions::Directions`]).
-    pub fn with_functions(functions: Rc<HashMap<String, OperationRef<'c, 'a>>>) -> Self {
+    pub fn with_functions(functions: Rc<crate::ir_util::FunctionMap<'c, 'a>>) -> Self {
         Self { functions, done: PtrMap::default(), steps: 0 }
     }
 

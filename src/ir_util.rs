@@ -16,7 +16,6 @@ use melior::{
         r#type::{FunctionType, IntegerType},
     },
 };
-use std::collections::HashMap;
 
 /// The ops that run a callee as one task: `func.call`, `pl.submit`,
 /// `pld.host.dispatch`.
@@ -218,8 +217,11 @@ pub fn module_functions<'c, 'a>(module: &OperationRef<'c, 'a>) -> Vec<OperationR
     out
 }
 
+/// The module's functions by symbol name.
+pub type FunctionMap<'c, 'a> = crate::ptr_map::NameMap<String, OperationRef<'c, 'a>>;
+
 /// `func.func`s by symbol name.
-pub fn function_map<'c, 'a>(module: &OperationRef<'c, 'a>) -> HashMap<String, OperationRef<'c, 'a>> {
+pub fn function_map<'c, 'a>(module: &OperationRef<'c, 'a>) -> FunctionMap<'c, 'a> {
     module_functions(module)
         .into_iter()
         .filter_map(|f| symbol_name(&f).map(|n| (n.to_string(), f)))
@@ -382,9 +384,38 @@ pub fn set_attr(op: &OperationRef, name: &str, attr: Attribute) {
 /// Sets several discardable attributes at once (one new attribute
 /// dictionary, and no name to look up: the identifiers are made once).
 pub fn set_discardable_attrs(op: &OperationRef, attrs: &[(Identifier, Attribute)]) {
+    // Two attributes at most in every caller: no heap for the raw lists.
+    if let [(n0, a0), (n1, a1)] = attrs {
+        let (names, values) = ([n0.to_raw(), n1.to_raw()], [a0.to_raw(), a1.to_raw()]);
+        return unsafe { crate::capi::pldOperationSetDiscardableAttrs(op.to_raw(), 2, names.as_ptr(), values.as_ptr()) };
+    }
     let names: Vec<mlir_sys::MlirIdentifier> = attrs.iter().map(|(n, _)| n.to_raw()).collect();
     let values: Vec<mlir_sys::MlirAttribute> = attrs.iter().map(|(_, a)| a.to_raw()).collect();
     unsafe { crate::capi::pldOperationSetDiscardableAttrs(op.to_raw(), attrs.len() as isize, names.as_ptr(), values.as_ptr()) }
+}
+
+/// Sets one discardable attribute on many ops, building each resulting
+/// attribute dictionary once: the dictionaries are uniqued, so an op whose
+/// dictionary is `D` gets `D` + (`name`, `value`) -- the same for every op
+/// that had `D` and gets that pair (issue #16: ~1100 instructions per op for
+/// the copy, sort and uniquing lookup, now one hash lookup).
+#[derive(Default)]
+pub struct DiscardableAttrSetter {
+    /// (old dictionary, name, value) -> new dictionary, by address; every one
+    /// is uniqued in the context, so lives as long as the IR.
+    made: crate::ptr_map::NameMap<(usize, usize, usize), mlir_sys::MlirAttribute>,
+}
+
+impl DiscardableAttrSetter {
+    pub fn set(&mut self, op: &OperationRef, name: Identifier, value: Attribute) {
+        unsafe {
+            let old = crate::capi::pldOperationGetDiscardableAttrDictionary(op.to_raw());
+            let (name, value) = (name.to_raw(), value.to_raw());
+            let key = (old.ptr as usize, name.ptr as usize, value.ptr as usize);
+            let new = *self.made.entry(key).or_insert_with(|| crate::capi::pldDictionaryAttrWith(old, 1, &name, &value));
+            crate::capi::pldOperationSetDiscardableAttrDictionary(op.to_raw(), new);
+        }
+    }
 }
 
 /// `array` (an array attribute) with `extra` appended.

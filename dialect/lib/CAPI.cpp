@@ -97,6 +97,25 @@ void pldOperationSetDiscardableAttrs(MlirOperation op, intptr_t n,
   o->setDiscardableAttrs(list.getDictionary(o->getContext()));
 }
 
+MlirAttribute pldOperationGetDiscardableAttrDictionary(MlirOperation op) {
+  return wrap(Attribute(unwrap(op)->getDiscardableAttrDictionary()));
+}
+
+void pldOperationSetDiscardableAttrDictionary(MlirOperation op,
+                                              MlirAttribute dictionary) {
+  unwrap(op)->setDiscardableAttrs(cast<DictionaryAttr>(unwrap(dictionary)));
+}
+
+MlirAttribute pldDictionaryAttrWith(MlirAttribute dictionary, intptr_t n,
+                                    const MlirIdentifier *names,
+                                    const MlirAttribute *values) {
+  auto dict = cast<DictionaryAttr>(unwrap(dictionary));
+  NamedAttrList list(dict);
+  for (intptr_t i = 0; i < n; ++i)
+    list.set(unwrap(names[i]), unwrap(values[i]));
+  return wrap(Attribute(list.getDictionary(dict.getContext())));
+}
+
 void pldOperationInsertOperands(MlirOperation op, intptr_t index, intptr_t n,
                                 const MlirValue *values) {
   SmallVector<Value> operands;

@@ -16,7 +16,6 @@ use melior::ir::{
     attribute::DenseI64ArrayAttribute,
     operation::{OperationLike, OperationRef},
 };
-use std::collections::HashMap;
 
 /// An op the orchestration codegen emits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -215,7 +214,7 @@ pub fn element_bytes(ty: Type) -> Option<u32> {
 /// Ops in `skip` (by [`crate::ir_util::op_key`]) were already reported.
 pub fn check_body<'c, 'a>(
     func: &OperationRef<'c, 'a>,
-    functions: &HashMap<String, OperationRef<'c, 'a>>,
+    functions: &crate::ir_util::FunctionMap<'c, 'a>,
     skip: &std::collections::HashSet<usize>,
 ) -> usize {
     let name = crate::func_kind::symbol_name(func).unwrap_or("").to_string();
@@ -269,7 +268,7 @@ pub fn check_body<'c, 'a>(
     errors
 }
 
-fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &HashMap<String, OperationRef<'c, 'a>>) -> Result<(), String> {
+fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &crate::ir_util::FunctionMap<'c, 'a>) -> Result<(), String> {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or("?");
     if DEFERRED_OPS.contains(&name) {
@@ -328,7 +327,7 @@ fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &HashMap<String, Opera
 }
 
 /// A task: an AIV kernel of this module, results it can name, no scalar arguments.
-fn check_task<'c, 'a>(op: &OperationRef<'c, 'a>, name: &str, functions: &HashMap<String, OperationRef<'c, 'a>>) -> Result<(), String> {
+fn check_task<'c, 'a>(op: &OperationRef<'c, 'a>, name: &str, functions: &crate::ir_util::FunctionMap<'c, 'a>) -> Result<(), String> {
     let Some(callee) = callee(op) else {
         return Err(format!("'{name}': its callee symbol is not valid UTF-8, which the orchestration codegen cannot name"));
     };

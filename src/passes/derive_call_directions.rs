@@ -12,7 +12,7 @@ use super::{Analyses, Effect, ModulePass};
 use crate::{
     directions::Direction,
     error::PldError,
-    ir_util::{OpKind, arg_attr_lists, module_body, module_functions, set_arg_attr_lists, set_discardable_attrs},
+    ir_util::{DiscardableAttrSetter, OpKind, arg_attr_lists, module_body, module_functions, set_arg_attr_lists},
 };
 use melior::ir::{
     Attribute, Identifier,
@@ -63,12 +63,13 @@ impl ModulePass for DeriveCallDirections {
         }
         let mut lists: HashMap<Vec<Direction>, Attribute> = HashMap::new();
         let arg_directions = Identifier::new(context, "pl.arg_directions");
+        let mut setter = DiscardableAttrSetter::default();
         for (call, dirs) in calls {
             let attr = *lists.entry(dirs).or_insert_with_key(|dirs| {
                 let items: Vec<Attribute> = dirs.iter().map(|d| string(*d)).collect();
                 ArrayAttribute::new(context, &items).into()
             });
-            set_discardable_attrs(&call, &[(arg_directions, attr)]);
+            setter.set(&call, arg_directions, attr);
         }
         Ok(())
     }

@@ -33,9 +33,9 @@ use crate::{
     error::PldError,
     func_kind::{is_host_level, symbol_name},
     ir_util::{
-        append_call_args, append_params, call_arg_count, callee_name, entry_block, extend_array_attr, insert_before,
-        is_comm_ctx, is_dtensor, is_string_array, module_body, module_functions, op_key, op_name, param_types,
-        set_discardable_attrs,
+        DiscardableAttrSetter, append_call_args, append_params, call_arg_count, callee_name, entry_block,
+        extend_array_attr, insert_before, is_comm_ctx, is_dtensor, is_string_array, module_body, module_functions,
+        op_key, op_name, param_types,
     },
 };
 use melior::ir::{
@@ -246,6 +246,7 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
     // Call sites.
     let mut extended_dirs: HashMap<(usize, usize), Option<Attribute>> = HashMap::new();
     let arg_directions = Identifier::new(context, "pl.arg_directions");
+    let mut setter = DiscardableAttrSetter::default();
     for (call, sources) in plans {
         let caller = crate::ir_util::enclosing_function(&call).ok_or_else(|| PldError::Internal("call outside a function".into()))?;
         let own = ctx_args.get(&op_key(&caller)).cloned().unwrap_or_default();
@@ -287,7 +288,7 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
                     .flatten()
             });
             if let Some(extended) = extended {
-                set_discardable_attrs(&call, &[(arg_directions, extended)]);
+                setter.set(&call, arg_directions, extended);
             }
         }
     }
