@@ -394,25 +394,41 @@ pub fn set_discardable_attrs(op: &OperationRef, attrs: &[(Identifier, Attribute)
     unsafe { crate::capi::pldOperationSetDiscardableAttrs(op.to_raw(), attrs.len() as isize, names.as_ptr(), values.as_ptr()) }
 }
 
-/// Sets one discardable attribute on many ops, building each resulting
+/// Sets discardable attributes on many ops, building each resulting
 /// attribute dictionary once: the dictionaries are uniqued, so an op whose
-/// dictionary is `D` gets `D` + (`name`, `value`) -- the same for every op
-/// that had `D` and gets that pair (issue #16: ~1100 instructions per op for
-/// the copy, sort and uniquing lookup, now one hash lookup).
+/// dictionary is `D` gets `D` + the pairs set -- the same for every op that
+/// had `D` and gets the same pairs (issue #16: ~1100 instructions per op for
+/// the copy, sort and uniquing lookup, now one hash lookup when repeated).
 #[derive(Default)]
 pub struct DiscardableAttrSetter {
-    /// (old dictionary, name, value) -> new dictionary, by address; every one
-    /// is uniqued in the context, so lives as long as the IR.
-    made: crate::ptr_map::NameMap<(usize, usize, usize), mlir_sys::MlirAttribute>,
+    /// (old dictionary, then name and value of up to two pairs; 0 pads) ->
+    /// new dictionary, by address; every one is uniqued in the context, so
+    /// lives as long as the IR.
+    made: crate::ptr_map::NameMap<[usize; 5], mlir_sys::MlirAttribute>,
 }
 
 impl DiscardableAttrSetter {
     pub fn set(&mut self, op: &OperationRef, name: Identifier, value: Attribute) {
+        self.set_all(op, &[(name, value)]);
+    }
+
+    /// Sets up to two attributes at once (more: [`set_discardable_attrs`]).
+    pub fn set_all(&mut self, op: &OperationRef, attrs: &[(Identifier, Attribute)]) {
+        if attrs.len() > 2 {
+            return set_discardable_attrs(op, attrs);
+        }
         unsafe {
             let old = crate::capi::pldOperationGetDiscardableAttrDictionary(op.to_raw());
-            let (name, value) = (name.to_raw(), value.to_raw());
-            let key = (old.ptr as usize, name.ptr as usize, value.ptr as usize);
-            let new = *self.made.entry(key).or_insert_with(|| crate::capi::pldDictionaryAttrWith(old, 1, &name, &value));
+            let mut key = [old.ptr as usize, 0, 0, 0, 0];
+            for (i, (n, v)) in attrs.iter().enumerate() {
+                key[1 + 2 * i] = n.to_raw().ptr as usize;
+                key[2 + 2 * i] = v.to_raw().ptr as usize;
+            }
+            let new = *self.made.entry(key).or_insert_with(|| {
+                let names: Vec<mlir_sys::MlirIdentifier> = attrs.iter().map(|(n, _)| n.to_raw()).collect();
+                let values: Vec<mlir_sys::MlirAttribute> = attrs.iter().map(|(_, a)| a.to_raw()).collect();
+                crate::capi::pldDictionaryAttrWith(old, attrs.len() as isize, names.as_ptr(), values.as_ptr())
+            });
             crate::capi::pldOperationSetDiscardableAttrDictionary(op.to_raw(), new);
         }
     }

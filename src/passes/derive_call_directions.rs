@@ -13,13 +13,13 @@ use crate::{
     directions::Direction,
     error::PldError,
     ir_util::{DiscardableAttrSetter, OpKind, arg_attr_lists, module_body, module_functions, set_arg_attr_lists},
+    ptr_map::NameMap,
 };
 use melior::ir::{
     Attribute, Identifier,
     attribute::{ArrayAttribute, StringAttribute},
     operation::{OperationLike, OperationRef},
 };
-use std::collections::HashMap;
 
 #[derive(Clone, Default)]
 pub struct DeriveCallDirections;
@@ -61,7 +61,7 @@ impl ModulePass for DeriveCallDirections {
             }
             set_arg_attr_lists(func, &lists);
         }
-        let mut lists: HashMap<Vec<Direction>, Attribute> = HashMap::new();
+        let mut lists: NameMap<Vec<Direction>, Attribute> = NameMap::default();
         let arg_directions = Identifier::new(context, "pl.arg_directions");
         let mut setter = DiscardableAttrSetter::default();
         for (call, dirs) in calls {
