@@ -41,6 +41,11 @@ unsafe extern "C" {
         names: *const mlir_sys::MlirIdentifier,
         values: *const mlir_sys::MlirAttribute,
     ) -> mlir_sys::MlirAttribute;
+    pub fn pldCastCreate(
+        loc: mlir_sys::MlirLocation,
+        source: mlir_sys::MlirValue,
+        ty: MlirType,
+    ) -> MlirOperation;
     pub fn pldTensorLikeGetRank(ty: MlirType) -> isize;
     pub fn pldTensorLikeGetDim(ty: MlirType, pos: isize) -> i64;
     pub fn pldTensorLikeGetElementType(ty: MlirType) -> MlirType;

@@ -65,6 +65,10 @@ pldOperationSetDiscardableAttrDictionary(MlirOperation op,
 MLIR_CAPI_EXPORTED MlirAttribute pldDictionaryAttrWith(
     MlirAttribute dictionary, intptr_t n, const MlirIdentifier *names,
     const MlirAttribute *values);
+/* A new, detached `pl.cast` of `source` to `type` (built by its ODS builder:
+ * no op-name lookup by string, no generic OperationState copy, issue #16). */
+MLIR_CAPI_EXPORTED MlirOperation pldCastCreate(MlirLocation loc,
+                                               MlirValue source, MlirType type);
 /* Inserts `n` operands before operand `index` (only the new operands are
  * linked into use lists; mlirOperationSetOperands relinks all of them). */
 MLIR_CAPI_EXPORTED void pldOperationInsertOperands(MlirOperation op,
