@@ -12,6 +12,9 @@ machine's speed cancels out:
                gives the RSS baseline.
       targets: lower-l2 <= 0.5x parse, all passes <= 1.5x parse (100k, 1M);
                peak RSS of the pipeline <= 1.5x that of parse + print.
+               Also shown: the RSS of parse + print of the pipeline's
+               output (2.6x the input's bytes), the floor for holding the
+               lowered module at all.
 
   if / for / while / nest / cf N : one function of N tasks, each under its
                own scf.if, in its own scf.for (a nest of two every 4th task),
@@ -26,7 +29,7 @@ machine's speed cancels out:
 
     cargo build --release --bin pld-opt
     python3 benches/bench_pipeline.py [--pipeline 100000,1000000] [--cf 500,1000,2000,4000,8000]
-        [--pipeline-repeat 3] [--repeat 5] [--no-verify]
+        [--pipeline-repeat 3] [--repeat 5] [--no-verify] [--instructions]
 
 The pass times include MLIR's verifier after every pass that changed the IR
 (pld-opt's default); --no-verify runs the pipeline with --verify-each=0 to
@@ -141,6 +144,7 @@ def write_cf_shape(path, kind, n):
 
 
 VERIFY = []
+OUTPUT_RSS_MAX = [100000]
 TIMING = re.compile(r"^\s*([0-9.]+)\s+\(\s*[0-9.]+%\)\s+(.+?)\s*$")
 
 
@@ -166,8 +170,9 @@ def printed_form(pld_opt, raw, path):
 
 def pipeline_rows(pld_opt, tmp, sizes, repeat):
     print("| collectives | parse (s) | lower-l2 (s) | lower-l2 / parse | all passes (s) | passes / parse "
-          "| peak RSS pipeline (MiB) | peak RSS parse+print (MiB) | RSS ratio |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| peak RSS pipeline (MiB) | peak RSS parse+print (MiB) | RSS ratio | output / input bytes "
+          "| peak RSS parse+print of the output (MiB) | RSS / output's |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     detail = []
     for n in sizes:
         raw, path = os.path.join(tmp, f"p{n}.raw.mlir"), os.path.join(tmp, f"p{n}.mlir")
@@ -182,8 +187,21 @@ def pipeline_rows(pld_opt, tmp, sizes, repeat):
         parse = times.get("Parser", 0.0)
         l2 = times.get("LowerL2TensorCollectives", 0.0)
         total = sum(times.get(p, 0.0) for p in PASSES)
+        # The lowered module is larger than its input (each collective
+        # becomes casts, a call and a cast back, every call gains attributes
+        # and context arguments): parse + print of the *output* is the floor
+        # any tool holding that module needs.
+        # (Minutes at 1M: only up to --output-rss-max collectives.)
+        out_cols = "| | |"
+        if n <= OUTPUT_RSS_MAX[0]:
+            out = os.path.join(tmp, f"p{n}.out.mlir")
+            run(pld_opt, path, ["--pld-lower-collectives", *VERIFY], out)
+            _, rss_out = run(pld_opt, out, [])
+            growth = os.path.getsize(out) / os.path.getsize(path)
+            os.remove(out)
+            out_cols = f"{growth:.2f} | {rss_out:.0f} | **{rss / rss_out:.2f}** |"
         print(f"| {n} | {parse:.3f} | {l2:.3f} | **{l2 / parse:.2f}** | {total:.3f} | **{total / parse:.2f}** | "
-              f"{rss:.0f} | {rss_base:.0f} | **{rss / rss_base:.2f}** |", flush=True)
+              f"{rss:.0f} | {rss_base:.0f} | **{rss / rss_base:.2f}** | {out_cols}", flush=True)
         detail.append((n, parse, times))
         os.remove(path)
     print("\nper pass / parse:\n")
@@ -219,6 +237,47 @@ def cf_rows(pld_opt, tmp, sizes, repeat):
               f"**{per[-1][1] / per[0][1]:.2f}×** |", flush=True)
 
 
+def instructions(pld_opt, path, args):
+    """Instructions (valgrind --tool=callgrind) of the parser and of each
+    pass's own body (its runOnOperation, without the verifier after it)."""
+    with tempfile.NamedTemporaryFile(suffix=".cg") as cg:
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg.name}", pld_opt, path, *args,
+                        "-o", os.devnull], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        report = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", cg.name],
+                                check=True, capture_output=True, text=True).stdout
+    parse, passes = 0, 0
+    for line in report.splitlines():
+        m = re.match(r"^\s*([0-9,]+) .*?(mlir::parseSourceFile\(|pld::\(anonymous namespace\)::(\w+)::runOnOperation\(\))", line)
+        if not m:
+            continue
+        n = int(m.group(1).replace(",", ""))
+        if m.group(3):
+            passes += n
+        elif not parse:
+            parse = n
+    return parse, passes
+
+
+def cf_instruction_rows(pld_opt, tmp, sizes):
+    """Time per task is noisy at a few milliseconds; instruction counts are
+    exact: the passes' instructions per task at the largest size over the
+    smallest shows whether the work itself is linear."""
+    print("\n| shape | tasks | parse (M instr) | passes' own (M instr) | passes' instr per task | growth |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for kind in ("if", "for", "while", "nest", "cf"):
+        first = None
+        for n in (sizes[0], sizes[-1]):
+            raw, path = os.path.join(tmp, f"{kind}{n}.raw.mlir"), os.path.join(tmp, f"{kind}{n}.mlir")
+            write_cf_shape(raw, kind, n)
+            printed_form(pld_opt, raw, path)
+            args = ["--auto-derive-task-dependencies"] if kind == "cf" else ["--pld-lower-collectives"]
+            parse, passes = instructions(pld_opt, path, args + VERIFY)
+            os.remove(path)
+            first = first or passes / n
+            print(f"| {kind} | {n} | {parse / 1e6:.1f} | {passes / 1e6:.1f} | {passes / n:.0f} | "
+                  f"**{passes / n / first:.2f}×** |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pipeline", default="100000,1000000")
@@ -227,7 +286,12 @@ def main():
     ap.add_argument("--pipeline-repeat", type=int, default=3, help="runs per pipeline row (the best is kept)")
     ap.add_argument("--pld-opt", default=os.path.join(ROOT, "target", "release", "pld-opt"))
     ap.add_argument("--no-verify", action="store_true", help="run the passes with --verify-each=0")
+    ap.add_argument("--output-rss-max", type=int, default=100000,
+                    help="measure parse+print of the output only up to this many collectives")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the control-flow shapes' instructions (valgrind) at the smallest and largest N")
     args = ap.parse_args()
+    OUTPUT_RSS_MAX[0] = args.output_rss_max
     if args.no_verify:
         VERIFY.append("--verify-each=0")
     if not os.path.exists(args.pld_opt):
@@ -239,6 +303,8 @@ def main():
         sizes = [int(s) for s in args.cf.split(",") if s]
         if sizes:
             cf_rows(args.pld_opt, tmp, sizes, args.repeat)
+            if args.instructions:
+                cf_instruction_rows(args.pld_opt, tmp, sizes)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,19 @@ unsafe extern "C" {
         names: *const mlir_sys::MlirIdentifier,
         values: *const mlir_sys::MlirAttribute,
     );
+    pub fn pldOperationGetDiscardableAttrDictionary(op: MlirOperation) -> mlir_sys::MlirAttribute;
+    pub fn pldOperationSetDiscardableAttrDictionary(op: MlirOperation, dictionary: mlir_sys::MlirAttribute);
+    pub fn pldDictionaryAttrWith(
+        dictionary: mlir_sys::MlirAttribute,
+        n: isize,
+        names: *const mlir_sys::MlirIdentifier,
+        values: *const mlir_sys::MlirAttribute,
+    ) -> mlir_sys::MlirAttribute;
+    pub fn pldCastCreate(
+        loc: mlir_sys::MlirLocation,
+        source: mlir_sys::MlirValue,
+        ty: MlirType,
+    ) -> MlirOperation;
     pub fn pldTensorLikeGetUnranked(distributed: bool, element: MlirType) -> MlirType;
     pub fn pldOperationEquivalent(lhs: MlirOperation, rhs: MlirOperation) -> bool;
 }

@@ -5,6 +5,7 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OperationSupport.h"
 
@@ -98,6 +99,35 @@ void pldOperationSetDiscardableAttrs(MlirOperation op, intptr_t n,
   for (intptr_t i = 0; i < n; ++i)
     list.set(unwrap(names[i]), unwrap(values[i]));
   o->setDiscardableAttrs(list.getDictionary(o->getContext()));
+}
+
+MlirAttribute pldOperationGetDiscardableAttrDictionary(MlirOperation op) {
+  return wrap(Attribute(unwrap(op)->getDiscardableAttrDictionary()));
+}
+
+void pldOperationSetDiscardableAttrDictionary(MlirOperation op,
+                                              MlirAttribute dictionary) {
+  unwrap(op)->setDiscardableAttrs(cast<DictionaryAttr>(unwrap(dictionary)));
+}
+
+MlirAttribute pldDictionaryAttrWith(MlirAttribute dictionary, intptr_t n,
+                                    const MlirIdentifier *names,
+                                    const MlirAttribute *values) {
+  auto dict = cast<DictionaryAttr>(unwrap(dictionary));
+  NamedAttrList list(dict);
+  for (intptr_t i = 0; i < n; ++i)
+    list.set(unwrap(names[i]), unwrap(values[i]));
+  return wrap(Attribute(list.getDictionary(dict.getContext())));
+}
+
+MlirOperation pldCastCreate(MlirLocation loc, MlirValue source,
+                            MlirType type) {
+  Location location = unwrap(loc);
+  OpBuilder builder(location.getContext());
+  return wrap(builder
+                  .create<pld::pl::CastOp>(location, unwrap(type),
+                                           unwrap(source))
+                  .getOperation());
 }
 
 void pldOperationInsertOperands(MlirOperation op, intptr_t index, intptr_t n,

@@ -30,7 +30,6 @@ use melior::ir::{
     BlockLike, BlockRef, RegionLike, Value, ValueLike,
     operation::{OperationLike, OperationRef},
 };
-use std::collections::HashMap;
 
 #[derive(Default)]
 pub struct AliasClasses {
@@ -47,7 +46,7 @@ impl AliasClasses {
     pub fn of_function<'c, 'a>(
         func: &OperationRef<'c, 'a>,
         trace: &ContiguityTrace<'c, 'a>,
-        functions: &HashMap<String, OperationRef<'c, 'a>>,
+        functions: &crate::ir::util::FunctionMap<'c, 'a>,
     ) -> Self {
         Self::of_function_ops(func, &ops_in(func), trace, functions)
     }
@@ -57,7 +56,7 @@ impl AliasClasses {
         func: &OperationRef<'c, 'a>,
         ops: &[OperationRef<'c, 'a>],
         trace: &ContiguityTrace<'c, 'a>,
-        functions: &HashMap<String, OperationRef<'c, 'a>>,
+        functions: &crate::ir::util::FunctionMap<'c, 'a>,
     ) -> Self {
         let mut classes = Self::default();
         let mut predecessors: Predecessors = PtrMap::default();
@@ -155,7 +154,7 @@ enum Sources<'c, 'a> {
 fn alias_sources<'c: 'a, 'a>(
     value: Value<'c, 'a>,
     trace: &ContiguityTrace<'c, 'a>,
-    functions: &HashMap<String, OperationRef<'c, 'a>>,
+    functions: &crate::ir::util::FunctionMap<'c, 'a>,
 ) -> Sources<'c, 'a> {
     if let Some(result) = crate::ir::values::as_result(value) {
         let op = result.owner();
@@ -246,7 +245,7 @@ fn call_result_sources<'c, 'a>(
     op: &OperationRef<'c, 'a>,
     kind: OpKind,
     n: usize,
-    functions: &HashMap<String, OperationRef<'c, 'a>>,
+    functions: &crate::ir::util::FunctionMap<'c, 'a>,
 ) -> Option<Vec<Value<'c, 'a>>> {
     if kind == OpKind::Submit
         && let Ok(attr) = op.attribute("runtime_alloc_outs")

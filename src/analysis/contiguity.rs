@@ -21,7 +21,7 @@ use crate::{
     ir::util::{OpKind, key, op_kind, op_name},
     ir::ptr_map::PtrMap,
 };
-use std::{collections::HashMap, rc::Rc};
+use std::rc::Rc;
 
 /// The op (or block owner) that broke an operand's chain.
 #[derive(Clone, Debug)]
@@ -60,7 +60,7 @@ pub type Sources<'c, 'a> = Result<Vec<Value<'c, 'a>>, Culprit<'c>>;
 /// Memoized trace over one module.
 pub struct ContiguityTrace<'c, 'a> {
     /// `func.func` symbols of the module, for call/submit results.
-    functions: Rc<HashMap<String, OperationRef<'c, 'a>>>,
+    functions: Rc<crate::ir::util::FunctionMap<'c, 'a>>,
     /// Final verdict per visited value (`None`: contiguous).
     done: PtrMap<Option<Culprit<'c>>>,
     /// Values stepped through so far (each traced once: the statistic
@@ -79,7 +79,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
     /// A trace over the functions of `module_body` (a module's body block):
     /// call results are followed into their callees.
     pub fn new(module_body: BlockRef<'c, 'a>) -> Self {
-        let mut functions = HashMap::new();
+        let mut functions = crate::ir::util::FunctionMap::default();
         let mut next = module_body.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
@@ -94,7 +94,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
 
     /// A trace over the module whose `func.func`s by symbol are `functions`
     /// (shared with whoever built them, e.g. `crate::analysis::directions::Directions`).
-    pub fn with_functions(functions: Rc<HashMap<String, OperationRef<'c, 'a>>>) -> Self {
+    pub fn with_functions(functions: Rc<crate::ir::util::FunctionMap<'c, 'a>>) -> Self {
         Self { functions, done: PtrMap::default(), steps: 0 }
     }
 

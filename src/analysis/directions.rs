@@ -21,16 +21,13 @@ use crate::{
         OpKind, arg_attr_lists, call_arg_count, callee, entry_block, function_map, is_tensor_like, op_key, op_kind,
         ops_in, param_types,
     },
-    ir::ptr_map::PtrMap,
+    ir::ptr_map::{NameMap, NameSet, PtrMap},
 };
 use melior::ir::{
     BlockLike, ValueLike,
     operation::{OperationLike, OperationRef},
 };
-use std::{
-    collections::{HashMap, HashSet},
-    rc::Rc,
-};
+use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
@@ -124,9 +121,9 @@ fn is_view_op(kind: OpKind) -> bool {
 /// call cycle, or recursion) counts as its conservative directions: the
 /// explicit ones, else `inout` for a tensor.
 pub struct Directions<'c, 'a> {
-    functions: Rc<HashMap<String, OperationRef<'c, 'a>>>,
+    functions: Rc<crate::ir::util::FunctionMap<'c, 'a>>,
     trace: ContiguityTrace<'c, 'a>,
-    memo: HashMap<String, Vec<Direction>>,
+    memo: NameMap<String, Vec<Direction>>,
     /// Alias classes by function (op address).
     classes: PtrMap<AliasClasses>,
     /// Each function's ops in program order ([`ops_in`]), by function.
@@ -137,7 +134,7 @@ pub struct Directions<'c, 'a> {
 }
 
 impl<'c, 'a> Directions<'c, 'a> {
-    pub fn new(functions: HashMap<String, OperationRef<'c, 'a>>, trace: ContiguityTrace<'c, 'a>) -> Self {
+    pub fn new(functions: crate::ir::util::FunctionMap<'c, 'a>, trace: ContiguityTrace<'c, 'a>) -> Self {
         Self::shared(Rc::new(functions), trace)
     }
 
@@ -148,11 +145,11 @@ impl<'c, 'a> Directions<'c, 'a> {
         Self::shared(functions.clone(), ContiguityTrace::with_functions(functions))
     }
 
-    fn shared(functions: Rc<HashMap<String, OperationRef<'c, 'a>>>, trace: ContiguityTrace<'c, 'a>) -> Self {
+    fn shared(functions: Rc<crate::ir::util::FunctionMap<'c, 'a>>, trace: ContiguityTrace<'c, 'a>) -> Self {
         Self {
             functions,
             trace,
-            memo: HashMap::new(),
+            memo: NameMap::default(),
             classes: PtrMap::default(),
             ops: PtrMap::default(),
             recorded: PtrMap::default(),
@@ -164,12 +161,12 @@ impl<'c, 'a> Directions<'c, 'a> {
         &mut self.trace
     }
 
-    pub fn functions(&self) -> &HashMap<String, OperationRef<'c, 'a>> {
+    pub fn functions(&self) -> &crate::ir::util::FunctionMap<'c, 'a> {
         &self.functions
     }
 
     /// The function map, shared (to keep while `self` is borrowed mutably).
-    pub fn functions_rc(&self) -> Rc<HashMap<String, OperationRef<'c, 'a>>> {
+    pub fn functions_rc(&self) -> Rc<crate::ir::util::FunctionMap<'c, 'a>> {
         self.functions.clone()
     }
 
@@ -237,7 +234,7 @@ impl<'c, 'a> Directions<'c, 'a> {
     /// Computes and memoizes `root` and every function it reaches through
     /// calls, callees first (iterative DFS).
     fn compute_reachable(&mut self, root: &OperationRef<'c, 'a>) {
-        let mut open: HashSet<&'c str> = HashSet::new();
+        let mut open: NameSet<&'c str> = NameSet::default();
         let mut stack: Vec<(OperationRef<'c, 'a>, Vec<&'c str>, usize)> = Vec::new();
         open.insert(symbol_name(root).unwrap_or(""));
         stack.push((*root, self.callees(root), 0));
@@ -264,7 +261,7 @@ impl<'c, 'a> Directions<'c, 'a> {
 
     /// The module functions `func` calls (each once).
     fn callees(&mut self, func: &OperationRef<'c, 'a>) -> Vec<&'c str> {
-        let mut seen = HashSet::new();
+        let mut seen = NameSet::default();
         let ops = self.ops(func);
         ops.iter()
             .filter(|op| op_kind(op).is_call())

@@ -16,7 +16,6 @@ use melior::ir::{
     attribute::DenseI64ArrayAttribute,
     operation::{OperationLike, OperationRef},
 };
-use std::collections::HashMap;
 
 /// An op the orchestration codegen emits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -256,7 +255,7 @@ pub fn element_bytes(ty: Type) -> Option<u32> {
 /// Ops in `skip` (by `crate::ir::util::op_key`) were already reported.
 pub fn check_body<'c, 'a>(
     func: &OperationRef<'c, 'a>,
-    functions: &HashMap<String, OperationRef<'c, 'a>>,
+    functions: &crate::ir::util::FunctionMap<'c, 'a>,
     skip: &std::collections::HashSet<usize>,
 ) -> usize {
     let name = crate::ir::func_kind::symbol_name(func).unwrap_or("").to_string();
@@ -310,7 +309,7 @@ pub fn check_body<'c, 'a>(
     errors
 }
 
-fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &HashMap<String, OperationRef<'c, 'a>>) -> Result<(), String> {
+fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &crate::ir::util::FunctionMap<'c, 'a>) -> Result<(), String> {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or("?");
     if DEFERRED_OPS.contains(&name) {
@@ -369,7 +368,7 @@ fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &HashMap<String, Opera
 }
 
 /// A task: an AIV kernel of this module, results it can name, no scalar arguments.
-fn check_task<'c, 'a>(op: &OperationRef<'c, 'a>, name: &str, functions: &HashMap<String, OperationRef<'c, 'a>>) -> Result<(), String> {
+fn check_task<'c, 'a>(op: &OperationRef<'c, 'a>, name: &str, functions: &crate::ir::util::FunctionMap<'c, 'a>) -> Result<(), String> {
     let Some(callee) = callee(op) else {
         return Err(diag::msg!("callee symbol must be valid UTF-8 for the orchestration codegen to name it"));
     };

@@ -35,7 +35,7 @@ pub struct Kernel {
 /// The walk's state: the module's functions, the resolved kernels, the error count.
 pub struct Planner<'c, 'a> {
     pub options: Options,
-    pub functions: HashMap<String, OperationRef<'c, 'a>>,
+    pub functions: crate::ir::util::FunctionMap<'c, 'a>,
     pub errors: usize,
     kernels: HashMap<String, Option<Rc<Kernel>>>,
 }

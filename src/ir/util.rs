@@ -16,7 +16,6 @@ use melior::{
         r#type::{FunctionType, IntegerType},
     },
 };
-use std::collections::HashMap;
 
 /// The managed collectives.
 pub const COLLECTIVE_OPS: [&str; 2] = ["pld.tensor.all_to_all_v", "pld.tensor.indexed_all_to_all_v"];
@@ -215,8 +214,11 @@ pub fn module_functions<'c, 'a>(module: &OperationRef<'c, 'a>) -> Vec<OperationR
     out
 }
 
+/// The module's functions by symbol name.
+pub type FunctionMap<'c, 'a> = crate::ir::ptr_map::NameMap<String, OperationRef<'c, 'a>>;
+
 /// `func.func`s by symbol name.
-pub fn function_map<'c, 'a>(module: &OperationRef<'c, 'a>) -> HashMap<String, OperationRef<'c, 'a>> {
+pub fn function_map<'c, 'a>(module: &OperationRef<'c, 'a>) -> FunctionMap<'c, 'a> {
     module_functions(module)
         .into_iter()
         .filter_map(|f| symbol_name(&f).map(|n| (n.to_string(), f)))
@@ -378,9 +380,54 @@ pub fn set_attr(op: &OperationRef, name: &str, attr: Attribute) {
 /// Sets several discardable attributes at once (one new attribute
 /// dictionary, and no name to look up: the identifiers are made once).
 pub fn set_discardable_attrs(op: &OperationRef, attrs: &[(Identifier, Attribute)]) {
+    // Two attributes at most in every caller: no heap for the raw lists.
+    if let [(n0, a0), (n1, a1)] = attrs {
+        let (names, values) = ([n0.to_raw(), n1.to_raw()], [a0.to_raw(), a1.to_raw()]);
+        return unsafe { crate::capi::pldOperationSetDiscardableAttrs(op.to_raw(), 2, names.as_ptr(), values.as_ptr()) };
+    }
     let names: Vec<mlir_sys::MlirIdentifier> = attrs.iter().map(|(n, _)| n.to_raw()).collect();
     let values: Vec<mlir_sys::MlirAttribute> = attrs.iter().map(|(_, a)| a.to_raw()).collect();
     unsafe { crate::capi::pldOperationSetDiscardableAttrs(op.to_raw(), attrs.len() as isize, names.as_ptr(), values.as_ptr()) }
+}
+
+/// Sets discardable attributes on many ops, building each resulting
+/// attribute dictionary once: the dictionaries are uniqued, so an op whose
+/// dictionary is `D` gets `D` + the pairs set -- the same for every op that
+/// had `D` and gets the same pairs (issue #16: ~1100 instructions per op for
+/// the copy, sort and uniquing lookup, now one hash lookup when repeated).
+#[derive(Default)]
+pub struct DiscardableAttrSetter {
+    /// (old dictionary, then name and value of up to two pairs; 0 pads) ->
+    /// new dictionary, by address; every one is uniqued in the context, so
+    /// lives as long as the IR.
+    made: crate::ir::ptr_map::NameMap<[usize; 5], mlir_sys::MlirAttribute>,
+}
+
+impl DiscardableAttrSetter {
+    pub fn set(&mut self, op: &OperationRef, name: Identifier, value: Attribute) {
+        self.set_all(op, &[(name, value)]);
+    }
+
+    /// Sets up to two attributes at once (more: [`set_discardable_attrs`]).
+    pub fn set_all(&mut self, op: &OperationRef, attrs: &[(Identifier, Attribute)]) {
+        if attrs.len() > 2 {
+            return set_discardable_attrs(op, attrs);
+        }
+        unsafe {
+            let old = crate::capi::pldOperationGetDiscardableAttrDictionary(op.to_raw());
+            let mut key = [old.ptr as usize, 0, 0, 0, 0];
+            for (i, (n, v)) in attrs.iter().enumerate() {
+                key[1 + 2 * i] = n.to_raw().ptr as usize;
+                key[2 + 2 * i] = v.to_raw().ptr as usize;
+            }
+            let new = *self.made.entry(key).or_insert_with(|| {
+                let names: Vec<mlir_sys::MlirIdentifier> = attrs.iter().map(|(n, _)| n.to_raw()).collect();
+                let values: Vec<mlir_sys::MlirAttribute> = attrs.iter().map(|(_, a)| a.to_raw()).collect();
+                crate::capi::pldDictionaryAttrWith(old, attrs.len() as isize, names.as_ptr(), values.as_ptr())
+            });
+            crate::capi::pldOperationSetDiscardableAttrDictionary(op.to_raw(), new);
+        }
+    }
 }
 
 /// `array` (an array attribute) with `extra` appended.
@@ -393,11 +440,6 @@ pub fn extend_array_attr<'c>(context: &'c Context, array: Attribute<'c>, extra: 
 
 pub fn i64_attr<'c>(context: &'c Context, value: i64) -> Attribute<'c> {
     IntegerAttribute::new(IntegerType::new(context, 64).into(), value).into()
-}
-
-pub fn i64_array_attr<'c>(context: &'c Context, values: &[i64]) -> Attribute<'c> {
-    let items: Vec<Attribute> = values.iter().map(|&v| i64_attr(context, v)).collect();
-    ArrayAttribute::new(context, &items).into()
 }
 
 pub fn string_array_attr<'c>(context: &'c Context, values: &[&str]) -> Attribute<'c> {

@@ -43,13 +43,13 @@ use crate::{
     error::PldError,
     ir::func_kind::is_orchestration_body,
     ir::util::{
-        OpKind, i64_array_attr, i64_attr, is_tensor_like, module_body, module_functions, op_key, op_kind,
-        set_discardable_attrs,
+        DiscardableAttrSetter, OpKind, i64_attr, is_tensor_like, module_body, module_functions, op_key, op_kind,
     },
-    ir::ptr_map::PtrMap,
+    ir::ptr_map::{NameMap, PtrMap},
 };
 use melior::ir::{
-    BlockLike, BlockRef, Identifier, RegionLike, RegionRef, ValueLike,
+    Attribute, BlockLike, BlockRef, Identifier, RegionLike, RegionRef, ValueLike,
+    attribute::ArrayAttribute,
     operation::{OperationLike, OperationRef},
 };
 use std::collections::HashSet;
@@ -79,9 +79,24 @@ impl ModulePass for AutoDeriveTaskDependencies {
         self.statistics.tasks_numbered = plans.len() as u64;
         self.statistics.task_dependencies = plans.iter().map(|(_, _, deps)| deps.len() as u64).sum();
         let (task_id, task_deps) = (Identifier::new(context, "pl.task_id"), Identifier::new(context, "pl.task_deps"));
+        // Functions of the same shape number their tasks alike: each id,
+        // list and resulting dictionary is built once (all are uniqued).
+        let mut ints: NameMap<i64, Attribute> = NameMap::default();
+        let mut int = |v: i64| *ints.entry(v).or_insert_with(|| i64_attr(context, v));
+        let mut lists: NameMap<Vec<i64>, Attribute> = NameMap::default();
+        let mut setter = DiscardableAttrSetter::default();
         for (op, id, deps) in plans {
-            let attrs = [(task_id, i64_attr(context, id)), (task_deps, i64_array_attr(context, &deps))];
-            set_discardable_attrs(&op, &attrs);
+            let id = int(id);
+            let deps = match lists.get(&deps) {
+                Some(&list) => list,
+                None => {
+                    let items: Vec<Attribute> = deps.iter().map(|&d| int(d)).collect();
+                    let list = ArrayAttribute::new(context, &items).into();
+                    lists.insert(deps, list);
+                    list
+                }
+            };
+            setter.set_all(&op, &[(task_id, id), (task_deps, deps)]);
         }
         Ok(())
     }

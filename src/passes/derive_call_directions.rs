@@ -12,14 +12,14 @@ use super::{Analyses, Effect, ModulePass};
 use crate::{
     analysis::directions::Direction,
     error::PldError,
-    ir::util::{OpKind, arg_attr_lists, module_body, module_functions, set_arg_attr_lists, set_discardable_attrs},
+    ir::util::{DiscardableAttrSetter, OpKind, arg_attr_lists, module_body, module_functions, set_arg_attr_lists},
+    ir::ptr_map::NameMap,
 };
 use melior::ir::{
     Attribute, Identifier,
     attribute::{ArrayAttribute, StringAttribute},
     operation::{OperationLike, OperationRef},
 };
-use std::collections::HashMap;
 
 /// `--derive-call-directions` (see the module docs and `Passes.td`).
 #[derive(Clone, Default)]
@@ -62,14 +62,15 @@ impl ModulePass for DeriveCallDirections {
             }
             set_arg_attr_lists(func, &lists);
         }
-        let mut lists: HashMap<Vec<Direction>, Attribute> = HashMap::new();
+        let mut lists: NameMap<Vec<Direction>, Attribute> = NameMap::default();
         let arg_directions = Identifier::new(context, "pl.arg_directions");
+        let mut setter = DiscardableAttrSetter::default();
         for (call, dirs) in calls {
             let attr = *lists.entry(dirs).or_insert_with_key(|dirs| {
                 let items: Vec<Attribute> = dirs.iter().map(|d| string(*d)).collect();
                 ArrayAttribute::new(context, &items).into()
             });
-            set_discardable_attrs(&call, &[(arg_directions, attr)]);
+            setter.set(&call, arg_directions, attr);
         }
         Ok(())
     }

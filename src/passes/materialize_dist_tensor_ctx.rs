@@ -33,17 +33,17 @@ use crate::{
     error::PldError,
     ir::func_kind::{is_host_level, symbol_name},
     ir::util::{
-        append_call_args, append_params, comm_ctx_type, call_arg_count, callee_name, entry_block, extend_array_attr, insert_before,
-        is_comm_ctx, is_dtensor, is_string_array, module_body, module_functions, op_key, op_name, param_types,
-        set_discardable_attrs,
+        DiscardableAttrSetter, append_call_args, append_params, comm_ctx_type, call_arg_count, callee, entry_block,
+        extend_array_attr, insert_before, is_comm_ctx, is_dtensor, is_string_array, module_body, module_functions,
+        OpKind, op_key, op_kind, param_types,
     },
+    ir::ptr_map::{NameMap, PtrMap},
 };
 use melior::ir::{
     Attribute, BlockLike, Identifier, Type, ValueLike,
     attribute::StringAttribute,
     operation::{OperationLike, OperationRef},
 };
-use std::collections::HashMap;
 
 /// The pass, with what its last run counted.
 #[derive(Clone, Default)]
@@ -118,7 +118,7 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
     // when nothing in between changed the IR).
     let directions = analyses.directions(&module);
     let mut errors = 0;
-    let mut layouts: HashMap<String, CtxLayout> = HashMap::new();
+    let mut layouts: NameMap<String, CtxLayout> = NameMap::default();
     for func in &functions {
         let Some(name) = symbol_name(func) else { continue };
         match CtxLayout::of(&param_types(func)) {
@@ -151,8 +151,8 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
             })
             .unwrap_or_default();
         for call in calls {
-            let Some(callee) = callee_name(&call) else { continue };
-            let Some(layout) = layouts.get(&callee) else { continue };
+            let Some(callee) = callee(&call) else { continue };
+            let Some(layout) = layouts.get(callee) else { continue };
             if layout.dtensors.is_empty() {
                 continue;
             }
@@ -172,7 +172,7 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
                 errors += 1;
                 continue;
             }
-            let is_dispatch = op_name(&call) == "pld.host.dispatch";
+            let is_dispatch = op_kind(&call) == OpKind::HostDispatch;
             let mut sources = Vec::new();
             for &p in &layout.dtensors {
                 if is_dispatch {
@@ -224,7 +224,7 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
     let ctx_type = comm_ctx_type(context);
     let direction_in_attr: Attribute = StringAttribute::new(context, "in").into();
     let direction_in: Vec<(Identifier, Attribute)> = vec![(Identifier::new(context, "pl.direction"), direction_in_attr)];
-    let mut ctx_args: HashMap<usize, Vec<mlir_sys::MlirValue>> = HashMap::new();
+    let mut ctx_args: PtrMap<Vec<mlir_sys::MlirValue>> = PtrMap::default();
     let mut statistics = PassStatistics::default();
     for func in &functions {
         let Some(layout) = symbol_name(func).and_then(|n| layouts.get(n)) else { continue };
@@ -244,8 +244,9 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
     }
 
     // Call sites.
-    let mut extended_dirs: HashMap<(usize, usize), Option<Attribute>> = HashMap::new();
+    let mut extended_dirs: NameMap<(usize, usize), Option<Attribute>> = NameMap::default();
     let arg_directions = Identifier::new(context, "pl.arg_directions");
+    let mut setter = DiscardableAttrSetter::default();
     for (call, sources) in plans {
         let caller = crate::ir::util::enclosing_function(&call).ok_or_else(|| PldError::Internal("call outside a function".into()))?;
         let own = ctx_args.get(&op_key(&caller)).cloned().unwrap_or_default();
@@ -284,7 +285,7 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
                     .flatten()
             });
             if let Some(extended) = extended {
-                set_discardable_attrs(&call, &[(arg_directions, extended)]);
+                setter.set(&call, arg_directions, extended);
             }
         }
     }

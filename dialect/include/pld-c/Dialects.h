@@ -55,6 +55,22 @@ MLIR_CAPI_EXPORTED PldTensorLikeInfo pldTypeGetTensorLikeInfo(MlirType type);
 MLIR_CAPI_EXPORTED void pldOperationSetDiscardableAttrs(
     MlirOperation op, intptr_t n, const MlirIdentifier *names,
     const MlirAttribute *values);
+/* The dictionary of `op`'s discardable attributes, and setting it whole
+ * (attribute dictionaries are uniqued: a pass that gives many ops the same
+ * attributes builds each resulting dictionary once, issue #16). */
+MLIR_CAPI_EXPORTED MlirAttribute
+pldOperationGetDiscardableAttrDictionary(MlirOperation op);
+MLIR_CAPI_EXPORTED void
+pldOperationSetDiscardableAttrDictionary(MlirOperation op,
+                                         MlirAttribute dictionary);
+/* `dictionary` (a DictionaryAttr) with `n` entries set (added or replaced). */
+MLIR_CAPI_EXPORTED MlirAttribute pldDictionaryAttrWith(
+    MlirAttribute dictionary, intptr_t n, const MlirIdentifier *names,
+    const MlirAttribute *values);
+/* A new, detached `pl.cast` of `source` to `type` (built by its ODS builder:
+ * no op-name lookup by string, no generic OperationState copy, issue #16). */
+MLIR_CAPI_EXPORTED MlirOperation pldCastCreate(MlirLocation loc,
+                                               MlirValue source, MlirType type);
 /* Inserts `n` operands before operand `index` (only the new operands are
  * linked into use lists; mlirOperationSetOperands relinks all of them). */
 MLIR_CAPI_EXPORTED void pldOperationInsertOperands(MlirOperation op,
