@@ -23,8 +23,11 @@ pub enum Effect {
     /// Nothing changed: every analysis is preserved (and MLIR skips the
     /// verifier after the pass).
     Unchanged,
-    /// Changed only what [`Analyses`] does not depend on (attributes such as
-    /// `pl.direction`, `pl.arg_directions`, `pl.task_id`): they are kept.
+    /// Changed only attributes no analysis depends on (`pl.direction`,
+    /// `pl.arg_directions`, `pl.task_id`, `pl.task_deps`): every analysis,
+    /// MLIR's and [`Analyses`], is kept, and MLIR does not re-verify the
+    /// module after the pass (the next pass that changes the IR verifies
+    /// those attributes with everything else).
     KeepsAnalyses,
     /// Anything else: every analysis is dropped.
     Changed,

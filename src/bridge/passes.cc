@@ -152,10 +152,12 @@ protected:
                           wrap(this->getOperation().getOperation()), options,
                           result, analyses.handle, outcome))
       this->signalPassFailure();
-    else if (outcome.unchanged)
-      this->markAllAnalysesPreserved(); // and MLIR skips the verifier
-    else if (outcome.keeps_analyses)
-      this->template markAnalysesPreserved<RustAnalyses>();
+    else if (outcome.unchanged || outcome.keeps_analyses)
+      // Nothing changed, or only attributes no analysis reads: every
+      // analysis holds, and MLIR skips re-verifying after this pass (the
+      // attributes are verified with the next pass that changes the IR, or
+      // by whoever parses the output).
+      this->markAllAnalysesPreserved();
     return result;
   }
 
