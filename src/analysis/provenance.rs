@@ -17,10 +17,9 @@ use crate::{
     ir::func_kind::{is_chip_orchestration, symbol_name},
     ir::util::{key, op_key},
     ir::ptr_map::PtrMap,
-    ir::tensor_type::TensorLike,
 };
 use melior::ir::{
-    Location, Value, ValueLike,
+    Location, Value,
     attribute::IntegerAttribute,
     operation::{OperationLike, OperationRef},
 };
@@ -274,12 +273,6 @@ pub fn check_domains<'c>(
     })
 }
 
-/// The static NR of a collective's signal (operand 2).
-pub fn signal_rows(op: &OperationRef) -> Option<i64> {
-    let shape = TensorLike::of(op.operand(2).ok()?.r#type())?.static_shape()?;
-    shape.first().copied()
-}
-
 /// Whether the CHIP rail's provenance phase is off (benchmarking only:
 /// `PLD_NO_WINDOW_PROVENANCE=1` measures the pass without it on the same module).
 pub fn disabled() -> bool {
@@ -292,8 +285,8 @@ pub fn disabled() -> bool {
 struct Group<'c, 'a> {
     sets: Vec<Rc<[usize]>>,
     rows: Option<i64>,
-    name: String,
-    roles: Vec<&'static str>,
+    /// The op's row of the variant table (one per op name: compared by address).
+    spec: &'static crate::collective::Spec,
     members: Vec<OperationRef<'c, 'a>>,
 }
 
@@ -301,7 +294,8 @@ struct Group<'c, 'a> {
 /// first dispatch.
 struct Callee<'c, 'a> {
     name: &'a str,
-    collectives: Vec<OperationRef<'c, 'a>>,
+    /// Each planned collective with its signal NR.
+    collectives: Vec<(OperationRef<'c, 'a>, i64)>,
     groups: Option<Vec<Group<'c, 'a>>>,
 }
 
@@ -373,7 +367,9 @@ fn domain_key(names: &Names, buffer: usize) -> usize {
 /// resolved to the window buffers bound at that dispatch, and the three
 /// checks run per dispatch site. One error per collective (its first failing
 /// dispatch site, in module order), at the collective, with a note at the
-/// dispatch and at the buffers / domains involved. Returns the error count.
+/// dispatch and at the buffers / domains involved. Each planned collective
+/// comes with its function and its signal's NR (phase 1 read it from the
+/// signal's static shape). Returns the error count.
 ///
 /// Linear: each function's parameter provenance and each HOST value's window
 /// provenance are computed once ([`RootSets`]); a dispatch site costs one
@@ -383,7 +379,7 @@ fn domain_key(names: &Names, buffer: usize) -> usize {
 /// (its outcome, and any diagnostic, is the earlier site's).
 pub fn check_dispatched_collectives<'c, 'a>(
     functions: &[OperationRef<'c, 'a>],
-    planned: &[(OperationRef<'c, 'a>, OperationRef<'c, 'a>)],
+    planned: &[(OperationRef<'c, 'a>, OperationRef<'c, 'a>, i64)],
     trace: &ContiguityTrace<'c, 'a>,
 ) -> usize {
     // The planned collectives of each CHIP function (phase 1 gives each with its function, a
@@ -391,13 +387,15 @@ pub fn check_dispatched_collectives<'c, 'a>(
     let mut callees: Vec<Callee<'c, 'a>> = Vec::new();
     let mut by_name: HashMap<&str, usize> = HashMap::new();
     let mut last: Option<(usize, Option<usize>)> = None;
-    for (func, op) in planned {
+    for (at, (func, op, rows)) in planned.iter().enumerate() {
         let index = match last {
             Some((f, index)) if f == op_key(func) => index,
             _ => {
                 let index = symbol_name(func).filter(|_| is_chip_orchestration(func)).map(|name| {
                     *by_name.entry(name).or_insert_with(|| {
-                        callees.push(Callee { name, collectives: Vec::new(), groups: None });
+                        // The function's run of collectives, sized once.
+                        let run = planned[at..].iter().take_while(|(f, _, _)| op_key(f) == op_key(func)).count();
+                        callees.push(Callee { name, collectives: Vec::with_capacity(run), groups: None });
                         callees.len() - 1
                     })
                 });
@@ -406,10 +404,10 @@ pub fn check_dispatched_collectives<'c, 'a>(
             }
         };
         if let Some(i) = index {
-            callees[i].collectives.push(crate::ir::util::op_ref(op));
+            callees[i].collectives.push((crate::ir::util::op_ref(op), *rows));
         }
     }
-    let Some((_, first)) = planned.first() else { return 0 };
+    let Some((_, first, _)) = planned.first() else { return 0 };
     if callees.is_empty() {
         return 0;
     }
@@ -456,23 +454,22 @@ pub fn check_dispatched_collectives<'c, 'a>(
             let callee = &mut callees[index];
             let callee_groups = callee.groups.get_or_insert_with(|| {
                 let mut out: Vec<Group> = Vec::new();
-                for op in &callee.collectives {
+                for (at, (op, rows)) in callee.collectives.iter().enumerate() {
                     let op_name_ref = op.name();
                     let Ok(name) = op_name_ref.as_string_ref().as_str() else { continue };
                     let Some(spec) = crate::collective::Collective::of_op_name(name).map(|c| c.spec()) else { continue };
                     let sets: Vec<Rc<[usize]>> = (0..spec.params.len())
                         .map(|i| op.operand(i).map_or_else(|_| Rc::from(Vec::new()), |v| params.get(v, trace, &parameter_leaf)))
                         .collect();
-                    let rows = signal_rows(op);
-                    match out.iter_mut().find(|g| g.name == name && g.rows == rows && g.sets == sets) {
+                    let rows = Some(*rows);
+                    match out.iter_mut().find(|g| std::ptr::eq(g.spec, spec) && g.rows == rows && g.sets == sets) {
                         Some(g) => g.members.push(crate::ir::util::op_ref(op)),
-                        None => out.push(Group {
-                            sets,
-                            rows,
-                            name: name.to_string(),
-                            roles: spec.params.iter().map(|p| p.name).collect(),
-                            members: vec![crate::ir::util::op_ref(op)],
-                        }),
+                        None => {
+                            // Room for the rest of the function's collectives (usually one group).
+                            let mut members = Vec::with_capacity(callee.collectives.len() - at);
+                            members.push(crate::ir::util::op_ref(op));
+                            out.push(Group { sets, rows, spec, members });
+                        }
                     }
                 }
                 out
@@ -509,8 +506,8 @@ pub fn check_dispatched_collectives<'c, 'a>(
                 // A failure: build the diagnostic once per member not yet reported.
                 let dispatch = unsafe { OperationRef::from_raw(raw) };
                 let refs: Vec<Vec<OperationRef>> = buffers.iter().map(|l| l.iter().map(|&k| op_of(k)).collect()).collect();
-                let Some(f) = check_distinct(&group.roles, &refs)
-                    .or_else(|| check_domains(&group.roles, &refs, group.rows))
+                let roles: Vec<&str> = group.spec.params.iter().map(|p| p.name).collect();
+                let Some(f) = check_distinct(&roles, &refs).or_else(|| check_domains(&roles, &refs, group.rows))
                 else {
                     continue;
                 };
@@ -590,7 +587,7 @@ fn dispatches(func: &OperationRef, names: &Names) -> Vec<mlir_sys::MlirOperation
                         let name = Names::of(child);
                         if name == names.dispatch {
                             out.push(child);
-                        } else if name != names.func && name != names.module {
+                        } else if name != names.func && name != names.module && mlirOperationGetNumRegions(child) > 0 {
                             regions(child, names, out);
                         }
                         child = mlirOperationGetNextInBlock(child);

@@ -107,8 +107,9 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
     let mut trace = ContiguityTrace::new(body);
     let mut plans: PtrMap<Plan> = PtrMap::default();
     let mut planned_ops: Vec<OperationRef> = Vec::new();
-    // The planned collectives with their CHIP function (phase 1b groups them by function).
-    let mut planned_in: Vec<(OperationRef, OperationRef)> = Vec::new();
+    // The planned collectives with their CHIP function and signal NR (phase 1b groups them by
+    // function; the NR is the one phase 1 read from the signal's static shape).
+    let mut planned_in: Vec<(OperationRef, OperationRef, i64)> = Vec::new();
     let mut errors = 0;
     // Every collective of a CHIP orchestration body, with its function (for phase 2).
     let mut seen: Vec<(OperationRef, OperationRef)> = Vec::new();
@@ -116,10 +117,10 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
         for op in ops_named(func, &COLLECTIVES) {
             seen.push((*func, op));
             match plan_collective(&op, &mut trace, aiv_cores, &arch) {
-                Some(plan) => {
+                Some((plan, rows)) => {
                     plans.insert(op.to_raw().ptr as usize, plan);
                     planned_ops.push(op);
-                    planned_in.push((*func, op));
+                    planned_in.push((*func, op, rows));
                 }
                 None => errors += 1,
             }
@@ -257,12 +258,13 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
 /// Phase 1 for one collective: the spec's rows, in order (ir.md's table for
 /// the plain op, indexed.md's for the indexed one, driven by the op's row of
 /// the variant table); the first failing one is reported at the op's location.
+/// Returns the plan and the signal's NR (its static row count).
 fn plan_collective<'c, 'a>(
     op: &OperationRef<'c, 'a>,
     trace: &mut ContiguityTrace<'c, 'a>,
     aiv_cores: u64,
     arch: &str,
-) -> Option<Plan> {
+) -> Option<(Plan, i64)> {
     let loc = op.location();
     let name = op.name();
     let spec = Collective::of_op_name(name.as_string_ref().as_str().ok()?)?.spec();
@@ -363,7 +365,7 @@ fn plan_collective<'c, 'a>(
             return None;
         }
     }
-    Some(Plan { variant, width })
+    Some((Plan { variant, width }, ranks))
 }
 
 /// A collective's launch width request `core_num` (L).
