@@ -271,6 +271,24 @@ struct DomainRank {
   pld::rt::OrchArgs args;
 };
 
+// Points a rank's `args` at its first `ntensors` tensors, five copies of its
+// context and, for a runtime core_num, the scalar (a plain case's Rank and a
+// domain's DomainRank alike).
+template <class RankArgs>
+void bind_args(RankArgs& R, int ntensors, pld::CommContext* ctx, const Params& p) {
+  for (int i = 0; i < ntensors; ++i) R.ptr[i] = &R.desc[i];
+  for (int i = 0; i < 5; ++i) R.comm[i] = ctx;
+  R.args.tensors = R.ptr;
+  R.args.num_tensors = ntensors;
+  R.args.comms = R.comm;
+  R.args.num_comms = 5;
+  if (p.has_core_num) {
+    R.scalars[0] = p.core_num;
+    R.args.scalars = R.scalars;
+    R.args.num_scalars = 1;
+  }
+}
+
 // A case with communication domains (see the header comment).
 int run_domains(const Params& p, const char* out_path) {
   const int W = p.ranks;
@@ -332,19 +350,9 @@ int run_domains(const Params& p, const char* out_path) {
       R.desc[1] = make_tensor(R.send.data(), 4, {N}, false);
       R.desc[2] = make_tensor(R.out.data(), elem, {rows, p.row_elems}, false);
       for (int i = 0; i < 5; ++i) R.desc[3 + i] = make_tensor(w.window(r, off[d][i]), elems[i], sh[i], false);
-      for (int i = 0; i < 8; ++i) R.ptr[i] = &R.desc[i];
       pld::CommContext* ctx = host.device_ctx(r, dom[d]);
       if (!ctx) die(host.message());
-      for (int i = 0; i < 5; ++i) R.comm[i] = ctx;
-      R.args.tensors = R.ptr;
-      R.args.num_tensors = 8;
-      R.args.comms = R.comm;
-      R.args.num_comms = 5;
-      if (p.has_core_num) {
-        R.scalars[0] = p.core_num;
-        R.args.scalars = R.scalars;
-        R.args.num_scalars = 1;
-      }
+      bind_args(R, 8, ctx, p);
     }
   }
 
@@ -459,18 +467,7 @@ int main(int argc, char** argv) {
     }
     for (int i = 0; i < 5; ++i)
       R.desc[next + i] = make_tensor(w.window(r, off[i]), elems[i], shapes[i], i == strided);
-    const int ntensors = next + 5;
-    for (int i = 0; i < ntensors; ++i) R.ptr[i] = &R.desc[i];
-    for (int i = 0; i < 5; ++i) R.comm[i] = w.comm(r);
-    R.args.tensors = R.ptr;
-    R.args.num_tensors = ntensors;
-    R.args.comms = R.comm;
-    R.args.num_comms = 5;
-    if (p.has_core_num) {
-      R.scalars[0] = p.core_num;
-      R.args.scalars = R.scalars;
-      R.args.num_scalars = 1;
-    }
+    bind_args(R, next + 5, w.comm(r), p);
   }
 
   FILE* out = std::fopen(argv[2], "w");
