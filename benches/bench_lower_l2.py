@@ -13,10 +13,10 @@ RSS. It also times 10k- and 100k-deep reshape chains feeding one collective.
 """
 import argparse
 import os
-import re
-import subprocess
 import sys
 import tempfile
+
+from mlir_timing import run_timed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 T = "!pld.dtensor<16x4xf32>"
@@ -59,24 +59,11 @@ def write_chain(path, depth):
         f.write(f"  return %out : {T}\n}}\n")
 
 
-TIMING = re.compile(r"^\s*([0-9.]+)\s+\(\s*[0-9.]+%\)\s+(.+?)\s*$")
 
 
 def run(pld_opt, path):
-    cmd = [pld_opt, path, "--lower-l2-tensor-collectives", "--mlir-timing",
-           "--mlir-timing-display=list", "-o", os.devnull]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    stderr = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    if status != 0:
-        sys.exit(f"pld-opt failed on {path}:\n{stderr[-2000:]}")
-    times = {}
-    for line in stderr.splitlines():
-        m = TIMING.match(line)
-        if m:
-            times[m.group(2)] = times.get(m.group(2), 0.0) + float(m.group(1))
-    return times, usage.ru_maxrss / 1024.0
-
+    times, rss, _ = run_timed(pld_opt, path, ["--lower-l2-tensor-collectives"])
+    return times, rss
 
 def main():
     ap = argparse.ArgumentParser()

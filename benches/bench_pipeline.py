@@ -42,6 +42,8 @@ import subprocess
 import sys
 import tempfile
 
+from mlir_timing import run_timed
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 T = "!pld.dtensor<16x4xf32>"
 SIG = "!pld.dtensor<2x8xi32>"
@@ -145,23 +147,11 @@ def write_cf_shape(path, kind, n):
 
 VERIFY = []
 OUTPUT_RSS_MAX = [100000]
-TIMING = re.compile(r"^\s*([0-9.]+)\s+\(\s*[0-9.]+%\)\s+(.+?)\s*$")
 
 
 def run(pld_opt, path, args, out=os.devnull):
-    cmd = [pld_opt, path, *args, "--mlir-timing", "--mlir-timing-display=list", "-o", out]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    stderr = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    if status != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{stderr[-2000:]}")
-    times = {}
-    for line in stderr.splitlines():
-        m = TIMING.match(line)
-        if m:
-            times[m.group(2)] = times.get(m.group(2), 0.0) + float(m.group(1))
-    return times, usage.ru_maxrss / 1024.0
-
+    times, rss, _ = run_timed(pld_opt, path, args, out)
+    return times, rss
 
 def printed_form(pld_opt, raw, path):
     subprocess.run([pld_opt, raw, "-o", path], check=True)

@@ -21,16 +21,16 @@ between-run ratio moves by +-0.15 with the load, the in-process one much less.
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+from mlir_timing import run_timed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 T = "!pld.dtensor<16x4xf32>"
 SIG = "!pld.dtensor<2x8xi32>"
 CNT = "!pld.dtensor<2xi32>"
 PER_FUNC = 10
-TIMING = re.compile(r"^\s*([0-9.]+)\s+\(\s*[0-9.]+%\)\s+(.+?)\s*$")
 PHASE = re.compile(r"^pld-provenance-timing: phase-1b ([0-9.]+) ms")
 
 
@@ -66,22 +66,13 @@ def run(pld_opt, path, provenance):
     env["PLD_PROVENANCE_TIMING"] = "1"
     if not provenance:
         env["PLD_NO_WINDOW_PROVENANCE"] = "1"
-    cmd = [pld_opt, path, "--lower-l2-tensor-collectives", "--mlir-timing",
-           "--mlir-timing-display=list", "-o", os.devnull]
-    proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"pld-opt failed on {path}:\n{proc.stderr[-2000:]}")
-    times = {}
+    times, _, stderr = run_timed(pld_opt, path, ["--lower-l2-tensor-collectives"], env=env)
     phase = 0.0
-    for line in proc.stderr.splitlines():
-        m = TIMING.match(line)
-        if m:
-            times[m.group(2)] = times.get(m.group(2), 0.0) + float(m.group(1))
+    for line in stderr.splitlines():
         m = PHASE.match(line)
         if m:
             phase = float(m.group(1)) / 1000.0
     return times.get("Parser", 0.0), times.get("LowerL2TensorCollectives", 0.0), phase
-
 
 def main():
     ap = argparse.ArgumentParser()
