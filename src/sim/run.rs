@@ -51,16 +51,28 @@ pub fn build(tc: &Toolchain, case: &Case) -> Result<Result<Simulator, SimResult>
     }
 }
 
-fn params(case: &Case, mode: &str, extra: &str) -> String {
+/// The driver's params every case shares (one `key value` line each; the driver reads them
+/// by key): the mode, the world, the payload shape, `repeat`, the AIV capacity and a runtime
+/// core_num.
+fn shared_params(case: &Case, mode: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "mode {mode}");
     let _ = writeln!(s, "ranks {}", case.ranks);
     let _ = writeln!(s, "dtype {}", case.dtype.name());
     let _ = writeln!(s, "max_recv {}", case.max_recv);
     let _ = writeln!(s, "row_elems {}", case.row_elems);
-    let _ = writeln!(s, "stride {}", case.stride());
     let _ = writeln!(s, "repeat {}", case.repeat);
     let _ = writeln!(s, "aiv_capacity {}", case.aiv_capacity);
+    if case.runtime_core_num {
+        // chip_pipeline's scalar parameter; the driver passes it as OrchArgs scalar 0.
+        let _ = writeln!(s, "core_num {}", case.core_num);
+    }
+    s
+}
+
+fn params(case: &Case, mode: &str, extra: &str) -> String {
+    let mut s = shared_params(case, mode);
+    let _ = writeln!(s, "stride {}", case.stride());
     let _ = writeln!(s, "non_contiguous {}", case.non_contiguous.map_or("none", |o| o.name()));
     s.push_str("send_counts");
     for row in &case.send_counts {
@@ -69,10 +81,6 @@ fn params(case: &Case, mode: &str, extra: &str) -> String {
         }
     }
     s.push('\n');
-    if case.runtime_core_num {
-        // chip_pipeline's scalar parameter; the driver passes it as OrchArgs scalar 0.
-        let _ = writeln!(s, "core_num {}", case.core_num);
-    }
     if case.op == Op::IndexedAllToAllV {
         let _ = writeln!(s, "op {}", case.op.name());
         let _ = writeln!(s, "input_rows {}", case.in_rows());
@@ -302,17 +310,7 @@ pub fn build_domains(tc: &Toolchain, case: &Case) -> Result<Result<Simulator, Si
 /// The driver's params for a `domains` case: the shared keys, then one `domain N S counts` line
 /// per domain (no `stride` or `send_counts` line).
 fn domain_params(case: &Case) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "mode run");
-    let _ = writeln!(s, "ranks {}", case.ranks);
-    let _ = writeln!(s, "dtype {}", case.dtype.name());
-    let _ = writeln!(s, "max_recv {}", case.max_recv);
-    let _ = writeln!(s, "row_elems {}", case.row_elems);
-    let _ = writeln!(s, "repeat {}", case.repeat);
-    let _ = writeln!(s, "aiv_capacity {}", case.aiv_capacity);
-    if case.runtime_core_num {
-        let _ = writeln!(s, "core_num {}", case.core_num);
-    }
+    let mut s = shared_params(case, "run");
     for d in 0..case.domains.len() {
         let sub = case.domain_case(d);
         let _ = write!(s, "domain {} {}", sub.ranks, sub.stride());
