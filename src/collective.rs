@@ -249,27 +249,7 @@ impl Variant {
     pub fn template_dir(self) -> &'static str {
         self.spec().template_dir
     }
-    /// Canonical parameter types in ABI order, then the result type
-    /// (`!pld.dtensor<*xT>`), as text.
-    pub fn canonical_types(self) -> Vec<String> {
-        let t = self.element();
-        let mut types: Vec<String> = self
-            .spec()
-            .params
-            .iter()
-            .map(|p| {
-                let element = match p.element {
-                    Element::Payload => t,
-                    Element::I32 => "i32",
-                };
-                if p.distributed { format!("!pld.dtensor<*x{element}>") } else { format!("!pl.tensor<*x{element}>") }
-            })
-            .collect();
-        types.push(format!("!pld.dtensor<*x{t}>"));
-        types
-    }
-
-    /// The canonical types as types (no text parsing): parameters then result.
+    /// The canonical types in ABI order, then the result type (`!pld.dtensor<*xT>`).
     pub fn canonical_type_values<'c>(self, context: &'c melior::Context) -> Vec<Type<'c>> {
         let payload: Type = match self.dtype {
             Dtype::Fp32 => Type::float32(context),
@@ -295,38 +275,6 @@ impl Variant {
             .collect();
         types.push(unranked(true, payload));
         types
-    }
-
-    /// `(%input: T {pl.direction = "in"}, ...) -> R`: the canonical parameter
-    /// list with its directions, shared by every function that takes the
-    /// collective's tensor operands (the kernel, the HOST rail's callable).
-    pub fn canonical_signature(self) -> String {
-        let types = self.canonical_types();
-        let params: Vec<String> = self
-            .spec()
-            .params
-            .iter()
-            .zip(&types)
-            .map(|(p, t)| format!("%{}: {t} {{pl.direction = \"{}\"}}", p.name, p.direction.as_str()))
-            .collect();
-        format!("({}) -> {}", params.join(", "), types[types.len() - 1])
-    }
-
-    /// The synthesized kernel, in the IR's own syntax: the canonical
-    /// signature, a body that returns `target` (never compiled: the kernel is
-    /// the builtin template; passes that read the function need the return).
-    pub fn kernel_source(self) -> String {
-        format!(
-            "func.func private @{name}{signature} \
-             attributes {{pl.builtin_template_dir = \"{dir}\", \
-             pl.builtin_template_vars = \"{vars}\", pl.func_kind = \"aiv\", \
-             pl.require_contiguous_operands}} {{\n  return %target : {result}\n}}",
-            name = self.symbol(),
-            signature = self.canonical_signature(),
-            dir = self.template_dir(),
-            vars = self.template_vars(),
-            result = self.canonical_types().last().expect("a result type"),
-        )
     }
 
     /// What every function of the canonical signature shares: its entry
@@ -363,10 +311,11 @@ impl Variant {
         )
     }
 
-    /// The synthesized kernel built as ops (see [`Variant::kernel_source`] for
-    /// its text), at `location`: a `NameLoc` of its symbol around the
-    /// collective that needed it, so diagnostics about the kernel point back
-    /// at that collective.
+    /// The synthesized kernel built as ops (the canonical signature, a body
+    /// that returns `target`: never compiled, the kernel is the builtin
+    /// template; passes that read the function need the return): a `NameLoc`
+    /// of its symbol around `collective`, the collective that needed it, so
+    /// diagnostics about the kernel point back at that collective.
     pub fn build_kernel<'c>(self, context: &'c melior::Context, collective: Location<'c>) -> melior::ir::Operation<'c> {
         use melior::ir::{
             Region, RegionLike,
@@ -458,8 +407,9 @@ mod tests {
         assert_eq!(Variant::plain(Dtype::Int8).template_vars(), "dtype_cpp=int8_t");
         let indexed = Variant::new(Collective::IndexedAllToAllV, Dtype::Int8);
         assert_eq!(indexed.symbol(), "__builtin_indexed_all_to_all_v__int8");
+        let printed = |v: Variant| -> Vec<String> { v.canonical_type_values(&context).iter().map(|t| t.to_string()).collect() };
         assert_eq!(
-            indexed.canonical_types(),
+            printed(indexed),
             [
                 "!pl.tensor<*xi8>",
                 "!pld.dtensor<*xi8>",
@@ -470,15 +420,20 @@ mod tests {
                 "!pld.dtensor<*xi8>"
             ]
         );
-        // The text and the built types agree.
-        for v in [Variant::plain(Dtype::Fp32), indexed] {
-            let built: Vec<String> = v.canonical_type_values(&context).iter().map(|t| t.to_string()).collect();
-            assert_eq!(built, v.canonical_types());
-        }
+        assert_eq!(
+            printed(Variant::plain(Dtype::Fp32)),
+            ["!pl.tensor<*xf32>", "!pld.dtensor<*xf32>", "!pld.dtensor<*xi32>", "!pl.tensor<*xi32>", "!pld.dtensor<*xi32>", "!pld.dtensor<*xf32>"]
+        );
     }
 
     #[test]
-    fn kernel_source_declares_the_abi() {
+    fn built_kernel_declares_the_abi() {
+        use melior::ir::operation::OperationLike;
+        let registry = melior::dialect::DialectRegistry::new();
+        crate::register_dialects(&registry);
+        let context = melior::Context::new();
+        context.append_dialect_registry(&registry);
+        context.load_all_available_dialects();
         for (v, dirs) in [
             (Variant::plain(Dtype::Int8), vec!["in", "inout", "inout", "in", "inout"]),
             (
@@ -486,13 +441,17 @@ mod tests {
                 vec!["in", "inout", "inout", "in", "inout", "in"],
             ),
         ] {
-            let text = v.kernel_source();
-            assert!(text.starts_with(&format!("func.func private @{}(", v.symbol())));
+            let kernel = v.build_kernel(&context, Location::unknown(&context));
+            assert!(kernel.verify());
+            let text = kernel.to_string();
+            assert!(text.starts_with(&format!("func.func private @{}(", v.symbol())), "{text}");
             let directions: Vec<&str> =
                 text.split("pl.direction = \"").skip(1).map(|rest| &rest[..rest.find('"').unwrap()]).collect();
             assert_eq!(directions, dirs);
-            assert!(text.contains(&format!("return %target : !pld.dtensor<*x{}>", v.element())));
+            // The body returns `target`, the second parameter.
+            assert!(text.contains(&format!("return %arg1 : !pld.dtensor<*x{}>", v.element())), "{text}");
             assert!(text.contains(v.template_dir()));
+            assert!(text.contains(v.template_vars()));
         }
     }
 }
