@@ -392,11 +392,7 @@ mod tests {
 
     #[test]
     fn variant_names_and_template_vars() {
-        let registry = melior::dialect::DialectRegistry::new();
-        crate::register_dialects(&registry);
-        let context = melior::Context::new();
-        context.append_dialect_registry(&registry);
-        context.load_all_available_dialects();
+        let context = crate::test_context();
         let int = |width| melior::ir::r#type::IntegerType::new(&context, width).into();
         let plain = |e| Variant::of_element(Collective::AllToAllV, e);
         assert_eq!(plain(Type::float32(&context)), Some(Variant::plain(Dtype::Fp32)));
@@ -429,11 +425,7 @@ mod tests {
     #[test]
     fn built_kernel_declares_the_abi() {
         use melior::ir::operation::OperationLike;
-        let registry = melior::dialect::DialectRegistry::new();
-        crate::register_dialects(&registry);
-        let context = melior::Context::new();
-        context.append_dialect_registry(&registry);
-        context.load_all_available_dialects();
+        let context = crate::test_context();
         for (v, dirs) in [
             (Variant::plain(Dtype::Int8), vec!["in", "inout", "inout", "in", "inout"]),
             (

@@ -67,3 +67,14 @@ pub fn opt_main(args: &[String]) -> i32 {
 pub fn translate_main(args: &[String]) -> i32 {
     bridge::ffi::translate_main(args, codegen::translate_callback)
 }
+
+/// A context with `pl`, `pld` and `func` loaded: the unit tests' context.
+#[cfg(test)]
+pub(crate) fn test_context() -> melior::Context {
+    let registry = DialectRegistry::new();
+    register_dialects(&registry);
+    let context = melior::Context::new();
+    context.append_dialect_registry(&registry);
+    context.load_all_available_dialects();
+    context
+}

@@ -206,18 +206,8 @@ pub fn host_device_ctx<'c>(
 mod tests {
     use super::*;
     use melior::{
-        dialect::DialectRegistry,
         ir::BlockLike,
     };
-
-    fn context() -> Context {
-        let registry = DialectRegistry::new();
-        crate::register_dialects(&registry);
-        let context = Context::new();
-        context.append_dialect_registry(&registry);
-        context.load_all_available_dialects();
-        context
-    }
 
     /// Every builder's op verifies and prints in its ODS assembly format with
     /// its operands in order (inside a HOST orchestrator, where the host ops
@@ -232,7 +222,7 @@ mod tests {
                 r#type::FunctionType,
             },
         };
-        let context = context();
+        let context = crate::test_context();
         let loc = Location::unknown(&context);
         let i64t = i64_type(&context);
         let i1: Type = IntegerType::new(&context, 1).into();

@@ -444,11 +444,7 @@ mod tests {
     fn callable_names_and_abi() {
         assert_eq!(callable_symbol(Variant::plain(Dtype::Fp32)), "builtin.tensor.all_to_all_v__fp32");
         assert_eq!(callable_symbol(Variant::plain(Dtype::Int8)), "builtin.tensor.all_to_all_v__int8");
-        let registry = melior::dialect::DialectRegistry::new();
-        crate::register_dialects(&registry);
-        let context = melior::Context::new();
-        context.append_dialect_registry(&registry);
-        context.load_all_available_dialects();
+        let context = crate::test_context();
         let callable = build_callable(&context, Variant::plain(Dtype::Int8), melior::ir::Location::unknown(&context));
         assert!(callable.verify());
         let text = callable.to_string();
