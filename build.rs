@@ -43,7 +43,14 @@ fn main() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
 
     // Only the C++ inputs re-run CMake; Rust edits stay ~1 s.
-    for path in ["build.rs", "cmake", "dialect", "src/bridge/shim.h", "src/bridge/shim.cc", "src/bridge/passes.cc"] {
+    for path in [
+        "build.rs",
+        "cmake",
+        "dialect",
+        "src/bridge/shim.h",
+        "src/bridge/shim.cc",
+        "src/bridge/passes.cc",
+    ] {
         println!("cargo:rerun-if-changed={path}");
     }
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
@@ -56,7 +63,10 @@ fn main() {
     // names, which g++ and clang spell differently, and a shared library
     // keeps its own copies of them. (A static link merges the copies.)
     let (cxx, cc) = if shared {
-        (prefix.join("bin/clang++").display().to_string(), prefix.join("bin/clang").display().to_string())
+        (
+            prefix.join("bin/clang++").display().to_string(),
+            prefix.join("bin/clang").display().to_string(),
+        )
     } else {
         ("g++".to_string(), "gcc".to_string())
     };
@@ -66,7 +76,9 @@ fn main() {
     // linked against gcc's runtimes. Build it in its own target dir.
     println!("cargo:rerun-if-env-changed=PLD_SANITIZE");
     let sanitize = env::var("PLD_SANITIZE").ok().filter(|s| !s.is_empty());
-    let sanitize_flags = sanitize.as_ref().map(|s| format!("-fsanitize={s} -fno-omit-frame-pointer -fno-sanitize-recover=all"));
+    let sanitize_flags = sanitize
+        .as_ref()
+        .map(|s| format!("-fsanitize={s} -fno-omit-frame-pointer -fno-sanitize-recover=all"));
     if let Some(list) = &sanitize {
         for (name, lib) in [("address", "asan"), ("undefined", "ubsan")] {
             if list.split(',').any(|s| s == name) {
@@ -93,19 +105,30 @@ fn main() {
     if shared {
         // libMLIR-C.so next to libPldDialects.a, where mlir-sys's `-lMLIR-C`
         // finds it (scripts/build-plugin.sh copies it next to the plugin).
-        let status = Command::new("cmake").arg("--build").arg(&build).args(["--target", "MLIR-C"]).status();
+        let status = Command::new("cmake")
+            .arg("--build")
+            .arg(&build)
+            .args(["--target", "MLIR-C"])
+            .status();
         if !matches!(status, Ok(s) if s.success()) {
             fail("building the MLIR C API library (cmake --target MLIR-C) failed");
         }
     }
-    println!("cargo:rustc-link-search=native={}", build.join("lib").display());
+    println!(
+        "cargo:rustc-link-search=native={}",
+        build.join("lib").display()
+    );
     println!("cargo:rustc-link-lib=static=PldDialects");
 
     // The generated documentation lands in docs/dialects/ and docs/passes.md
     // (committed), rewritten only when it changed.
     let docs = manifest.join("docs");
     let _ = fs::create_dir_all(docs.join("dialects"));
-    for (generated, dest) in [("pl.md", "dialects/pl.md"), ("pld.md", "dialects/pld.md"), ("passes.md", "passes.md")] {
+    for (generated, dest) in [
+        ("pl.md", "dialects/pl.md"),
+        ("pld.md", "dialects/pld.md"),
+        ("passes.md", "passes.md"),
+    ] {
         if let Ok(text) = fs::read_to_string(build.join("dialect/docs").join(generated)) {
             let dest = docs.join(dest);
             if fs::read_to_string(&dest).ok().as_deref() != Some(text.as_str()) {

@@ -14,7 +14,9 @@ fn main() {
         );
         std::process::exit(1);
     }
-    let prefix = PathBuf::from(env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into()));
+    let prefix = PathBuf::from(
+        env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into()),
+    );
     let libdir = Command::new(prefix.join("bin/llvm-config"))
         .arg("--libdir")
         .output()

@@ -116,7 +116,10 @@ pub mod ffi {
         /// `mlirTranslateMain` with `--pld-to-ascend-build` (`--output-dir`,
         /// `--kernel-source-dir`) registered; `build(module, output_dir,
         /// kernel_source_dir, input_file)` does the codegen. Returns the exit code.
-        fn translate_main(args: &[String], build: fn(OperationHandle, &str, &str, &str) -> bool) -> i32;
+        fn translate_main(
+            args: &[String],
+            build: fn(OperationHandle, &str, &str, &str) -> bool,
+        ) -> i32;
         /// Registers every pld pass (generated from `Passes.td`) and the
         /// `pld-lower-collectives` pipeline; idempotent.
         fn register_passes();

@@ -26,7 +26,12 @@ unsafe extern "C" {
     pub fn pldCommCtxTypeGet(ctx: mlir_sys::MlirContext) -> MlirType;
     pub fn pldTypeGetTensorLikeKind(ty: MlirType) -> std::ffi::c_int;
     pub fn pldTypeGetTensorLikeInfo(ty: MlirType) -> PldTensorLikeInfo;
-    pub fn pldOperationInsertOperands(op: MlirOperation, index: isize, n: isize, values: *const mlir_sys::MlirValue);
+    pub fn pldOperationRebuildWithOperands(
+        op: MlirOperation,
+        index: isize,
+        n: isize,
+        values: *const mlir_sys::MlirValue,
+    ) -> MlirOperation;
     pub fn pldOperationSetDiscardableAttrs(
         op: MlirOperation,
         n: isize,
@@ -34,7 +39,10 @@ unsafe extern "C" {
         values: *const mlir_sys::MlirAttribute,
     );
     pub fn pldOperationGetDiscardableAttrDictionary(op: MlirOperation) -> mlir_sys::MlirAttribute;
-    pub fn pldOperationSetDiscardableAttrDictionary(op: MlirOperation, dictionary: mlir_sys::MlirAttribute);
+    pub fn pldOperationSetDiscardableAttrDictionary(
+        op: MlirOperation,
+        dictionary: mlir_sys::MlirAttribute,
+    );
     pub fn pldDictionaryAttrWith(
         dictionary: mlir_sys::MlirAttribute,
         n: isize,

@@ -72,8 +72,18 @@ pub struct Spec {
     pub arch: Option<&'static str>,
 }
 
-const fn param(name: &'static str, distributed: bool, element: Element, direction: Direction) -> Param {
-    Param { name, distributed, element, direction }
+const fn param(
+    name: &'static str,
+    distributed: bool,
+    element: Element,
+    direction: Direction,
+) -> Param {
+    Param {
+        name,
+        distributed,
+        element,
+        direction,
+    }
 }
 
 use Direction::{In, InOut};
@@ -257,7 +267,10 @@ impl Variant {
         };
         let i32t: Type = IntegerType::new(context, 32).into();
         let unranked = |distributed: bool, e: Type<'c>| unsafe {
-            Type::from_raw(crate::capi::pldTensorLikeGetUnranked(distributed, e.to_raw()))
+            Type::from_raw(crate::capi::pldTensorLikeGetUnranked(
+                distributed,
+                e.to_raw(),
+            ))
         };
         let mut types: Vec<Type> = self
             .spec()
@@ -284,8 +297,16 @@ impl Variant {
         self,
         context: &'c melior::Context,
         collective: Location<'c>,
-    ) -> (melior::ir::Block<'c>, Attribute<'c>, melior::ir::r#type::FunctionType<'c>) {
-        use melior::ir::{Block, attribute::{ArrayAttribute, StringAttribute}, r#type::FunctionType};
+    ) -> (
+        melior::ir::Block<'c>,
+        Attribute<'c>,
+        melior::ir::r#type::FunctionType<'c>,
+    ) {
+        use melior::ir::{
+            Block,
+            attribute::{ArrayAttribute, StringAttribute},
+            r#type::FunctionType,
+        };
         let spec = self.spec();
         let n = spec.params.len();
         let types = self.canonical_type_values(context);
@@ -301,9 +322,15 @@ impl Variant {
                     StringAttribute::new(context, d).to_raw(),
                 )
             };
-            unsafe { Attribute::from_raw(mlir_sys::mlirDictionaryAttrGet(context.to_raw(), 1, &entry)) }
+            unsafe {
+                Attribute::from_raw(mlir_sys::mlirDictionaryAttrGet(context.to_raw(), 1, &entry))
+            }
         };
-        let arg_attrs: Vec<Attribute> = spec.params.iter().map(|p| direction(p.direction.as_str())).collect();
+        let arg_attrs: Vec<Attribute> = spec
+            .params
+            .iter()
+            .map(|p| direction(p.direction.as_str()))
+            .collect();
         (
             Block::new(&params),
             ArrayAttribute::new(context, &arg_attrs).into(),
@@ -316,7 +343,11 @@ impl Variant {
     /// template; passes that read the function need the return): a `NameLoc`
     /// of its symbol around `collective`, the collective that needed it, so
     /// diagnostics about the kernel point back at that collective.
-    pub fn build_kernel<'c>(self, context: &'c melior::Context, collective: Location<'c>) -> melior::ir::Operation<'c> {
+    pub fn build_kernel<'c>(
+        self,
+        context: &'c melior::Context,
+        collective: Location<'c>,
+    ) -> melior::ir::Operation<'c> {
         use melior::ir::{
             Region, RegionLike,
             attribute::{StringAttribute, TypeAttribute},
@@ -334,12 +365,24 @@ impl Variant {
             TypeAttribute::new(function_type.into()),
             region,
             &[
-                (Identifier::new(context, "sym_visibility"), string("private")),
+                (
+                    Identifier::new(context, "sym_visibility"),
+                    string("private"),
+                ),
                 (Identifier::new(context, "arg_attrs"), arg_attrs),
-                (Identifier::new(context, "pl.builtin_template_dir"), string(self.template_dir())),
-                (Identifier::new(context, "pl.builtin_template_vars"), string(self.template_vars())),
+                (
+                    Identifier::new(context, "pl.builtin_template_dir"),
+                    string(self.template_dir()),
+                ),
+                (
+                    Identifier::new(context, "pl.builtin_template_vars"),
+                    string(self.template_vars()),
+                ),
                 (Identifier::new(context, "pl.func_kind"), string("aiv")),
-                (Identifier::new(context, "pl.require_contiguous_operands"), Attribute::unit(context)),
+                (
+                    Identifier::new(context, "pl.require_contiguous_operands"),
+                    Attribute::unit(context),
+                ),
             ],
             loc,
         )
@@ -367,7 +410,11 @@ pub fn arch_problem(spec: &Spec, arch: &str) -> Option<String> {
     Some(crate::diag::msg!(
         "{short} needs pl.arch = \"{needed}\" (A5 URMA PER_PEER transport), got pl.arch = \"{arch}\"{default}",
         short = spec.short,
-        default = if arch == "a2a3" { " (the default when absent)" } else { "" },
+        default = if arch == "a2a3" {
+            " (the default when absent)"
+        } else {
+            ""
+        },
     ))
 }
 
@@ -377,17 +424,32 @@ mod tests {
 
     #[test]
     fn table_rows() {
-        assert_eq!(Collective::of_op_name("pld.tensor.all_to_all_v"), Some(Collective::AllToAllV));
-        assert_eq!(Collective::of_op_name("pld.tensor.indexed_all_to_all_v"), Some(Collective::IndexedAllToAllV));
+        assert_eq!(
+            Collective::of_op_name("pld.tensor.all_to_all_v"),
+            Some(Collective::AllToAllV)
+        );
+        assert_eq!(
+            Collective::of_op_name("pld.tensor.indexed_all_to_all_v"),
+            Some(Collective::IndexedAllToAllV)
+        );
         assert_eq!(Collective::of_op_name("pld.tensor.nope"), None);
-        assert_eq!(ALL_TO_ALL_V.directions(), ["in", "inout", "inout", "in", "inout"]);
-        assert_eq!(INDEXED_ALL_TO_ALL_V.directions(), ["in", "inout", "inout", "in", "inout", "in"]);
+        assert_eq!(
+            ALL_TO_ALL_V.directions(),
+            ["in", "inout", "inout", "in", "inout"]
+        );
+        assert_eq!(
+            INDEXED_ALL_TO_ALL_V.directions(),
+            ["in", "inout", "inout", "in", "inout", "in"]
+        );
         assert_eq!(ALL_TO_ALL_V.blocks(8, 10), 8);
         assert_eq!(INDEXED_ALL_TO_ALL_V.blocks(8, 10), 10);
         assert!(arch_problem(&ALL_TO_ALL_V, "a2a3").is_none());
         assert!(arch_problem(&INDEXED_ALL_TO_ALL_V, "a5").is_none());
         let m = arch_problem(&INDEXED_ALL_TO_ALL_V, "a2a3").unwrap();
-        assert!(m.contains("indexed_all_to_all_v needs pl.arch = \"a5\" (A5 URMA PER_PEER transport)"), "{m}");
+        assert!(
+            m.contains("indexed_all_to_all_v needs pl.arch = \"a5\" (A5 URMA PER_PEER transport)"),
+            "{m}"
+        );
     }
 
     #[test]
@@ -395,15 +457,29 @@ mod tests {
         let context = crate::test_context();
         let int = |width| melior::ir::r#type::IntegerType::new(&context, width).into();
         let plain = |e| Variant::of_element(Collective::AllToAllV, e);
-        assert_eq!(plain(Type::float32(&context)), Some(Variant::plain(Dtype::Fp32)));
+        assert_eq!(
+            plain(Type::float32(&context)),
+            Some(Variant::plain(Dtype::Fp32))
+        );
         assert_eq!(plain(int(8)), Some(Variant::plain(Dtype::Int8)));
         assert_eq!(plain(int(32)), None);
         assert_eq!(plain(Type::bfloat16(&context)), None);
-        assert_eq!(Variant::plain(Dtype::Fp32).symbol(), "__builtin_all_to_all_v__fp32");
-        assert_eq!(Variant::plain(Dtype::Int8).template_vars(), "dtype_cpp=int8_t");
+        assert_eq!(
+            Variant::plain(Dtype::Fp32).symbol(),
+            "__builtin_all_to_all_v__fp32"
+        );
+        assert_eq!(
+            Variant::plain(Dtype::Int8).template_vars(),
+            "dtype_cpp=int8_t"
+        );
         let indexed = Variant::new(Collective::IndexedAllToAllV, Dtype::Int8);
         assert_eq!(indexed.symbol(), "__builtin_indexed_all_to_all_v__int8");
-        let printed = |v: Variant| -> Vec<String> { v.canonical_type_values(&context).iter().map(|t| t.to_string()).collect() };
+        let printed = |v: Variant| -> Vec<String> {
+            v.canonical_type_values(&context)
+                .iter()
+                .map(|t| t.to_string())
+                .collect()
+        };
         assert_eq!(
             printed(indexed),
             [
@@ -418,7 +494,14 @@ mod tests {
         );
         assert_eq!(
             printed(Variant::plain(Dtype::Fp32)),
-            ["!pl.tensor<*xf32>", "!pld.dtensor<*xf32>", "!pld.dtensor<*xi32>", "!pl.tensor<*xi32>", "!pld.dtensor<*xi32>", "!pld.dtensor<*xf32>"]
+            [
+                "!pl.tensor<*xf32>",
+                "!pld.dtensor<*xf32>",
+                "!pld.dtensor<*xi32>",
+                "!pl.tensor<*xi32>",
+                "!pld.dtensor<*xi32>",
+                "!pld.dtensor<*xf32>"
+            ]
         );
     }
 
@@ -427,7 +510,10 @@ mod tests {
         use melior::ir::operation::OperationLike;
         let context = crate::test_context();
         for (v, dirs) in [
-            (Variant::plain(Dtype::Int8), vec!["in", "inout", "inout", "in", "inout"]),
+            (
+                Variant::plain(Dtype::Int8),
+                vec!["in", "inout", "inout", "in", "inout"],
+            ),
             (
                 Variant::new(Collective::IndexedAllToAllV, Dtype::Fp32),
                 vec!["in", "inout", "inout", "in", "inout", "in"],
@@ -436,12 +522,21 @@ mod tests {
             let kernel = v.build_kernel(&context, Location::unknown(&context));
             assert!(kernel.verify());
             let text = kernel.to_string();
-            assert!(text.starts_with(&format!("func.func private @{}(", v.symbol())), "{text}");
-            let directions: Vec<&str> =
-                text.split("pl.direction = \"").skip(1).map(|rest| &rest[..rest.find('"').unwrap()]).collect();
+            assert!(
+                text.starts_with(&format!("func.func private @{}(", v.symbol())),
+                "{text}"
+            );
+            let directions: Vec<&str> = text
+                .split("pl.direction = \"")
+                .skip(1)
+                .map(|rest| &rest[..rest.find('"').unwrap()])
+                .collect();
             assert_eq!(directions, dirs);
             // The body returns `target`, the second parameter.
-            assert!(text.contains(&format!("return %arg1 : !pld.dtensor<*x{}>", v.element())), "{text}");
+            assert!(
+                text.contains(&format!("return %arg1 : !pld.dtensor<*x{}>", v.element())),
+                "{text}"
+            );
             assert!(text.contains(v.template_dir()));
             assert!(text.contains(v.template_vars()));
         }

@@ -46,11 +46,20 @@ mod notes_ffi {
 
 /// An error at `loc` with several attached notes, in order.
 pub fn error_with_notes(loc: Location, message: &str, notes: &[(Location, String)]) {
-    let text = |s: &str| mlir_sys::MlirStringRef { data: s.as_ptr() as *const _, length: s.len() };
+    let text = |s: &str| mlir_sys::MlirStringRef {
+        data: s.as_ptr() as *const _,
+        length: s.len(),
+    };
     let locs: Vec<mlir_sys::MlirLocation> = notes.iter().map(|(l, _)| l.to_raw()).collect();
     let texts: Vec<mlir_sys::MlirStringRef> = notes.iter().map(|(_, n)| text(n)).collect();
     unsafe {
-        notes_ffi::pldEmitErrorWithNotes(loc.to_raw(), text(message), notes.len() as isize, locs.as_ptr(), texts.as_ptr());
+        notes_ffi::pldEmitErrorWithNotes(
+            loc.to_raw(),
+            text(message),
+            notes.len() as isize,
+            locs.as_ptr(),
+            texts.as_ptr(),
+        );
     }
 }
 
@@ -77,7 +86,11 @@ pub fn op_message(op_name: &str, message: &str) -> String {
 }
 
 fn name_of<'c: 'a, 'a>(op: &impl melior::ir::operation::OperationLike<'c, 'a>) -> String {
-    op.name().as_string_ref().as_str().map(str::to_string).unwrap_or_else(|_| "<invalid op name>".into())
+    op.name()
+        .as_string_ref()
+        .as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|_| "<invalid op name>".into())
 }
 
 /// An error about `op`, at its location: `'<op name>' op <message>`.
@@ -92,7 +105,12 @@ pub fn op_error_with_note<'c: 'a, 'a>(
     note_loc: Location,
     note: &str,
 ) {
-    error_with_note(op.location(), &op_message(&name_of(op), message), note_loc, note);
+    error_with_note(
+        op.location(),
+        &op_message(&name_of(op), message),
+        note_loc,
+        note,
+    );
 }
 
 /// An error about `op` with several attached notes, in order.
@@ -105,6 +123,9 @@ pub fn op_error_with_notes<'c: 'a, 'a>(
 }
 
 /// A remark about `op`, at its location: `'<op name>' op <message>`.
-pub fn op_remark<'c: 'a, 'a>(op: &impl melior::ir::operation::OperationLike<'c, 'a>, message: &str) {
+pub fn op_remark<'c: 'a, 'a>(
+    op: &impl melior::ir::operation::OperationLike<'c, 'a>,
+    message: &str,
+) {
     remark(op.location(), &op_message(&name_of(op), message));
 }

@@ -18,11 +18,11 @@
 pub mod analysis;
 mod bridge;
 mod capi;
+pub mod codegen;
+mod collective;
 mod diag;
 mod error;
 pub mod ir;
-pub mod codegen;
-mod collective;
 pub mod passes;
 pub mod sim;
 

@@ -51,22 +51,33 @@ fn input_verdict(source: &str) -> Result<(), String> {
         op = current.next_in_block();
     }
     let mut trace = ContiguityTrace::new(module.body());
-    trace.check(input.expect("a collective")).map_err(|culprit| culprit.op_name)
+    trace
+        .check(input.expect("a collective"))
+        .map_err(|culprit| culprit.op_name)
 }
 
 #[test]
 fn a_parameter_is_a_root() {
-    assert_eq!(input_verdict(&module_with("", "%in: !pl.tensor<16x4xf32>, ")), Ok(()));
+    assert_eq!(
+        input_verdict(&module_with("", "%in: !pl.tensor<16x4xf32>, ")),
+        Ok(())
+    );
 }
 
 #[test]
 fn reshape_chain_is_followed_and_transpose_is_named() {
     let ok = "  %a = pl.tensor.reshape %x : !pl.tensor<64xf32> -> !pl.tensor<4x16xf32>\n  \
               %in = pl.tensor.reshape %a : !pl.tensor<4x16xf32> -> !pl.tensor<16x4xf32>";
-    assert_eq!(input_verdict(&module_with(ok, "%x: !pl.tensor<64xf32>, ")), Ok(()));
+    assert_eq!(
+        input_verdict(&module_with(ok, "%x: !pl.tensor<64xf32>, ")),
+        Ok(())
+    );
     let bad = "  %a = pl.tensor.transpose %x {perm = array<i64: 1, 0>} : !pl.tensor<4x16xf32> -> !pl.tensor<16x4xf32>\n  \
                %in = pl.tensor.reshape %a : !pl.tensor<16x4xf32> -> !pl.tensor<16x4xf32>";
-    assert_eq!(input_verdict(&module_with(bad, "%x: !pl.tensor<4x16xf32>, ")), Err("pl.tensor.transpose".into()));
+    assert_eq!(
+        input_verdict(&module_with(bad, "%x: !pl.tensor<4x16xf32>, ")),
+        Err("pl.tensor.transpose".into())
+    );
 }
 
 #[test]
@@ -81,12 +92,18 @@ fn a_loop_cycle_shares_one_verdict() {
         )
     };
     let params = "%x: !pl.tensor<16x4xf32>, %y: !pl.tensor<4x16xf32>, %n: index, ";
-    assert_eq!(input_verdict(&module_with(&loop_body("%x"), params)), Ok(()));
+    assert_eq!(
+        input_verdict(&module_with(&loop_body("%x"), params)),
+        Ok(())
+    );
     let tainted = format!(
         "  %bad = pl.tensor.transpose %y {{perm = array<i64: 1, 0>}} : !pl.tensor<4x16xf32> -> !pl.tensor<16x4xf32>\n{}",
         loop_body("%bad")
     );
-    assert_eq!(input_verdict(&module_with(&tainted, params)), Err("pl.tensor.transpose".into()));
+    assert_eq!(
+        input_verdict(&module_with(&tainted, params)),
+        Err("pl.tensor.transpose".into())
+    );
 }
 
 #[test]
@@ -100,8 +117,13 @@ fn a_chain_deeper_than_any_stack_is_traced() {
         ));
         prev = format!("%v{i}");
     }
-    body.push_str(&format!("  %in = pl.cast {prev} : !pl.tensor<16x4xf32> to !pl.tensor<16x4xf32>"));
-    assert_eq!(input_verdict(&module_with(&body, "%x: !pl.tensor<16x4xf32>, ")), Ok(()));
+    body.push_str(&format!(
+        "  %in = pl.cast {prev} : !pl.tensor<16x4xf32> to !pl.tensor<16x4xf32>"
+    ));
+    assert_eq!(
+        input_verdict(&module_with(&body, "%x: !pl.tensor<16x4xf32>, ")),
+        Ok(())
+    );
     // The same chain rooted at a write is rejected, however deep.
     let rooted_at_write = body.replacen(
         "%v0 = pl.tensor.view %x",
@@ -109,7 +131,10 @@ fn a_chain_deeper_than_any_stack_is_traced() {
         1,
     );
     assert_eq!(
-        input_verdict(&module_with(&rooted_at_write, "%x: !pl.tensor<16x4xf32>, %e: f32, %i: index, ")),
+        input_verdict(&module_with(
+            &rooted_at_write,
+            "%x: !pl.tensor<16x4xf32>, %e: f32, %i: index, "
+        )),
         Err("pl.tensor.write".into())
     );
 }

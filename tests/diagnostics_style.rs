@@ -23,7 +23,9 @@ fn root() -> PathBuf {
 }
 
 fn files(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
     entries.sort();
     for path in entries {
@@ -52,7 +54,11 @@ const FROZEN: &[&str] = &[
 
 fn template_regex(template: &str) -> Regex {
     let mut pattern = String::new();
-    for (i, piece) in Regex::new(r"<[A-Za-z_#0-9 .-]+>").unwrap().split(template).enumerate() {
+    for (i, piece) in Regex::new(r"<[A-Za-z_#0-9 .-]+>")
+        .unwrap()
+        .split(template)
+        .enumerate()
+    {
         if i > 0 {
             pattern.push_str(".*?");
         }
@@ -66,14 +72,19 @@ fn violations(text: &str) -> Vec<String> {
     let mut problems = Vec::new();
     let mut rest = text.to_string();
     for frozen in FROZEN {
-        rest = template_regex(frozen).replace_all(&rest, "<frozen>").into_owned();
+        rest = template_regex(frozen)
+            .replace_all(&rest, "<frozen>")
+            .into_owned();
     }
     // The prefix: a message that starts with a quoted op name continues with ` op `.
     let op_start = Regex::new(r"^'([a-z_][a-z0-9_]*\.[a-z0-9_.]+)'").unwrap();
     if let Some(m) = op_start.captures(text)
         && !text[m.get(0).unwrap().end()..].starts_with(" op ")
     {
-        problems.push(format!("starts with '{}' but not with the prefix '{}' op", &m[1], &m[1]));
+        problems.push(format!(
+            "starts with '{}' but not with the prefix '{}' op",
+            &m[1], &m[1]
+        ));
     }
     if rest.contains("'@") {
         problems.push("quotes a symbol ('@name'): write @name".into());
@@ -81,15 +92,27 @@ fn violations(text: &str) -> Vec<String> {
     if rest.contains("DistributedTensor") {
         problems.push("says DistributedTensor outside a frozen phrase: write !pld.dtensor".into());
     }
-    for bad in ["kind is '", "kind '", "without pl.func_kind", "is 'without", "InCore-level"] {
+    for bad in [
+        "kind is '",
+        "kind '",
+        "without pl.func_kind",
+        "is 'without",
+        "InCore-level",
+    ] {
         if rest.contains(bad) {
-            problems.push(format!("uses the wording {bad:?}: name pl.func_kind \"<kind>\" or `no pl.func_kind`"));
+            problems.push(format!(
+                "uses the wording {bad:?}: name pl.func_kind \"<kind>\" or `no pl.func_kind`"
+            ));
         }
     }
     // Spec shorthand with its meaning: the words around `X=<n>` say what X is.
     let shorthand = Regex::new(r"\b(NR|S|B|L|P) ?= ?-?\d+").unwrap();
     for m in shorthand.find_iter(&rest) {
-        let name = m.as_str().split(|c: char| c == '=' || c == ' ').next().unwrap();
+        let name = m
+            .as_str()
+            .split(|c: char| c == '=' || c == ' ')
+            .next()
+            .unwrap();
         let meaning: &[&str] = match name {
             "S" => &["stride"],
             "B" => &["block count", "launch width", "blocks"],
@@ -97,10 +120,21 @@ fn violations(text: &str) -> Vec<String> {
             "P" => &["ranks"],
             _ => &["row"],
         };
-        let lo = rest[..m.start()].char_indices().rev().nth(23).map_or(0, |(i, _)| i);
-        let hi = rest[m.end()..].char_indices().nth(12).map_or(rest.len(), |(i, _)| m.end() + i);
+        let lo = rest[..m.start()]
+            .char_indices()
+            .rev()
+            .nth(23)
+            .map_or(0, |(i, _)| i);
+        let hi = rest[m.end()..]
+            .char_indices()
+            .nth(12)
+            .map_or(rest.len(), |(i, _)| m.end() + i);
         if !meaning.iter().any(|w| rest[lo..hi].contains(w)) {
-            problems.push(format!("spec shorthand {} without its meaning ({})", m.as_str(), meaning.join(" / ")));
+            problems.push(format!(
+                "spec shorthand {} without its meaning ({})",
+                m.as_str(),
+                meaning.join(" / ")
+            ));
         }
     }
     problems
@@ -110,9 +144,16 @@ fn violations(text: &str) -> Vec<String> {
 fn expected_texts() -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut paths = Vec::new();
-    files(&root().join("test"), &[".mlir", ".test", ".core-num-zero", ".seed"], &mut paths);
+    files(
+        &root().join("test"),
+        &[".mlir", ".test", ".core-num-zero", ".seed"],
+        &mut paths,
+    );
     let expected = Regex::new(r"expected-(?:error|note|remark|warning)[^{]*\{\{(.*?)\}\}").unwrap();
-    let check = Regex::new(r"^\W*[A-Z][A-Z0-9_-]*(?:-NEXT|-SAME|-DAG)?:.*?\b(?:error|note|remark|warning): (.*)$").unwrap();
+    let check = Regex::new(
+        r"^\W*[A-Z][A-Z0-9_-]*(?:-NEXT|-SAME|-DAG)?:.*?\b(?:error|note|remark|warning): (.*)$",
+    )
+    .unwrap();
     for path in paths {
         let text = read(&path);
         let name = path.strip_prefix(root()).unwrap().display().to_string();
@@ -133,12 +174,25 @@ fn expected_texts() -> Vec<(String, String)> {
 #[test]
 fn expected_diagnostics_follow_the_style() {
     let texts = expected_texts();
-    assert!(texts.len() > 200, "found only {} expected diagnostics", texts.len());
+    assert!(
+        texts.len() > 200,
+        "found only {} expected diagnostics",
+        texts.len()
+    );
     let bad: Vec<String> = texts
         .iter()
-        .flat_map(|(at, text)| violations(text).into_iter().map(move |v| format!("{at}: {v}\n    {text}")))
+        .flat_map(|(at, text)| {
+            violations(text)
+                .into_iter()
+                .map(move |v| format!("{at}: {v}\n    {text}"))
+        })
         .collect();
-    assert!(bad.is_empty(), "{} diagnostics break the style (docs/diagnostics.md):\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} diagnostics break the style (docs/diagnostics.md):\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
 
 #[test]
@@ -158,13 +212,20 @@ fn the_style_check_can_fail() {
         "'pld.tensor.all_to_all_v' op signal stride S=2 is smaller than the admitted block count B=4 (core_num L=4 folded for P=2 ranks)",
         "'!pl.tensor' parameter 'valid' has 1 entries but the shape has rank 2",
     ] {
-        assert!(violations(text).is_empty(), "refused: {text}: {:?}", violations(text));
+        assert!(
+            violations(text).is_empty(),
+            "refused: {text}: {:?}",
+            violations(text)
+        );
     }
 }
 
 /// A template with every placeholder as `<>`.
 fn canonical(template: &str) -> String {
-    Regex::new(r"<[A-Za-z_#0-9 .-]+>").unwrap().replace_all(template, "<>").into_owned()
+    Regex::new(r"<[A-Za-z_#0-9 .-]+>")
+        .unwrap()
+        .replace_all(template, "<>")
+        .into_owned()
 }
 
 /// The string literals of a Rust argument list, each as a template
@@ -176,11 +237,18 @@ fn rust_literals(args: &str) -> Vec<String> {
     literal
         .captures_iter(args)
         .map(|c| {
-            let s = continuation.replace_all(&c[1], "").replace("\\\"", "\"").replace("\\n", "\n");
+            let s = continuation
+                .replace_all(&c[1], "")
+                .replace("\\\"", "\"")
+                .replace("\\n", "\n");
             let s = s.replace("{{", "\u{1}").replace("}}", "\u{2}");
             placeholder
                 .replace_all(&s, |c: &regex::Captures| {
-                    let name = c[0].trim_matches(['{', '}']).split(':').next().unwrap_or("");
+                    let name = c[0]
+                        .trim_matches(['{', '}'])
+                        .split(':')
+                        .next()
+                        .unwrap_or("");
                     if name.is_empty() || name.chars().all(|ch| ch.is_ascii_digit()) {
                         "<value>".to_string()
                     } else {
@@ -249,14 +317,32 @@ fn cpp_template(statement: &str) -> String {
     let literal = Regex::new(r#"(?s)"((?:[^"\\]|\\.)*)""#).unwrap();
     let ident = Regex::new(r"[A-Za-z_][A-Za-z_0-9]*").unwrap();
     let placeholder = |between: &str| -> Option<String> {
-        let operand = between.split("<<").skip(1).map(str::trim).filter(|o| !o.is_empty()).last()?;
+        let operand = between
+            .split("<<")
+            .skip(1)
+            .map(str::trim)
+            .filter(|o| !o.is_empty())
+            .last()?;
         let name = ident
             .find_iter(operand)
             .map(|m| m.as_str())
-            .filter(|n| !["get", "getValue", "size", "getType", "getTypes", "drop_front"].contains(n))
+            .filter(|n| {
+                ![
+                    "get",
+                    "getValue",
+                    "size",
+                    "getType",
+                    "getTypes",
+                    "drop_front",
+                ]
+                .contains(n)
+            })
             .last()
             .unwrap_or("value");
-        let name = name.strip_prefix("get").filter(|n| !n.is_empty()).unwrap_or(name);
+        let name = name
+            .strip_prefix("get")
+            .filter(|n| !n.is_empty())
+            .unwrap_or(name);
         Some(format!("<{}>", name.trim_start_matches('*')))
     };
     let mut out = String::new();
@@ -268,7 +354,11 @@ fn cpp_template(statement: &str) -> String {
         {
             out.push_str(&p);
         }
-        out.push_str(&m.as_str()[1..m.as_str().len() - 1].replace("\\\"", "\"").replace("\\'", "'"));
+        out.push_str(
+            &m.as_str()[1..m.as_str().len() - 1]
+                .replace("\\\"", "\"")
+                .replace("\\'", "'"),
+        );
         last = m.end();
     }
     if last > 0
@@ -303,15 +393,24 @@ fn emitted_templates() -> Vec<(String, String)> {
             let line = text[..m.start()].lines().count();
             let args = balanced(text, m.end() - 1);
             let callee = m.as_str();
-            let prefixed = callee.contains("op_") || callee.contains("error") || callee.starts_with("fail") || callee.starts_with("report");
-            let prefixed = prefixed && !callee.ends_with("diag::error(") && !callee.ends_with("diag::error_with_note(");
+            let prefixed = callee.contains("op_")
+                || callee.contains("error")
+                || callee.starts_with("fail")
+                || callee.starts_with("report");
+            let prefixed = prefixed
+                && !callee.ends_with("diag::error(")
+                && !callee.ends_with("diag::error_with_note(");
             // The prefix goes before the message, the first literal (a note
             // or a format argument comes later).
             for (k, t) in rust_literals(args).into_iter().enumerate() {
                 if !has_text(&t) {
                     continue;
                 }
-                let t = if prefixed && k == 0 { format!("'<op>' op {t}") } else { t };
+                let t = if prefixed && k == 0 {
+                    format!("'<op>' op {t}")
+                } else {
+                    t
+                };
                 out.push((format!("{name}:{line}"), t));
             }
         }
@@ -328,7 +427,9 @@ fn emitted_templates() -> Vec<(String, String)> {
             let end = statement_end(&text, m.start());
             let mut statement = text[m.end() - 1..end].to_string();
             // `diag << …` continuations of a named diagnostic (verifyEnumString).
-            if text[..m.start()].ends_with("diag = op->") || text[..m.start()].trim_end().ends_with("diag =") {
+            if text[..m.start()].ends_with("diag = op->")
+                || text[..m.start()].trim_end().ends_with("diag =")
+            {
                 let more = &text[end..];
                 for cont in more.split(';').take(3) {
                     if cont.trim_start().starts_with("llvm::interleave") {
@@ -342,7 +443,11 @@ fn emitted_templates() -> Vec<(String, String)> {
             if !has_text(&t) {
                 continue;
             }
-            let t = if m.as_str().starts_with("emitOpError") { format!("'<op>' op {t}") } else { t };
+            let t = if m.as_str().starts_with("emitOpError") {
+                format!("'<op>' op {t}")
+            } else {
+                t
+            };
             out.push((format!("{name}:{line}"), t));
         }
     }
@@ -353,7 +458,12 @@ fn emitted_templates() -> Vec<(String, String)> {
 /// `"?"` and other short literals do not.
 fn has_text(template: &str) -> bool {
     let placeholders = Regex::new(r"<[A-Za-z_#0-9 .-]+>").unwrap();
-    placeholders.replace_all(template, "").chars().filter(|c| c.is_alphabetic()).count() >= 6
+    placeholders
+        .replace_all(template, "")
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .count()
+        >= 6
 }
 
 struct Entry {
@@ -365,16 +475,27 @@ struct Entry {
 /// The inventory table of docs/diagnostics.md: rows `| ``message`` | file | test |`.
 fn inventory() -> Vec<Entry> {
     let doc = read(&root().join("docs/diagnostics.md"));
-    let section = doc.split("## Inventory").nth(1).expect("docs/diagnostics.md has an ## Inventory section");
+    let section = doc
+        .split("## Inventory")
+        .nth(1)
+        .expect("docs/diagnostics.md has an ## Inventory section");
     let mut out = Vec::new();
     for (i, line) in doc.lines().enumerate() {
         if !line.starts_with("| ``") || !section.contains(line) {
             continue;
         }
         let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
-        assert!(cells.len() >= 3, "docs/diagnostics.md:{}: a row needs message | file | test", i + 1);
+        assert!(
+            cells.len() >= 3,
+            "docs/diagnostics.md:{}: a row needs message | file | test",
+            i + 1
+        );
         let message = cells[0].trim_start_matches("`` ").trim_end_matches(" ``");
-        out.push(Entry { template: message.to_string(), test: cells[2].trim_matches('`').to_string(), line: i + 1 });
+        out.push(Entry {
+            template: message.to_string(),
+            test: cells[2].trim_matches('`').to_string(),
+            line: i + 1,
+        });
     }
     out
 }
@@ -382,7 +503,11 @@ fn inventory() -> Vec<Entry> {
 #[test]
 fn every_emission_site_is_in_the_inventory() {
     let sites = emitted_templates();
-    assert!(sites.len() > 150, "found only {} emission templates", sites.len());
+    assert!(
+        sites.len() > 150,
+        "found only {} emission templates",
+        sites.len()
+    );
     if std::env::var_os("PLD_DIAG_DUMP").is_some() {
         for (at, t) in &sites {
             println!("{at}\t{t}");
@@ -405,7 +530,11 @@ fn every_emission_site_is_in_the_inventory() {
 #[test]
 fn every_inventory_entry_is_tested() {
     let entries = inventory();
-    assert!(entries.len() > 100, "the inventory has only {} entries", entries.len());
+    assert!(
+        entries.len() > 100,
+        "the inventory has only {} entries",
+        entries.len()
+    );
     let piece = Regex::new(r"<[A-Za-z_#0-9 .-]+>").unwrap();
     let mut bad = Vec::new();
     for e in &entries {
@@ -414,12 +543,22 @@ fn every_inventory_entry_is_tested() {
         }
         let path = root().join(&e.test);
         if !path.is_file() {
-            bad.push(format!("docs/diagnostics.md:{}: no test file {}", e.line, e.test));
+            bad.push(format!(
+                "docs/diagnostics.md:{}: no test file {}",
+                e.line, e.test
+            ));
             continue;
         }
-        let longest = piece.split(&e.template).max_by_key(|p| p.len()).unwrap_or("").trim();
+        let longest = piece
+            .split(&e.template)
+            .max_by_key(|p| p.len())
+            .unwrap_or("")
+            .trim();
         if !read(&path).contains(longest) {
-            bad.push(format!("docs/diagnostics.md:{}: {} does not contain {longest:?}", e.line, e.test));
+            bad.push(format!(
+                "docs/diagnostics.md:{}: {} does not contain {longest:?}",
+                e.line, e.test
+            ));
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));

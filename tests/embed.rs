@@ -13,7 +13,10 @@ use common::llvm_tool;
 /// target/<profile>/examples/embed, next to this test's target/<profile>/deps.
 fn embed_binary() -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
-    let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>");
     profile_dir.join("examples").join("embed")
 }
 
@@ -38,15 +41,26 @@ fn embed_example_lowers_the_chip_pipeline() {
         .stdin(Stdio::piped())
         .spawn()
         .expect("FileCheck runs (apt-get install llvm-22-tools)");
-    filecheck.stdin.take().unwrap().write_all(&output.stdout).unwrap();
-    assert!(filecheck.wait().unwrap().success(), "FileCheck failed on embed's output");
+    filecheck
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&output.stdout)
+        .unwrap();
+    assert!(
+        filecheck.wait().unwrap().success(),
+        "FileCheck failed on embed's output"
+    );
 }
 
 #[test]
 fn embed_example_reports_a_bad_pipeline() {
     let embed = embed_binary();
     if !embed.exists() {
-        panic!("{} is missing: run `cargo build --examples`", embed.display());
+        panic!(
+            "{} is missing: run `cargo build --examples`",
+            embed.display()
+        );
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let output = Command::new(&embed)
@@ -56,5 +70,8 @@ fn embed_example_reports_a_bad_pipeline() {
         .expect("embed runs");
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("bad pipeline `builtin.module(no-such-pass)`"), "{stderr}");
+    assert!(
+        stderr.contains("bad pipeline `builtin.module(no-such-pass)`"),
+        "{stderr}"
+    );
 }

@@ -69,7 +69,15 @@ fn run(cmd: &mut Command) -> String {
 fn gxx(args: &[&str]) {
     let include = root().join("runtime/include");
     run(Command::new("g++")
-        .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1", "-pthread", "-I"])
+        .args([
+            "-std=c++17",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-O1",
+            "-pthread",
+            "-I",
+        ])
         .arg(include)
         .args(args));
 }
@@ -82,7 +90,9 @@ fn runtime_object() -> &'static Path {
         if let Ok(entries) = std::fs::read_dir(scratch_root()) {
             for e in entries.flatten() {
                 let name = e.file_name().to_string_lossy().into_owned();
-                let pid = name.strip_prefix("runtime-").and_then(|p| p.parse::<u32>().ok());
+                let pid = name
+                    .strip_prefix("runtime-")
+                    .and_then(|p| p.parse::<u32>().ok());
                 if pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
                     let _ = std::fs::remove_dir_all(e.path());
                 }
@@ -139,7 +149,8 @@ fn build(ex: &Example, p: usize, driver: &str) -> Built {
     let t0 = Instant::now();
     let scratch = scratch(&format!("{}-p{p}", ex.name));
     let dir = scratch.0.clone();
-    let source = std::fs::read_to_string(root().join(format!("examples/{}.mlir", ex.name))).unwrap();
+    let source =
+        std::fs::read_to_string(root().join(format!("examples/{}.mlir", ex.name))).unwrap();
     let text = retarget(&source, &(ex.shapes)(p));
     if p == ex.written_for {
         assert_eq!(
@@ -151,14 +162,19 @@ fn build(ex: &Example, p: usize, driver: &str) -> Built {
     std::fs::write(&input, &text).unwrap();
 
     // pld-opt: the whole pipeline.
-    let lowered = run(Command::new(PLD_OPT).arg("--pld-lower-collectives").arg(&input));
+    let lowered = run(Command::new(PLD_OPT)
+        .arg("--pld-lower-collectives")
+        .arg(&input));
     let lowered_path = dir.join(format!("{}.lowered.mlir", ex.name));
     std::fs::write(&lowered_path, &lowered).unwrap();
     let left: Vec<&str> = lowered
         .lines()
         .filter(|l| is_op(l, "pld.tensor.all_to_all_v"))
         .collect();
-    assert!(left.is_empty(), "a collective was left in the lowered IR: {left:?}");
+    assert!(
+        left.is_empty(),
+        "a collective was left in the lowered IR: {left:?}"
+    );
     let body = function_text(&lowered, ex.name);
     let loop_at = body
         .find("scf.for")
@@ -170,12 +186,17 @@ fn build(ex: &Example, p: usize, driver: &str) -> Built {
     );
     if ex.loop_carried {
         assert!(
-            body[loop_at..].lines().next().unwrap().contains("iter_args("),
+            body[loop_at..]
+                .lines()
+                .next()
+                .unwrap()
+                .contains("iter_args("),
             "the loop carries its windows:\n{body}"
         );
     }
     assert_eq!(
-        body.matches("func.call @__builtin_all_to_all_v__fp32(").count(),
+        body.matches("func.call @__builtin_all_to_all_v__fp32(")
+            .count(),
         ex.collectives,
         "each collective becomes one call of the synthesized kernel:\n{body}"
     );
@@ -191,7 +212,11 @@ fn build(ex: &Example, p: usize, driver: &str) -> Built {
     let sub = tree.join("next_levels").join(ex.name);
     let orch = sub.join(format!("orchestration/{}.cpp", ex.name));
     let cpp = std::fs::read_to_string(&orch).unwrap();
-    assert!(cpp.contains("for ("), "{} has no C++ loop:\n{cpp}", orch.display());
+    assert!(
+        cpp.contains("for ("),
+        "{} has no C++ loop:\n{cpp}",
+        orch.display()
+    );
     let loop_at = cpp.find("for (").unwrap();
     let a2a_tasks: Vec<usize> = cpp
         .match_indices("Task task(")
@@ -241,7 +266,12 @@ fn build(ex: &Example, p: usize, driver: &str) -> Built {
     }
     let exe = dir.join("run");
     let mut args: Vec<String> = vec!["-o".into(), exe.to_str().unwrap().into()];
-    args.extend(sources.iter().chain(&objects).map(|p| p.to_str().unwrap().to_string()));
+    args.extend(
+        sources
+            .iter()
+            .chain(&objects)
+            .map(|p| p.to_str().unwrap().to_string()),
+    );
     gxx(&args.iter().map(String::as_str).collect::<Vec<_>>());
     eprintln!(
         "{} P={p}: lowered, rendered and compiled in {:.1?}",
@@ -268,16 +298,23 @@ fn function_text<'a>(module: &'a str, name: &str) -> &'a str {
         .find(&format!("func.func @{name}("))
         .unwrap_or_else(|| panic!("no @{name} in:\n{module}"));
     let rest = &module[start..];
-    let end = rest[1..].find("\n  func.func ").map(|e| e + 1).unwrap_or(rest.len());
+    let end = rest[1..]
+        .find("\n  func.func ")
+        .map(|e| e + 1)
+        .unwrap_or(rest.len());
     &rest[..end]
 }
 
 /// Deterministic integer-valued inputs in [0, 30).
 fn inputs(n: usize, seed: u64) -> Vec<f32> {
-    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (0..n)
         .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((s >> 33) % 30) as f32
         })
         .collect()
@@ -315,7 +352,12 @@ impl Report {
         self.text
             .lines()
             .filter_map(|l| l.strip_prefix(tag).and_then(|r| r.strip_prefix(' ')))
-            .map(|r| r.split_whitespace().skip(ids).map(|x| x.parse().unwrap()).collect())
+            .map(|r| {
+                r.split_whitespace()
+                    .skip(ids)
+                    .map(|x| x.parse().unwrap())
+                    .collect()
+            })
             .collect()
     }
 }
@@ -323,7 +365,9 @@ impl Report {
 fn run_driver(exe: &Path, args: &[&str]) -> Report {
     let mut cmd = Command::new(exe);
     cmd.args(args).env("PLD_WAIT_TIMEOUT_MS", "10000");
-    Report { text: run(&mut cmd) }
+    Report {
+        text: run(&mut cmd),
+    }
 }
 
 fn assert_rows_eq(what: &str, got: &[Vec<f32>], want: &[Vec<f32>]) {
@@ -435,12 +479,20 @@ fn moe(p: usize) {
         let what = format!("moe_layers P={p} {mode} num_layers={layers} core_num={core_num}");
         let (pi, runs) = (p as i64, layers.max(0));
         let b = launch_width(pi, core_num);
-        let refused = runs > 0 && (!(1..=i64::from(i32::MAX)).contains(&core_num) || b > MOE_SIGNAL_STRIDE);
+        let refused =
+            runs > 0 && (!(1..=i64::from(i32::MAX)).contains(&core_num) || b > MOE_SIGNAL_STRIDE);
         if refused {
             assert_eq!(report.value("status"), 5, "{what}:\n{}", report.text);
-            assert_eq!(report.rank_statuses(), vec![5; p], "{what}:\n{}", report.text);
+            assert_eq!(
+                report.rank_statuses(),
+                vec![5; p],
+                "{what}:\n{}",
+                report.text
+            );
             assert!(
-                report.text.contains("message pld.tensor.all_to_all_v: core_num"),
+                report
+                    .text
+                    .contains("message pld.tensor.all_to_all_v: core_num"),
                 "{what}:\n{}",
                 report.text
             );
@@ -453,7 +505,12 @@ fn moe(p: usize) {
             );
         } else {
             assert_eq!(report.value("status"), 0, "{what}:\n{}", report.text);
-            assert_eq!(report.rank_statuses(), vec![0; p], "{what}:\n{}", report.text);
+            assert_eq!(
+                report.rank_statuses(),
+                vec![0; p],
+                "{what}:\n{}",
+                report.text
+            );
             // Per rank: load + store, and per layer route + expert + gather + two collectives of B blocks.
             assert_eq!(
                 report.value("blocks"),
@@ -465,10 +522,17 @@ fn moe(p: usize) {
             dropped_somewhere |= dropped;
         }
         if mode == "chip" {
-            assert_eq!(report.value("signal_sum"), 0, "{what}: every signal cell back to 0");
+            assert_eq!(
+                report.value("signal_sum"),
+                0,
+                "{what}: every signal cell back to 0"
+            );
         }
     }
-    assert!(dropped_somewhere, "P={p}: no input exercised the capacity limit");
+    assert!(
+        dropped_somewhere,
+        "P={p}: no input exercised the capacity limit"
+    );
 }
 
 #[test]
@@ -521,7 +585,8 @@ fn micro_golden(p: usize, x: &[Vec<Vec<f32>>]) -> Vec<Vec<Vec<f32>>> {
                 let chunk = &xq[i * mb + r * MB_PER_PEER..i * mb + (r + 1) * MB_PER_PEER];
                 let kept = chunk.iter().filter(|row| (row[0] as i64) % 3 != 0);
                 for (k, row) in kept.enumerate() {
-                    yr[i * mb + q * MB_PER_PEER + k] = row.iter().map(|v| 2.0f32 * v + 1.0).collect();
+                    yr[i * mb + q * MB_PER_PEER + k] =
+                        row.iter().map(|v| 2.0f32 * v + 1.0).collect();
                 }
             }
         }
@@ -544,8 +609,17 @@ fn micro(p: usize) {
         let report = run_driver(&built.exe, &[&p.to_string(), file.to_str().unwrap()]);
         let what = format!("micro_batches P={p} seed {seed}");
         assert_eq!(report.value("status"), 0, "{what}:\n{}", report.text);
-        assert_eq!(report.rank_statuses(), vec![0; p], "{what}:\n{}", report.text);
-        assert_eq!(report.value("signal_sum"), 0, "{what}: every signal cell back to 0");
+        assert_eq!(
+            report.rank_statuses(),
+            vec![0; p],
+            "{what}:\n{}",
+            report.text
+        );
+        assert_eq!(
+            report.value("signal_sum"),
+            0,
+            "{what}: every signal cell back to 0"
+        );
         assert_eq!(
             report.value("live_buffers"),
             0,
@@ -571,7 +645,9 @@ fn is_op_finds_the_collectives_of_the_sources() {
     for (name, n) in [("moe_layers", 2), ("micro_batches", 1)] {
         let text = std::fs::read_to_string(root().join(format!("examples/{name}.mlir"))).unwrap();
         assert_eq!(
-            text.lines().filter(|l| is_op(l, "pld.tensor.all_to_all_v")).count(),
+            text.lines()
+                .filter(|l| is_op(l, "pld.tensor.all_to_all_v"))
+                .count(),
             n,
             "{name}"
         );

@@ -38,8 +38,15 @@ fn every_supported_op_is_run_by_a_codegen_test() {
     let text = executed_inputs();
     for (name, op) in ORCHESTRATION_OPS {
         // The custom form spells func.return as `return`.
-        let spelled = if *op == OrchOp::Return { " return" } else { name };
-        assert!(text.contains(spelled), "{name} is in ORCHESTRATION_OPS but no test/Codegen/Inputs/orch program uses it");
+        let spelled = if *op == OrchOp::Return {
+            " return"
+        } else {
+            name
+        };
+        assert!(
+            text.contains(spelled),
+            "{name} is in ORCHESTRATION_OPS but no test/Codegen/Inputs/orch program uses it"
+        );
     }
 }
 
@@ -51,9 +58,17 @@ fn run(tool: &str, args: &[&str], input: &str) -> (bool, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("tool runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
-    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -64,7 +79,10 @@ fn refused_ops_are_refused_by_legalize_and_by_translate() {
         ("arith.floordivsi", "%q = arith.floordivsi %n, %n : index"),
         ("arith.addf", "%q = arith.addf %f, %f : f32"),
         ("scf.execute_region", "scf.execute_region { scf.yield }"),
-        ("scf.index_switch", "scf.index_switch %n \n default { scf.yield }"),
+        (
+            "scf.index_switch",
+            "scf.index_switch %n \n default { scf.yield }",
+        ),
         ("test.opaque", "\"test.opaque\"() : () -> ()"),
     ];
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("orchestration_ops");
@@ -73,13 +91,30 @@ fn refused_ops_are_refused_by_legalize_and_by_translate() {
         let module = format!(
             "func.func @chip(%n: index, %f: f32) attributes {{pl.func_kind = \"orchestration\"}} {{\n  {body}\n  return\n}}\n"
         );
-        let (ok, err) = run(PLD_OPT, &["--allow-unregistered-dialect", "--legalize-spmd-launches"], &module);
-        assert!(!ok && err.contains(&format!("'{name}' op is not supported in a CHIP orchestration body")), "legalize on {name}: {err}");
         let (ok, err) = run(
-            PLD_TRANSLATE,
-            &["--allow-unregistered-dialect", "--pld-to-ascend-build", "--output-dir", out_dir.to_str().unwrap()],
+            PLD_OPT,
+            &["--allow-unregistered-dialect", "--legalize-spmd-launches"],
             &module,
         );
-        assert!(!ok && err.contains(&format!("'{name}'")), "pld-translate on {name}: {err}");
+        assert!(
+            !ok && err.contains(&format!(
+                "'{name}' op is not supported in a CHIP orchestration body"
+            )),
+            "legalize on {name}: {err}"
+        );
+        let (ok, err) = run(
+            PLD_TRANSLATE,
+            &[
+                "--allow-unregistered-dialect",
+                "--pld-to-ascend-build",
+                "--output-dir",
+                out_dir.to_str().unwrap(),
+            ],
+            &module,
+        );
+        assert!(
+            !ok && err.contains(&format!("'{name}'")),
+            "pld-translate on {name}: {err}"
+        );
     }
 }

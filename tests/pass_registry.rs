@@ -4,13 +4,11 @@
 //! melior's PassManager with its statistics and options.
 
 use melior::{
-    Context,
-    dialect::DialectRegistry,
-    ir::Module,
-    pass::PassManager,
-    utility::parse_pass_pipeline,
+    Context, dialect::DialectRegistry, ir::Module, pass::PassManager, utility::parse_pass_pipeline,
 };
-use pld::passes::{self, ARGUMENTS, PLD_LOWER_COLLECTIVES, lower_l2_tensor_collectives::LowerL2TensorCollectives};
+use pld::passes::{
+    self, ARGUMENTS, PLD_LOWER_COLLECTIVES, lower_l2_tensor_collectives::LowerL2TensorCollectives,
+};
 
 fn context() -> Context {
     let registry = DialectRegistry::new();
@@ -33,13 +31,20 @@ fn every_body_has_a_pass_class() {
         let pm = PassManager::new(&context);
         pm.add_pass(pass);
         // (melior's PassManager is op-agnostic: `any`.)
-        assert_eq!(pm.as_operation_pass_manager().to_string(), format!("any({argument}{})", options_of(argument)));
+        assert_eq!(
+            pm.as_operation_pass_manager().to_string(),
+            format!("any({argument}{})", options_of(argument))
+        );
     }
     assert!(passes::create_by_argument("no-such-pass").is_none());
 }
 
 fn options_of(argument: &str) -> &'static str {
-    if argument == "lower-l2-tensor-collectives" { "{aiv-cores=0}" } else { "" }
+    if argument == "lower-l2-tensor-collectives" {
+        "{aiv-cores=0}"
+    } else {
+        ""
+    }
 }
 
 /// `pld-lower-collectives` expands to PLD_LOWER_COLLECTIVES and forwards
@@ -48,12 +53,16 @@ fn options_of(argument: &str) -> &'static str {
 fn pipeline_is_the_documented_order_and_forwards_aiv_cores() {
     let context = context();
     let pm = PassManager::new(&context);
-    parse_pass_pipeline(pm.as_operation_pass_manager(), "builtin.module(pld-lower-collectives{aiv-cores=4})")
-        .expect("the pipeline parses");
+    parse_pass_pipeline(
+        pm.as_operation_pass_manager(),
+        "builtin.module(pld-lower-collectives{aiv-cores=4})",
+    )
+    .expect("the pipeline parses");
     let printed = pm.as_operation_pass_manager().to_string();
-    let expected = PLD_LOWER_COLLECTIVES
-        .replace(", ", ",")
-        .replace("lower-l2-tensor-collectives", "lower-l2-tensor-collectives{aiv-cores=4}");
+    let expected = PLD_LOWER_COLLECTIVES.replace(", ", ",").replace(
+        "lower-l2-tensor-collectives",
+        "lower-l2-tensor-collectives{aiv-cores=4}",
+    );
     assert_eq!(printed, expected);
 }
 
@@ -62,21 +71,31 @@ fn pipeline_is_the_documented_order_and_forwards_aiv_cores() {
 #[test]
 fn created_pass_runs_and_options_reach_the_body() {
     let context = context();
-    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/chip_pipeline.mlir")).unwrap();
+    let source = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/chip_pipeline.mlir"
+    ))
+    .unwrap();
 
     let mut module = Module::parse(&context, &source).expect("parses");
     let pm = PassManager::new(&context);
     pm.add_pass(passes::create::<LowerL2TensorCollectives>());
     pm.run(&mut module).expect("lowers");
     let text = module.as_operation().to_string();
-    assert!(text.contains("call @__builtin_all_to_all_v__fp32("), "{text}");
+    assert!(
+        text.contains("call @__builtin_all_to_all_v__fp32("),
+        "{text}"
+    );
     assert!(!text.contains("pld.tensor.all_to_all_v"), "{text}");
 
     // chip_pipeline has P = 2 and core_num 1: B = 1 fits one AIV core.
     let mut module = Module::parse(&context, &source).expect("parses");
     let pm = PassManager::new(&context);
-    parse_pass_pipeline(pm.as_operation_pass_manager(), "builtin.module(lower-l2-tensor-collectives{aiv-cores=1})")
-        .unwrap();
+    parse_pass_pipeline(
+        pm.as_operation_pass_manager(),
+        "builtin.module(lower-l2-tensor-collectives{aiv-cores=1})",
+    )
+    .unwrap();
     pm.run(&mut module).expect("B = 1 <= 1 core");
 
     // P = 8, core_num 8: B = 8 > 4 cores fails the pass (and leaves the module as it was).
@@ -89,10 +108,17 @@ fn created_pass_runs_and_options_reach_the_body() {
               !pld.dtensor<8xi32> -> !pld.dtensor<16x4xf32>
         return %0 : !pld.dtensor<16x4xf32>
       }"#;
-    for (pipeline, fits) in [("lower-l2-tensor-collectives{aiv-cores=4}", false), ("lower-l2-tensor-collectives{aiv-cores=8}", true)] {
+    for (pipeline, fits) in [
+        ("lower-l2-tensor-collectives{aiv-cores=4}", false),
+        ("lower-l2-tensor-collectives{aiv-cores=8}", true),
+    ] {
         let mut module = Module::parse(&context, wide).expect("parses");
         let pm = PassManager::new(&context);
-        parse_pass_pipeline(pm.as_operation_pass_manager(), &format!("builtin.module({pipeline})")).unwrap();
+        parse_pass_pipeline(
+            pm.as_operation_pass_manager(),
+            &format!("builtin.module({pipeline})"),
+        )
+        .unwrap();
         assert_eq!(pm.run(&mut module).is_ok(), fits, "{pipeline}");
     }
 }

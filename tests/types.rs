@@ -72,7 +72,10 @@ fn rank_zero_is_ranked() {
 #[test]
 fn layout_valid_strides() {
     let context = context();
-    let t = info(&context, "!pld.dtensor<8x16xf32, layout = dn, valid = [8, 8]>");
+    let t = info(
+        &context,
+        "!pld.dtensor<8x16xf32, layout = dn, valid = [8, 8]>",
+    );
     assert_eq!(t.layout, Layout::Dn);
     assert!(t.has_valid);
     assert!(!t.has_strides);
@@ -130,14 +133,23 @@ fn non_defaults_stay_distinct() {
         "!pl.tensor<*xf32>",
         "!pld.dtensor<4x4xf32>",
     ] {
-        assert_ne!(parse(&context, spelled), plain, "`{spelled}` is not the default type");
+        assert_ne!(
+            parse(&context, spelled),
+            plain,
+            "`{spelled}` is not the default type"
+        );
     }
 }
 
 #[test]
 fn other_types_are_not_tensor_like() {
     let context = context();
-    for text in ["!pld.comm_ctx", "!pld.window_buffer", "tensor<4xf32>", "i32"] {
+    for text in [
+        "!pld.comm_ctx",
+        "!pld.window_buffer",
+        "tensor<4xf32>",
+        "i32",
+    ] {
         assert!(TensorLike::of(parse(&context, text)).is_none(), "`{text}`");
     }
 }
@@ -153,19 +165,43 @@ fn invalid_types_do_not_parse() {
         true
     });
     for (text, reason) in [
-        ("!pl.tensor<4x4xf32, layout = zz>", "'!pl.tensor' parameter 'layout' must be nd, dn or nz, got zz"),
-        ("!pl.tensor<*xf32, valid = [4]>", "'!pl.tensor' parameter 'valid' needs a ranked shape"),
-        ("!pl.tensor<4x4xf32, valid = [5, 4]>", "'!pl.tensor' parameter 'valid' may not exceed the shape"),
-        ("!pl.tensor<4x4xf32, valid = []>", "'!pl.tensor' parameter 'valid' has 0 entries but the shape has rank 2"),
-        ("!pl.tensor<4x4xf32, strides = [4]>", "'!pl.tensor' parameter 'strides' has 1 entries"),
-        ("!pl.tensor<4x4xf32, strides = [4, 1], valid = [4, 4]>", "out of order"),
+        (
+            "!pl.tensor<4x4xf32, layout = zz>",
+            "'!pl.tensor' parameter 'layout' must be nd, dn or nz, got zz",
+        ),
+        (
+            "!pl.tensor<*xf32, valid = [4]>",
+            "'!pl.tensor' parameter 'valid' needs a ranked shape",
+        ),
+        (
+            "!pl.tensor<4x4xf32, valid = [5, 4]>",
+            "'!pl.tensor' parameter 'valid' may not exceed the shape",
+        ),
+        (
+            "!pl.tensor<4x4xf32, valid = []>",
+            "'!pl.tensor' parameter 'valid' has 0 entries but the shape has rank 2",
+        ),
+        (
+            "!pl.tensor<4x4xf32, strides = [4]>",
+            "'!pl.tensor' parameter 'strides' has 1 entries",
+        ),
+        (
+            "!pl.tensor<4x4xf32, strides = [4, 1], valid = [4, 4]>",
+            "out of order",
+        ),
         ("!pld.dtensor<4xi1>", "'!pld.dtensor' element type must be"),
         ("!pld.comm_ctx<4>", "takes no parameters"),
     ] {
         messages.borrow_mut().clear();
-        assert!(Type::parse(&context, text).is_none(), "`{text}` is rejected");
+        assert!(
+            Type::parse(&context, text).is_none(),
+            "`{text}` is rejected"
+        );
         let got = messages.borrow().join("\n");
-        assert!(got.contains(reason), "`{text}`: expected `{reason}`, got `{got}`");
+        assert!(
+            got.contains(reason),
+            "`{text}`: expected `{reason}`, got `{got}`"
+        );
     }
     context.detach_diagnostic_handler(id);
 }

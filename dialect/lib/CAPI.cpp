@@ -130,13 +130,27 @@ MlirOperation pldCastCreate(MlirLocation loc, MlirValue source,
                   .getOperation());
 }
 
-void pldOperationInsertOperands(MlirOperation op, intptr_t index, intptr_t n,
-                                const MlirValue *values) {
-  SmallVector<Value> operands;
-  operands.reserve(n);
+MlirOperation pldOperationRebuildWithOperands(MlirOperation opRaw,
+                                              intptr_t index, intptr_t n,
+                                              const MlirValue *values) {
+  Operation *op = unwrap(opRaw);
+  SmallVector<Value> operands(op->getOperands());
+  operands.reserve(operands.size() + n);
   for (intptr_t i = 0; i < n; ++i)
-    operands.push_back(unwrap(values[i]));
-  unwrap(op)->insertOperands(index, operands);
+    operands.insert(operands.begin() + index + i, unwrap(values[i]));
+  // What Operation::clone does, with the longer operand list: the operands
+  // live inline in the new op instead of a grown out-of-line storage
+  // beside the old op's unused inline one (issue #16, peak RSS).
+  Operation *rebuilt = Operation::create(
+      op->getLoc(), op->getName(), op->getResultTypes(), operands,
+      op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+      op->getSuccessors(), op->getNumRegions());
+  for (unsigned i = 0, e = op->getNumRegions(); i < e; ++i)
+    rebuilt->getRegion(i).takeBody(op->getRegion(i));
+  op->getBlock()->getOperations().insert(Block::iterator(op), rebuilt);
+  op->replaceAllUsesWith(rebuilt);
+  op->erase();
+  return wrap(rebuilt);
 }
 
 MlirType pldTensorLikeGetUnranked(bool distributed, MlirType elementType) {

@@ -21,7 +21,9 @@ use std::ffi::{c_char, c_void};
 /// `MLIR_PLUGIN_API_VERSION` (mlir/Tools/Plugins/PassPlugin.h).
 const MLIR_PLUGIN_API_VERSION: u32 = 1;
 const NAME: &std::ffi::CStr = c"pld";
-const VERSION: &std::ffi::CStr = match std::ffi::CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+const VERSION: &std::ffi::CStr = match std::ffi::CStr::from_bytes_with_nul(
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes(),
+) {
     Ok(version) => version,
     Err(_) => panic!("a version without NUL"),
 };

@@ -23,8 +23,8 @@
 
 use crate::{
     analysis::contiguity::ContiguityTrace,
-    ir::util::{OpKind, callee, is_tensor_like, key, op_key, op_kind, ops_in},
     ir::ptr_map::PtrMap,
+    ir::util::{OpKind, callee, is_tensor_like, key, op_key, op_kind, ops_in},
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, Value, ValueLike,
@@ -64,7 +64,10 @@ impl AliasClasses {
             let raw = op.to_raw();
             for i in 0..unsafe { mlir_sys::mlirOperationGetNumSuccessors(raw) } {
                 let successor = unsafe { mlir_sys::mlirOperationGetSuccessor(raw, i) };
-                predecessors.entry(successor.ptr as usize).or_default().push(*op);
+                predecessors
+                    .entry(successor.ptr as usize)
+                    .or_default()
+                    .push(*op);
             }
         }
         // A group every member of which joins one class (an op's whole flow, a
@@ -115,7 +118,9 @@ impl AliasClasses {
     fn find(&mut self, mut k: usize) -> usize {
         // Path halving: every node on the way points to its grandparent.
         loop {
-            let Some(&p) = self.parent.get(&k) else { return k };
+            let Some(&p) = self.parent.get(&k) else {
+                return k;
+            };
             if p == k {
                 return k;
             }
@@ -148,7 +153,10 @@ enum Sources<'c, 'a> {
     Values(Vec<Value<'c, 'a>>),
     /// Every member of a group (keyed by the op or block it belongs to),
     /// listed by the function when the group is first needed.
-    Group(usize, Box<dyn Fn(&Predecessors<'c, 'a>) -> Vec<Value<'c, 'a>> + 'a>),
+    Group(
+        usize,
+        Box<dyn Fn(&Predecessors<'c, 'a>) -> Vec<Value<'c, 'a>> + 'a>,
+    ),
 }
 
 fn alias_sources<'c: 'a, 'a>(
@@ -177,18 +185,27 @@ fn alias_sources<'c: 'a, 'a>(
         return Sources::Values(sources);
     }
     // `BlockArgument::owner` borrows the argument; the block lives as long as the IR.
-    let block: BlockRef<'c, 'a> = unsafe { BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw())) };
+    let block: BlockRef<'c, 'a> =
+        unsafe { BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw())) };
     let Some(parent) = block.parent_operation() else {
         return Sources::Values(Vec::new());
     };
-    let is_entry = block.parent_region().and_then(|r| r.first_block()).is_some_and(|first| first == block);
+    let is_entry = block
+        .parent_region()
+        .and_then(|r| r.first_block())
+        .is_some_and(|first| first == block);
     if !is_entry {
         // A successor block: whatever its predecessors pass.
         let k = block.to_raw().ptr as usize;
         return Sources::Group(
             k,
             Box::new(move |predecessors: &Predecessors<'c, 'a>| {
-                predecessors.get(&k).into_iter().flatten().flat_map(|t| tensor_operands(t)).collect()
+                predecessors
+                    .get(&k)
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|t| tensor_operands(t))
+                    .collect()
             }),
         );
     }
@@ -201,7 +218,10 @@ fn alias_sources<'c: 'a, 'a>(
 
 /// The flow of a region-holding op ([`op_flow`]), as a group.
 fn flow_group<'c: 'a, 'a>(op: OperationRef<'c, 'a>) -> Sources<'c, 'a> {
-    Sources::Group(op_key(&op), Box::new(move |_: &Predecessors<'c, 'a>| op_flow(&op)))
+    Sources::Group(
+        op_key(&op),
+        Box::new(move |_: &Predecessors<'c, 'a>| op_flow(&op)),
+    )
 }
 
 /// Calls `f` on every argument of every block of `op`'s regions.

@@ -11,15 +11,15 @@
 //! queries): linear in the IR size, and safe on 10k-deep chains.
 
 use crate::{ir::func_kind::symbol_name, ir::tensor_type::TensorView};
+use crate::{
+    ir::ptr_map::PtrMap,
+    ir::util::{OpKind, key, op_kind, op_name},
+};
 use melior::ir::{
     BlockLike, BlockRef, Location, RegionLike, Value, ValueLike,
     attribute::{Attribute, DenseI64ArrayAttribute},
     block::BlockArgument,
     operation::{OperationLike, OperationRef},
-};
-use crate::{
-    ir::util::{OpKind, key, op_kind, op_name},
-    ir::ptr_map::PtrMap,
 };
 use std::rc::Rc;
 
@@ -44,13 +44,21 @@ impl Culprit<'_> {
 type Key = usize;
 
 fn culprit<'c>(op: &OperationRef<'c, '_>, reason: impl Into<String>) -> Culprit<'c> {
-    Culprit { location: op.location(), op_name: op_name(op), reason: reason.into() }
+    Culprit {
+        location: op.location(),
+        op_name: op_name(op),
+        reason: reason.into(),
+    }
 }
 
 fn i64_array(op: &OperationRef, name: &str) -> Option<Vec<i64>> {
     let attr: Attribute = op.attribute(name).ok()?;
     let array = DenseI64ArrayAttribute::try_from(attr).ok()?;
-    Some((0..array.len()).map(|i| array.element(i).unwrap_or(0)).collect())
+    Some(
+        (0..array.len())
+            .map(|i| array.element(i).unwrap_or(0))
+            .collect(),
+    )
 }
 
 /// The sources of a value: `Ok(vec![])` for a root, `Ok(sources)` for an
@@ -95,7 +103,11 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
     /// A trace over the module whose `func.func`s by symbol are `functions`
     /// (shared with whoever built them, e.g. `crate::analysis::directions::Directions`).
     pub fn with_functions(functions: Rc<crate::ir::util::FunctionMap<'c, 'a>>) -> Self {
-        Self { functions, done: PtrMap::default(), steps: 0 }
+        Self {
+            functions,
+            done: PtrMap::default(),
+            steps: 0,
+        }
     }
 
     /// How many values the trace has stepped through (memoized values once).
@@ -204,7 +216,11 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             return self.argument_sources(value, arg);
         }
         let Some(result) = crate::ir::values::as_result(value) else {
-            return Err(Fail::Value(value, "value", "it is neither a block argument nor an op result"));
+            return Err(Fail::Value(
+                value,
+                "value",
+                "it is neither a block argument nor an op result",
+            ));
         };
         let op = result.owner();
         if let Some(t) = TensorView::of(value.r#type())
@@ -216,7 +232,9 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
         let operand = |i: usize| op.operand(i).map_err(|_| Fail::Op(op, "missing operand"));
         match op_kind(&op) {
             OpKind::Create | OpKind::Window => Ok(vec![]),
-            OpKind::Reshape | OpKind::SetValidshape | OpKind::Cast | OpKind::Assemble => Ok(vec![operand(0)?]),
+            OpKind::Reshape | OpKind::SetValidshape | OpKind::Cast | OpKind::Assemble => {
+                Ok(vec![operand(0)?])
+            }
             // A view keeps its parent's strides: followed only under the slice rule.
             OpKind::View => self.view_sources(&op),
             // A collective's result is its target (the window-as-result contract).
@@ -238,7 +256,9 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             }
             OpKind::Call => self.callee_return_sources(&op, n),
             OpKind::Submit => {
-                if i64_array(&op, "runtime_alloc_outs").is_some_and(|outs| outs.contains(&(n as i64))) {
+                if i64_array(&op, "runtime_alloc_outs")
+                    .is_some_and(|outs| outs.contains(&(n as i64)))
+                {
                     Ok(vec![])
                 } else {
                     self.callee_return_sources(&op, n)
@@ -257,7 +277,11 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
         let block: BlockRef<'c, 'a> =
             unsafe { BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw())) };
         let Some(parent) = block.parent_operation() else {
-            return Err(Fail::Value(value, "block argument", "it has no parent operation"));
+            return Err(Fail::Value(
+                value,
+                "block argument",
+                "it has no parent operation",
+            ));
         };
         if let Some(t) = TensorView::of(value.r#type())
             && !t.is_packed_nd()
@@ -268,7 +292,10 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
         let kind = op_kind(&parent);
         // Only these owners are followed: the region index is asked of them alone.
         if !matches!(kind, OpKind::Func | OpKind::ScfFor | OpKind::ScfWhile) {
-            return Err(Fail::Op(parent, "a block argument of this op is not on the contiguity allow-list"));
+            return Err(Fail::Op(
+                parent,
+                "a block argument of this op is not on the contiguity allow-list",
+            ));
         }
         let region = region_index(&parent, &block);
         match (kind, region) {
@@ -276,27 +303,47 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             // codegen backstop checks it at runtime).
             (OpKind::Func, Some(0)) if is_entry(&block) => Ok(vec![]),
             (OpKind::ScfFor, Some(0)) if n >= 1 => {
-                let init = parent.operand(3 + n - 1).map_err(|_| Fail::Op(parent, "missing initializer"))?;
+                let init = parent
+                    .operand(3 + n - 1)
+                    .map_err(|_| Fail::Op(parent, "missing initializer"))?;
                 Ok(vec![init, terminator_operand(&parent, 0, n - 1)?])
             }
             (OpKind::ScfWhile, Some(0)) => {
-                let init = parent.operand(n).map_err(|_| Fail::Op(parent, "missing initializer"))?;
+                let init = parent
+                    .operand(n)
+                    .map_err(|_| Fail::Op(parent, "missing initializer"))?;
                 Ok(vec![init, terminator_operand(&parent, 1, n)?])
             }
             (OpKind::ScfWhile, Some(1)) => Ok(vec![terminator_operand(&parent, 0, n + 1)?]),
-            _ => Err(Fail::Op(parent, "a block argument of this op is not on the contiguity allow-list")),
+            _ => Err(Fail::Op(
+                parent,
+                "a block argument of this op is not on the contiguity allow-list",
+            )),
         }
     }
 
     fn slice_sources(&self, op: &OperationRef<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Fail<'c, 'a>> {
         let source = op.operand(0).map_err(|_| Fail::Op(*op, "missing source"))?;
-        let reject = || Fail::Op(*op, "only a slice that narrows the leading dimension of a statically shaped tensor at literal offsets is followed");
-        let shape = TensorView::of(source.r#type()).and_then(|t| t.static_shape()).ok_or_else(reject)?;
-        let (Some(offsets), Some(sizes)) = (i64_array(op, "offsets"), i64_array(op, "sizes")) else {
+        let reject = || {
+            Fail::Op(
+                *op,
+                "only a slice that narrows the leading dimension of a statically shaped tensor at literal offsets is followed",
+            )
+        };
+        let shape = TensorView::of(source.r#type())
+            .and_then(|t| t.static_shape())
+            .ok_or_else(reject)?;
+        let (Some(offsets), Some(sizes)) = (i64_array(op, "offsets"), i64_array(op, "sizes"))
+        else {
             return Err(reject());
         };
-        let trailing_full = (1..shape.len()).all(|i| offsets.get(i) == Some(&0) && sizes.get(i) == Some(&shape[i]));
-        if op.operand_count() == 1 && trailing_full { Ok(vec![source]) } else { Err(reject()) }
+        let trailing_full =
+            (1..shape.len()).all(|i| offsets.get(i) == Some(&0) && sizes.get(i) == Some(&shape[i]));
+        if op.operand_count() == 1 && trailing_full {
+            Ok(vec![source])
+        } else {
+            Err(reject())
+        }
     }
 
     /// A view is a slice with the result's shape at `offsets` (default all 0):
@@ -305,34 +352,57 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
     fn view_sources(&self, op: &OperationRef<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Fail<'c, 'a>> {
         let source = op.operand(0).map_err(|_| Fail::Op(*op, "missing source"))?;
         let reject = || {
-            Fail::Op(*op, "only a view that narrows the leading dimension of a statically shaped tensor (same rank, trailing dimensions whole at offset 0) is followed")
+            Fail::Op(
+                *op,
+                "only a view that narrows the leading dimension of a statically shaped tensor (same rank, trailing dimensions whole at offset 0) is followed",
+            )
         };
-        let shape = TensorView::of(source.r#type()).and_then(|t| t.static_shape()).ok_or_else(reject)?;
+        let shape = TensorView::of(source.r#type())
+            .and_then(|t| t.static_shape())
+            .ok_or_else(reject)?;
         let result = op.result(0).map_err(|_| reject())?;
-        let sizes = TensorView::of(result.r#type()).and_then(|t| t.static_shape()).ok_or_else(reject)?;
+        let sizes = TensorView::of(result.r#type())
+            .and_then(|t| t.static_shape())
+            .ok_or_else(reject)?;
         let offsets = i64_array(op, "offsets").unwrap_or_else(|| vec![0; shape.len()]);
         let trailing_full = sizes.len() == shape.len()
             && offsets.len() == shape.len()
             && (1..shape.len()).all(|i| offsets[i] == 0 && sizes[i] == shape[i]);
-        if trailing_full { Ok(vec![source]) } else { Err(reject()) }
+        if trailing_full {
+            Ok(vec![source])
+        } else {
+            Err(reject())
+        }
     }
 
     /// A call's result `n` traced to the argument the callee returns there.
-    fn callee_return_sources(&self, op: &OperationRef<'c, 'a>, n: usize) -> Result<Vec<Value<'c, 'a>>, Fail<'c, 'a>> {
+    fn callee_return_sources(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        n: usize,
+    ) -> Result<Vec<Value<'c, 'a>>, Fail<'c, 'a>> {
         let Some(callee) = op
             .attribute("callee")
             .ok()
-            .filter(|a| unsafe { mlir_sys::mlirAttributeIsAFlatSymbolRef(melior::ir::AttributeLike::to_raw(a)) })
+            .filter(|a| unsafe {
+                mlir_sys::mlirAttributeIsAFlatSymbolRef(melior::ir::AttributeLike::to_raw(a))
+            })
             .and_then(crate::ir::util::attr_str)
         else {
             return Err(Fail::Op(*op, "it has no callee"));
         };
         let Some(func) = self.functions.get(callee) else {
-            return Err(Fail::Text(*op, crate::diag::msg!("callee @{callee} is not a func.func of this module")));
+            return Err(Fail::Text(
+                *op,
+                crate::diag::msg!("callee @{callee} is not a func.func of this module"),
+            ));
         };
         let body = func.region(0).ok().and_then(|r| r.first_block());
         let Some(entry) = body else {
-            return Err(Fail::Text(*op, crate::diag::msg!("callee @{callee} has no body to show what it returns")));
+            return Err(Fail::Text(
+                *op,
+                crate::diag::msg!("callee @{callee} has no body to show what it returns"),
+            ));
         };
         let mut sources = Vec::new();
         let mut block = Some(entry);
@@ -340,11 +410,23 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             if let Some(ret) = b.terminator()
                 && op_kind(&ret) == OpKind::Return
             {
-                let returned = ret.operand(n).map_err(|_| Fail::Op(*op, "callee returns fewer values"))?;
-                let param = crate::ir::values::as_argument(returned).filter(|a| a.owner() == entry).ok_or_else(|| {
-                    Fail::Text(*op, crate::diag::msg!("callee @{callee} does not return a parameter as result #{n}"))
-                })?;
-                sources.push(op.operand(param.argument_number()).map_err(|_| Fail::Op(*op, "missing argument"))?);
+                let returned = ret
+                    .operand(n)
+                    .map_err(|_| Fail::Op(*op, "callee returns fewer values"))?;
+                let param = crate::ir::values::as_argument(returned)
+                    .filter(|a| a.owner() == entry)
+                    .ok_or_else(|| {
+                        Fail::Text(
+                            *op,
+                            crate::diag::msg!(
+                                "callee @{callee} does not return a parameter as result #{n}"
+                            ),
+                        )
+                    })?;
+                sources.push(
+                    op.operand(param.argument_number())
+                        .map_err(|_| Fail::Op(*op, "missing argument"))?,
+                );
             }
             block = b.next_in_region();
         }
@@ -372,17 +454,23 @@ impl<'c> Fail<'c, '_> {
         match self {
             Fail::Op(op, reason) => culprit(&op, reason),
             Fail::Text(op, reason) => culprit(&op, reason),
-            Fail::ResultNotPacked(op, value) => {
-                culprit(&op, crate::diag::msg!("it produces '{}', not a packed nd value", value.r#type()))
-            }
+            Fail::ResultNotPacked(op, value) => culprit(
+                &op,
+                crate::diag::msg!("it produces '{}', not a packed nd value", value.r#type()),
+            ),
             Fail::ArgNotPacked(parent, value) => Culprit {
                 location: value.location(),
                 op_name: op_name(&parent),
-                reason: crate::diag::msg!("its argument is '{}', not a packed nd value", value.r#type()),
+                reason: crate::diag::msg!(
+                    "its argument is '{}', not a packed nd value",
+                    value.r#type()
+                ),
             },
-            Fail::Value(value, name, reason) => {
-                Culprit { location: value.location(), op_name: name.into(), reason: reason.into() }
-            }
+            Fail::Value(value, name, reason) => Culprit {
+                location: value.location(),
+                op_name: name.into(),
+                reason: reason.into(),
+            },
         }
     }
 }
@@ -408,12 +496,20 @@ impl Tarjan {
             Ok(s) => (s, None),
             Err(c) => (Vec::new(), Some(c)),
         };
-        Frame { value, sources, next: 0, bad }
+        Frame {
+            value,
+            sources,
+            next: 0,
+            bad,
+        }
     }
 }
 
 fn is_entry(block: &BlockRef) -> bool {
-    block.parent_region().and_then(|r| r.first_block()).is_some_and(|first| first == *block)
+    block
+        .parent_region()
+        .and_then(|r| r.first_block())
+        .is_some_and(|first| first == *block)
 }
 
 fn region_index(op: &OperationRef, block: &BlockRef) -> Option<usize> {
@@ -422,11 +518,18 @@ fn region_index(op: &OperationRef, block: &BlockRef) -> Option<usize> {
 }
 
 /// Operand `n` of the terminator of region `region`'s first block.
-fn terminator_operand<'c, 'a>(op: &OperationRef<'c, 'a>, region: usize, n: usize) -> Result<Value<'c, 'a>, Fail<'c, 'a>> {
+fn terminator_operand<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    region: usize,
+    n: usize,
+) -> Result<Value<'c, 'a>, Fail<'c, 'a>> {
     op.region(region)
         .ok()
         .and_then(|r| r.first_block())
         .and_then(|b| b.terminator())
         .and_then(|t| t.operand(n).ok())
-        .ok_or(Fail::Op(*op, "its region does not yield a value for this result"))
+        .ok_or(Fail::Op(
+            *op,
+            "its region does not yield a value for this result",
+        ))
 }

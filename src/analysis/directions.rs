@@ -17,11 +17,11 @@ use crate::{
     analysis::alias::AliasClasses,
     analysis::contiguity::ContiguityTrace,
     ir::func_kind::symbol_name,
-    ir::util::{
-        OpKind, arg_attr_lists, call_arg_count, callee, entry_block, function_map, is_tensor_like, op_key, op_kind,
-        ops_in, param_types,
-    },
     ir::ptr_map::{NameMap, NameSet, PtrMap},
+    ir::util::{
+        OpKind, arg_attr_lists, call_arg_count, callee, entry_block, function_map, is_tensor_like,
+        op_key, op_kind, ops_in, param_types,
+    },
 };
 use melior::ir::{
     BlockLike, ValueLike,
@@ -134,7 +134,10 @@ pub struct Directions<'c, 'a> {
 }
 
 impl<'c, 'a> Directions<'c, 'a> {
-    pub fn new(functions: crate::ir::util::FunctionMap<'c, 'a>, trace: ContiguityTrace<'c, 'a>) -> Self {
+    pub fn new(
+        functions: crate::ir::util::FunctionMap<'c, 'a>,
+        trace: ContiguityTrace<'c, 'a>,
+    ) -> Self {
         Self::shared(Rc::new(functions), trace)
     }
 
@@ -142,10 +145,16 @@ impl<'c, 'a> Directions<'c, 'a> {
     /// with the contiguity trace.
     pub fn of_module(module: &OperationRef<'c, 'a>) -> Self {
         let functions = Rc::new(function_map(module));
-        Self::shared(functions.clone(), ContiguityTrace::with_functions(functions))
+        Self::shared(
+            functions.clone(),
+            ContiguityTrace::with_functions(functions),
+        )
     }
 
-    fn shared(functions: Rc<crate::ir::util::FunctionMap<'c, 'a>>, trace: ContiguityTrace<'c, 'a>) -> Self {
+    fn shared(
+        functions: Rc<crate::ir::util::FunctionMap<'c, 'a>>,
+        trace: ContiguityTrace<'c, 'a>,
+    ) -> Self {
         Self {
             functions,
             trace,
@@ -178,7 +187,10 @@ impl<'c, 'a> Directions<'c, 'a> {
     /// module or function), listed once and kept: every later query filters
     /// this list instead of walking the body again.
     pub fn ops(&mut self, func: &OperationRef<'c, 'a>) -> Rc<[OperationRef<'c, 'a>]> {
-        self.ops.entry(op_key(func)).or_insert_with(|| ops_in(func).into()).clone()
+        self.ops
+            .entry(op_key(func))
+            .or_insert_with(|| ops_in(func).into())
+            .clone()
     }
 
     /// `func`'s ops of the kinds `wanted` accepts, in program order.
@@ -187,7 +199,11 @@ impl<'c, 'a> Directions<'c, 'a> {
         func: &OperationRef<'c, 'a>,
         wanted: impl Fn(OpKind) -> bool,
     ) -> Vec<OperationRef<'c, 'a>> {
-        self.ops(func).iter().copied().filter(|op| wanted(op_kind(op))).collect()
+        self.ops(func)
+            .iter()
+            .copied()
+            .filter(|op| wanted(op_kind(op)))
+            .collect()
     }
 
     /// The alias classes of `func`'s body, computed once and kept; hand them
@@ -219,7 +235,9 @@ impl<'c, 'a> Directions<'c, 'a> {
     /// The directions of `func`'s parameters.
     pub fn of_function(&mut self, func: &OperationRef<'c, 'a>) -> Vec<Direction> {
         // A name that is not UTF-8 cannot key the memo (it would read as another).
-        let Some(name) = symbol_name(func) else { return self.compute(func) };
+        let Some(name) = symbol_name(func) else {
+            return self.compute(func);
+        };
         if let Some(d) = self.memo.get(name) {
             return d.clone();
         }
@@ -228,7 +246,10 @@ impl<'c, 'a> Directions<'c, 'a> {
             return self.compute(func);
         }
         self.compute_reachable(func);
-        self.memo.get(name).cloned().unwrap_or_else(|| self.compute(func))
+        self.memo
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| self.compute(func))
     }
 
     /// Computes and memoizes `root` and every function it reaches through
@@ -292,7 +313,10 @@ impl<'c, 'a> Directions<'c, 'a> {
                 None if !is_tensor_like(*ty) => Direction::In,
                 None => match entry.argument(i) {
                     Ok(arg) => {
-                        let (read, written) = access.get(&classes.class(arg.into())).copied().unwrap_or_default();
+                        let (read, written) = access
+                            .get(&classes.class(arg.into()))
+                            .copied()
+                            .unwrap_or_default();
                         Direction::from_access(read, written)
                     }
                     Err(_) => Direction::InOut,
@@ -304,7 +328,11 @@ impl<'c, 'a> Directions<'c, 'a> {
     }
 
     /// Reads and writes of every alias class in `func`'s body, in one walk.
-    fn class_accesses(&mut self, func: &OperationRef<'c, 'a>, classes: &mut AliasClasses) -> PtrMap<(bool, bool)> {
+    fn class_accesses(
+        &mut self,
+        func: &OperationRef<'c, 'a>,
+        classes: &mut AliasClasses,
+    ) -> PtrMap<(bool, bool)> {
         let mut access: PtrMap<(bool, bool)> = PtrMap::default();
         let ops = self.ops(func);
         for &op in ops.iter() {
@@ -320,7 +348,8 @@ impl<'c, 'a> Directions<'c, 'a> {
                 let d = if kind == OpKind::Return {
                     Direction::Out
                 } else if kind.is_call() || kind.is_collective() {
-                    let dirs = operand_dirs.get_or_insert_with(|| self.operand_directions_from(&op, kind, false));
+                    let dirs = operand_dirs
+                        .get_or_insert_with(|| self.operand_directions_from(&op, kind, false));
                     dirs.get(i).copied().unwrap_or(Direction::In)
                 } else {
                     known_op_operand(kind, i).unwrap_or(Direction::In)
@@ -341,7 +370,12 @@ impl<'c, 'a> Directions<'c, 'a> {
         self.operand_directions_from(op, kind, true)
     }
 
-    fn operand_directions_from(&mut self, op: &OperationRef<'c, 'a>, kind: OpKind, complete: bool) -> Vec<Direction> {
+    fn operand_directions_from(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        kind: OpKind,
+        complete: bool,
+    ) -> Vec<Direction> {
         if kind.is_collective() {
             return collective_directions(op);
         }
@@ -359,7 +393,10 @@ impl<'c, 'a> Directions<'c, 'a> {
     fn recorded(&mut self, op: &OperationRef<'c, 'a>) -> Option<Vec<Direction>> {
         let attr = op.attribute("pl.arg_directions").ok()?;
         let k = melior::ir::AttributeLike::to_raw(&attr).ptr as usize;
-        self.recorded.entry(k).or_insert_with(|| parse_directions(attr)).clone()
+        self.recorded
+            .entry(k)
+            .or_insert_with(|| parse_directions(attr))
+            .clone()
     }
 
     /// Directions of a call-like op's callee arguments.
@@ -381,7 +418,11 @@ impl<'c, 'a> Directions<'c, 'a> {
 
     /// With `complete`, the callee's directions are computed if needed;
     /// without (inside [`Self::compute`]), only the memo is read.
-    fn callee_arg_directions(&mut self, op: &OperationRef<'c, 'a>, complete: bool) -> Vec<Direction> {
+    fn callee_arg_directions(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        complete: bool,
+    ) -> Vec<Direction> {
         let n = call_arg_count(op);
         let callee = callee(op);
         if complete
@@ -413,7 +454,11 @@ impl<'c, 'a> Directions<'c, 'a> {
             .map(|i| {
                 params.get(i).copied().unwrap_or_else(|| {
                     // No such parameter: a tensor is conservatively inout.
-                    if op.operand(i).is_ok_and(|v| is_tensor_like(v.r#type())) { Direction::InOut } else { Direction::In }
+                    if op.operand(i).is_ok_and(|v| is_tensor_like(v.r#type())) {
+                        Direction::InOut
+                    } else {
+                        Direction::In
+                    }
                 })
             })
             .collect()
@@ -423,7 +468,15 @@ impl<'c, 'a> Directions<'c, 'a> {
 /// The directions of an array-of-strings attribute, if every item is one.
 fn parse_directions(attr: melior::ir::Attribute) -> Option<Vec<Direction>> {
     let array = melior::ir::attribute::ArrayAttribute::try_from(attr).ok()?;
-    (0..array.len()).map(|i| array.element(i).ok().and_then(crate::ir::util::attr_str).and_then(Direction::parse)).collect()
+    (0..array.len())
+        .map(|i| {
+            array
+                .element(i)
+                .ok()
+                .and_then(crate::ir::util::attr_str)
+                .and_then(Direction::parse)
+        })
+        .collect()
 }
 
 /// The explicit `pl.direction` of each of `count` parameters.
@@ -446,7 +499,13 @@ fn conservative(types: &[melior::ir::Type], explicit: &[Option<Direction>]) -> V
     types
         .iter()
         .zip(explicit)
-        .map(|(ty, e)| e.unwrap_or(if is_tensor_like(*ty) { Direction::InOut } else { Direction::In }))
+        .map(|(ty, e)| {
+            e.unwrap_or(if is_tensor_like(*ty) {
+                Direction::InOut
+            } else {
+                Direction::In
+            })
+        })
         .collect()
 }
 

@@ -55,9 +55,27 @@ impl Analyses {
         let directions = self.directions.get_or_insert_with(|| {
             let built: Box<Directions<'c, 'a>> = Box::new(Directions::of_module(module));
             // Only the lifetimes change; see the field's doc.
-            unsafe { std::mem::transmute::<Box<Directions<'c, 'a>>, Box<Directions<'static, 'static>>>(built) }
+            unsafe {
+                std::mem::transmute::<Box<Directions<'c, 'a>>, Box<Directions<'static, 'static>>>(
+                    built,
+                )
+            }
         });
-        unsafe { std::mem::transmute::<&mut Directions<'static, 'static>, &mut Directions<'c, 'a>>(&mut **directions) }
+        unsafe {
+            std::mem::transmute::<&mut Directions<'static, 'static>, &mut Directions<'c, 'a>>(
+                &mut **directions,
+            )
+        }
+    }
+}
+
+impl Analyses {
+    /// Drops every analysis now, for a pass that is about to change the IR
+    /// they describe (MLIR would drop them after the pass anyway): the
+    /// memory goes back to the allocator before the pass allocates new ops,
+    /// which then reuse it (issue #16, peak RSS).
+    pub fn clear(&mut self) {
+        self.directions = None;
     }
 }
 

@@ -15,8 +15,8 @@ use crate::{
     analysis::contiguity::ContiguityTrace,
     diag,
     ir::func_kind::{is_chip_orchestration, symbol_name},
-    ir::util::{key, op_key},
     ir::ptr_map::PtrMap,
+    ir::util::{key, op_key},
 };
 use melior::ir::{
     Location, Value,
@@ -75,7 +75,11 @@ impl RootSets {
                 many => {
                     let mut acc = Vec::new();
                     many.iter()
-                        .try_for_each(|s| self.done.get(&key(*s)).map(|set| acc.extend(set.iter().copied())))
+                        .try_for_each(|s| {
+                            self.done
+                                .get(&key(*s))
+                                .map(|set| acc.extend(set.iter().copied()))
+                        })
                         .map(|()| {
                             acc.sort_unstable();
                             acc.dedup();
@@ -89,21 +93,41 @@ impl RootSets {
             return set;
         }
         let mut t = Open::default();
-        let open = |t: &mut Open, v: Value<'c, 'a>, sources: Option<Vec<Value<'c, 'a>>>| -> Frame<'c, 'a> {
+        let open = |t: &mut Open,
+                    v: Value<'c, 'a>,
+                    sources: Option<Vec<Value<'c, 'a>>>|
+         -> Frame<'c, 'a> {
             let k = key(v);
             t.index.insert(k, t.counter);
             t.low.insert(k, t.counter);
             t.counter += 1;
             t.stack.push(k);
             match sources {
-                Some(s) if s.is_empty() => Frame { value: v, sources: s, next: 0, acc: leaf(v).into_iter().collect() },
-                Some(s) => Frame { value: v, sources: s, next: 0, acc: Vec::new() },
-                None => Frame { value: v, sources: Vec::new(), next: 0, acc: Vec::new() },
+                Some(s) if s.is_empty() => Frame {
+                    value: v,
+                    sources: s,
+                    next: 0,
+                    acc: leaf(v).into_iter().collect(),
+                },
+                Some(s) => Frame {
+                    value: v,
+                    sources: s,
+                    next: 0,
+                    acc: Vec::new(),
+                },
+                None => Frame {
+                    value: v,
+                    sources: Vec::new(),
+                    next: 0,
+                    acc: Vec::new(),
+                },
             }
         };
         let mut frames = vec![open(&mut t, start, first)];
         loop {
-            let Some(frame) = frames.last_mut() else { break };
+            let Some(frame) = frames.last_mut() else {
+                break;
+            };
             if frame.next < frame.sources.len() {
                 let source = frame.sources[frame.next];
                 frame.next += 1;
@@ -186,7 +210,9 @@ pub fn buffer_domain<'c, 'a>(buffer: &OperationRef<'c, 'a>) -> Option<OperationR
 
 /// `ranks` of a `pld.comm_domain`.
 pub fn domain_ranks(domain: &OperationRef) -> Option<i64> {
-    IntegerAttribute::try_from(domain.attribute("ranks").ok()?).ok().map(|a| a.value())
+    IntegerAttribute::try_from(domain.attribute("ranks").ok()?)
+        .ok()
+        .map(|a| a.value())
 }
 
 /// A failed check: the message and its notes (after any the caller adds).
@@ -198,13 +224,26 @@ pub struct Failure<'c> {
 /// Pairwise-distinct allocations over `buffers` (per operand, by role):
 /// `operands <a> and <b> must be different window allocations` (the caller
 /// adds the `'<op>' op ` prefix).
-pub fn check_distinct<'c>(roles: &[&str], buffers: &[Vec<OperationRef<'c, '_>>]) -> Option<Failure<'c>> {
+pub fn check_distinct<'c>(
+    roles: &[&str],
+    buffers: &[Vec<OperationRef<'c, '_>>],
+) -> Option<Failure<'c>> {
     for a in 0..buffers.len() {
         for b in a + 1..buffers.len() {
-            if let Some(shared) = buffers[a].iter().find(|x| buffers[b].iter().any(|y| op_key(y) == op_key(x))) {
+            if let Some(shared) = buffers[a]
+                .iter()
+                .find(|x| buffers[b].iter().any(|y| op_key(y) == op_key(x)))
+            {
                 return Some(Failure {
-                    message: diag::msg!("operands {} and {} must be different window allocations", roles[a], roles[b]),
-                    notes: vec![(shared.location(), diag::msg!("both are views of this pld.window_buffer"))],
+                    message: diag::msg!(
+                        "operands {} and {} must be different window allocations",
+                        roles[a],
+                        roles[b]
+                    ),
+                    notes: vec![(
+                        shared.location(),
+                        diag::msg!("both are views of this pld.window_buffer"),
+                    )],
                 });
             }
         }
@@ -253,7 +292,9 @@ pub fn check_domains<'c>(
             }
         }
         return Some(Failure {
-            message: diag::msg!("operands of one collective must belong to one communication domain"),
+            message: diag::msg!(
+                "operands of one collective must belong to one communication domain"
+            ),
             notes,
         });
     }
@@ -262,10 +303,19 @@ pub fn check_domains<'c>(
     let ranks = domain_ranks(&domain)?;
     let rows = signal_rows?;
     // The signal's own window, when it is resolved.
-    let signal = roles.iter().position(|r| *r == "signal").and_then(|i| buffers[i].first());
-    let mut notes = vec![(domain.location(), diag::msg!("this communication domain has {ranks} ranks"))];
+    let signal = roles
+        .iter()
+        .position(|r| *r == "signal")
+        .and_then(|i| buffers[i].first());
+    let mut notes = vec![(
+        domain.location(),
+        diag::msg!("this communication domain has {ranks} ranks"),
+    )];
     if let Some(b) = signal {
-        notes.push((b.location(), diag::msg!("the signal is a view of this pld.window_buffer")));
+        notes.push((
+            b.location(),
+            diag::msg!("the signal is a view of this pld.window_buffer"),
+        ));
     }
     (rows != ranks).then_some(Failure {
         message: diag::msg!("signal has NR={rows} rows but communication domain has {ranks} ranks"),
@@ -313,8 +363,14 @@ struct Names {
 impl Names {
     fn new(context: mlir_sys::MlirContext) -> Self {
         let id = |s: &str| unsafe {
-            mlir_sys::mlirIdentifierGet(context, mlir_sys::MlirStringRef { data: s.as_ptr() as *const _, length: s.len() })
-                .ptr
+            mlir_sys::mlirIdentifierGet(
+                context,
+                mlir_sys::MlirStringRef {
+                    data: s.as_ptr() as *const _,
+                    length: s.len(),
+                },
+            )
+            .ptr
         };
         Names {
             window: id("pld.window"),
@@ -338,7 +394,10 @@ fn raw_owner(value: mlir_sys::MlirValue) -> Option<mlir_sys::MlirOperation> {
 
 /// Operand `i` of `op`, if it has one.
 fn raw_operand(op: mlir_sys::MlirOperation, i: usize) -> Option<mlir_sys::MlirValue> {
-    unsafe { ((i as isize) < mlir_sys::mlirOperationGetNumOperands(op)).then(|| mlir_sys::mlirOperationGetOperand(op, i as isize)) }
+    unsafe {
+        ((i as isize) < mlir_sys::mlirOperationGetNumOperands(op))
+            .then(|| mlir_sys::mlirOperationGetOperand(op, i as isize))
+    }
 }
 
 /// [`window_buffer_leaf`] on interned names: the buffer of a `pld.window`
@@ -354,7 +413,9 @@ fn direct_buffer(names: &Names, value: mlir_sys::MlirValue) -> Option<usize> {
 
 /// [`buffer_domain`] on interned names, as a key (0: the implicit domain).
 fn domain_key(names: &Names, buffer: usize) -> usize {
-    let buffer = mlir_sys::MlirOperation { ptr: buffer as *mut _ };
+    let buffer = mlir_sys::MlirOperation {
+        ptr: buffer as *mut _,
+    };
     raw_operand(buffer, 0)
         .and_then(raw_owner)
         .filter(|op| Names::of(*op) == names.domain)
@@ -391,23 +452,36 @@ pub fn check_dispatched_collectives<'c, 'a>(
         let index = match last {
             Some((f, index)) if f == op_key(func) => index,
             _ => {
-                let index = symbol_name(func).filter(|_| is_chip_orchestration(func)).map(|name| {
-                    *by_name.entry(name).or_insert_with(|| {
-                        // The function's run of collectives, sized once.
-                        let run = planned[at..].iter().take_while(|(f, _, _)| op_key(f) == op_key(func)).count();
-                        callees.push(Callee { name, collectives: Vec::with_capacity(run), groups: None });
-                        callees.len() - 1
-                    })
-                });
+                let index = symbol_name(func)
+                    .filter(|_| is_chip_orchestration(func))
+                    .map(|name| {
+                        *by_name.entry(name).or_insert_with(|| {
+                            // The function's run of collectives, sized once.
+                            let run = planned[at..]
+                                .iter()
+                                .take_while(|(f, _, _)| op_key(f) == op_key(func))
+                                .count();
+                            callees.push(Callee {
+                                name,
+                                collectives: Vec::with_capacity(run),
+                                groups: None,
+                            });
+                            callees.len() - 1
+                        })
+                    });
                 last = Some((op_key(func), index));
                 index
             }
         };
         if let Some(i) = index {
-            callees[i].collectives.push((crate::ir::util::op_ref(op), *rows));
+            callees[i]
+                .collectives
+                .push((crate::ir::util::op_ref(op), *rows));
         }
     }
-    let Some((_, first, _)) = planned.first() else { return 0 };
+    let Some((_, first, _)) = planned.first() else {
+        return 0;
+    };
     if callees.is_empty() {
         return 0;
     }
@@ -424,7 +498,10 @@ pub fn check_dispatched_collectives<'c, 'a>(
     let mut failed: PtrMap<()> = PtrMap::default();
     let mut errors = 0;
     let mut buffers: Vec<Vec<usize>> = Vec::new();
-    let callee_name = mlir_sys::MlirStringRef { data: "callee".as_ptr() as *const _, length: "callee".len() };
+    let callee_name = mlir_sys::MlirStringRef {
+        data: "callee".as_ptr() as *const _,
+        length: "callee".len(),
+    };
     for func in functions {
         if !crate::ir::func_kind::is_host_level(func) {
             continue;
@@ -439,15 +516,20 @@ pub fn check_dispatched_collectives<'c, 'a>(
                     return None;
                 }
                 let value = unsafe { mlir_sys::mlirFlatSymbolRefAttrGetValue(attr) };
-                let bytes = unsafe { std::slice::from_raw_parts(value.data as *const u8, value.length) };
-                std::str::from_utf8(bytes).ok().and_then(|n| by_name.get(n).copied())
+                let bytes =
+                    unsafe { std::slice::from_raw_parts(value.data as *const u8, value.length) };
+                std::str::from_utf8(bytes)
+                    .ok()
+                    .and_then(|n| by_name.get(n).copied())
             });
             let Some(index) = index else { continue };
             // A binding seen before (same callee, same values) was checked there.
             let n = unsafe { mlir_sys::mlirOperationGetNumOperands(raw) }.max(0) as usize;
             binding.clear();
             binding.push(index);
-            binding.extend((0..n).map(|i| unsafe { mlir_sys::mlirOperationGetOperand(raw, i as isize).ptr as usize }));
+            binding.extend((0..n).map(|i| unsafe {
+                mlir_sys::mlirOperationGetOperand(raw, i as isize).ptr as usize
+            }));
             if !seen.insert(&binding) {
                 continue;
             }
@@ -456,19 +538,38 @@ pub fn check_dispatched_collectives<'c, 'a>(
                 let mut out: Vec<Group> = Vec::new();
                 for (at, (op, rows)) in callee.collectives.iter().enumerate() {
                     let op_name_ref = op.name();
-                    let Ok(name) = op_name_ref.as_string_ref().as_str() else { continue };
-                    let Some(spec) = crate::collective::Collective::of_op_name(name).map(|c| c.spec()) else { continue };
+                    let Ok(name) = op_name_ref.as_string_ref().as_str() else {
+                        continue;
+                    };
+                    let Some(spec) =
+                        crate::collective::Collective::of_op_name(name).map(|c| c.spec())
+                    else {
+                        continue;
+                    };
                     let sets: Vec<Rc<[usize]>> = (0..spec.params.len())
-                        .map(|i| op.operand(i).map_or_else(|_| Rc::from(Vec::new()), |v| params.get(v, trace, &parameter_leaf)))
+                        .map(|i| {
+                            op.operand(i).map_or_else(
+                                |_| Rc::from(Vec::new()),
+                                |v| params.get(v, trace, &parameter_leaf),
+                            )
+                        })
                         .collect();
                     let rows = Some(*rows);
-                    match out.iter_mut().find(|g| std::ptr::eq(g.spec, spec) && g.rows == rows && g.sets == sets) {
+                    match out
+                        .iter_mut()
+                        .find(|g| std::ptr::eq(g.spec, spec) && g.rows == rows && g.sets == sets)
+                    {
                         Some(g) => g.members.push(crate::ir::util::op_ref(op)),
                         None => {
                             // Room for the rest of the function's collectives (usually one group).
                             let mut members = Vec::with_capacity(callee.collectives.len() - at);
                             members.push(crate::ir::util::op_ref(op));
-                            out.push(Group { sets, rows, spec, members });
+                            out.push(Group {
+                                sets,
+                                rows,
+                                spec,
+                                members,
+                            });
                         }
                     }
                 }
@@ -488,7 +589,11 @@ pub fn check_dispatched_collectives<'c, 'a>(
                                 Some(b) => list.push(b),
                                 None => list.extend(
                                     windows
-                                        .get(unsafe { Value::from_raw(arg) }, trace, &window_buffer_leaf)
+                                        .get(
+                                            unsafe { Value::from_raw(arg) },
+                                            trace,
+                                            &window_buffer_leaf,
+                                        )
                                         .iter()
                                         .copied(),
                                 ),
@@ -505,9 +610,13 @@ pub fn check_dispatched_collectives<'c, 'a>(
                 }
                 // A failure: build the diagnostic once per member not yet reported.
                 let dispatch = unsafe { OperationRef::from_raw(raw) };
-                let refs: Vec<Vec<OperationRef>> = buffers.iter().map(|l| l.iter().map(|&k| op_of(k)).collect()).collect();
+                let refs: Vec<Vec<OperationRef>> = buffers
+                    .iter()
+                    .map(|l| l.iter().map(|&k| op_of(k)).collect())
+                    .collect();
                 let roles: Vec<&str> = group.spec.params.iter().map(|p| p.name).collect();
-                let Some(f) = check_distinct(&roles, &refs).or_else(|| check_domains(&roles, &refs, group.rows))
+                let Some(f) = check_distinct(&roles, &refs)
+                    .or_else(|| check_domains(&roles, &refs, group.rows))
                 else {
                     continue;
                 };
@@ -517,7 +626,10 @@ pub fn check_dispatched_collectives<'c, 'a>(
                     }
                     let mut notes = vec![(
                         dispatch.location(),
-                        diag::msg!("at this dispatch of @{}, which binds the collective's windows", callee.name),
+                        diag::msg!(
+                            "at this dispatch of @{}, which binds the collective's windows",
+                            callee.name
+                        ),
                     )];
                     notes.extend(f.notes.iter().cloned());
                     diag::op_error_with_notes(op, &f.message, &notes);
@@ -567,7 +679,8 @@ impl Bindings {
         if last != usize::MAX {
             self.entries[last].2 = new;
         }
-        self.entries.push((self.arena.len(), keys.len(), usize::MAX));
+        self.entries
+            .push((self.arena.len(), keys.len(), usize::MAX));
         self.arena.extend_from_slice(keys);
         true
     }
@@ -587,7 +700,10 @@ fn dispatches(func: &OperationRef, names: &Names) -> Vec<mlir_sys::MlirOperation
                         let name = Names::of(child);
                         if name == names.dispatch {
                             out.push(child);
-                        } else if name != names.func && name != names.module && mlirOperationGetNumRegions(child) > 0 {
+                        } else if name != names.func
+                            && name != names.module
+                            && mlirOperationGetNumRegions(child) > 0
+                        {
                             regions(child, names, out);
                         }
                         child = mlirOperationGetNextInBlock(child);
@@ -603,7 +719,12 @@ fn dispatches(func: &OperationRef, names: &Names) -> Vec<mlir_sys::MlirOperation
 }
 
 /// The three checks on buffer keys (the fast path: no diagnostic is built).
-fn passes_on_keys(names: &Names, buffers: &[Vec<usize>], rows: Option<i64>, ranks_of: &mut PtrMap<Option<i64>>) -> bool {
+fn passes_on_keys(
+    names: &Names,
+    buffers: &[Vec<usize>],
+    rows: Option<i64>,
+    ranks_of: &mut PtrMap<Option<i64>>,
+) -> bool {
     for a in 0..buffers.len() {
         for b in a + 1..buffers.len() {
             if buffers[a].iter().any(|x| buffers[b].contains(x)) {
@@ -620,10 +741,14 @@ fn passes_on_keys(names: &Names, buffers: &[Vec<usize>], rows: Option<i64>, rank
             Some(_) => {}
         }
     }
-    let (Some(domain), Some(rows)) = (first, rows) else { return true };
+    let (Some(domain), Some(rows)) = (first, rows) else {
+        return true;
+    };
     if domain == 0 {
         return true;
     }
-    let ranks = *ranks_of.entry(domain).or_insert_with(|| domain_ranks(&op_of(domain)));
+    let ranks = *ranks_of
+        .entry(domain)
+        .or_insert_with(|| domain_ranks(&op_of(domain)));
     ranks.is_none_or(|ranks| ranks == rows)
 }

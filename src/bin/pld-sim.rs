@@ -37,7 +37,11 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         None | Some("-h") | Some("--help") => {
             println!("{USAGE}");
-            if args.is_empty() { ExitCode::from(2) } else { ExitCode::SUCCESS }
+            if args.is_empty() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            }
         }
         Some("--matrix") => matrix_main(&args[1..]),
         Some("--bench") => bench_main(&args[1..]),
@@ -62,7 +66,9 @@ fn case_main(args: &[String]) -> ExitCode {
                 Some(p) => output = Some(PathBuf::from(p)),
                 None => return usage_error("-o needs a file"),
             },
-            s if s.starts_with('-') && s != "-" => return usage_error(&format!("unknown option {s}")),
+            s if s.starts_with('-') && s != "-" => {
+                return usage_error(&format!("unknown option {s}"));
+            }
             s => {
                 if input.replace(s.to_string()).is_some() {
                     return usage_error("one case file at a time");
@@ -70,7 +76,9 @@ fn case_main(args: &[String]) -> ExitCode {
             }
         }
     }
-    let Some(input) = input else { return usage_error("no case file") };
+    let Some(input) = input else {
+        return usage_error("no case file");
+    };
     let text = if input == "-" {
         let mut s = String::new();
         if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
@@ -133,13 +141,20 @@ fn matrix_main(args: &[String]) -> ExitCode {
             s => return usage_error(&format!("unknown --matrix argument {s}")),
         }
     }
-    let entries: Vec<_> = if which == "full" { matrix::full() } else { matrix::ci_slice() }
-        .into_iter()
-        .filter(|e| filter.is_none_or(|f| e.name.contains(f)))
-        .collect();
+    let entries: Vec<_> = if which == "full" {
+        matrix::full()
+    } else {
+        matrix::ci_slice()
+    }
+    .into_iter()
+    .filter(|e| filter.is_none_or(|f| e.name.contains(f)))
+    .collect();
     if entries.is_empty() {
         // A filter that selects nothing would otherwise "pass" a run that checked nothing.
-        return usage_error(&format!("no entry of the {which} matrix matches --filter {}", filter.unwrap_or("")));
+        return usage_error(&format!(
+            "no entry of the {which} matrix matches --filter {}",
+            filter.unwrap_or("")
+        ));
     }
     if list {
         for e in &entries {
@@ -163,12 +178,24 @@ fn matrix_main(args: &[String]) -> ExitCode {
             }
             Err(msg) => {
                 failed += 1;
-                println!("FAIL {}: {}", e.name, msg.to_string().replace('\n', "\n     "));
+                println!(
+                    "FAIL {}: {}",
+                    e.name,
+                    msg.to_string().replace('\n', "\n     ")
+                );
             }
         }
     }
-    println!("{passed} passed, {failed} failed ({} matrix, {:.1}s)", which, start.elapsed().as_secs_f64());
-    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    println!(
+        "{passed} passed, {failed} failed ({} matrix, {:.1}s)",
+        which,
+        start.elapsed().as_secs_f64()
+    );
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 fn bench_main(args: &[String]) -> ExitCode {
@@ -184,10 +211,16 @@ fn bench_main(args: &[String]) -> ExitCode {
             indexed = true;
             continue;
         }
-        let Some(v) = it.next() else { return usage_error(&format!("{a} needs a value")) };
+        let Some(v) = it.next() else {
+            return usage_error(&format!("{a} needs a value"));
+        };
         let bad = || usage_error(&format!("bad value {v} for {a}"));
         match a.as_str() {
-            "--ranks" => match v.split(',').map(str::parse::<usize>).collect::<Result<Vec<_>, _>>() {
+            "--ranks" => match v
+                .split(',')
+                .map(str::parse::<usize>)
+                .collect::<Result<Vec<_>, _>>()
+            {
                 Ok(r) if r.iter().all(|p| (1..=16).contains(p)) => ranks = r,
                 _ => return bad(),
             },
@@ -231,7 +264,15 @@ fn bench_main(args: &[String]) -> ExitCode {
             return usage_error("--mib too small for that many ranks");
         }
         let l = core_num.unwrap_or(p as i64);
-        let case = matrix::case(p, l, DType::F32, rows_per_peer, ROW_ELEMS, Pattern::Uniform, 0);
+        let case = matrix::case(
+            p,
+            l,
+            DType::F32,
+            rows_per_peer,
+            ROW_ELEMS,
+            Pattern::Uniform,
+            0,
+        );
         match bench(&tc, &case, warmup, iters) {
             Ok(r) => {
                 println!(
@@ -243,8 +284,11 @@ fn bench_main(args: &[String]) -> ExitCode {
                     r.exchange_gbps(),
                     r.ratio()
                 );
-                let ms: Vec<String> =
-                    r.timings.iter().map(|(m, e)| format!("{:.2}/{:.2}", *m as f64 / 1e6, *e as f64 / 1e6)).collect();
+                let ms: Vec<String> = r
+                    .timings
+                    .iter()
+                    .map(|(m, e)| format!("{:.2}/{:.2}", *m as f64 / 1e6, *e as f64 / 1e6))
+                    .collect();
                 eprintln!("P={p}: memcpy/exchange ms: {}", ms.join(" "));
             }
             Err(e) => {
@@ -253,7 +297,11 @@ fn bench_main(args: &[String]) -> ExitCode {
             }
         }
     }
-    if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 /// `--bench --indexed`: per P, the plain op and the indexed op with a random index over the same
@@ -282,7 +330,17 @@ fn bench_indexed(
         }
         let l = core_num.unwrap_or(p as i64);
         let plain = matrix::case(p, l, DType::F32, mr, row_elems, Pattern::Uniform, 0);
-        let indexed = indexed_case(p, l, DType::F32, mr, row_elems, p as i64 * mr, IndexPattern::Random, Pattern::Uniform, 7);
+        let indexed = indexed_case(
+            p,
+            l,
+            DType::F32,
+            mr,
+            row_elems,
+            p as i64 * mr,
+            IndexPattern::Random,
+            Pattern::Uniform,
+            7,
+        );
         let (mut a, mut b) = (Vec::new(), Vec::new());
         for _round in 0..3 {
             for (case, into) in [(&plain, &mut a), (&indexed, &mut b)] {
@@ -315,9 +373,21 @@ fn bench_indexed(
             b.ratio()
         );
         let ms = |r: &pld::sim::run::BenchResult| -> String {
-            r.timings.iter().map(|(_, e)| format!("{:.1}", *e as f64 / 1e6)).collect::<Vec<_>>().join(" ")
+            r.timings
+                .iter()
+                .map(|(_, e)| format!("{:.1}", *e as f64 / 1e6))
+                .collect::<Vec<_>>()
+                .join(" ")
         };
-        eprintln!("P={p}: plain exchange ms: {}; indexed exchange ms: {}", ms(&a), ms(&b));
+        eprintln!(
+            "P={p}: plain exchange ms: {}; indexed exchange ms: {}",
+            ms(&a),
+            ms(&b)
+        );
     }
-    if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

@@ -11,8 +11,10 @@ use super::{
 };
 use crate::{
     ir::func_kind::{is_chip_orchestration, symbol_name},
-    ir::util::{call_arg_count, callee_name, entry_block, int_attr, is_comm_ctx, op_name, param_types},
     ir::tensor_type::TensorLike,
+    ir::util::{
+        call_arg_count, callee_name, entry_block, int_attr, is_comm_ctx, op_name, param_types,
+    },
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, Type, ValueLike,
@@ -66,7 +68,11 @@ pub fn elem_size(ty: Type) -> Option<i32> {
         "index" => Some(8),
         "i1" => Some(1),
         _ => {
-            let bits: i32 = t.strip_prefix(['i', 'u', 's']).and_then(|b| b.strip_prefix('i').or(Some(b)))?.parse().ok()?;
+            let bits: i32 = t
+                .strip_prefix(['i', 'u', 's'])
+                .and_then(|b| b.strip_prefix('i').or(Some(b)))?
+                .parse()
+                .ok()?;
             (bits > 0 && bits % 8 == 0).then_some(bits / 8)
         }
     }
@@ -78,16 +84,29 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         match self.vals.get(&vkey(v)) {
             Some(HV::Scalar(s)) => Some(s.clone()),
             _ => {
-                self.p.error(&op, &format!("operand #{i} must be a scalar the host codegen can name"));
+                self.p.error(
+                    &op,
+                    &format!("operand #{i} must be a scalar the host codegen can name"),
+                );
                 None
             }
         }
     }
 
-    fn define(&mut self, op: &OperationRef<'c, 'a>, wanted: &str, ty: &str, expr: String, indent: &str) {
+    fn define(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        wanted: &str,
+        ty: &str,
+        expr: String,
+        indent: &str,
+    ) {
         let Ok(r) = op.result(0) else { return };
         let var = self.locals.fresh(wanted);
-        let _ = writeln!(self.out, "{indent}[[maybe_unused]] const {ty} {var} = {expr};");
+        let _ = writeln!(
+            self.out,
+            "{indent}[[maybe_unused]] const {ty} {var} = {expr};"
+        );
         self.vals.insert(vkey(r), HV::Scalar(var));
     }
 
@@ -103,7 +122,11 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     fn op(&mut self, op: &OperationRef<'c, 'a>, indent: &str, depth: usize) {
         let kind = op_name(op);
         let result_ty = op.result(0).ok().map(|r| r.r#type());
-        let scalar_ty = if result_ty.is_some_and(is_bool) { "bool" } else { "int64_t" };
+        let scalar_ty = if result_ty.is_some_and(is_bool) {
+            "bool"
+        } else {
+            "int64_t"
+        };
         let bin = |sym: &str| -> Option<(String, &'static str)> { Some((sym.to_string(), "")) };
         let binop = match kind.as_str() {
             "arith.addi" => bin("+"),
@@ -119,9 +142,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             _ => None,
         };
         if let Some((sym, unsigned)) = binop {
-            let (Some(a), Some(b)) = (self.scalar(op, 0), self.scalar(op, 1)) else { return };
+            let (Some(a), Some(b)) = (self.scalar(op, 0), self.scalar(op, 1)) else {
+                return;
+            };
             let expr = if unsigned == "u" {
-                format!("static_cast<int64_t>(static_cast<uint64_t>({a}) {sym} static_cast<uint64_t>({b}))")
+                format!(
+                    "static_cast<int64_t>(static_cast<uint64_t>({a}) {sym} static_cast<uint64_t>({b}))"
+                )
             } else if scalar_ty == "bool" {
                 format!("(({a}) {sym} ({b})) != 0")
             } else {
@@ -133,30 +160,56 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         match kind.as_str() {
             "arith.constant" => {
                 let Some(ty) = result_ty.filter(|t| is_scalar(*t)) else {
-                    self.p.error(&op, "result #0 must be an integer or index constant in a HOST orchestrator");
+                    self.p.error(
+                        &op,
+                        "result #0 must be an integer or index constant in a HOST orchestrator",
+                    );
                     return;
                 };
-                let Some(value) = op.attribute("value").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value())
+                let Some(value) = op
+                    .attribute("value")
+                    .ok()
+                    .and_then(|a| IntegerAttribute::try_from(a).ok())
+                    .map(|a| a.value())
                 else {
-                    self.p.error(&op, "attribute 'value' must be an integer attribute");
+                    self.p
+                        .error(&op, "attribute 'value' must be an integer attribute");
                     return;
                 };
                 let (wanted, expr) = if is_bool(ty) {
-                    ("c".to_string(), if value != 0 { "true".to_string() } else { "false".to_string() })
+                    (
+                        "c".to_string(),
+                        if value != 0 {
+                            "true".to_string()
+                        } else {
+                            "false".to_string()
+                        },
+                    )
                 } else if value == i64::MIN {
-                    (format!("c{}", value.unsigned_abs()), "INT64_MIN".to_string())
+                    (
+                        format!("c{}", value.unsigned_abs()),
+                        "INT64_MIN".to_string(),
+                    )
                 } else {
-                    (format!("c{}", value.to_string().replace('-', "m")), format!("INT64_C({value})"))
+                    (
+                        format!("c{}", value.to_string().replace('-', "m")),
+                        format!("INT64_C({value})"),
+                    )
                 };
                 self.define(op, &wanted, scalar_ty, expr, indent);
             }
             "arith.cmpi" => {
-                let (Some(a), Some(b)) = (self.scalar(op, 0), self.scalar(op, 1)) else { return };
+                let (Some(a), Some(b)) = (self.scalar(op, 0), self.scalar(op, 1)) else {
+                    return;
+                };
                 let pred = int_attr(op, "predicate").unwrap_or(-1);
                 let (sym, unsigned) = match super::orch_ops::cmpi_operator(pred) {
                     Some(found) => found,
                     None => {
-                        self.p.error(&op, "attribute 'predicate' must be a known arith.cmpi predicate");
+                        self.p.error(
+                            &op,
+                            "attribute 'predicate' must be a known arith.cmpi predicate",
+                        );
                         return;
                     }
                 };
@@ -168,25 +221,43 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 self.define(op, "cond", "bool", expr, indent);
             }
             "arith.select" => {
-                let (Some(c), Some(a), Some(b)) = (self.scalar(op, 0), self.scalar(op, 1), self.scalar(op, 2)) else {
+                let (Some(c), Some(a), Some(b)) =
+                    (self.scalar(op, 0), self.scalar(op, 1), self.scalar(op, 2))
+                else {
                     return;
                 };
                 self.define(op, "v", scalar_ty, format!("{c} ? {a} : {b}"), indent);
             }
             "arith.maxsi" | "arith.minsi" => {
-                let (Some(a), Some(b)) = (self.scalar(op, 0), self.scalar(op, 1)) else { return };
+                let (Some(a), Some(b)) = (self.scalar(op, 0), self.scalar(op, 1)) else {
+                    return;
+                };
                 let sym = if kind == "arith.maxsi" { ">" } else { "<" };
-                self.define(op, "v", scalar_ty, format!("{a} {sym} {b} ? {a} : {b}"), indent);
+                self.define(
+                    op,
+                    "v",
+                    scalar_ty,
+                    format!("{a} {sym} {b} ? {a} : {b}"),
+                    indent,
+                );
             }
-            "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui" | "arith.trunci" => {
+            "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui"
+            | "arith.trunci" => {
                 let Some(a) = self.scalar(op, 0) else { return };
-                let expr = if scalar_ty == "bool" { format!("(({a}) & 1) != 0") } else { format!("static_cast<int64_t>({a})") };
+                let expr = if scalar_ty == "bool" {
+                    format!("(({a}) & 1) != 0")
+                } else {
+                    format!("static_cast<int64_t>({a})")
+                };
                 self.define(op, "v", scalar_ty, expr, indent);
             }
             "scf.for" => self.for_loop(op, indent, depth),
             "scf.yield" => {
                 if op.operand_count() != 0 {
-                    self.p.error(&op, "loop-carried values are not supported in a HOST orchestrator");
+                    self.p.error(
+                        &op,
+                        "loop-carried values are not supported in a HOST orchestrator",
+                    );
                 }
             }
             "func.return" => {
@@ -195,7 +266,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             "pl.cast" => {
                 let Ok(src) = op.operand(0) else { return };
                 let Some(v) = self.vals.get(&vkey(src)).cloned() else {
-                    self.p.error(&op, "operand #0 must be a value the host codegen can name");
+                    self.p
+                        .error(&op, "operand #0 must be a value the host codegen can name");
                     return;
                 };
                 if let Ok(r) = op.result(0) {
@@ -204,11 +276,15 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             }
             "pld.window_buffer" => {
                 let Some(bytes) = int_attr(op, "bytes") else {
-                    self.p.error(&op, "attribute 'bytes' must be a static byte count");
+                    self.p
+                        .error(&op, "attribute 'bytes' must be a static byte count");
                     return;
                 };
                 let var = self.locals.fresh("buf");
-                let _ = writeln!(self.out, "{indent}const uint64_t {var} = host->alloc_window({bytes});");
+                let _ = writeln!(
+                    self.out,
+                    "{indent}const uint64_t {var} = host->alloc_window({bytes});"
+                );
                 let _ = writeln!(self.out, "{indent}if (int rc = host->status()) return rc;");
                 if let Ok(r) = op.result(0) {
                     self.vals.insert(vkey(r), HV::Buffer(var));
@@ -216,26 +292,37 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             }
             "pld.window" => self.window(op, indent),
             "pld.comm_domain" => {
-                let Some(ranks) = int_attr(op, "ranks") else { return };
+                let Some(ranks) = int_attr(op, "ranks") else {
+                    return;
+                };
                 let var = self.locals.fresh("domain");
-                let _ = writeln!(self.out, "{indent}const int {var} = host->comm_domain({ranks});");
+                let _ = writeln!(
+                    self.out,
+                    "{indent}const int {var} = host->comm_domain({ranks});"
+                );
                 let _ = writeln!(self.out, "{indent}if (int rc = host->status()) return rc;");
                 if let Ok(r) = op.result(0) {
                     self.vals.insert(vkey(r), HV::Domain(var));
                 }
             }
             "pld.host.device_ctx" => {
-                let Some(dev) = self.scalar(op, 0) else { return };
+                let Some(dev) = self.scalar(op, 0) else {
+                    return;
+                };
                 let domain = match op.operand(1).ok().map(|d| self.vals.get(&vkey(d)).cloned()) {
                     None => String::new(),
                     Some(Some(HV::Domain(d))) => format!(", {d}"),
                     Some(_) => {
-                        self.p.error(&op, "domain operand must be a pld.comm_domain of this body");
+                        self.p
+                            .error(&op, "domain operand must be a pld.comm_domain of this body");
                         return;
                     }
                 };
                 let var = self.locals.fresh("ctx");
-                let _ = writeln!(self.out, "{indent}pld::rt::CommContext* {var} = host->device_ctx({dev}{domain});");
+                let _ = writeln!(
+                    self.out,
+                    "{indent}pld::rt::CommContext* {var} = host->device_ctx({dev}{domain});"
+                );
                 if let Ok(r) = op.result(0) {
                     self.vals.insert(vkey(r), HV::Ctx(var));
                 }
@@ -244,44 +331,70 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let Some(c) = self.scalar(op, 0) else { return };
                 let code = int_attr(op, "error_code").unwrap_or(5);
                 let message = string_attr(op, "message").unwrap_or_default();
-                let _ = writeln!(self.out, "{indent}if (!({c})) return host->fail({code}, {});", quoted(&message));
+                let _ = writeln!(
+                    self.out,
+                    "{indent}if (!({c})) return host->fail({code}, {});",
+                    quoted(&message)
+                );
             }
             "pld.host.dispatch" => self.dispatch(op, indent),
             "pld.tensor.all_to_all_v" | "pld.tensor.indexed_all_to_all_v" => {} // reported by the plan
-            _ => self.p.error(&op,
-                &format!("in HOST orchestrator @{} is not supported by the host codegen", self.name),
+            _ => self.p.error(
+                &op,
+                &format!(
+                    "in HOST orchestrator @{} is not supported by the host codegen",
+                    self.name
+                ),
             ),
         }
     }
 
     fn for_loop(&mut self, op: &OperationRef<'c, 'a>, indent: &str, depth: usize) {
         if op.operand_count() != 3 || op.result_count() != 0 {
-            self.p.error(&op, "with loop-carried values is not supported in a HOST orchestrator");
+            self.p.error(
+                &op,
+                "with loop-carried values is not supported in a HOST orchestrator",
+            );
             return;
         }
-        let (Some(lb), Some(ub), Some(step)) = (self.scalar(op, 0), self.scalar(op, 1), self.scalar(op, 2)) else {
+        let (Some(lb), Some(ub), Some(step)) =
+            (self.scalar(op, 0), self.scalar(op, 1), self.scalar(op, 2))
+        else {
             return;
         };
-        let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else { return };
+        let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else {
+            return;
+        };
         let Ok(iv) = body.argument(0) else { return };
-        let var = self.locals.fresh(&loc_name(iv.location()).unwrap_or_else(|| "iv".into()));
+        let var = self
+            .locals
+            .fresh(&loc_name(iv.location()).unwrap_or_else(|| "iv".into()));
         self.vals.insert(vkey(iv), HV::Scalar(var.clone()));
-        let _ = writeln!(self.out, "{indent}for (int64_t {var} = {lb}; {var} < {ub}; {var} += {step}) {{");
+        let _ = writeln!(
+            self.out,
+            "{indent}for (int64_t {var} = {lb}; {var} < {ub}; {var} += {step}) {{"
+        );
         self.block(&body, depth + 1);
         let _ = writeln!(self.out, "{indent}}}");
     }
 
     fn window(&mut self, op: &OperationRef<'c, 'a>, indent: &str) {
-        let Some(HV::Buffer(buf)) = op.operand(0).ok().and_then(|v| self.vals.get(&vkey(v)).cloned()) else {
-            self.p.error(&op, "operand #0 must be a pld.window_buffer of this body");
+        let Some(HV::Buffer(buf)) = op
+            .operand(0)
+            .ok()
+            .and_then(|v| self.vals.get(&vkey(v)).cloned())
+        else {
+            self.p
+                .error(&op, "operand #0 must be a pld.window_buffer of this body");
             return;
         };
         let Ok(r) = op.result(0) else { return };
         let ty = r.r#type();
         let tensor = TensorLike::of(ty);
-        let (Some(shape), Some(elem)) =
-            (tensor.as_ref().and_then(|t| t.static_shape()), tensor.as_ref().and_then(|t| elem_size(t.element)))
-        else {
+        let (Some(shape), Some(elem)) = (
+            tensor.as_ref().and_then(|t| t.static_shape()),
+            tensor.as_ref().and_then(|t| elem_size(t.element)),
+        ) else {
             self.p.error(&op, &format!("result type must have a static shape and a sized element type in the host codegen, got '{ty}'"));
             return;
         };
@@ -303,19 +416,30 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     fn dispatch(&mut self, op: &OperationRef<'c, 'a>, indent: &str) {
         // The verifier guarantees a callee that resolves; report, never drop, if not.
         let Some(func) = callee_name(op).and_then(|c| self.p.functions.get(&c).copied()) else {
-            self.p.error(&op, "callee must be a function of this module");
+            self.p
+                .error(&op, "callee must be a function of this module");
             return;
         };
         let callee = callee_name(op).unwrap_or_default();
         if !is_chip_orchestration(&func) || entry_block(&func).is_none() {
-            self.p.error(&op, &format!("callee @{callee} must be a CHIP orchestration function with a body"));
+            self.p.error(
+                &op,
+                &format!("callee @{callee} must be a CHIP orchestration function with a body"),
+            );
             return;
         }
         let n = call_arg_count(op);
-        let Some(dev) = self.scalar(op, n) else { return };
-        let width = if op.operand_count() > n + 1 { self.scalar(op, n + 1) } else { Some("0".to_string()) };
+        let Some(dev) = self.scalar(op, n) else {
+            return;
+        };
+        let width = if op.operand_count() > n + 1 {
+            self.scalar(op, n + 1)
+        } else {
+            Some("0".to_string())
+        };
         let Some(width) = width else { return };
-        let (mut tensors, mut comms, mut scalars, mut shown) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut tensors, mut comms, mut scalars, mut shown) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for i in 0..n {
             let Ok(v) = op.operand(i) else { continue };
             match self.vals.get(&vkey(v)).cloned() {
@@ -345,9 +469,17 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         }
         self.callees.insert(callee.clone());
         let c_name = c_identifier(&callee);
-        let _ = writeln!(self.out, "{indent}{{  // {} on device {dev}", task_comment(op, &callee, &shown));
+        let _ = writeln!(
+            self.out,
+            "{indent}{{  // {} on device {dev}",
+            task_comment(op, &callee, &shown)
+        );
         // The scalar list only when the callee takes scalars (the five-list form).
-        let scalar_list = if scalars.is_empty() { String::new() } else { format!("{{{}}}, ", scalars.join(", ")) };
+        let scalar_list = if scalars.is_empty() {
+            String::new()
+        } else {
+            format!("{{{}}}, ", scalars.join(", "))
+        };
         let _ = writeln!(
             self.out,
             "{indent}  if (int rc = host->dispatch({dev}, &{c_name}, {}, {{{}}}, {{{}}}, {scalar_list}{width})) return rc;",
@@ -367,7 +499,14 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
     let errors_before = p.errors;
     // A local must not shadow the C symbol of a function it dispatches (`&f`).
     let locals = Locals::avoiding(p.functions.keys().map(String::as_str));
-    let mut e = Emitter { p, name: name.clone(), locals, vals: HashMap::new(), callees: BTreeSet::new(), out: String::new() };
+    let mut e = Emitter {
+        p,
+        name: name.clone(),
+        locals,
+        vals: HashMap::new(),
+        callees: BTreeSet::new(),
+        out: String::new(),
+    };
     let (mut n_tensors, mut n_scalars) = (0usize, 0usize);
     let mut decls = String::new();
     for (i, ty) in param_types(func).into_iter().enumerate() {
@@ -376,19 +515,30 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
         let var = e.locals.fresh(&base);
         match TensorLike::of(ty) {
             Some(t) if !t.distributed => {
-                let _ = writeln!(decls, "  [[maybe_unused]] pld::rt::Tensor& {var} = args->tensor({n_tensors});");
+                let _ = writeln!(
+                    decls,
+                    "  [[maybe_unused]] pld::rt::Tensor& {var} = args->tensor({n_tensors});"
+                );
                 e.vals.insert(vkey(arg), HV::HostTensor(var));
                 n_tensors += 1;
             }
             None if is_scalar(ty) => {
                 let cty = if is_bool(ty) { "bool" } else { "int64_t" };
-                let conv = if is_bool(ty) { format!("args->scalar({n_scalars}) != 0") } else { format!("args->scalar({n_scalars})") };
+                let conv = if is_bool(ty) {
+                    format!("args->scalar({n_scalars}) != 0")
+                } else {
+                    format!("args->scalar({n_scalars})")
+                };
                 let _ = writeln!(decls, "  [[maybe_unused]] const {cty} {var} = {conv};");
                 e.vals.insert(vkey(arg), HV::Scalar(var));
                 n_scalars += 1;
             }
             _ => {
-                let what = if is_comm_ctx(ty) { "a CommContext" } else { "a value" };
+                let what = if is_comm_ctx(ty) {
+                    "a CommContext"
+                } else {
+                    "a value"
+                };
                 e.p.error(&func,
                     &format!("HOST orchestrator @{name}: parameter #{i} must be a host tensor or an integer, got {what} '{ty}'"),
                 );
@@ -401,8 +551,14 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
         return None;
     }
     let mut cpp = String::new();
-    let _ = writeln!(cpp, "// Generated by pld-translate --pld-to-ascend-build: HOST orchestrator @{name}.");
-    let _ = writeln!(cpp, "// Run it with pld::host::run_host_entry (pld_runtime/host_entry.h); each dispatch is queued");
+    let _ = writeln!(
+        cpp,
+        "// Generated by pld-translate --pld-to-ascend-build: HOST orchestrator @{name}."
+    );
+    let _ = writeln!(
+        cpp,
+        "// Run it with pld::host::run_host_entry (pld_runtime/host_entry.h); each dispatch is queued"
+    );
     let _ = writeln!(cpp, "// on its device's stream. See docs/codegen.md.");
     let _ = writeln!(cpp, "#include <cstdint>\n");
     let _ = writeln!(cpp, "#include \"pld_runtime/host_entry.h\"\n");
@@ -416,9 +572,19 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
     if !callees.is_empty() {
         cpp.push('\n');
     }
-    let _ = writeln!(cpp, "extern \"C\" int {c_name}(pld::host::Host* host, const pld::host::HostArgs* args) {{");
-    let _ = writeln!(cpp, "  if (args->num_tensors != {n_tensors} || args->num_scalars != {n_scalars}) {{");
-    let _ = writeln!(cpp, "    return host->fail(SIMPLER_ERROR_INVALID_ARGS, {});", quoted(&format!("@{name}: wrong argument count")));
+    let _ = writeln!(
+        cpp,
+        "extern \"C\" int {c_name}(pld::host::Host* host, const pld::host::HostArgs* args) {{"
+    );
+    let _ = writeln!(
+        cpp,
+        "  if (args->num_tensors != {n_tensors} || args->num_scalars != {n_scalars}) {{"
+    );
+    let _ = writeln!(
+        cpp,
+        "    return host->fail(SIMPLER_ERROR_INVALID_ARGS, {});",
+        quoted(&format!("@{name}: wrong argument count"))
+    );
     let _ = writeln!(cpp, "  }}");
     cpp.push_str(&decls);
     cpp.push_str(&body);

@@ -24,10 +24,10 @@ pub(crate) mod write;
 use crate::{bridge::OperationHandle, error::PldError};
 use melior::ir::operation::{OperationLike, OperationRef};
 use std::{
-    sync::atomic::{AtomicBool, Ordering},
     collections::BTreeMap,
     panic::{AssertUnwindSafe, catch_unwind},
     path::PathBuf,
+    sync::atomic::{AtomicBool, Ordering},
 };
 
 /// What the tool was asked for.
@@ -52,9 +52,16 @@ impl Options {
         } else if input_file.is_empty() || input_file == "-" || input_file == "<stdin>" {
             PathBuf::from(".")
         } else {
-            PathBuf::from(input_file).parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."))
+            PathBuf::from(input_file)
+                .parent()
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("."))
         };
-        let base = if base.as_os_str().is_empty() { PathBuf::from(".") } else { base };
+        let base = if base.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            base
+        };
         Self {
             output_dir: PathBuf::from(output_dir),
             kernel_source_dir: base,
@@ -85,14 +92,25 @@ pub struct Tree {
 pub fn translate(module: &OperationRef, options: &Options) -> Result<Tree, PldError> {
     let tree = plan::plan(module, options)?;
     if let Err(e) = write::write_tree(&options.output_dir, &tree) {
-        crate::diag::error(module.location(), &format!("cannot write the build tree {}: {e}", options.output_dir.display()));
+        crate::diag::error(
+            module.location(),
+            &format!(
+                "cannot write the build tree {}: {e}",
+                options.output_dir.display()
+            ),
+        );
         return Err(PldError::Diagnosed(1));
     }
     Ok(tree)
 }
 
 /// The `build` callback of the C++ translation registration.
-pub(crate) fn translate_callback(module: OperationHandle, output_dir: &str, kernel_source_dir: &str, input_file: &str) -> bool {
+pub(crate) fn translate_callback(
+    module: OperationHandle,
+    output_dir: &str,
+    kernel_source_dir: &str,
+    input_file: &str,
+) -> bool {
     let options = Options::new(output_dir, kernel_source_dir, input_file);
     let op = unsafe { OperationRef::from_raw(module.0) };
     match catch_unwind(AssertUnwindSafe(|| translate(&op, &options))) {

@@ -5,30 +5,135 @@ use std::collections::{HashMap, HashSet};
 
 /// C++17 keywords and alternative tokens (none can be a variable or a function name).
 const KEYWORDS: &[&str] = &[
-    "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const",
-    "constexpr", "continue", "default", "delete", "do", "double", "else", "enum", "explicit", "export", "extern",
-    "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
-    "noexcept", "not", "nullptr", "operator", "or", "private", "protected", "public", "register", "return",
-    "short", "signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "true", "try",
-    "typedef", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", "xor",
-    "and_eq", "bitand", "bitor", "compl", "char16_t", "char32_t", "const_cast", "decltype", "dynamic_cast",
-    "not_eq", "or_eq", "reinterpret_cast", "static_assert", "static_cast", "thread_local", "typeid", "wchar_t",
+    "alignas",
+    "alignof",
+    "and",
+    "asm",
+    "auto",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "constexpr",
+    "continue",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "explicit",
+    "export",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "not",
+    "nullptr",
+    "operator",
+    "or",
+    "private",
+    "protected",
+    "public",
+    "register",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "while",
+    "xor",
+    "and_eq",
+    "bitand",
+    "bitor",
+    "compl",
+    "char16_t",
+    "char32_t",
+    "const_cast",
+    "decltype",
+    "dynamic_cast",
+    "not_eq",
+    "or_eq",
+    "reinterpret_cast",
+    "static_assert",
+    "static_cast",
+    "thread_local",
+    "typeid",
+    "wchar_t",
     "xor_eq",
 ];
 
 const RESERVED: &[&str] = &[
     // Names the generated code itself uses (`block_num` is the HOST-dispatched width local).
-    "orch", "args", "host", "task", "rc", "pld", "Dir", "Task", "std", "block_num",
+    "orch",
+    "args",
+    "host",
+    "task",
+    "rc",
+    "pld",
+    "Dir",
+    "Task",
+    "std",
+    "block_num",
     // Types and object-like macros of <cstdint>/<cerrno> a local would collide with.
-    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t",
-    "intptr_t", "uintptr_t", "ptrdiff_t", "errno", "NULL",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+    "size_t",
+    "intptr_t",
+    "uintptr_t",
+    "ptrdiff_t",
+    "errno",
+    "NULL",
 ];
 
 /// `name` as a C identifier: every other character becomes `_`, a leading
 /// digit gets a `_` prefix (`builtin.tensor.all_to_all_v__fp32` →
 /// `builtin_tensor_all_to_all_v__fp32`).
 pub fn c_identifier(name: &str) -> String {
-    let mut out: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    let mut out: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, '_');
     }
@@ -43,7 +148,9 @@ pub fn c_symbol_problem(c_name: &str) -> Option<&'static str> {
         Some("is a C++ keyword")
     } else if c_name == "main" {
         Some("is the program's entry point")
-    } else if c_name.starts_with("__") || (c_name.starts_with('_') && c_name[1..].starts_with(|c: char| c.is_ascii_uppercase())) {
+    } else if c_name.starts_with("__")
+        || (c_name.starts_with('_') && c_name[1..].starts_with(|c: char| c.is_ascii_uppercase()))
+    {
         Some("is reserved for the C++ implementation")
     } else {
         None
@@ -87,7 +194,13 @@ impl Locals {
             base = format!("v_{base}");
         }
         // Candidates in order: base, base_1, base_2, ...
-        let candidate = |n: usize| if n == 0 { base.clone() } else { format!("{base}_{n}") };
+        let candidate = |n: usize| {
+            if n == 0 {
+                base.clone()
+            } else {
+                format!("{base}_{n}")
+            }
+        };
         let mut n = self.suffixes.get(&base).copied().unwrap_or(0);
         let mut name = candidate(n);
         while self.used.contains(&name) || self.taken.contains(&name) {
@@ -123,7 +236,10 @@ mod tests {
 
     #[test]
     fn identifiers() {
-        assert_eq!(c_identifier("builtin.tensor.all_to_all_v__fp32"), "builtin_tensor_all_to_all_v__fp32");
+        assert_eq!(
+            c_identifier("builtin.tensor.all_to_all_v__fp32"),
+            "builtin_tensor_all_to_all_v__fp32"
+        );
         assert_eq!(c_identifier("9lives"), "_9lives");
         let mut l = Locals::default();
         assert_eq!(l.fresh("out"), "out");
@@ -131,7 +247,10 @@ mod tests {
         assert_eq!(l.fresh("int"), "v_int");
         assert_eq!(l.fresh("task"), "v_task");
         assert_eq!(l.fresh("block_num"), "v_block_num");
-        assert_eq!(l.fresh("SIMPLER_ERROR_INVALID_ARGS"), "v_SIMPLER_ERROR_INVALID_ARGS");
+        assert_eq!(
+            l.fresh("SIMPLER_ERROR_INVALID_ARGS"),
+            "v_SIMPLER_ERROR_INVALID_ARGS"
+        );
         assert_eq!(l.fresh("INT64_MIN"), "v_INT64_MIN");
         assert_eq!(l.fresh("int64_t"), "v_int64_t");
         let mut l = Locals::avoiding(["chip", "builtin.x", "v_chip"]);
@@ -143,7 +262,12 @@ mod tests {
         for bad in ["int", "delete", "xor_eq", "main", "__x", "_Foo"] {
             assert!(c_symbol_problem(bad).is_some(), "{bad}");
         }
-        for good in ["chip_pipeline", "builtin_tensor_all_to_all_v__fp32", "_9lives", "_x"] {
+        for good in [
+            "chip_pipeline",
+            "builtin_tensor_all_to_all_v__fp32",
+            "_9lives",
+            "_x",
+        ] {
             assert_eq!(c_symbol_problem(good), None, "{good}");
         }
     }

@@ -8,8 +8,8 @@
 use crate::{
     diag,
     ir::func_kind::func_kind,
-    ir::util::{callee, entry_block, int_attr, is_comm_ctx, is_tensor_like, param_types},
     ir::tensor_type::TensorLike,
+    ir::util::{callee, entry_block, int_attr, is_comm_ctx, is_tensor_like, param_types},
 };
 use melior::ir::{
     BlockLike, RegionLike, Type, TypeLike, ValueLike,
@@ -172,7 +172,10 @@ pub const DEFERRED_OPS: &[&str] = &["pld.tensor.all_to_all_v", "pld.tensor.index
 impl OrchOp {
     /// The entry of [`ORCHESTRATION_OPS`] named `name`.
     pub fn from_name(name: &str) -> Option<OrchOp> {
-        ORCHESTRATION_OPS.iter().find(|(n, _)| *n == name).map(|(_, op)| *op)
+        ORCHESTRATION_OPS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, op)| *op)
     }
 }
 
@@ -188,7 +191,12 @@ fn orch_op(op: &OperationRef, name: &str) -> Option<OrchOp> {
     if id == 0 {
         return OrchOp::from_name(name);
     }
-    ORCH_OPS.with(|cache| *cache.borrow_mut().entry(id).or_insert_with(|| OrchOp::from_name(name)))
+    ORCH_OPS.with(|cache| {
+        *cache
+            .borrow_mut()
+            .entry(id)
+            .or_insert_with(|| OrchOp::from_name(name))
+    })
 }
 
 /// The bit width of an integer scalar the codegen keeps in an `int64_t`
@@ -229,7 +237,9 @@ pub fn cmpi_operator(predicate: i64) -> Option<(&'static str, bool)> {
         (P::Ugt, ">", true),
         (P::Uge, ">=", true),
     ];
-    ALL.iter().find(|(p, _, _)| *p as i64 == predicate).map(|(_, sym, unsigned)| (*sym, *unsigned))
+    ALL.iter()
+        .find(|(p, _, _)| *p as i64 == predicate)
+        .map(|(_, sym, unsigned)| (*sym, *unsigned))
 }
 
 /// Bytes per element of a tensor element type (`None` for a type the runtime
@@ -258,7 +268,9 @@ pub fn check_body<'c, 'a>(
     functions: &crate::ir::util::FunctionMap<'c, 'a>,
     skip: &std::collections::HashSet<usize>,
 ) -> usize {
-    let name = crate::ir::func_kind::symbol_name(func).unwrap_or("").to_string();
+    let name = crate::ir::func_kind::symbol_name(func)
+        .unwrap_or("")
+        .to_string();
     let mut errors = 0;
     let mut report = |op: &OperationRef, msg: String| {
         diag::op_error(op, &msg);
@@ -274,15 +286,25 @@ pub fn check_body<'c, 'a>(
             );
         }
     }
-    let Ok(region) = func.region(0) else { return errors };
-    if region.first_block().and_then(|b| b.next_in_region()).is_some() {
+    let Ok(region) = func.region(0) else {
+        return errors;
+    };
+    if region
+        .first_block()
+        .and_then(|b| b.next_in_region())
+        .is_some()
+    {
         report(
             func,
-            format!("CHIP orchestration function @{name} must have a single block: the orchestration codegen emits structured control flow (scf) only"),
+            format!(
+                "CHIP orchestration function @{name} must have a single block: the orchestration codegen emits structured control flow (scf) only"
+            ),
         );
         return errors;
     }
-    let Some(entry) = entry_block(func) else { return errors };
+    let Some(entry) = entry_block(func) else {
+        return errors;
+    };
     let mut stack = vec![entry];
     while let Some(block) = stack.pop() {
         let mut next = block.first_operation();
@@ -309,7 +331,10 @@ pub fn check_body<'c, 'a>(
     errors
 }
 
-fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &crate::ir::util::FunctionMap<'c, 'a>) -> Result<(), String> {
+fn check_op<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    functions: &crate::ir::util::FunctionMap<'c, 'a>,
+) -> Result<(), String> {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or("?");
     if DEFERRED_OPS.contains(&name) {
@@ -335,7 +360,9 @@ fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &crate::ir::util::Func
         while let Some(block) = b {
             b = block.next_in_region();
             if block.next_in_region().is_some() {
-                return Err(diag::msg!("region of more than one block has no structured form in the orchestration codegen"));
+                return Err(diag::msg!(
+                    "region of more than one block has no structured form in the orchestration codegen"
+                ));
             }
             for k in 0..block.argument_count() {
                 let Ok(a) = block.argument(k) else { continue };
@@ -353,14 +380,24 @@ fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &crate::ir::util::Func
         let ty = r.r#type();
         match TensorLike::of(ty) {
             Some(t) if t.static_shape().is_some() && element_bytes(t.element).is_some() => Ok(()),
-            _ => Err(diag::msg!("{what} must have a static shape and a sized element type in a CHIP orchestration body, got '{ty}'")),
+            _ => Err(diag::msg!(
+                "{what} must have a static shape and a sized element type in a CHIP orchestration body, got '{ty}'"
+            )),
         }
     };
     match kind {
         OrchOp::View | OrchOp::Reshape => static_result("result type"),
         OrchOp::Create => static_result("allocated type"),
-        OrchOp::Constant if op.attribute("value").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()).is_none() => {
-            Err(diag::msg!("attribute 'value' must be an integer constant in a CHIP orchestration body (only integer scalars have a runtime form)"))
+        OrchOp::Constant
+            if op
+                .attribute("value")
+                .ok()
+                .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+                .is_none() =>
+        {
+            Err(diag::msg!(
+                "attribute 'value' must be an integer constant in a CHIP orchestration body (only integer scalars have a runtime form)"
+            ))
         }
         OrchOp::Call | OrchOp::Submit => check_task(op, name, functions),
         _ => Ok(()),
@@ -368,20 +405,32 @@ fn check_op<'c, 'a>(op: &OperationRef<'c, 'a>, functions: &crate::ir::util::Func
 }
 
 /// A task: an AIV kernel of this module, results it can name, no scalar arguments.
-fn check_task<'c, 'a>(op: &OperationRef<'c, 'a>, name: &str, functions: &crate::ir::util::FunctionMap<'c, 'a>) -> Result<(), String> {
+fn check_task<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    name: &str,
+    functions: &crate::ir::util::FunctionMap<'c, 'a>,
+) -> Result<(), String> {
     let Some(callee) = callee(op) else {
-        return Err(diag::msg!("callee symbol must be valid UTF-8 for the orchestration codegen to name it"));
+        return Err(diag::msg!(
+            "callee symbol must be valid UTF-8 for the orchestration codegen to name it"
+        ));
     };
     let Some(func) = functions.get(callee) else {
-        return Err(diag::msg!("callee @{callee} must be a function of this module"));
+        return Err(diag::msg!(
+            "callee @{callee} must be a function of this module"
+        ));
     };
     if func_kind(func) != Some("aiv") {
-        let kind = func_kind(func).map_or("no pl.func_kind".to_string(), |k| format!("pl.func_kind \"{k}\""));
+        let kind = func_kind(func).map_or("no pl.func_kind".to_string(), |k| {
+            format!("pl.func_kind \"{k}\"")
+        });
         return Err(diag::msg!(
             "callee @{callee} must be an AIV kernel (pl.func_kind \"aiv\"): a CHIP orchestration body launches AIV kernels only, got {kind}"
         ));
     }
-    let abi = int_attr(op, "pl.abi_arg_count").map(|n| n.max(0) as usize).unwrap_or(usize::MAX);
+    let abi = int_attr(op, "pl.abi_arg_count")
+        .map(|n| n.max(0) as usize)
+        .unwrap_or(usize::MAX);
     for k in 0..op.operand_count().min(abi) {
         let Ok(v) = op.operand(k) else { continue };
         if scalar_bits(v.r#type()).is_some() {
@@ -404,7 +453,9 @@ fn check_task<'c, 'a>(op: &OperationRef<'c, 'a>, name: &str, functions: &crate::
         let Ok(r) = op.result(n) else { continue };
         if alloc_outs.contains(&(n as i64)) {
             match TensorLike::of(r.r#type()) {
-                Some(t) if t.static_shape().is_some() && element_bytes(t.element).is_some() => continue,
+                Some(t) if t.static_shape().is_some() && element_bytes(t.element).is_some() => {
+                    continue;
+                }
                 _ => {
                     return Err(diag::msg!(
                         "runtime-allocated result #{n} of @{callee} must have a static shape, got '{}'",
@@ -413,7 +464,11 @@ fn check_task<'c, 'a>(op: &OperationRef<'c, 'a>, name: &str, functions: &crate::
                 }
             }
         }
-        let named = returned.get(n).copied().flatten().is_some_and(|j| j < op.operand_count() + alloc_outs.len());
+        let named = returned
+            .get(n)
+            .copied()
+            .flatten()
+            .is_some_and(|j| j < op.operand_count() + alloc_outs.len());
         if !named {
             return Err(diag::msg!(
                 "result #{n} of @{callee} must be a parameter the callee returns, or the orchestration codegen cannot name it (a kernel writes its arguments in place)"
@@ -431,12 +486,23 @@ mod tests {
     fn every_name_is_listed_once_and_round_trips() {
         for (i, (name, op)) in ORCHESTRATION_OPS.iter().enumerate() {
             assert_eq!(OrchOp::from_name(name), Some(*op), "{name}");
-            assert!(ORCHESTRATION_OPS[..i].iter().all(|(n, _)| n != name), "{name} listed twice");
+            assert!(
+                ORCHESTRATION_OPS[..i].iter().all(|(n, _)| n != name),
+                "{name} listed twice"
+            );
         }
         for name in DEFERRED_OPS {
             assert_eq!(OrchOp::from_name(name), None);
         }
-        for refused in ["cf.br", "cf.cond_br", "memref.alloc", "tensor.empty", "arith.addf", "scf.execute_region", "pld.window"] {
+        for refused in [
+            "cf.br",
+            "cf.cond_br",
+            "memref.alloc",
+            "tensor.empty",
+            "arith.addf",
+            "scf.execute_region",
+            "pld.window",
+        ] {
             assert_eq!(OrchOp::from_name(refused), None, "{refused}");
         }
     }

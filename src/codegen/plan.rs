@@ -7,10 +7,12 @@ use super::{Options, Tree, chip, host, kernel_config, names::quoted, template};
 use crate::{
     analysis::directions::Direction,
     error::PldError,
-    ir::func_kind::{func_kind, is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name},
+    ir::func_kind::{
+        func_kind, is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name,
+    },
     ir::util::{
-        COLLECTIVE_OPS, arg_attr, callee_name, entry_block, is_comm_ctx, is_tensor_like, module_functions, ops_named,
-        param_types,
+        COLLECTIVE_OPS, arg_attr, callee_name, entry_block, is_comm_ctx, is_tensor_like,
+        module_functions, ops_named, param_types,
     },
 };
 use melior::ir::{
@@ -48,7 +50,13 @@ impl<'c, 'a> Planner<'c, 'a> {
     }
 
     /// An error about `op` with one attached note.
-    pub fn error_with_note(&mut self, op: &OperationRef, message: &str, note_loc: Location, note: &str) {
+    pub fn error_with_note(
+        &mut self,
+        op: &OperationRef,
+        message: &str,
+        note_loc: Location,
+        note: &str,
+    ) {
         crate::diag::op_error_with_note(op, message, note_loc, note);
         self.errors += 1;
     }
@@ -65,7 +73,10 @@ impl<'c, 'a> Planner<'c, 'a> {
 
     fn resolve_kernel(&mut self, name: &str, call: &OperationRef<'c, 'a>) -> Option<Rc<Kernel>> {
         let Some(func) = self.functions.get(name).copied() else {
-            self.error(&call, &format!("callee @{name} must be a function of this module"));
+            self.error(
+                &call,
+                &format!("callee @{name} must be a function of this module"),
+            );
             return None;
         };
         if func_kind(&func) != Some("aiv") {
@@ -77,7 +88,13 @@ impl<'c, 'a> Planner<'c, 'a> {
             return None;
         }
         if !path_component_ok(name) {
-            self.error(&func, &format!("AIV kernel @{}: its name cannot be a file name", quoted(name)));
+            self.error(
+                &func,
+                &format!(
+                    "AIV kernel @{}: its name cannot be a file name",
+                    quoted(name)
+                ),
+            );
             return None;
         }
         let text = if let Some(package) = string_attr(&func, "pl.builtin_template_dir") {
@@ -127,7 +144,11 @@ impl<'c, 'a> Planner<'c, 'a> {
             return None;
         };
         let signature = kernel_signature(&func);
-        Some(Rc::new(Kernel { name: name.to_string(), text, signature }))
+        Some(Rc::new(Kernel {
+            name: name.to_string(),
+            text,
+            signature,
+        }))
     }
 }
 
@@ -152,7 +173,8 @@ impl Planner<'_, '_> {
                 dir.display()
             ));
         }
-        let unreadable = |e: std::io::Error| crate::diag::msg!("cannot read {attr} ({}): {e}", path.display());
+        let unreadable =
+            |e: std::io::Error| crate::diag::msg!("cannot read {attr} ({}): {e}", path.display());
         let base = std::fs::canonicalize(dir).map_err(unreadable)?;
         let resolved = std::fs::canonicalize(&path).map_err(unreadable)?;
         if !resolved.starts_with(&base) {
@@ -179,7 +201,10 @@ pub fn kernel_signature(func: &OperationRef) -> Vec<Direction> {
 
 /// `pl.direction` of parameter `i` (default in).
 pub fn param_direction(func: &OperationRef, i: usize) -> Direction {
-    arg_attr(func, i, "pl.direction").and_then(crate::ir::util::attr_str).and_then(Direction::parse).unwrap_or(Direction::In)
+    arg_attr(func, i, "pl.direction")
+        .and_then(crate::ir::util::attr_str)
+        .and_then(Direction::parse)
+        .unwrap_or(Direction::In)
 }
 
 pub fn string_attr(op: &OperationRef, name: &str) -> Option<String> {
@@ -200,7 +225,10 @@ fn entry_name_ok(
     path_use: &str,
 ) -> bool {
     if !path_component_ok(name) {
-        p.error(&func, &format!("{kind} @{}: its name cannot be {path_use}", quoted(name)));
+        p.error(
+            &func,
+            &format!("{kind} @{}: its name cannot be {path_use}", quoted(name)),
+        );
         return false;
     }
     let c_name = super::names::c_identifier(name);
@@ -209,14 +237,21 @@ fn entry_name_ok(
         return false;
     }
     if let Some(other) = c_names.insert(c_name.clone(), name.to_string()) {
-        p.error(&func, &format!("@{name} and @{other} have the same C symbol '{c_name}'"));
+        p.error(
+            &func,
+            &format!("@{name} and @{other} have the same C symbol '{c_name}'"),
+        );
         return false;
     }
     true
 }
 
 pub fn path_component_ok(name: &str) -> bool {
-    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']) && !name.chars().any(char::is_control)
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains(['/', '\\'])
+        && !name.chars().any(char::is_control)
 }
 
 /// Plans the whole tree (nothing is written here).
@@ -224,7 +259,10 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
     let functions: Vec<OperationRef> = module_functions(module);
     let mut p = Planner {
         options: options.clone(),
-        functions: functions.iter().filter_map(|f| symbol_name(f).map(|n| (n.to_string(), *f))).collect(),
+        functions: functions
+            .iter()
+            .filter_map(|f| symbol_name(f).map(|n| (n.to_string(), *f)))
+            .collect(),
         errors: 0,
         kernels: HashMap::new(),
     };
@@ -244,7 +282,10 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
     // What the HOST orchestrators dispatch (and with a launch width).
     let mut dispatched = BTreeSet::new();
     let mut dispatched_with_width = BTreeSet::new();
-    for func in functions.iter().filter(|f| is_orchestration_body(f) && is_host_level(f)) {
+    for func in functions
+        .iter()
+        .filter(|f| is_orchestration_body(f) && is_host_level(f))
+    {
         for op in ops_named(func, &["pld.host.dispatch"]) {
             if let Some(callee) = callee_name(&op) {
                 if op.operand_count() > crate::ir::util::call_arg_count(&op) + 1 {
@@ -260,7 +301,9 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
     // The module's pl.arch (verified by the pl dialect), for kernel_config.py.
     let arch = string_attr(module, "pl.arch");
     for func in &functions {
-        let Some(name) = symbol_name(func) else { continue };
+        let Some(name) = symbol_name(func) else {
+            continue;
+        };
         let has_body = entry_block(func).is_some();
         if !has_body {
             continue;
@@ -270,22 +313,48 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
             if name.starts_with("builtin.") && !dispatched.contains(name) {
                 continue;
             }
-            if !entry_name_ok(&mut p, &mut c_names, func, name, "orchestration function", "a directory name") {
+            if !entry_name_ok(
+                &mut p,
+                &mut c_names,
+                func,
+                name,
+                "orchestration function",
+                "a directory name",
+            ) {
                 continue;
             }
-            let Some(sub) = chip::emit(&mut p, func, dispatched_with_width.contains(name)) else { continue };
+            let Some(sub) = chip::emit(&mut p, func, dispatched_with_width.contains(name)) else {
+                continue;
+            };
             let root = PathBuf::from("next_levels").join(name);
-            tree.files.insert(root.join(format!("orchestration/{name}.cpp")), sub.cpp.clone().into_bytes());
+            tree.files.insert(
+                root.join(format!("orchestration/{name}.cpp")),
+                sub.cpp.clone().into_bytes(),
+            );
             for (_, kernel) in &sub.kernels {
-                tree.files.insert(root.join(format!("kernels/aiv/{}.cpp", kernel.name)), kernel.text.clone());
+                tree.files.insert(
+                    root.join(format!("kernels/aiv/{}.cpp", kernel.name)),
+                    kernel.text.clone(),
+                );
             }
-            tree.files.insert(root.join("kernel_config.py"), kernel_config::render(&sub, arch.as_deref()).into_bytes());
+            tree.files.insert(
+                root.join("kernel_config.py"),
+                kernel_config::render(&sub, arch.as_deref()).into_bytes(),
+            );
         } else if is_orchestration_body(func) && is_host_level(func) {
-            if !entry_name_ok(&mut p, &mut c_names, func, name, "HOST orchestrator", "a file name") {
+            if !entry_name_ok(
+                &mut p,
+                &mut c_names,
+                func,
+                name,
+                "HOST orchestrator",
+                "a file name",
+            ) {
                 continue;
             }
             if let Some(cpp) = host::emit(&mut p, func) {
-                tree.files.insert(PathBuf::from(format!("host/{name}.cpp")), cpp.into_bytes());
+                tree.files
+                    .insert(PathBuf::from(format!("host/{name}.cpp")), cpp.into_bytes());
             }
         }
     }

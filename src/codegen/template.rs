@@ -50,12 +50,16 @@ pub const PACKAGES: &[Package] = &[
     Package {
         name: ":pypto.runtime.builtins.collectives.all_to_all_v",
         path: "templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in",
-        text: include_str!("../../templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in"),
+        text: include_str!(
+            "../../templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in"
+        ),
     },
     Package {
         name: ":pypto.runtime.builtins.collectives.indexed_all_to_all_v",
         path: "templates/pypto/runtime/builtins/collectives/indexed_all_to_all_v/kernel.cpp.in",
-        text: include_str!("../../templates/pypto/runtime/builtins/collectives/indexed_all_to_all_v/kernel.cpp.in"),
+        text: include_str!(
+            "../../templates/pypto/runtime/builtins/collectives/indexed_all_to_all_v/kernel.cpp.in"
+        ),
     },
 ];
 
@@ -93,7 +97,9 @@ pub fn parse_vars(text: &str) -> Result<BTreeMap<String, String>, TemplateError>
 
 fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
@@ -108,7 +114,9 @@ pub fn render(template: &str, vars: &BTreeMap<String, String>) -> Result<String,
         out.push_str(&rest[..start]);
         let after = &rest[start + 2..];
         let Some(end) = after.find('}') else {
-            return Err(TemplateError::Unterminated(template.len() - rest.len() + start));
+            return Err(TemplateError::Unterminated(
+                template.len() - rest.len() + start,
+            ));
         };
         let name = &after[..end];
         if !is_identifier(name) {
@@ -138,7 +146,11 @@ mod tests {
 
     #[test]
     fn substitutes_every_occurrence() {
-        let out = render("using T = ${dtype_cpp}; // ${dtype_cpp}\n$x {y}", &vars("dtype_cpp=int8_t")).unwrap();
+        let out = render(
+            "using T = ${dtype_cpp}; // ${dtype_cpp}\n$x {y}",
+            &vars("dtype_cpp=int8_t"),
+        )
+        .unwrap();
         assert_eq!(out, "using T = int8_t; // int8_t\n$x {y}");
     }
 
@@ -157,18 +169,36 @@ mod tests {
 
     #[test]
     fn missing_value_is_an_error() {
-        assert_eq!(parse_vars("dtype_cpp").unwrap_err(), TemplateError::NoValue("dtype_cpp".into()));
-        assert_eq!(parse_vars("dtype_cpp=").unwrap_err(), TemplateError::EmptyValue("dtype_cpp".into()));
-        assert_eq!(parse_vars("dtype_cpp=float,dtype_cpp=int8_t").unwrap_err(), TemplateError::Twice("dtype_cpp".into()));
-        assert_eq!(parse_vars("1x=float").unwrap_err(), TemplateError::BadName("1x".into()));
+        assert_eq!(
+            parse_vars("dtype_cpp").unwrap_err(),
+            TemplateError::NoValue("dtype_cpp".into())
+        );
+        assert_eq!(
+            parse_vars("dtype_cpp=").unwrap_err(),
+            TemplateError::EmptyValue("dtype_cpp".into())
+        );
+        assert_eq!(
+            parse_vars("dtype_cpp=float,dtype_cpp=int8_t").unwrap_err(),
+            TemplateError::Twice("dtype_cpp".into())
+        );
+        assert_eq!(
+            parse_vars("1x=float").unwrap_err(),
+            TemplateError::BadName("1x".into())
+        );
         let err = render("${dtype_cpp}", &BTreeMap::new()).unwrap_err();
         assert!(err.to_string().contains("has no value"), "{err}");
     }
 
     #[test]
     fn malformed_references_are_errors() {
-        assert_eq!(render("${dtype_cpp", &vars("dtype_cpp=float")).unwrap_err(), TemplateError::Unterminated(0));
-        assert_eq!(render("${} ${dtype_cpp}", &vars("dtype_cpp=float")).unwrap_err(), TemplateError::NotAVariable(String::new()));
+        assert_eq!(
+            render("${dtype_cpp", &vars("dtype_cpp=float")).unwrap_err(),
+            TemplateError::Unterminated(0)
+        );
+        assert_eq!(
+            render("${} ${dtype_cpp}", &vars("dtype_cpp=float")).unwrap_err(),
+            TemplateError::NotAVariable(String::new())
+        );
     }
 
     #[test]
@@ -191,8 +221,14 @@ mod tests {
     #[test]
     fn every_collective_has_its_package_and_renders_both_dtypes() {
         for spec in crate::collective::TABLE {
-            let pkg = package(spec.template_dir).unwrap_or_else(|| panic!("no package {}", spec.template_dir));
-            assert!(pkg.path.ends_with(&format!("/{}/kernel.cpp.in", spec.short)), "{}", pkg.path);
+            let pkg = package(spec.template_dir)
+                .unwrap_or_else(|| panic!("no package {}", spec.template_dir));
+            assert!(
+                pkg.path
+                    .ends_with(&format!("/{}/kernel.cpp.in", spec.short)),
+                "{}",
+                pkg.path
+            );
             let f32 = render(pkg.text, &vars("dtype_cpp=float")).unwrap();
             let i8 = render(pkg.text, &vars("dtype_cpp=int8_t")).unwrap();
             // The rendering is the template with dtype_cpp substituted, nothing else.

@@ -16,14 +16,21 @@ use std::{
 };
 
 fn sibling(dir: &Path, tag: &str) -> io::Result<PathBuf> {
-    let name = dir
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the output directory has no name"))?;
+    let name = dir.file_name().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the output directory has no name",
+        )
+    })?;
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    Ok(parent.join(format!(".{}.{tag}-{}", name.to_string_lossy(), std::process::id())))
+    Ok(parent.join(format!(
+        ".{}.{tag}-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    )))
 }
 
 /// The file that marks a directory as a tree pld-translate wrote.
@@ -53,7 +60,10 @@ pub fn refuse_to_replace(dir: &Path) -> Option<String> {
 /// Writes `tree` as the whole content of `dir`.
 pub fn write_tree(dir: &Path, tree: &Tree) -> io::Result<()> {
     if let Some(why) = refuse_to_replace(dir) {
-        return Err(io::Error::new(io::ErrorKind::AlreadyExists, format!("the output directory {why}")));
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("the output directory {why}"),
+        ));
     }
     let tmp = sibling(dir, "tmp")?;
     if let Some(parent) = tmp.parent() {
@@ -69,7 +79,10 @@ pub fn write_tree(dir: &Path, tree: &Tree) -> io::Result<()> {
             }
             fs::write(&path, bytes)?;
         }
-        fs::write(tmp.join(MARKER), "written by pld-translate --pld-to-ascend-build; the whole directory is replaced on the next run\n")?;
+        fs::write(
+            tmp.join(MARKER),
+            "written by pld-translate --pld-to-ascend-build; the whole directory is replaced on the next run\n",
+        )?;
         replace(dir, &tmp)
     })();
     if result.is_err() {
@@ -82,9 +95,10 @@ fn replace(dir: &Path, tmp: &Path) -> io::Result<()> {
     match fs::symlink_metadata(dir) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => fs::rename(tmp, dir),
         Err(e) => Err(e),
-        Ok(meta) if !meta.is_dir() => {
-            Err(io::Error::new(io::ErrorKind::AlreadyExists, "the output path exists and is not a directory"))
-        }
+        Ok(meta) if !meta.is_dir() => Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            "the output path exists and is not a directory",
+        )),
         Ok(_) => {
             let old = sibling(dir, "old")?;
             let _ = fs::remove_dir_all(&old);
@@ -121,7 +135,10 @@ mod tests {
         assert!(!dir.join("a").exists() && !dir.join("b.txt").exists());
         assert_eq!(fs::read_to_string(dir.join("c.txt")).unwrap(), "3");
         // No temporary or old folder is left beside it.
-        let names: Vec<_> = fs::read_dir(&base).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = fs::read_dir(&base)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("out")]);
         // A file in the way is an error and is left alone.
         let file = base.join("file");

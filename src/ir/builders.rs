@@ -12,8 +12,11 @@ use crate::error::PldError;
 use melior::{
     Context,
     ir::{
-        Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, TypeLike, Value, ValueLike,
-        attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute},
+        Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, TypeLike,
+        Value, ValueLike,
+        attribute::{
+            DenseI32ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute,
+        },
         operation::{Operation, OperationBuilder, OperationLike},
         r#type::IntegerType,
     },
@@ -44,7 +47,11 @@ fn i64_type(context: &Context) -> Type<'_> {
 /// `pl.cast %source : T to result`: through `pl.cast`'s own ODS builder
 /// (`pldCastCreate`), ~40% cheaper than the generic builder for the five
 /// casts of every collective (#16).
-pub fn cast<'c>(source: Value<'c, '_>, result: Type<'c>, loc: Location<'c>) -> Result<Operation<'c>, PldError> {
+pub fn cast<'c>(
+    source: Value<'c, '_>,
+    result: Type<'c>,
+    loc: Location<'c>,
+) -> Result<Operation<'c>, PldError> {
     let raw = unsafe { crate::capi::pldCastCreate(loc.to_raw(), source.to_raw(), result.to_raw()) };
     if raw.ptr.is_null() {
         return Err(PldError::Internal("pl.cast could not be created".into()));
@@ -80,8 +87,14 @@ fn guard<'c>(
         &[condition],
         &[],
         &[
-            (Identifier::new(context, code_attribute), i64_attr(context, code)),
-            (Identifier::new(context, "message"), StringAttribute::new(context, message).into()),
+            (
+                Identifier::new(context, code_attribute),
+                i64_attr(context, code),
+            ),
+            (
+                Identifier::new(context, "message"),
+                StringAttribute::new(context, message).into(),
+            ),
         ],
     )
 }
@@ -107,7 +120,10 @@ pub fn launch<'c>(
 }
 
 /// `pld.system.nranks : i64` (InCore).
-pub fn system_nranks<'c>(context: &'c Context, loc: Location<'c>) -> Result<Operation<'c>, PldError> {
+pub fn system_nranks<'c>(
+    context: &'c Context,
+    loc: Location<'c>,
+) -> Result<Operation<'c>, PldError> {
     build("pld.system.nranks", loc, &[], &[i64_type(context)], &[])
 }
 
@@ -123,7 +139,13 @@ pub fn comm_read_count<'c>(
     index: Value<'c, '_>,
     loc: Location<'c>,
 ) -> Result<Operation<'c>, PldError> {
-    build("pld.comm.read_count", loc, &[counts, index], &[IntegerType::new(context, 32).into()], &[])
+    build(
+        "pld.comm.read_count",
+        loc,
+        &[counts, index],
+        &[IntegerType::new(context, 32).into()],
+        &[],
+    )
 }
 
 /// `pld.comm.put_rows %rows of %source[%source_row] to %target[%target_row] on rank %rank`.
@@ -136,7 +158,13 @@ pub fn comm_put_rows<'c>(
     rank: Value<'c, '_>,
     loc: Location<'c>,
 ) -> Result<Operation<'c>, PldError> {
-    build("pld.comm.put_rows", loc, &[rows, source, source_row, target, target_row, rank], &[], &[])
+    build(
+        "pld.comm.put_rows",
+        loc,
+        &[rows, source, source_row, target, target_row, rank],
+        &[],
+        &[],
+    )
 }
 
 /// `pld.comm.notify %value to %counts[%slot] signal %signal on rank %rank`.
@@ -148,11 +176,21 @@ pub fn comm_notify<'c>(
     rank: Value<'c, '_>,
     loc: Location<'c>,
 ) -> Result<Operation<'c>, PldError> {
-    build("pld.comm.notify", loc, &[value, counts, slot, signal, rank], &[], &[])
+    build(
+        "pld.comm.notify",
+        loc,
+        &[value, counts, slot, signal, rank],
+        &[],
+        &[],
+    )
 }
 
 /// `pld.comm.wait %signal[%slot]`.
-pub fn comm_wait<'c>(signal: Value<'c, '_>, slot: Value<'c, '_>, loc: Location<'c>) -> Result<Operation<'c>, PldError> {
+pub fn comm_wait<'c>(
+    signal: Value<'c, '_>,
+    slot: Value<'c, '_>,
+    loc: Location<'c>,
+) -> Result<Operation<'c>, PldError> {
     build("pld.comm.wait", loc, &[signal, slot], &[], &[])
 }
 
@@ -164,7 +202,15 @@ pub fn host_require<'c>(
     message: &str,
     loc: Location<'c>,
 ) -> Result<Operation<'c>, PldError> {
-    guard("pld.host.require", "error_code", context, condition, error_code, message, loc)
+    guard(
+        "pld.host.require",
+        "error_code",
+        context,
+        condition,
+        error_code,
+        message,
+        loc,
+    )
 }
 
 /// `pld.host.dispatch @callee(args) on %device [core_num(%core_num)]`, with
@@ -183,8 +229,14 @@ pub fn host_dispatch<'c>(
     operands.extend(core_num);
     let segments = [args.len() as i32, 1, core_num.is_some() as i32];
     let mut attributes = vec![
-        (Identifier::new(context, "callee"), FlatSymbolRefAttribute::new(context, callee).into()),
-        (Identifier::new(context, "operandSegmentSizes"), DenseI32ArrayAttribute::new(context, &segments).into()),
+        (
+            Identifier::new(context, "callee"),
+            FlatSymbolRefAttribute::new(context, callee).into(),
+        ),
+        (
+            Identifier::new(context, "operandSegmentSizes"),
+            DenseI32ArrayAttribute::new(context, &segments).into(),
+        ),
     ];
     attributes.extend(extra.iter().map(|(n, a)| (Identifier::new(context, n), *a)));
     build("pld.host.dispatch", loc, &operands, &[], &attributes)
@@ -199,15 +251,19 @@ pub fn host_device_ctx<'c>(
 ) -> Result<Operation<'c>, PldError> {
     let mut operands = vec![device];
     operands.extend(domain);
-    build("pld.host.device_ctx", loc, &operands, &[crate::ir::util::comm_ctx_type(context)], &[])
+    build(
+        "pld.host.device_ctx",
+        loc,
+        &operands,
+        &[crate::ir::util::comm_ctx_type(context)],
+        &[],
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use melior::{
-        ir::BlockLike,
-    };
+    use melior::ir::BlockLike;
 
     /// Every builder's op verifies and prints in its ODS assembly format with
     /// its operands in order (inside a HOST orchestrator, where the host ops
@@ -242,8 +298,14 @@ mod tests {
             TypeAttribute::new(ty.into()),
             region,
             &[
-                (Identifier::new(&context, "pl.func_kind"), StringAttribute::new(&context, "orchestration").into()),
-                (Identifier::new(&context, "pl.level"), StringAttribute::new(&context, "host").into()),
+                (
+                    Identifier::new(&context, "pl.func_kind"),
+                    StringAttribute::new(&context, "orchestration").into(),
+                ),
+                (
+                    Identifier::new(&context, "pl.level"),
+                    StringAttribute::new(&context, "host").into(),
+                ),
             ],
             loc,
         );
@@ -261,7 +323,10 @@ mod tests {
         let require = dangling.append_operation(require(&context, cond, 5, "bad", loc).unwrap());
         assert_eq!(require.name().as_string_ref().as_str(), Ok("pl.require"));
         assert_eq!(require.attribute("code").unwrap().to_string(), "5 : i64");
-        for op in [system_rank(&context, loc).unwrap(), system_nranks(&context, loc).unwrap()] {
+        for op in [
+            system_rank(&context, loc).unwrap(),
+            system_nranks(&context, loc).unwrap(),
+        ] {
             assert_eq!(op.result(0).unwrap().r#type(), i64t);
         }
     }

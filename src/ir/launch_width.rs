@@ -5,7 +5,11 @@
 /// every peer gets the same number of lanes. `P >= 1` and `L >= 1`.
 pub fn cal_all_to_all_v_blocks(ranks: i64, limit: i64) -> i64 {
     debug_assert!(ranks >= 1 && limit >= 1);
-    if limit < ranks { limit } else { limit / ranks * ranks }
+    if limit < ranks {
+        limit
+    } else {
+        limit / ranks * ranks
+    }
 }
 
 #[cfg(test)]

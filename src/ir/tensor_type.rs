@@ -113,7 +113,9 @@ impl<'c> TensorLike<'c> {
         let view = TensorView::of(ty)?;
         Some(Self {
             distributed: view.distributed,
-            shape: view.shape.map(|s| s.iter().map(|&d| (d != i64::MIN).then_some(d)).collect()),
+            shape: view
+                .shape
+                .map(|s| s.iter().map(|&d| (d != i64::MIN).then_some(d)).collect()),
             element: view.element,
             layout: view.layout,
             has_valid: view.has_valid,

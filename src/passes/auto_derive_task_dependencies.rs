@@ -42,10 +42,11 @@ use crate::{
     analysis::directions::{Direction, Directions},
     error::PldError,
     ir::func_kind::is_orchestration_body,
-    ir::util::{
-        DiscardableAttrSetter, OpKind, i64_attr, is_tensor_like, module_body, module_functions, op_key, op_kind,
-    },
     ir::ptr_map::{NameMap, PtrMap},
+    ir::util::{
+        DiscardableAttrSetter, OpKind, i64_attr, is_tensor_like, module_body, module_functions,
+        op_key, op_kind,
+    },
 };
 use melior::ir::{
     Attribute, BlockLike, BlockRef, Identifier, RegionLike, RegionRef, ValueLike,
@@ -53,8 +54,8 @@ use melior::ir::{
     operation::{OperationLike, OperationRef},
 };
 use std::collections::HashSet;
-pub use tracker::{Access, TaskId};
 use tracker::Tracker;
+pub use tracker::{Access, TaskId};
 
 /// The pass, with what its last run counted.
 #[derive(Clone, Default)]
@@ -71,14 +72,21 @@ impl ModulePass for AutoDeriveTaskDependencies {
         module_body(&module)?;
         let directions = analyses.directions(&module);
         let mut plans: Vec<(OperationRef, i64, Vec<i64>)> = Vec::new();
-        for func in module_functions(&module).iter().filter(|f| is_orchestration_body(f)) {
+        for func in module_functions(&module)
+            .iter()
+            .filter(|f| is_orchestration_body(f))
+        {
             plans.extend(plan_function(func, directions));
         }
         let context_ref = module.context();
         let context = crate::ir::context::borrow(&context_ref);
         self.statistics.tasks_numbered = plans.len() as u64;
-        self.statistics.task_dependencies = plans.iter().map(|(_, _, deps)| deps.len() as u64).sum();
-        let (task_id, task_deps) = (Identifier::new(context, "pl.task_id"), Identifier::new(context, "pl.task_deps"));
+        self.statistics.task_dependencies =
+            plans.iter().map(|(_, _, deps)| deps.len() as u64).sum();
+        let (task_id, task_deps) = (
+            Identifier::new(context, "pl.task_id"),
+            Identifier::new(context, "pl.task_deps"),
+        );
         // Functions of the same shape number their tasks alike: each id,
         // list and resulting dictionary is built once (all are uniqued).
         let mut ints: NameMap<i64, Attribute> = NameMap::default();
@@ -118,13 +126,19 @@ fn plan_function<'c, 'a>(
     if tasks.is_empty() {
         return Vec::new();
     }
-    let ids: PtrMap<TaskId> = tasks.iter().enumerate().map(|(i, t)| (op_key(t), i as TaskId)).collect();
+    let ids: PtrMap<TaskId> = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (op_key(t), i as TaskId))
+        .collect();
     let mut classes = directions.take_classes(func);
     // Each task's accesses, once (every visit of a loop body reuses them),
     // over dense class numbers.
     let mut dense: PtrMap<u32> = PtrMap::default();
-    let accesses: Vec<Vec<(u32, Access)>> =
-        tasks.iter().map(|t| task_accesses(t, &mut classes, directions, &mut dense)).collect();
+    let accesses: Vec<Vec<(u32, Access)>> = tasks
+        .iter()
+        .map(|t| task_accesses(t, &mut classes, directions, &mut dense))
+        .collect();
     directions.put_classes(func, classes);
     let mut walker = Walker {
         ids: &ids,
@@ -165,7 +179,13 @@ fn task_accesses<'c, 'a>(
                 a.read |= d.reads();
                 a.write |= d.writes();
             }
-            None => accesses.push((class, Access { read: d.reads(), write: d.writes() })),
+            None => accesses.push((
+                class,
+                Access {
+                    read: d.reads(),
+                    write: d.writes(),
+                },
+            )),
         }
     }
     accesses
@@ -181,8 +201,15 @@ struct Walker<'m> {
 
 impl Walker<'_> {
     fn region(&mut self, region: &RegionRef) {
-        let several = region.first_block().and_then(|b| b.next_in_region()).is_some();
-        let visits = if several && self.doubled.insert(region.to_raw().ptr as usize) { 2 } else { 1 };
+        let several = region
+            .first_block()
+            .and_then(|b| b.next_in_region())
+            .is_some();
+        let visits = if several && self.doubled.insert(region.to_raw().ptr as usize) {
+            2
+        } else {
+            1
+        };
         // Blocks run in any order, any number of times.
         for _ in 0..visits {
             let mut block = region.first_block();
@@ -210,7 +237,11 @@ impl Walker<'_> {
             let regions: Vec<_> = op.regions().collect();
             if matches!(kind, OpKind::ScfFor | OpKind::ScfWhile) {
                 // Zero or more iterations.
-                let visits = if self.doubled.insert(op_key(&op)) { 2 } else { 1 };
+                let visits = if self.doubled.insert(op_key(&op)) {
+                    2
+                } else {
+                    1
+                };
                 self.tracker.fork();
                 for _ in 0..visits {
                     for region in &regions {

@@ -12,8 +12,11 @@ use super::{Analyses, Effect, ModulePass};
 use crate::{
     analysis::directions::Direction,
     error::PldError,
-    ir::util::{DiscardableAttrSetter, OpKind, arg_attr_lists, module_body, module_functions, set_arg_attr_lists},
     ir::ptr_map::NameMap,
+    ir::util::{
+        DiscardableAttrSetter, OpKind, arg_attr_lists, module_body, module_functions,
+        set_arg_attr_lists,
+    },
 };
 use melior::ir::{
     Attribute, Identifier,
@@ -36,7 +39,10 @@ impl ModulePass for DeriveCallDirections {
         let functions = module_functions(&module);
 
         // Decide everything first.
-        let params: Vec<Vec<Direction>> = functions.iter().map(|f| directions.of_function(f)).collect();
+        let params: Vec<Vec<Direction>> = functions
+            .iter()
+            .map(|f| directions.of_function(f))
+            .collect();
         let mut calls = Vec::new();
         for func in &functions {
             for call in directions.ops_of_kind(func, OpKind::is_call) {
@@ -49,8 +55,10 @@ impl ModulePass for DeriveCallDirections {
         let context_ref = module.context();
         let context = crate::ir::context::borrow(&context_ref);
         let direction = Identifier::new(context, "pl.direction");
-        let strings: Vec<Attribute> =
-            [Direction::In, Direction::Out, Direction::InOut].iter().map(|d| StringAttribute::new(context, d.as_str()).into()).collect();
+        let strings: Vec<Attribute> = [Direction::In, Direction::Out, Direction::InOut]
+            .iter()
+            .map(|d| StringAttribute::new(context, d.as_str()).into())
+            .collect();
         let string = |d: Direction| strings[d as usize];
         for (func, dirs) in functions.iter().zip(&params) {
             // One new arg_attrs array per function (not one per parameter:

@@ -34,11 +34,13 @@
 
 use super::{Analyses, Effect, ModulePass};
 use crate::{
-    diag,
     analysis::directions::Directions,
+    diag,
     error::PldError,
     ir::func_kind::{func_kind, is_chip_orchestration, symbol_name},
-    ir::util::{call_arg_count, callee, callee_name, entry_block, module_body, module_functions, ops_named},
+    ir::util::{
+        call_arg_count, callee, callee_name, entry_block, module_body, module_functions, ops_named,
+    },
 };
 use melior::ir::{
     BlockLike, Location, ValueLike,
@@ -60,7 +62,10 @@ impl ModulePass for LegalizeSpmdLaunches {
         let directions = analyses.directions(&module);
         let functions = directions.functions_rc();
         let mut errors = 0;
-        for func in module_functions(&module).iter().filter(|f| is_chip_orchestration(f)) {
+        for func in module_functions(&module)
+            .iter()
+            .filter(|f| is_chip_orchestration(f))
+        {
             // One error per op: a launch refused here is not re-checked for codegen support.
             let mut refused = std::collections::HashSet::new();
             for call in ops_named(func, &["func.call", "pl.submit"]) {
@@ -73,7 +78,11 @@ impl ModulePass for LegalizeSpmdLaunches {
             }
             errors += crate::codegen::orch_ops::check_body(func, &functions, &refused);
         }
-        if errors > 0 { Err(PldError::Diagnosed(errors)) } else { Ok(()) }
+        if errors > 0 {
+            Err(PldError::Diagnosed(errors))
+        } else {
+            Ok(())
+        }
     }
     fn effect(&self) -> Effect {
         // A check: it changes nothing.
@@ -98,19 +107,31 @@ fn check_launch<'c, 'a>(
     if !has_spec && !callee.is_some_and(is_kernel) {
         return Ok(());
     }
-    let name = callee.and_then(symbol_name).map(str::to_string).or_else(|| callee_name(call)).unwrap_or_default();
+    let name = callee
+        .and_then(symbol_name)
+        .map(str::to_string)
+        .or_else(|| callee_name(call))
+        .unwrap_or_default();
 
     let blocks = match core_num {
         None => None,
-        Some(attr) => match IntegerAttribute::try_from(attr).ok().map(|i| i.value()).filter(|&v| v >= 1) {
+        Some(attr) => match IntegerAttribute::try_from(attr)
+            .ok()
+            .map(|i| i.value())
+            .filter(|&v| v >= 1)
+        {
             Some(v) => Some(v),
             None => {
-                return Err(diag::msg!("attribute 'pl.core_num' of the launch of @{name} must be an i64 >= 1, got {attr}"));
+                return Err(diag::msg!(
+                    "attribute 'pl.core_num' of the launch of @{name} must be an i64 >= 1, got {attr}"
+                ));
             }
         },
     };
     if sync_start && blocks.is_none_or(|b| b <= 1) {
-        let got = blocks.map_or("no pl.core_num".to_string(), |b| format!("pl.core_num = {b}"));
+        let got = blocks.map_or("no pl.core_num".to_string(), |b| {
+            format!("pl.core_num = {b}")
+        });
         return Err(diag::msg!(
             "attribute 'pl.sync_start' of the launch of @{name} requires pl.core_num > 1 \
              (a single-block launch needs no co-residency), got {got}"
@@ -122,7 +143,9 @@ fn check_launch<'c, 'a>(
     if (has_spec || builtin) && func_kind(callee) != Some("aiv") {
         return Err(diag::msg!(
             "callee @{name} must be an AIV function (pl.func_kind \"aiv\") to be launched, got {}",
-            func_kind(callee).map_or("no pl.func_kind".to_string(), |k| format!("pl.func_kind \"{k}\""))
+            func_kind(callee).map_or("no pl.func_kind".to_string(), |k| format!(
+                "pl.func_kind \"{k}\""
+            ))
         ));
     }
     let params = directions.of_function(callee);

@@ -43,12 +43,12 @@ use super::{
     lower_l2_tensor_collectives::{ALL_TO_ALL_V, CoreNum, core_num},
 };
 use crate::{
-    ir::builders,
     diag,
     error::PldError,
+    ir::builders,
     ir::func_kind::func_kind,
-    ir::util::{i64_attr, insert_before, module_functions, ops_named, replace_all_uses},
     ir::tensor_type::TensorLike,
+    ir::util::{i64_attr, insert_before, module_functions, ops_named, replace_all_uses},
 };
 use melior::{
     Context,
@@ -81,8 +81,9 @@ impl ModulePass for LowerCompositeOps {
             }
             for op in ops_named(&func, &[crate::collective::INDEXED_ALL_TO_ALL_V.op]) {
                 let spec = &crate::collective::INDEXED_ALL_TO_ALL_V;
-                let problem = crate::collective::arch_problem(spec, &arch)
-                    .unwrap_or_else(|| diag::msg!("{} is not supported in an InCore body", spec.short));
+                let problem = crate::collective::arch_problem(spec, &arch).unwrap_or_else(|| {
+                    diag::msg!("{} is not supported in an InCore body", spec.short)
+                });
                 diag::op_error(&op, &problem);
                 errors += 1;
             }
@@ -108,10 +109,17 @@ impl ModulePass for LowerCompositeOps {
         Ok(())
     }
     fn statistics(&self) -> PassStatistics {
-        PassStatistics { collectives_lowered: self.lowered, ..PassStatistics::default() }
+        PassStatistics {
+            collectives_lowered: self.lowered,
+            ..PassStatistics::default()
+        }
     }
     fn effect(&self) -> super::Effect {
-        if self.lowered == 0 { super::Effect::Unchanged } else { super::Effect::Changed }
+        if self.lowered == 0 {
+            super::Effect::Unchanged
+        } else {
+            super::Effect::Changed
+        }
     }
 }
 
@@ -138,15 +146,28 @@ fn plan(op: &OperationRef) -> Result<i64, String> {
             ));
         }
     }
-    let shape_of = |i: usize| op.operand(i).ok().and_then(|v| TensorLike::of(v.r#type())).and_then(|t| t.shape);
+    let shape_of = |i: usize| {
+        op.operand(i)
+            .ok()
+            .and_then(|v| TensorLike::of(v.r#type()))
+            .and_then(|t| t.shape)
+    };
     // pld.comm.put_rows copies whole rows, so its verifier requires input and
     // target rows of one shape: check it here, before the module is touched.
     if let (Some(input), Some(target)) = (shape_of(0), shape_of(1)) {
         let differs = input.len() != target.len()
-            || input.iter().zip(&target).skip(1).any(|(a, b)| matches!((a, b), (Some(a), Some(b)) if a != b));
+            || input
+                .iter()
+                .zip(&target)
+                .skip(1)
+                .any(|(a, b)| matches!((a, b), (Some(a), Some(b)) if a != b));
         if differs {
             let dims = |s: &[Option<i64>]| {
-                s.iter().skip(1).map(|d| d.map_or("?".to_string(), |d| d.to_string())).collect::<Vec<_>>().join("x")
+                s.iter()
+                    .skip(1)
+                    .map(|d| d.map_or("?".to_string(), |d| d.to_string()))
+                    .collect::<Vec<_>>()
+                    .join("x")
             };
             return Err(diag::msg!(
                 "operand 'input' row shape [{}] differs from the row shape of 'target' [{}] (the InCore rail copies whole rows)",
@@ -173,14 +194,28 @@ struct Builder<'c> {
 
 impl<'c> Builder<'c> {
     fn constant(&self, value: i64) -> Result<Operation<'c>, PldError> {
-        Ok(arith::constant(self.context, i64_attr(self.context, value), self.loc))
+        Ok(arith::constant(
+            self.context,
+            i64_attr(self.context, value),
+            self.loc,
+        ))
     }
 }
 
-fn expand<'c>(context: &'c Context, op: &OperationRef<'c, '_>, max_recv: i64) -> Result<(), PldError> {
-    let b = Builder { context, loc: op.location(), i64: IntegerType::new(context, 64).into() };
-    let [input, target, signal, send_counts, recv_counts] =
-        [0, 1, 2, 3, 4].map(|i| op.operand(i).expect("the verifier guarantees five operands"));
+fn expand<'c>(
+    context: &'c Context,
+    op: &OperationRef<'c, '_>,
+    max_recv: i64,
+) -> Result<(), PldError> {
+    let b = Builder {
+        context,
+        loc: op.location(),
+        i64: IntegerType::new(context, 64).into(),
+    };
+    let [input, target, signal, send_counts, recv_counts] = [0, 1, 2, 3, 4].map(|i| {
+        op.operand(i)
+            .expect("the verifier guarantees five operands")
+    });
     let before = |new: Operation<'c>| -> Result<Value<'c, '_>, PldError> {
         let inserted = insert_before(op, new)?;
         Ok(unsafe { Value::from_raw(inserted.result(0)?.to_raw()) })
@@ -195,7 +230,12 @@ fn expand<'c>(context: &'c Context, op: &OperationRef<'c, '_>, max_recv: i64) ->
     // Send phase.
     let body = Block::new(&[(b.i64, b.loc)]);
     let peer: Value = body.argument(0)?.into();
-    let count = body.append_operation(builders::comm_read_count(context, send_counts, peer, b.loc)?);
+    let count = body.append_operation(builders::comm_read_count(
+        context,
+        send_counts,
+        peer,
+        b.loc,
+    )?);
     let wide = body.append_operation(arith::extsi(count.result(0)?.into(), b.i64, b.loc));
     let low = body.append_operation(arith::maxsi(wide.result(0)?.into(), zero, b.loc));
     let rows = body.append_operation(arith::minsi(low.result(0)?.into(), max, b.loc));
@@ -203,12 +243,33 @@ fn expand<'c>(context: &'c Context, op: &OperationRef<'c, '_>, max_recv: i64) ->
     let any = body.append_operation(arith::cmpi(context, CmpiPredicate::Sgt, rows, zero, b.loc));
     let then_block = Block::new(&[]);
     let src_row = then_block.append_operation(arith::muli(peer, max, b.loc));
-    then_block.append_operation(builders::comm_put_rows(rows, input, src_row.result(0)?.into(), target, dst_row, peer, b.loc)?);
+    then_block.append_operation(builders::comm_put_rows(
+        rows,
+        input,
+        src_row.result(0)?.into(),
+        target,
+        dst_row,
+        peer,
+        b.loc,
+    )?);
     then_block.append_operation(scf::r#yield(&[], b.loc));
     let then_region = Region::new();
     then_region.append_block(then_block);
-    body.append_operation(scf::r#if(any.result(0)?.into(), &[], then_region, Region::new(), b.loc));
-    body.append_operation(builders::comm_notify(rows, recv_counts, me, signal, peer, b.loc)?);
+    body.append_operation(scf::r#if(
+        any.result(0)?.into(),
+        &[],
+        then_region,
+        Region::new(),
+        b.loc,
+    ));
+    body.append_operation(builders::comm_notify(
+        rows,
+        recv_counts,
+        me,
+        signal,
+        peer,
+        b.loc,
+    )?);
     body.append_operation(scf::r#yield(&[], b.loc));
     let region = Region::new();
     region.append_block(body);

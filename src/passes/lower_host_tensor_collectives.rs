@@ -46,22 +46,24 @@ use super::{
     lower_l2_tensor_collectives::{ALL_TO_ALL_V, COLLECTIVES, OPERANDS, Variant},
 };
 use crate::{
-    ir::builders,
     analysis::contiguity::ContiguityTrace,
     diag,
     error::PldError,
+    ir::builders,
     ir::func_kind::{func_kind, is_host_level},
-    ir::util::{
-        SymbolTable, enclosing_function, i64_attr, insert_before, key, module_body, module_functions, op_key, op_name,
-        ops_named, replace_all_uses, string_array_attr, structurally_equal,
-    },
     ir::tensor_type::TensorLike,
+    ir::util::{
+        SymbolTable, enclosing_function, i64_attr, insert_before, key, module_body,
+        module_functions, op_key, op_name, ops_named, replace_all_uses, string_array_attr,
+        structurally_equal,
+    },
 };
 use melior::{
     Context,
     dialect::{func, scf},
     ir::{
-        Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, Value, ValueLike,
+        Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, Value,
+        ValueLike,
         attribute::{
             ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute,
             TypeAttribute,
@@ -90,32 +92,59 @@ impl ModulePass for LowerHostTensorCollectives {
         Ok(())
     }
     fn statistics(&self) -> PassStatistics {
-        PassStatistics { collectives_lowered: self.lowered, ..PassStatistics::default() }
+        PassStatistics {
+            collectives_lowered: self.lowered,
+            ..PassStatistics::default()
+        }
     }
     fn effect(&self) -> super::Effect {
         // Nothing to lower: nothing was touched.
-        if self.lowered == 0 { super::Effect::Unchanged } else { super::Effect::Changed }
+        if self.lowered == 0 {
+            super::Effect::Unchanged
+        } else {
+            super::Effect::Changed
+        }
     }
 }
 
 /// The builtin chip callable of a variant.
 pub fn callable_symbol(variant: Variant) -> String {
-    format!("builtin.tensor.all_to_all_v__{}", &variant.symbol()["__builtin_all_to_all_v__".len()..])
+    format!(
+        "builtin.tensor.all_to_all_v__{}",
+        &variant.symbol()["__builtin_all_to_all_v__".len()..]
+    )
 }
 
 /// The builtin chip callable of a variant, built as ops: a HOST-dispatchable
 /// orchestration function of the canonical signature whose one task calls
 /// the variant's kernel with the HOST ABI, located by a `NameLoc` of its
 /// symbol around `collective`.
-pub fn build_callable<'c>(context: &'c Context, variant: Variant, collective: Location<'c>) -> Operation<'c> {
+pub fn build_callable<'c>(
+    context: &'c Context,
+    variant: Variant,
+    collective: Location<'c>,
+) -> Operation<'c> {
     let name = callable_symbol(variant);
     let loc = Location::name(context, &name, collective);
     let (block, arg_attrs, function_type) = variant.canonical_entry(context, collective);
-    let args: Vec<Value> = (0..block.argument_count()).filter_map(|i| block.argument(i).ok().map(Value::from)).collect();
-    let results: Vec<Type> = (0..function_type.result_count()).filter_map(|i| function_type.result(i).ok()).collect();
-    let mut call = func::call(context, FlatSymbolRefAttribute::new(context, variant.symbol()), &args, &results, loc);
+    let args: Vec<Value> = (0..block.argument_count())
+        .filter_map(|i| block.argument(i).ok().map(Value::from))
+        .collect();
+    let results: Vec<Type> = (0..function_type.result_count())
+        .filter_map(|i| function_type.result(i).ok())
+        .collect();
+    let mut call = func::call(
+        context,
+        FlatSymbolRefAttribute::new(context, variant.symbol()),
+        &args,
+        &results,
+        loc,
+    );
     call.set_attribute("pl.abi_arg_count", i64_attr(context, HOST_ABI_ARGS));
-    call.set_attribute("pl.arg_directions", string_array_attr(context, &variant.spec().directions()));
+    call.set_attribute(
+        "pl.arg_directions",
+        string_array_attr(context, &variant.spec().directions()),
+    );
     call.set_attribute("pl.task_deps", ArrayAttribute::new(context, &[]).into());
     call.set_attribute("pl.task_id", i64_attr(context, 0));
     let call = block.append_operation(call);
@@ -129,9 +158,15 @@ pub fn build_callable<'c>(context: &'c Context, variant: Variant, collective: Lo
         TypeAttribute::new(function_type.into()),
         region,
         &[
-            (Identifier::new(context, "sym_visibility"), StringAttribute::new(context, "private").into()),
+            (
+                Identifier::new(context, "sym_visibility"),
+                StringAttribute::new(context, "private").into(),
+            ),
             (Identifier::new(context, "arg_attrs"), arg_attrs),
-            (Identifier::new(context, "pl.func_kind"), StringAttribute::new(context, "orchestration").into()),
+            (
+                Identifier::new(context, "pl.func_kind"),
+                StringAttribute::new(context, "orchestration").into(),
+            ),
         ],
         loc,
     )
@@ -154,7 +189,10 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
     let trace = ContiguityTrace::new(body);
     let mut plans: Vec<(OperationRef, Plan)> = Vec::new();
     let mut errors = 0;
-    for func in module_functions(&module).iter().filter(|f| is_host_orchestrator(f)) {
+    for func in module_functions(&module)
+        .iter()
+        .filter(|f| is_host_orchestrator(f))
+    {
         for op in ops_named(func, &COLLECTIVES) {
             let name = op_name(&op);
             if name != ALL_TO_ALL_V {
@@ -188,16 +226,26 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
     let context_ref = module.context();
     let context = crate::ir::context::borrow(&context_ref);
     let variants: BTreeSet<Variant> = plans.iter().map(|(_, p)| p.variant).collect();
-    let symbols = SymbolTable::of(&module)
-        .ok_or_else(|| PldError::Internal("the pass runs on a module, which is a symbol table".into()))?;
+    let symbols = SymbolTable::of(&module).ok_or_else(|| {
+        PldError::Internal("the pass runs on a module, which is a symbol table".into())
+    })?;
     let mut to_add: Vec<Operation> = Vec::new();
     for &variant in &variants {
         // Located at the first collective that needs them.
-        let first = plans.iter().find(|(_, p)| p.variant == variant).map(|(op, _)| op.location());
+        let first = plans
+            .iter()
+            .find(|(_, p)| p.variant == variant)
+            .map(|(op, _)| op.location());
         let at = first.unwrap_or_else(|| module.location());
         for (name, synthesized) in [
-            (variant.symbol().to_string(), variant.build_kernel(context, at)),
-            (callable_symbol(variant), build_callable(context, variant, at)),
+            (
+                variant.symbol().to_string(),
+                variant.build_kernel(context, at),
+            ),
+            (
+                callable_symbol(variant),
+                build_callable(context, variant, at),
+            ),
         ] {
             match symbols.lookup(&name) {
                 None => to_add.push(synthesized),
@@ -230,7 +278,11 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
 }
 
 /// Resolves every operand to its window allocations and checks the rows.
-fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &ContiguityTrace<'c, 'a>) -> Option<Plan> {
+fn plan<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    func: &OperationRef<'c, 'a>,
+    trace: &ContiguityTrace<'c, 'a>,
+) -> Option<Plan> {
     let loc = op.location();
     let mut buffers: Vec<Vec<OperationRef>> = Vec::new();
     for (i, role) in OPERANDS.iter().enumerate() {
@@ -239,7 +291,9 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
             Err((culprit, why)) => {
                 diag::op_error_with_note(
                     op,
-                    &format!("operand '{role}' must be a window-bound !pld.dtensor (a pld.window of a pld.window_buffer of this HOST orchestrator)"),
+                    &format!(
+                        "operand '{role}' must be a window-bound !pld.dtensor (a pld.window of a pld.window_buffer of this HOST orchestrator)"
+                    ),
                     culprit,
                     &why,
                 );
@@ -252,7 +306,10 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
             if let Some(shared) = buffers[a].iter().find(|x| buffers[b].contains(x)) {
                 diag::op_error_with_note(
                     op,
-                    &format!("operands {} and {} must be different window allocations", OPERANDS[a], OPERANDS[b]),
+                    &format!(
+                        "operands {} and {} must be different window allocations",
+                        OPERANDS[a], OPERANDS[b]
+                    ),
                     shared.location(),
                     "both are views of this pld.window_buffer",
                 );
@@ -261,13 +318,26 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
         }
     }
     let signal = op.operand(2).ok()?;
-    let Some(&[ranks, stride]) = TensorLike::of(signal.r#type()).and_then(|t| t.static_shape()).as_deref() else {
-        diag::op_error(op, &format!("signal shape must be static on the HOST rail, got '{}'", signal.r#type()));
+    let Some(&[ranks, stride]) = TensorLike::of(signal.r#type())
+        .and_then(|t| t.static_shape())
+        .as_deref()
+    else {
+        diag::op_error(
+            op,
+            &format!(
+                "signal shape must be static on the HOST rail, got '{}'",
+                signal.r#type()
+            ),
+        );
         return None;
     };
     let element = TensorLike::of(op.operand(1).ok()?.r#type())?.element;
-    let Some(variant) = Variant::of_element(crate::collective::Collective::AllToAllV, element) else {
-        diag::op_error(op, &format!("the HOST rail supports only f32 or i8, got '{element}'"));
+    let Some(variant) = Variant::of_element(crate::collective::Collective::AllToAllV, element)
+    else {
+        diag::op_error(
+            op,
+            &format!("the HOST rail supports only f32 or i8, got '{element}'"),
+        );
         return None;
     };
     // A compile-time core_num that can never pass the runtime check is an error
@@ -276,7 +346,10 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
         crate::passes::lower_l2_tensor_collectives::core_num(op)
     {
         if !(1..=i32::MAX as i64).contains(&limit) {
-            diag::op_error(op, &format!("core_num must be in [1, 2147483647], got {limit}"));
+            diag::op_error(
+                op,
+                &format!("core_num must be in [1, 2147483647], got {limit}"),
+            );
             return None;
         }
         let blocks = crate::cal_all_to_all_v_blocks(ranks, limit);
@@ -298,7 +371,11 @@ fn plan<'c, 'a>(op: &OperationRef<'c, 'a>, func: &OperationRef<'c, 'a>, trace: &
         diag::op_error_with_notes(op, &f.message, &f.notes);
         return None;
     }
-    Some(Plan { variant, ranks, stride })
+    Some(Plan {
+        variant,
+        ranks,
+        stride,
+    })
 }
 
 /// The `pld.window_buffer`s a value is a view of, or the location and reason
@@ -323,17 +400,28 @@ fn window_buffers<'c, 'a>(
         // A root: only a window of a buffer of this body is window-bound.
         let owner = crate::ir::values::as_result(v).map(|r| r.owner());
         let Some(window) = owner.filter(|o| op_name(o) == "pld.window") else {
-            let what = owner.map_or("a function parameter".to_string(), |o| format!("'{}'", op_name(&o)));
-            return Err((v.location(), diag::msg!("it is traced to {what}, not to a pld.window of this HOST orchestrator")));
+            let what = owner.map_or("a function parameter".to_string(), |o| {
+                format!("'{}'", op_name(&o))
+            });
+            return Err((
+                v.location(),
+                diag::msg!("it is traced to {what}, not to a pld.window of this HOST orchestrator"),
+            ));
         };
         let buffer = window
             .operand(0)
             .ok()
             .and_then(|b| crate::ir::values::as_result(b))
             .map(|r| r.owner())
-            .filter(|b| op_name(b) == "pld.window_buffer" && enclosing_function(b).is_some_and(|f| f == *func));
+            .filter(|b| {
+                op_name(b) == "pld.window_buffer"
+                    && enclosing_function(b).is_some_and(|f| f == *func)
+            });
         let Some(buffer) = buffer else {
-            return Err((window.location(), diag::msg!("this pld.window is not of a pld.window_buffer of this body")));
+            return Err((
+                window.location(),
+                diag::msg!("this pld.window is not of a pld.window_buffer of this body"),
+            ));
         };
         if !buffers.iter().any(|b| op_key(b) == op_key(&buffer)) {
             buffers.push(buffer);
@@ -355,12 +443,21 @@ impl<'c, 'a> Emitter<'c, '_, 'a> {
         Ok(unsafe { Value::from_raw(op.result(0)?.to_raw()) })
     }
     fn constant(&self, value: i64, ty: Type<'c>) -> Result<Value<'c, 'a>, PldError> {
-        self.insert(arith::constant(self.context, IntegerAttribute::new(ty, value).into(), self.loc))
+        self.insert(arith::constant(
+            self.context,
+            IntegerAttribute::new(ty, value).into(),
+            self.loc,
+        ))
     }
     fn i64(&self) -> Type<'c> {
         IntegerType::new(self.context, 64).into()
     }
-    fn cmp(&self, predicate: CmpiPredicate, a: Value<'c, '_>, b: Value<'c, '_>) -> Result<Value<'c, 'a>, PldError> {
+    fn cmp(
+        &self,
+        predicate: CmpiPredicate,
+        a: Value<'c, '_>,
+        b: Value<'c, '_>,
+    ) -> Result<Value<'c, 'a>, PldError> {
         self.insert(arith::cmpi(self.context, predicate, a, b, self.loc))
     }
 }
@@ -370,12 +467,24 @@ use melior::dialect::arith::{
     CmpiPredicate::{self, Sge as SGE, Sle as SLE, Slt as SLT},
 };
 
-fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan) -> Result<(), PldError> {
-    let e = Emitter { context, loc: op.location(), anchor: op };
+fn rewrite<'c, 'a>(
+    context: &'c Context,
+    op: &OperationRef<'c, 'a>,
+    plan: &Plan,
+) -> Result<(), PldError> {
+    let e = Emitter {
+        context,
+        loc: op.location(),
+        anchor: op,
+    };
     let i64t = e.i64();
 
     // B = CalAllToAllVBlocks(P, L), and the runtime argument check.
-    let limit = match op.attribute("core_num").ok().and_then(|a| IntegerAttribute::try_from(a).ok()) {
+    let limit = match op
+        .attribute("core_num")
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+    {
         Some(l) => e.constant(l.value(), i64t)?,
         None => unsafe { Value::from_raw(op.operand(5)?.to_raw()) },
     };
@@ -397,14 +506,21 @@ fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan)
          >= the admitted block count B (P={})",
         plan.stride, plan.ranks
     );
-    insert_before(op, builders::host_require(context, ok, INVALID_ARGS, &message, e.loc)?)?;
+    insert_before(
+        op,
+        builders::host_require(context, ok, INVALID_ARGS, &message, e.loc)?,
+    )?;
 
     // Casts to the callable's canonical parameter types.
     let canonical: Vec<Type> = plan.variant.canonical_type_values(context);
     let mut args: Vec<Value> = Vec::new();
     for (i, ty) in canonical.iter().take(5).enumerate() {
         let v = op.operand(i)?;
-        args.push(if v.r#type() == *ty { v } else { e.insert(builders::cast(v, *ty, e.loc)?)? });
+        args.push(if v.r#type() == *ty {
+            v
+        } else {
+            e.insert(builders::cast(v, *ty, e.loc)?)?
+        });
     }
 
     // One dispatch per device.
@@ -414,15 +530,25 @@ fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan)
     let step = e.constant(1, index)?;
     let body = Block::new(&[(index, e.loc)]);
     let device: Value = body.argument(0)?.into();
-    let mut attrs: Vec<(&str, Attribute)> =
-        vec![("pl.arg_directions", string_array_attr(context, &["in", "inout", "inout", "in", "inout"]))];
+    let mut attrs: Vec<(&str, Attribute)> = vec![(
+        "pl.arg_directions",
+        string_array_attr(context, &["in", "inout", "inout", "in", "inout"]),
+    )];
     for name in ["pl.task_id", "pl.task_deps"] {
         if let Ok(a) = op.attribute(name) {
             attrs.push((name, a));
         }
     }
     let callee = callable_symbol(plan.variant);
-    body.append_operation(builders::host_dispatch(context, &callee, &args, device, Some(blocks), &attrs, e.loc)?);
+    body.append_operation(builders::host_dispatch(
+        context,
+        &callee,
+        &args,
+        device,
+        Some(blocks),
+        &attrs,
+        e.loc,
+    )?);
     body.append_operation(scf::r#yield(&[], e.loc));
     let region = Region::new();
     region.append_block(body);
@@ -437,18 +563,31 @@ fn rewrite<'c, 'a>(context: &'c Context, op: &OperationRef<'c, 'a>, plan: &Plan)
 #[cfg(test)]
 mod tests {
     use super::{Variant, build_callable, callable_symbol};
-    use melior::ir::operation::OperationLike;
     use crate::collective::Dtype;
+    use melior::ir::operation::OperationLike;
 
     #[test]
     fn callable_names_and_abi() {
-        assert_eq!(callable_symbol(Variant::plain(Dtype::Fp32)), "builtin.tensor.all_to_all_v__fp32");
-        assert_eq!(callable_symbol(Variant::plain(Dtype::Int8)), "builtin.tensor.all_to_all_v__int8");
+        assert_eq!(
+            callable_symbol(Variant::plain(Dtype::Fp32)),
+            "builtin.tensor.all_to_all_v__fp32"
+        );
+        assert_eq!(
+            callable_symbol(Variant::plain(Dtype::Int8)),
+            "builtin.tensor.all_to_all_v__int8"
+        );
         let context = crate::test_context();
-        let callable = build_callable(&context, Variant::plain(Dtype::Int8), melior::ir::Location::unknown(&context));
+        let callable = build_callable(
+            &context,
+            Variant::plain(Dtype::Int8),
+            melior::ir::Location::unknown(&context),
+        );
         assert!(callable.verify());
         let text = callable.to_string();
-        assert!(text.contains("call @__builtin_all_to_all_v__int8("), "{text}");
+        assert!(
+            text.contains("call @__builtin_all_to_all_v__int8("),
+            "{text}"
+        );
         assert!(text.contains("pl.abi_arg_count = 6 : i64"));
         assert!(text.contains("pl.func_kind = \"orchestration\""));
     }

@@ -17,14 +17,14 @@
 
 use super::{ModulePass, PassOptions, PassStatistics};
 use crate::{
-    collective::{Collective, WidthRule, arch_problem, module_arch},
     analysis::contiguity::ContiguityTrace,
+    collective::{Collective, WidthRule, arch_problem, module_arch},
     diag,
     error::PldError,
-    ir::util::{SymbolTable, module_body, module_functions, ops_named, structurally_equal},
-    ir::ptr_map::PtrMap,
     ir::func_kind::{is_chip_orchestration, symbol_name},
+    ir::ptr_map::PtrMap,
     ir::tensor_type::TensorView,
+    ir::util::{SymbolTable, module_body, module_functions, ops_named, structurally_equal},
 };
 use melior::{
     PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
@@ -90,14 +90,21 @@ impl ModulePass for LowerL2TensorCollectives {
     }
     fn effect(&self) -> super::Effect {
         // Nothing planned: the pass returned before touching the module.
-        if self.statistics.collectives_lowered == 0 { super::Effect::Unchanged } else { super::Effect::Changed }
+        if self.statistics.collectives_lowered == 0 {
+            super::Effect::Unchanged
+        } else {
+            super::Effect::Changed
+        }
     }
 }
 
 /// Runs the pass on `module` (a `builtin.module`). `aiv_cores` is the
 /// target's AIV core count (0: unknown, not checked). Returns the counts of
 /// the pass's statistics.
-pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Result<PassStatistics, PldError> {
+pub fn lower_l2_tensor_collectives(
+    module: OperationRef,
+    aiv_cores: u64,
+) -> Result<PassStatistics, PldError> {
     let started = std::time::Instant::now();
     let body = module_body(&module)?;
     let functions = module_functions(&module);
@@ -132,7 +139,11 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
     // buffers bound there, checked per dispatch site.
     let phase_1b = std::time::Instant::now();
     if !crate::analysis::provenance::disabled() {
-        errors += crate::analysis::provenance::check_dispatched_collectives(&functions, &planned_in, &trace);
+        errors += crate::analysis::provenance::check_dispatched_collectives(
+            &functions,
+            &planned_in,
+            &trace,
+        );
     }
     let phase_1b = phase_1b.elapsed();
 
@@ -143,11 +154,14 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
     let mut existing: BTreeSet<Variant> = BTreeSet::new();
     // Each variant's kernel, located at the first collective that needs it.
     let mut built: HashMap<Variant, melior::ir::Operation> = HashMap::new();
-    let symbols = SymbolTable::of(&module)
-        .ok_or_else(|| PldError::Internal("the pass runs on a module, which is a symbol table".into()))?;
+    let symbols = SymbolTable::of(&module).ok_or_else(|| {
+        PldError::Internal("the pass runs on a module, which is a symbol table".into())
+    })?;
     for op in &planned_ops {
         let variant = plans[&(op.to_raw().ptr as usize)].variant;
-        built.entry(variant).or_insert_with(|| variant.build_kernel(context, op.location()));
+        built
+            .entry(variant)
+            .or_insert_with(|| variant.build_kernel(context, op.location()));
     }
     for &variant in &variants {
         let Some(symbol) = symbols.lookup(variant.symbol()) else {
@@ -157,7 +171,10 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
             existing.insert(variant);
             continue;
         }
-        for op in planned_ops.iter().filter(|op| plans[&(op.to_raw().ptr as usize)].variant == variant) {
+        for op in planned_ops
+            .iter()
+            .filter(|op| plans[&(op.to_raw().ptr as usize)].variant == variant)
+        {
             diag::op_error_with_note(
                 op,
                 &format!("symbol '@{}' already exists", variant.symbol()),
@@ -180,7 +197,10 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
         }
         diag::op_error_with_note(
             op,
-            &format!("in orchestration function @{} was not lowered", symbol_name(func).unwrap_or("?")),
+            &format!(
+                "in orchestration function @{} was not lowered",
+                symbol_name(func).unwrap_or("?")
+            ),
             op.location(),
             "--lower-l2-tensor-collectives lowers only the collectives of its variant table on the CHIP rail",
         );
@@ -209,6 +229,9 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
         report_timing();
         return Ok(statistics);
     }
+    // The checks' memory goes back to the allocator before the rewrite
+    // allocates the new ops, which then reuse it (issue #16, peak RSS).
+    drop((trace, seen, planned_in));
 
     // Phase 3: everything the rewrite needs is built before the module is
     // touched: one kernel per missing variant (shared by every call site) and
@@ -221,7 +244,14 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
         {
             kernels.push(kernel);
         }
-        canonical.insert(variant, variant.canonical_type_values(context).iter().map(|t| t.to_raw()).collect());
+        canonical.insert(
+            variant,
+            variant
+                .canonical_type_values(context)
+                .iter()
+                .map(|t| t.to_raw())
+                .collect(),
+        );
     }
     statistics.kernels_synthesized = kernels.len() as u64;
     for kernel in kernels {
@@ -244,7 +274,10 @@ pub fn lower_l2_tensor_collectives(module: OperationRef, aiv_cores: u64) -> Resu
                     return false;
                 };
                 let rewriter = unsafe { PatternRewriter::from_raw(rewriter) };
-                let types: Vec<Type> = canonical[&plan.variant].iter().map(|raw| unsafe { Type::from_raw(*raw) }).collect();
+                let types: Vec<Type> = canonical[&plan.variant]
+                    .iter()
+                    .map(|raw| unsafe { Type::from_raw(*raw) })
+                    .collect();
                 rewrite_collective(&rewriter, op, plan, &types).is_ok()
             },
             &["func.call", "pl.cast"],
@@ -278,7 +311,9 @@ fn plan_collective<'c, 'a>(
     };
     let operand = |i: usize| op.operand(i).ok();
     let n = spec.params.len();
-    let types: Vec<TensorView> = (0..n).map(|i| operand(i).and_then(|v| TensorView::of(v.r#type()))).collect::<Option<_>>()?;
+    let types: Vec<TensorView> = (0..n)
+        .map(|i| operand(i).and_then(|v| TensorView::of(v.r#type())))
+        .collect::<Option<_>>()?;
 
     // The architecture the op needs (indexed: A5 URMA only).
     if let Some(problem) = arch_problem(spec, arch) {
@@ -288,7 +323,9 @@ fn plan_collective<'c, 'a>(
     // Signal shape: P (ranks) and S (stride) must be compile-time values.
     let signal_type = operand(2)?.r#type();
     let Some(&[ranks, stride]) = types[2].static_shape() else {
-        return fail(format!("signal shape must be static on the CHIP rail, got '{signal_type}'"));
+        return fail(format!(
+            "signal shape must be static on the CHIP rail, got '{signal_type}'"
+        ));
     };
 
     // core_num: the attribute, or an operand that folds to a constant; else a
@@ -308,7 +345,9 @@ fn plan_collective<'c, 'a>(
             }
             let blocks = spec.blocks(ranks, limit);
             let how = match spec.width {
-                WidthRule::Folded => format!("B={blocks} (core_num L={limit} folded for P={ranks} ranks)"),
+                WidthRule::Folded => {
+                    format!("B={blocks} (core_num L={limit} folded for P={ranks} ranks)")
+                }
                 WidthRule::Exact => format!("L={limit} (the exact launch width)"),
             };
             if aiv_cores > 0 && blocks as u64 > aiv_cores {
@@ -326,7 +365,9 @@ fn plan_collective<'c, 'a>(
                 return fail_with_note(
                     match spec.width {
                         WidthRule::Folded => {
-                            format!("signal stride S={stride} is smaller than the admitted block count {how}")
+                            format!(
+                                "signal stride S={stride} is smaller than the admitted block count {how}"
+                            )
                         }
                         WidthRule::Exact => format!(
                             "signal stride S={stride} is smaller than the launch width L={limit} \
@@ -343,7 +384,10 @@ fn plan_collective<'c, 'a>(
     };
 
     let Some(variant) = Variant::of_element(spec.collective, types[1].element) else {
-        return fail(format!("the CHIP rail supports only f32 or i8, got '{}'", types[1].element));
+        return fail(format!(
+            "the CHIP rail supports only f32 or i8, got '{}'",
+            types[1].element
+        ));
     };
     // A local send_counts: the plain op's verifier lets it through, the
     // indexed op's rejects it (its row has send_counts as a window).
@@ -421,7 +465,9 @@ pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
     let name = name.as_string_ref().as_str().ok()?;
     let arg = |i: usize| def.operand(i).ok().and_then(|v| fold_i64(v, depth + 1));
     Some(match name {
-        "arith.constant" => IntegerAttribute::try_from(def.attribute("value").ok()?).ok()?.value(),
+        "arith.constant" => IntegerAttribute::try_from(def.attribute("value").ok()?)
+            .ok()?
+            .value(),
         "arith.addi" => arg(0)?.wrapping_add(arg(1)?),
         "arith.subi" => arg(0)?.wrapping_sub(arg(1)?),
         "arith.muli" => arg(0)?.wrapping_mul(arg(1)?),
@@ -430,14 +476,20 @@ pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
         "arith.minsi" => arg(0)?.min(arg(1)?),
         "arith.maxsi" => arg(0)?.max(arg(1)?),
         "arith.select" => {
-            if arg(0)? != 0 { arg(1)? } else { arg(2)? }
+            if arg(0)? != 0 {
+                arg(1)?
+            } else {
+                arg(2)?
+            }
         }
         // Widening a constant of at most 64 bits keeps its value; a narrowing
         // cast is left to run time rather than modelled here.
         "arith.extsi" | "arith.index_cast" => {
             let from = def.operand(0).ok()?.r#type();
             let to = def.result(0).ok()?.r#type();
-            if crate::codegen::orch_ops::scalar_bits(to)? < crate::codegen::orch_ops::scalar_bits(from)? {
+            if crate::codegen::orch_ops::scalar_bits(to)?
+                < crate::codegen::orch_ops::scalar_bits(from)?
+            {
                 return None;
             }
             arg(0)?
@@ -473,20 +525,38 @@ fn rewrite_collective(
     for (i, ty) in params.iter().enumerate() {
         args.push(cast(op.operand(i)?, *ty)?);
     }
-    let args: Vec<Value> = args.into_iter().map(|raw| unsafe { Value::from_raw(raw) }).collect();
+    let args: Vec<Value> = args
+        .into_iter()
+        .map(|raw| unsafe { Value::from_raw(raw) })
+        .collect();
 
-    let mut call =
-        melior::dialect::func::call(context, FlatSymbolRefAttribute::new(context, plan.variant.symbol()), &args, result, loc);
+    let mut call = melior::dialect::func::call(
+        context,
+        FlatSymbolRefAttribute::new(context, plan.variant.symbol()),
+        &args,
+        result,
+        loc,
+    );
     if let Width::Static(blocks) = plan.width
         && blocks > 1
     {
-        call.set_attribute("pl.core_num", IntegerAttribute::new(IntegerType::new(context, 64).into(), blocks).into());
+        call.set_attribute(
+            "pl.core_num",
+            IntegerAttribute::new(IntegerType::new(context, 64).into(), blocks).into(),
+        );
         call.set_attribute("pl.sync_start", Attribute::unit(context));
     }
     let call = match plan.width {
         Width::Static(_) => base.insert(call).result(0)?.to_raw(),
         Width::Runtime { ranks, stride } => {
-            let blocks = runtime_width(&base, context, op.operand(dynamic_core_num_index(&op))?, ranks, stride, loc)?;
+            let blocks = runtime_width(
+                &base,
+                context,
+                op.operand(dynamic_core_num_index(&op))?,
+                ranks,
+                stride,
+                loc,
+            )?;
             launch(&base, context, blocks, call, result[0], loc)?
         }
     };
@@ -546,7 +616,8 @@ fn launch<'c>(
     loc: Location<'c>,
 ) -> Result<mlir_sys::MlirValue, PldError> {
     let _ = context;
-    let launch = crate::ir::builders::launch(unsafe { Value::from_raw(blocks) }, call, &[result], loc)?;
+    let launch =
+        crate::ir::builders::launch(unsafe { Value::from_raw(blocks) }, call, &[result], loc)?;
     Ok(base.insert(launch).result(0)?.to_raw())
 }
 

@@ -32,12 +32,12 @@ use crate::{
     diag,
     error::PldError,
     ir::func_kind::{is_host_level, symbol_name},
-    ir::util::{
-        DiscardableAttrSetter, append_call_args, append_params, comm_ctx_type, call_arg_count, callee, entry_block,
-        extend_array_attr, insert_before, is_comm_ctx, is_dtensor, is_string_array, module_body, module_functions,
-        OpKind, op_key, op_kind, param_types,
-    },
     ir::ptr_map::{NameMap, PtrMap},
+    ir::util::{
+        DiscardableAttrSetter, OpKind, append_call_args, append_params, call_arg_count, callee,
+        comm_ctx_type, entry_block, extend_array_attr, insert_before, is_comm_ctx, is_dtensor,
+        is_string_array, module_body, module_functions, op_key, op_kind, param_types,
+    },
 };
 use melior::ir::{
     Attribute, BlockLike, Identifier, Type, ValueLike,
@@ -56,7 +56,11 @@ impl ModulePass for MaterializeDistTensorCtx {
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
         self.run_with(module, &mut super::Analyses::default())
     }
-    fn run_with(&mut self, module: OperationRef, analyses: &mut super::Analyses) -> Result<(), PldError> {
+    fn run_with(
+        &mut self,
+        module: OperationRef,
+        analyses: &mut super::Analyses,
+    ) -> Result<(), PldError> {
         self.statistics = materialize(module, analyses)?;
         Ok(())
     }
@@ -81,10 +85,19 @@ impl CtxLayout {
     /// `!pld.comm_ctx` parameters are not this pass's layout (one per
     /// dtensor parameter, all of them last).
     fn of(types: &[Type]) -> Result<Self, String> {
-        let dtensors: Vec<usize> = types.iter().enumerate().filter(|(_, t)| is_dtensor(**t)).map(|(i, _)| i).collect();
+        let dtensors: Vec<usize> = types
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| is_dtensor(**t))
+            .map(|(i, _)| i)
+            .collect();
         let contexts = types.iter().filter(|t| is_comm_ctx(**t)).count();
         let materialized = contexts > 0;
-        let base = if materialized { types.len().saturating_sub(dtensors.len()) } else { types.len() };
+        let base = if materialized {
+            types.len().saturating_sub(dtensors.len())
+        } else {
+            types.len()
+        };
         if materialized
             && !dtensors.is_empty()
             && (contexts != dtensors.len() || !types[base..].iter().all(|t| is_comm_ctx(*t)))
@@ -95,7 +108,11 @@ impl CtxLayout {
                 dtensors.len()
             ));
         }
-        Ok(Self { dtensors, base, materialized })
+        Ok(Self {
+            dtensors,
+            base,
+            materialized,
+        })
     }
 }
 
@@ -111,7 +128,10 @@ enum Source {
 }
 
 /// Returns the counts of the pass's statistics.
-fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<PassStatistics, PldError> {
+fn materialize(
+    module: OperationRef,
+    analyses: &mut super::Analyses,
+) -> Result<PassStatistics, PldError> {
     module_body(&module)?;
     let functions = module_functions(&module);
     // The pipeline's alias classes and trace (kept since derive-call-directions
@@ -120,13 +140,18 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
     let mut errors = 0;
     let mut layouts: NameMap<String, CtxLayout> = NameMap::default();
     for func in &functions {
-        let Some(name) = symbol_name(func) else { continue };
+        let Some(name) = symbol_name(func) else {
+            continue;
+        };
         match CtxLayout::of(&param_types(func)) {
             Ok(layout) => {
                 layouts.insert(name.to_string(), layout);
             }
             Err(why) => {
-                diag::op_error(func, &format!("cannot materialize the CommContexts of @{name}: @{name} {why}"));
+                diag::op_error(
+                    func,
+                    &format!("cannot materialize the CommContexts of @{name}: @{name} {why}"),
+                );
                 errors += 1;
             }
         }
@@ -143,16 +168,27 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
         if calls.is_empty() {
             continue;
         }
-        let Some(caller_layout) = symbol_name(caller).and_then(|n| layouts.get(n)) else { continue };
+        let Some(caller_layout) = symbol_name(caller).and_then(|n| layouts.get(n)) else {
+            continue;
+        };
         let mut classes = directions.take_classes(caller);
         let caller_classes: Vec<usize> = entry_block(caller)
             .map(|entry| {
-                caller_layout.dtensors.iter().filter_map(|&p| entry.argument(p).ok()).map(|a| classes.class(a.into())).collect()
+                caller_layout
+                    .dtensors
+                    .iter()
+                    .filter_map(|&p| entry.argument(p).ok())
+                    .map(|a| classes.class(a.into()))
+                    .collect()
             })
             .unwrap_or_default();
         for call in calls {
-            let Some(callee) = callee(&call) else { continue };
-            let Some(layout) = layouts.get(callee) else { continue };
+            let Some(callee) = callee(&call) else {
+                continue;
+            };
+            let Some(layout) = layouts.get(callee) else {
+                continue;
+            };
             if layout.dtensors.is_empty() {
                 continue;
             }
@@ -179,14 +215,28 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
                     // domains.md: the domain of the window bound to this parameter.
                     let mut domains: Vec<Option<usize>> = Vec::new();
                     if let Ok(arg) = call.operand(p) {
-                        for &b in windows.get(arg, directions.trace(), &crate::analysis::provenance::window_buffer_leaf).iter() {
-                            let d = crate::analysis::provenance::buffer_domain(&crate::analysis::provenance::op_of(b)).map(|d| op_key(&d));
+                        for &b in windows
+                            .get(
+                                arg,
+                                directions.trace(),
+                                &crate::analysis::provenance::window_buffer_leaf,
+                            )
+                            .iter()
+                        {
+                            let d = crate::analysis::provenance::buffer_domain(
+                                &crate::analysis::provenance::op_of(b),
+                            )
+                            .map(|d| op_key(&d));
                             if !domains.contains(&d) {
                                 domains.push(d);
                             }
                         }
                     }
-                    sources.push(Source::Device(if domains.len() == 1 { domains[0] } else { None }));
+                    sources.push(Source::Device(if domains.len() == 1 {
+                        domains[0]
+                    } else {
+                        None
+                    }));
                     continue;
                 }
                 let class = call.operand(p).ok().map(|v| classes.class(v));
@@ -202,7 +252,9 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
                         };
                         diag::op_error(
                             &call,
-                            &format!("cannot find a CommContext for argument #{p} of the call to @{callee}: {why}"),
+                            &format!(
+                                "cannot find a CommContext for argument #{p} of the call to @{callee}: {why}"
+                            ),
                         );
                         errors += 1;
                         break;
@@ -217,26 +269,41 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
     if errors > 0 {
         return Err(PldError::Diagnosed(errors));
     }
+    // Every call is planned: the rest changes the IR the analyses describe.
+    drop(windows);
+    analyses.clear();
 
     // Signatures.
     let context_ref = module.context();
     let context = crate::ir::context::borrow(&context_ref);
     let ctx_type = comm_ctx_type(context);
     let direction_in_attr: Attribute = StringAttribute::new(context, "in").into();
-    let direction_in: Vec<(Identifier, Attribute)> = vec![(Identifier::new(context, "pl.direction"), direction_in_attr)];
+    let direction_in: Vec<(Identifier, Attribute)> =
+        vec![(Identifier::new(context, "pl.direction"), direction_in_attr)];
     let mut ctx_args: PtrMap<Vec<mlir_sys::MlirValue>> = PtrMap::default();
     let mut statistics = PassStatistics::default();
     for func in &functions {
-        let Some(layout) = symbol_name(func).and_then(|n| layouts.get(n)) else { continue };
+        let Some(layout) = symbol_name(func).and_then(|n| layouts.get(n)) else {
+            continue;
+        };
         if layout.dtensors.is_empty() {
             continue;
         }
         let values = if layout.materialized {
             entry_block(func)
-                .map(|b| (0..layout.dtensors.len()).filter_map(|k| b.argument(layout.base + k).ok()).map(|a| a.to_raw()).collect())
+                .map(|b| {
+                    (0..layout.dtensors.len())
+                        .filter_map(|k| b.argument(layout.base + k).ok())
+                        .map(|a| a.to_raw())
+                        .collect()
+                })
                 .unwrap_or_default()
         } else {
-            let params: Vec<_> = layout.dtensors.iter().map(|_| (ctx_type, direction_in.clone())).collect();
+            let params: Vec<_> = layout
+                .dtensors
+                .iter()
+                .map(|_| (ctx_type, direction_in.clone()))
+                .collect();
             statistics.contexts_appended += params.len() as u64;
             append_params(func, &params)
         };
@@ -248,23 +315,33 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
     let arg_directions = Identifier::new(context, "pl.arg_directions");
     let mut setter = DiscardableAttrSetter::default();
     for (call, sources) in plans {
-        let caller = crate::ir::util::enclosing_function(&call).ok_or_else(|| PldError::Internal("call outside a function".into()))?;
+        let caller = crate::ir::util::enclosing_function(&call)
+            .ok_or_else(|| PldError::Internal("call outside a function".into()))?;
         let own = ctx_args.get(&op_key(&caller)).cloned().unwrap_or_default();
         let mut device_ctx: Vec<(Option<usize>, mlir_sys::MlirValue)> = Vec::new();
         let mut extra = Vec::new();
         for source in &sources {
             let value = match *source {
-                Source::Caller(k) => *own.get(k).ok_or_else(|| PldError::Internal("missing caller context".into()))?,
+                Source::Caller(k) => *own
+                    .get(k)
+                    .ok_or_else(|| PldError::Internal("missing caller context".into()))?,
                 Source::Device(domain) => match device_ctx.iter().find(|(d, _)| *d == domain) {
                     Some(&(_, v)) => v,
                     None => {
                         // One per (dispatch, domain), right before the dispatch.
                         let device = call.operand(call_arg_count(&call))?;
                         let domain_value = match domain {
-                            Some(d) => Some(crate::analysis::provenance::op_of(d).result(0)?.into()),
+                            Some(d) => {
+                                Some(crate::analysis::provenance::op_of(d).result(0)?.into())
+                            }
                             None => None,
                         };
-                        let op = crate::ir::builders::host_device_ctx(context, device, domain_value, call.location())?;
+                        let op = crate::ir::builders::host_device_ctx(
+                            context,
+                            device,
+                            domain_value,
+                            call.location(),
+                        )?;
                         let v = insert_before(&call, op)?.result(0)?.to_raw();
                         device_ctx.push((domain, v));
                         v
@@ -274,14 +351,19 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
             extra.push(value);
         }
         statistics.context_arguments_threaded += extra.len() as u64;
-        append_call_args(&call, &extra);
+        let call = append_call_args(call, &extra);
         // The recorded directions gain one "in" per context (appended as
         // attributes, once per distinct list: nothing re-parsed per call).
         if let Ok(dirs) = call.attribute("pl.arg_directions") {
-            let key = (melior::ir::AttributeLike::to_raw(&dirs).ptr as usize, sources.len());
+            let key = (
+                melior::ir::AttributeLike::to_raw(&dirs).ptr as usize,
+                sources.len(),
+            );
             let extended = *extended_dirs.entry(key).or_insert_with(|| {
                 is_string_array(dirs)
-                    .then(|| extend_array_attr(context, dirs, &vec![direction_in_attr; sources.len()]))
+                    .then(|| {
+                        extend_array_attr(context, dirs, &vec![direction_in_attr; sources.len()])
+                    })
                     .flatten()
             });
             if let Some(extended) = extended {
@@ -291,4 +373,3 @@ fn materialize(module: OperationRef, analyses: &mut super::Analyses) -> Result<P
     }
     Ok(statistics)
 }
-

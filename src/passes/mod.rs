@@ -126,7 +126,10 @@ fn run_body<P: ModulePass>(
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            Some(diag::msg!("pass '{}' failed: internal error: {what}", P::ARGUMENT))
+            Some(diag::msg!(
+                "pass '{}' failed: internal error: {what}",
+                P::ARGUMENT
+            ))
         }
     };
     if let Some(message) = message {
@@ -138,7 +141,8 @@ fn run_body<P: ModulePass>(
 /// A fresh instance of pass `P` (its C++ class, default options), for
 /// melior's `PassManager::add_pass`.
 pub fn create<P: ModulePass>() -> Pass {
-    create_by_argument(P::ARGUMENT).unwrap_or_else(|| panic!("Passes.td declares no pass '{}'", P::ARGUMENT))
+    create_by_argument(P::ARGUMENT)
+        .unwrap_or_else(|| panic!("Passes.td declares no pass '{}'", P::ARGUMENT))
 }
 
 /// A fresh instance of the pld pass whose flag is `argument` (e.g.

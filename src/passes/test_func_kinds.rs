@@ -16,7 +16,10 @@ pub struct TestFuncKinds;
 impl ModulePass for TestFuncKinds {
     const ARGUMENT: &'static str = "pld-test-func-kinds";
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
-        let body = module.region(0)?.first_block().expect("a module has a body");
+        let body = module
+            .region(0)?
+            .first_block()
+            .expect("a module has a body");
         let mut errors = 0;
         let mut next = body.first_operation();
         while let Some(op) = next {
@@ -25,8 +28,14 @@ impl ModulePass for TestFuncKinds {
                 continue;
             }
             let name = func_kind::symbol_name(&op).unwrap_or("?");
-            let kind = func_kind::func_kind(&op).map_or("no pl.func_kind".to_string(), |k| format!("pl.func_kind \"{k}\""));
-            let level = if func_kind::is_host_level(&op) { "host" } else { "chip" };
+            let kind = func_kind::func_kind(&op).map_or("no pl.func_kind".to_string(), |k| {
+                format!("pl.func_kind \"{k}\"")
+            });
+            let level = if func_kind::is_host_level(&op) {
+                "host"
+            } else {
+                "chip"
+            };
             if level == "host" && func_kind::func_kind(&op) != Some("orchestration") {
                 diag::op_error(
                     &op,
@@ -39,7 +48,11 @@ impl ModulePass for TestFuncKinds {
             }
             diag::op_remark(&op, &format!("@{name}: {kind}, pl.level \"{level}\""));
         }
-        if errors > 0 { Err(PldError::Diagnosed(errors)) } else { Ok(()) }
+        if errors > 0 {
+            Err(PldError::Diagnosed(errors))
+        } else {
+            Ok(())
+        }
     }
     fn effect(&self) -> super::Effect {
         super::Effect::Unchanged

@@ -77,8 +77,13 @@ pub enum Operand {
 
 impl Operand {
     /// The plain op's operands.
-    pub const ALL: [Operand; 5] =
-        [Operand::Input, Operand::Target, Operand::Signal, Operand::SendCounts, Operand::RecvCounts];
+    pub const ALL: [Operand; 5] = [
+        Operand::Input,
+        Operand::Target,
+        Operand::Signal,
+        Operand::SendCounts,
+        Operand::RecvCounts,
+    ];
     /// The indexed op's operands.
     pub const INDEXED: [Operand; 6] = [
         Operand::Input,
@@ -207,7 +212,10 @@ const KEYS: [&str; 16] = [
 fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
-        Some(v) => v.as_i64().map(Some).ok_or_else(|| format!("key '{key}' must be an integer, got {v}")),
+        Some(v) => v
+            .as_i64()
+            .map(Some)
+            .ok_or_else(|| format!("key '{key}' must be an integer, got {v}")),
     }
 }
 
@@ -218,8 +226,8 @@ fn required_int(obj: &Map<String, Value>, key: &str) -> Result<i64, String> {
 impl Case {
     /// Parses and validates a case. Errors are one-line messages naming the problem.
     pub fn from_json(text: &str) -> Result<Case, SimError> {
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| SimError::InvalidCase(format!("bad JSON: {e}")))?;
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| SimError::InvalidCase(format!("bad JSON: {e}")))?;
         Case::from_value(&value)
     }
 
@@ -231,7 +239,10 @@ impl Case {
     fn validate(value: &Value) -> Result<Case, String> {
         let obj = value.as_object().ok_or("the case must be a JSON object")?;
         if let Some(unknown) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
-            return Err(format!("unknown key '{unknown}' (known: {})", KEYS.join(", ")));
+            return Err(format!(
+                "unknown key '{unknown}' (known: {})",
+                KEYS.join(", ")
+            ));
         }
         let ranks = required_int(obj, "ranks")?;
         if !(1..=16).contains(&ranks) {
@@ -245,7 +256,11 @@ impl Case {
             None | Some(Value::Null) => Op::AllToAllV,
             Some(Value::String(s)) if s == "all_to_all_v" => Op::AllToAllV,
             Some(Value::String(s)) if s == "indexed_all_to_all_v" => Op::IndexedAllToAllV,
-            Some(v) => return Err(format!("op must be \"all_to_all_v\" or \"indexed_all_to_all_v\", got {v}")),
+            Some(v) => {
+                return Err(format!(
+                    "op must be \"all_to_all_v\" or \"indexed_all_to_all_v\", got {v}"
+                ));
+            }
         };
         let core_num = required_int(obj, "core_num")?;
         let dtype = match obj.get("dtype") {
@@ -268,9 +283,15 @@ impl Case {
             .and_then(|n| n.checked_mul(dtype.size()));
         match payload {
             Some(n) if n <= MAX_PAYLOAD_BYTES => {}
-            _ => return Err(format!("ranks * max_recv * row_elems * element size exceeds {MAX_PAYLOAD_BYTES} bytes")),
+            _ => {
+                return Err(format!(
+                    "ranks * max_recv * row_elems * element size exceeds {MAX_PAYLOAD_BYTES} bytes"
+                ));
+            }
         }
-        let values = (ranks as i64 * ranks as i64).checked_mul(max_recv).and_then(|n| n.checked_mul(row_elems));
+        let values = (ranks as i64 * ranks as i64)
+            .checked_mul(max_recv)
+            .and_then(|n| n.checked_mul(row_elems));
         if !values.is_some_and(|n| n <= MAX_RESULT_VALUES) {
             return Err(format!(
                 "the target windows of all ranks together (ranks * ranks * max_recv * row_elems) exceed {MAX_RESULT_VALUES} values"
@@ -278,13 +299,20 @@ impl Case {
         }
 
         let rows = obj.get("send_counts").ok_or("missing key 'send_counts'")?;
-        let rows = rows.as_array().ok_or_else(|| format!("send_counts must be a list of {ranks} lists"))?;
+        let rows = rows
+            .as_array()
+            .ok_or_else(|| format!("send_counts must be a list of {ranks} lists"))?;
         if rows.len() != ranks {
-            return Err(format!("send_counts must be {ranks} x {ranks} (ranks = {ranks}), got {} rows", rows.len()));
+            return Err(format!(
+                "send_counts must be {ranks} x {ranks} (ranks = {ranks}), got {} rows",
+                rows.len()
+            ));
         }
         let mut send_counts = Vec::with_capacity(ranks);
         for (src, row) in rows.iter().enumerate() {
-            let row = row.as_array().ok_or_else(|| format!("send_counts[{src}] must be a list of {ranks} ints"))?;
+            let row = row
+                .as_array()
+                .ok_or_else(|| format!("send_counts[{src}] must be a list of {ranks} ints"))?;
             if row.len() != ranks {
                 return Err(format!(
                     "send_counts must be {ranks} x {ranks} (ranks = {ranks}), row {src} has {} entries",
@@ -296,7 +324,9 @@ impl Case {
                 let n = v
                     .as_i64()
                     .and_then(|n| i32::try_from(n).ok())
-                    .ok_or_else(|| format!("send_counts[{src}][{dst}] must be an int32, got {v}"))?;
+                    .ok_or_else(|| {
+                        format!("send_counts[{src}][{dst}] must be an int32, got {v}")
+                    })?;
                 out.push(n);
             }
             send_counts.push(out);
@@ -306,7 +336,9 @@ impl Case {
         let indexed = op == Op::IndexedAllToAllV;
         for key in ["input_rows", "index"] {
             if !indexed && obj.get(key).is_some_and(|v| !v.is_null()) {
-                return Err(format!("key '{key}' needs \"op\": \"indexed_all_to_all_v\""));
+                return Err(format!(
+                    "key '{key}' needs \"op\": \"indexed_all_to_all_v\""
+                ));
             }
         }
         let input_rows = int_key(obj, "input_rows")?;
@@ -314,21 +346,34 @@ impl Case {
             if n < 1 {
                 return Err(format!("input_rows must be >= 1, got {n}"));
             }
-            if !n.checked_mul(row_elems).and_then(|x| x.checked_mul(dtype.size())).is_some_and(|b| b <= MAX_PAYLOAD_BYTES) {
-                return Err(format!("input_rows * row_elems * element size exceeds {MAX_PAYLOAD_BYTES} bytes"));
+            if !n
+                .checked_mul(row_elems)
+                .and_then(|x| x.checked_mul(dtype.size()))
+                .is_some_and(|b| b <= MAX_PAYLOAD_BYTES)
+            {
+                return Err(format!(
+                    "input_rows * row_elems * element size exceeds {MAX_PAYLOAD_BYTES} bytes"
+                ));
             }
         }
         let index = match obj.get("index") {
             None | Some(Value::Null) => None,
             Some(v) => {
                 let slots = ranks as i64 * max_recv;
-                let rows = v.as_array().ok_or_else(|| format!("index must be a list of {ranks} lists"))?;
+                let rows = v
+                    .as_array()
+                    .ok_or_else(|| format!("index must be a list of {ranks} lists"))?;
                 if rows.len() != ranks {
-                    return Err(format!("index must be {ranks} lists of {slots} ints (ranks * max_recv), got {} lists", rows.len()));
+                    return Err(format!(
+                        "index must be {ranks} lists of {slots} ints (ranks * max_recv), got {} lists",
+                        rows.len()
+                    ));
                 }
                 let mut out = Vec::with_capacity(ranks);
                 for (src, row) in rows.iter().enumerate() {
-                    let row = row.as_array().ok_or_else(|| format!("index[{src}] must be a list of {slots} ints"))?;
+                    let row = row
+                        .as_array()
+                        .ok_or_else(|| format!("index[{src}] must be a list of {slots} ints"))?;
                     if row.len() as i64 != slots {
                         return Err(format!(
                             "index must be {ranks} lists of {slots} ints (ranks * max_recv), list {src} has {} entries",
@@ -337,11 +382,9 @@ impl Case {
                     }
                     let mut ints = Vec::with_capacity(row.len());
                     for (j, v) in row.iter().enumerate() {
-                        ints.push(
-                            v.as_i64()
-                                .and_then(|n| i32::try_from(n).ok())
-                                .ok_or_else(|| format!("index[{src}][{j}] must be an int32, got {v}"))?,
-                        );
+                        ints.push(v.as_i64().and_then(|n| i32::try_from(n).ok()).ok_or_else(
+                            || format!("index[{src}][{j}] must be an int32, got {v}"),
+                        )?);
                     }
                     out.push(ints);
                 }
@@ -382,7 +425,9 @@ impl Case {
         };
         let aiv_capacity = int_key(obj, "aiv_capacity")?.unwrap_or(48);
         if !(1..=i32::MAX as i64).contains(&aiv_capacity) {
-            return Err(format!("aiv_capacity must be in [1, 2147483647], got {aiv_capacity}"));
+            return Err(format!(
+                "aiv_capacity must be in [1, 2147483647], got {aiv_capacity}"
+            ));
         }
         let non_contiguous = match obj.get("non_contiguous") {
             None | Some(Value::Null) => None,
@@ -422,7 +467,9 @@ impl Case {
             domains: Vec::new(),
         };
         // The default S is B, which a huge core_num makes huge (an explicit S was checked above).
-        if signal_stride.is_none() && (ranks as i64 * ranks as i64).saturating_mul(case.stride()) > MAX_RESULT_VALUES {
+        if signal_stride.is_none()
+            && (ranks as i64 * ranks as i64).saturating_mul(case.stride()) > MAX_RESULT_VALUES
+        {
             return Err(format!(
                 "the default signal_stride B = {} (core_num {core_num}) is too large: the signals of all ranks together (ranks * ranks * signal_stride) exceed {MAX_RESULT_VALUES} values; give a signal_stride",
                 case.stride()
@@ -447,37 +494,63 @@ impl Case {
     /// `non_contiguous` (a refusal across several domains is not modelled).
     fn with_domains(obj: &Map<String, Value>, world: usize) -> Result<Case, String> {
         if obj.contains_key("send_counts") {
-            return Err("a case with domains has no top-level send_counts (each domain has its own)".into());
+            return Err(
+                "a case with domains has no top-level send_counts (each domain has its own)".into(),
+            );
         }
-        if obj.get("op").is_some_and(|v| !v.is_null() && v.as_str() != Some("all_to_all_v")) {
+        if obj
+            .get("op")
+            .is_some_and(|v| !v.is_null() && v.as_str() != Some("all_to_all_v"))
+        {
             return Err("domains: only op all_to_all_v runs in several domains".into());
         }
-        if obj.get("non_contiguous").is_some_and(|v| !v.is_null() && v.as_str() != Some("none")) {
+        if obj
+            .get("non_contiguous")
+            .is_some_and(|v| !v.is_null() && v.as_str() != Some("none"))
+        {
             return Err("domains: non_contiguous is not supported in a case with domains".into());
         }
         let list = obj["domains"]
             .as_array()
             .ok_or_else(|| format!("domains must be a list of 1..{MAX_DOMAINS} objects {{\"ranks\": N, \"send_counts\": N x N}}"))?;
         if list.is_empty() || list.len() > MAX_DOMAINS {
-            return Err(format!("domains must list 1..{MAX_DOMAINS} domains, got {}", list.len()));
+            return Err(format!(
+                "domains must list 1..{MAX_DOMAINS} domains, got {}",
+                list.len()
+            ));
         }
         let mut domains = Vec::with_capacity(list.len());
         let mut first: Option<Case> = None;
         for (i, d) in list.iter().enumerate() {
-            let d = d.as_object().ok_or_else(|| format!("domains[{i}] must be an object {{\"ranks\": N, \"send_counts\": N x N}}"))?;
+            let d = d.as_object().ok_or_else(|| {
+                format!("domains[{i}] must be an object {{\"ranks\": N, \"send_counts\": N x N}}")
+            })?;
             if let Some(k) = d.keys().find(|k| *k != "ranks" && *k != "send_counts") {
-                return Err(format!("domains[{i}]: unknown key '{k}' (known: ranks, send_counts)"));
+                return Err(format!(
+                    "domains[{i}]: unknown key '{k}' (known: ranks, send_counts)"
+                ));
             }
             let n = required_int(d, "ranks").map_err(|e| format!("domains[{i}]: {e}"))?;
             if !(1..=world as i64).contains(&n) {
-                return Err(format!("domains[{i}]: ranks must be in 1..{world} (the world's ranks), got {n}"));
+                return Err(format!(
+                    "domains[{i}]: ranks must be in 1..{world} (the world's ranks), got {n}"
+                ));
             }
             let mut sub = obj.clone();
             sub.remove("domains");
             sub.insert("ranks".into(), n.into());
-            sub.insert("send_counts".into(), d.get("send_counts").cloned().ok_or_else(|| format!("domains[{i}]: missing key 'send_counts'"))?);
-            let c = Case::from_value(&Value::Object(sub)).map_err(|e| format!("domains[{i}]: {e}"))?;
-            domains.push(Domain { ranks: c.ranks, send_counts: c.send_counts.clone() });
+            sub.insert(
+                "send_counts".into(),
+                d.get("send_counts")
+                    .cloned()
+                    .ok_or_else(|| format!("domains[{i}]: missing key 'send_counts'"))?,
+            );
+            let c =
+                Case::from_value(&Value::Object(sub)).map_err(|e| format!("domains[{i}]: {e}"))?;
+            domains.push(Domain {
+                ranks: c.ranks,
+                send_counts: c.send_counts.clone(),
+            });
             first.get_or_insert(c);
         }
         let mut case = first.expect("at least one domain");
@@ -490,7 +563,12 @@ impl Case {
     /// The case of domain `d`'s own exchange: this case with `ranks` N and the domain's counts.
     pub fn domain_case(&self, d: usize) -> Case {
         let dom = &self.domains[d];
-        Case { ranks: dom.ranks, send_counts: dom.send_counts.clone(), domains: Vec::new(), ..self.clone() }
+        Case {
+            ranks: dom.ranks,
+            send_counts: dom.send_counts.clone(),
+            domains: Vec::new(),
+            ..self.clone()
+        }
     }
 
     /// The case back as JSON (every key spelled out).
@@ -548,7 +626,10 @@ impl Case {
     /// With `domains`, the widest of the domains' launches.
     pub fn blocks(&self) -> i64 {
         if !self.domains.is_empty() {
-            return (0..self.domains.len()).map(|d| self.domain_case(d).blocks()).max().unwrap_or(0);
+            return (0..self.domains.len())
+                .map(|d| self.domain_case(d).blocks())
+                .max()
+                .unwrap_or(0);
         }
         if !(1..=i32::MAX as i64).contains(&self.core_num) {
             return 0;
@@ -576,7 +657,9 @@ impl Case {
 
     /// The indexed op's gather lists, `index[src][d*max_recv + k]` (the identity by default).
     pub fn index_lists(&self) -> Vec<Vec<i32>> {
-        self.index.clone().unwrap_or_else(|| vec![(0..self.rows() as i32).collect(); self.ranks])
+        self.index
+            .clone()
+            .unwrap_or_else(|| vec![(0..self.rows() as i32).collect(); self.ranks])
     }
 
     /// The declared shape of a collective operand.
@@ -622,11 +705,19 @@ mod tests {
     fn rejects_malformed() {
         assert!(err("{").starts_with("bad JSON"));
         assert_eq!(err(r#"{"ranks": 2}"#), "missing key 'core_num'");
-        assert!(err(&OK.replace("\"ranks\": 2", "\"ranks\": 17")).contains("ranks must be in 1..16"));
-        assert!(err(&OK.replace("\"ranks\": 2", "\"ranks\": 0")).contains("ranks must be in 1..16"));
+        assert!(
+            err(&OK.replace("\"ranks\": 2", "\"ranks\": 17")).contains("ranks must be in 1..16")
+        );
+        assert!(
+            err(&OK.replace("\"ranks\": 2", "\"ranks\": 0")).contains("ranks must be in 1..16")
+        );
         assert!(err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2]]")).contains("must be 2 x 2"));
-        assert!(err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2], [3]]")).contains("row 1 has 1 entries"));
-        assert!(err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2], [3, 4294967296]]")).contains("int32"));
+        assert!(
+            err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2], [3]]")).contains("row 1 has 1 entries")
+        );
+        assert!(
+            err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2], [3, 4294967296]]")).contains("int32")
+        );
         assert!(err(&OK.replace("\"f32\"", "\"f16\"")).contains("dtype"));
         assert!(err(&OK.replace("\"ranks\"", "\"rank\"")).contains("unknown key 'rank'"));
         // Sizes bounded over all ranks together (16 ranks x 2^24-element rows used to be accepted
@@ -636,43 +727,85 @@ mod tests {
             1 << 24,
             serde_json::json!(vec![vec![1; 16]; 16])
         );
-        assert!(err(&sixteen).contains("exceed 16777216 values"), "{}", err(&sixteen));
+        assert!(
+            err(&sixteen).contains("exceed 16777216 values"),
+            "{}",
+            err(&sixteen)
+        );
         let fits = sixteen.replace("16777216", &(MAX_RESULT_VALUES / 256).to_string());
         assert!(Case::from_json(&fits).is_ok());
-        let big_s = sixteen.replace("16777216", "1").replace("\"max_recv\"", "\"signal_stride\": 4194304, \"max_recv\"");
-        assert!(err(&big_s).contains("signal_stride 4194304 is too large"), "{}", err(&big_s));
+        let big_s = sixteen
+            .replace("16777216", "1")
+            .replace("\"max_recv\"", "\"signal_stride\": 4194304, \"max_recv\"");
+        assert!(
+            err(&big_s).contains("signal_stride 4194304 is too large"),
+            "{}",
+            err(&big_s)
+        );
         for bad in ["0", "-1", "65", "2.5", "\"3\"", "true"] {
-            let text = OK.replace("\"row_elems\": 5", &format!("\"row_elems\": 5, \"layers\": {bad}"));
-            assert!(err(&text).contains("layers"), "layers {bad}: {}", err(&text));
+            let text = OK.replace(
+                "\"row_elems\": 5",
+                &format!("\"row_elems\": 5, \"layers\": {bad}"),
+            );
+            assert!(
+                err(&text).contains("layers"),
+                "layers {bad}: {}",
+                err(&text)
+            );
         }
-        let nc = OK.replace("\"row_elems\": 5", "\"row_elems\": 5, \"non_contiguous\": \"bogus\"");
+        let nc = OK.replace(
+            "\"row_elems\": 5",
+            "\"row_elems\": 5, \"non_contiguous\": \"bogus\"",
+        );
         assert!(err(&nc).contains("non_contiguous"));
     }
 
     #[test]
     fn runtime_core_num_is_a_bool_and_admits_any_core_num() {
         let with = |v: &str, l: &str| {
-            OK.replace("\"row_elems\": 5", &format!("\"row_elems\": 5, \"runtime_core_num\": {v}"))
-                .replace("\"core_num\": 4", &format!("\"core_num\": {l}"))
+            OK.replace(
+                "\"row_elems\": 5",
+                &format!("\"row_elems\": 5, \"runtime_core_num\": {v}"),
+            )
+            .replace("\"core_num\": 4", &format!("\"core_num\": {l}"))
         };
         for (v, want) in [("true", true), ("false", false), ("null", false)] {
             let c = Case::from_json(&with(v, "4")).unwrap();
             assert_eq!(c.runtime_core_num, want);
             assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
         }
-        assert!(!Case::from_json(OK).unwrap().to_json().as_object().unwrap().contains_key("runtime_core_num"));
+        assert!(
+            !Case::from_json(OK)
+                .unwrap()
+                .to_json()
+                .as_object()
+                .unwrap()
+                .contains_key("runtime_core_num")
+        );
         for bad in ["1", "0", "\"true\"", "[]", "{}"] {
-            assert_eq!(err(&with(bad, "4")), format!("runtime_core_num must be true or false, got {bad}"));
+            assert_eq!(
+                err(&with(bad, "4")),
+                format!("runtime_core_num must be true or false, got {bad}")
+            );
         }
         // What the orchestration refuses at run time is a well-formed case: B is 0 for an L out of
         // range (S then defaults to 1), and the fold otherwise.
-        for (l, b, s) in [("0", 0, 1), ("-1", 0, 1), ("2147483648", 0, 1), ("-9223372036854775808", 0, 1), ("5", 4, 4)] {
+        for (l, b, s) in [
+            ("0", 0, 1),
+            ("-1", 0, 1),
+            ("2147483648", 0, 1),
+            ("-9223372036854775808", 0, 1),
+            ("5", 4, 4),
+        ] {
             let c = Case::from_json(&with("true", l)).unwrap();
             assert_eq!((c.blocks(), c.stride()), (b, s), "L={l}");
         }
         // A default S = B too large to print is refused; an explicit small S makes it expressible.
-        assert!(err(&with("true", "2147483647")).contains("the default signal_stride B = 2147483646"));
-        let explicit = with("true", "2147483647").replace("\"max_recv\"", "\"signal_stride\": 4, \"max_recv\"");
+        assert!(
+            err(&with("true", "2147483647")).contains("the default signal_stride B = 2147483646")
+        );
+        let explicit = with("true", "2147483647")
+            .replace("\"max_recv\"", "\"signal_stride\": 4, \"max_recv\"");
         assert_eq!(Case::from_json(&explicit).unwrap().blocks(), 2147483646);
     }
 
@@ -684,28 +817,64 @@ mod tests {
         let c = Case::from_json(text).unwrap();
         assert_eq!((c.ranks, c.domains.len(), c.send_counts.len()), (5, 2, 0));
         let small = c.domain_case(1);
-        assert_eq!((small.ranks, small.repeat, small.send_counts.clone()), (2, 2, vec![vec![1, 2], vec![2, 0]]));
+        assert_eq!(
+            (small.ranks, small.repeat, small.send_counts.clone()),
+            (2, 2, vec![vec![1, 2], vec![2, 0]])
+        );
         assert!(small.domains.is_empty());
         // B per domain (3 at P = 4, 2 at P = 2), the widest at the top.
-        assert_eq!((c.domain_case(0).blocks(), small.blocks(), c.blocks()), (3, 2, 3));
+        assert_eq!(
+            (c.domain_case(0).blocks(), small.blocks(), c.blocks()),
+            (3, 2, 3)
+        );
         assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
         assert!(!c.to_json().as_object().unwrap().contains_key("send_counts"));
 
         let with = |from: &str, to: &str| err(&text.replace(from, to));
-        assert!(with("\"repeat\": 2,", "\"repeat\": 2, \"send_counts\": [[1]],").contains("no top-level send_counts"));
-        assert!(with("{\"ranks\": 2,", "{\"ranks\": 6,").contains("domains[1]: ranks must be in 1..5"));
-        assert!(with("{\"ranks\": 2,", "{\"ranks\": 0,").contains("domains[1]: ranks must be in 1..5"));
-        assert!(with("{\"ranks\": 2, \"send_counts\": [[1,2],[2,0]]}", "{\"ranks\": 2}").contains("domains[1]: missing key 'send_counts'"));
-        assert!(with("[[1,2],[2,0]]", "[[1,2],[2]]").contains("domains[1]: send_counts must be 2 x 2"));
-        assert!(with("\"max_recv\": 2", "\"max_recv\": 0").contains("domains[0]: max_recv must be >= 1"));
-        assert!(with("{\"ranks\": 2,", "{\"x\": 1, \"ranks\": 2,").contains("domains[1]: unknown key 'x'"));
-        assert!(with("\"repeat\": 2,", "\"op\": \"indexed_all_to_all_v\",").contains("only op all_to_all_v"));
-        assert!(with("\"repeat\": 2,", "\"non_contiguous\": \"signal\",").contains("non_contiguous is not supported"));
+        assert!(
+            with("\"repeat\": 2,", "\"repeat\": 2, \"send_counts\": [[1]],")
+                .contains("no top-level send_counts")
+        );
+        assert!(
+            with("{\"ranks\": 2,", "{\"ranks\": 6,").contains("domains[1]: ranks must be in 1..5")
+        );
+        assert!(
+            with("{\"ranks\": 2,", "{\"ranks\": 0,").contains("domains[1]: ranks must be in 1..5")
+        );
+        assert!(
+            with(
+                "{\"ranks\": 2, \"send_counts\": [[1,2],[2,0]]}",
+                "{\"ranks\": 2}"
+            )
+            .contains("domains[1]: missing key 'send_counts'")
+        );
+        assert!(
+            with("[[1,2],[2,0]]", "[[1,2],[2]]").contains("domains[1]: send_counts must be 2 x 2")
+        );
+        assert!(
+            with("\"max_recv\": 2", "\"max_recv\": 0")
+                .contains("domains[0]: max_recv must be >= 1")
+        );
+        assert!(
+            with("{\"ranks\": 2,", "{\"x\": 1, \"ranks\": 2,")
+                .contains("domains[1]: unknown key 'x'")
+        );
+        assert!(
+            with("\"repeat\": 2,", "\"op\": \"indexed_all_to_all_v\",")
+                .contains("only op all_to_all_v")
+        );
+        assert!(
+            with("\"repeat\": 2,", "\"non_contiguous\": \"signal\",")
+                .contains("non_contiguous is not supported")
+        );
         let not_list = r#"{"ranks": 1, "core_num": 1, "dtype": "i8", "max_recv": 1, "row_elems": 1, "domains": 3}"#;
         assert!(err(not_list).contains("domains must be a list"));
         let nine = format!(
             r#"{{"ranks": 1, "core_num": 1, "dtype": "i8", "max_recv": 1, "row_elems": 1, "domains": {}}}"#,
-            serde_json::json!(vec![serde_json::json!({"ranks": 1, "send_counts": [[1]]}); 9])
+            serde_json::json!(vec![
+                serde_json::json!({"ranks": 1, "send_counts": [[1]]});
+                9
+            ])
         );
         assert!(err(&nine).contains("domains must list 1..8 domains, got 9"));
     }
@@ -713,7 +882,10 @@ mod tests {
     #[test]
     fn layers_within_bounds() {
         for n in [1, 2, 64] {
-            let text = OK.replace("\"row_elems\": 5", &format!("\"row_elems\": 5, \"layers\": {n}"));
+            let text = OK.replace(
+                "\"row_elems\": 5",
+                &format!("\"row_elems\": 5, \"layers\": {n}"),
+            );
             let c = Case::from_json(&text).unwrap();
             assert_eq!((c.layers, c.exchanges_per_call()), (n, n as i64));
             assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
@@ -726,6 +898,9 @@ mod tests {
                       "send_counts": [[1]], "non_contiguous": "send_counts"}"#;
         assert!(err(one).contains("every extent <= 1"));
         let ok = one.replace("send_counts\"}", "target\"}");
-        assert_eq!(Case::from_json(&ok).unwrap().non_contiguous, Some(Operand::Target));
+        assert_eq!(
+            Case::from_json(&ok).unwrap().non_contiguous,
+            Some(Operand::Target)
+        );
     }
 }

@@ -3,9 +3,9 @@
 //! formulas of the sim spec). It shares no code with the kernel template, the runtime or the
 //! simulator's driver.
 
-use crate::sim::SimError;
 use super::case::{Case, DType, Op};
 use super::result::SimResult;
+use crate::sim::SimError;
 
 /// `input[r][d*max_recv + k][e]` of the sim spec, as the value the result JSON carries.
 pub fn payload(dtype: DType, r: i64, d: i64, k: i64, e: i64) -> f64 {
@@ -77,12 +77,19 @@ pub fn expected(case: &Case) -> Vec<RankGolden> {
     let input: Vec<Vec<Vec<f64>>> = (0..p)
         .map(|r| {
             (0..p * mr)
-                .map(|row| (0..re).map(|e| payload(case.dtype, r, row / mr, row % mr, e)).collect())
+                .map(|row| {
+                    (0..re)
+                        .map(|e| payload(case.dtype, r, row / mr, row % mr, e))
+                        .collect()
+                })
                 .collect()
         })
         .collect();
     let mut windows: Vec<RankGolden> = (0..p)
-        .map(|_| RankGolden { recv_counts: vec![0; p as usize], target: vec![vec![0.0; re as usize]; (p * mr) as usize] })
+        .map(|_| RankGolden {
+            recv_counts: vec![0; p as usize],
+            target: vec![vec![0.0; re as usize]; (p * mr) as usize],
+        })
         .collect();
     for _call in 0..case.repeat {
         // What each rank stages: the input first, then its own target window.
@@ -95,7 +102,8 @@ pub fn expected(case: &Case) -> Vec<RankGolden> {
                     w.recv_counts[src as usize] = rows;
                     for k in 0..rows {
                         // Source row dst*MR + k of rank src's x.
-                        w.target[(src * mr + k) as usize].clone_from(&x[src as usize][(dst * mr + k) as usize]);
+                        w.target[(src * mr + k) as usize]
+                            .clone_from(&x[src as usize][(dst * mr + k) as usize]);
                     }
                 }
             }
@@ -117,16 +125,19 @@ fn expected_indexed(case: &Case) -> Vec<RankGolden> {
     let index = case.index_lists();
     (0..p)
         .map(|dst| {
-            let mut g =
-                RankGolden { recv_counts: vec![0; p as usize], target: vec![vec![0.0; re as usize]; (p * mr) as usize] };
+            let mut g = RankGolden {
+                recv_counts: vec![0; p as usize],
+                target: vec![vec![0.0; re as usize]; (p * mr) as usize],
+            };
             for src in 0..p {
                 let rows = clamped_rows(case.send_counts[src as usize][dst as usize], mr);
                 g.recv_counts[src as usize] = rows;
                 for k in 0..rows {
                     let i = index[src as usize][(dst * mr + k) as usize] as i64;
                     if (0..n_in).contains(&i) {
-                        g.target[(src * mr + k) as usize] =
-                            (0..re).map(|e| payload(case.dtype, src, i / mr, i % mr, e)).collect();
+                        g.target[(src * mr + k) as usize] = (0..re)
+                            .map(|e| payload(case.dtype, src, i / mr, i % mr, e))
+                            .collect();
                     }
                 }
             }
@@ -144,7 +155,10 @@ pub fn check(case: &Case, result: &SimResult) -> Result<(), SimError> {
 
 fn check_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
     if result.status != "ok" || result.code != 0 {
-        return Err(format!("status {} code {}: {}", result.status, result.code, result.message));
+        return Err(format!(
+            "status {} code {}: {}",
+            result.status, result.code, result.message
+        ));
     }
     let b = expected_blocks(case);
     if result.blocks != b {
@@ -152,7 +166,11 @@ fn check_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
     }
     let golden = expected(case);
     if result.ranks.len() != golden.len() {
-        return Err(format!("{} ranks in the result, expected {}", result.ranks.len(), golden.len()));
+        return Err(format!(
+            "{} ranks in the result, expected {}",
+            result.ranks.len(),
+            golden.len()
+        ));
     }
     let stride = case.stride() as usize;
     let mut errors = Vec::new();
@@ -163,14 +181,25 @@ fn check_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
     };
     for (r, (got, want)) in result.ranks.iter().zip(&golden).enumerate() {
         if got.recv_counts != want.recv_counts {
-            push(format!("rank {r}: recv_counts {:?}, expected {:?}", got.recv_counts, want.recv_counts));
+            push(format!(
+                "rank {r}: recv_counts {:?}, expected {:?}",
+                got.recv_counts, want.recv_counts
+            ));
         }
         if got.target.len() != want.target.len() {
-            push(format!("rank {r}: {} target rows, expected {}", got.target.len(), want.target.len()));
+            push(format!(
+                "rank {r}: {} target rows, expected {}",
+                got.target.len(),
+                want.target.len()
+            ));
         } else {
             for (row, (g, w)) in got.target.iter().zip(&want.target).enumerate() {
                 if g != w {
-                    let col = g.iter().zip(w).position(|(a, b)| a != b).unwrap_or(g.len().min(w.len()));
+                    let col = g
+                        .iter()
+                        .zip(w)
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(g.len().min(w.len()));
                     push(format!(
                         "rank {r}: target row {row} (from rank {}, row {} of its chunk) differs at element {col}: got {:?}, expected {:?}",
                         row as i64 / case.max_recv,
@@ -182,17 +211,27 @@ fn check_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
             }
         }
         if got.signal.len() != case.ranks || got.signal.iter().any(|row| row.len() != stride) {
-            push(format!("rank {r}: signal is not [{}, {stride}]", case.ranks));
+            push(format!(
+                "rank {r}: signal is not [{}, {stride}]",
+                case.ranks
+            ));
         } else if let Some((peer, lane)) = got
             .signal
             .iter()
             .enumerate()
             .find_map(|(peer, row)| row.iter().position(|&v| v != 0).map(|lane| (peer, lane)))
         {
-            push(format!("rank {r}: signal cell [{peer}, {lane}] = {}, expected 0", got.signal[peer][lane]));
+            push(format!(
+                "rank {r}: signal cell [{peer}, {lane}] = {}, expected 0",
+                got.signal[peer][lane]
+            ));
         }
     }
-    if errors.is_empty() { Ok(()) } else { Err(errors.join("\n")) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
 }
 
 /// Checks a `domains` case's result of status `ok`: every domain's exchange equals the golden of
@@ -206,14 +245,27 @@ pub fn check_domains(case: &Case, result: &SimResult) -> Result<(), SimError> {
 
 fn check_domains_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
     if result.status != "ok" || result.code != 0 {
-        return Err(format!("status {} code {}: {}", result.status, result.code, result.message));
+        return Err(format!(
+            "status {} code {}: {}",
+            result.status, result.code, result.message
+        ));
     }
     if result.domains.len() != case.domains.len() {
-        return Err(format!("{} domains in the result, expected {}", result.domains.len(), case.domains.len()));
+        return Err(format!(
+            "{} domains in the result, expected {}",
+            result.domains.len(),
+            case.domains.len()
+        ));
     }
-    let widest = (0..case.domains.len()).map(|d| expected_blocks(&case.domain_case(d))).max().unwrap_or(0);
+    let widest = (0..case.domains.len())
+        .map(|d| expected_blocks(&case.domain_case(d)))
+        .max()
+        .unwrap_or(0);
     if result.blocks != widest {
-        return Err(format!("blocks = {}, expected the widest domain's B = {widest}", result.blocks));
+        return Err(format!(
+            "blocks = {}, expected the widest domain's B = {widest}",
+            result.blocks
+        ));
     }
     let mut errors = Vec::new();
     for (d, got) in result.domains.iter().enumerate() {
@@ -243,14 +295,21 @@ fn check_domains_untyped(case: &Case, result: &SimResult) -> Result<(), String> 
         let zero_target = vec![vec![0.0; sub.row_elems as usize]; rows];
         let zero_signal = vec![vec![0; sub.stride() as usize]; n];
         for (w, dev) in got.devices.iter().enumerate().skip(n) {
-            if dev.recv_counts != vec![0; n] || dev.target != zero_target || dev.signal != zero_signal {
+            if dev.recv_counts != vec![0; n]
+                || dev.target != zero_target
+                || dev.signal != zero_signal
+            {
                 errors.push(format!(
                     "domain {d} ({n} ranks): device {w} is outside the domain, but its windows of the domain were written (or have the wrong shape)"
                 ));
             }
         }
     }
-    if errors.is_empty() { Ok(()) } else { Err(errors.join("\n")) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
 }
 
 /// Every rank's expected `recv_counts` and `target` after a refused first exchange (a strided
@@ -261,7 +320,10 @@ pub fn expected_refused(case: &Case) -> Vec<RankGolden> {
     let p = case.ranks;
     let rows = p * case.max_recv as usize;
     (0..p)
-        .map(|_| RankGolden { recv_counts: vec![0; p], target: vec![vec![0.0; case.row_elems as usize]; rows] })
+        .map(|_| RankGolden {
+            recv_counts: vec![0; p],
+            target: vec![vec![0.0; case.row_elems as usize]; rows],
+        })
         .collect()
 }
 
@@ -269,30 +331,58 @@ pub fn expected_refused(case: &Case) -> Vec<RankGolden> {
 /// rank's target, recv_counts and `[P, S]` signal untouched (all zero, [`expected_refused`]), and
 /// the stage task's effect: the message reports the staging window (and the send_counts window)
 /// holding the input on every rank, which the driver checks after the run.
-pub fn check_refused(case: &Case, result: &SimResult, status: &str, code: i64) -> Result<(), SimError> {
+pub fn check_refused(
+    case: &Case,
+    result: &SimResult,
+    status: &str,
+    code: i64,
+) -> Result<(), SimError> {
     check_refused_untyped(case, result, status, code).map_err(SimError::Mismatch)
 }
 
-fn check_refused_untyped(case: &Case, result: &SimResult, status: &str, code: i64) -> Result<(), String> {
+fn check_refused_untyped(
+    case: &Case,
+    result: &SimResult,
+    status: &str,
+    code: i64,
+) -> Result<(), String> {
     if result.status != status || result.code != code {
-        return Err(format!("expected {status} {code}, got {} {}: {}", result.status, result.code, result.message));
+        return Err(format!(
+            "expected {status} {code}, got {} {}: {}",
+            result.status, result.code, result.message
+        ));
     }
     let b = expected_blocks(case);
     if result.blocks != b {
         return Err(format!("blocks = {}, expected {b}", result.blocks));
     }
-    let staged = format!("staging windows holding the input: {p} of {p} ranks", p = case.ranks);
+    let staged = format!(
+        "staging windows holding the input: {p} of {p} ranks",
+        p = case.ranks
+    );
     if !result.message.contains(&staged) {
-        return Err(format!("the stage task's effect is missing (expected \"{staged}\"): {}", result.message));
+        return Err(format!(
+            "the stage task's effect is missing (expected \"{staged}\"): {}",
+            result.message
+        ));
     }
     let golden = expected_refused(case);
     if result.ranks.len() != golden.len() {
-        return Err(format!("{} ranks in the result, expected {}", result.ranks.len(), golden.len()));
+        return Err(format!(
+            "{} ranks in the result, expected {}",
+            result.ranks.len(),
+            golden.len()
+        ));
     }
     let zero_signal = vec![vec![0; case.stride() as usize]; case.ranks];
     for (r, (got, want)) in result.ranks.iter().zip(&golden).enumerate() {
-        if got.recv_counts != want.recv_counts || got.target != want.target || got.signal != zero_signal {
-            return Err(format!("rank {r}: the refused collective wrote its operands (or their shape is wrong)"));
+        if got.recv_counts != want.recv_counts
+            || got.target != want.target
+            || got.signal != zero_signal
+        {
+            return Err(format!(
+                "rank {r}: the refused collective wrote its operands (or their shape is wrong)"
+            ));
         }
     }
     Ok(())
@@ -303,7 +393,13 @@ mod tests {
     use super::*;
     use crate::sim::result::RankResult;
 
-    fn case(ranks: usize, max_recv: i64, row_elems: i64, dtype: DType, counts: Vec<Vec<i32>>) -> Case {
+    fn case(
+        ranks: usize,
+        max_recv: i64,
+        row_elems: i64,
+        dtype: DType,
+        counts: Vec<Vec<i32>>,
+    ) -> Case {
         Case {
             ranks,
             core_num: 1,
@@ -325,7 +421,14 @@ mod tests {
         }
     }
 
-    fn indexed_case(ranks: usize, max_recv: i64, row_elems: i64, counts: Vec<Vec<i32>>, input_rows: i64, index: Vec<Vec<i32>>) -> Case {
+    fn indexed_case(
+        ranks: usize,
+        max_recv: i64,
+        row_elems: i64,
+        counts: Vec<Vec<i32>>,
+        input_rows: i64,
+        index: Vec<Vec<i32>>,
+    ) -> Case {
         let mut c = case(ranks, max_recv, row_elems, DType::F32, counts);
         (c.op, c.input_rows, c.index) = (Op::IndexedAllToAllV, Some(input_rows), Some(index));
         c
@@ -354,7 +457,13 @@ mod tests {
         assert_eq!(col(&g[1]), [100.0, 0.0, 0.0, 0.0]);
         assert_eq!(g[1].recv_counts, vec![1, 2]);
         // The identity index with input_rows = P*MR is the plain exchange.
-        let mut plain = case(3, 4, 2, DType::I8, vec![vec![2, 0, 4], vec![1, 3, 9], vec![-1, 4, 0]]);
+        let mut plain = case(
+            3,
+            4,
+            2,
+            DType::I8,
+            vec![vec![2, 0, 4], vec![1, 3, 9], vec![-1, 4, 0]],
+        );
         let want = expected(&plain);
         plain.op = Op::IndexedAllToAllV;
         assert_eq!(expected(&plain), want);
@@ -388,7 +497,11 @@ mod tests {
         // against this one, not that one).
         for p in 1..=16usize {
             for l in 1..=40 {
-                assert_eq!(fold_blocks(p, l), crate::cal_all_to_all_v_blocks(p as i64, l), "P={p} L={l}");
+                assert_eq!(
+                    fold_blocks(p, l),
+                    crate::cal_all_to_all_v_blocks(p as i64, l),
+                    "P={p} L={l}"
+                );
             }
         }
     }
@@ -401,7 +514,10 @@ mod tests {
         assert_eq!(payload(DType::I8, 1, 2, 3, 4), -47.0);
         // Wraps modulo 251: (15*37 + 15*11 + 0 + 200) % 251 - 125 = 920 % 251 - 125 = 167 - 125
         assert_eq!(payload(DType::I8, 15, 15, 0, 200), 42.0);
-        for v in [payload(DType::I8, 7, 9, 11, 13), payload(DType::I8, 0, 0, 0, 250)] {
+        for v in [
+            payload(DType::I8, 7, 9, 11, 13),
+            payload(DType::I8, 0, 0, 0, 250),
+        ] {
             assert!((-125.0..=125.0).contains(&v));
         }
     }
@@ -424,16 +540,33 @@ mod tests {
         let g = expected(&c);
         // Rank 0 receives 1 row from itself (its input row 0*2+0) and nothing from rank 1 (-2).
         assert_eq!(g[0].recv_counts, vec![1, 0]);
-        assert_eq!(g[0].target, vec![vec![0.0], vec![0.0], vec![0.0], vec![0.0]]);
+        assert_eq!(
+            g[0].target,
+            vec![vec![0.0], vec![0.0], vec![0.0], vec![0.0]]
+        );
         // Rank 1 receives clamp(5) = 2 rows from rank 0 (rank 0's input rows 2, 3: d=1, k=0,1)
         // and 2 rows from itself (its rows 2, 3).
         assert_eq!(g[1].recv_counts, vec![2, 2]);
-        assert_eq!(g[1].target, vec![vec![10_000.0], vec![10_100.0], vec![1_010_000.0], vec![1_010_100.0]]);
+        assert_eq!(
+            g[1].target,
+            vec![
+                vec![10_000.0],
+                vec![10_100.0],
+                vec![1_010_000.0],
+                vec![1_010_100.0]
+            ]
+        );
     }
 
     #[test]
     fn rows_past_the_count_are_zero() {
-        let c = case(3, 4, 2, DType::I8, vec![vec![2, 0, 4], vec![1, 3, 9], vec![-1, 4, 0]]);
+        let c = case(
+            3,
+            4,
+            2,
+            DType::I8,
+            vec![vec![2, 0, 4], vec![1, 3, 9], vec![-1, 4, 0]],
+        );
         let g = expected(&c);
         for dst in 0..3 {
             for src in 0..3 {
@@ -441,7 +574,10 @@ mod tests {
                 for k in 0..4 {
                     let row = &g[dst].target[src * 4 + k];
                     if k < rows {
-                        assert_eq!(row[1], payload(DType::I8, src as i64, dst as i64, k as i64, 1));
+                        assert_eq!(
+                            row[1],
+                            payload(DType::I8, src as i64, dst as i64, k as i64, 1)
+                        );
                     } else {
                         assert_eq!(row, &vec![0.0, 0.0]);
                     }
@@ -465,7 +601,10 @@ mod tests {
         let g = expected(&c);
         assert_eq!(col(&g[0]), [0.0, 100.0, 0.0, 0.0]);
         assert_eq!(col(&g[1]), [0.0, 0.0, 1_010_000.0, 1_010_100.0]);
-        assert_eq!((g[0].recv_counts.clone(), g[1].recv_counts.clone()), (vec![2, 0], vec![1, 2]));
+        assert_eq!(
+            (g[0].recv_counts.clone(), g[1].recv_counts.clone()),
+            (vec![2, 0], vec![1, 2])
+        );
         c.layers = 3;
         c.repeat = 4;
         assert_eq!(expected(&c), g);
@@ -487,9 +626,21 @@ mod tests {
 
     #[test]
     fn layers_match_the_pointwise_recursion() {
-        let counts = vec![vec![2, 0, 4, -1], vec![1, 3, 9, 2], vec![-1, 4, 0, 3], vec![4, 4, 1, 0]];
+        let counts = vec![
+            vec![2, 0, 4, -1],
+            vec![1, 3, 9, 2],
+            vec![-1, 4, 0, 3],
+            vec![4, 4, 1, 0],
+        ];
         for dtype in [DType::F32, DType::I8] {
-            for (layers, inner, repeat) in [(1, 1, 1), (2, 1, 1), (3, 1, 2), (5, 1, 1), (2, 3, 1), (4, 2, 3)] {
+            for (layers, inner, repeat) in [
+                (1, 1, 1),
+                (2, 1, 1),
+                (3, 1, 2),
+                (5, 1, 1),
+                (2, 3, 1),
+                (4, 2, 3),
+            ] {
                 let mut c = case(4, 4, 3, dtype, counts.clone());
                 (c.layers, c.inner_layers, c.repeat) = (layers, inner, repeat);
                 let g = expected(&c);
@@ -535,8 +686,19 @@ mod tests {
         let mut c = case(5, 2, 3, DType::F32, Vec::new());
         c.core_num = 3;
         c.domains = vec![
-            Domain { ranks: 4, send_counts: vec![vec![2, 0, 1, 3], vec![1, 2, -1, 0], vec![5, 1, 1, 1], vec![0, 0, 2, 2]] },
-            Domain { ranks: 2, send_counts: vec![vec![1, 2], vec![2, 0]] },
+            Domain {
+                ranks: 4,
+                send_counts: vec![
+                    vec![2, 0, 1, 3],
+                    vec![1, 2, -1, 0],
+                    vec![5, 1, 1, 1],
+                    vec![0, 0, 2, 2],
+                ],
+            },
+            Domain {
+                ranks: 2,
+                send_counts: vec![vec![1, 2], vec![2, 0]],
+            },
         ];
         let domain = |d: usize| {
             let sub = c.domain_case(d);
@@ -547,7 +709,11 @@ mod tests {
                 signal: vec![vec![0; sub.stride() as usize]; sub.ranks],
             };
             devices.resize(5, zero);
-            DomainResult { ranks: sub.ranks, blocks: fold_blocks(sub.ranks, 3), devices }
+            DomainResult {
+                ranks: sub.ranks,
+                blocks: fold_blocks(sub.ranks, 3),
+                devices,
+            }
         };
         let good = SimResult {
             status: "ok".into(),
@@ -562,21 +728,46 @@ mod tests {
         // A write into a device outside the domain.
         let mut bad = good.clone();
         bad.domains[1].devices[3].target[1][0] = 7.0;
-        assert!(check_domains(&c, &bad).unwrap_err().to_string().contains("domain 1 (2 ranks): device 3 is outside the domain"));
+        assert!(
+            check_domains(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("domain 1 (2 ranks): device 3 is outside the domain")
+        );
         bad = good.clone();
         bad.domains[1].devices[2].signal[0][0] = 1;
-        assert!(check_domains(&c, &bad).unwrap_err().to_string().contains("device 2 is outside"));
+        assert!(
+            check_domains(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("device 2 is outside")
+        );
         // A domain's own exchange wrong.
         bad = good.clone();
         bad.domains[1].devices[0].recv_counts[1] = 0;
-        assert!(check_domains(&c, &bad).unwrap_err().to_string().contains("domain 1 (2 ranks): rank 0: recv_counts"));
+        assert!(
+            check_domains(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("domain 1 (2 ranks): rank 0: recv_counts")
+        );
         // Each domain's B, and the widest at the top.
         bad = good.clone();
         bad.blocks = 2;
-        assert!(check_domains(&c, &bad).unwrap_err().to_string().contains("widest domain's B = 3"));
+        assert!(
+            check_domains(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("widest domain's B = 3")
+        );
         bad = good.clone();
         bad.domains.pop();
-        assert!(check_domains(&c, &bad).unwrap_err().to_string().contains("1 domains in the result, expected 2"));
+        assert!(
+            check_domains(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("1 domains in the result, expected 2")
+        );
     }
 
     #[test]
@@ -587,19 +778,39 @@ mod tests {
 
         let mut bad = good.clone();
         bad.ranks[1].target[0][1] += 1.0;
-        assert!(check(&c, &bad).unwrap_err().to_string().contains("rank 1: target row 0"));
+        assert!(
+            check(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("rank 1: target row 0")
+        );
 
         let mut bad = good.clone();
         bad.ranks[0].target[5][0] = 7.0; // a row past rank 1's count of 0
-        assert!(check(&c, &bad).unwrap_err().to_string().contains("rank 0: target row 5"));
+        assert!(
+            check(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("rank 0: target row 5")
+        );
 
         let mut bad = good.clone();
         bad.ranks[0].recv_counts[1] = 3;
-        assert!(check(&c, &bad).unwrap_err().to_string().contains("recv_counts"));
+        assert!(
+            check(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("recv_counts")
+        );
 
         let mut bad = good.clone();
         bad.ranks[1].signal[0][0] = 2;
-        assert!(check(&c, &bad).unwrap_err().to_string().contains("signal cell [0, 0] = 2"));
+        assert!(
+            check(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("signal cell [0, 0] = 2")
+        );
 
         let mut bad = good.clone();
         bad.blocks = 2;

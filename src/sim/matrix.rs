@@ -1,10 +1,10 @@
 //! The pld-sim case matrix (`pld-sim --matrix`, tests/sim.rs) and how each entry is judged.
 
-use crate::sim::SimError;
 use super::case::{Case, DType, Domain, Op, Operand};
 use super::golden;
 use super::result::SimResult;
 use super::run::{blocks_started, case_kernel};
+use crate::sim::SimError;
 
 /// send_counts patterns. `odd` = `(src + dst)` odd.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,9 +49,13 @@ impl Pattern {
 /// A P x P send_counts matrix; `seed` drives the random pattern (deterministic).
 pub fn counts(pattern: Pattern, p: usize, max_recv: i64, seed: u64) -> Vec<Vec<i32>> {
     let mr = max_recv as i32;
-    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     let mut next = move |lo: i32, hi: i32| {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         lo + ((state >> 33) % (hi - lo + 1) as u64) as i32
     };
     (0..p)
@@ -171,11 +175,19 @@ fn name_of(c: &Case, pattern: &str) -> String {
         c.ranks,
         c.core_num,
         c.dtype.name(),
-        if pattern.is_empty() { String::new() } else { format!("_{pattern}") },
+        if pattern.is_empty() {
+            String::new()
+        } else {
+            format!("_{pattern}")
+        },
         c.max_recv,
         c.row_elems,
         c.stride(),
-        if c.repeat > 1 { format!("_rep{}", c.repeat) } else { String::new() },
+        if c.repeat > 1 {
+            format!("_rep{}", c.repeat)
+        } else {
+            String::new()
+        },
         match (c.layers, c.inner_layers) {
             (1, 1) => String::new(),
             (n, 1) => format!("_layers{n}"),
@@ -185,7 +197,11 @@ fn name_of(c: &Case, pattern: &str) -> String {
 }
 
 fn golden_entry(c: Case, pattern: &str) -> Entry {
-    Entry { name: name_of(&c, pattern), case: c, expect: Expect::Golden }
+    Entry {
+        name: name_of(&c, pattern),
+        case: c,
+        expect: Expect::Golden,
+    }
 }
 
 /// The full matrix: P ∈ {1,2,4,8,16} × L ∈ {1,2,4,8,10,16} × six count patterns × {f32, i8}
@@ -200,7 +216,10 @@ pub fn full() -> Vec<Entry> {
                 let (mr, re) = SHAPES[variant % SHAPES.len()];
                 for (i, pattern) in Pattern::ALL.into_iter().enumerate() {
                     let seed = (variant * 16 + i) as u64;
-                    v.push(golden_entry(case(p, l, dtype, mr, re, pattern, seed), pattern.name()));
+                    v.push(golden_entry(
+                        case(p, l, dtype, mr, re, pattern, seed),
+                        pattern.name(),
+                    ));
                 }
                 variant += 1;
             }
@@ -216,7 +235,11 @@ pub fn full() -> Vec<Entry> {
     // The largest repeat: 16 ranks x 16 blocks, 100 exchanges on one signal (25600 blocks).
     let mut c = case(16, 16, DType::F32, 2, 33, Pattern::Random, 120);
     c.repeat = 100;
-    v.push(Entry { name: format!("repeat:{}", name_of(&c, "")), case: c, expect: Expect::Golden });
+    v.push(Entry {
+        name: format!("repeat:{}", name_of(&c, "")),
+        case: c,
+        expect: Expect::Golden,
+    });
     v
 }
 
@@ -224,7 +247,14 @@ pub fn full() -> Vec<Entry> {
 /// pipelines, one module per (layers, P, dtype) variant, L and the shape rotating.
 pub const LAYERS: [u32; 3] = [2, 3, 5];
 
-fn layers_case(n: u32, p: usize, dtype: DType, variant: usize, pattern: Pattern, seed: u64) -> Case {
+fn layers_case(
+    n: u32,
+    p: usize,
+    dtype: DType,
+    variant: usize,
+    pattern: Pattern,
+    seed: u64,
+) -> Case {
     let l = LS[(variant + 2) % LS.len()];
     let (mr, re) = SHAPES[(variant + 1) % SHAPES.len()];
     let mut c = case(p, l, dtype, mr, re, pattern, seed);
@@ -239,8 +269,19 @@ fn layers_full() -> Vec<Entry> {
         for p in [2, 4] {
             for dtype in [DType::F32, DType::I8] {
                 for (i, pattern) in Pattern::ALL.into_iter().enumerate() {
-                    let c = layers_case(n, p, dtype, variant, pattern, (500 + variant * 16 + i) as u64);
-                    v.push(Entry { name: format!("layers:{}", name_of(&c, pattern.name())), case: c, expect: Expect::Golden });
+                    let c = layers_case(
+                        n,
+                        p,
+                        dtype,
+                        variant,
+                        pattern,
+                        (500 + variant * 16 + i) as u64,
+                    );
+                    v.push(Entry {
+                        name: format!("layers:{}", name_of(&c, pattern.name())),
+                        case: c,
+                        expect: Expect::Golden,
+                    });
                 }
                 variant += 1;
             }
@@ -252,12 +293,19 @@ fn layers_full() -> Vec<Entry> {
 /// The CI slice's looped pipelines: the full matrix's entries for (layers 3, P 4, f32, random),
 /// (layers 2, P 2, i8, negative) and (layers 5, P 4, i8, over_capacity).
 fn layers_ci() -> Vec<Entry> {
-    let picks = [(3, 4, DType::F32, Pattern::Random), (2, 2, DType::I8, Pattern::Negative), (5, 4, DType::I8, Pattern::OverCapacity)];
+    let picks = [
+        (3, 4, DType::F32, Pattern::Random),
+        (2, 2, DType::I8, Pattern::Negative),
+        (5, 4, DType::I8, Pattern::OverCapacity),
+    ];
     layers_full()
         .into_iter()
         .filter(|e| {
             picks.iter().any(|&(n, p, dtype, pattern)| {
-                e.case.layers == n && e.case.ranks == p && e.case.dtype == dtype && e.name.contains(&format!("_{}_", pattern.name()))
+                e.case.layers == n
+                    && e.case.ranks == p
+                    && e.case.dtype == dtype
+                    && e.name.contains(&format!("_{}_", pattern.name()))
             })
         })
         .collect()
@@ -275,7 +323,10 @@ pub fn ci_slice() -> Vec<Entry> {
             let (mr, re) = SHAPES[k % SHAPES.len()];
             for t in 0..2 {
                 let pattern = Pattern::ALL[(2 * k + t) % Pattern::ALL.len()];
-                v.push(golden_entry(case(p, l, dtype, mr, re, pattern, (k * 2 + t) as u64), pattern.name()));
+                v.push(golden_entry(
+                    case(p, l, dtype, mr, re, pattern, (k * 2 + t) as u64),
+                    pattern.name(),
+                ));
             }
             k += 1;
         }
@@ -308,7 +359,15 @@ pub fn runtime_ls(p: usize) -> Vec<i64> {
 
 /// A case with `runtime_core_num`: core_num is chip_pipeline's i64 parameter.
 #[allow(clippy::too_many_arguments)]
-pub fn runtime_case(p: usize, l: i64, dtype: DType, mr: i64, re: i64, pattern: Pattern, seed: u64) -> Case {
+pub fn runtime_case(
+    p: usize,
+    l: i64,
+    dtype: DType,
+    mr: i64,
+    re: i64,
+    pattern: Pattern,
+    seed: u64,
+) -> Case {
     let mut c = case(p, l, dtype, mr, re, pattern, seed);
     c.runtime_core_num = true;
     c
@@ -322,11 +381,27 @@ fn runtime_full() -> Vec<Entry> {
     let mut variant = 0;
     for p in RUNTIME_PS {
         for l in runtime_ls(p) {
-            let dtype = if variant % 2 == 0 { DType::F32 } else { DType::I8 };
+            let dtype = if variant % 2 == 0 {
+                DType::F32
+            } else {
+                DType::I8
+            };
             let (mr, re) = SHAPES[variant % SHAPES.len()];
             for (i, pattern) in [Pattern::Uniform, Pattern::Random].into_iter().enumerate() {
-                let c = runtime_case(p, l, dtype, mr, re, pattern, (700 + variant * 16 + i) as u64);
-                v.push(Entry { name: format!("runtime:{}", name_of(&c, pattern.name())), case: c, expect: Expect::Golden });
+                let c = runtime_case(
+                    p,
+                    l,
+                    dtype,
+                    mr,
+                    re,
+                    pattern,
+                    (700 + variant * 16 + i) as u64,
+                );
+                v.push(Entry {
+                    name: format!("runtime:{}", name_of(&c, pattern.name())),
+                    case: c,
+                    expect: Expect::Golden,
+                });
             }
             variant += 1;
         }
@@ -337,15 +412,21 @@ fn runtime_full() -> Vec<Entry> {
 /// The (P, L, pattern) picks of [`runtime_full`] in the CI slice: a single block at P = 1, B < P
 /// at P = 8 (L = P − 1), a fold at P = 4 (L = 5 → B = 4; the module the refusals share) and at
 /// P = 8 (L = 10 → B = 8).
-const RUNTIME_CI: [(usize, i64, Pattern); 4] =
-    [(1, 1, Pattern::Uniform), (8, 7, Pattern::Random), (4, 5, Pattern::Random), (8, 10, Pattern::Uniform)];
+const RUNTIME_CI: [(usize, i64, Pattern); 4] = [
+    (1, 1, Pattern::Uniform),
+    (8, 7, Pattern::Random),
+    (4, 5, Pattern::Random),
+    (8, 10, Pattern::Uniform),
+];
 
 fn runtime_ci() -> Vec<Entry> {
     runtime_full()
         .into_iter()
         .filter(|e| {
             RUNTIME_CI.iter().any(|&(p, l, pattern)| {
-                e.case.ranks == p && e.case.core_num == l && e.name.contains(&format!("_{}_", pattern.name()))
+                e.case.ranks == p
+                    && e.case.core_num == l
+                    && e.name.contains(&format!("_{}_", pattern.name()))
             })
         })
         .collect()
@@ -367,9 +448,16 @@ fn runtime_base() -> Case {
 pub fn runtime_extras() -> Vec<Entry> {
     let mut v = Vec::new();
     let mut add = |name: &str, c: Case, expect: Expect| {
-        v.push(Entry { name: format!("{name}:{}", name_of(&c, "")), case: c, expect });
+        v.push(Entry {
+            name: format!("{name}:{}", name_of(&c, "")),
+            case: c,
+            expect,
+        });
     };
-    let refused = || Expect::Refused { status: "invalid_args", code: 5 };
+    let refused = || Expect::Refused {
+        status: "invalid_args",
+        code: 5,
+    };
     let base = runtime_base();
     let with = |l: i64| {
         let mut c = base.clone();
@@ -387,7 +475,14 @@ pub fn runtime_extras() -> Vec<Entry> {
     // A valid runtime width over capacity: the launch's sync start is refused (fatal 7).
     let mut c = with(5);
     c.aiv_capacity = 2;
-    add("runtime_over_capacity_launch", c, Expect::Refused { status: "fatal", code: 7 });
+    add(
+        "runtime_over_capacity_launch",
+        c,
+        Expect::Refused {
+            status: "fatal",
+            code: 7,
+        },
+    );
     // In a loop of 3 layers: B is computed (and checked) in the loop body on every iteration.
     let mut c = base.clone();
     c.layers = 3;
@@ -402,7 +497,11 @@ pub fn runtime_extras() -> Vec<Entry> {
 pub fn extras(repeat: u32) -> Vec<Entry> {
     let mut v = Vec::new();
     let mut add = |name: &str, c: Case, expect: Expect| {
-        v.push(Entry { name: format!("{name}:{}", name_of(&c, "")), case: c, expect });
+        v.push(Entry {
+            name: format!("{name}:{}", name_of(&c, "")),
+            case: c,
+            expect,
+        });
     };
     // Back-to-back exchanges on one signal.
     let mut c = case(4, 8, DType::F32, 3, 7, Pattern::Random, 101);
@@ -425,12 +524,32 @@ pub fn extras(repeat: u32) -> Vec<Entry> {
     // S < B: pld-opt rejects the module.
     let mut c = case(4, 8, DType::F32, 4, 3, Pattern::Random, 106);
     c.signal_stride = Some(5);
-    add("S_lt_B", c, Expect::CompileError("signal stride S=5 is smaller than the admitted block count B=8"));
+    add(
+        "S_lt_B",
+        c,
+        Expect::CompileError("signal stride S=5 is smaller than the admitted block count B=8"),
+    );
     // Launch widths that are not multiples of P, uneven lane slices, rows not multiples of 32 B.
-    add("odd_width", case(3, 7, DType::I8, 5, 11, Pattern::Random, 107), Expect::Golden);
-    add("uneven_slices", case(2, 6, DType::F32, 5, 7, Pattern::Uniform, 108), Expect::Golden);
-    add("row_3_bytes", case(4, 10, DType::I8, 6, 3, Pattern::Random, 109), Expect::Golden);
-    add("max_ranks", case(16, 16, DType::F32, 2, 3, Pattern::ZeroAndFull, 110), Expect::Golden);
+    add(
+        "odd_width",
+        case(3, 7, DType::I8, 5, 11, Pattern::Random, 107),
+        Expect::Golden,
+    );
+    add(
+        "uneven_slices",
+        case(2, 6, DType::F32, 5, 7, Pattern::Uniform, 108),
+        Expect::Golden,
+    );
+    add(
+        "row_3_bytes",
+        case(4, 10, DType::I8, 6, 3, Pattern::Random, 109),
+        Expect::Golden,
+    );
+    add(
+        "max_ranks",
+        case(16, 16, DType::F32, 2, 3, Pattern::ZeroAndFull, 110),
+        Expect::Golden,
+    );
     // A looped pipeline called back to back (the windows carry over from call to call); the
     // module of the CI slice's 5-layer entry.
     let mut c = case(4, 2, DType::I8, 4, 8, Pattern::Random, 115);
@@ -442,39 +561,82 @@ pub fn extras(repeat: u32) -> Vec<Entry> {
     add("at_capacity", c, Expect::Golden);
     let mut c = case(4, 16, DType::F32, 2, 8, Pattern::Uniform, 112);
     c.aiv_capacity = 8;
-    add("over_capacity_launch", c, Expect::Refused { status: "fatal", code: 7 });
+    add(
+        "over_capacity_launch",
+        c,
+        Expect::Refused {
+            status: "fatal",
+            code: 7,
+        },
+    );
     add(
         "over_default_capacity_launch",
         case(4, 64, DType::I8, 2, 8, Pattern::Uniform, 113),
-        Expect::Refused { status: "fatal", code: 7 },
+        Expect::Refused {
+            status: "fatal",
+            code: 7,
+        },
     );
     // The contiguity backstop: each operand strided on every rank → 5, nothing submitted.
     for op in Operand::ALL {
         let mut c = case(4, 8, DType::F32, 3, 5, Pattern::Uniform, 114);
         c.non_contiguous = Some(op);
-        add(&format!("strided_{}", op.name()), c, Expect::Refused { status: "invalid_args", code: 5 });
+        add(
+            &format!("strided_{}", op.name()),
+            c,
+            Expect::Refused {
+                status: "invalid_args",
+                code: 5,
+            },
+        );
     }
     // In a loop a refusal stops the first iteration: stage_step once, nothing after it. Both
     // run the module of the CI slice's 3-layer entry (B = 4).
     let mut c = case(4, 4, DType::F32, 3, 5, Pattern::Uniform, 116);
     (c.layers, c.non_contiguous) = (3, Some(Operand::Target));
-    add("strided_target", c, Expect::Refused { status: "invalid_args", code: 5 });
+    add(
+        "strided_target",
+        c,
+        Expect::Refused {
+            status: "invalid_args",
+            code: 5,
+        },
+    );
     let mut c = case(4, 4, DType::F32, 3, 5, Pattern::Uniform, 117);
     (c.layers, c.aiv_capacity) = (3, 2);
-    add("over_capacity_launch", c, Expect::Refused { status: "fatal", code: 7 });
+    add(
+        "over_capacity_launch",
+        c,
+        Expect::Refused {
+            status: "fatal",
+            code: 7,
+        },
+    );
     v
 }
 
 /// A case with communication domains: a world of `world` devices, one domain per entry of
 /// `sizes` (devices 0..N), each with its own counts of `pattern`.
 #[allow(clippy::too_many_arguments)]
-pub fn domains_case(world: usize, sizes: &[usize], l: i64, dtype: DType, mr: i64, re: i64, pattern: Pattern, seed: u64) -> Case {
+pub fn domains_case(
+    world: usize,
+    sizes: &[usize],
+    l: i64,
+    dtype: DType,
+    mr: i64,
+    re: i64,
+    pattern: Pattern,
+    seed: u64,
+) -> Case {
     let mut c = case(world, l, dtype, mr, re, pattern, seed);
     c.send_counts = Vec::new();
     c.domains = sizes
         .iter()
         .enumerate()
-        .map(|(i, &n)| Domain { ranks: n, send_counts: counts(pattern, n, mr, seed * 8 + i as u64) })
+        .map(|(i, &n)| Domain {
+            ranks: n,
+            send_counts: counts(pattern, n, mr, seed * 8 + i as u64),
+        })
         .collect();
     c
 }
@@ -490,8 +652,16 @@ fn domains_name(c: &Case, pattern: Pattern) -> String {
         pattern.name(),
         c.max_recv,
         c.row_elems,
-        if c.repeat > 1 { format!("_rep{}", c.repeat) } else { String::new() },
-        if c.layers > 1 { format!("_layers{}", c.layers) } else { String::new() },
+        if c.repeat > 1 {
+            format!("_rep{}", c.repeat)
+        } else {
+            String::new()
+        },
+        if c.layers > 1 {
+            format!("_layers{}", c.layers)
+        } else {
+            String::new()
+        },
         if c.runtime_core_num { "_runtime" } else { "" },
     )
 }
@@ -502,8 +672,17 @@ fn domains_name(c: &Case, pattern: Pattern) -> String {
 /// of one size, looped and with a runtime core_num); the full matrix adds two.
 pub fn domains_entries(full: bool) -> Vec<Entry> {
     let mut v = Vec::new();
-    let mut add = |c: Case, pattern: Pattern| v.push(Entry { name: domains_name(&c, pattern), case: c, expect: Expect::Domains });
-    add(domains_case(4, &[4, 2], 4, DType::F32, 3, 5, Pattern::Random, 901), Pattern::Random);
+    let mut add = |c: Case, pattern: Pattern| {
+        v.push(Entry {
+            name: domains_name(&c, pattern),
+            case: c,
+            expect: Expect::Domains,
+        })
+    };
+    add(
+        domains_case(4, &[4, 2], 4, DType::F32, 3, 5, Pattern::Random, 901),
+        Pattern::Random,
+    );
     let mut c = domains_case(6, &[2, 5], 3, DType::I8, 2, 33, Pattern::OverCapacity, 902);
     c.repeat = 3;
     add(c, Pattern::OverCapacity);
@@ -511,8 +690,20 @@ pub fn domains_entries(full: bool) -> Vec<Entry> {
     (c.layers, c.runtime_core_num) = (2, true);
     add(c, Pattern::Negative);
     if full {
-        add(domains_case(16, &[1, 16, 7], 16, DType::I8, 2, 3, Pattern::Random, 904), Pattern::Random);
-        let mut c = domains_case(3, &[3, 2, 1, 2], 2, DType::F32, 5, 3, Pattern::ZeroAndFull, 905);
+        add(
+            domains_case(16, &[1, 16, 7], 16, DType::I8, 2, 3, Pattern::Random, 904),
+            Pattern::Random,
+        );
+        let mut c = domains_case(
+            3,
+            &[3, 2, 1, 2],
+            2,
+            DType::F32,
+            5,
+            3,
+            Pattern::ZeroAndFull,
+            905,
+        );
         c.repeat = 20;
         add(c, Pattern::ZeroAndFull);
     }
@@ -536,8 +727,13 @@ pub enum IndexPattern {
 
 impl IndexPattern {
     /// Every index pattern.
-    pub const ALL: [IndexPattern; 5] =
-        [IndexPattern::Identity, IndexPattern::Reverse, IndexPattern::Random, IndexPattern::Repeated, IndexPattern::OutOfRange];
+    pub const ALL: [IndexPattern; 5] = [
+        IndexPattern::Identity,
+        IndexPattern::Reverse,
+        IndexPattern::Random,
+        IndexPattern::Repeated,
+        IndexPattern::OutOfRange,
+    ];
     /// The pattern's name in entry names.
     pub fn name(self) -> &'static str {
         match self {
@@ -552,9 +748,13 @@ impl IndexPattern {
 
 /// P gather lists of `len` entries over `n` input rows; `seed` drives the random pattern.
 pub fn index_lists(pattern: IndexPattern, p: usize, len: i64, n: i64, seed: u64) -> Vec<Vec<i32>> {
-    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     let mut next = move |bound: i64| {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((state >> 33) % bound as u64) as i64
     };
     (0..p as i64)
@@ -619,12 +819,20 @@ fn indexed_name(kind: &str, c: &Case, index: &str, pattern: &str) -> String {
         c.ranks,
         c.core_num,
         c.dtype.name(),
-        if pattern.is_empty() { String::new() } else { format!("_{pattern}") },
+        if pattern.is_empty() {
+            String::new()
+        } else {
+            format!("_{pattern}")
+        },
         c.max_recv,
         c.row_elems,
         c.in_rows(),
         c.stride(),
-        if c.repeat > 1 { format!("_rep{}", c.repeat) } else { String::new() },
+        if c.repeat > 1 {
+            format!("_rep{}", c.repeat)
+        } else {
+            String::new()
+        },
     )
 }
 
@@ -669,8 +877,13 @@ pub fn indexed_full() -> Vec<Entry> {
 /// rotating through all six: 10 entries.
 fn indexed_ci() -> Vec<Entry> {
     let full = indexed_full();
-    let picks: [(usize, i64, DType); 5] =
-        [(1, 4, DType::F32), (2, 16, DType::I8), (4, 2, DType::F32), (8, 8, DType::I8), (16, 1, DType::F32)];
+    let picks: [(usize, i64, DType); 5] = [
+        (1, 4, DType::F32),
+        (2, 16, DType::I8),
+        (4, 2, DType::F32),
+        (8, 8, DType::I8),
+        (16, 1, DType::F32),
+    ];
     let mut v = Vec::new();
     let mut k = 0;
     for (p, l, dtype) in picks {
@@ -683,7 +896,8 @@ fn indexed_ci() -> Vec<Entry> {
                     e.case.ranks == p
                         && e.case.core_num == l
                         && e.case.dtype == dtype
-                        && e.name.contains(&format!("_{}_{}_", index.name(), pattern.name()))
+                        && e.name
+                            .contains(&format!("_{}_{}_", index.name(), pattern.name()))
                 })
                 .unwrap_or_else(|| panic!("indexed P{p} L{l} {} {}", index.name(), pattern.name()))
                 .clone();
@@ -699,14 +913,28 @@ fn indexed_ci() -> Vec<Entry> {
 pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
     let mut v = Vec::new();
     let mut add = |kind: &str, c: Case, index: IndexPattern, expect: Expect| {
-        v.push(Entry { name: indexed_name(kind, &c, index.name(), ""), case: c, expect });
+        v.push(Entry {
+            name: indexed_name(kind, &c, index.name(), ""),
+            case: c,
+            expect,
+        });
     };
     use IndexPattern::*;
     // Back-to-back exchanges on one signal.
     let mut c = indexed_case(4, 7, DType::F32, 3, 7, 15, Random, Pattern::Random, 3001);
     c.repeat = repeat;
     add("indexed_repeat", c, Random, Expect::Golden);
-    let mut c = indexed_case(8, 3, DType::I8, 2, 9, 16, OutOfRange, Pattern::OneAndFull, 3002);
+    let mut c = indexed_case(
+        8,
+        3,
+        DType::I8,
+        2,
+        9,
+        16,
+        OutOfRange,
+        Pattern::OneAndFull,
+        3002,
+    );
     c.repeat = repeat.min(20);
     add("indexed_repeat", c, OutOfRange, Expect::Golden);
     // S > L, and S < L (compile error).
@@ -715,11 +943,21 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
     add("indexed_S_gt_L", c, Reverse, Expect::Golden);
     let mut c = indexed_case(4, 7, DType::F32, 4, 3, 16, Random, Pattern::Random, 3004);
     c.signal_stride = Some(4);
-    add("indexed_S_lt_L", c, Random, Expect::CompileError("signal stride S=4 is smaller than the launch width L=7"));
+    add(
+        "indexed_S_lt_L",
+        c,
+        Random,
+        Expect::CompileError("signal stride S=4 is smaller than the launch width L=7"),
+    );
     // core_num 0 and a runtime core_num: compile errors of the indexed row.
     let mut c = indexed_case(2, 0, DType::F32, 2, 4, 4, Identity, Pattern::Uniform, 3005);
     c.signal_stride = Some(2);
-    add("indexed_core_num_0", c, Identity, Expect::CompileError("core_num must be in [1, 2147483647], got 0"));
+    add(
+        "indexed_core_num_0",
+        c,
+        Identity,
+        Expect::CompileError("core_num must be in [1, 2147483647], got 0"),
+    );
     let mut c = indexed_case(2, 2, DType::F32, 2, 4, 4, Identity, Pattern::Uniform, 3006);
     c.runtime_core_num = true;
     add(
@@ -729,12 +967,30 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
         Expect::CompileError("a runtime core_num is not supported for indexed_all_to_all_v"),
     );
     // One input row gathered by every slot; a large local split (L = 11 at P = 2).
-    add("indexed_one_row", indexed_case(4, 4, DType::I8, 3, 5, 1, Repeated, Pattern::Uniform, 3007), Repeated, Expect::Golden);
-    add("indexed_local_split", indexed_case(2, 11, DType::F32, 23, 5, 40, Random, Pattern::Uniform, 3008), Random, Expect::Golden);
+    add(
+        "indexed_one_row",
+        indexed_case(4, 4, DType::I8, 3, 5, 1, Repeated, Pattern::Uniform, 3007),
+        Repeated,
+        Expect::Golden,
+    );
+    add(
+        "indexed_local_split",
+        indexed_case(2, 11, DType::F32, 23, 5, 40, Random, Pattern::Uniform, 3008),
+        Random,
+        Expect::Golden,
+    );
     // Capacity: L over it is refused at the sync-start launch (fatal 7), nothing runs.
     let mut c = indexed_case(4, 9, DType::F32, 2, 8, 8, Random, Pattern::Uniform, 3009);
     c.aiv_capacity = 8;
-    add("indexed_over_capacity_launch", c, Random, Expect::Refused { status: "fatal", code: 7 });
+    add(
+        "indexed_over_capacity_launch",
+        c,
+        Random,
+        Expect::Refused {
+            status: "fatal",
+            code: 7,
+        },
+    );
     let mut c = indexed_case(4, 8, DType::F32, 2, 8, 8, Random, Pattern::Random, 3010);
     c.aiv_capacity = 8;
     add("indexed_at_capacity", c, Random, Expect::Golden);
@@ -742,7 +998,15 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
     for op in Operand::INDEXED {
         let mut c = indexed_case(4, 5, DType::F32, 3, 5, 14, Random, Pattern::Uniform, 3011);
         c.non_contiguous = Some(op);
-        add(&format!("indexed_strided_{}", op.name()), c, Random, Expect::Refused { status: "invalid_args", code: 5 });
+        add(
+            &format!("indexed_strided_{}", op.name()),
+            c,
+            Random,
+            Expect::Refused {
+                status: "invalid_args",
+                code: 5,
+            },
+        );
     }
     v
 }
@@ -766,9 +1030,15 @@ fn judge_untyped(entry: &Entry, result: &SimResult) -> Result<(), String> {
             // N of each step per exchange.
             let started = blocks_started(&result.message);
             let per_call = c.repeat as i64 * c.exchanges_per_call();
-            let cases: Vec<Case> =
-                if c.domains.is_empty() { vec![c.clone()] } else { (0..c.domains.len()).map(|d| c.domain_case(d)).collect() };
-            let want_builtin: i64 = cases.iter().map(|d| d.ranks as i64 * golden::expected_blocks(d) * per_call).sum();
+            let cases: Vec<Case> = if c.domains.is_empty() {
+                vec![c.clone()]
+            } else {
+                (0..c.domains.len()).map(|d| c.domain_case(d)).collect()
+            };
+            let want_builtin: i64 = cases
+                .iter()
+                .map(|d| d.ranks as i64 * golden::expected_blocks(d) * per_call)
+                .sum();
             let want_steps: i64 = cases.iter().map(|d| d.ranks as i64 * per_call).sum();
             let got = started.get(builtin).copied().unwrap_or(-1);
             if got != want_builtin {
@@ -779,7 +1049,9 @@ fn judge_untyped(entry: &Entry, result: &SimResult) -> Result<(), String> {
             for k in ["stage_step", "consume_step"] {
                 let got = started.get(k).copied().unwrap_or(-1);
                 if got != want_steps {
-                    return Err(format!("{k} ran {got} blocks, expected (sum over domains of) N x repeat x layers = {want_steps}"));
+                    return Err(format!(
+                        "{k} ran {got} blocks, expected (sum over domains of) N x repeat x layers = {want_steps}"
+                    ));
                 }
             }
             Ok(())
@@ -798,11 +1070,18 @@ fn judge_untyped(entry: &Entry, result: &SimResult) -> Result<(), String> {
             let started = blocks_started(&result.message);
             for k in [builtin, "consume_step"] {
                 if started.get(k) != Some(&0) {
-                    return Err(format!("{k} started {:?} blocks, expected 0: {}", started.get(k), result.message));
+                    return Err(format!(
+                        "{k} started {:?} blocks, expected 0: {}",
+                        started.get(k),
+                        result.message
+                    ));
                 }
             }
             if started.get("stage_step") != Some(&(c.ranks as i64)) {
-                return Err(format!("stage_step should have run once per rank: {}", result.message));
+                return Err(format!(
+                    "stage_step should have run once per rank: {}",
+                    result.message
+                ));
             }
             Ok(())
         }
@@ -815,9 +1094,18 @@ mod tests {
 
     #[test]
     fn patterns() {
-        assert_eq!(counts(Pattern::ZeroAndFull, 2, 4, 0), vec![vec![0, 4], vec![4, 0]]);
-        assert_eq!(counts(Pattern::Negative, 2, 5, 0), vec![vec![3, -2], vec![-2, 3]]);
-        assert_eq!(counts(Pattern::OverCapacity, 2, 4, 0), vec![vec![4, 7], vec![7, 4]]);
+        assert_eq!(
+            counts(Pattern::ZeroAndFull, 2, 4, 0),
+            vec![vec![0, 4], vec![4, 0]]
+        );
+        assert_eq!(
+            counts(Pattern::Negative, 2, 5, 0),
+            vec![vec![3, -2], vec![-2, 3]]
+        );
+        assert_eq!(
+            counts(Pattern::OverCapacity, 2, 4, 0),
+            vec![vec![4, 7], vec![7, 4]]
+        );
         let r = counts(Pattern::Random, 16, 4, 7);
         assert!(r.iter().flatten().all(|&v| (-3..=8).contains(&v)));
         assert!(r.iter().flatten().any(|&v| v < 0) && r.iter().flatten().any(|&v| v > 4));
@@ -830,7 +1118,12 @@ mod tests {
         assert_eq!(domains_entries(false).len(), 3);
         assert_eq!(domains_entries(true).len(), 5);
         for e in domains_entries(true) {
-            assert_eq!(Case::from_value(&e.case.to_json()).unwrap(), e.case, "{}", e.name);
+            assert_eq!(
+                Case::from_value(&e.case.to_json()).unwrap(),
+                e.case,
+                "{}",
+                e.name
+            );
         }
         assert_eq!(runtime_extras().len(), 9);
         assert_eq!(indexed_extras(100).len(), 16);
@@ -838,7 +1131,10 @@ mod tests {
         let slice = ci_slice();
         assert_eq!(slice.len(), 30 + 3 + 4 + 10 + extras + 3);
         // Every layers × P × dtype × pattern once in the full matrix; the slice has each N.
-        let looped: Vec<_> = full().into_iter().filter(|e| e.name.starts_with("layers:")).collect();
+        let looped: Vec<_> = full()
+            .into_iter()
+            .filter(|e| e.name.starts_with("layers:"))
+            .collect();
         assert_eq!(looped.len(), 72);
         for n in LAYERS {
             for p in [2, 4] {
@@ -857,7 +1153,12 @@ mod tests {
                     }
                 }
             }
-            assert!(slice.iter().any(|e| e.name.starts_with("layers:") && e.case.layers == n), "layers {n}");
+            assert!(
+                slice
+                    .iter()
+                    .any(|e| e.name.starts_with("layers:") && e.case.layers == n),
+                "layers {n}"
+            );
         }
         // The slice covers every P, L, dtype and pattern.
         for p in PS {
@@ -867,7 +1168,13 @@ mod tests {
             assert!(slice.iter().any(|e| e.case.core_num == l), "L={l}");
         }
         for pat in Pattern::ALL {
-            assert!(slice.iter().any(|e| e.name.contains(&format!("_{}_", pat.name()))), "{}", pat.name());
+            assert!(
+                slice
+                    .iter()
+                    .any(|e| e.name.contains(&format!("_{}_", pat.name()))),
+                "{}",
+                pat.name()
+            );
         }
         // Names are unique.
         let names: std::collections::BTreeSet<_> = full().into_iter().map(|e| e.name).collect();
@@ -892,10 +1199,20 @@ mod tests {
                                     e.case.ranks == p
                                         && e.case.core_num == l
                                         && e.case.dtype == dtype
-                                        && e.name.contains(&format!("_{}_{}_", index.name(), pat.name()))
+                                        && e.name.contains(&format!(
+                                            "_{}_{}_",
+                                            index.name(),
+                                            pat.name()
+                                        ))
                                 })
                                 .count();
-                            assert_eq!(n, 1, "P={p} L={l} {dtype:?} {} {}", index.name(), pat.name());
+                            assert_eq!(
+                                n,
+                                1,
+                                "P={p} L={l} {dtype:?} {} {}",
+                                index.name(),
+                                pat.name()
+                            );
                         }
                     }
                 }
@@ -916,21 +1233,48 @@ mod tests {
         let ix = |p| index_lists(p, 2, 8, n, 1);
         assert_eq!(ix(IndexPattern::Identity)[1], [0, 1, 2, 3, 4, 5, 6, 7]);
         assert_eq!(ix(IndexPattern::Reverse)[0], [4, 3, 2, 1, 0, 4, 3, 2]);
-        assert!(ix(IndexPattern::Random).iter().flatten().all(|&v| (0..5).contains(&v)));
-        assert!(ix(IndexPattern::Repeated).iter().flatten().all(|&v| (0..3).contains(&v)));
+        assert!(
+            ix(IndexPattern::Random)
+                .iter()
+                .flatten()
+                .all(|&v| (0..5).contains(&v))
+        );
+        assert!(
+            ix(IndexPattern::Repeated)
+                .iter()
+                .flatten()
+                .all(|&v| (0..3).contains(&v))
+        );
         let oor = ix(IndexPattern::OutOfRange);
         assert!(oor.iter().flatten().any(|&v| v < 0) && oor.iter().flatten().any(|&v| v >= 5));
         assert!(oor[0].contains(&i32::MAX) && oor[0].contains(&i32::MIN));
         // The slice: every P, every index pattern, every count pattern, both dtypes.
-        let slice: Vec<Entry> = ci_slice().into_iter().filter(|e| e.case.op == Op::IndexedAllToAllV).collect();
+        let slice: Vec<Entry> = ci_slice()
+            .into_iter()
+            .filter(|e| e.case.op == Op::IndexedAllToAllV)
+            .collect();
         for p in PS {
-            assert!(slice.iter().any(|e| e.case.ranks == p && e.name.starts_with("indexed:")), "P={p}");
+            assert!(
+                slice
+                    .iter()
+                    .any(|e| e.case.ranks == p && e.name.starts_with("indexed:")),
+                "P={p}"
+            );
         }
         for index in IndexPattern::ALL {
-            assert!(slice.iter().any(|e| e.name.contains(&format!("_{}_", index.name()))), "{}", index.name());
+            assert!(
+                slice
+                    .iter()
+                    .any(|e| e.name.contains(&format!("_{}_", index.name()))),
+                "{}",
+                index.name()
+            );
         }
         for pat in Pattern::ALL {
-            assert!(slice.iter().any(|e| e.name.starts_with("indexed:") && e.name.contains(&format!("_{}_", pat.name()))));
+            assert!(
+                slice.iter().any(|e| e.name.starts_with("indexed:")
+                    && e.name.contains(&format!("_{}_", pat.name())))
+            );
         }
         assert!(slice.iter().any(|e| e.case.repeat > 1));
     }
@@ -948,36 +1292,65 @@ mod tests {
                 for pat in [Pattern::Uniform, Pattern::Random] {
                     let n = rt
                         .iter()
-                        .filter(|e| e.case.ranks == p && e.case.core_num == l && e.name.contains(&format!("_{}_", pat.name())))
+                        .filter(|e| {
+                            e.case.ranks == p
+                                && e.case.core_num == l
+                                && e.name.contains(&format!("_{}_", pat.name()))
+                        })
                         .count();
                     assert_eq!(n, 1, "P={p} L={l} {}", pat.name());
                 }
             }
         }
-        assert!(rt.iter().all(|e| e.case.runtime_core_num && e.case.signal_stride.is_none() && e.expect == Expect::Golden));
+        assert!(rt.iter().all(|e| e.case.runtime_core_num
+            && e.case.signal_stride.is_none()
+            && e.expect == Expect::Golden));
         assert!(rt.iter().all(|e| e.name.starts_with("runtime:")));
         // Every entry of the full matrix with runtime_core_num is named runtime… (a domains entry
         // …_runtime, so `--filter runtime` selects it too); the static ones are not.
         for e in full() {
-            let named = e.name.starts_with("runtime") || e.name.starts_with("domains:") && e.name.ends_with("_runtime");
+            let named = e.name.starts_with("runtime")
+                || e.name.starts_with("domains:") && e.name.ends_with("_runtime");
             assert_eq!(e.case.runtime_core_num, named, "{}", e.name);
-            assert_eq!(e.case.runtime_core_num, e.name.contains("runtime"), "{}", e.name);
+            assert_eq!(
+                e.case.runtime_core_num,
+                e.name.contains("runtime"),
+                "{}",
+                e.name
+            );
         }
         // The refusals share the base entry's module: same shapes, dtype and S.
         let base = runtime_base();
         let module = crate::sim::module::chip_pipeline(&base);
         for e in runtime_extras().iter().filter(|e| e.case.layers == 1) {
-            assert_eq!(crate::sim::module::chip_pipeline(&e.case), module, "{}", e.name);
+            assert_eq!(
+                crate::sim::module::chip_pipeline(&e.case),
+                module,
+                "{}",
+                e.name
+            );
         }
         let refused: Vec<i64> = runtime_extras()
             .iter()
-            .filter(|e| e.expect == Expect::Refused { status: "invalid_args", code: 5 })
+            .filter(|e| {
+                e.expect
+                    == Expect::Refused {
+                        status: "invalid_args",
+                        code: 5,
+                    }
+            })
             .map(|e| e.case.core_num)
             .collect();
         for l in [0, -1, 1 << 31, 8] {
             assert!(refused.contains(&l), "L={l}");
         }
         let slice = ci_slice();
-        assert_eq!(slice.iter().filter(|e| e.name.starts_with("runtime:")).count(), 5);
+        assert_eq!(
+            slice
+                .iter()
+                .filter(|e| e.name.starts_with("runtime:"))
+                .count(),
+            5
+        );
     }
 }

@@ -49,8 +49,10 @@ use super::case::{Case, Op};
 /// The CHIP orchestration function's name.
 pub const CHIP_FN: &str = "chip_pipeline";
 /// `pl.kernel_source` of each user kernel, relative to the module's directory.
-pub const USER_KERNELS: [(&str, &str); 2] =
-    [("stage_step", "kernels/stage_step.cpp"), ("consume_step", "kernels/consume_step.cpp")];
+pub const USER_KERNELS: [(&str, &str); 2] = [
+    ("stage_step", "kernels/stage_step.cpp"),
+    ("consume_step", "kernels/consume_step.cpp"),
+];
 
 /// How the module spells core_num: `l` for the header comment, `param` appended to
 /// `chip_pipeline`'s parameters, `attr` after the collective's operands.
@@ -141,7 +143,13 @@ func.func @{CHIP_FN}(%inp: {t}, %send: {cnt_in}, %out: {t},
 /// The module of an indexed case (straight-line; the case validation refuses `layers` > 1).
 fn indexed(case: &Case) -> String {
     let el = case.dtype.name();
-    let (rows, re, p, s, n_in) = (case.rows(), case.row_elems, case.ranks, case.stride(), case.in_rows());
+    let (rows, re, p, s, n_in) = (
+        case.rows(),
+        case.row_elems,
+        case.ranks,
+        case.stride(),
+        case.in_rows(),
+    );
     let t = format!("!pl.tensor<{rows}x{re}x{el}>");
     let d = format!("!pld.dtensor<{rows}x{re}x{el}>");
     let t_in = format!("!pl.tensor<{n_in}x{re}x{el}>");
@@ -257,7 +265,10 @@ fn looped(case: &Case) -> String {
         )
     };
     let (loops, subs) = if nested {
-        (format!("{n} x {m} iterations (nested loops)"), format!("  %subs = arith.constant {m} : index\n"))
+        (
+            format!("{n} x {m} iterations (nested loops)"),
+            format!("  %subs = arith.constant {m} : index\n"),
+        )
     } else {
         (format!("{n} iterations"), String::new())
     };
@@ -315,7 +326,10 @@ mod tests {
         assert!(m.contains("!pld.dtensor<4x8xi32>")); // S defaults to B = 8
         assert!(m.contains("{core_num = 10 : i64}"));
         assert!(m.contains("pl.kernel_source = \"kernels/stage_step.cpp\""));
-        assert!(!m.contains("scf.") && !m.contains("arith."), "layers = 1 is straight-line");
+        assert!(
+            !m.contains("scf.") && !m.contains("arith."),
+            "layers = 1 is straight-line"
+        );
     }
 
     #[test]
@@ -327,12 +341,20 @@ mod tests {
         .unwrap();
         let m = chip_pipeline(&c);
         assert!(m.contains("%layers = arith.constant 5 : index"));
-        assert!(m.contains("iter_args(%prev = %data, %acc = %out) -> (!pld.dtensor<6x5xf32>, !pl.tensor<6x5xf32>)"));
+        assert!(m.contains(
+            "iter_args(%prev = %data, %acc = %out) -> (!pld.dtensor<6x5xf32>, !pl.tensor<6x5xf32>)"
+        ));
         assert!(m.contains("%first = arith.cmpi eq, %layer, %c0 : index"));
-        assert!(m.contains("%local = pl.cast %prev : !pld.dtensor<6x5xf32> to !pl.tensor<6x5xf32>"));
+        assert!(
+            m.contains("%local = pl.cast %prev : !pld.dtensor<6x5xf32> to !pl.tensor<6x5xf32>")
+        );
         assert!(m.contains("pld.tensor.all_to_all_v %staged, %prev, %signal"));
         assert_eq!(m.matches("scf.for").count(), 1);
-        assert_eq!(m.matches("all_to_all_v %").count(), 1, "one collective, not unrolled");
+        assert_eq!(
+            m.matches("all_to_all_v %").count(),
+            1,
+            "one collective, not unrolled"
+        );
 
         c.inner_layers = 3;
         let nested = chip_pipeline(&c);
@@ -354,13 +376,22 @@ mod tests {
         let m = chip_pipeline(&c);
         assert!(m.contains("%recv: !pld.dtensor<4xi32>,\n                         %core_num: i64) -> !pl.tensor<12x5xi8>"), "{m}");
         assert!(m.contains("%sent, %recv core_num(%core_num)\n"));
-        assert!(!m.contains("{core_num") && !m.contains("10"), "the module does not depend on L: {m}");
-        assert!(m.contains("!pld.dtensor<4x8xi32>"), "S still defaults to B = 8");
+        assert!(
+            !m.contains("{core_num") && !m.contains("10"),
+            "the module does not depend on L: {m}"
+        );
+        assert!(
+            m.contains("!pld.dtensor<4x8xi32>"),
+            "S still defaults to B = 8"
+        );
         // Only those (and the header comment) differ from the compile-time module.
         let back = m
             .replace(",\n                         %core_num: i64", "")
             .replace("core_num(%core_num)", "{core_num = 10 : i64}")
-            .replace("core_num = the runtime i64 parameter %core_num.", "core_num = 10.");
+            .replace(
+                "core_num = the runtime i64 parameter %core_num.",
+                "core_num = 10.",
+            );
         assert_eq!(back, static_text);
         // Another L folding to the same B: the same module (one tree for both).
         c.core_num = 9;

@@ -71,7 +71,10 @@ fn rank_from_json(r: &Value, what: &str) -> Result<RankResult, String> {
         v.as_array()
             .ok_or_else(|| format!("{what} is not a list"))?
             .iter()
-            .map(|x| x.as_i64().ok_or_else(|| format!("{what}: {x} is not an integer")))
+            .map(|x| {
+                x.as_i64()
+                    .ok_or_else(|| format!("{what}: {x} is not an integer"))
+            })
             .collect()
     };
     let get = |k: &str| r.get(k).ok_or_else(|| format!("{what} without '{k}'"));
@@ -83,7 +86,10 @@ fn rank_from_json(r: &Value, what: &str) -> Result<RankResult, String> {
             row.as_array()
                 .ok_or_else(|| "target row is not a list".to_string())?
                 .iter()
-                .map(|x| x.as_f64().ok_or_else(|| format!("target value {x} is not a number")))
+                .map(|x| {
+                    x.as_f64()
+                        .ok_or_else(|| format!("target value {x} is not a number"))
+                })
                 .collect::<Result<Vec<f64>, String>>()
         })
         .collect::<Result<Vec<_>, String>>()?;
@@ -93,13 +99,24 @@ fn rank_from_json(r: &Value, what: &str) -> Result<RankResult, String> {
         .iter()
         .map(|row| ints(row, "signal row"))
         .collect::<Result<Vec<_>, String>>()?;
-    Ok(RankResult { recv_counts: ints(get("recv_counts")?, "recv_counts")?, target, signal })
+    Ok(RankResult {
+        recv_counts: ints(get("recv_counts")?, "recv_counts")?,
+        target,
+        signal,
+    })
 }
 
 impl SimResult {
     /// A result without rank data.
     pub fn without_ranks(status: &str, code: i64, message: String, blocks: i64) -> SimResult {
-        SimResult { status: status.into(), code, message, blocks, ranks: Vec::new(), domains: Vec::new() }
+        SimResult {
+            status: status.into(),
+            code,
+            message,
+            blocks,
+            ranks: Vec::new(),
+            domains: Vec::new(),
+        }
     }
 
     /// The JSON form. f32 targets print as JSON floats, i8 targets as integers.
@@ -116,7 +133,8 @@ impl SimResult {
                 .domains
                 .iter()
                 .map(|d| {
-                    let devices: Vec<Value> = d.devices.iter().map(|r| rank_json(r, dtype)).collect();
+                    let devices: Vec<Value> =
+                        d.devices.iter().map(|r| rank_json(r, dtype)).collect();
                     json!({"ranks": d.ranks, "blocks": d.blocks, "devices": devices})
                 })
                 .collect();
@@ -134,13 +152,26 @@ impl SimResult {
         let v: Value = serde_json::from_str(text).map_err(|e| format!("bad result JSON: {e}"))?;
         let field = |k: &str| v.get(k).ok_or_else(|| format!("result without '{k}'"));
         let mut ranks = Vec::new();
-        for (i, r) in field("ranks")?.as_array().ok_or("ranks is not a list")?.iter().enumerate() {
+        for (i, r) in field("ranks")?
+            .as_array()
+            .ok_or("ranks is not a list")?
+            .iter()
+            .enumerate()
+        {
             ranks.push(rank_from_json(r, &format!("ranks[{i}]"))?);
         }
         let mut domains = Vec::new();
         if let Some(list) = v.get("domains") {
-            for (i, d) in list.as_array().ok_or("domains is not a list")?.iter().enumerate() {
-                let get = |k: &str| d.get(k).ok_or_else(|| format!("domains[{i}] without '{k}'"));
+            for (i, d) in list
+                .as_array()
+                .ok_or("domains is not a list")?
+                .iter()
+                .enumerate()
+            {
+                let get = |k: &str| {
+                    d.get(k)
+                        .ok_or_else(|| format!("domains[{i}] without '{k}'"))
+                };
                 let devices = get("devices")?
                     .as_array()
                     .ok_or("devices is not a list")?
@@ -149,17 +180,30 @@ impl SimResult {
                     .map(|(w, r)| rank_from_json(r, &format!("domains[{i}].devices[{w}]")))
                     .collect::<Result<Vec<_>, String>>()?;
                 domains.push(DomainResult {
-                    ranks: get("ranks")?.as_u64().ok_or("domain ranks is not an integer")? as usize,
-                    blocks: get("blocks")?.as_i64().ok_or("domain blocks is not an integer")?,
+                    ranks: get("ranks")?
+                        .as_u64()
+                        .ok_or("domain ranks is not an integer")?
+                        as usize,
+                    blocks: get("blocks")?
+                        .as_i64()
+                        .ok_or("domain blocks is not an integer")?,
                     devices,
                 });
             }
         }
         Ok(SimResult {
-            status: field("status")?.as_str().ok_or("status is not a string")?.to_string(),
+            status: field("status")?
+                .as_str()
+                .ok_or("status is not a string")?
+                .to_string(),
             code: field("code")?.as_i64().ok_or("code is not an integer")?,
-            message: field("message")?.as_str().ok_or("message is not a string")?.to_string(),
-            blocks: field("blocks")?.as_i64().ok_or("blocks is not an integer")?,
+            message: field("message")?
+                .as_str()
+                .ok_or("message is not a string")?
+                .to_string(),
+            blocks: field("blocks")?
+                .as_i64()
+                .ok_or("blocks is not an integer")?,
             ranks,
             domains,
         })
@@ -189,10 +233,23 @@ mod tests {
             assert_eq!(SimResult::from_json(&text).unwrap(), r);
         }
         assert!(r.to_json(DType::I8).to_string().contains("[[1,-2],[0,3]]"));
-        assert!(r.to_json(DType::F32).to_string().contains("[[1.0,-2.0],[0.0,3.0]]"));
-        assert!(!r.to_json(DType::F32).as_object().unwrap().contains_key("domains"));
+        assert!(
+            r.to_json(DType::F32)
+                .to_string()
+                .contains("[[1.0,-2.0],[0.0,3.0]]")
+        );
+        assert!(
+            !r.to_json(DType::F32)
+                .as_object()
+                .unwrap()
+                .contains_key("domains")
+        );
         let mut d = r.clone();
-        d.domains = vec![DomainResult { ranks: 1, blocks: 2, devices: vec![r.ranks[0].clone(), r.ranks[0].clone()] }];
+        d.domains = vec![DomainResult {
+            ranks: 1,
+            blocks: 2,
+            devices: vec![r.ranks[0].clone(), r.ranks[0].clone()],
+        }];
         d.ranks.clear();
         let text = d.to_json(DType::F32).to_string();
         assert!(text.ends_with(r#""ranks":[],"domains":[{"ranks":1,"blocks":2,"devices":[{"recv_counts":[1,0],"target":[[1.0,-2.0],[0.0,3.0]],"signal":[[0,0],[0,0]]},{"recv_counts":[1,0],"target":[[1.0,-2.0],[0.0,3.0]],"signal":[[0,0],[0,0]]}]}]}"#), "{text}");

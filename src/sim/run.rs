@@ -20,7 +20,11 @@ struct Scratch(PathBuf);
 impl Scratch {
     fn new(tc: &Toolchain) -> Result<Scratch, String> {
         static N: AtomicU64 = AtomicU64::new(0);
-        let dir = tc.cache.join("runs").join(format!("{}.{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+        let dir = tc.cache.join("runs").join(format!(
+            "{}.{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
         fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         Ok(Scratch(dir))
     }
@@ -39,14 +43,22 @@ pub fn build(tc: &Toolchain, case: &Case) -> Result<Result<Simulator, SimResult>
     let tree = match tc.translate(&module) {
         Ok(tree) => tree,
         Err(BuildError::Compile { code, message }) => {
-            return Ok(Err(SimResult::without_ranks("compile_error", code, message, case.blocks())));
+            return Ok(Err(SimResult::without_ranks(
+                "compile_error",
+                code,
+                message,
+                case.blocks(),
+            )));
         }
         Err(BuildError::Internal(m)) => return Err(m),
     };
     match tc.simulator(&tree) {
         Ok(sim) => Ok(Ok(sim)),
         Err(BuildError::Compile { message, .. }) | Err(BuildError::Internal(message)) => {
-            Err(format!("building the simulator for {} failed: {message}", tree.display()))
+            Err(format!(
+                "building the simulator for {} failed: {message}",
+                tree.display()
+            ))
         }
     }
 }
@@ -73,7 +85,11 @@ fn shared_params(case: &Case, mode: &str) -> String {
 fn params(case: &Case, mode: &str, extra: &str) -> String {
     let mut s = shared_params(case, mode);
     let _ = writeln!(s, "stride {}", case.stride());
-    let _ = writeln!(s, "non_contiguous {}", case.non_contiguous.map_or("none", |o| o.name()));
+    let _ = writeln!(
+        s,
+        "non_contiguous {}",
+        case.non_contiguous.map_or("none", |o| o.name())
+    );
     s.push_str("send_counts");
     for row in &case.send_counts {
         for v in row {
@@ -137,11 +153,18 @@ fn parse_output(case: &Case, text: &str) -> Result<DriverOutput, String> {
 /// row_elems, S): a `domains` case's section lists every world device in the domain's shapes.
 fn parse_output_shaped(case: &Case, devices: usize, text: &str) -> Result<DriverOutput, String> {
     let p = case.ranks;
-    let (mr, re, s) = (case.max_recv as usize, case.row_elems as usize, case.stride() as usize);
+    let (mr, re, s) = (
+        case.max_recv as usize,
+        case.row_elems as usize,
+        case.stride() as usize,
+    );
     let bad = |what: &str| format!("malformed simulator output: {what}");
     let ints = |rest: &str| -> Result<Vec<i64>, String> {
         rest.split_ascii_whitespace()
-            .map(|t| t.parse::<i64>().map_err(|_| bad(&format!("'{t}' is not an integer"))))
+            .map(|t| {
+                t.parse::<i64>()
+                    .map_err(|_| bad(&format!("'{t}' is not an integer")))
+            })
             .collect()
     };
     let mut out = DriverOutput {
@@ -159,28 +182,54 @@ fn parse_output_shaped(case: &Case, devices: usize, text: &str) -> Result<Driver
             "error" => out.error = rest.trim().to_string(),
             "kernel" => {
                 let (name, n) = rest.split_once(' ').ok_or_else(|| bad("kernel line"))?;
-                out.kernels.insert(name.to_string(), n.trim().parse().map_err(|_| bad("kernel count"))?);
+                out.kernels.insert(
+                    name.to_string(),
+                    n.trim().parse().map_err(|_| bad("kernel count"))?,
+                );
             }
-            "rank" => cur = Some(RankResult { recv_counts: Vec::new(), target: Vec::new(), signal: Vec::new() }),
-            "recv_counts" => cur.as_mut().ok_or_else(|| bad("recv_counts before rank"))?.recv_counts = ints(rest)?,
+            "rank" => {
+                cur = Some(RankResult {
+                    recv_counts: Vec::new(),
+                    target: Vec::new(),
+                    signal: Vec::new(),
+                })
+            }
+            "recv_counts" => {
+                cur.as_mut()
+                    .ok_or_else(|| bad("recv_counts before rank"))?
+                    .recv_counts = ints(rest)?
+            }
             "target" => {
                 let vals: Vec<f64> = rest
                     .split_ascii_whitespace()
-                    .map(|t| t.parse::<f64>().map_err(|_| bad(&format!("'{t}' is not a number"))))
+                    .map(|t| {
+                        t.parse::<f64>()
+                            .map_err(|_| bad(&format!("'{t}' is not a number")))
+                    })
                     .collect::<Result<_, _>>()?;
                 if vals.len() != p * mr * re {
-                    return Err(bad(&format!("{} target values, expected {}", vals.len(), p * mr * re)));
+                    return Err(bad(&format!(
+                        "{} target values, expected {}",
+                        vals.len(),
+                        p * mr * re
+                    )));
                 }
-                cur.as_mut().ok_or_else(|| bad("target before rank"))?.target =
-                    vals.chunks(re).map(|c| c.to_vec()).collect();
+                cur.as_mut()
+                    .ok_or_else(|| bad("target before rank"))?
+                    .target = vals.chunks(re).map(|c| c.to_vec()).collect();
             }
             "signal" => {
                 let vals = ints(rest)?;
                 if vals.len() != p * s {
-                    return Err(bad(&format!("{} signal values, expected {}", vals.len(), p * s)));
+                    return Err(bad(&format!(
+                        "{} signal values, expected {}",
+                        vals.len(),
+                        p * s
+                    )));
                 }
-                cur.as_mut().ok_or_else(|| bad("signal before rank"))?.signal =
-                    vals.chunks(s).map(|c| c.to_vec()).collect();
+                cur.as_mut()
+                    .ok_or_else(|| bad("signal before rank"))?
+                    .signal = vals.chunks(s).map(|c| c.to_vec()).collect();
             }
             "staged" => {
                 cur.as_ref().ok_or_else(|| bad("staged before rank"))?;
@@ -223,7 +272,11 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
     let text = drive(tc, &sim, &params(case, "run", ""))?;
     let out = parse_output(case, &text)?;
 
-    let started: Vec<String> = out.kernels.iter().map(|(k, n)| format!("{k}={n}")).collect();
+    let started: Vec<String> = out
+        .kernels
+        .iter()
+        .map(|(k, n)| format!("{k}={n}"))
+        .collect();
     let started = format!("kernel blocks started: {}", started.join(" "));
     let first_bad = out.status.iter().position(|&s| s != 0);
     let (status, code, message) = match first_bad {
@@ -243,7 +296,15 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             } else {
                 format!("{} exchange(s)", case.repeat)
             };
-            ("ok", 0, format!("{} ranks x {} blocks, {exchanges}; {started}", case.ranks, case.blocks()))
+            (
+                "ok",
+                0,
+                format!(
+                    "{} ranks x {} blocks, {exchanges}; {started}",
+                    case.ranks,
+                    case.blocks()
+                ),
+            )
         }
         Some(r) => {
             let code = out.status[r];
@@ -301,9 +362,9 @@ pub fn build_domains(tc: &Toolchain, case: &Case) -> Result<Result<Simulator, Si
     }
     match tc.simulator_multi(&trees) {
         Ok(sim) => Ok(Ok(sim)),
-        Err(BuildError::Compile { message, .. }) | Err(BuildError::Internal(message)) => {
-            Err(format!("building the simulator for the domains' trees failed: {message}"))
-        }
+        Err(BuildError::Compile { message, .. }) | Err(BuildError::Internal(message)) => Err(
+            format!("building the simulator for the domains' trees failed: {message}"),
+        ),
     }
 }
 
@@ -346,7 +407,11 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         }
     }
     if sections.len() != case.domains.len() + 1 {
-        return Err(bad(&format!("{} domain sections for {} domains", sections.len() - 1, case.domains.len())));
+        return Err(bad(&format!(
+            "{} domain sections for {} domains",
+            sections.len() - 1,
+            case.domains.len()
+        )));
     }
     let mut status = Vec::new();
     let mut error = String::new();
@@ -357,20 +422,29 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             "status" => {
                 status = rest
                     .split_ascii_whitespace()
-                    .map(|t| t.parse::<i64>().map_err(|_| bad(&format!("'{t}' is not an integer"))))
+                    .map(|t| {
+                        t.parse::<i64>()
+                            .map_err(|_| bad(&format!("'{t}' is not an integer")))
+                    })
                     .collect::<Result<_, _>>()?
             }
             "error" => error = rest.trim().to_string(),
             "kernel" => {
                 let (name, n) = rest.split_once(' ').ok_or_else(|| bad("kernel line"))?;
-                kernels.insert(name.to_string(), n.trim().parse::<i64>().map_err(|_| bad("kernel count"))?);
+                kernels.insert(
+                    name.to_string(),
+                    n.trim().parse::<i64>().map_err(|_| bad("kernel count"))?,
+                );
             }
             "" => {}
             other => return Err(bad(&format!("unknown line '{other}'"))),
         }
     }
     if status.len() != w {
-        return Err(bad(&format!("{} statuses for a world of {w}", status.len())));
+        return Err(bad(&format!(
+            "{} statuses for a world of {w}",
+            status.len()
+        )));
     }
     let mut domains = Vec::new();
     let mut staged = 0;
@@ -397,7 +471,10 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
     }
     let started: Vec<String> = kernels.iter().map(|(k, n)| format!("{k}={n}")).collect();
     let started = format!("kernel blocks started: {}", started.join(" "));
-    let sizes: Vec<String> = domains.iter().map(|d| format!("{} ranks x {} blocks", d.ranks, d.blocks)).collect();
+    let sizes: Vec<String> = domains
+        .iter()
+        .map(|d| format!("{} ranks x {} blocks", d.ranks, d.blocks))
+        .collect();
     let (status_name, code, message) = match status.iter().position(|&s| s != 0) {
         None => (
             "ok",
@@ -410,7 +487,11 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         ),
         Some(r) => {
             let code = status[r];
-            let what = if error.is_empty() { format!("device {r}: the orchestration returned {code}") } else { error };
+            let what = if error.is_empty() {
+                format!("device {r}: the orchestration returned {code}")
+            } else {
+                error
+            };
             (
                 if code == 5 { "invalid_args" } else { "fatal" },
                 code,
@@ -420,7 +501,14 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             )
         }
     };
-    Ok(SimResult { status: status_name.into(), code, message, blocks: case.blocks(), ranks: Vec::new(), domains })
+    Ok(SimResult {
+        status: status_name.into(),
+        code,
+        message,
+        blocks: case.blocks(),
+        ranks: Vec::new(),
+        domains,
+    })
 }
 
 /// Kernel block counts from a result message (`name=count` tokens after "kernel blocks started:").
@@ -477,18 +565,31 @@ fn median(mut v: Vec<f64>) -> f64 {
 impl BenchResult {
     /// Median single-thread memcpy bandwidth, GB/s.
     pub fn memcpy_gbps(&self) -> f64 {
-        median(self.timings.iter().map(|&(m, _)| self.bytes_per_rank as f64 / m as f64).collect())
+        median(
+            self.timings
+                .iter()
+                .map(|&(m, _)| self.bytes_per_rank as f64 / m as f64)
+                .collect(),
+        )
     }
     /// Median aggregate exchange throughput (every rank's `bytes_per_rank` moved), GB/s.
     pub fn exchange_gbps(&self) -> f64 {
         let total = (self.ranks as i64 * self.bytes_per_rank) as f64;
-        median(self.timings.iter().map(|&(_, e)| total / e as f64).collect())
+        median(
+            self.timings
+                .iter()
+                .map(|&(_, e)| total / e as f64)
+                .collect(),
+        )
     }
     /// Median over exchanges of (exchange throughput / the memcpy bandwidth measured just before).
     pub fn ratio(&self) -> f64 {
         let total = (self.ranks as i64 * self.bytes_per_rank) as f64;
         median(
-            self.timings.iter().map(|&(m, e)| (total / e as f64) / (self.bytes_per_rank as f64 / m as f64)).collect(),
+            self.timings
+                .iter()
+                .map(|&(m, e)| (total / e as f64) / (self.bytes_per_rank as f64 / m as f64))
+                .collect(),
         )
     }
 }
@@ -497,16 +598,29 @@ impl BenchResult {
 /// `warmup`), each from the moment its last block started to the moment its last block ended.
 /// The case must be f32 with every count at MAX_RECV for the bytes to be `rows * row_elems * 4`
 /// (and, indexed, every index entry in range: the driver verifies the gathered rows).
-pub fn bench(tc: &Toolchain, case: &Case, warmup: u32, iters: u32) -> Result<BenchResult, SimError> {
+pub fn bench(
+    tc: &Toolchain,
+    case: &Case,
+    warmup: u32,
+    iters: u32,
+) -> Result<BenchResult, SimError> {
     bench_untyped(tc, case, warmup, iters).map_err(SimError::Driver)
 }
 
-fn bench_untyped(tc: &Toolchain, case: &Case, warmup: u32, iters: u32) -> Result<BenchResult, String> {
+fn bench_untyped(
+    tc: &Toolchain,
+    case: &Case,
+    warmup: u32,
+    iters: u32,
+) -> Result<BenchResult, String> {
     let sim = match build(tc, case)? {
         Ok(sim) => sim,
         Err(r) => return Err(format!("the bench module does not compile: {}", r.message)),
     };
-    let extra = format!("iters {iters}\nwarmup {warmup}\ntimed_kernel {}\n", case_kernel(case));
+    let extra = format!(
+        "iters {iters}\nwarmup {warmup}\ntimed_kernel {}\n",
+        case_kernel(case)
+    );
     let text = drive(tc, &sim, &params(case, "bench", &extra))?;
     let mut r = BenchResult {
         ranks: case.ranks,
@@ -521,7 +635,10 @@ fn bench_untyped(tc: &Toolchain, case: &Case, warmup: u32, iters: u32) -> Result
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         match key {
             "timing" => {
-                let t: Vec<i64> = rest.split_ascii_whitespace().filter_map(|t| t.parse().ok()).collect();
+                let t: Vec<i64> = rest
+                    .split_ascii_whitespace()
+                    .filter_map(|t| t.parse().ok())
+                    .collect();
                 match t[..] {
                     [m, e] if m > 0 && e > 0 => r.timings.push((m, e)),
                     _ => return Err(format!("bad timing line '{line}'")),
@@ -534,7 +651,10 @@ fn bench_untyped(tc: &Toolchain, case: &Case, warmup: u32, iters: u32) -> Result
         }
     }
     if !verified {
-        return Err("the benchmarked exchange did not deliver every rank's input (uniform full counts)".into());
+        return Err(
+            "the benchmarked exchange did not deliver every rank's input (uniform full counts)"
+                .into(),
+        );
     }
     if !status_ok || r.timings.len() != iters as usize {
         return Err(format!("the bench run failed: {error}\n{text}"));
@@ -553,7 +673,9 @@ fn write_output_untyped(path: Option<&Path>, text: &str) -> Result<(), String> {
         None => {
             use std::io::Write as _;
             let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(|e| format!("stdout: {e}"))
+            out.write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("stdout: {e}"))
         }
     }
 }

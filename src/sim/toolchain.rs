@@ -115,29 +115,42 @@ struct KeyLock(#[allow(dead_code)] fs::File);
 fn lock_key(cache: &Path, key: &str) -> Result<KeyLock, BuildError> {
     let dir = cache.join("locks");
     fs::create_dir_all(&dir)?;
-    let file = fs::OpenOptions::new().create(true).truncate(false).write(true).open(dir.join(key))?;
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(key))?;
     file.lock()?;
     Ok(KeyLock(file))
 }
 
 fn identity(path: &Path) -> Result<String, BuildError> {
     let meta = fs::metadata(path).map_err(|e| internal(format!("{}: {e}", path.display())))?;
-    let mtime = meta.modified()?.duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let mtime = meta
+        .modified()?
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
     Ok(format!("{}:{}:{mtime}", path.display(), meta.len()))
 }
 
 /// The files of a directory tree, sorted, as (relative path, contents).
 fn read_tree(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, BuildError> {
     fn walk(base: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), BuildError> {
-        let mut entries: Vec<_> =
-            fs::read_dir(dir).map_err(|e| internal(format!("{}: {e}", dir.display())))?.collect::<Result<_, _>>()?;
+        let mut entries: Vec<_> = fs::read_dir(dir)
+            .map_err(|e| internal(format!("{}: {e}", dir.display())))?
+            .collect::<Result<_, _>>()?;
         entries.sort_by_key(|e| e.file_name());
         for e in entries {
             let p = e.path();
             if p.is_dir() {
                 walk(base, &p, out)?;
             } else {
-                let rel = p.strip_prefix(base).unwrap_or(&p).to_string_lossy().into_owned();
+                let rel = p
+                    .strip_prefix(base)
+                    .unwrap_or(&p)
+                    .to_string_lossy()
+                    .into_owned();
                 out.push((rel, fs::read(&p)?));
             }
         }
@@ -177,9 +190,15 @@ impl Toolchain {
     /// The crate root from `$PLD_SIM_ROOT`, else the build-time crate root; the tools from the
     /// running executable's directory.
     pub fn discover() -> Result<Toolchain, SimError> {
-        let exe = std::env::current_exe()
-            .map_err(|e| SimError::Toolchain(format!("cannot locate the running executable: {e}")))?;
-        let tools = exe.parent().ok_or(SimError::Toolchain("the executable has no directory".into()))?.to_path_buf();
+        let exe = std::env::current_exe().map_err(|e| {
+            SimError::Toolchain(format!("cannot locate the running executable: {e}"))
+        })?;
+        let tools = exe
+            .parent()
+            .ok_or(SimError::Toolchain(
+                "the executable has no directory".into(),
+            ))?
+            .to_path_buf();
         Toolchain::with_tools(tools)
     }
 
@@ -191,18 +210,39 @@ impl Toolchain {
     }
 
     fn locate(tools: PathBuf) -> Result<Toolchain, String> {
-        let root =
-            std::env::var_os(ROOT_ENV).map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
-        for need in ["runtime/include/pld_runtime/host.h", "runtime/host/runtime.cpp", "src/sim/driver/driver.cpp"] {
+        let root = std::env::var_os(ROOT_ENV)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+        for need in [
+            "runtime/include/pld_runtime/host.h",
+            "runtime/host/runtime.cpp",
+            "src/sim/driver/driver.cpp",
+        ] {
             if !root.join(need).is_file() {
-                return Err(format!("{} has no {need} (set {ROOT_ENV} to the pld checkout)", root.display()));
+                return Err(format!(
+                    "{} has no {need} (set {ROOT_ENV} to the pld checkout)",
+                    root.display()
+                ));
             }
         }
         let cache = root.join("target").join("pld-sim-cache");
-        let cxx = std::env::var("CXX").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "g++".into());
-        let extra_flags =
-            std::env::var(CXXFLAGS_ENV).unwrap_or_default().split_whitespace().map(String::from).collect();
-        Ok(Toolchain { root, tools, cache, cxx, extra_flags, cxx_id: std::sync::OnceLock::new() })
+        let cxx = std::env::var("CXX")
+            .ok()
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "g++".into());
+        let extra_flags = std::env::var(CXXFLAGS_ENV)
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        Ok(Toolchain {
+            root,
+            tools,
+            cache,
+            cxx,
+            extra_flags,
+            cxx_id: std::sync::OnceLock::new(),
+        })
     }
 
     /// The compiler as the cache keys see it: `$CXX` as given, the executable it resolves to
@@ -216,7 +256,9 @@ impl Toolchain {
                 Some(PathBuf::from(&self.cxx))
             } else {
                 std::env::var_os("PATH").and_then(|paths| {
-                    std::env::split_paths(&paths).map(|d| d.join(&self.cxx)).find(|p| p.is_file())
+                    std::env::split_paths(&paths)
+                        .map(|d| d.join(&self.cxx))
+                        .find(|p| p.is_file())
                 })
             };
             if let Some(exe) = exe
@@ -225,8 +267,16 @@ impl Toolchain {
                 let _ = write!(id, "\n{i}");
             }
             for arg in ["--version", "-dumpmachine"] {
-                if let Ok(out) = Command::new(&self.cxx).arg(arg).stdin(Stdio::null()).output() {
-                    let _ = write!(id, "\n{arg}: {}", String::from_utf8_lossy(&out.stdout).trim());
+                if let Ok(out) = Command::new(&self.cxx)
+                    .arg(arg)
+                    .stdin(Stdio::null())
+                    .output()
+                {
+                    let _ = write!(
+                        id,
+                        "\n{arg}: {}",
+                        String::from_utf8_lossy(&out.stdout).trim()
+                    );
                 }
             }
             id
@@ -266,7 +316,9 @@ impl Toolchain {
         let pld_translate = self.tool("pld-translate")?;
         let kernels = read_tree(&self.root.join("src/sim/kernels"))?;
         let mut h = ContentHash::new("pld-sim tree v1");
-        h.part(module.as_bytes()).part(identity(&pld_opt)?.as_bytes()).part(identity(&pld_translate)?.as_bytes());
+        h.part(module.as_bytes())
+            .part(identity(&pld_opt)?.as_bytes())
+            .part(identity(&pld_translate)?.as_bytes());
         for (name, text) in &kernels {
             h.part(name.as_bytes()).part(text);
         }
@@ -286,7 +338,10 @@ impl Toolchain {
         let outcome = fs::read_to_string(dir.join("outcome"))?;
         if let Some(code) = outcome.strip_prefix("compile_error ") {
             let message = fs::read_to_string(dir.join("diagnostics.txt"))?;
-            return Err(BuildError::Compile { code: code.trim().parse().unwrap_or(1), message });
+            return Err(BuildError::Compile {
+                code: code.trim().parse().unwrap_or(1),
+                message,
+            });
         }
         Ok(dir.join("tree"))
     }
@@ -308,13 +363,21 @@ impl Toolchain {
         }
         let reject = |tool: &str, out: &Output| -> Result<(), BuildError> {
             let code = out.status.code().unwrap_or(-1) as i64;
-            fs::write(dir.join("diagnostics.txt"), format!("{tool}: {}", output_text(out)))?;
+            fs::write(
+                dir.join("diagnostics.txt"),
+                format!("{tool}: {}", output_text(out)),
+            )?;
             fs::write(dir.join("outcome"), format!("compile_error {code}\n"))?;
             Ok(())
         };
         let out = Command::new(pld_opt)
             .current_dir(dir)
-            .args(["--pld-lower-collectives", "input.mlir", "-o", "lowered.mlir"])
+            .args([
+                "--pld-lower-collectives",
+                "input.mlir",
+                "-o",
+                "lowered.mlir",
+            ])
             .output()
             .map_err(|e| internal(format!("cannot run {}: {e}", pld_opt.display())))?;
         if !out.status.success() {
@@ -322,7 +385,12 @@ impl Toolchain {
         }
         let out = Command::new(pld_translate)
             .current_dir(dir)
-            .args(["--pld-to-ascend-build", "--output-dir", "tree", "lowered.mlir"])
+            .args([
+                "--pld-to-ascend-build",
+                "--output-dir",
+                "tree",
+                "lowered.mlir",
+            ])
             .output()
             .map_err(|e| internal(format!("cannot run {}: {e}", pld_translate.display())))?;
         if !out.status.success() {
@@ -352,17 +420,22 @@ impl Toolchain {
     fn simulator_for(&self, trees: &[PathBuf]) -> Result<Simulator, BuildError> {
         let single = trees.len() == 1;
         // Kernel name -> its source (the first tree holding it).
-        let mut sources: std::collections::BTreeMap<String, PathBuf> = std::collections::BTreeMap::new();
+        let mut sources: std::collections::BTreeMap<String, PathBuf> =
+            std::collections::BTreeMap::new();
         let mut orchs = Vec::new();
         for tree in trees {
             let sub = tree.join("next_levels").join(CHIP_FN);
             let orch = sub.join("orchestration").join(format!("{CHIP_FN}.cpp"));
             if !orch.is_file() {
-                return Err(internal(format!("pld-translate wrote no {}", orch.display())));
+                return Err(internal(format!(
+                    "pld-translate wrote no {}",
+                    orch.display()
+                )));
             }
             orchs.push(orch);
-            let config = fs::read_to_string(sub.join("kernel_config.py"))
-                .map_err(|e| internal(format!("{}: {e}", sub.join("kernel_config.py").display())))?;
+            let config = fs::read_to_string(sub.join("kernel_config.py")).map_err(|e| {
+                internal(format!("{}: {e}", sub.join("kernel_config.py").display()))
+            })?;
             let aiv = sub.join("kernels").join("aiv");
             let mut names = Vec::new();
             for e in fs::read_dir(&aiv).map_err(|e| internal(format!("{}: {e}", aiv.display())))? {
@@ -376,7 +449,10 @@ impl Toolchain {
             names.sort();
             for k in names {
                 if !config.contains(&format!("\"{k}\"")) && !config.contains(&format!("'{k}'")) {
-                    return Err(internal(format!("kernel {k} of {} is not named in kernel_config.py", aiv.display())));
+                    return Err(internal(format!(
+                        "kernel {k} of {} is not named in kernel_config.py",
+                        aiv.display()
+                    )));
                 }
                 if !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
                     return Err(internal(format!("kernel name {k:?} is not an identifier")));
@@ -401,13 +477,20 @@ impl Toolchain {
         let kernels: Vec<String> = sources.keys().cloned().collect();
         // The pipelines' entry symbols: the tree's own `chip_pipeline` for one tree (its object
         // is the one a single-domain case compiles), renamed per tree otherwise.
-        let pipeline = |i: usize| if single { CHIP_FN.to_string() } else { format!("pld_sim_pipeline_{i}") };
+        let pipeline = |i: usize| {
+            if single {
+                CHIP_FN.to_string()
+            } else {
+                format!("pld_sim_pipeline_{i}")
+            }
+        };
 
         // The kernel table: one entry per kernel, entry symbols renamed on the command line; and
         // the pipeline table.
         let symbol = |k: &str| format!("pld_sim_kernel_{k}");
-        let mut table =
-            String::from("// Generated by pld-sim: the kernels of this tree.\n#include \"kernel_table.h\"\n");
+        let mut table = String::from(
+            "// Generated by pld-sim: the kernels of this tree.\n#include \"kernel_table.h\"\n",
+        );
         for k in &kernels {
             let _ = writeln!(table, "extern \"C\" void {}(int64_t*);", symbol(k));
         }
@@ -418,7 +501,11 @@ impl Toolchain {
         if kernels.is_empty() {
             table.push_str("    {nullptr, nullptr},\n");
         }
-        let _ = writeln!(table, "}};\nextern const int pld_sim_kernel_count = {};", kernels.len());
+        let _ = writeln!(
+            table,
+            "}};\nextern const int pld_sim_kernel_count = {};",
+            kernels.len()
+        );
         for i in 0..orchs.len() {
             let _ = writeln!(
                 table,
@@ -430,7 +517,11 @@ impl Toolchain {
         for i in 0..orchs.len() {
             let _ = write!(table, "{}&{}", if i == 0 { "" } else { ", " }, pipeline(i));
         }
-        let _ = writeln!(table, "}};\nextern const int pld_sim_pipeline_count = {};", orchs.len());
+        let _ = writeln!(
+            table,
+            "}};\nextern const int pld_sim_pipeline_count = {};",
+            orchs.len()
+        );
         let table_dir = if single {
             trees[0].clone()
         } else {
@@ -450,19 +541,42 @@ impl Toolchain {
         }
 
         let mut units = vec![
-            Unit { what: "runtime".into(), source: self.root.join("runtime/host/runtime.cpp"), flags: vec![] },
-            Unit { what: "driver".into(), source: self.root.join("src/sim/driver/driver.cpp"), flags: vec![] },
+            Unit {
+                what: "runtime".into(),
+                source: self.root.join("runtime/host/runtime.cpp"),
+                flags: vec![],
+            },
+            Unit {
+                what: "driver".into(),
+                source: self.root.join("src/sim/driver/driver.cpp"),
+                flags: vec![],
+            },
         ];
         for (i, orch) in orchs.into_iter().enumerate() {
-            let flags = if single { vec![] } else { vec![format!("-D{CHIP_FN}={}", pipeline(i))] };
-            units.push(Unit { what: format!("orchestration {i}"), source: orch, flags });
+            let flags = if single {
+                vec![]
+            } else {
+                vec![format!("-D{CHIP_FN}={}", pipeline(i))]
+            };
+            units.push(Unit {
+                what: format!("orchestration {i}"),
+                source: orch,
+                flags,
+            });
         }
-        units.push(Unit { what: "kernel table".into(), source: table_path, flags: vec![] });
+        units.push(Unit {
+            what: "kernel table".into(),
+            source: table_path,
+            flags: vec![],
+        });
         for (k, src) in &sources {
             units.push(Unit {
                 what: format!("kernel {k}"),
                 source: src.clone(),
-                flags: vec![format!("-Dkernel_entry={}", symbol(k)), format!("-DPLD_KERNEL_NAME=\"{k}\"")],
+                flags: vec![
+                    format!("-Dkernel_entry={}", symbol(k)),
+                    format!("-DPLD_KERNEL_NAME=\"{k}\""),
+                ],
             });
         }
         let objects = self.compile_all(&units)?;
@@ -491,7 +605,10 @@ impl Toolchain {
                     .map_err(|e| internal(format!("cannot run {}: {e}", self.cxx)))?;
                 if !out.status.success() {
                     let _ = fs::remove_file(&tmp);
-                    return Err(internal(format!("linking the simulator failed:\n{}", output_text(&out))));
+                    return Err(internal(format!(
+                        "linking the simulator failed:\n{}",
+                        output_text(&out)
+                    )));
                 }
                 fs::rename(&tmp, &binary)?;
             }
@@ -506,7 +623,10 @@ impl Toolchain {
         for dir in ["runtime/include", "src/sim/driver"] {
             for (name, text) in read_tree(&self.root.join(dir))? {
                 if name.ends_with(".h") {
-                    headers.part(dir.as_bytes()).part(name.as_bytes()).part(&text);
+                    headers
+                        .part(dir.as_bytes())
+                        .part(name.as_bytes())
+                        .part(&text);
                 }
             }
         }
@@ -514,11 +634,14 @@ impl Toolchain {
         let mut objects = Vec::new();
         let mut pending: Vec<(String, PathBuf, PathBuf, KeyLock, Child)> = Vec::new();
         for u in units {
-            let text = fs::read(&u.source).map_err(|e| internal(format!("{}: {e}", u.source.display())))?;
+            let text = fs::read(&u.source)
+                .map_err(|e| internal(format!("{}: {e}", u.source.display())))?;
             let mut flags = self.base_flags();
             flags.extend(u.flags.iter().cloned());
             let mut h = ContentHash::new("pld-sim obj v2");
-            h.part(self.cxx_identity().as_bytes()).part(headers.hex().as_bytes()).part(&text);
+            h.part(self.cxx_identity().as_bytes())
+                .part(headers.hex().as_bytes())
+                .part(&text);
             for f in &flags {
                 h.part(f.as_bytes());
             }
@@ -552,11 +675,18 @@ impl Toolchain {
                 fs::rename(&tmp, &obj)?;
             } else {
                 let _ = fs::remove_file(&tmp);
-                failures.push(format!("compiling the {what} failed:\n{}", output_text(&out)));
+                failures.push(format!(
+                    "compiling the {what} failed:\n{}",
+                    output_text(&out)
+                ));
             }
             drop(lock);
         }
-        if failures.is_empty() { Ok(objects) } else { Err(internal(failures.join("\n"))) }
+        if failures.is_empty() {
+            Ok(objects)
+        } else {
+            Err(internal(failures.join("\n")))
+        }
     }
 }
 

@@ -71,11 +71,13 @@ MLIR_CAPI_EXPORTED MlirAttribute pldDictionaryAttrWith(
  * no op-name lookup by string, no generic OperationState copy, issue #16). */
 MLIR_CAPI_EXPORTED MlirOperation pldCastCreate(MlirLocation loc,
                                                MlirValue source, MlirType type);
-/* Inserts `n` operands before operand `index` (only the new operands are
- * linked into use lists; mlirOperationSetOperands relinks all of them). */
-MLIR_CAPI_EXPORTED void pldOperationInsertOperands(MlirOperation op,
-                                                   intptr_t index, intptr_t n,
-                                                   const MlirValue *values);
+/* Replaces `op` (attached to a block) by a copy whose operand list has `n`
+ * operands inserted before operand `index`, and returns the copy: its uses,
+ * attributes, properties and regions are the old op's, its operands are
+ * allocated inline (Operation::insertOperands would keep the old inline
+ * operands and allocate a second, out-of-line list). */
+MLIR_CAPI_EXPORTED MlirOperation pldOperationRebuildWithOperands(
+    MlirOperation op, intptr_t index, intptr_t n, const MlirValue *values);
 /* Builds a normalized unranked type of `elementType`. */
 MLIR_CAPI_EXPORTED MlirType pldTensorLikeGetUnranked(bool distributed,
                                                      MlirType elementType);

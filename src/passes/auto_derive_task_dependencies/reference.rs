@@ -25,14 +25,27 @@ pub fn plan_function<'c, 'a>(
     func: &OperationRef<'c, 'a>,
     directions: &mut Directions<'c, 'a>,
 ) -> Vec<(OperationRef<'c, 'a>, i64, Vec<i64>)> {
-    let task_names: Vec<&str> = CALL_OPS.iter().chain(COLLECTIVE_OPS.iter()).copied().collect();
+    let task_names: Vec<&str> = CALL_OPS
+        .iter()
+        .chain(COLLECTIVE_OPS.iter())
+        .copied()
+        .collect();
     let tasks = ops_named(func, &task_names);
     if tasks.is_empty() {
         return Vec::new();
     }
-    let ids: HashMap<usize, i64> = tasks.iter().enumerate().map(|(i, t)| (op_key(t), i as i64)).collect();
+    let ids: HashMap<usize, i64> = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (op_key(t), i as i64))
+        .collect();
     let mut classes = AliasClasses::of_function(func, directions.trace(), directions.functions());
-    let mut walker = Walker { ids: &ids, tracker: Tracker::default(), deps: HashMap::new(), doubled: HashSet::new() };
+    let mut walker = Walker {
+        ids: &ids,
+        tracker: Tracker::default(),
+        deps: HashMap::new(),
+        doubled: HashSet::new(),
+    };
     if let Some(region) = func.region(0).ok() {
         walker.region(&region, &mut classes, directions);
     }
@@ -40,7 +53,12 @@ pub fn plan_function<'c, 'a>(
         .into_iter()
         .map(|t| {
             let id = ids[&op_key(&t)];
-            let deps = walker.deps.remove(&id).unwrap_or_default().into_iter().collect();
+            let deps = walker
+                .deps
+                .remove(&id)
+                .unwrap_or_default()
+                .into_iter()
+                .collect();
             (t, id, deps)
         })
         .collect()
@@ -160,7 +178,11 @@ impl Tracker {
         let classes: BTreeSet<usize> = outcomes.iter().flat_map(|o| o.0.keys().copied()).collect();
         for class in classes {
             let current = self.state.get(&class).cloned().unwrap_or_default();
-            let mut joined = if or_none { current.clone() } else { ClassState::default() };
+            let mut joined = if or_none {
+                current.clone()
+            } else {
+                ClassState::default()
+            };
             for outcome in outcomes {
                 joined.join(outcome.0.get(&class).unwrap_or(&current));
             }
@@ -185,8 +207,15 @@ impl Walker<'_> {
         classes: &mut AliasClasses,
         directions: &mut Directions<'c, 'a>,
     ) {
-        let several = region.first_block().and_then(|b| b.next_in_region()).is_some();
-        let visits = if several && self.doubled.insert(region.to_raw().ptr as usize) { 2 } else { 1 };
+        let several = region
+            .first_block()
+            .and_then(|b| b.next_in_region())
+            .is_some();
+        let visits = if several && self.doubled.insert(region.to_raw().ptr as usize) {
+            2
+        } else {
+            1
+        };
         // Blocks run in any order, any number of times.
         self.tracker.unordered += usize::from(several);
         for _ in 0..visits {
@@ -199,7 +228,12 @@ impl Walker<'_> {
         self.tracker.unordered -= usize::from(several);
     }
 
-    fn block<'c, 'a>(&mut self, block: &BlockRef<'c, 'a>, classes: &mut AliasClasses, directions: &mut Directions<'c, 'a>) {
+    fn block<'c, 'a>(
+        &mut self,
+        block: &BlockRef<'c, 'a>,
+        classes: &mut AliasClasses,
+        directions: &mut Directions<'c, 'a>,
+    ) {
         let mut next = block.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
@@ -207,12 +241,21 @@ impl Walker<'_> {
                 self.task(&op, id, classes, directions);
             }
             let regions: Vec<_> = op.regions().collect();
-            if regions.is_empty() || NESTED_SCOPES.contains(&op.name().as_string_ref().as_str().unwrap_or("")) {
+            if regions.is_empty()
+                || NESTED_SCOPES.contains(&op.name().as_string_ref().as_str().unwrap_or(""))
+            {
                 continue;
             }
-            if matches!(op.name().as_string_ref().as_str(), Ok("scf.for" | "scf.while")) {
+            if matches!(
+                op.name().as_string_ref().as_str(),
+                Ok("scf.for" | "scf.while")
+            ) {
                 // Zero or more iterations.
-                let visits = if self.doubled.insert(op_key(&op)) { 2 } else { 1 };
+                let visits = if self.doubled.insert(op_key(&op)) {
+                    2
+                } else {
+                    1
+                };
                 self.tracker.fork();
                 for _ in 0..visits {
                     for region in &regions {
@@ -249,18 +292,26 @@ impl Walker<'_> {
             if !is_tensor_like(value.r#type()) {
                 continue;
             }
-            let d = dirs.get(i).copied().unwrap_or(crate::analysis::directions::Direction::In);
+            let d = dirs
+                .get(i)
+                .copied()
+                .unwrap_or(crate::analysis::directions::Direction::In);
             let class = classes.class(value);
             match accesses.iter_mut().find(|(c, _)| *c == class) {
                 Some((_, a)) => {
                     a.read |= d.reads();
                     a.write |= d.writes();
                 }
-                None => accesses.push((class, Access { read: d.reads(), write: d.writes() })),
+                None => accesses.push((
+                    class,
+                    Access {
+                        read: d.reads(),
+                        write: d.writes(),
+                    },
+                )),
             }
         }
         let deps = self.tracker.access(id, &accesses);
         self.deps.entry(id).or_default().extend(deps);
     }
 }
-

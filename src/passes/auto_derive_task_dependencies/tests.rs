@@ -26,7 +26,11 @@ use melior::{
 fn context() -> Context {
     let registry = DialectRegistry::new();
     crate::register_dialects(&registry);
-    for handle in [DialectHandle::arith(), DialectHandle::scf(), DialectHandle::cf()] {
+    for handle in [
+        DialectHandle::arith(),
+        DialectHandle::scf(),
+        DialectHandle::cf(),
+    ] {
         handle.insert_dialect(&registry);
     }
     let context = Context::new();
@@ -56,13 +60,24 @@ impl Rng {
 const T: &str = "!pl.tensor<4xf32>";
 
 /// Kernels by name and the number of tensor parameters.
-const KERNELS: [(&str, usize); 8] =
-    [("r", 1), ("w", 1), ("rw", 1), ("r2", 2), ("u", 2), ("w2", 2), ("m", 2), ("wr", 2)];
+const KERNELS: [(&str, usize); 8] = [
+    ("r", 1),
+    ("w", 1),
+    ("rw", 1),
+    ("r2", 2),
+    ("u", 2),
+    ("w2", 2),
+    ("m", 2),
+    ("wr", 2),
+];
 
 fn kernels() -> String {
     let p = |d: &str| format!("%{d}: {T} {{pl.direction = \"{d}\"}}");
     let decl = |name: &str, params: Vec<String>| {
-        format!("func.func private @{name}({}) attributes {{pl.func_kind = \"aiv\"}}\n", params.join(", "))
+        format!(
+            "func.func private @{name}({}) attributes {{pl.func_kind = \"aiv\"}}\n",
+            params.join(", ")
+        )
     };
     let mut s = String::new();
     s += &decl("r", vec![p("in")]);
@@ -94,9 +109,14 @@ impl Gen {
 
     fn call(&mut self, indent: &str, tensors: &[String]) {
         let (name, arity) = KERNELS[self.rng.below(KERNELS.len())];
-        let args: Vec<String> = (0..arity).map(|_| tensors[self.rng.below(tensors.len())].clone()).collect();
+        let args: Vec<String> = (0..arity)
+            .map(|_| tensors[self.rng.below(tensors.len())].clone())
+            .collect();
         let types = vec![T; arity].join(", ");
-        self.out += &format!("{indent}func.call @{name}({}) : ({types}) -> ()\n", args.join(", "));
+        self.out += &format!(
+            "{indent}func.call @{name}({}) : ({types}) -> ()\n",
+            args.join(", ")
+        );
         self.tasks += 1;
     }
 
@@ -171,14 +191,23 @@ fn program(seed: u64, shape: &str) -> String {
         structured: shape == "structured" || shape == "branches",
         loops: shape == "structured",
     };
-    let kind = if shape == "cf" { "graph" } else { "orchestration" };
+    let kind = if shape == "cf" {
+        "graph"
+    } else {
+        "orchestration"
+    };
     g.out += &kernels();
     g.out += &format!(
         "func.func @body(%t0: {T}, %t1: {T}, %t2: {T}, %t3: {T}, %c: i1, %n: index) attributes {{pl.func_kind = \"{kind}\"}} {{\n"
     );
     g.out += "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n";
-    g.out += &format!("  %v0 = pl.tensor.reshape %t0 : {T} -> {T}\n  %v1 = pl.tensor.reshape %t2 : {T} -> {T}\n");
-    let mut tensors: Vec<String> = ["%t0", "%t1", "%t2", "%t3", "%v0", "%v1"].iter().map(|s| s.to_string()).collect();
+    g.out += &format!(
+        "  %v0 = pl.tensor.reshape %t0 : {T} -> {T}\n  %v1 = pl.tensor.reshape %t2 : {T} -> {T}\n"
+    );
+    let mut tensors: Vec<String> = ["%t0", "%t1", "%t2", "%t3", "%v0", "%v1"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     // Fewer classes in some programs: more edges, more to reduce.
     if g.rng.chance(40) {
         tensors.truncate(2 + g.rng.below(2));
@@ -266,39 +295,70 @@ fn forward_reach(deps: &[Vec<i64>], from: i64, to: i64) -> bool {
 }
 
 fn closure(deps: &[Vec<i64>]) -> Vec<Vec<bool>> {
-    (0..deps.len() as i64).map(|t| reach(deps, &[t], None)).collect()
+    (0..deps.len() as i64)
+        .map(|t| reach(deps, &[t], None))
+        .collect()
 }
 
 /// Checks every property on one program; returns (tasks, new edges, reference edges).
 fn check(source: &str) -> (usize, usize, usize) {
     let context = context();
-    let module = Module::parse(&context, source).unwrap_or_else(|| panic!("the generated IR parses:\n{source}"));
-    assert!(module.as_operation().verify(), "the generated IR verifies:\n{source}");
+    let module = Module::parse(&context, source)
+        .unwrap_or_else(|| panic!("the generated IR parses:\n{source}"));
+    assert!(
+        module.as_operation().verify(),
+        "the generated IR verifies:\n{source}"
+    );
     let op = module.as_operation();
     let body = module.body();
     let mut counts = (0, 0, 0);
-    for func in module_functions(&op).iter().filter(|f| is_orchestration_body(f)) {
+    for func in module_functions(&op)
+        .iter()
+        .filter(|f| is_orchestration_body(f))
+    {
         let mut directions = Directions::new(function_map(&op), ContiguityTrace::new(body));
-        let new: Vec<Vec<i64>> = plan_function(func, &mut directions).into_iter().map(|(_, _, d)| d).collect();
+        let new: Vec<Vec<i64>> = plan_function(func, &mut directions)
+            .into_iter()
+            .map(|(_, _, d)| d)
+            .collect();
         let mut directions = Directions::new(function_map(&op), ContiguityTrace::new(body));
-        let old: Vec<Vec<i64>> =
-            reference::plan_function(func, &mut directions).into_iter().map(|(_, _, d)| d).collect();
+        let old: Vec<Vec<i64>> = reference::plan_function(func, &mut directions)
+            .into_iter()
+            .map(|(_, _, d)| d)
+            .collect();
         assert_eq!(new.len(), old.len());
         for (t, (n, o)) in new.iter().zip(&old).enumerate() {
-            assert!(n.windows(2).all(|w| w[0] < w[1]), "task {t}: {n:?} not ascending\n{source}");
-            assert!(!n.contains(&(t as i64)), "task {t} depends on itself\n{source}");
-            assert!(n.iter().all(|d| o.contains(d)), "task {t}: {n:?} not within the reference's {o:?}\n{source}");
+            assert!(
+                n.windows(2).all(|w| w[0] < w[1]),
+                "task {t}: {n:?} not ascending\n{source}"
+            );
+            assert!(
+                !n.contains(&(t as i64)),
+                "task {t} depends on itself\n{source}"
+            );
+            assert!(
+                n.iter().all(|d| o.contains(d)),
+                "task {t}: {n:?} not within the reference's {o:?}\n{source}"
+            );
         }
         let (cn, co) = (closure(&new), closure(&old));
         for t in 0..new.len() {
-            assert_eq!(cn[t], co[t], "task {t}: closures differ\nnew {new:?}\nold {old:?}\n{source}");
+            assert_eq!(
+                cn[t], co[t],
+                "task {t}: closures differ\nnew {new:?}\nold {old:?}\n{source}"
+            );
         }
-        let loop_free = !source.contains("scf.for") && !source.contains("scf.while") && !source.contains("^b0");
+        let loop_free =
+            !source.contains("scf.for") && !source.contains("scf.while") && !source.contains("^b0");
         for (t, n) in new.iter().enumerate() {
             let t = t as i64;
             for &d in n {
                 // (3) Within one iteration: the others on the same side of t, forward paths.
-                let same_side: Vec<i64> = n.iter().copied().filter(|&x| x != d && (x < t) == (d < t)).collect();
+                let same_side: Vec<i64> = n
+                    .iter()
+                    .copied()
+                    .filter(|&x| x != d && (x < t) == (d < t))
+                    .collect();
                 assert!(
                     !same_side.iter().any(|&o| forward_reach(&new, o, d)),
                     "task {t}: edge to {d} is implied by another of {n:?} within one iteration\n{new:?}\n{source}"
@@ -331,8 +391,13 @@ fn run_shape(shape: &str, programs: u64) {
     }
     // The suite is not vacuous: there were tasks, and edges to remove.
     assert!(tasks > programs as usize * 5, "{shape}: {tasks} tasks");
-    assert!(new < old, "{shape}: {new} minimal edges vs {old} conservative ones");
-    eprintln!("{shape}: {programs} programs, {tasks} tasks, {new} minimal edges, {old} conservative");
+    assert!(
+        new < old,
+        "{shape}: {new} minimal edges vs {old} conservative ones"
+    );
+    eprintln!(
+        "{shape}: {programs} programs, {tasks} tasks, {new} minimal edges, {old} conservative"
+    );
 }
 
 #[test]

@@ -80,7 +80,10 @@ enum Saved {
     /// Only readers were added since the fork: its length then.
     Appended { readers: usize },
     /// Written since the fork: the whole state before.
-    Whole { writers: Vec<TaskId>, readers: Vec<TaskId> },
+    Whole {
+        writers: Vec<TaskId>,
+        readers: Vec<TaskId>,
+    },
 }
 
 struct Entry {
@@ -100,7 +103,10 @@ enum Left {
     /// It only added readers.
     Appended(Vec<TaskId>),
     /// It wrote the class: the whole state it left.
-    Rewritten { writers: Vec<TaskId>, readers: Vec<TaskId> },
+    Rewritten {
+        writers: Vec<TaskId>,
+        readers: Vec<TaskId>,
+    },
 }
 
 /// What one alternative left on every class it touched.
@@ -157,17 +163,29 @@ impl Tracker {
         let state = &mut self.classes[class as usize];
         let old_writers = std::mem::replace(&mut state.writers, writers);
         let mut old_readers = std::mem::replace(&mut state.readers, readers);
-        let Some(journal) = self.journals.last_mut() else { return };
+        let Some(journal) = self.journals.last_mut() else {
+            return;
+        };
         if state.mark.0 == journal.serial {
             let entry = &mut journal.entries[state.mark.1 as usize];
             if let Saved::Appended { readers } = entry.saved {
                 old_readers.truncate(readers);
-                entry.saved = Saved::Whole { writers: old_writers, readers: old_readers };
+                entry.saved = Saved::Whole {
+                    writers: old_writers,
+                    readers: old_readers,
+                };
             }
             return;
         }
-        let saved = Saved::Whole { writers: old_writers, readers: old_readers };
-        journal.entries.push(Entry { class, saved, outer: state.mark });
+        let saved = Saved::Whole {
+            writers: old_writers,
+            readers: old_readers,
+        };
+        journal.entries.push(Entry {
+            class,
+            saved,
+            outer: state.mark,
+        });
         state.mark = (journal.serial, journal.entries.len() as u32 - 1);
     }
 
@@ -180,8 +198,14 @@ impl Tracker {
         if let Some(journal) = self.journals.last_mut()
             && state.mark.0 != journal.serial
         {
-            let saved = Saved::Appended { readers: state.readers.len() };
-            journal.entries.push(Entry { class, saved, outer: state.mark });
+            let saved = Saved::Appended {
+                readers: state.readers.len(),
+            };
+            journal.entries.push(Entry {
+                class,
+                saved,
+                outer: state.mark,
+            });
             state.mark = (journal.serial, journal.entries.len() as u32 - 1);
         }
         state.readers.extend_from_slice(readers);
@@ -190,7 +214,10 @@ impl Tracker {
     /// Starts an alternative from the current state.
     pub fn fork(&mut self) {
         self.serial += 1;
-        self.journals.push(Journal { serial: self.serial, entries: Vec::new() });
+        self.journals.push(Journal {
+            serial: self.serial,
+            entries: Vec::new(),
+        });
     }
 
     /// Ends the current alternative: restores the state it started from and
@@ -227,12 +254,18 @@ impl Tracker {
                 j += 1;
             }
             let group = &mut all[i..j];
-            if group.iter().any(|(_, l)| matches!(l, Left::Rewritten { .. })) {
+            if group
+                .iter()
+                .any(|(_, l)| matches!(l, Left::Rewritten { .. }))
+            {
                 // Fact 2: the writers that alternative left imply everything before the fork.
                 let (mut writers, mut readers) = (Vec::new(), Vec::new());
                 for (_, l) in group.iter_mut() {
                     match l {
-                        Left::Rewritten { writers: w, readers: r } => {
+                        Left::Rewritten {
+                            writers: w,
+                            readers: r,
+                        } => {
                             writers.append(w);
                             readers.append(r);
                         }
@@ -321,11 +354,19 @@ impl Graph {
     /// stops once every member but the highest (which nothing above it can
     /// reach) has been reached.
     fn antichain(&mut self, t: usize, later: bool) -> Vec<TaskId> {
-        let set = if later { &self.later[t] } else { &self.facts[t] };
+        let set = if later {
+            &self.later[t]
+        } else {
+            &self.facts[t]
+        };
         if set.len() <= 1 {
             return set.clone();
         }
-        let set = std::mem::take(if later { &mut self.later[t] } else { &mut self.facts[t] });
+        let set = std::mem::take(if later {
+            &mut self.later[t]
+        } else {
+            &mut self.facts[t]
+        });
         let serial = self.next_serial();
         for &s in &set {
             self.candidate[s as usize] = serial;
@@ -336,19 +377,20 @@ impl Graph {
         let mut dominated: Vec<TaskId> = Vec::new();
         self.heap.clear();
         // A member is decided (reached) as soon as it is seen.
-        let reach = |u: TaskId, graph: &mut Self, dominated: &mut Vec<TaskId>, undecided: &mut usize| {
-            for i in 0..graph.facts[u as usize].len() {
-                let f = graph.facts[u as usize][i];
-                if f >= min && graph.seen[f as usize] != serial {
-                    graph.seen[f as usize] = serial;
-                    if graph.candidate[f as usize] == serial {
-                        dominated.push(f);
-                        *undecided -= 1;
+        let reach =
+            |u: TaskId, graph: &mut Self, dominated: &mut Vec<TaskId>, undecided: &mut usize| {
+                for i in 0..graph.facts[u as usize].len() {
+                    let f = graph.facts[u as usize][i];
+                    if f >= min && graph.seen[f as usize] != serial {
+                        graph.seen[f as usize] = serial;
+                        if graph.candidate[f as usize] == serial {
+                            dominated.push(f);
+                            *undecided -= 1;
+                        }
+                        graph.heap.push(f);
                     }
-                    graph.heap.push(f);
                 }
-            }
-        };
+            };
         for &s in &set {
             reach(s, self, &mut dominated, &mut undecided);
         }
@@ -361,9 +403,16 @@ impl Graph {
             set.clone()
         } else {
             dominated.sort_unstable();
-            set.iter().copied().filter(|s| dominated.binary_search(s).is_err()).collect()
+            set.iter()
+                .copied()
+                .filter(|s| dominated.binary_search(s).is_err())
+                .collect()
         };
-        *(if later { &mut self.later[t] } else { &mut self.facts[t] }) = set;
+        *(if later {
+            &mut self.later[t]
+        } else {
+            &mut self.facts[t]
+        }) = set;
         kept
     }
 }
@@ -389,9 +438,18 @@ fn merge(into: &mut Vec<TaskId>, new: &[TaskId]) {
 mod tests {
     use super::{Access, TaskId, Tracker};
 
-    const R: Access = Access { read: true, write: false };
-    const W: Access = Access { read: false, write: true };
-    const RW: Access = Access { read: true, write: true };
+    const R: Access = Access {
+        read: true,
+        write: false,
+    };
+    const W: Access = Access {
+        read: false,
+        write: true,
+    };
+    const RW: Access = Access {
+        read: true,
+        write: true,
+    };
 
     /// Task `t`'s edges if the walk ended here.
     fn deps(tr: &Tracker, t: TaskId) -> Vec<TaskId> {
@@ -506,9 +564,18 @@ mod tests {
 mod loop_tests {
     use super::{Access, Tracker};
 
-    const R: Access = Access { read: true, write: false };
-    const W: Access = Access { read: false, write: true };
-    const RW: Access = Access { read: true, write: true };
+    const R: Access = Access {
+        read: true,
+        write: false,
+    };
+    const W: Access = Access {
+        read: false,
+        write: true,
+    };
+    const RW: Access = Access {
+        read: true,
+        write: true,
+    };
 
     #[test]
     fn a_path_around_a_loop_implies_nothing() {
