@@ -418,6 +418,22 @@ pub fn arch_problem(spec: &Spec, arch: &str) -> Option<String> {
     ))
 }
 
+/// indexed.md's rows for a collective met in a HOST orchestrator (by any
+/// pass): the architecture, then the rail. `None` for the collectives the
+/// HOST rail lowers (the plain op); else the message (without the op prefix).
+pub fn host_rail_problem(op_name: &str, arch: &str) -> Option<String> {
+    if op_name == ALL_TO_ALL_V.op {
+        return None;
+    }
+    let spec = Collective::of_op_name(op_name).map(|c| c.spec());
+    Some(spec.and_then(|s| arch_problem(s, arch)).unwrap_or_else(|| {
+        crate::diag::msg!(
+            "{} is not supported on the HOST rail (its lowering is CHIP-only)",
+            spec.map_or(op_name, |s| s.short)
+        )
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -541,8 +541,10 @@ LogicalResult HostDeviceCtxOp::verify() {
 LogicalResult CommDomainOp::verify() {
   if (failed(verifyInHostOrchestrator(*this)))
     return failure();
-  if (getRanks() < 1)
-    return emitOpError() << "ranks must be at least 1, got " << getRanks();
+  // The signed value: I64Attr's accessor is unsigned, so -1 would pass.
+  int64_t ranks = getRanksAttr().getInt();
+  if (ranks < 1)
+    return emitOpError() << "ranks must be at least 1, got " << ranks;
   return success();
 }
 

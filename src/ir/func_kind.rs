@@ -23,6 +23,11 @@ pub fn is_chip_orchestration(func: &OperationRef) -> bool {
     is_orchestration_body(func) && !is_host_level(func)
 }
 
+/// A HOST orchestrator: an orchestration function at host level.
+pub fn is_host_orchestrator(func: &OperationRef) -> bool {
+    func_kind(func) == Some("orchestration") && is_host_level(func)
+}
+
 /// The symbol name of a function-like op.
 pub fn symbol_name<'c>(op: &OperationRef<'c, '_>) -> Option<&'c str> {
     attr_str(op.attribute("sym_name").ok()?)

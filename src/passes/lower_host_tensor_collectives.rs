@@ -50,7 +50,7 @@ use crate::{
     diag,
     error::PldError,
     ir::builders,
-    ir::func_kind::{func_kind, is_host_level},
+    ir::func_kind::is_host_orchestrator,
     ir::tensor_type::TensorLike,
     ir::util::{
         SymbolTable, enclosing_function, i64_attr, insert_before, key, module_body,
@@ -172,10 +172,6 @@ pub fn build_callable<'c>(
     )
 }
 
-fn is_host_orchestrator(func: &OperationRef) -> bool {
-    func_kind(func) == Some("orchestration") && is_host_level(func)
-}
-
 struct Plan {
     variant: Variant,
     ranks: i64,
@@ -194,17 +190,7 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
         .filter(|f| is_host_orchestrator(f))
     {
         for op in ops_named(func, &COLLECTIVES) {
-            let name = op_name(&op);
-            if name != ALL_TO_ALL_V {
-                // indexed.md's rows in order: the architecture, then the rail.
-                let spec = crate::collective::Collective::of_op_name(&name).map(|c| c.spec());
-                let message = match spec.and_then(|s| crate::collective::arch_problem(s, &arch)) {
-                    Some(problem) => problem,
-                    None => diag::msg!(
-                        "{} is not supported on the HOST rail (its lowering is CHIP-only)",
-                        spec.map_or(name.as_str(), |s| s.short)
-                    ),
-                };
+            if let Some(message) = crate::collective::host_rail_problem(&op_name(&op), &arch) {
                 diag::op_error(&op, &message);
                 errors += 1;
                 continue;

@@ -21,7 +21,7 @@ use crate::{
     collective::{Collective, WidthRule, arch_problem, module_arch},
     diag,
     error::PldError,
-    ir::func_kind::{is_chip_orchestration, symbol_name},
+    ir::func_kind::{is_chip_orchestration, is_host_orchestrator, symbol_name},
     ir::ptr_map::PtrMap,
     ir::tensor_type::TensorView,
     ir::util::{SymbolTable, module_body, module_functions, ops_named, structurally_equal},
@@ -120,7 +120,23 @@ pub fn lower_l2_tensor_collectives(
     let mut errors = 0;
     // Every collective of a CHIP orchestration body, with its function (for phase 2).
     let mut seen: Vec<(OperationRef, OperationRef)> = Vec::new();
-    for func in functions.iter().filter(|f| is_chip_orchestration(f)) {
+    for func in &functions {
+        if is_host_orchestrator(func) {
+            // indexed.md: a collective the HOST rail cannot lower is an error
+            // for any pass that meets it (the plain op is the HOST rail's).
+            for op in ops_named(func, &COLLECTIVES) {
+                if let Some(message) =
+                    crate::collective::host_rail_problem(&crate::ir::util::op_name(&op), &arch)
+                {
+                    diag::op_error(&op, &message);
+                    errors += 1;
+                }
+            }
+            continue;
+        }
+        if !is_chip_orchestration(func) {
+            continue;
+        }
         for op in ops_named(func, &COLLECTIVES) {
             seen.push((*func, op));
             match plan_collective(&op, &mut trace, aiv_cores, &arch) {

@@ -9,6 +9,15 @@ func.func @f() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
 
 // -----
 
+// A negative count is refused too (not read as a huge unsigned one).
+func.func @negative_ranks() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  // expected-error@+1 {{'pld.comm_domain' op ranks must be at least 1, got -1}}
+  %d = pld.comm_domain {ranks = -1 : i64} : !pld.comm_domain
+  return
+}
+
+// -----
+
 func.func @f() attributes {pl.func_kind = "orchestration"} {
   // expected-error@+1 {{'pld.comm_domain' op is only valid in a HOST orchestrator}}
   %d = pld.comm_domain {ranks = 2 : i64} : !pld.comm_domain

@@ -1,6 +1,6 @@
 // The whole pipeline refuses the indexed op where indexed.md does: in a HOST
 // orchestrator (the first pass that meets it there is
-// --lower-host-tensor-collectives) and in an InCore body
+// --lower-l2-tensor-collectives, see indexed-host-orchestrator.mlir) and in an InCore body
 // (--lower-composite-ops), each located at the op; nothing passes silently.
 // RUN: pld-opt %s --split-input-file --verify-diagnostics --pld-lower-collectives
 
