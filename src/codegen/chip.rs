@@ -194,6 +194,8 @@ pub fn emit<'c, 'a>(
         uses_scope: false,
         launch_width: None,
         body: String::new(),
+        poisoned: Default::default(),
+        read_poison: false,
     };
     let (mut n_tensors, mut n_comms, mut n_scalars) = (0usize, 0usize, 0usize);
     let mut signature = Vec::new();
@@ -319,6 +321,12 @@ struct Emitter<'p, 'c, 'a> {
     /// Inside a `pl.launch`: the C++ expression of its block count.
     launch_width: Option<String>,
     body: String,
+    /// Results of ops that failed to emit (an error was reported, or they
+    /// read such a result): their uses report nothing more, so one cause
+    /// gives one error, not one per later use.
+    poisoned: std::collections::HashSet<usize>,
+    /// The op being emitted read a poisoned value.
+    read_poison: bool,
 }
 
 fn ind(depth: usize) -> String {
@@ -334,6 +342,10 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         }
         if let Some(b) = self.vals.get(&key) {
             return Some(b.clone());
+        }
+        if self.poisoned.contains(&key) {
+            self.read_poison = true;
+            return None;
         }
         let what = crate::ir::values::as_result(v)
             .map(|r| crate::diag::msg!("a result of '{}'", op_name(&r.owner())))
@@ -460,6 +472,23 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     }
 
     fn op(&mut self, op: &OperationRef<'c, 'a>, depth: usize) {
+        let errors = self.p.errors;
+        let outer_read_poison = std::mem::take(&mut self.read_poison);
+        self.emit_op(op, depth);
+        if self.p.errors > errors || self.read_poison {
+            for r in 0..op.result_count() {
+                if let Ok(v) = op.result(r)
+                    && !self.vals.contains_key(&vkey(v))
+                {
+                    self.poisoned.insert(vkey(v));
+                }
+            }
+        }
+        // An enclosing op (this one sits in its region) failed too.
+        self.read_poison |= outer_read_poison;
+    }
+
+    fn emit_op(&mut self, op: &OperationRef<'c, 'a>, depth: usize) {
         let name = op_name(op);
         let Some(kind) = OrchOp::from_name(&name) else {
             if super::orch_ops::DEFERRED_OPS.contains(&name.as_str()) {

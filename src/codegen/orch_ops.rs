@@ -9,7 +9,7 @@ use crate::{
     diag,
     ir::func_kind::func_kind,
     ir::tensor_type::TensorLike,
-    ir::util::{callee, entry_block, int_attr, is_comm_ctx, is_tensor_like, param_types},
+    ir::util::{callee, int_attr, is_comm_ctx, is_tensor_like, param_types},
 };
 use melior::ir::{
     BlockLike, RegionLike, Type, TypeLike, ValueLike,
@@ -289,23 +289,15 @@ pub fn check_body<'c, 'a>(
     let Ok(region) = func.region(0) else {
         return errors;
     };
-    if region
-        .first_block()
-        .and_then(|b| b.next_in_region())
-        .is_some()
-    {
-        report(
-            func,
-            format!(
-                "CHIP orchestration function @{name} must have a single block: the orchestration codegen emits structured control flow (scf) only"
-            ),
-        );
-        return errors;
+    // Every block is walked: a body of several blocks has a `cf` branch,
+    // refused below at its own location (orchestration.md).
+    let mut blocks = Vec::new();
+    let mut b = region.first_block();
+    while let Some(block) = b {
+        b = block.next_in_region();
+        blocks.push(block);
     }
-    let Some(entry) = entry_block(func) else {
-        return errors;
-    };
-    let mut stack = vec![entry];
+    let mut stack: Vec<_> = blocks.into_iter().rev().collect();
     while let Some(block) = stack.pop() {
         let mut next = block.first_operation();
         while let Some(op) = next {

@@ -18,9 +18,10 @@
 //! body that `pld-translate`'s orchestration codegen cannot emit, so no
 //! program is accepted by `pld-opt` and then refused by the codegen (see
 //! [`crate::codegen::orch_ops`], the one list both read): an op not in the
-//! list (`cf` branches, `memref`, `tensor`, floating-point `arith`, ...), a
+//! list (`cf` branches, each at its own location, `memref`, `tensor`,
+//! floating-point `arith`, ...), a
 //! value or parameter that is not a tensor, a CommContext or an integer
-//! scalar, a body of more than one block, a view/reshape/create/runtime-
+//! scalar, a view/reshape/create/runtime-
 //! allocated result without a static shape, a task whose callee is not an
 //! AIV kernel, a task result its callee does not return as a parameter, and
 //! a task argument that is an integer scalar.

@@ -27,6 +27,30 @@ func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration
 
 // -----
 
+// One cause, one error: the uses of a task that cannot be emitted (its
+// result feeds a cast, a loop and another task) report nothing more.
+// expected-error @+1 {{AIV kernel @missing_too: cannot read pl.kernel_source "kernel_src/nope.cpp"}}
+func.func private @missing_too(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/nope.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func private @ok(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/scale.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>, %n: index) attributes {pl.func_kind = "orchestration"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = call @missing_too(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  %v = pl.cast %r : !pl.tensor<4xf32> to !pl.tensor<?xf32>
+  %l = scf.for %i = %c0 to %n step %c1 iter_args(%t = %r) -> (!pl.tensor<4xf32>) {
+    %u = func.call @ok(%t) {pl.arg_directions = ["inout"], pl.task_deps = [0], pl.task_id = 1 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+    scf.yield %u : !pl.tensor<4xf32>
+  }
+  %w = call @ok(%l) {pl.arg_directions = ["inout"], pl.task_deps = [1], pl.task_id = 2 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
 // A collective that --pld-lower-collectives never saw.
 func.func @chip(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>)
     attributes {pl.func_kind = "orchestration"} {

@@ -74,12 +74,19 @@ func.func @float_scalars(%f: f32, %n: index) attributes {pl.func_kind = "graph"}
 
 // -----
 
-// cf branches: the codegen emits structured control flow only.
-// expected-error @+1 {{'func.func' op CHIP orchestration function @cf_blocks must have a single block: the orchestration codegen emits structured control flow (scf) only}}
-func.func @cf_blocks(%c: i1) attributes {pl.func_kind = "orchestration"} {
+// cf branches: the codegen emits structured control flow only; each branch
+// is refused at its own location (orchestration.md), in every block.
+func.func private @k(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32>
+    attributes {pl.func_kind = "aiv", pl.kernel_source = "k.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @cf_blocks(%t: !pl.tensor<4xf32>, %c: i1) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'cf.cond_br' op is not supported in a CHIP orchestration body: the orchestration codegen (pld-translate --pld-to-ascend-build) cannot emit it, so --legalize-spmd-launches refuses it}}
   cf.cond_br %c, ^a, ^b
 ^a:
-  return
+  %r = func.call @k(%t) : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  // expected-error @+1 {{'cf.br' op is not supported in a CHIP orchestration body}}
+  cf.br ^b
 ^b:
   return
 }
