@@ -322,7 +322,7 @@ fn plan<'c, 'a>(
     else {
         diag::op_error(
             op,
-            &format!("the HOST rail supports only f32 or i8, got '{element}'"),
+            &format!("the HOST rail supports only f32 or i8, got {element}"),
         );
         return None;
     };

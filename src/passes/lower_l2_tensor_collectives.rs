@@ -401,7 +401,7 @@ fn plan_collective<'c, 'a>(
 
     let Some(variant) = Variant::of_element(spec.collective, types[1].element) else {
         return fail(format!(
-            "the CHIP rail supports only f32 or i8, got '{}'",
+            "the CHIP rail supports only f32 or i8, got {}",
             types[1].element
         ));
     };

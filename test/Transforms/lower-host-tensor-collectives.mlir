@@ -176,7 +176,7 @@ func.func @f16() attributes {pl.func_kind = "orchestration", pl.level = "host"} 
   %s = pld.window %b2 : !pld.dtensor<2x8xi32>
   %c = pld.window %b3 : !pld.dtensor<2xi32>
   %r = pld.window %b4 : !pld.dtensor<2xi32>
-  // expected-error @+1 {{'pld.tensor.all_to_all_v' op the HOST rail supports only f32 or i8, got 'f16'}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op the HOST rail supports only f32 or i8, got f16}}
   %d = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
       : !pld.dtensor<16x4xf16>, !pld.dtensor<16x4xf16>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf16>
   return

@@ -196,7 +196,7 @@ module attributes {pl.arch = "a5"} {
 module attributes {pl.arch = "a5"} {
   func.func @f16(%in: !pl.tensor<16x4xf16>, %t: !pld.dtensor<16x4xf16>, %s: !pld.dtensor<2x8xi32>, %c: !pld.dtensor<2xi32>, %r: !pl.tensor<2xi32>, %i: !pl.tensor<16xi32>) -> !pld.dtensor<16x4xf16>
       attributes {pl.func_kind = "orchestration"} {
-    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op the CHIP rail supports only f32 or i8, got 'f16'}}
+    // expected-error @+1 {{'pld.tensor.indexed_all_to_all_v' op the CHIP rail supports only f32 or i8, got f16}}
     %0 = pld.tensor.indexed_all_to_all_v %in, %t, %s, %c, %r, %i {core_num = 2 : i64}
         : !pl.tensor<16x4xf16>, !pld.dtensor<16x4xf16>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pl.tensor<2xi32>, !pl.tensor<16xi32> -> !pld.dtensor<16x4xf16>
     return %0 : !pld.dtensor<16x4xf16>

@@ -30,7 +30,7 @@ func.func @unranked_signal(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf3
 func.func @bf16(%in: !pld.dtensor<16x4xbf16>, %t: !pld.dtensor<16x4xbf16>, %s: !pld.dtensor<2x8xi32>,
                 %c: !pld.dtensor<2xi32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xbf16>
     attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{'pld.tensor.all_to_all_v' op the CHIP rail supports only f32 or i8, got 'bf16'}}
+  // expected-error @+1 {{'pld.tensor.all_to_all_v' op the CHIP rail supports only f32 or i8, got bf16}}
   %0 = pld.tensor.all_to_all_v %in, %t, %s, %c, %r {core_num = 1 : i64}
       : !pld.dtensor<16x4xbf16>, !pld.dtensor<16x4xbf16>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xbf16>
   return %0 : !pld.dtensor<16x4xbf16>
