@@ -7,6 +7,7 @@
 #include "mlir/Transforms/InliningUtils.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -503,21 +504,113 @@ LogicalResult RequireOp::verify() {
 }
 
 LogicalResult SubmitOp::verify() {
-  if (auto outs = getRuntimeAllocOuts())
-    for (int64_t index : *outs)
+  if (auto outs = getRuntimeAllocOuts()) {
+    llvm::SmallDenseSet<int64_t> seen;
+    for (int64_t index : *outs) {
       if (index < 0 || index >= static_cast<int64_t>(getNumResults()))
         return emitOpError() << "attribute 'runtime_alloc_outs' entries must "
                                 "be result indices in [0, "
                              << getNumResults() << "), got " << index;
+      if (!seen.insert(index).second)
+        return emitOpError() << "attribute 'runtime_alloc_outs' entries must "
+                                "be distinct, got "
+                             << index << " twice";
+    }
+  }
   return success();
 }
 
+/// The binding of a `pl.submit` to its callee (docs/lowering.md, "pl.submit"):
+/// the operands pass the callee's leading parameters, exactly as a
+/// `func.call` would (same types); the callee's remaining, trailing
+/// parameters are the runtime-allocated Outs, one per `runtime_alloc_outs`
+/// entry in order: parameter `operand count + k` is the buffer the runtime
+/// allocates for result `runtime_alloc_outs[k]`. Such a parameter is a
+/// statically shaped `!pl.tensor` of that result's type, not declared `in` or
+/// `inout` (the runtime allocates it uninitialized), and a callee with a body
+/// returns it at that result index. The results are the callee's results.
 LogicalResult SubmitOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto callee =
       symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
   if (!callee)
     return emitOpError() << "callee @" << getCallee()
                          << " must reference a func.func";
+  FunctionType type = callee.getFunctionType();
+  SmallVector<int64_t> outs;
+  if (auto attr = getRuntimeAllocOuts())
+    outs.assign(attr->begin(), attr->end());
+  unsigned numOperands = getNumOperands();
+  if (numOperands + outs.size() != type.getNumInputs())
+    return emitOpError()
+           << "operands and runtime-allocated results must cover the "
+           << type.getNumInputs() << " parameters of @" << getCallee()
+           << " (the operands pass the leading ones, the runtime allocates "
+              "the trailing ones), got "
+           << numOperands << " operands and " << outs.size()
+           << " runtime-allocated results";
+  for (unsigned i = 0; i < numOperands; ++i)
+    if (getOperand(i).getType() != type.getInput(i))
+      return emitOpError() << "operand #" << i
+                           << " must have the type of parameter #" << i
+                           << " of @" << getCallee() << ", "
+                           << type.getInput(i) << ", got "
+                           << getOperand(i).getType();
+  if (getNumResults() != type.getNumResults())
+    return emitOpError() << "result count must equal the result count of @"
+                         << getCallee() << ", " << type.getNumResults()
+                         << ", got " << getNumResults();
+  for (unsigned i = 0; i < getNumResults(); ++i)
+    if (getResult(i).getType() != type.getResult(i))
+      return emitOpError() << "result #" << i
+                           << " must have the type of result #" << i << " of @"
+                           << getCallee() << ", " << type.getResult(i)
+                           << ", got " << getResult(i).getType();
+  for (auto [k, result] : llvm::enumerate(outs)) {
+    unsigned param = numOperands + k;
+    Type paramType = type.getInput(param);
+    auto tensor = dyn_cast<pl::TensorType>(paramType);
+    auto info = getTensorLikeInfo(paramType);
+    if (!tensor || !info || !info->hasStaticShape())
+      return emitOpError() << "parameter #" << param << " of @" << getCallee()
+                           << " (runtime-allocated for result #" << result
+                           << ") must be a statically shaped !pl.tensor, got "
+                           << paramType;
+    if (paramType != type.getResult(result))
+      return emitOpError() << "parameter #" << param << " of @" << getCallee()
+                           << " (runtime-allocated for result #" << result
+                           << ") must have the type of that result, "
+                           << type.getResult(result) << ", got " << paramType;
+    if (auto dir = callee.getArgAttrOfType<StringAttr>(param, "pl.direction");
+        dir && dir.getValue() != "out")
+      return emitOpError() << "parameter #" << param << " of @" << getCallee()
+                           << " (runtime-allocated for result #" << result
+                           << ") must have pl.direction \"out\" (the runtime "
+                              "allocates it uninitialized), got pl.direction \""
+                           << dir.getValue() << "\"";
+    if (callee.isExternal())
+      continue;
+    Value arg = callee.getArgument(param);
+    for (Block &block : callee.getBody()) {
+      auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+      if (!ret || result >= static_cast<int64_t>(ret.getNumOperands()))
+        continue;
+      Value returned = ret.getOperand(result);
+      if (returned == arg)
+        continue;
+      InFlightDiagnostic diag =
+          emitOpError() << "parameter #" << param << " of @" << getCallee()
+                        << " (runtime-allocated for result #" << result
+                        << ") must be what @" << getCallee()
+                        << " returns there, got ";
+      auto returnedArg = dyn_cast<BlockArgument>(returned);
+      if (returnedArg && returnedArg.getOwner() == &callee.front())
+        diag << "parameter #" << returnedArg.getArgNumber();
+      else
+        diag << "a value that is not a parameter";
+      diag.attachNote(ret.getLoc()) << "returned here";
+      return diag;
+    }
+  }
   return success();
 }
 

@@ -1179,7 +1179,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             Vec::new()
         };
         // Arguments: the operands, then (pl.submit) one runtime-allocated buffer per
-        // runtime_alloc_outs result, for the callee's trailing parameters.
+        // runtime_alloc_outs result, for the callee's trailing parameters: buffer k
+        // is parameter operand_count + k, returned at result runtime_alloc_outs[k]
+        // (the pl.submit verifier checks the binding; docs/lowering.md).
         // Only the first pl.abi_arg_count arguments are packed (and so named).
         let abi = int_attr(op, "pl.abi_arg_count")
             .map(|n| n.max(0) as usize)
@@ -1244,11 +1246,18 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let mut tensors: Vec<(String, Direction)> = Vec::new();
         let mut comms: Vec<String> = Vec::new();
         for (k, v) in args.iter().enumerate().take(abi) {
-            let dir = recorded
-                .as_ref()
-                .and_then(|d| d.get(k).copied())
-                .or_else(|| callee_fn.map(|f| param_direction(&f, k)))
-                .unwrap_or(Direction::In);
+            // A runtime-allocated buffer (after the operands) is the callee's
+            // `out` parameter: the task writes it (pl.arg_directions covers
+            // the operands only).
+            let dir = if k >= op.operand_count() {
+                Direction::Out
+            } else {
+                recorded
+                    .as_ref()
+                    .and_then(|d| d.get(k).copied())
+                    .or_else(|| callee_fn.map(|f| param_direction(&f, k)))
+                    .unwrap_or(Direction::In)
+            };
             match v {
                 Val::Tensor(t) => {
                     if !comms.is_empty() {

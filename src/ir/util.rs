@@ -363,6 +363,22 @@ pub fn callee<'c>(op: &OperationRef<'c, '_>) -> Option<&'c str> {
 
 /// How many leading operands of a call-like op are callee arguments (a
 /// `pld.host.dispatch` also has its device and optional core_num).
+/// The result indices a `pl.submit` leaves to the runtime to allocate
+/// (`runtime_alloc_outs`, in order; empty for any other op). Entry `k` is the
+/// buffer the runtime allocates for the callee's parameter
+/// `operand_count + k`, which the callee returns at that result index (the
+/// `pl.submit` verifier checks the binding; docs/lowering.md, "pl.submit").
+pub fn runtime_alloc_outs(op: &OperationRef) -> Vec<i64> {
+    if op_kind(op) != OpKind::Submit {
+        return Vec::new();
+    }
+    op.attribute("runtime_alloc_outs")
+        .ok()
+        .and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok())
+        .map(|d| (0..d.len()).filter_map(|i| d.element(i).ok()).collect())
+        .unwrap_or_default()
+}
+
 pub fn call_arg_count(op: &OperationRef) -> usize {
     if op_kind(op) == OpKind::HostDispatch {
         return dispatch_segments(op).map(|s| s[0] as usize).unwrap_or(0);

@@ -7,7 +7,9 @@
 //!
 //! Each tensor-like argument is an access of its alias class
 //! (`crate::analysis::alias`) with the argument's direction (`pl.arg_directions`,
-//! else the callee's parameter directions; a collective's are fixed), with
+//! else the callee's parameter directions; a collective's are fixed), and each
+//! result a `pl.submit` leaves to the runtime (`runtime_alloc_outs`) is a
+//! write of its own (fresh) class, with
 //! TensorMap semantics: a read depends on the class's last writer (RAW); a
 //! write depends on the last writer (WAW) and on every reader since (WAR).
 //! The regions of an `scf.if` (or any other multi-region op) are
@@ -45,7 +47,7 @@ use crate::{
     ir::ptr_map::{NameMap, PtrMap},
     ir::util::{
         DiscardableAttrSetter, OpKind, i64_attr, is_tensor_like, module_body, module_functions,
-        op_key, op_kind,
+        op_key, op_kind, runtime_alloc_outs,
     },
 };
 use melior::ir::{
@@ -167,11 +169,22 @@ fn task_accesses<'c, 'a>(
 ) -> Vec<(u32, Access)> {
     let dirs = directions.operand_directions(op);
     let mut accesses: Vec<(u32, Access)> = Vec::new();
-    for (i, value) in op.operands().enumerate() {
+    // The operands with their directions, then (pl.submit) each result the
+    // runtime allocates: the task writes it (it is the callee's `out`
+    // parameter), so a later reader or writer of it is ordered after the task.
+    let written_results = runtime_alloc_outs(op)
+        .into_iter()
+        .filter_map(|n| usize::try_from(n).ok())
+        .filter_map(|n| op.result(n).ok())
+        .map(|r| (r.into(), Direction::Out));
+    let operands = op
+        .operands()
+        .enumerate()
+        .map(|(i, value)| (value, dirs.get(i).copied().unwrap_or(Direction::In)));
+    for (value, d) in operands.chain(written_results) {
         if !is_tensor_like(value.r#type()) {
             continue;
         }
-        let d = dirs.get(i).copied().unwrap_or(Direction::In);
         let next = dense.len() as u32;
         let class = *dense.entry(classes.class(value)).or_insert(next);
         match accesses.iter_mut().find(|(c, _)| *c == class) {

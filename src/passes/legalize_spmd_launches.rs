@@ -12,7 +12,8 @@
 //! | `pl.core_num` not an i64 >= 1 | `pl.core_num must be an i64 >= 1` |
 //! | `pl.sync_start` without `pl.core_num` > 1 | `pl.sync_start requires pl.core_num > 1` |
 //! | a launch spec or a builtin kernel whose callee is not `aiv` | `must launch an AIV function` |
-//! | an `out`/`inout` parameter without a caller argument | `no caller-provided argument for out/inout parameter(s)` + `'name' (#i)` list |
+//! | a runtime-allocated parameter of a `pl.submit` that is not `out` | `runtime-allocated parameter 'name' (#i) of @k must be an out parameter` |
+//! | an `out`/`inout` parameter without a caller argument (on an SPMD launch: any runtime-allocated one) | `must pass an argument for every out/inout parameter` + `'name' (#i, dir)` list |
 //!
 //! It also refuses, at the op's location, everything in a CHIP orchestration
 //! body that `pld-translate`'s orchestration codegen cannot emit, so no
@@ -29,18 +30,25 @@
 //! Parameter directions are the explicit `pl.direction`s, else derived (see
 //! `crate::analysis::directions`). A parameter's name is the name of its location
 //! (`%out: !pl.tensor<...> loc("out")`), else `arg<i>`. Only `pl.submit` can
-//! pass fewer arguments than its callee has parameters (the rest are Outs the
-//! runtime allocates, `runtime_alloc_outs`); an SPMD launch may not leave an
-//! `out`/`inout` parameter to the runtime. The pass changes nothing.
+//! pass fewer arguments than its callee has parameters: its operands pass the
+//! leading parameters and the trailing ones, one per `runtime_alloc_outs`
+//! entry, are the Outs the runtime allocates (the `pl.submit` verifier checks
+//! the count, the types and that the callee returns each at its result; see
+//! docs/lowering.md). Here each such parameter's direction, explicit or
+//! derived, must be `out`: the runtime allocates it uninitialized, so an
+//! `inout` one would read garbage. An SPMD launch (one carrying
+//! `pl.core_num`) may not leave any `out`/`inout` parameter to the runtime.
+//! The pass changes nothing.
 
 use super::{Analyses, Effect, ModulePass};
 use crate::{
-    analysis::directions::Directions,
+    analysis::directions::{Direction, Directions},
     diag,
     error::PldError,
     ir::func_kind::{func_kind, is_chip_orchestration, symbol_name},
     ir::util::{
         call_arg_count, callee, callee_name, entry_block, module_body, module_functions, ops_named,
+        runtime_alloc_outs,
     },
 };
 use melior::ir::{
@@ -151,13 +159,31 @@ fn check_launch<'c, 'a>(
     }
     let params = directions.of_function(callee);
     let provided = call_arg_count(call);
-    let missing: Vec<String> = params
-        .iter()
-        .enumerate()
-        .skip(provided)
-        .filter(|(_, d)| d.writes())
-        .map(|(i, d)| format!("'{}' (#{i}, {})", param_name(callee, i), d.as_str()))
-        .collect();
+    // The parameters a pl.submit leaves to the runtime: exactly those after its
+    // operands, one per runtime_alloc_outs entry (the pl.submit verifier checks
+    // the count). An SPMD launch leaves none.
+    let runtime = if has_spec {
+        0
+    } else {
+        runtime_alloc_outs(call).len()
+    };
+    let mut missing: Vec<String> = Vec::new();
+    for (i, d) in params.iter().enumerate().skip(provided) {
+        if i < provided + runtime {
+            if *d != Direction::Out {
+                return Err(diag::msg!(
+                    "runtime-allocated parameter '{}' (#{i}) of @{name} must be an out parameter \
+                     (the runtime allocates it uninitialized for the kernel to write), got {}",
+                    param_name(callee, i),
+                    d.as_str()
+                ));
+            }
+            continue;
+        }
+        if d.writes() {
+            missing.push(format!("'{}' (#{i}, {})", param_name(callee, i), d.as_str()));
+        }
+    }
     if !missing.is_empty() {
         return Err(diag::msg!(
             "launch of @{name} must pass an argument for every out/inout parameter of the kernel, got none for {}",

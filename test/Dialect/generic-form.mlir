@@ -45,7 +45,8 @@ func.func @tensor_ops(%v: f32, %k: index) {
   return
 }
 
-func.func private @kernel(!pl.tensor<16x8xf32>) -> !pl.tensor<16x8xf32>
+// The operand passes parameter #0; the runtime allocates parameter #1 for result #0.
+func.func private @kernel(!pl.tensor<16x8xf32>, !pl.tensor<16x8xf32> {pl.direction = "out"}) -> !pl.tensor<16x8xf32>
 
 // CHECK-LABEL: func.func @host
 // CHECK: %[[B:.*]] = pld.window_buffer {bytes = 1024 : i64} : !pld.window_buffer

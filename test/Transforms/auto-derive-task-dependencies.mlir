@@ -90,3 +90,25 @@ func.func @kernel_body(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "aiv"} 
   func.call @read(%a) : (!pl.tensor<4xf32>) -> ()
   return
 }
+
+// A result pl.submit leaves to the runtime (runtime_alloc_outs) is written by
+// the submit: a reader of it (RAW, 1 on 0; through a view too), and a later
+// writer of it (WAW with the WAR on 1 implying it, 2 on 1), are ordered after
+// it. The kernel has two results; the runtime allocates result #1, its
+// trailing parameter #2.
+// CHECK-LABEL: func.func @runtime_allocated
+// CHECK: pl.submit @produce({{.*}}pl.task_deps = [], pl.task_id = 0 : i64
+// CHECK: call @read({{.*}}pl.task_deps = [0], pl.task_id = 1 : i64}
+// CHECK: call @write({{.*}}pl.task_deps = [1], pl.task_id = 2 : i64}
+func.func private @produce(%a: !pl.tensor<4xf32> {pl.direction = "in"}, %b: !pl.tensor<4xf32> {pl.direction = "inout"},
+                           %o: !pl.tensor<4xf32> {pl.direction = "out"}) -> (!pl.tensor<4xf32>, !pl.tensor<4xf32>)
+    attributes {pl.func_kind = "aiv"} {
+  return %b, %o : !pl.tensor<4xf32>, !pl.tensor<4xf32>
+}
+func.func @runtime_allocated(%x: !pl.tensor<4xf32>, %w: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %sub:2 = pl.submit @produce(%x, %w) {runtime_alloc_outs = array<i64: 1>} : (!pl.tensor<4xf32>, !pl.tensor<4xf32>) -> (!pl.tensor<4xf32>, !pl.tensor<4xf32>)
+  %v = pl.tensor.reshape %sub#1 : !pl.tensor<4xf32> -> !pl.tensor<4xf32>
+  func.call @read(%v) : (!pl.tensor<4xf32>) -> ()
+  func.call @write(%sub#1) : (!pl.tensor<4xf32>) -> ()
+  return
+}

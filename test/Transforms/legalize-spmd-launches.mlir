@@ -75,18 +75,60 @@ func.func @spec_on_plain_call(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = 
 
 // -----
 
-// pl.submit may pass fewer arguments (runtime-allocated Outs), but a launched
-// kernel's out/inout parameters must all be caller-provided; explicit and
-// derived directions both count, named by location or position.
-func.func @kernel(%inp: !pl.tensor<4xf32> loc("inp"), %out: !pl.tensor<4xf32> {pl.direction = "out"} loc("out"),
-                  %acc: !pl.tensor<4xf32> loc("acc"), %scale: !pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+// pl.submit passes fewer arguments than its kernel has parameters exactly when
+// the trailing ones are runtime-allocated Outs (runtime_alloc_outs; the
+// pl.submit verifier checks the binding). This natural form is legal. (This
+// case used to be refused with "must pass an argument for every out/inout
+// parameter": the pass did not know the runtime allocates those parameters.)
+// CHECK-LABEL: func.func @runtime_out
+// CHECK: pl.submit @k2(%{{.*}}) {runtime_alloc_outs = array<i64: 0>}
+func.func private @k2(%a: !pl.tensor<4xf32> {pl.direction = "in"}, %o: !pl.tensor<4xf32> {pl.direction = "out"}) -> !pl.tensor<4xf32>
+    attributes {pl.func_kind = "aiv", pl.kernel_source = "kernels/stage_step.cpp"} {
+  return %o : !pl.tensor<4xf32>
+}
+func.func @runtime_out(%b: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %r = pl.submit @k2(%b) {runtime_alloc_outs = array<i64: 0>} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// A runtime-allocated parameter must be out, derived directions included: the
+// runtime allocates it uninitialized, so an inout one would read garbage.
+// Named by location, else by position.
+func.func @kernel(%inp: !pl.tensor<4xf32> loc("inp"), %acc: !pl.tensor<4xf32> loc("acc")) -> !pl.tensor<4xf32>
     attributes {pl.func_kind = "aiv"} {
-  func.call @accumulate(%acc, %scale) : (!pl.tensor<4xf32>, !pl.tensor<4xf32>) -> ()
-  return %out : !pl.tensor<4xf32>
+  func.call @accumulate(%acc, %inp) : (!pl.tensor<4xf32>, !pl.tensor<4xf32>) -> ()
+  return %acc : !pl.tensor<4xf32>
 }
 func.func private @accumulate(!pl.tensor<4xf32> {pl.direction = "inout"}, !pl.tensor<4xf32> {pl.direction = "in"})
-func.func @missing_outputs(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{'pl.submit' op launch of @kernel must pass an argument for every out/inout parameter of the kernel, got none for 'out' (#1, out), 'acc' (#2, inout)}}
+func.func @inout_left_to_runtime(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.submit' op runtime-allocated parameter 'acc' (#1) of @kernel must be an out parameter (the runtime allocates it uninitialized for the kernel to write), got inout}}
   %0 = pl.submit @kernel(%x) {runtime_alloc_outs = array<i64: 0>} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// A body-less kernel's parameter without pl.direction is conservatively inout.
+func.func private @opaque_kernel(!pl.tensor<4xf32> {pl.direction = "in"}, !pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+    attributes {pl.func_kind = "aiv"}
+func.func @undeclared_left_to_runtime(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.submit' op runtime-allocated parameter 'arg1' (#1) of @opaque_kernel must be an out parameter (the runtime allocates it uninitialized for the kernel to write), got inout}}
+  %0 = pl.submit @opaque_kernel(%x) {runtime_alloc_outs = array<i64: 0>} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// An SPMD launch (pl.core_num) leaves no out/inout parameter to the runtime:
+// every one must be caller-provided.
+func.func @kernel(%inp: !pl.tensor<4xf32> loc("inp"), %out: !pl.tensor<4xf32> {pl.direction = "out"} loc("out")) -> !pl.tensor<4xf32>
+    attributes {pl.func_kind = "aiv"} {
+  return %out : !pl.tensor<4xf32>
+}
+func.func @spmd_missing_output(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.submit' op launch of @kernel must pass an argument for every out/inout parameter of the kernel, got none for 'out' (#1, out)}}
+  %0 = pl.submit @kernel(%x) {pl.core_num = 2 : i64, pl.sync_start, runtime_alloc_outs = array<i64: 0>} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
   return
 }

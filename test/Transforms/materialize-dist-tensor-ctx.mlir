@@ -95,11 +95,17 @@ func.func @host_call() attributes {pl.func_kind = "orchestration", pl.level = "h
 
 // -----
 
-func.func @kernel(%x: !pl.tensor<4xf32>, %a: !pld.dtensor<4xf32> {pl.direction = "out"}) attributes {pl.func_kind = "aiv"} {
-  return
+// A submit that leaves a trailing parameter to the runtime (runtime_alloc_outs)
+// to a callee with a dtensor parameter: its CommContext would have to follow
+// the runtime-allocated buffer, which the kernel ABI (tensors, then contexts)
+// and the submit binding (operands, then runtime-allocated Outs) cannot both
+// have. (A submit passing too few arguments without runtime_alloc_outs is
+// now refused by the pl.submit verifier.)
+func.func @kernel(%a: !pld.dtensor<4xf32>, %o: !pl.tensor<4xf32> {pl.direction = "out"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv"} {
+  return %o : !pl.tensor<4xf32>
 }
 func.func @short_submit(%x: !pl.tensor<4xf32>, %a: !pld.dtensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
   // expected-error @+1 {{'pl.submit' op cannot thread CommContext arguments into the call to @kernel: the call must pass the 2 parameters @kernel has before its CommContexts, got 1 arguments}}
-  pl.submit @kernel(%x) : (!pl.tensor<4xf32>) -> ()
+  %r = pl.submit @kernel(%a) {runtime_alloc_outs = array<i64: 0>} : (!pld.dtensor<4xf32>) -> !pl.tensor<4xf32>
   return
 }

@@ -155,14 +155,19 @@ def LegalizeSpmdLaunches : Pass<"legalize-spmd-launches", "::mlir::ModuleOp"> {
   let summary = "Check every kernel launch of a CHIP orchestration body: "
                 "pl.core_num >= 1, pl.sync_start only with pl.core_num > 1, an "
                 "AIV callee, and a caller argument for every out/inout "
-                "parameter; refuse what the orchestration codegen cannot emit";
+                "parameter not left to the runtime (pl.submit's "
+                "runtime_alloc_outs); refuse what the orchestration codegen "
+                "cannot emit";
   let description = [{
     A launch is a `func.call` or `pl.submit` in a CHIP orchestration body
     whose callee is a kernel (`incore`, `aic`, `aiv`) or that carries a launch
     spec (`pl.core_num` / `pl.sync_start`). Each is checked, one error per
     launch (the first failing row): `pl.core_num` an i64 >= 1; `pl.sync_start`
     only with `pl.core_num > 1`; a launch spec or builtin kernel only on an
-    AIV callee; a caller argument for every `out`/`inout` parameter. The pass
+    AIV callee; a caller argument for every `out`/`inout` parameter, except
+    that a `pl.submit` leaves its callee's trailing parameters, one per
+    `runtime_alloc_outs` entry, to the runtime: each must be `out` (explicit
+    or derived), and an SPMD launch (`pl.core_num`) leaves none. The pass
     also refuses everything `pld-translate`'s orchestration codegen cannot
     emit. It changes nothing.
 

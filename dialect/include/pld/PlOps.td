@@ -185,9 +185,27 @@ def Pl_SubmitOp : Pl_Op<"submit", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "submits a kernel task";
   let description = [{
-    Submits `callee` with `operands` as one task. The results listed in
-    `runtime_alloc_outs` are Out tensors the runtime allocates (roots of the
-    contiguity trace); every other result is the argument the callee returns.
+    Submits `callee` with `operands` as one task. The operands pass the
+    callee's leading parameters, each of exactly its parameter's type (as a
+    `func.call`'s). The callee's remaining, trailing parameters are the Outs
+    the runtime allocates, one per `runtime_alloc_outs` entry in order:
+    parameter `operand count + k` is the buffer allocated for result
+    `runtime_alloc_outs[k]` (a root of the contiguity trace). Each is a
+    statically shaped `!pl.tensor` of that result's type, not declared `in`
+    or `inout`, and a callee with a body returns it at that result index. The
+    results are the callee's; every other result is the argument the callee
+    returns there.
+
+    ```mlir
+    func.func private @k(%a: !pl.tensor<4xf32> {pl.direction = "in"},
+                         %o: !pl.tensor<4xf32> {pl.direction = "out"}) -> !pl.tensor<4xf32>
+        attributes {pl.func_kind = "aiv"} {
+      return %o : !pl.tensor<4xf32>
+    }
+    // %a is passed; the runtime allocates %o for result #0.
+    %r = pl.submit @k(%b) {runtime_alloc_outs = array<i64: 0>}
+        : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+    ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands,
                        OptionalAttr<DenseI64ArrayAttr>:$runtime_alloc_outs);

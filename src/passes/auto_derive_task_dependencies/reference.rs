@@ -288,14 +288,24 @@ impl Walker<'_> {
     ) {
         let dirs = directions.operand_directions(op);
         let mut accesses: Vec<(usize, Access)> = Vec::new();
-        for (i, value) in op.operands().enumerate() {
-            if !is_tensor_like(value.r#type()) {
-                continue;
-            }
+        // (Not verbatim: the runtime-allocated results of a pl.submit are
+        // writes too, as in the pass.)
+        let written_results = crate::ir::util::runtime_alloc_outs(op)
+            .into_iter()
+            .filter_map(|n| usize::try_from(n).ok())
+            .filter_map(|n| op.result(n).ok())
+            .map(|r| (r.into(), crate::analysis::directions::Direction::Out));
+        let operands = op.operands().enumerate().map(|(i, value)| {
             let d = dirs
                 .get(i)
                 .copied()
                 .unwrap_or(crate::analysis::directions::Direction::In);
+            (value, d)
+        });
+        for (value, d) in operands.chain(written_results) {
+            if !is_tensor_like(value.r#type()) {
+                continue;
+            }
             let class = classes.class(value);
             match accesses.iter_mut().find(|(c, _)| *c == class) {
                 Some((_, a)) => {

@@ -10,6 +10,11 @@ func.func private @kernel(%a: !pl.tensor<16x4xf32>, %b: !pld.dtensor<16x4xf32>) 
     attributes {pl.func_kind = "aiv", pl.kernel_source = "k.cpp"} {
   return %b, %a : !pld.dtensor<16x4xf32>, !pl.tensor<16x4xf32>
 }
+// Its runtime-allocating twin: the submit passes %b, the runtime allocates %o.
+func.func private @kernel_alloc(%b: !pld.dtensor<16x4xf32>, %o: !pl.tensor<16x4xf32> {pl.direction = "out"}) -> (!pld.dtensor<16x4xf32>, !pl.tensor<16x4xf32>)
+    attributes {pl.func_kind = "aiv", pl.kernel_source = "k.cpp"} {
+  return %b, %o : !pld.dtensor<16x4xf32>, !pl.tensor<16x4xf32>
+}
 
 // CHECK-LABEL: func.func @roots
 // CHECK: call @__builtin_all_to_all_v__fp32
@@ -71,7 +76,7 @@ func.func @calls_and_submits(%x: !pl.tensor<16x4xf32>, %w: !pld.dtensor<16x4xf32
   %k:2 = call @kernel(%x, %w) : (!pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>) -> (!pld.dtensor<16x4xf32>, !pl.tensor<16x4xf32>)
   %0 = pld.tensor.all_to_all_v %k#1, %k#0, %s, %c, %r {core_num = 1 : i64}
       : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
-  %sub:2 = pl.submit @kernel(%x, %0) {runtime_alloc_outs = array<i64: 1>} : (!pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>) -> (!pld.dtensor<16x4xf32>, !pl.tensor<16x4xf32>)
+  %sub:2 = pl.submit @kernel_alloc(%0) {runtime_alloc_outs = array<i64: 1>} : (!pld.dtensor<16x4xf32>) -> (!pld.dtensor<16x4xf32>, !pl.tensor<16x4xf32>)
   %1 = pld.tensor.all_to_all_v %sub#1, %sub#0, %s, %c, %r {core_num = 1 : i64}
       : !pl.tensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
   return %1 : !pld.dtensor<16x4xf32>
