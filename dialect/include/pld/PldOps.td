@@ -169,7 +169,12 @@ class Pld_AllToAllVBase<string mnemonic, dag extraOperands, string doc>
     `!pld.dtensor`, target rows not divisible by NR (where static), a result
     type other than the target's, and anything but exactly one of the
     `core_num` attribute and the `dynamic_core_num` operand. Each message
-    names the operand.
+    names the operand. How `input` must match `target` depends on the op
+    (below): the plain op's `input` is, like `target`, an `[NR*MAX_RECV, ...]`
+    payload, so where both are static it has the target's row count and rows
+    of the target's element count (the row shape may differ: the kernel reads
+    rows flat); the indexed op's `input` has any row count and the target's
+    row shape.
 
     The op is not `Pure`: it writes `target`, `signal` and `recv_counts`, so it
     is never erased as dead. Its result is `target` (the window-as-result
