@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace pld;
@@ -253,6 +254,51 @@ static LogicalResult verifyInputRows(Operation *op, const TensorLikeInfo &in,
   return success();
 }
 
+/// The plain variant's `input`: ir.md types both `input` and `target` as
+/// `[NR*MAX_RECV, ...]` payloads, and the kernel takes MAX_RECV and the row
+/// size from `target` and reads `input` with them (rows `d*MAX_RECV ..` of
+/// `target.row_elems()` elements each, addressed flat). So where the static
+/// types prove it, `input` must have the target's row count and rows of the
+/// target's element count (the row shape itself may differ: 16x2x2 and 16x4
+/// are the same flat rows). Only static facts are compared: a `?` row count,
+/// a row with a `?` dim or an unranked type checks nothing on that side.
+static LogicalResult verifyInputGeometry(Operation *op,
+                                         const TensorLikeInfo &in,
+                                         const TensorLikeInfo &tgt) {
+  if (!in.ranked || !tgt.ranked || tgt.shape.empty())
+    return success(); // an unranked side proves nothing; a rank-0 target is
+                      // refused below ("must have a row dimension")
+  if (in.shape.empty())
+    return op->emitOpError() << "operand 'input' must have a row dimension";
+  if (!ShapedType::isDynamic(in.shape[0]) &&
+      !ShapedType::isDynamic(tgt.shape[0]) && in.shape[0] != tgt.shape[0])
+    return op->emitOpError()
+           << "operand 'input' row count must equal the row count "
+           << tgt.shape[0]
+           << " of 'target' (both are [NR*MAX_RECV, ...] payloads), got "
+           << in.shape[0];
+  // The element count of one row, or nullopt when a row dim is `?`. The
+  // verifyTensorLike check bounds the whole shape's product by int64, but a
+  // row of a `0x...` shape is not bounded by it: multiply with overflow care.
+  auto rowElems = [](ArrayRef<int64_t> shape) -> std::optional<int64_t> {
+    int64_t n = 1;
+    for (int64_t d : shape.drop_front()) {
+      if (ShapedType::isDynamic(d) || llvm::MulOverflow(n, d, n))
+        return std::nullopt;
+    }
+    return n;
+  };
+  std::optional<int64_t> inRow = rowElems(in.shape), tgtRow = rowElems(tgt.shape);
+  if (inRow && tgtRow && *inRow != *tgtRow)
+    return op->emitOpError()
+           << "operand 'input' rows must hold as many elements as a "
+              "'target' row ("
+           << *tgtRow << " in " << formatDims(tgt.shape.drop_front())
+           << "), got " << *inRow << " in "
+           << formatDims(in.shape.drop_front());
+  return success();
+}
+
 static LogicalResult verifyCollective(Operation *op,
                                       ArrayRef<NamedOperand> operands,
                                       Value result, bool hasAttr,
@@ -299,7 +345,8 @@ static LogicalResult verifyCollective(Operation *op,
                              << in.elementType
                              << " differs from 'target' element type "
                              << tgt.elementType;
-  if (rules.indexed && failed(verifyInputRows(op, in, tgt)))
+  if (rules.indexed ? failed(verifyInputRows(op, in, tgt))
+                    : failed(verifyInputGeometry(op, in, tgt)))
     return failure();
 
   TensorLikeInfo sig = *getTensorLikeInfo(signal.getType());
@@ -323,6 +370,10 @@ static LogicalResult verifyCollective(Operation *op,
   if (rules.indexed && failed(verifyIndex(op, operands[5], tgt)))
     return failure();
 
+  // ir.md: the type deducer rejects "(where static) target rows not
+  // divisible by NR" (target is `[NR*MAX_RECV, ...]`). The plain op's input
+  // has the target's rows (checked above), so this covers it too; the indexed
+  // op's input rows are free (indexed.md: `N_in` is free).
   if (tgt.ranked && !tgt.shape.empty() && !ShapedType::isDynamic(ranks) &&
       !ShapedType::isDynamic(tgt.shape[0]) && tgt.shape[0] % ranks != 0)
     return op->emitOpError()
@@ -550,6 +601,81 @@ LogicalResult CommDomainOp::verify() {
 
 LogicalResult WindowBufferOp::verify() {
   return verifyDomainOperand(*this, getDomain());
+}
+
+namespace {
+/// What a statically shaped view spans from its base.
+struct ViewSize {
+  int64_t elements;     // the elements the view spans
+  int64_t elementBytes; // bytes of one element
+  bool overflow;        // the element count does not fit in int64
+};
+} // namespace
+
+/// The span of a view type, or nullopt when its shape has a `?` dim (nothing
+/// is provable). Packed: the product of the dims. Explicit strides: the span
+/// they address, `1 + sum((dim - 1) * stride)` elements (a `?` stride counts
+/// as 0, a lower bound), 0 if a dim is 0.
+static std::optional<ViewSize> staticViewSize(const TensorLikeInfo &t) {
+  if (!t.hasStaticShape() || !t.elementType.isIntOrFloat())
+    return std::nullopt;
+  ViewSize size{1, (t.elementType.getIntOrFloatBitWidth() + 7) / 8, false};
+  if (t.strides.empty()) {
+    // verifyTensorLike has bounded the product of the static dims by int64.
+    for (int64_t d : t.shape)
+      size.elements *= d;
+  } else if (llvm::is_contained(t.shape, 0)) {
+    size.elements = 0;
+  } else {
+    for (auto [d, s] : llvm::zip(t.shape, t.strides)) {
+      int64_t step = 0;
+      if (ShapedType::isDynamic(s))
+        continue;
+      size.overflow |= llvm::MulOverflow(d - 1, s, step);
+      size.overflow |= llvm::AddOverflow(size.elements, step, size.elements);
+    }
+  }
+  return size;
+}
+
+LogicalResult WindowOp::verify() {
+  // Provable only when the allocation is a pld.window_buffer of this body
+  // (a block argument or another op's result has no known size).
+  auto buffer = getBuffer().getDefiningOp<WindowBufferOp>();
+  if (!buffer)
+    return success();
+  std::optional<ViewSize> size =
+      staticViewSize(*getTensorLikeInfo(getResult().getType()));
+  if (!size)
+    return success();
+  // The signed values: I64Attr's accessor is unsigned (the ODS constraints
+  // already refuse a negative bytes or offset).
+  int64_t bytes = buffer.getBytesAttr().getInt();
+  int64_t offset = getOffsetAttr() ? getOffsetAttr().getInt() : 0;
+  int64_t viewBytes = 0, end = 0;
+  bool overflow = size->overflow ||
+                  llvm::MulOverflow(size->elements, size->elementBytes,
+                                    viewBytes) ||
+                  llvm::AddOverflow(offset, viewBytes, end);
+  if (!overflow && end <= bytes)
+    return success();
+  // What was found, in one string so the message is one statement.
+  std::string found;
+  llvm::raw_string_ostream os(found);
+  os << offset << " + ";
+  if (overflow)
+    os << size->elements << " x " << size->elementBytes
+       << " bytes (more than fit in int64)";
+  else
+    os << viewBytes << " = " << end << " ('" << getResult().getType()
+       << "' spans " << size->elements << " elements of "
+       << size->elementBytes << " bytes)";
+  InFlightDiagnostic diag =
+      emitOpError() << "offset + view size must not exceed the " << bytes
+                    << " bytes of its pld.window_buffer, got " << found;
+  diag.attachNote(buffer.getLoc())
+      << "the pld.window_buffer allocates " << bytes << " bytes here";
+  return diag;
 }
 
 LogicalResult HostRequireOp::verify() {

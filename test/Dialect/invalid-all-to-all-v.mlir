@@ -155,6 +155,64 @@ func.func @f(%in: !pld.dtensor<15x4xf32>, %tg: !pld.dtensor<15x4xf32>, %sg: !pld
 
 // -----
 
+// input and target are both [NR*MAX_RECV, row...]: the kernel takes MAX_RECV and
+// the row size from target and reads input with them. Rows of a different
+// element count (input 16x4, target 16x8: input would be read past its end).
+func.func @f(%in: !pl.tensor<16x4xf32>, %tg: !pld.dtensor<16x8xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'input' rows must hold as many elements as a 'target' row (8 in [8]), got 4 in [4]}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pl.tensor<16x4xf32>, !pld.dtensor<16x8xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x8xf32>
+  return
+}
+
+// -----
+
+// Fewer input rows than target rows (input 8x4, target 16x4).
+func.func @f(%in: !pl.tensor<8x4xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'input' row count must equal the row count 16 of 'target' (both are [NR*MAX_RECV, ...] payloads), got 8}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pl.tensor<8x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// A rank-1 input of the target's element count still has the wrong row count
+// (64 rows of 1 element, not 16 of 4).
+func.func @f(%in: !pl.tensor<64xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'input' row count must equal the row count 16 of 'target' (both are [NR*MAX_RECV, ...] payloads), got 64}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pl.tensor<64xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// A dynamic row count proves nothing, but the static row element counts differ
+// (a rank-1 input has rows of one element).
+func.func @f(%in: !pl.tensor<?xf32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'input' rows must hold as many elements as a 'target' row (4 in [4]), got 1 in []}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pl.tensor<?xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+// Static row element counts that differ behind a dynamic target row count.
+func.func @f(%in: !pl.tensor<16x2x3xf32>, %tg: !pld.dtensor<?x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'input' rows must hold as many elements as a 'target' row (4 in [4]), got 6 in [2, 3]}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pl.tensor<16x2x3xf32>, !pld.dtensor<?x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<?x4xf32>
+  return
+}
+
+// -----
+
+// A rank-0 input.
+func.func @f(%in: !pl.tensor<f32>, %tg: !pld.dtensor<16x4xf32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
+  // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'input' must have a row dimension}}
+  %0 = "pld.tensor.all_to_all_v"(%in, %tg, %sg, %sc, %rc) {core_num = 1 : i64} : (!pl.tensor<f32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pld.dtensor<2xi32>, !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
 // A rank-0 target.
 func.func @f(%in: !pld.dtensor<f32>, %tg: !pld.dtensor<f32>, %sg: !pld.dtensor<2x8xi32>, %sc: !pld.dtensor<2xi32>, %rc: !pld.dtensor<2xi32>) {
   // expected-error@+1 {{'pld.tensor.all_to_all_v' op operand 'target' must have a row dimension}}

@@ -117,11 +117,21 @@ def Pld_WindowOp : Pld_Op<"window", [Pure]> {
   let description = [{
     A `!pld.dtensor` view of `buffer` starting `offset` bytes in (default 0).
     A root of the contiguity trace.
+
+    The view must fit in its allocation where that is provable: when `buffer`
+    is the result of a `pld.window_buffer` (its `bytes` known) and the result
+    type has a static shape, `offset` + the view's size must not exceed
+    `bytes`. The size is elements × element bytes for a packed type; with
+    explicit strides it is the span they address (`1 + sum((dim - 1) *
+    stride)` elements, a `?` stride counted as 0). A buffer that arrives as a
+    block argument or from another op, or a `?` dimension, proves nothing and
+    is accepted.
   }];
   let arguments = (ins Pld_WindowBufferType:$buffer,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$offset);
   let results = (outs Pld_AnyDTensor:$result);
   let assemblyFormat = "$buffer attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
 }
 
 def Pld_SystemNranksOp : Pld_Op<"system.nranks", [Pure]> {
@@ -159,7 +169,12 @@ class Pld_AllToAllVBase<string mnemonic, dag extraOperands, string doc>
     `!pld.dtensor`, target rows not divisible by NR (where static), a result
     type other than the target's, and anything but exactly one of the
     `core_num` attribute and the `dynamic_core_num` operand. Each message
-    names the operand.
+    names the operand. How `input` must match `target` depends on the op
+    (below): the plain op's `input` is, like `target`, an `[NR*MAX_RECV, ...]`
+    payload, so where both are static it has the target's row count and rows
+    of the target's element count (the row shape may differ: the kernel reads
+    rows flat); the indexed op's `input` has any row count and the target's
+    row shape.
 
     The op is not `Pure`: it writes `target`, `signal` and `recv_counts`, so it
     is never erased as dead. Its result is `target` (the window-as-result
