@@ -1,7 +1,7 @@
 //! pld-sim: runs the rendered all_to_all_v kernel and the generated CHIP orchestration on the CPU.
 //!
 //! ```text
-//! pld-sim CASE.json [-o RESULT.json]        one case (docs/sim.md); the result JSON on stdout or in RESULT.json
+//! pld-sim CASE.json [-o RESULT.json]        one case (docs/sim.md; `-` reads it from stdin); the result JSON on stdout or in RESULT.json
 //! pld-sim --matrix [full|ci] [--filter S] [--list]
 //!                                           the case matrix against the golden (default full)
 //! pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N] [--indexed]
@@ -23,9 +23,10 @@ use pld::sim::matrix::{self, Pattern};
 use pld::sim::run::{bench, run_case, write_output};
 use pld::sim::toolchain::Toolchain;
 
-const USAGE: &str = "usage: pld-sim CASE.json [-o RESULT.json]\n       \
+const USAGE: &str = "usage: pld-sim CASE.json|- [-o RESULT.json]\n       \
                      pld-sim --matrix [full|ci] [--filter SUBSTR] [--list]\n       \
-                     pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N] [--indexed]";
+                     pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N] [--indexed]\n\
+                     exit: 0 the case ran (whatever its status), 2 a malformed case or usage, 1 pld-sim failed";
 
 fn usage_error(msg: &str) -> ExitCode {
     eprintln!("pld-sim: {msg}\n{USAGE}");

@@ -74,8 +74,11 @@ int32_t translate_main(
       "write the Ascend build tree (orchestration C++, AIV kernels, "
       "kernel_config.py) of a module lowered by --pld-lower-collectives",
       [build](mlir::Operation *op, llvm::raw_ostream &) -> mlir::LogicalResult {
+        // A driver message: at the module's location, without the op dump
+        // Operation::emitError would attach (the whole module).
         if (outputDir.empty())
-          return op->emitError("--pld-to-ascend-build needs --output-dir=DIR");
+          return mlir::emitError(op->getLoc(),
+                                 "--pld-to-ascend-build needs --output-dir=DIR");
         std::string input;
         if (auto file = op->getLoc()->findInstanceOf<mlir::FileLineColLoc>())
           input = file.getFilename().str();

@@ -181,7 +181,11 @@ fn check_launch<'c, 'a>(
             continue;
         }
         if d.writes() {
-            missing.push(format!("'{}' (#{i}, {})", param_name(callee, i), d.as_str()));
+            missing.push(format!(
+                "'{}' (#{i}, {})",
+                param_name(callee, i),
+                d.as_str()
+            ));
         }
     }
     if !missing.is_empty() {
