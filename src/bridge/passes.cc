@@ -267,10 +267,28 @@ void buildPldLowerCollectivesPipeline(
 
 void registerPassesAndPipelines() {
   registerPldPasses();
-  mlir::PassPipelineRegistration<PldLowerCollectivesOptions>(
+  // PassPipelineRegistration, plus the anchor check: its passes are module
+  // passes, and adding one to a pass manager nested on another op is a fatal
+  // error in MLIR (`func.func(pld-lower-collectives)` would abort).
+  mlir::registerPassPipeline(
       "pld-lower-collectives",
       "The managed-collective lowering pipeline, in the design's order",
-      buildPldLowerCollectivesPipeline);
+      [](mlir::OpPassManager &pm, llvm::StringRef optionsStr,
+         llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
+             errorHandler) -> mlir::LogicalResult {
+        if (pm.getOpAnchorName() != mlir::ModuleOp::getOperationName())
+          return errorHandler(
+              "pipeline 'pld-lower-collectives' runs on a 'builtin.module' "
+              "(its passes are module passes), got a pass manager on '" +
+              pm.getOpAnchorName() + "'");
+        PldLowerCollectivesOptions options;
+        if (mlir::failed(options.parseFromString(optionsStr)))
+          return mlir::failure();
+        buildPldLowerCollectivesPipeline(pm, options);
+        return mlir::success();
+      },
+      [](llvm::function_ref<void(const mlir::detail::PassOptions &)>
+             optHandler) { optHandler(PldLowerCollectivesOptions()); });
 }
 
 namespace bridge {
