@@ -49,8 +49,13 @@ def Pl_TensorCreateOp : Pl_Op<"tensor.create"> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+// Views read and write nothing (CSE and DCE apply), but they are not
+// speculatable: the orchestration codegen checks at run time what the types
+// cannot prove (a reshape of a strided tensor, a slice's dynamic offsets), so
+// hoisting one out of a loop that runs zero times (LICM) would turn a program
+// that succeeds into one that fails.
 class Pl_UnaryTensorOp<string mnemonic, list<Trait> traits = []>
-    : Pl_Op<mnemonic, !listconcat([Pure], traits)> {
+    : Pl_Op<mnemonic, !listconcat([NoMemoryEffect], traits)> {
   let hasVerifier = 1;
 }
 
@@ -103,7 +108,7 @@ def Pl_TensorTransposeOp : Pl_UnaryTensorOp<"tensor.transpose"> {
   let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
 }
 
-def Pl_TensorSliceOp : Pl_Op<"tensor.slice", [Pure]> {
+def Pl_TensorSliceOp : Pl_Op<"tensor.slice", [NoMemoryEffect]> {
   let summary = "a rectangular slice of a tensor";
   let description = [{
     A `sizes` box of `source` at literal `offsets` (attribute, no offset
