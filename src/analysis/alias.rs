@@ -282,9 +282,8 @@ fn call_result_sources<'c, 'a>(
         if let Some(ret) = b.terminator()
             && op_kind(&ret) == OpKind::Return
             && let Ok(returned) = ret.operand(n)
-            && let Some(arg) = crate::ir::values::as_argument(returned)
-            && arg.owner() == entry
-            && let Ok(operand) = op.operand(arg.argument_number())
+            && let Some(param) = crate::ir::values::returned_param(returned, entry)
+            && let Ok(operand) = op.operand(param)
         {
             sources.push(operand);
         }

@@ -1377,19 +1377,7 @@ pub fn returned_params(func: &OperationRef) -> Vec<Option<usize>> {
         return Vec::new();
     };
     (0..ret.operand_count())
-        .map(|i| {
-            let mut v = ret.operand(i).ok()?;
-            loop {
-                if let Some(arg) = crate::ir::values::as_argument(v) {
-                    return (arg.owner() == entry).then(|| arg.argument_number());
-                }
-                let def = crate::ir::values::as_result(v)?.owner();
-                if op_name(&def) != "pl.cast" {
-                    return None;
-                }
-                v = def.operand(0).ok()?;
-            }
-        })
+        .map(|i| crate::ir::values::returned_param(ret.operand(i).ok()?, entry))
         .collect()
 }
 

@@ -20,3 +20,24 @@ pub fn as_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<BlockArgument<'c, 'a>
         .is_block_argument()
         .then(|| unsafe { BlockArgument::from_raw(value.to_raw()) })
 }
+
+/// The parameter of a function whose entry block is `entry` that `returned`
+/// (a value its body returns) is, through any chain of `pl.cast`s: a call's
+/// result then aliases that argument (the alias classes, the codegen's
+/// result binding and the task graph follow the same rule).
+pub fn returned_param<'c, 'a>(
+    mut returned: Value<'c, 'a>,
+    entry: melior::ir::BlockRef<'c, 'a>,
+) -> Option<usize> {
+    use melior::ir::operation::OperationLike;
+    loop {
+        if let Some(arg) = as_argument(returned) {
+            return (arg.owner() == entry).then(|| arg.argument_number());
+        }
+        let def = as_result(returned)?.owner();
+        if crate::ir::util::op_name(&def) != "pl.cast" {
+            return None;
+        }
+        returned = def.operand(0).ok()?;
+    }
+}

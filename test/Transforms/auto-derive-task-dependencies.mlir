@@ -112,3 +112,25 @@ func.func @runtime_allocated(%x: !pl.tensor<4xf32>, %w: !pl.tensor<4xf32>) attri
   func.call @write(%sub#1) : (!pl.tensor<4xf32>) -> ()
   return
 }
+
+// A kernel that returns a pl.cast of its parameter: the call's result is
+// still that argument (as the codegen binds it), so a reader of the result
+// depends on the call (RAW).
+func.func private @bump_cast(%t: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<*xf32>
+    attributes {pl.func_kind = "aiv", pl.kernel_source = "k.cpp"} {
+  %c = pl.cast %t : !pl.tensor<4xf32> to !pl.tensor<*xf32>
+  return %c : !pl.tensor<*xf32>
+}
+func.func private @read_into(%src: !pl.tensor<4xf32> {pl.direction = "in"}, %dst: !pl.tensor<4xf32> {pl.direction = "out"})
+    attributes {pl.func_kind = "aiv", pl.kernel_source = "k.cpp"} {
+  return
+}
+// CHECK-LABEL: func.func @cast_returned
+// CHECK: call @bump_cast({{.*}}pl.task_id = 0
+// CHECK: call @read_into({{.*}}pl.task_deps = [0], pl.task_id = 1
+func.func @cast_returned(%a: !pl.tensor<4xf32>, %b: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %r = func.call @bump_cast(%a) : (!pl.tensor<4xf32>) -> !pl.tensor<*xf32>
+  %r4 = pl.cast %r : !pl.tensor<*xf32> to !pl.tensor<4xf32>
+  func.call @read_into(%r4, %b) : (!pl.tensor<4xf32>, !pl.tensor<4xf32>) -> ()
+  return
+}
