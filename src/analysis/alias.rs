@@ -80,6 +80,14 @@ impl AliasClasses {
                 return;
             }
             let k = key(value);
+            // Windows of one pld.window_buffer may overlap (any offsets):
+            // they join the buffer's class, one class per allocation.
+            if let Some(result) = crate::ir::values::as_result(value)
+                && crate::ir::util::op_kind(&result.owner()) == crate::ir::util::OpKind::Window
+                && let Ok(buffer) = result.owner().operand(0)
+            {
+                classes.union(k, key(buffer));
+            }
             match alias_sources(value, trace, functions) {
                 Sources::Values(sources) => {
                     for source in sources {

@@ -134,3 +134,32 @@ func.func @cast_returned(%a: !pl.tensor<4xf32>, %b: !pl.tensor<4xf32>) attribute
   func.call @read_into(%r4, %b) : (!pl.tensor<4xf32>, !pl.tensor<4xf32>) -> ()
   return
 }
+
+// Two windows of one pld.window_buffer may overlap: one alias class per
+// allocation, so the reader of the second depends on the writer of the first.
+func.func private @bump(%t: !pl.tensor<4xf32> {pl.direction = "inout"})
+    attributes {pl.func_kind = "aiv", pl.kernel_source = "k.cpp"} {
+  return
+}
+func.func @chip_write(%x: !pld.dtensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %l = pl.cast %x : !pld.dtensor<4xf32> to !pl.tensor<4xf32>
+  func.call @bump(%l) : (!pl.tensor<4xf32>) -> ()
+  return
+}
+func.func @chip_read(%x: !pld.dtensor<4xf32>, %y: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  %l = pl.cast %x : !pld.dtensor<4xf32> to !pl.tensor<4xf32>
+  func.call @read_into(%l, %y) : (!pl.tensor<4xf32>, !pl.tensor<4xf32>) -> ()
+  return
+}
+// CHECK-LABEL: func.func @windows_of_one_buffer
+// CHECK: pld.host.dispatch @chip_write({{.*}}pl.task_id = 0
+// CHECK: pld.host.dispatch @chip_read({{.*}}pl.task_deps = [0], pl.task_id = 1
+func.func @windows_of_one_buffer(%y: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  %c0 = arith.constant 0 : index
+  %b = pld.window_buffer {bytes = 32 : i64} : !pld.window_buffer
+  %w1 = pld.window %b : !pld.dtensor<4xf32>
+  %w2 = pld.window %b {offset = 8 : i64} : !pld.dtensor<4xf32>
+  pld.host.dispatch @chip_write(%w1) on %c0 : (!pld.dtensor<4xf32>), index
+  pld.host.dispatch @chip_read(%w2, %y) on %c0 : (!pld.dtensor<4xf32>, !pl.tensor<4xf32>), index
+  return
+}
