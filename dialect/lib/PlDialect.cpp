@@ -651,10 +651,29 @@ struct PldFuncInlinerInterface : public DialectInlinerInterface {
       value.replaceAllUsesWith(replacement);
   }
 };
+/// The pl and pld ops carry no state of their own (a view, a cast, a task
+/// launch, a window of a buffer): they may be inlined with the function that
+/// holds them, so `--inline` folds an orchestration helper into its caller.
+/// (Calls into kernels stay calls: PldFuncInlinerInterface refuses those.)
+struct PlOpsInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
 } // namespace
 
 void pld::registerDialects(DialectRegistry &registry) {
   registry.insert<pl::PlDialect, dist::PldDialect, func::FuncDialect>();
+  registry.addExtension(+[](MLIRContext *, pl::PlDialect *dialect) {
+    dialect->addInterfaces<PlOpsInlinerInterface>();
+  });
+  registry.addExtension(+[](MLIRContext *, dist::PldDialect *dialect) {
+    dialect->addInterfaces<PlOpsInlinerInterface>();
+  });
   registry.addExtension(+[](MLIRContext *ctx, func::FuncDialect *dialect) {
     if (!dialect->getRegisteredInterface<DialectInlinerInterface>()) {
       ctx->getOrLoadDialect<cf::ControlFlowDialect>();
