@@ -146,6 +146,17 @@ impl Collective {
 }
 
 impl Spec {
+    /// The row whose kernel template is `dir` (a `pl.builtin_template_dir`).
+    pub fn of_template_dir(dir: &str) -> Option<&'static Spec> {
+        TABLE.iter().copied().find(|s| s.template_dir == dir)
+    }
+    /// The kernel ABI slot its template reads the `CommContext*` from:
+    /// `args[n]`, right after the `n` tensors (the contexts
+    /// `--materialize-dist-tensor-ctx` appends; a unit test holds the
+    /// template to it).
+    pub fn comm_slot(&self) -> usize {
+        self.params.len()
+    }
     /// The launch width for P ranks and a valid L.
     pub fn blocks(&self, ranks: i64, limit: i64) -> i64 {
         match self.width {

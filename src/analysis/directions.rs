@@ -11,7 +11,11 @@
 //! is not a pure view step. Written and read: `inout`; written only: `out`;
 //! otherwise `in`. Non-tensor parameters are `in`. A body-less function's
 //! tensor parameters without an explicit direction are `inout`
-//! (conservative), as are those of a function in a call cycle.
+//! (conservative), as are those of a function in a call cycle -- except a
+//! parameter some `pl.submit` leaves to the runtime (`runtime_alloc_outs`:
+//! the trailing parameters after its operands), which is `out`: the runtime
+//! allocates it uninitialized, so the kernel only writes it (the `pl.submit`
+//! binding, docs/lowering.md; an explicit `pl.direction` there must be `out`).
 
 use crate::{
     analysis::alias::AliasClasses,
@@ -20,7 +24,7 @@ use crate::{
     ir::ptr_map::{NameMap, NameSet, PtrMap},
     ir::util::{
         OpKind, arg_attr_lists, call_arg_count, callee, entry_block, function_map, is_tensor_like,
-        op_key, op_kind, ops_in, param_types,
+        op_key, op_kind, ops_in, param_types, runtime_alloc_outs,
     },
 };
 use melior::ir::{
@@ -131,6 +135,10 @@ pub struct Directions<'c, 'a> {
     /// Parsed `pl.arg_directions` lists by attribute (uniqued: each distinct
     /// list is parsed once).
     recorded: PtrMap<Option<Vec<Direction>>>,
+    /// The parameters some `pl.submit` leaves to the runtime, by callee
+    /// (built on first use: only a body-less function with an undeclared
+    /// tensor parameter needs it).
+    runtime_allocated: Option<NameMap<String, Vec<usize>>>,
 }
 
 impl<'c, 'a> Directions<'c, 'a> {
@@ -162,6 +170,7 @@ impl<'c, 'a> Directions<'c, 'a> {
             classes: PtrMap::default(),
             ops: PtrMap::default(),
             recorded: PtrMap::default(),
+            runtime_allocated: None,
         }
     }
 
@@ -297,7 +306,18 @@ impl<'c, 'a> Directions<'c, 'a> {
         let types = param_types(func);
         let explicit = explicit_directions(func, types.len());
         let Some(entry) = entry_block(func) else {
-            return conservative(&types, &explicit);
+            let mut directions = conservative(&types, &explicit);
+            let undeclared = |i: usize| explicit[i].is_none() && is_tensor_like(types[i]);
+            if (0..types.len()).any(undeclared)
+                && let Some(name) = symbol_name(func)
+            {
+                for i in self.runtime_allocated_params(name) {
+                    if i < types.len() && undeclared(i) {
+                        directions[i] = Direction::Out;
+                    }
+                }
+            }
+            return directions;
         };
         // Every parameter explicit: the body has nothing to add.
         if explicit.iter().all(Option::is_some) {
@@ -325,6 +345,36 @@ impl<'c, 'a> Directions<'c, 'a> {
             .collect();
         self.put_classes(func, classes);
         directions
+    }
+
+    /// The parameters of `callee` that some `pl.submit` of the module leaves
+    /// to the runtime: after its operands, one per `runtime_alloc_outs` entry.
+    fn runtime_allocated_params(&mut self, callee: &str) -> Vec<usize> {
+        if self.runtime_allocated.is_none() {
+            let mut map: NameMap<String, Vec<usize>> = NameMap::default();
+            let functions = self.functions.clone();
+            for func in functions.values() {
+                let ops = self.ops(func);
+                for op in ops.iter().filter(|op| op_kind(op) == OpKind::Submit) {
+                    let outs = runtime_alloc_outs(op).len();
+                    if outs == 0 {
+                        continue;
+                    }
+                    if let Some(c) = crate::ir::util::callee(op) {
+                        let first = call_arg_count(op);
+                        map.entry(c.to_string())
+                            .or_default()
+                            .extend(first..first + outs);
+                    }
+                }
+            }
+            self.runtime_allocated = Some(map);
+        }
+        self.runtime_allocated
+            .as_ref()
+            .and_then(|m| m.get(callee))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Reads and writes of every alias class in `func`'s body, in one walk.

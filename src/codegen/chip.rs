@@ -1277,6 +1277,29 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 }
             }
         }
+        // A builtin template kernel reads its CommContext at a fixed ABI slot,
+        // right after its tensors: without one there (contexts never
+        // materialized, or materialized before the lowering synthesized the
+        // kernel), it would read past the task's arguments.
+        if let Some(spec) = callee_fn
+            .and_then(|f| super::plan::string_attr(&f, "pl.builtin_template_dir"))
+            .and_then(|dir| crate::collective::Spec::of_template_dir(&dir))
+        {
+            let slot = spec.comm_slot();
+            if slot < tensors.len() || slot >= tensors.len() + comms.len() {
+                self.p.error(&op,
+                    &format!(
+                        "callee @{callee} must receive a !pld.comm_ctx as args[{slot}], after its {slot} tensor arguments \
+                         (its builtin template '{}' reads the CommContext there: run --materialize-dist-tensor-ctx \
+                         after the collective lowering, as --pld-lower-collectives does), got {} tensor and {} !pld.comm_ctx arguments",
+                        spec.template_dir,
+                        tensors.len(),
+                        comms.len()
+                    ),
+                );
+                return;
+            }
+        }
         let all_operands: Vec<String> = tensors
             .iter()
             .map(|(t, _)| t.clone())

@@ -234,6 +234,13 @@ mod tests {
             // The rendering is the template with dtype_cpp substituted, nothing else.
             assert_eq!(f32, pkg.text.replace("${dtype_cpp}", "float"));
             assert_eq!(i8, pkg.text.replace("${dtype_cpp}", "int8_t"));
+            // The CommContext slot the codegen checks a task against.
+            let slot = format!("pld::comm_arg(args, {})", spec.comm_slot());
+            assert!(pkg.text.contains(&slot), "{}: no {slot}", pkg.path);
+            assert!(
+                crate::collective::Spec::of_template_dir(spec.template_dir)
+                    .is_some_and(|s| std::ptr::eq(s, spec))
+            );
         }
     }
 }

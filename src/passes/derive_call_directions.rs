@@ -7,15 +7,24 @@
 //! the body (see `crate::analysis::directions`). All directions are computed before
 //! anything is written, so the result does not depend on the order in which
 //! functions are visited, and a second run changes nothing.
+//!
+//! A parameter a `pl.submit` leaves to the runtime (`runtime_alloc_outs`) must
+//! be `out` (the `pl.submit` verifier refuses any other explicit direction): a
+//! body-less callee's undeclared one is derived `out`; if a callee's body
+//! derives `in` or `inout` for it, the pass fails at the `pl.submit` (the
+//! message of `--legalize-spmd-launches`) and writes nothing, rather than
+//! print IR that does not verify.
 
+use super::legalize_spmd_launches::runtime_allocated_not_out;
 use super::{Analyses, Effect, ModulePass};
 use crate::{
-    analysis::directions::Direction,
+    analysis::directions::{Direction, Directions},
+    diag,
     error::PldError,
     ir::ptr_map::NameMap,
     ir::util::{
-        DiscardableAttrSetter, OpKind, arg_attr_lists, module_body, module_functions,
-        set_arg_attr_lists,
+        DiscardableAttrSetter, OpKind, arg_attr_lists, call_arg_count, callee, module_body,
+        module_functions, runtime_alloc_outs, set_arg_attr_lists,
     },
 };
 use melior::ir::{
@@ -44,11 +53,19 @@ impl ModulePass for DeriveCallDirections {
             .map(|f| directions.of_function(f))
             .collect();
         let mut calls = Vec::new();
+        let mut errors = 0;
         for func in &functions {
             for call in directions.ops_of_kind(func, OpKind::is_call) {
+                if let Err(message) = check_runtime_allocated(&call, directions) {
+                    diag::op_error(&call, &message);
+                    errors += 1;
+                }
                 let dirs = directions.derived_call_arg_directions(&call);
                 calls.push((call, dirs));
             }
+        }
+        if errors > 0 {
+            return Err(PldError::Diagnosed(errors));
         }
 
         // Then write: one attribute per distinct direction (list), shared.
@@ -86,4 +103,32 @@ impl ModulePass for DeriveCallDirections {
         // Attributes only: the directions it wrote are the ones it kept.
         Effect::KeepsAnalyses
     }
+}
+
+/// `Err` (the message) when a parameter `call` -- a `pl.submit` -- leaves to
+/// the runtime has a direction other than `out`.
+fn check_runtime_allocated<'c, 'a>(
+    call: &OperationRef<'c, 'a>,
+    directions: &mut Directions<'c, 'a>,
+) -> Result<(), String> {
+    let outs = runtime_alloc_outs(call).len();
+    if outs == 0 {
+        return Ok(());
+    }
+    let Some(name) = callee(call) else {
+        return Ok(());
+    };
+    let Some(func) = directions.functions().get(name).copied() else {
+        return Ok(());
+    };
+    let params = directions.of_function(&func);
+    let first = call_arg_count(call);
+    for i in first..first + outs {
+        if let Some(&d) = params.get(i)
+            && d != Direction::Out
+        {
+            return Err(runtime_allocated_not_out(&func, name, i, d));
+        }
+    }
+    Ok(())
 }

@@ -171,12 +171,7 @@ fn check_launch<'c, 'a>(
     for (i, d) in params.iter().enumerate().skip(provided) {
         if i < provided + runtime {
             if *d != Direction::Out {
-                return Err(diag::msg!(
-                    "runtime-allocated parameter '{}' (#{i}) of @{name} must be an out parameter \
-                     (the runtime allocates it uninitialized for the kernel to write), got {}",
-                    param_name(callee, i),
-                    d.as_str()
-                ));
+                return Err(runtime_allocated_not_out(callee, &name, i, *d));
             }
             continue;
         }
@@ -195,6 +190,23 @@ fn check_launch<'c, 'a>(
         ));
     }
     Ok(())
+}
+
+/// The refusal of a runtime-allocated parameter `i` of `callee` (named
+/// `name`) whose direction `d` is not `out` (also `--derive-call-directions`'s,
+/// which must not write such a direction).
+pub fn runtime_allocated_not_out(
+    callee: &OperationRef,
+    name: &str,
+    i: usize,
+    d: Direction,
+) -> String {
+    diag::msg!(
+        "runtime-allocated parameter '{}' (#{i}) of @{name} must be an out parameter \
+         (the runtime allocates it uninitialized for the kernel to write), got {}",
+        param_name(callee, i),
+        d.as_str()
+    )
 }
 
 /// The name of parameter `i`: its location's name, else `arg<i>`.

@@ -216,3 +216,70 @@ func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration
 func.func @"host\09x"() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
   return
 }
+
+// -----
+
+// A builtin collective kernel reads its CommContext at args[5], right after its
+// five tensors: a call without it (--materialize-dist-tensor-ctx skipped, or run
+// before the lowering synthesized the kernel) would read past the task's
+// arguments. Refused at the call.
+func.func private @__builtin_all_to_all_v__fp32(%arg0: !pl.tensor<*xf32> {pl.direction = "in"}, %arg1: !pld.dtensor<*xf32> {pl.direction = "inout"}, %arg2: !pld.dtensor<*xi32> {pl.direction = "inout"}, %arg3: !pl.tensor<*xi32> {pl.direction = "in"}, %arg4: !pld.dtensor<*xi32> {pl.direction = "inout"}) -> !pld.dtensor<*xf32>
+    attributes {pl.builtin_template_dir = ":pypto.runtime.builtins.collectives.all_to_all_v", pl.builtin_template_vars = "dtype_cpp=float", pl.func_kind = "aiv", pl.require_contiguous_operands} {
+  return %arg1 : !pld.dtensor<*xf32>
+}
+func.func @chip(%in: !pl.tensor<*xf32>, %t: !pld.dtensor<*xf32>, %s: !pld.dtensor<*xi32>, %c: !pl.tensor<*xi32>, %r: !pld.dtensor<*xi32>, %ctx: !pld.comm_ctx)
+    attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'func.call' op callee @__builtin_all_to_all_v__fp32 must receive a !pld.comm_ctx as args[5], after its 5 tensor arguments (its builtin template ':pypto.runtime.builtins.collectives.all_to_all_v' reads the CommContext there: run --materialize-dist-tensor-ctx after the collective lowering, as --pld-lower-collectives does), got 5 tensor and 0 !pld.comm_ctx arguments}}
+  %d = call @__builtin_all_to_all_v__fp32(%in, %t, %s, %c, %r) {pl.arg_directions = ["in", "inout", "inout", "in", "inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<*xf32>, !pld.dtensor<*xf32>, !pld.dtensor<*xi32>, !pl.tensor<*xi32>, !pld.dtensor<*xi32>) -> !pld.dtensor<*xf32>
+  return
+}
+
+// -----
+
+// The same for the indexed builtin (args[6], after six tensors), launched.
+module attributes {pl.arch = "a5"} {
+  func.func private @__builtin_indexed_all_to_all_v__int8(%arg0: !pl.tensor<*xi8> {pl.direction = "in"}, %arg1: !pld.dtensor<*xi8> {pl.direction = "inout"}, %arg2: !pld.dtensor<*xi32> {pl.direction = "inout"}, %arg3: !pld.dtensor<*xi32> {pl.direction = "in"}, %arg4: !pl.tensor<*xi32> {pl.direction = "inout"}, %arg5: !pl.tensor<*xi32> {pl.direction = "in"}) -> !pld.dtensor<*xi8>
+      attributes {pl.builtin_template_dir = ":pypto.runtime.builtins.collectives.indexed_all_to_all_v", pl.builtin_template_vars = "dtype_cpp=int8_t", pl.func_kind = "aiv", pl.require_contiguous_operands} {
+    return %arg1 : !pld.dtensor<*xi8>
+  }
+  func.func @chip(%in: !pl.tensor<*xi8>, %t: !pld.dtensor<*xi8>, %s: !pld.dtensor<*xi32>, %c: !pld.dtensor<*xi32>, %r: !pl.tensor<*xi32>, %x: !pl.tensor<*xi32>)
+      attributes {pl.func_kind = "orchestration"} {
+    // expected-error @+1 {{'func.call' op callee @__builtin_indexed_all_to_all_v__int8 must receive a !pld.comm_ctx as args[6], after its 6 tensor arguments (its builtin template ':pypto.runtime.builtins.collectives.indexed_all_to_all_v' reads the CommContext there: run --materialize-dist-tensor-ctx after the collective lowering, as --pld-lower-collectives does), got 6 tensor and 0 !pld.comm_ctx arguments}}
+    %d = call @__builtin_indexed_all_to_all_v__int8(%in, %t, %s, %c, %r, %x) {pl.core_num = 3 : i64, pl.sync_start, pl.arg_directions = ["in", "inout", "inout", "in", "inout", "in"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<*xi8>, !pld.dtensor<*xi8>, !pld.dtensor<*xi32>, !pld.dtensor<*xi32>, !pl.tensor<*xi32>, !pl.tensor<*xi32>) -> !pld.dtensor<*xi8>
+    return
+  }
+}
+
+// -----
+
+// The HOST rail's builtin callable (what --lower-host-tensor-collectives
+// synthesizes, here without --materialize-dist-tensor-ctx): its call packs
+// pl.abi_arg_count = 6 arguments, but only five tensors exist.
+func.func private @__builtin_all_to_all_v__fp32(%arg0: !pl.tensor<*xf32> {pl.direction = "in"}, %arg1: !pld.dtensor<*xf32> {pl.direction = "inout"}, %arg2: !pld.dtensor<*xi32> {pl.direction = "inout"}, %arg3: !pl.tensor<*xi32> {pl.direction = "in"}, %arg4: !pld.dtensor<*xi32> {pl.direction = "inout"}) -> !pld.dtensor<*xf32>
+    attributes {pl.builtin_template_dir = ":pypto.runtime.builtins.collectives.all_to_all_v", pl.builtin_template_vars = "dtype_cpp=float", pl.func_kind = "aiv", pl.require_contiguous_operands} {
+  return %arg1 : !pld.dtensor<*xf32>
+}
+func.func private @builtin.tensor.all_to_all_v__fp32(%arg0: !pl.tensor<*xf32> {pl.direction = "in"}, %arg1: !pld.dtensor<*xf32> {pl.direction = "inout"}, %arg2: !pld.dtensor<*xi32> {pl.direction = "inout"}, %arg3: !pl.tensor<*xi32> {pl.direction = "in"}, %arg4: !pld.dtensor<*xi32> {pl.direction = "inout"}) -> !pld.dtensor<*xf32>
+    attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'func.call' op callee @__builtin_all_to_all_v__fp32 must receive a !pld.comm_ctx as args[5], after its 5 tensor arguments (its builtin template ':pypto.runtime.builtins.collectives.all_to_all_v' reads the CommContext there: run --materialize-dist-tensor-ctx after the collective lowering, as --pld-lower-collectives does), got 5 tensor and 0 !pld.comm_ctx arguments}}
+  %0 = call @__builtin_all_to_all_v__fp32(%arg0, %arg1, %arg2, %arg3, %arg4) {pl.abi_arg_count = 6 : i64, pl.arg_directions = ["in", "inout", "inout", "in", "inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<*xf32>, !pld.dtensor<*xf32>, !pld.dtensor<*xi32>, !pl.tensor<*xi32>, !pld.dtensor<*xi32>) -> !pld.dtensor<*xf32>
+  return %0 : !pld.dtensor<*xf32>
+}
+func.func @host(%in: !pl.tensor<16x4xf32>) attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  %b0 = pld.window_buffer {bytes = 256 : i64} : !pld.window_buffer
+  %b1 = pld.window_buffer {bytes = 64 : i64} : !pld.window_buffer
+  %b2 = pld.window_buffer {bytes = 8 : i64} : !pld.window_buffer
+  %b3 = pld.window_buffer {bytes = 8 : i64} : !pld.window_buffer
+  %t = pld.window %b0 : !pld.dtensor<16x4xf32>
+  %s = pld.window %b1 : !pld.dtensor<2x8xi32>
+  %c = pld.window %b2 : !pld.dtensor<2xi32>
+  %r = pld.window %b3 : !pld.dtensor<2xi32>
+  %0 = pl.cast %in : !pl.tensor<16x4xf32> to !pl.tensor<*xf32>
+  %1 = pl.cast %t : !pld.dtensor<16x4xf32> to !pld.dtensor<*xf32>
+  %2 = pl.cast %s : !pld.dtensor<2x8xi32> to !pld.dtensor<*xi32>
+  %3 = pl.cast %c : !pld.dtensor<2xi32> to !pl.tensor<*xi32>
+  %4 = pl.cast %r : !pld.dtensor<2xi32> to !pld.dtensor<*xi32>
+  %c0 = arith.constant 0 : index
+  pld.host.dispatch @builtin.tensor.all_to_all_v__fp32(%0, %1, %2, %3, %4) on %c0 : (!pl.tensor<*xf32>, !pld.dtensor<*xf32>, !pld.dtensor<*xi32>, !pl.tensor<*xi32>, !pld.dtensor<*xi32>), index
+  return
+}

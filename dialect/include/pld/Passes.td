@@ -194,6 +194,11 @@ def DeriveCallDirections : Pass<"derive-call-directions", "::mlir::ModuleOp"> {
     its arguments as `pl.arg_directions`. All directions are computed before
     anything is written; a second run changes nothing.
 
+    A parameter a `pl.submit` leaves to the runtime (`runtime_alloc_outs`)
+    must be `out`: a body-less callee's undeclared one is derived `out`; if a
+    callee's body derives `in`/`inout` for it, the pass fails at the
+    `pl.submit` and writes nothing.
+
     Example:
 
     ```mlir
