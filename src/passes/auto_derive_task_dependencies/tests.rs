@@ -335,12 +335,80 @@ fn reach(deps: &[Vec<i64>], from: &[i64], avoid: Option<i64>) -> Vec<bool> {
     seen
 }
 
-/// Whether `from` reaches `to` through steps each to an earlier task.
-fn forward_reach(deps: &[Vec<i64>], from: i64, to: i64) -> bool {
+/// A loop of a structured program: its tasks `first..=last` and, for an
+/// `scf.while`, the first of its after region.
+struct LoopRange {
+    first: i64,
+    last: i64,
+    after: Option<i64>,
+}
+
+/// Every loop of `stmts` (outer before inner); `next` is the next task id.
+fn loop_ranges(stmts: &[Stmt], next: &mut i64, out: &mut Vec<LoopRange>) {
+    for stmt in stmts {
+        match stmt {
+            Stmt::Task(..) => *next += 1,
+            Stmt::If(a, b) => {
+                loop_ranges(a, next, out);
+                loop_ranges(b, next, out);
+            }
+            Stmt::For(body) => {
+                let i = out.len();
+                out.push(LoopRange {
+                    first: *next,
+                    last: 0,
+                    after: None,
+                });
+                loop_ranges(body, next, out);
+                out[i].last = *next - 1;
+            }
+            Stmt::While(before, after) => {
+                let i = out.len();
+                out.push(LoopRange {
+                    first: *next,
+                    last: 0,
+                    after: None,
+                });
+                loop_ranges(before, next, out);
+                out[i].after = Some(*next);
+                loop_ranges(after, next, out);
+                out[i].last = *next - 1;
+            }
+        }
+    }
+}
+
+/// The innermost loop around `t` and `c` (its index), if any.
+fn carrier(loops: &[LoopRange], t: i64, c: i64) -> Option<usize> {
+    let (lo, hi) = (t.min(c), t.max(c));
+    loops
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.first <= lo && hi <= l.last)
+        .max_by_key(|(_, l)| l.first)
+        .map(|(i, _)| i)
+}
+
+/// Whether the step `u -> v` goes from a while's after region into its
+/// before region (once the while is over, the latest `v` ran after the latest
+/// `u`: such a step implies nothing about it).
+fn back_into_before(loops: &[LoopRange], u: i64, v: i64) -> bool {
+    loops.iter().any(|l| {
+        l.after
+            .is_some_and(|a| a <= u && u <= l.last && l.first <= v && v < a)
+    })
+}
+
+/// Whether `from` reaches `to` through steps each to an earlier task, none
+/// from a while's after region into its before region.
+fn forward_reach(deps: &[Vec<i64>], loops: &[LoopRange], from: i64, to: i64) -> bool {
     let mut seen = vec![false; deps.len()];
     let mut stack = vec![from];
     while let Some(u) = stack.pop() {
         for &v in &deps[u as usize] {
+            if back_into_before(loops, u, v) {
+                continue;
+            }
             if v == to && v < u {
                 return true;
             }
@@ -549,19 +617,26 @@ fn check(source: &str, stmts: Option<&[Stmt]>, seed: u64) -> (usize, usize, usiz
                 "task {t}: closures differ\nnew {new:?}\nold {old:?}\n{source}"
             );
         }
+        // (cf programs: no loop ranges; their blocks are one loop.)
+        let mut loops = Vec::new();
+        if let Some(stmts) = stmts {
+            loop_ranges(stmts, &mut 0, &mut loops);
+        }
         let loop_free =
             !source.contains("scf.for") && !source.contains("scf.while") && !source.contains("^b0");
         for (t, n) in new.iter().enumerate() {
             let t = t as i64;
             for &d in n {
-                // (3) Within one iteration: the others on the same side of t, forward paths.
+                // (3) Within one iteration: the others on the same side of
+                // t (later ones: carried by the same loop), forward paths.
                 let same_side: Vec<i64> = n
                     .iter()
                     .copied()
                     .filter(|&x| x != d && (x < t) == (d < t))
+                    .filter(|&x| d < t || carrier(&loops, t, x) == carrier(&loops, t, d))
                     .collect();
                 assert!(
-                    !same_side.iter().any(|&o| forward_reach(&new, o, d)),
+                    !same_side.iter().any(|&o| forward_reach(&new, &loops, o, d)),
                     "task {t}: edge to {d} is implied by another of {n:?} within one iteration\n{new:?}\n{source}"
                 );
                 // (4) Loop-free: through any path avoiding t.
