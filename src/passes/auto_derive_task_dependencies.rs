@@ -18,7 +18,9 @@
 //! (`scf.for` / `scf.while`) may run zero times, so what came before it stays
 //! outstanding too; its body is visited twice, so a task also depends on the
 //! previous iteration's accesses (a loop-carried edge may name a later task
-//! id). The blocks of a region with several blocks (`cf` branches) run in any
+//! id). An `scf.while` runs its before region at least once and leaves
+//! through it: it is walked as before, then (after, before) zero or more
+//! times, so what follows it waits for the before region's last accesses. The blocks of a region with several blocks (`cf` branches) run in any
 //! order and may loop: they are visited twice. Only a loop's or region's
 //! first encounter is doubled: a visit from any state leaves the same state
 //! as two, and the second visit's extra edges do not depend on the state it
@@ -55,7 +57,7 @@ use melior::ir::{
     attribute::ArrayAttribute,
     operation::{OperationLike, OperationRef},
 };
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use tracker::Tracker;
 pub use tracker::{Access, TaskId};
 
@@ -147,6 +149,7 @@ fn plan_function<'c, 'a>(
         accesses: &accesses,
         tracker: Tracker::new(tasks.len(), dense.len()),
         doubled: HashSet::new(),
+        loops: HashMap::new(),
     };
     if let Ok(region) = func.region(0) {
         walker.region(&region);
@@ -210,26 +213,46 @@ struct Walker<'m> {
     tracker: Tracker,
     /// Loops (ops) and multi-block regions already visited twice.
     doubled: HashSet<usize>,
+    /// The graph's number of each loop and multi-block region.
+    loops: HashMap<usize, u32>,
 }
 
 impl Walker<'_> {
+    /// Enters the loop (or multi-block region) `key` in the graph's loop tree.
+    fn open_loop(&mut self, key: usize) {
+        match self.loops.get(&key) {
+            Some(&n) => self.tracker.graph.reopen(n),
+            None => {
+                let n = self.tracker.graph.open();
+                self.loops.insert(key, n);
+            }
+        }
+    }
+
     fn region(&mut self, region: &RegionRef) {
         let several = region
             .first_block()
             .and_then(|b| b.next_in_region())
             .is_some();
-        let visits = if several && self.doubled.insert(region.to_raw().ptr as usize) {
+        let key = region.to_raw().ptr as usize;
+        let visits = if several && self.doubled.insert(key) {
             2
         } else {
             1
         };
-        // Blocks run in any order, any number of times.
+        // Blocks run in any order, any number of times: a loop.
+        if several {
+            self.open_loop(key);
+        }
         for _ in 0..visits {
             let mut block = region.first_block();
             while let Some(b) = block {
                 self.block(&b);
                 block = b.next_in_region();
             }
+        }
+        if several {
+            self.tracker.graph.close();
         }
     }
 
@@ -249,18 +272,31 @@ impl Walker<'_> {
             }
             let regions: Vec<_> = op.regions().collect();
             if matches!(kind, OpKind::ScfFor | OpKind::ScfWhile) {
-                // Zero or more iterations.
                 let visits = if self.doubled.insert(op_key(&op)) {
                     2
                 } else {
                     1
                 };
+                // An scf.for runs its body zero or more times; an scf.while
+                // its before region once, then the after region and the
+                // before region again zero or more times: it leaves through
+                // the before region.
+                let while_loop = kind == OpKind::ScfWhile && regions.len() == 2;
+                let (exit, body) = regions.split_at(usize::from(while_loop));
+                self.open_loop(op_key(&op));
+                for region in exit {
+                    self.region(region);
+                }
                 self.tracker.fork();
                 for _ in 0..visits {
-                    for region in &regions {
+                    if while_loop {
+                        self.tracker.graph.enter_after();
+                    }
+                    for region in body.iter().chain(exit) {
                         self.region(region);
                     }
                 }
+                self.tracker.graph.close();
                 let outcome = self.tracker.rollback();
                 self.tracker.join(vec![outcome]);
             } else if regions.len() == 1 {

@@ -250,15 +250,24 @@ impl Walker<'_> {
                 op.name().as_string_ref().as_str(),
                 Ok("scf.for" | "scf.while")
             ) {
-                // Zero or more iterations.
+                // Zero or more iterations. (Not verbatim: an scf.while runs
+                // its before region once, then after and before zero or more
+                // times; it was walked as one body, left after the after
+                // region.)
                 let visits = if self.doubled.insert(op_key(&op)) {
                     2
                 } else {
                     1
                 };
+                let while_loop =
+                    op.name().as_string_ref().as_str() == Ok("scf.while") && regions.len() == 2;
+                let (exit, body) = regions.split_at(usize::from(while_loop));
+                for region in exit {
+                    self.region(region, classes, directions);
+                }
                 self.tracker.fork();
                 for _ in 0..visits {
-                    for region in &regions {
+                    for region in body.iter().chain(exit) {
                         self.region(region, classes, directions);
                     }
                 }

@@ -45,6 +45,23 @@
 //! reaches 1, but the 1 that 3 must follow, the last one, runs after the
 //! last 0; 3 keeps its edge to 1.)
 //!
+//! Two more cases of the same kind, where a path within one iteration still
+//! reaches an older instance (a missing edge is a miscompile, an extra one
+//! only a lost reduction, so both are decided conservatively):
+//!
+//! - Later candidates carried by different loops. The latest run of a later
+//!   candidate `c` is from the previous iteration of the innermost loop
+//!   around both `t` and `c` (its *carrier*). In `for i { for j { 0: rw x;
+//!   1: rw x }; 2: rw x }`, task 0's candidate 1 is carried by the j loop,
+//!   2 by the i loop: the latest 2 ran in the previous i, before every 1 of
+//!   this one, so 2 -> 1 implies nothing and 0 keeps `[1, 2]`. Later
+//!   candidates are reduced only among those with the same carrier (the
+//!   walk tells the graph each loop's range of ids, [`Graph::open`]).
+//! - An `scf.while` leaves through its before region: once it is over, the
+//!   latest run of a before-region task came after the latest run of an
+//!   after-region one, so the search never steps from the after region into
+//!   the before region of the same while ([`Graph::back_into_before`]).
+//!
 //! An edge to a task that may not run (it sits in a branch, or a loop that
 //! may run zero times) stands for that task's own dependencies, as in the
 //! closure: a scheduler completes a skipped task when its dependencies have.
@@ -287,6 +304,17 @@ impl Tracker {
     }
 }
 
+/// A loop (or a region of several blocks, whose blocks may loop): its tasks
+/// are the ids from `first` up to `last`.
+struct Loop {
+    first: TaskId,
+    last: TaskId,
+    /// An `scf.while`'s first task of the after region (the before region
+    /// is `first..after`).
+    after: Option<TaskId>,
+    parent: Option<u32>,
+}
+
 /// The dependency graph being built: each task's candidates, reduced to
 /// its minimal predecessors by [`Self::finish`].
 pub struct Graph {
@@ -295,6 +323,17 @@ pub struct Graph {
     facts: Vec<Vec<TaskId>>,
     /// Every later task (a previous iteration's) each task was a candidate of.
     later: Vec<Vec<TaskId>>,
+    /// The loops, and the innermost one around each task.
+    loops: Vec<Loop>,
+    innermost: Vec<Option<u32>>,
+    /// The loops the walk is in, innermost last.
+    open: Vec<u32>,
+    /// The id the next new task will have (the walk's first visit is in
+    /// program order).
+    next: TaskId,
+    /// For a task in the after region of an `scf.while`: the innermost such
+    /// while.
+    after_of: Vec<Option<u32>>,
     // Scratch of the searches.
     serial: u32,
     seen: Vec<u32>,
@@ -307,11 +346,93 @@ impl Graph {
         Self {
             facts: vec![Vec::new(); tasks],
             later: vec![Vec::new(); tasks],
+            loops: Vec::new(),
+            innermost: vec![None; tasks],
+            open: Vec::new(),
+            next: 0,
+            after_of: vec![None; tasks],
             serial: 0,
             seen: vec![0; tasks],
             candidate: vec![0; tasks],
             heap: BinaryHeap::new(),
         }
+    }
+
+    /// A new loop (or region of several blocks) inside the open one; its
+    /// tasks are the ones [`Self::add`]ed until [`Self::close`]. Returns its
+    /// number, for [`Self::reopen`] on a later visit.
+    pub fn open(&mut self) -> u32 {
+        let n = self.loops.len() as u32;
+        self.loops.push(Loop {
+            first: self.next,
+            last: 0,
+            after: None,
+            parent: self.open.last().copied(),
+        });
+        self.open.push(n);
+        n
+    }
+
+    /// Enters loop `n` again (a later visit of it).
+    pub fn reopen(&mut self, n: u32) {
+        self.open.push(n);
+    }
+
+    /// The innermost open loop (an `scf.while`) enters its after region.
+    pub fn enter_after(&mut self) {
+        let n = *self.open.last().expect("enter_after in a loop");
+        let next = self.next;
+        self.loops[n as usize].after.get_or_insert(next);
+    }
+
+    /// Whether the fact `x -> y` (`y < x`) goes from the after region of an
+    /// `scf.while` to its before region. Such a step orders `x` after the
+    /// `y` of its own iteration, but a while leaves through its before
+    /// region: once it is over, the latest `y` ran after the latest `x`, so
+    /// a path through this step says nothing about the latest `y` (it is not
+    /// followed; only an edge may be kept that a finer rule would drop).
+    fn back_into_before(&self, x: TaskId, y: TaskId) -> bool {
+        let mut l = self.after_of[x as usize];
+        while let Some(n) = l {
+            let lp = &self.loops[n as usize];
+            if let Some(after) = lp.after
+                && x >= after
+            {
+                if y >= after {
+                    return false;
+                }
+                if y >= lp.first {
+                    return true;
+                }
+            }
+            l = lp.parent;
+        }
+        false
+    }
+
+    /// Leaves the innermost open loop.
+    pub fn close(&mut self) {
+        let n = self.open.pop().expect("close after open");
+        let last = self.loops[n as usize].last;
+        if let Some(p) = self.loops[n as usize].parent {
+            let parent = &mut self.loops[p as usize];
+            parent.last = parent.last.max(last);
+        }
+    }
+
+    /// The innermost loop around both `t` and the later task `c`: the one
+    /// whose back edge carries `c`'s latest run to `t` when that loop is not
+    /// in its first iteration.
+    fn carrier(&self, t: usize, c: TaskId) -> Option<u32> {
+        let mut l = self.innermost[t];
+        while let Some(n) = l {
+            let lp = &self.loops[n as usize];
+            if lp.last >= c {
+                return Some(n);
+            }
+            l = lp.parent;
+        }
+        None
     }
 
     /// Adds `candidates` (what `task` may wait for, in any order, with
@@ -320,6 +441,19 @@ impl Graph {
         candidates.sort_unstable();
         candidates.dedup();
         let t = task as usize;
+        if let Some(&n) = self.open.last() {
+            self.innermost[t] = Some(n);
+            let lp = &mut self.loops[n as usize];
+            lp.last = lp.last.max(task);
+        }
+        self.next = self.next.max(task + 1);
+        if self.after_of[t].is_none() {
+            self.after_of[t] = self.open.iter().rev().copied().find(|&n| {
+                self.loops[n as usize]
+                    .after
+                    .is_some_and(|after| task >= after)
+            });
+        }
         let split = candidates.partition_point(|&c| c < task);
         let later_start = candidates.partition_point(|&c| c <= task);
         merge(&mut self.facts[t], &candidates[..split]);
@@ -328,16 +462,33 @@ impl Graph {
 
     /// Each task's edges, ascending: of its earlier candidates, those no
     /// other earlier candidate reaches; of its later (loop-carried) ones,
-    /// those no other later candidate reaches. Reaching is through earlier
-    /// tasks only (each step to a smaller id: within one iteration): a path
-    /// that goes around a loop's back edge orders the task after an older
-    /// instance of the target, not after the latest one, so it implies
-    /// nothing.
+    /// those no other later candidate carried by the same loop reaches.
+    /// Reaching is through earlier tasks only (each step to a smaller id:
+    /// within one iteration): a path that goes around a loop's back edge
+    /// orders the task after an older instance of the target, not after the
+    /// latest one, so it implies nothing. For the same reason a later
+    /// candidate carried by an outer loop implies nothing about one carried
+    /// by an inner loop: its latest run is from the outer loop's previous
+    /// iteration, before every run of the inner loop in this one.
     pub fn finish(mut self) -> Vec<Vec<TaskId>> {
         let mut out = Vec::with_capacity(self.facts.len());
         for t in 0..self.facts.len() {
-            let mut deps = self.antichain(t, false);
-            deps.extend(self.antichain(t, true));
+            let earlier = std::mem::take(&mut self.facts[t]);
+            let mut deps = self.antichain(&earlier);
+            self.facts[t] = earlier;
+            let later = std::mem::take(&mut self.later[t]);
+            // Ascending, so the carriers go outward: each group is a run.
+            let mut start = 0;
+            while start < later.len() {
+                let carrier = self.carrier(t, later[start]);
+                let mut end = start + 1;
+                while end < later.len() && self.carrier(t, later[end]) == carrier {
+                    end += 1;
+                }
+                deps.extend(self.antichain(&later[start..end]));
+                start = end;
+            }
+            self.later[t] = later;
             out.push(deps);
         }
         out
@@ -348,27 +499,17 @@ impl Graph {
         self.serial
     }
 
-    /// The members of task `t`'s earlier (or later) candidates that no other
-    /// member reaches through facts, ascending. The search visits the
-    /// highest id first, never enters anything below the lowest member, and
-    /// stops once every member but the highest (which nothing above it can
-    /// reach) has been reached.
-    fn antichain(&mut self, t: usize, later: bool) -> Vec<TaskId> {
-        let set = if later {
-            &self.later[t]
-        } else {
-            &self.facts[t]
-        };
+    /// The members of `set` (ascending) that no other member reaches
+    /// through facts, ascending. The search visits the highest id first,
+    /// never enters anything below the lowest member, and stops once every
+    /// member but the highest (which nothing above it can reach) has been
+    /// reached.
+    fn antichain(&mut self, set: &[TaskId]) -> Vec<TaskId> {
         if set.len() <= 1 {
-            return set.clone();
+            return set.to_vec();
         }
-        let set = std::mem::take(if later {
-            &mut self.later[t]
-        } else {
-            &mut self.facts[t]
-        });
         let serial = self.next_serial();
-        for &s in &set {
+        for &s in set {
             self.candidate[s as usize] = serial;
         }
         let min = set[0];
@@ -381,7 +522,8 @@ impl Graph {
             |u: TaskId, graph: &mut Self, dominated: &mut Vec<TaskId>, undecided: &mut usize| {
                 for i in 0..graph.facts[u as usize].len() {
                     let f = graph.facts[u as usize][i];
-                    if f >= min && graph.seen[f as usize] != serial {
+                    if f >= min && graph.seen[f as usize] != serial && !graph.back_into_before(u, f)
+                    {
                         graph.seen[f as usize] = serial;
                         if graph.candidate[f as usize] == serial {
                             dominated.push(f);
@@ -391,7 +533,7 @@ impl Graph {
                     }
                 }
             };
-        for &s in &set {
+        for &s in set {
             reach(s, self, &mut dominated, &mut undecided);
         }
         while undecided > 0
@@ -399,21 +541,14 @@ impl Graph {
         {
             reach(u, self, &mut dominated, &mut undecided);
         }
-        let kept = if dominated.is_empty() {
-            set.clone()
-        } else {
-            dominated.sort_unstable();
-            set.iter()
-                .copied()
-                .filter(|s| dominated.binary_search(s).is_err())
-                .collect()
-        };
-        *(if later {
-            &mut self.later[t]
-        } else {
-            &mut self.facts[t]
-        }) = set;
-        kept
+        if dominated.is_empty() {
+            return set.to_vec();
+        }
+        dominated.sort_unstable();
+        set.iter()
+            .copied()
+            .filter(|s| dominated.binary_search(s).is_err())
+            .collect()
     }
 }
 
@@ -604,6 +739,39 @@ mod loop_tests {
         assert_eq!(deps[1], [0]);
         assert_eq!(deps[2], [0]);
         assert_eq!(deps[3], [1, 2]);
+    }
+
+    #[test]
+    fn an_outer_loop_carried_edge_implies_no_inner_one() {
+        // for i { for j { 0: rw x; 1: rw x }; 2: rw x }. In iteration j > 0
+        // task 0 must follow the previous j's 1; the latest 2 is from the
+        // previous i, before it, so 2 (which statically reaches 1) does not
+        // imply that edge.
+        let x = 0;
+        let mut tr = Tracker::new(3, 1);
+        tr.fork();
+        tr.graph.open();
+        for visit in 0..2 {
+            tr.fork();
+            if visit == 0 {
+                tr.graph.open();
+            } else {
+                tr.graph.reopen(1);
+            }
+            for _ in 0..(2 - visit) {
+                tr.access(0, &[(x, RW)]);
+                tr.access(1, &[(x, RW)]);
+            }
+            tr.graph.close();
+            let inner = tr.rollback();
+            tr.join(vec![inner]);
+            tr.access(2, &[(x, RW)]);
+        }
+        tr.graph.close();
+        let outer = tr.rollback();
+        tr.join(vec![outer]);
+        let deps = tr.graph.finish();
+        assert_eq!(deps, [vec![1, 2], vec![0], vec![1]]);
     }
 
     #[test]
