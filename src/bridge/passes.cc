@@ -276,7 +276,10 @@ void registerPassesAndPipelines() {
       [](mlir::OpPassManager &pm, llvm::StringRef optionsStr,
          llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
              errorHandler) -> mlir::LogicalResult {
-        if (pm.getOpAnchorName() != mlir::ModuleOp::getOperationName())
+        // An op-agnostic pass manager ("any", e.g. a C++ driver's
+        // `PassManager pm(ctx)`) takes them and checks the op when it runs.
+        std::optional<llvm::StringRef> anchor = pm.getOpName();
+        if (anchor && *anchor != mlir::ModuleOp::getOperationName())
           return errorHandler(
               "pipeline 'pld-lower-collectives' runs on a 'builtin.module' "
               "(its passes are module passes), got a pass manager on '" +
