@@ -16,6 +16,24 @@ using namespace pld::dist;
 #define GET_TYPEDEF_CLASSES
 #include "pld/PldOpsTypes.cpp.inc"
 
+// The argument types of pld.host.dispatch: `(t0, t1, ...)`, possibly `()`
+// (the declarative `(` type($args) `)` cannot parse an empty list).
+static ParseResult parseDispatchArgTypes(OpAsmParser &parser,
+                                         SmallVectorImpl<Type> &types) {
+  if (parser.parseLParen())
+    return failure();
+  if (succeeded(parser.parseOptionalRParen()))
+    return success();
+  if (parser.parseTypeList(types) || parser.parseRParen())
+    return failure();
+  return success();
+}
+
+static void printDispatchArgTypes(OpAsmPrinter &printer, Operation *,
+                                  TypeRange types) {
+  printer << '(' << types << ')';
+}
+
 #define GET_OP_CLASSES
 #include "pld/PldOps.cpp.inc"
 

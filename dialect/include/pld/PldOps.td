@@ -388,14 +388,18 @@ def Pld_HostDispatchOp : Pld_HostOp<"host.dispatch", [AttrSizedOperandSegments,
         : (!pl.tensor<16x4xf32>, !pl.tensor<16x4xf32>), index
     pld.host.dispatch @builtin.tensor.all_to_all_v__fp32(%a, %b, %c, %d, %e)
         on %dev core_num(%blocks) : (...), index
+    pld.host.dispatch @no_params() on %dev : (), index
     ```
+
+    The argument types are a parenthesized list that may be empty (`()`),
+    for a callee without parameters.
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
                        AnySignlessIntegerOrIndex:$device,
                        Optional<I64>:$core_num);
   let assemblyFormat = [{
     $callee `(` $args `)` `on` $device (`core_num` `(` $core_num^ `)`)?
-    attr-dict `:` `(` type($args) `)` `,` type($device)
+    attr-dict `:` custom<DispatchArgTypes>(type($args)) `,` type($device)
   }];
 }
 
