@@ -2,6 +2,8 @@
 
 #include "pld/Dialects.h"
 
+#include <limits>
+
 #include "mlir/IR/Builders.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Transforms/InliningUtils.h"
@@ -500,7 +502,16 @@ LogicalResult LaunchOp::verify() {
 }
 
 LogicalResult RequireOp::verify() {
-  return verifyInChipOrchestration(*this);
+  if (failed(verifyInChipOrchestration(*this)))
+    return failure();
+  // The signed value (I64Attr's accessor is unsigned). The runtime's error
+  // code is a C++ int and 0 is success: 2^32 would wrap to 0.
+  int64_t code = getCodeAttr().getInt();
+  if (code < 1 || code > std::numeric_limits<int32_t>::max())
+    return emitOpError() << "attribute 'code' must be in [1, 2147483647] (a "
+                            "nonzero C++ int error code), got "
+                         << code;
+  return success();
 }
 
 LogicalResult SubmitOp::verify() {

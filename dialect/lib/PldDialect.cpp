@@ -2,6 +2,8 @@
 
 #include "pld/Dialects.h"
 
+#include <limits>
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -697,5 +699,14 @@ LogicalResult WindowOp::verify() {
 }
 
 LogicalResult HostRequireOp::verify() {
-  return verifyInHostOrchestrator(*this);
+  if (failed(verifyInHostOrchestrator(*this)))
+    return failure();
+  // The signed value (I64Attr's accessor is unsigned). The host entry's
+  // status is a C++ int and 0 is success: 2^32 would wrap to 0.
+  int64_t code = getErrorCodeAttr().getInt();
+  if (code < 1 || code > std::numeric_limits<int32_t>::max())
+    return emitOpError() << "attribute 'error_code' must be in [1, "
+                            "2147483647] (a nonzero C++ int error code), got "
+                         << code;
+  return success();
 }

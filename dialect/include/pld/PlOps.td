@@ -261,13 +261,15 @@ def Pl_RequireOp : Pl_Op<"require"> {
     `pld.host.require`: `--lower-l2-tensor-collectives` emits it for the
     range and `S >= B` checks of a runtime `core_num`, with code 5
     (`SIMPLER_ERROR_INVALID_ARGS`). Valid only in a CHIP orchestration body.
+    `code` is in [1, 2147483647]: the runtime's error code is a C++ `int`,
+    and 0 is success.
 
     ```mlir
     pl.require %ok else error 5, "core_num out of range or S < B"
     ```
   }];
   let arguments = (ins I1:$condition,
-                       ConfinedAttr<I64Attr, [IntPositive]>:$code,
+                       I64Attr:$code, // [1, 2147483647], in the verifier
                        StrAttr:$message);
   let hasVerifier = 1;
   let assemblyFormat = "$condition `else` `error` $code `,` $message attr-dict";
