@@ -628,7 +628,8 @@ namespace {
 struct ViewSize {
   int64_t elements;     // the elements the view spans
   int64_t elementBytes; // bytes of one element
-  bool overflow;        // the element count does not fit in int64
+  bool overflow;        // the element count does not fit in int64 (then
+                        // `elements` is meaningless)
 };
 } // namespace
 
@@ -647,12 +648,17 @@ static std::optional<ViewSize> staticViewSize(const TensorLikeInfo &t) {
   } else if (llvm::is_contained(t.shape, 0)) {
     size.elements = 0;
   } else {
+    // Dims and strides are >= 0 here (verifyTensorLike), so the span only
+    // grows: stop at the first overflow.
     for (auto [d, s] : llvm::zip(t.shape, t.strides)) {
       int64_t step = 0;
       if (ShapedType::isDynamic(s))
         continue;
-      size.overflow |= llvm::MulOverflow(d - 1, s, step);
-      size.overflow |= llvm::AddOverflow(size.elements, step, size.elements);
+      if (llvm::MulOverflow(d - 1, s, step) ||
+          llvm::AddOverflow(size.elements, step, size.elements)) {
+        size.overflow = true;
+        break;
+      }
     }
   }
   return size;
@@ -683,7 +689,10 @@ LogicalResult WindowOp::verify() {
   std::string found;
   llvm::raw_string_ostream os(found);
   os << offset << " + ";
-  if (overflow)
+  if (size->overflow)
+    os << "(a span of more than 2^63-1 elements) x " << size->elementBytes
+       << " bytes ('" << getResult().getType() << "')";
+  else if (overflow)
     os << size->elements << " x " << size->elementBytes
        << " bytes (more than fit in int64)";
   else
