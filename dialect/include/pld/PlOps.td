@@ -44,11 +44,19 @@ def Pl_TensorCreateOp : Pl_Op<"tensor.create"> {
     ```mlir
     %t = "pl.tensor.create"() : () -> !pl.tensor<16x4xf32>
     ```
+
+    The result is a local `!pl.tensor`, never a `!pld.dtensor`: a fresh
+    local buffer is not a window (windows are `pld.window`s of a
+    `pld.window_buffer`).
   }];
   let results = (outs Res<Pl_AnyTensorLike, "", [MemAlloc]>:$result);
+  let hasVerifier = 1;
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+// The view ops (and pl.tensor.slice) keep the kind of their source:
+// tensor -> tensor, dtensor -> dtensor, or dtensor -> tensor (the local view
+// of a window); never tensor -> dtensor (a local buffer is not a window).
 class Pl_UnaryTensorOp<string mnemonic, list<Trait> traits = []>
     : Pl_Op<mnemonic, !listconcat([Pure], traits)> {
   let hasVerifier = 1;
