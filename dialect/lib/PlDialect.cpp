@@ -2,6 +2,8 @@
 
 #include "pld/Dialects.h"
 
+#include <limits>
+
 #include "mlir/IR/Builders.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Transforms/InliningUtils.h"
@@ -232,6 +234,36 @@ static LogicalResult verifySameElementType(Operation *op, Value source,
                            << " differs from the source element type " << a;
 }
 
+/// ir.md: never tensor -> dtensor, "a local buffer is not a window". A view
+/// of a window may stay a window (dtensor -> dtensor) or be its local view
+/// (dtensor -> tensor); a view of a local `!pl.tensor` is local.
+static LogicalResult verifyNoLocalToWindow(Operation *op, Value source,
+                                           Value result) {
+  if (!isa<dist::DTensorType>(result.getType()) ||
+      isa<dist::DTensorType>(source.getType()))
+    return success();
+  return op->emitOpError() << "result type " << result.getType()
+                           << " must not be a !pld.dtensor when the source "
+                           << source.getType()
+                           << " is not (a local buffer is not a window)";
+}
+
+/// The unary view ops (reshape, view, set_validshape, transpose, slice).
+static LogicalResult verifyView(Operation *op, Value source, Value result) {
+  if (failed(verifySameElementType(op, source, result)))
+    return failure();
+  return verifyNoLocalToWindow(op, source, result);
+}
+
+LogicalResult TensorCreateOp::verify() {
+  if (!isa<dist::DTensorType>(getResult().getType()))
+    return success();
+  return emitOpError() << "result type " << getResult().getType()
+                       << " must be a !pl.tensor (a fresh local buffer is not "
+                          "a window; a window is a pld.window of a "
+                          "pld.window_buffer)";
+}
+
 /// Element count of a static shape, or std::nullopt.
 static std::optional<int64_t> staticElements(const TensorLikeInfo &t) {
   if (!t.hasStaticShape())
@@ -243,7 +275,7 @@ static std::optional<int64_t> staticElements(const TensorLikeInfo &t) {
 }
 
 LogicalResult TensorReshapeOp::verify() {
-  if (failed(verifySameElementType(*this, getSource(), getResult())))
+  if (failed(verifyView(*this, getSource(), getResult())))
     return failure();
   auto a = staticElements(info(getSource())),
        b = staticElements(info(getResult()));
@@ -254,7 +286,7 @@ LogicalResult TensorReshapeOp::verify() {
 }
 
 LogicalResult TensorViewOp::verify() {
-  if (failed(verifySameElementType(*this, getSource(), getResult())))
+  if (failed(verifyView(*this, getSource(), getResult())))
     return failure();
   TensorLikeInfo src = info(getSource());
   if (auto offsets = getOffsets()) {
@@ -289,7 +321,7 @@ LogicalResult TensorViewOp::verify() {
 }
 
 LogicalResult TensorSetValidShapeOp::verify() {
-  if (failed(verifySameElementType(*this, getSource(), getResult())))
+  if (failed(verifyView(*this, getSource(), getResult())))
     return failure();
   TensorLikeInfo src = info(getSource()), res = info(getResult());
   if (src.ranked && res.ranked) {
@@ -320,7 +352,7 @@ LogicalResult TensorSetValidShapeOp::verify() {
 }
 
 LogicalResult TensorTransposeOp::verify() {
-  if (failed(verifySameElementType(*this, getSource(), getResult())))
+  if (failed(verifyView(*this, getSource(), getResult())))
     return failure();
   TensorLikeInfo src = info(getSource());
   ArrayRef<int64_t> perm = getPerm();
@@ -354,7 +386,7 @@ LogicalResult TensorTransposeOp::verify() {
 }
 
 LogicalResult TensorSliceOp::verify() {
-  if (failed(verifySameElementType(*this, getSource(), getResult())))
+  if (failed(verifyView(*this, getSource(), getResult())))
     return failure();
   TensorLikeInfo src = info(getSource());
   ArrayRef<int64_t> sizes = getSizes();
@@ -500,7 +532,16 @@ LogicalResult LaunchOp::verify() {
 }
 
 LogicalResult RequireOp::verify() {
-  return verifyInChipOrchestration(*this);
+  if (failed(verifyInChipOrchestration(*this)))
+    return failure();
+  // The signed value (I64Attr's accessor is unsigned). The runtime's error
+  // code is a C++ int and 0 is success: 2^32 would wrap to 0.
+  int64_t code = getCodeAttr().getInt();
+  if (code < 1 || code > std::numeric_limits<int32_t>::max())
+    return emitOpError() << "attribute 'code' must be in [1, 2147483647] (a "
+                            "nonzero C++ int error code), got "
+                         << code;
+  return success();
 }
 
 LogicalResult SubmitOp::verify() {

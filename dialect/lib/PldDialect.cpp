@@ -2,6 +2,8 @@
 
 #include "pld/Dialects.h"
 
+#include <limits>
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -15,6 +17,24 @@ using namespace pld::dist;
 
 #define GET_TYPEDEF_CLASSES
 #include "pld/PldOpsTypes.cpp.inc"
+
+// The argument types of pld.host.dispatch: `(t0, t1, ...)`, possibly `()`
+// (the declarative `(` type($args) `)` cannot parse an empty list).
+static ParseResult parseDispatchArgTypes(OpAsmParser &parser,
+                                         SmallVectorImpl<Type> &types) {
+  if (parser.parseLParen())
+    return failure();
+  if (succeeded(parser.parseOptionalRParen()))
+    return success();
+  if (parser.parseTypeList(types) || parser.parseRParen())
+    return failure();
+  return success();
+}
+
+static void printDispatchArgTypes(OpAsmPrinter &printer, Operation *,
+                                  TypeRange types) {
+  printer << '(' << types << ')';
+}
 
 #define GET_OP_CLASSES
 #include "pld/PldOps.cpp.inc"
@@ -608,7 +628,8 @@ namespace {
 struct ViewSize {
   int64_t elements;     // the elements the view spans
   int64_t elementBytes; // bytes of one element
-  bool overflow;        // the element count does not fit in int64
+  bool overflow;        // the element count does not fit in int64 (then
+                        // `elements` is meaningless)
 };
 } // namespace
 
@@ -627,12 +648,17 @@ static std::optional<ViewSize> staticViewSize(const TensorLikeInfo &t) {
   } else if (llvm::is_contained(t.shape, 0)) {
     size.elements = 0;
   } else {
+    // Dims and strides are >= 0 here (verifyTensorLike), so the span only
+    // grows: stop at the first overflow.
     for (auto [d, s] : llvm::zip(t.shape, t.strides)) {
       int64_t step = 0;
       if (ShapedType::isDynamic(s))
         continue;
-      size.overflow |= llvm::MulOverflow(d - 1, s, step);
-      size.overflow |= llvm::AddOverflow(size.elements, step, size.elements);
+      if (llvm::MulOverflow(d - 1, s, step) ||
+          llvm::AddOverflow(size.elements, step, size.elements)) {
+        size.overflow = true;
+        break;
+      }
     }
   }
   return size;
@@ -663,7 +689,10 @@ LogicalResult WindowOp::verify() {
   std::string found;
   llvm::raw_string_ostream os(found);
   os << offset << " + ";
-  if (overflow)
+  if (size->overflow)
+    os << "(a span of more than 2^63-1 elements) x " << size->elementBytes
+       << " bytes ('" << getResult().getType() << "')";
+  else if (overflow)
     os << size->elements << " x " << size->elementBytes
        << " bytes (more than fit in int64)";
   else
@@ -679,5 +708,14 @@ LogicalResult WindowOp::verify() {
 }
 
 LogicalResult HostRequireOp::verify() {
-  return verifyInHostOrchestrator(*this);
+  if (failed(verifyInHostOrchestrator(*this)))
+    return failure();
+  // The signed value (I64Attr's accessor is unsigned). The host entry's
+  // status is a C++ int and 0 is success: 2^32 would wrap to 0.
+  int64_t code = getErrorCodeAttr().getInt();
+  if (code < 1 || code > std::numeric_limits<int32_t>::max())
+    return emitOpError() << "attribute 'error_code' must be in [1, "
+                            "2147483647] (a nonzero C++ int error code), got "
+                         << code;
+  return success();
 }

@@ -213,7 +213,10 @@ impl Locals {
     }
 }
 
-/// A C++ (and Python) double-quoted string literal.
+/// A C++ (and Python) double-quoted string literal. Other control bytes are
+/// three-digit octal escapes (`\001`): an octal escape ends after three
+/// digits in both languages, while a C++ `\x` escape would swallow every hex
+/// digit after it (`\x01abc` is one out-of-range escape).
 pub fn quoted(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
@@ -222,7 +225,7 @@ pub fn quoted(text: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\x7f' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c == '\x7f' => out.push_str(&format!("\\{:03o}", c as u32)),
             c => out.push(c),
         }
     }
@@ -270,5 +273,18 @@ mod tests {
         ] {
             assert_eq!(c_symbol_problem(good), None, "{good}");
         }
+    }
+
+    #[test]
+    fn quoted_control_bytes_are_octal_and_end_where_they_should() {
+        // The review's case: a hex escape would swallow `abc` / `def`.
+        assert_eq!(quoted("\x01abc\x7fdef"), "\"\\001abc\\177def\"");
+        // A digit after the escape stays its own character (an octal escape
+        // takes at most three digits).
+        assert_eq!(quoted("\x1f7"), "\"\\0377\"");
+        assert_eq!(quoted("\r\t\0"), "\"\\015\\t\\000\"");
+        // No `\x` escape is ever produced.
+        let all: String = (0u8..0x80).map(char::from).collect();
+        assert!(!quoted(&all).contains("\\x"));
     }
 }

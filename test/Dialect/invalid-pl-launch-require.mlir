@@ -82,7 +82,7 @@ func.func @host_require(%ok: i1) attributes {pl.func_kind = "orchestration", pl.
 // -----
 
 func.func @code_zero(%ok: i1) attributes {pl.func_kind = "orchestration"} {
-  // expected-error @+1 {{'pl.require' op attribute 'code' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  // expected-error @+1 {{'pl.require' op attribute 'code' must be in [1, 2147483647] (a nonzero C++ int error code), got 0}}
   pl.require %ok else error 0, "m"
   return
 }
@@ -92,4 +92,53 @@ func.func @code_zero(%ok: i1) attributes {pl.func_kind = "orchestration"} {
 func.func @yield_outside(%ok: i1) attributes {pl.func_kind = "orchestration"} {
   // expected-error @+1 {{'pl.yield' op expects parent op 'pl.launch'}}
   pl.yield
+}
+
+// -----
+
+// The runtime's error code is a C++ int: 2^32 would wrap to 0 (success).
+func.func @code_too_big(%ok: i1) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.require' op attribute 'code' must be in [1, 2147483647] (a nonzero C++ int error code), got 4294967296}}
+  pl.require %ok else error 4294967296, "m"
+  return
+}
+
+// -----
+
+func.func @code_negative(%ok: i1) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.require' op attribute 'code' must be in [1, 2147483647] (a nonzero C++ int error code), got -1}}
+  "pl.require"(%ok) {code = -1 : i64, message = "m"} : (i1) -> ()
+  return
+}
+
+// -----
+
+// The largest code is valid.
+func.func @code_max(%ok: i1) attributes {pl.func_kind = "orchestration"} {
+  pl.require %ok else error 2147483647, "m"
+  return
+}
+
+// -----
+
+func.func @host_code_too_big(%ok: i1) attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  // expected-error @+1 {{'pld.host.require' op attribute 'error_code' must be in [1, 2147483647] (a nonzero C++ int error code), got 2147483648}}
+  pld.host.require %ok else error 2147483648, "m"
+  return
+}
+
+// -----
+
+// 0 is the host entry's success status: a failed check latching 0 would succeed.
+func.func @host_code_zero(%ok: i1) attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  // expected-error @+1 {{'pld.host.require' op attribute 'error_code' must be in [1, 2147483647] (a nonzero C++ int error code), got 0}}
+  pld.host.require %ok else error 0, "m"
+  return
+}
+
+// -----
+
+func.func @host_code_max(%ok: i1) attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  pld.host.require %ok else error 2147483647, "m"
+  return
 }

@@ -151,3 +151,76 @@ func.func @view_wider(%a: !pl.tensor<16x4xf32>) {
   %0 = pl.tensor.view %a : !pl.tensor<16x4xf32> -> !pl.tensor<32x4xf32>
   return
 }
+
+// -----
+
+// A local buffer is not a window (ir.md): pl.tensor.create yields a !pl.tensor.
+func.func @f() {
+  // expected-error@+1 {{'pl.tensor.create' op result type '!pld.dtensor<2x8xi32>' must be a !pl.tensor (a fresh local buffer is not a window; a window is a pld.window of a pld.window_buffer)}}
+  %s = pl.tensor.create : !pld.dtensor<2x8xi32>
+  return
+}
+
+// -----
+
+// The review's case: a local signal / send_counts passed off as windows to a
+// collective (generic form).
+func.func @chip(%in: !pld.dtensor<16x4xf32>, %t: !pld.dtensor<16x4xf32>, %r: !pld.dtensor<2xi32>) -> !pld.dtensor<16x4xf32>
+    attributes {pl.func_kind = "orchestration"} {
+  // expected-error@+1 {{'pl.tensor.create' op result type '!pld.dtensor<2x8xi32>' must be a !pl.tensor (a fresh local buffer is not a window; a window is a pld.window of a pld.window_buffer)}}
+  %s = "pl.tensor.create"() : () -> !pld.dtensor<2x8xi32>
+  %cd = pl.tensor.create : !pl.tensor<2xi32>
+  %d = pld.tensor.all_to_all_v %in, %t, %s, %cd, %r {core_num = 1 : i64}
+      : !pld.dtensor<16x4xf32>, !pld.dtensor<16x4xf32>, !pld.dtensor<2x8xi32>, !pl.tensor<2xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<16x4xf32>
+  return %d : !pld.dtensor<16x4xf32>
+}
+
+// -----
+
+// The view ops keep a local source local: never tensor -> dtensor.
+func.func @f(%c: !pl.tensor<2xi32>) {
+  // expected-error@+1 {{'pl.tensor.reshape' op result type '!pld.dtensor<2xi32>' must not be a !pld.dtensor when the source '!pl.tensor<2xi32>' is not (a local buffer is not a window)}}
+  %cd = "pl.tensor.reshape"(%c) : (!pl.tensor<2xi32>) -> !pld.dtensor<2xi32>
+  return
+}
+
+// -----
+
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.view' op result type '!pld.dtensor<8x4xf32>' must not be a !pld.dtensor when the source '!pl.tensor<16x4xf32>' is not (a local buffer is not a window)}}
+  %0 = pl.tensor.view %a {offsets = array<i64: 8, 0>} : !pl.tensor<16x4xf32> -> !pld.dtensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.set_validshape' op result type '!pld.dtensor<16x4xf32, valid = [8, 2]>' must not be a !pld.dtensor when the source '!pl.tensor<16x4xf32>' is not (a local buffer is not a window)}}
+  %0 = pl.tensor.set_validshape %a {valid = array<i64: 8, 2>} : !pl.tensor<16x4xf32> -> !pld.dtensor<16x4xf32, valid = [8, 2]>
+  return
+}
+
+// -----
+
+func.func @f(%a: !pl.tensor<16x4xf32>) {
+  // expected-error@+1 {{'pl.tensor.transpose' op result type '!pld.dtensor<4x16xf32>' must not be a !pld.dtensor when the source '!pl.tensor<16x4xf32>' is not (a local buffer is not a window)}}
+  %0 = pl.tensor.transpose %a {perm = array<i64: 1, 0>} : !pl.tensor<16x4xf32> -> !pld.dtensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: !pl.tensor<16x4xf32>, %i: index) {
+  // expected-error@+1 {{'pl.tensor.slice' op result type '!pld.dtensor<4x4xf32>' must not be a !pld.dtensor when the source '!pl.tensor<16x4xf32>' is not (a local buffer is not a window)}}
+  %0 = pl.tensor.slice %a[%i, %i] {sizes = array<i64: 4, 4>} : (!pl.tensor<16x4xf32>, index, index) -> !pld.dtensor<4x4xf32>
+  return
+}
+
+// -----
+
+// Unranked and dynamic sources are no exception.
+func.func @f(%a: !pl.tensor<*xf32>) {
+  // expected-error@+1 {{'pl.tensor.reshape' op result type '!pld.dtensor<?xf32>' must not be a !pld.dtensor when the source '!pl.tensor<*xf32>' is not (a local buffer is not a window)}}
+  %0 = pl.tensor.reshape %a : !pl.tensor<*xf32> -> !pld.dtensor<?xf32>
+  return
+}

@@ -124,3 +124,58 @@ func.func @g() attributes {pl.func_kind = "graph"} {
   %0 = pld.system.nranks : i64
   return
 }
+
+// -----
+
+// window: the span of explicit strides, 1 + sum((dim - 1) * stride), does not
+// fit in int64 (computed with checked arithmetic, never printed wrapped).
+func.func @h() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  // expected-note@+1 {{the pld.window_buffer allocates 64 bytes here}}
+  %b = pld.window_buffer {bytes = 64 : i64} : !pld.window_buffer
+  // expected-error@+1 {{'pld.window' op offset + view size must not exceed the 64 bytes of its pld.window_buffer, got 0 + (a span of more than 2^63-1 elements) x 4 bytes ('!pld.dtensor<4x4xf32, strides = [9223372036854775807, 9223372036854775807]>')}}
+  %w = pld.window %b : !pld.dtensor<4x4xf32, strides = [9223372036854775807, 9223372036854775807]>
+  return
+}
+
+// -----
+
+func.func @h() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  // expected-note@+1 {{the pld.window_buffer allocates 64 bytes here}}
+  %b = pld.window_buffer {bytes = 64 : i64} : !pld.window_buffer
+  // expected-error@+1 {{'pld.window' op offset + view size must not exceed the 64 bytes of its pld.window_buffer, got 0 + (a span of more than 2^63-1 elements) x 4 bytes ('!pld.dtensor<3x4xf32, strides = [4611686018427387904, 1]>')}}
+  %w = pld.window %b : !pld.dtensor<3x4xf32, strides = [4611686018427387904, 1]>
+  return
+}
+
+// -----
+
+// A `?` stride counts as 0; the known one alone overflows.
+func.func @h() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  // expected-note@+1 {{the pld.window_buffer allocates 64 bytes here}}
+  %b = pld.window_buffer {bytes = 64 : i64} : !pld.window_buffer
+  // expected-error@+1 {{'pld.window' op offset + view size must not exceed the 64 bytes of its pld.window_buffer, got 0 + (a span of more than 2^63-1 elements) x 4 bytes ('!pld.dtensor<2x2xf32, strides = [?, 9223372036854775807]>')}}
+  %w = pld.window %b : !pld.dtensor<2x2xf32, strides = [?, 9223372036854775807]>
+  return
+}
+
+// -----
+
+// The span is exactly 2^63-1 elements (fits); its bytes do not.
+func.func @h() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  // expected-note@+1 {{the pld.window_buffer allocates 64 bytes here}}
+  %b = pld.window_buffer {bytes = 64 : i64} : !pld.window_buffer
+  // expected-error@+1 {{'pld.window' op offset + view size must not exceed the 64 bytes of its pld.window_buffer, got 0 + 9223372036854775807 x 4 bytes (more than fit in int64)}}
+  %w = pld.window %b : !pld.dtensor<2xf32, strides = [9223372036854775806]>
+  return
+}
+
+// -----
+
+// The span of 2^63-1 one-byte elements fits in int64 bytes; it exceeds the buffer.
+func.func @h() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  // expected-note@+1 {{the pld.window_buffer allocates 64 bytes here}}
+  %b = pld.window_buffer {bytes = 64 : i64} : !pld.window_buffer
+  // expected-error@+1 {{'pld.window' op offset + view size must not exceed the 64 bytes of its pld.window_buffer, got 0 + 9223372036854775807 = 9223372036854775807 ('!pld.dtensor<2xi8, strides = [9223372036854775806]>' spans 9223372036854775807 elements of 1 bytes)}}
+  %w = pld.window %b : !pld.dtensor<2xi8, strides = [9223372036854775806]>
+  return
+}

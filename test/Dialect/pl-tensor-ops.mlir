@@ -3,10 +3,10 @@
 
 // CHECK-LABEL: func.func @create
 // CHECK: %[[T:.*]] = pl.tensor.create : !pl.tensor<16x4xf32>
-// CHECK: pl.tensor.create : !pld.dtensor<?x4xf32, layout = dn>
+// CHECK: pl.tensor.create : !pl.tensor<?x4xf32, layout = dn>
 func.func @create() -> !pl.tensor<16x4xf32> {
   %t = pl.tensor.create : !pl.tensor<16x4xf32>
-  %d = pl.tensor.create : !pld.dtensor<?x4xf32, layout = dn>
+  %d = pl.tensor.create : !pl.tensor<?x4xf32, layout = dn>
   return %t : !pl.tensor<16x4xf32>
 }
 
@@ -69,5 +69,26 @@ func.func @assemble(%t: !pld.dtensor<16x4xf32>, %s: !pl.tensor<4x4xf32>) -> !pld
 func.func @write(%t: !pl.tensor<16x4xf32>, %c: !pld.dtensor<2xi32>, %v: f32, %n: i32, %i: index, %k: i64) {
   %0 = pl.tensor.write %v into %t[%i, %i] : f32 into !pl.tensor<16x4xf32>, index, index
   %1 = pl.tensor.write %n into %c[%k] : i32 into !pld.dtensor<2xi32>, i64
+  return
+}
+
+// A view of a window may stay a window (dtensor -> dtensor) or be its local
+// view (dtensor -> tensor); only tensor -> dtensor is refused.
+// CHECK-LABEL: func.func @window_views
+// CHECK: pl.tensor.reshape %{{.*}} : !pld.dtensor<16x4xf32> -> !pld.dtensor<64xf32>
+// CHECK: pl.tensor.reshape %{{.*}} : !pld.dtensor<16x4xf32> -> !pl.tensor<64xf32>
+// CHECK: pl.tensor.view %{{.*}} {offsets = array<i64: 8, 0>} : !pld.dtensor<16x4xf32> -> !pld.dtensor<8x4xf32>
+// CHECK: pl.tensor.view %{{.*}} : !pld.dtensor<16x4xf32> -> !pl.tensor<8x4xf32>
+// CHECK: pl.tensor.set_validshape %{{.*}} {valid = array<i64: 8, 2>} : !pld.dtensor<16x4xf32> -> !pld.dtensor<16x4xf32, valid = [8, 2]>
+// CHECK: pl.tensor.transpose %{{.*}} {perm = array<i64: 1, 0>} : !pld.dtensor<16x4xf32> -> !pl.tensor<4x16xf32>
+// CHECK: pl.tensor.slice %{{.*}} {offsets = array<i64: 4, 0>, sizes = array<i64: 4, 4>} : (!pld.dtensor<16x4xf32>) -> !pld.dtensor<4x4xf32>
+func.func @window_views(%w: !pld.dtensor<16x4xf32>) {
+  %0 = pl.tensor.reshape %w : !pld.dtensor<16x4xf32> -> !pld.dtensor<64xf32>
+  %1 = pl.tensor.reshape %w : !pld.dtensor<16x4xf32> -> !pl.tensor<64xf32>
+  %2 = pl.tensor.view %w {offsets = array<i64: 8, 0>} : !pld.dtensor<16x4xf32> -> !pld.dtensor<8x4xf32>
+  %3 = pl.tensor.view %w : !pld.dtensor<16x4xf32> -> !pl.tensor<8x4xf32>
+  %4 = pl.tensor.set_validshape %w {valid = array<i64: 8, 2>} : !pld.dtensor<16x4xf32> -> !pld.dtensor<16x4xf32, valid = [8, 2]>
+  %5 = pl.tensor.transpose %w {perm = array<i64: 1, 0>} : !pld.dtensor<16x4xf32> -> !pl.tensor<4x16xf32>
+  %6 = pl.tensor.slice %w {offsets = array<i64: 4, 0>, sizes = array<i64: 4, 4>} : (!pld.dtensor<16x4xf32>) -> !pld.dtensor<4x4xf32>
   return
 }

@@ -51,7 +51,8 @@ func.func @with_context(%a: !pld.dtensor<4xf32>) attributes {pl.func_kind = "orc
   return
 }
 func.func @no_context(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
-  %t = pl.tensor.create : !pld.dtensor<4xf32>
+  %b = pld.window_buffer {bytes = 16 : i64} : !pld.window_buffer
+  %t = pld.window %b : !pld.dtensor<4xf32>
   func.call @kernel(%t) : (!pld.dtensor<4xf32>) -> ()
   return
 }

@@ -73,8 +73,11 @@ func.func @host() attributes {pl.func_kind = "orchestration", pl.level = "host"}
 func.func @kernel(%a: !pld.dtensor<4xf32>) attributes {pl.func_kind = "aiv"} {
   return
 }
+// A window made in a CHIP body (which --legalize-spmd-launches refuses) when
+// the caller has no dtensor parameter: no context to pass.
 func.func @no_context(%x: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
-  %t = "pl.tensor.create"() : () -> !pld.dtensor<4xf32>
+  %b = pld.window_buffer {bytes = 16 : i64} : !pld.window_buffer
+  %t = pld.window %b : !pld.dtensor<4xf32>
   // expected-error @+1 {{'func.call' op cannot find a CommContext for argument #0 of the call to @kernel: the caller has no !pld.dtensor parameter whose CommContext it could pass}}
   func.call @kernel(%t) : (!pld.dtensor<4xf32>) -> ()
   return

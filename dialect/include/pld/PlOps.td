@@ -44,8 +44,13 @@ def Pl_TensorCreateOp : Pl_Op<"tensor.create"> {
     ```mlir
     %t = "pl.tensor.create"() : () -> !pl.tensor<16x4xf32>
     ```
+
+    The result is a local `!pl.tensor`, never a `!pld.dtensor`: a fresh
+    local buffer is not a window (windows are `pld.window`s of a
+    `pld.window_buffer`).
   }];
   let results = (outs Res<Pl_AnyTensorLike, "", [MemAlloc]>:$result);
+  let hasVerifier = 1;
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
@@ -54,6 +59,9 @@ def Pl_TensorCreateOp : Pl_Op<"tensor.create"> {
 // cannot prove (a reshape of a strided tensor, a slice's dynamic offsets), so
 // hoisting one out of a loop that runs zero times (LICM) would turn a program
 // that succeeds into one that fails.
+// The view ops (and pl.tensor.slice) keep the kind of their source:
+// tensor -> tensor, dtensor -> dtensor, or dtensor -> tensor (the local view
+// of a window); never tensor -> dtensor (a local buffer is not a window).
 class Pl_UnaryTensorOp<string mnemonic, list<Trait> traits = []>
     : Pl_Op<mnemonic, !listconcat([NoMemoryEffect], traits)> {
   let hasVerifier = 1;
@@ -266,13 +274,15 @@ def Pl_RequireOp : Pl_Op<"require"> {
     `pld.host.require`: `--lower-l2-tensor-collectives` emits it for the
     range and `S >= B` checks of a runtime `core_num`, with code 5
     (`SIMPLER_ERROR_INVALID_ARGS`). Valid only in a CHIP orchestration body.
+    `code` is in [1, 2147483647]: the runtime's error code is a C++ `int`,
+    and 0 is success.
 
     ```mlir
     pl.require %ok else error 5, "core_num out of range or S < B"
     ```
   }];
   let arguments = (ins I1:$condition,
-                       ConfinedAttr<I64Attr, [IntPositive]>:$code,
+                       I64Attr:$code, // [1, 2147483647], in the verifier
                        StrAttr:$message);
   let hasVerifier = 1;
   let assemblyFormat = "$condition `else` `error` $code `,` $message attr-dict";

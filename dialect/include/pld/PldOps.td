@@ -388,14 +388,18 @@ def Pld_HostDispatchOp : Pld_HostOp<"host.dispatch", [AttrSizedOperandSegments,
         : (!pl.tensor<16x4xf32>, !pl.tensor<16x4xf32>), index
     pld.host.dispatch @builtin.tensor.all_to_all_v__fp32(%a, %b, %c, %d, %e)
         on %dev core_num(%blocks) : (...), index
+    pld.host.dispatch @no_params() on %dev : (), index
     ```
+
+    The argument types are a parenthesized list that may be empty (`()`),
+    for a callee without parameters.
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$args,
                        AnySignlessIntegerOrIndex:$device,
                        Optional<I64>:$core_num);
   let assemblyFormat = [{
     $callee `(` $args `)` `on` $device (`core_num` `(` $core_num^ `)`)?
-    attr-dict `:` `(` type($args) `)` `,` type($device)
+    attr-dict `:` custom<DispatchArgTypes>(type($args)) `,` type($device)
   }];
 }
 
@@ -430,13 +434,16 @@ def Pld_HostRequireOp : Pld_HostOp<"host.require"> {
     and returns `error_code` (e.g. 5, SIMPLER_ERROR_INVALID_ARGS) with
     `message` logged. The HOST rail emits it for the runtime `core_num`
     range and `S >= B` checks. Only valid in a HOST orchestrator.
+    `error_code` is in [1, 2147483647]: the host entry's status is a C++
+    `int`, and 0 is success (a failed check latching 0 would return
+    success).
 
     ```mlir
     pld.host.require %ok else error 5, "all_to_all_v: core_num out of range or S < B"
     ```
   }];
   let arguments = (ins I1:$condition,
-                       ConfinedAttr<I64Attr, [IntNonNegative]>:$error_code,
+                       I64Attr:$error_code, // [1, 2147483647], in the verifier
                        StrAttr:$message);
   let assemblyFormat = "$condition `else` `error` $error_code `,` $message attr-dict";
 }
