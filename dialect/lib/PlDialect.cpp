@@ -131,7 +131,17 @@ LogicalResult PlDialect::verifyOperationAttribute(Operation *op,
                 auto s = dyn_cast<StringAttr>(a);
                 return s && isOneOf(s.getValue(), kDirections);
               });
-    return requireType(ok, "an array of \"in\" / \"out\" / \"inout\" strings");
+    if (failed(requireType(ok, "an array of \"in\" / \"out\" / \"inout\" strings")))
+      return failure();
+    // One direction per argument the call passes (a pld.host.dispatch's
+    // device and core_num are not arguments: its own pass checks those).
+    if (isa<func::CallOp, SubmitOp>(op) &&
+        array.size() != op->getNumOperands())
+      return op->emitOpError()
+             << "attribute 'pl.arg_directions' must have one entry per "
+                "argument ("
+             << op->getNumOperands() << "), got " << array.size();
+    return success();
   }
   if (name == "pl.arch") {
     if (!isa<ModuleOp>(op))
@@ -501,6 +511,11 @@ LogicalResult LaunchOp::verify() {
   if (failed(verifyInChipOrchestration(*this)))
     return failure();
   Block &body = getBody().front();
+  // The region uses the enclosing body's values; nothing binds arguments.
+  if (body.getNumArguments() != 0)
+    return emitOpError() << "region must have no block arguments (it uses the "
+                            "enclosing body's values), got "
+                         << body.getNumArguments();
   func::CallOp call;
   for (Operation &op : body.without_terminator()) {
     if (auto c = dyn_cast<func::CallOp>(op)) {

@@ -148,6 +148,17 @@ func.func @f() {
 
 // -----
 
+func.func private @k2(!pl.tensor<4xf32>, !pl.tensor<4xf32>)
+
+// pl.arg_directions has one entry per argument the call passes.
+func.func @f(%a: !pl.tensor<4xf32>) {
+  // expected-error@+1 {{'func.call' op attribute 'pl.arg_directions' must have one entry per argument (2), got 1}}
+  func.call @k2(%a, %a) {pl.arg_directions = ["in"]} : (!pl.tensor<4xf32>, !pl.tensor<4xf32>) -> ()
+  return
+}
+
+// -----
+
 // pl.arch: only "a2a3" or "a5".
 // expected-error@+1 {{'builtin.module' op attribute 'pl.arch' must be one of "a2a3", "a5", got "a6"}}
 module attributes {pl.arch = "a6"} {

@@ -142,3 +142,17 @@ func.func @host_code_max(%ok: i1) attributes {pl.func_kind = "orchestration", pl
   pld.host.require %ok else error 2147483647, "m"
   return
 }
+
+// -----
+
+// The region uses the enclosing body's values: it binds no block arguments.
+func.func private @k(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv"}
+func.func @block_arguments(%a: !pl.tensor<4xf32>, %n: i64) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.launch' op region must have no block arguments (it uses the enclosing body's values), got 1}}
+  %r = "pl.launch"(%n) ({
+  ^bb0(%x: i64):
+    %c = func.call @k(%a) : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+    pl.yield %c : !pl.tensor<4xf32>
+  }) : (i64) -> (!pl.tensor<4xf32>)
+  return
+}
