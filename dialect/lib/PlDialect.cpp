@@ -549,13 +549,17 @@ LogicalResult LaunchOp::verify() {
 LogicalResult RequireOp::verify() {
   if (failed(verifyInChipOrchestration(*this)))
     return failure();
-  // The signed value (I64Attr's accessor is unsigned). The runtime's error
-  // code is a C++ int and 0 is success: 2^32 would wrap to 0.
-  int64_t code = getCodeAttr().getInt();
+  return verifyErrorCode(*this, "code", getCodeAttr());
+}
+
+LogicalResult pld::verifyErrorCode(Operation *op, StringRef name,
+                                   IntegerAttr attr) {
+  int64_t code = attr.getInt();
   if (code < 1 || code > std::numeric_limits<int32_t>::max())
-    return emitOpError() << "attribute 'code' must be in [1, 2147483647] (a "
-                            "nonzero C++ int error code), got "
-                         << code;
+    return op->emitOpError() << "attribute '" << name
+                             << "' must be in [1, 2147483647] (a nonzero C++ "
+                                "int error code), got "
+                             << code;
   return success();
 }
 

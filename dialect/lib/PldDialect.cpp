@@ -710,12 +710,5 @@ LogicalResult WindowOp::verify() {
 LogicalResult HostRequireOp::verify() {
   if (failed(verifyInHostOrchestrator(*this)))
     return failure();
-  // The signed value (I64Attr's accessor is unsigned). The host entry's
-  // status is a C++ int and 0 is success: 2^32 would wrap to 0.
-  int64_t code = getErrorCodeAttr().getInt();
-  if (code < 1 || code > std::numeric_limits<int32_t>::max())
-    return emitOpError() << "attribute 'error_code' must be in [1, "
-                            "2147483647] (a nonzero C++ int error code), got "
-                         << code;
-  return success();
+  return pld::verifyErrorCode(*this, "error_code", getErrorCodeAttr());
 }

@@ -37,6 +37,12 @@ void registerDialects(mlir::DialectRegistry &registry);
 /// The function-kind vocabulary of `pl.func_kind` / `pl.level`.
 llvm::StringRef getFuncKind(mlir::Operation *func); // "" when absent
 bool isHostLevel(mlir::Operation *func);
+
+/// `pl.require` / `pld.host.require`: the error code the generated C++
+/// returns is an `int` and 0 is success, so `attr` (the op's code attribute,
+/// read signed: I64Attr's accessor is unsigned) must be in [1, 2^31-1].
+llvm::LogicalResult verifyErrorCode(mlir::Operation *op, llvm::StringRef name,
+                                    mlir::IntegerAttr attr);
 } // namespace pld
 
 #endif // PLD_DIALECTS_H

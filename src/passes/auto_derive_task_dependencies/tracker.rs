@@ -573,15 +573,15 @@ fn merge(into: &mut Vec<TaskId>, new: &[TaskId]) {
 mod tests {
     use super::{Access, TaskId, Tracker};
 
-    const R: Access = Access {
+    pub(super) const R: Access = Access {
         read: true,
         write: false,
     };
-    const W: Access = Access {
+    pub(super) const W: Access = Access {
         read: false,
         write: true,
     };
-    const RW: Access = Access {
+    pub(super) const RW: Access = Access {
         read: true,
         write: true,
     };
@@ -697,20 +697,8 @@ mod tests {
 
 #[cfg(test)]
 mod loop_tests {
-    use super::{Access, Tracker};
-
-    const R: Access = Access {
-        read: true,
-        write: false,
-    };
-    const W: Access = Access {
-        read: false,
-        write: true,
-    };
-    const RW: Access = Access {
-        read: true,
-        write: true,
-    };
+    use super::Tracker;
+    use super::tests::{R, RW, W};
 
     #[test]
     fn a_path_around_a_loop_implies_nothing() {
