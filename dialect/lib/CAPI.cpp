@@ -40,24 +40,34 @@ intptr_t pldTensorLikeGetRank(MlirType type) {
   return static_cast<intptr_t>(info->shape.size());
 }
 
+// The queries below answer for any type (a non-tensor type or an
+// out-of-range dimension reads as absent), so no caller can index past a
+// shape (a rank-0 tensor has no dimension 0).
 int64_t pldTensorLikeGetDim(MlirType type, intptr_t pos) {
-  return pld::getTensorLikeInfo(unwrap(type))->shape[pos];
+  auto info = pld::getTensorLikeInfo(unwrap(type));
+  if (!info || pos < 0 || static_cast<size_t>(pos) >= info->shape.size())
+    return ShapedType::kDynamic;
+  return info->shape[pos];
 }
 
 MlirType pldTensorLikeGetElementType(MlirType type) {
-  return wrap(pld::getTensorLikeInfo(unwrap(type))->elementType);
+  auto info = pld::getTensorLikeInfo(unwrap(type));
+  return info ? wrap(info->elementType) : MlirType{nullptr};
 }
 
 uint32_t pldTensorLikeGetLayout(MlirType type) {
-  return static_cast<uint32_t>(pld::getTensorLikeInfo(unwrap(type))->layout);
+  auto info = pld::getTensorLikeInfo(unwrap(type));
+  return static_cast<uint32_t>(info ? info->layout : pld::Layout::ND);
 }
 
 bool pldTensorLikeHasValid(MlirType type) {
-  return !pld::getTensorLikeInfo(unwrap(type))->valid.empty();
+  auto info = pld::getTensorLikeInfo(unwrap(type));
+  return info && !info->valid.empty();
 }
 
 bool pldTensorLikeHasStrides(MlirType type) {
-  return !pld::getTensorLikeInfo(unwrap(type))->strides.empty();
+  auto info = pld::getTensorLikeInfo(unwrap(type));
+  return info && !info->strides.empty();
 }
 
 int pldTypeGetTensorLikeKind(MlirType type) {

@@ -11,6 +11,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace pld;
@@ -265,6 +266,25 @@ static LogicalResult verifyView(Operation *op, Value source, Value result) {
   return verifyNoLocalToWindow(op, source, result);
 }
 
+/// The types must not lie: reshape, view and slice produce a descriptor whose
+/// shape is the result's whole shape (views.h), so a result type narrowing
+/// its valid_shape would state extents the runtime does not have.
+static LogicalResult verifyWholeResult(Operation *op, const TensorLikeInfo &res) {
+  if (res.valid.empty())
+    return success();
+  return op->emitOpError()
+         << "result type must not narrow its valid_shape (valid = "
+         << formatDims(res.valid)
+         << "): the result is a whole descriptor of its shape; narrow it with "
+            "pl.tensor.set_validshape";
+}
+
+/// Appends the source's valid_shape to a message that compared against it.
+static void noteValid(InFlightDiagnostic &diag, const TensorLikeInfo &src) {
+  if (!src.valid.empty())
+    diag << " (the source's valid_shape is " << formatDims(src.valid) << ")";
+}
+
 LogicalResult TensorCreateOp::verify() {
   if (!isa<dist::DTensorType>(getResult().getType()))
     return success();
@@ -274,31 +294,60 @@ LogicalResult TensorCreateOp::verify() {
                           "pld.window_buffer)";
 }
 
-/// Element count of a static shape, or std::nullopt.
-static std::optional<int64_t> staticElements(const TensorLikeInfo &t) {
-  if (!t.hasStaticShape())
+/// Element count of static dims (nullopt when one is `?`, unranked, or the
+/// product overflows).
+static std::optional<int64_t> staticElements(bool ranked,
+                                             ArrayRef<int64_t> dims) {
+  if (!ranked || llvm::any_of(dims, ShapedType::isDynamic))
     return std::nullopt;
   int64_t n = 1;
-  for (int64_t d : t.shape)
-    n *= d;
+  for (int64_t d : dims)
+    if (llvm::MulOverflow(n, d, n))
+      return std::nullopt;
   return n;
 }
 
 LogicalResult TensorReshapeOp::verify() {
   if (failed(verifyView(*this, getSource(), getResult())))
     return failure();
-  auto a = staticElements(info(getSource())),
-       b = staticElements(info(getResult()));
-  if (a && b && *a != *b)
-    return emitOpError() << "reshape changes the element count from " << *a
-                         << " to " << *b;
+  TensorLikeInfo src = info(getSource()), res = info(getResult());
+  if (failed(verifyWholeResult(*this, res)))
+    return failure();
+  // The runtime reshapes the source's descriptor, whose extents are its
+  // valid_shape.
+  auto a = staticElements(src.ranked, src.extents()),
+       b = staticElements(res.ranked, res.shape);
+  if (a && b && *a != *b) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "reshape changes the element count from "
+                              << *a << " to " << *b;
+    noteValid(diag, src);
+    return diag;
+  }
   return success();
+}
+
+/// The first dimension where a box of `sizes` at `offsets` leaves the
+/// source's extents (where both are static), or nullopt when it fits.
+static std::optional<size_t> boxOutside(const TensorLikeInfo &src,
+                                        ArrayRef<int64_t> sizes,
+                                        ArrayRef<int64_t> offsets) {
+  ArrayRef<int64_t> dims = src.extents();
+  for (size_t i = 0; i < sizes.size() && i < dims.size(); ++i) {
+    int64_t offset = offsets.empty() ? 0 : offsets[i];
+    int64_t dim = dims[i], size = sizes[i];
+    // Written as `offset > dim - size` so that huge offsets cannot overflow.
+    if (!ShapedType::isDynamic(dim) && !ShapedType::isDynamic(size) &&
+        (size > dim || offset > dim - size))
+      return i;
+  }
+  return std::nullopt;
 }
 
 LogicalResult TensorViewOp::verify() {
   if (failed(verifyView(*this, getSource(), getResult())))
     return failure();
-  TensorLikeInfo src = info(getSource());
+  TensorLikeInfo src = info(getSource()), res = info(getResult());
   if (auto offsets = getOffsets()) {
     if (src.ranked && offsets->size() != src.shape.size())
       return emitOpError() << "attribute 'offsets' has " << offsets->size()
@@ -307,26 +356,33 @@ LogicalResult TensorViewOp::verify() {
     if (llvm::any_of(*offsets, [](int64_t o) { return o < 0; }))
       return emitOpError() << "attribute 'offsets' entries must be >= 0";
   }
+  if (failed(verifyWholeResult(*this, res)))
+    return failure();
   // Same rank: the result's box at the offsets lies inside the source, like
   // a slice's (checked where both are static).
-  TensorLikeInfo res = info(getResult());
   if (src.ranked && res.ranked && src.shape.size() == res.shape.size()) {
-    for (size_t i = 0; i < src.shape.size(); ++i) {
-      int64_t offset = getOffsets() ? (*getOffsets())[i] : 0;
-      int64_t dim = src.shape[i], size = res.shape[i];
-      // Written as `offset > dim - size` so that huge offsets cannot overflow.
-      if (!ShapedType::isDynamic(dim) && !ShapedType::isDynamic(size) &&
-          (size > dim || offset > dim - size))
-        return emitOpError() << "view of size " << size << " at offset "
-                             << offset << " exceeds dimension " << i
-                             << " of size " << dim;
-    }
-    return success();
+    ArrayRef<int64_t> offsets =
+        getOffsets() ? *getOffsets() : ArrayRef<int64_t>();
+    std::optional<size_t> i = boxOutside(src, res.shape, offsets);
+    if (!i)
+      return success();
+    InFlightDiagnostic diag =
+        emitOpError() << "view of size " << res.shape[*i] << " at offset "
+                      << (offsets.empty() ? 0 : offsets[*i])
+                      << " exceeds dimension " << *i << " of size "
+                      << src.extents()[*i];
+    noteValid(diag, src);
+    return diag;
   }
-  auto a = staticElements(src), b = staticElements(res);
-  if (a && b && *b > *a)
-    return emitOpError() << "view of " << *b
-                         << " elements does not fit a source of " << *a;
+  auto a = staticElements(src.ranked, src.extents()),
+       b = staticElements(res.ranked, res.shape);
+  if (a && b && *b > *a) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "view of " << *b
+                              << " elements does not fit a source of " << *a;
+    noteValid(diag, src);
+    return diag;
+  }
   return success();
 }
 
@@ -358,6 +414,29 @@ LogicalResult TensorSetValidShapeOp::verify() {
     if (!ShapedType::isDynamic(s) && v > s)
       return emitOpError() << "attribute 'valid' entry " << v
                            << " is outside [0, " << s << "]";
+  // The types must not lie: the result is the source with valid_shape
+  // `valid` (the runtime narrows the descriptor to it), same layout and
+  // strides. An unranked result states no valid_shape.
+  if (res.ranked) {
+    ArrayRef<int64_t> stated = res.extents();
+    for (auto [i, pair] : llvm::enumerate(llvm::zip(valid, stated))) {
+      auto [want, have] = pair;
+      if (!ShapedType::isDynamic(have) && want != have)
+        return emitOpError()
+               << "result type " << getResult().getType()
+               << " must carry the valid_shape the op sets, "
+               << formatDims(valid) << " (its valid_shape is "
+               << formatDims(stated) << ")";
+    }
+  }
+  if (src.layout != res.layout)
+    return emitOpError() << "result layout " << stringifyLayout(res.layout)
+                         << " differs from the source layout "
+                         << stringifyLayout(src.layout)
+                         << " (only valid changes)";
+  if (src.ranked && res.ranked && src.strides != res.strides)
+    return emitOpError() << "result strides differ from the source's (only "
+                            "valid changes)";
   return success();
 }
 
@@ -392,6 +471,21 @@ LogicalResult TensorTransposeOp::verify() {
                              << " but source dimension " << p << " is "
                              << want;
     }
+  // The valid_shape moves with its dimensions (the runtime permutes the
+  // descriptor's extents, which are the valid_shape).
+  if (src.ranked) {
+    ArrayRef<int64_t> from = src.extents(), stated = res.extents();
+    SmallVector<int64_t> want;
+    for (int64_t p : perm)
+      want.push_back(from[p]);
+    for (auto [w, h] : llvm::zip(want, stated))
+      if (!ShapedType::isDynamic(w) && !ShapedType::isDynamic(h) && w != h)
+        return emitOpError()
+               << "result type " << getResult().getType()
+               << " must carry the source's valid_shape permuted, "
+               << formatDims(want) << " (its valid_shape is "
+               << formatDims(stated) << ")";
+  }
   return success();
 }
 
@@ -418,14 +512,22 @@ LogicalResult TensorSliceOp::verify() {
     int64_t offset = offsets ? (*offsets)[i] : 0;
     if (size < 0 || offset < 0)
       return emitOpError() << "attributes 'offsets' and 'sizes' must be >= 0";
-    // Written as `offset > dim - size` so that huge offsets cannot overflow.
-    if (src.ranked && !ShapedType::isDynamic(src.shape[i]) &&
-        (size > src.shape[i] || offset > src.shape[i] - size))
-      return emitOpError() << "slice of size " << size << " at offset "
-                           << offset << " exceeds dimension " << i
-                           << " of size " << src.shape[i];
+  }
+  if (std::optional<size_t> i =
+          src.ranked ? boxOutside(src, sizes,
+                                  offsets ? *offsets : ArrayRef<int64_t>())
+                     : std::nullopt) {
+    InFlightDiagnostic diag =
+        emitOpError() << "slice of size " << sizes[*i] << " at offset "
+                      << (offsets ? (*offsets)[*i] : 0)
+                      << " exceeds dimension " << *i << " of size "
+                      << src.extents()[*i];
+    noteValid(diag, src);
+    return diag;
   }
   TensorLikeInfo res = info(getResult());
+  if (failed(verifyWholeResult(*this, res)))
+    return failure();
   if (res.ranked && res.shape.size() != sizes.size())
     return emitOpError() << "result rank " << res.shape.size()
                          << " differs from the number of 'sizes' "

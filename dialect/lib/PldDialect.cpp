@@ -166,20 +166,6 @@ struct NamedOperand {
 };
 } // namespace
 
-static std::string formatDims(ArrayRef<int64_t> dims) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << '[';
-  llvm::interleaveComma(dims, os, [&](int64_t d) {
-    if (ShapedType::isDynamic(d))
-      os << '?';
-    else
-      os << d;
-  });
-  os << ']';
-  return text;
-}
-
 /// Checks an `[NR]` or `[NR, 1]` i32 counts operand; records NR if static.
 static LogicalResult verifyCounts(Operation *op, NamedOperand counts,
                                   int64_t signalRanks) {
@@ -287,7 +273,7 @@ static LogicalResult verifyInputGeometry(Operation *op,
                                          const TensorLikeInfo &tgt) {
   if (!in.ranked || !tgt.ranked || tgt.shape.empty())
     return success(); // an unranked side proves nothing; a rank-0 target is
-                      // refused below ("must have a row dimension")
+                      // refused before ("must have a row dimension")
   if (in.shape.empty())
     return op->emitOpError() << "operand 'input' must have a row dimension";
   if (!ShapedType::isDynamic(in.shape[0]) &&
@@ -365,6 +351,10 @@ static LogicalResult verifyCollective(Operation *op,
                              << in.elementType
                              << " differs from 'target' element type "
                              << tgt.elementType;
+  // Before anything reads target's rows (every rule below indexes its
+  // leading dimension or drops it).
+  if (tgt.ranked && tgt.shape.empty())
+    return op->emitOpError() << "operand 'target' must have a row dimension";
   if (rules.indexed ? failed(verifyInputRows(op, in, tgt))
                     : failed(verifyInputGeometry(op, in, tgt)))
     return failure();
@@ -400,8 +390,6 @@ static LogicalResult verifyCollective(Operation *op,
            << "operand 'target' row count must be divisible by the signal's "
               "row count NR = "
            << ranks << ", got " << tgt.shape[0];
-  if (tgt.ranked && tgt.shape.empty())
-    return op->emitOpError() << "operand 'target' must have a row dimension";
   if (result.getType() != target.getType())
     return op->emitOpError() << "result type " << result.getType()
                              << " must be the type of 'target' "

@@ -63,6 +63,20 @@ bool TensorLikeInfo::validProvablyNarrower() const {
   return false;
 }
 
+std::string formatDims(ArrayRef<int64_t> dims) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleaveComma(dims, os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << '?';
+    else
+      os << d;
+  });
+  os << ']';
+  return text;
+}
+
 bool isTensorLike(Type type) {
   return isa<pl::TensorType, dist::DTensorType>(type);
 }

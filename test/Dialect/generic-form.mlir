@@ -24,7 +24,7 @@ func.func @collectives(%s: !pld.dtensor<16x4xf32>, %d: !pld.dtensor<16x4xf32>,
 // CHECK: pl.tensor.create : !pl.tensor<16x8xf32>
 // CHECK: pl.tensor.reshape %{{.*}} : !pl.tensor<16x8xf32> -> !pl.tensor<128xf32>
 // CHECK: pl.tensor.view %{{.*}} {offsets = array<i64: 8, 0>} : !pl.tensor<16x8xf32> -> !pl.tensor<8x8xf32>
-// CHECK: pl.tensor.set_validshape %{{.*}} {valid = array<i64: 4, 8>} : !pl.tensor<16x8xf32> -> !pl.tensor<16x8xf32>
+// CHECK: pl.tensor.set_validshape %{{.*}} {valid = array<i64: 4, 8>} : !pl.tensor<16x8xf32> -> !pl.tensor<16x8xf32, valid = [4, 8]>
 // CHECK: pl.tensor.transpose %{{.*}} {perm = array<i64: 1, 0>} : !pl.tensor<16x8xf32> -> !pl.tensor<8x16xf32>
 // CHECK: pl.tensor.slice %{{.*}} {offsets = array<i64: 4, 0>, sizes = array<i64: 4, 8>} : (!pl.tensor<16x8xf32>) -> !pl.tensor<4x8xf32>
 // CHECK: pl.tensor.slice %{{.*}}[%{{.*}}, %{{.*}}] {sizes = array<i64: 4, 8>} : (!pl.tensor<16x8xf32>, index, index) -> !pl.tensor<4x8xf32>
@@ -35,7 +35,7 @@ func.func @tensor_ops(%v: f32, %k: index) {
   %t = "pl.tensor.create"() : () -> !pl.tensor<16x8xf32>
   %0 = "pl.tensor.reshape"(%t) : (!pl.tensor<16x8xf32>) -> !pl.tensor<128xf32>
   %1 = "pl.tensor.view"(%t) {offsets = array<i64: 8, 0>} : (!pl.tensor<16x8xf32>) -> !pl.tensor<8x8xf32>
-  %2 = "pl.tensor.set_validshape"(%t) {valid = array<i64: 4, 8>} : (!pl.tensor<16x8xf32>) -> !pl.tensor<16x8xf32>
+  %2 = "pl.tensor.set_validshape"(%t) {valid = array<i64: 4, 8>} : (!pl.tensor<16x8xf32>) -> !pl.tensor<16x8xf32, valid = [4, 8]>
   %3 = "pl.tensor.transpose"(%t) {perm = array<i64: 1, 0>} : (!pl.tensor<16x8xf32>) -> !pl.tensor<8x16xf32>
   %4 = "pl.tensor.slice"(%t) {offsets = array<i64: 4, 0>, sizes = array<i64: 4, 8>} : (!pl.tensor<16x8xf32>) -> !pl.tensor<4x8xf32>
   %5 = "pl.tensor.slice"(%t, %k, %k) {sizes = array<i64: 4, 8>} : (!pl.tensor<16x8xf32>, index, index) -> !pl.tensor<4x8xf32>

@@ -70,8 +70,12 @@ class Pl_UnaryTensorOp<string mnemonic, list<Trait> traits = []>
 def Pl_TensorReshapeOp : Pl_UnaryTensorOp<"tensor.reshape"> {
   let summary = "reinterprets a tensor with a new shape";
   let description = [{
-    Same elements, new shape; the element count is preserved where both shapes
-    are static. The contiguity trace follows a reshape to its source.
+    Same elements, new shape: a packed descriptor of the result's whole shape
+    over the source's elements. The element count of the source's valid_shape
+    (the runtime descriptor's extents) must equal the result's where both are
+    static, and the result type carries no narrower `valid` (the types state
+    what the runtime produces). The contiguity trace follows a reshape to its
+    source.
   }];
   let arguments = (ins Pl_AnyTensorLike:$source);
   let results = (outs Pl_AnyTensorLike:$result);
@@ -82,8 +86,11 @@ def Pl_TensorViewOp : Pl_UnaryTensorOp<"tensor.view"> {
   let summary = "a view of a tensor, optionally at an element offset";
   let description = [{
     A view of `source` with the result's shape, starting at `offsets` (one per
-    source dimension, default all zero). The view may not hold more elements
-    than the source where both are static. Followed by the contiguity trace.
+    source dimension, default all zero). With the source's rank, the view's
+    box at the offsets lies inside the source's valid_shape; with another
+    rank, it holds no more elements than the source's valid_shape (checked
+    where static). The result is a whole descriptor of its shape: its type
+    carries no narrower `valid`. Followed by the contiguity trace.
   }];
   let arguments = (ins Pl_AnyTensorLike:$source,
                        OptionalAttr<DenseI64ArrayAttr>:$offsets);
@@ -96,8 +103,15 @@ def Pl_TensorSetValidShapeOp : Pl_UnaryTensorOp<"tensor.set_validshape"> {
   let description = [{
     Returns `source` with valid_shape `valid` (one entry per dimension, none
     above the shape). The shape itself does not change: where both are
-    ranked, the result has the source's rank and static dimensions. Followed
-    by the contiguity trace.
+    ranked, the result has the source's rank, static dimensions, layout and
+    strides, and its type carries `valid` (the runtime narrows the
+    descriptor's extents to it, so a result type without it would state rows
+    the runtime does not have). Followed by the contiguity trace.
+
+    ```mlir
+    %v = pl.tensor.set_validshape %t {valid = array<i64: 3, 2>}
+        : !pld.dtensor<8x2xf32> -> !pld.dtensor<8x2xf32, valid = [3, 2]>
+    ```
   }];
   let arguments = (ins Pl_AnyTensorLike:$source, DenseI64ArrayAttr:$valid);
   let results = (outs Pl_AnyTensorLike:$result);
@@ -108,8 +122,9 @@ def Pl_TensorTransposeOp : Pl_UnaryTensorOp<"tensor.transpose"> {
   let summary = "permutes the dimensions of a tensor";
   let description = [{
     Permutes the dimensions of `source` by `perm`: result dimension `i` is
-    source dimension `perm[i]` (checked where both are static). The result is
-    not a packed view of its source, so the contiguity trace rejects it.
+    source dimension `perm[i]`, for the shape and the valid_shape alike
+    (checked where both are static). The result is not a packed view of its
+    source, so the contiguity trace rejects it.
   }];
   let arguments = (ins Pl_AnyTensorLike:$source, DenseI64ArrayAttr:$perm);
   let results = (outs Pl_AnyTensorLike:$result);
@@ -121,7 +136,9 @@ def Pl_TensorSliceOp : Pl_Op<"tensor.slice", [NoMemoryEffect]> {
   let description = [{
     A `sizes` box of `source` at literal `offsets` (attribute, no offset
     operands) or at runtime offsets (one `index`/`i64` operand per dimension,
-    no `offsets` attribute). The contiguity trace follows only a slice that
+    no `offsets` attribute). A literal box lies inside the source's
+    valid_shape; the result is a whole descriptor of `sizes` (its type carries
+    no narrower `valid`). The contiguity trace follows only a slice that
     narrows the leading dimension of a statically shaped tensor at literal
     offsets.
 

@@ -6,6 +6,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <optional>
+#include <string>
 
 namespace pld {
 
@@ -34,7 +35,14 @@ struct TensorLikeInfo {
   bool stridesProvablyNotPacked() const;
   /// True when `valid` is present and narrower than the shape somewhere.
   bool validProvablyNarrower() const;
+  /// The extents a runtime descriptor of this type has: the valid_shape (the
+  /// runtime carries no separate valid shape; set_validshape narrows the
+  /// descriptor's shape), which is the shape unless the type narrows it.
+  llvm::ArrayRef<int64_t> extents() const { return valid.empty() ? shape : valid; }
 };
+
+/// `[8, ?, 2]`: dims as diagnostics print them.
+std::string formatDims(llvm::ArrayRef<int64_t> dims);
 
 /// True for !pl.tensor and !pld.dtensor.
 bool isTensorLike(mlir::Type type);
