@@ -19,7 +19,7 @@ use crate::{
     ir::util::{key, op_key},
 };
 use melior::ir::{
-    Location, Value,
+    Location, Value, ValueLike,
     attribute::IntegerAttribute,
     operation::{OperationLike, OperationRef},
 };
@@ -249,6 +249,93 @@ pub fn check_distinct<'c>(
         }
     }
     None
+}
+
+/// CHIP rail, inside one body: two operands of one collective that provably
+/// share a root. Each operand is traced ([`RootSets`] over the contiguity
+/// trace) to the roots it may come from: a function parameter, a
+/// `pl.tensor.create`, a runtime-allocated `pl.submit` result. When two
+/// operands each have exactly one root and it is the same, every run binds
+/// them to one buffer and the kernel reads and writes it through two roles
+/// (a silent exchange of zeros): `operands <a> and <b> must be different
+/// window allocations`, the HOST rail's wording, with a note at the root and
+/// at each operand's own chain. Operands that only may share a root (one
+/// branch or iteration of several) are left to the per-dispatch check
+/// ([`check_dispatched_collectives`]) and to the caller, as on the HOST rail.
+/// `roots` must be used with this leaf only (it memoizes per value).
+pub fn check_local_distinct<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    roles: &[&str],
+    roots: &mut RootSets,
+    trace: &ContiguityTrace<'c, 'a>,
+) -> Option<Failure<'c>> {
+    let leaf = |v: Value<'c, 'a>| Some(key(v));
+    let mut single: Vec<Option<usize>> = Vec::with_capacity(roles.len());
+    for i in 0..roles.len() {
+        let set = match op.operand(i) {
+            Ok(v) => roots.get(v, trace, &leaf),
+            Err(_) => return None,
+        };
+        single.push((set.len() == 1).then(|| set[0]));
+    }
+    for a in 0..roles.len() {
+        for b in a + 1..roles.len() {
+            let (Some(ra), Some(rb)) = (single[a], single[b]) else {
+                continue;
+            };
+            if ra != rb {
+                continue;
+            }
+            let root = value_of(ra);
+            let mut notes = vec![(root_location(root), root_note(root))];
+            for i in [a, b] {
+                let Ok(v) = op.operand(i) else { continue };
+                if key(v) != ra {
+                    notes.push((
+                        v.location(),
+                        diag::msg!("operand '{}' is a view of it through this value", roles[i]),
+                    ));
+                }
+            }
+            return Some(Failure {
+                message: diag::msg!(
+                    "operands {} and {} must be different window allocations",
+                    roles[a],
+                    roles[b]
+                ),
+                notes,
+            });
+        }
+    }
+    None
+}
+
+/// Re-borrows a value from its key (the IR outlives every pass step).
+fn value_of<'c, 'a>(k: usize) -> Value<'c, 'a> {
+    unsafe { Value::from_raw(mlir_sys::MlirValue { ptr: k as *mut _ }) }
+}
+
+/// Where a root is written: its op, or the parameter's location.
+fn root_location<'c>(root: Value<'c, '_>) -> Location<'c> {
+    match crate::ir::values::as_result(root) {
+        Some(r) => r.owner().location(),
+        None => root.location(),
+    }
+}
+
+/// What a root is, for the note at it: an op's result, else a parameter (a
+/// root block argument is a function entry's).
+fn root_note(root: Value) -> String {
+    match crate::ir::values::as_result(root) {
+        Some(r) => diag::msg!(
+            "both are views of this '{}' result",
+            crate::ir::util::op_name(&r.owner())
+        ),
+        None => diag::msg!(
+            "both are views of this parameter (#{})",
+            crate::ir::values::as_argument(root).map_or(0, |a| a.argument_number())
+        ),
+    }
 }
 
 /// One domain over every resolved buffer, then NR = that domain's ranks (an

@@ -117,6 +117,8 @@ pub fn lower_l2_tensor_collectives(
     // The planned collectives with their CHIP function and signal NR (phase 1b groups them by
     // function; the NR is the one phase 1 read from the signal's static shape).
     let mut planned_in: Vec<(OperationRef, OperationRef, i64)> = Vec::new();
+    // Each operand's roots inside its body (the provable-aliasing check).
+    let mut local_roots = crate::analysis::provenance::RootSets::default();
     let mut errors = 0;
     // Every collective of a CHIP orchestration body, with its function (for phase 2).
     let mut seen: Vec<(OperationRef, OperationRef)> = Vec::new();
@@ -139,7 +141,9 @@ pub fn lower_l2_tensor_collectives(
         }
         for op in ops_named(func, &COLLECTIVES) {
             seen.push((*func, op));
-            match plan_collective(&op, &mut trace, aiv_cores, &arch) {
+            match plan_collective(&op, &mut trace, aiv_cores, &arch)
+                .filter(|_| distinct_in_body(&op, &mut local_roots, &trace))
+            {
                 Some((plan, rows)) => {
                     plans.insert(op.to_raw().ptr as usize, plan);
                     planned_ops.push(op);
@@ -426,6 +430,34 @@ fn plan_collective<'c, 'a>(
         }
     }
     Some((Plan { variant, width }, ranks))
+}
+
+/// Inside its body, no two operands of `op` provably share one root (a
+/// parameter, a local allocation): reported at the op, as the HOST rail
+/// words it. False when reported.
+fn distinct_in_body<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    roots: &mut crate::analysis::provenance::RootSets,
+    trace: &ContiguityTrace<'c, 'a>,
+) -> bool {
+    let Some(spec) = op
+        .name()
+        .as_string_ref()
+        .as_str()
+        .ok()
+        .and_then(Collective::of_op_name)
+        .map(|c| c.spec())
+    else {
+        return true;
+    };
+    let roles: Vec<&str> = spec.params.iter().map(|p| p.name).collect();
+    match crate::analysis::provenance::check_local_distinct(op, &roles, roots, trace) {
+        Some(failure) => {
+            diag::op_error_with_notes(op, &failure.message, &failure.notes);
+            false
+        }
+        None => true,
+    }
 }
 
 /// A collective's launch width request `core_num` (L).
