@@ -64,7 +64,7 @@ pub fn loc_name(loc: Location) -> Option<String> {
 }
 
 /// A location as `file:line:col` (or MLIR's printed form), for runtime messages.
-fn loc_text(loc: Location) -> String {
+pub(crate) fn loc_text(loc: Location) -> String {
     let text = loc.to_string();
     let inner = text
         .strip_prefix("loc(")
@@ -847,37 +847,23 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             self.locals.fresh("ub"),
             self.locals.fresh("step"),
         );
-        let _ = writeln!(
-            self.body,
-            "{i}  const int64_t {lbv} = {lb}, {ubv} = {ub}, {stv} = {step};"
-        );
-        if !step.parse::<i64>().is_ok_and(|s| s > 0) {
-            let _ = writeln!(
-                self.body,
-                "{i}  if ({stv} <= 0) return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {msg});"
-            );
-        }
         let Ok(iv_arg) = body.argument(0) else { return };
         let iv = self.fresh(iv_arg.into(), "iv");
-        let (cmp, remaining) = if unsigned {
-            (
-                format!("pld::rt::zext({iv}, {bits}) < pld::rt::zext({ubv}, {bits})"),
-                format!(
-                    "pld::rt::zext({ubv}, {bits}) - pld::rt::zext({iv}, {bits}) <= static_cast<uint64_t>({stv})"
-                ),
-            )
-        } else {
-            (
-                format!("{iv} < {ubv}"),
-                format!(
-                    "static_cast<uint64_t>({ubv}) - static_cast<uint64_t>({iv}) <= static_cast<uint64_t>({stv})"
-                ),
-            )
-        };
-        // The increment never overflows: the last step jumps straight to ub.
-        let _ = writeln!(
-            self.body,
-            "{i}  for (int64_t {iv} = {lbv}; {cmp}; {iv} = {remaining} ? {ubv} : {iv} + {stv}) {{"
+        let fail = format!("return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {msg})");
+        super::loops::write_header(
+            &mut self.body,
+            &format!("{i}  "),
+            &super::loops::ForLoop {
+                lb_var: &lbv,
+                ub_var: &ubv,
+                step_var: &stv,
+                lb: &lb,
+                ub: &ub,
+                step: &step,
+                iv: &iv,
+                unsigned_bits: unsigned.then_some(bits),
+                fail: &fail,
+            },
         );
         self.bind(iv_arg.into(), Val::Int(iv, bits));
         for (n, var) in carried.iter().enumerate() {

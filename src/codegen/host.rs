@@ -5,7 +5,7 @@
 //! device's stream; devices run concurrently).
 
 use super::{
-    chip::{loc_name, task_comment, vkey},
+    chip::{loc_name, loc_text, task_comment, vkey},
     names::{Locals, c_identifier, quoted},
     plan::{Planner, string_attr},
 };
@@ -370,11 +370,40 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             .locals
             .fresh(&loc_name(iv.location()).unwrap_or_else(|| "iv".into()));
         self.vals.insert(vkey(iv), HV::Scalar(var.clone()));
-        let _ = writeln!(
-            self.out,
-            "{indent}for (int64_t {var} = {lb}; {var} < {ub}; {var} += {step}) {{"
+        // The CHIP rail's loop semantics (orchestration.md): a step <= 0 fails
+        // with 5 at the loop, the increment never overflows.
+        let fail = format!(
+            "return host->fail(SIMPLER_ERROR_INVALID_ARGS, {})",
+            quoted(&format!(
+                "{} at {}: the step must be positive",
+                op_name(op),
+                loc_text(op.location())
+            ))
         );
-        self.block(&body, depth + 1);
+        let (lbv, ubv, stv) = (
+            self.locals.fresh("lb"),
+            self.locals.fresh("ub"),
+            self.locals.fresh("step"),
+        );
+        let unsigned = op.attribute("unsignedCmp").is_ok();
+        let _ = writeln!(self.out, "{indent}{{");
+        super::loops::write_header(
+            &mut self.out,
+            &format!("{indent}  "),
+            &super::loops::ForLoop {
+                lb_var: &lbv,
+                ub_var: &ubv,
+                step_var: &stv,
+                lb: &lb,
+                ub: &ub,
+                step: &step,
+                iv: &var,
+                unsigned_bits: unsigned.then_some(64),
+                fail: &fail,
+            },
+        );
+        self.block(&body, depth + 2);
+        let _ = writeln!(self.out, "{indent}  }}");
         let _ = writeln!(self.out, "{indent}}}");
     }
 

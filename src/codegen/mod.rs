@@ -7,6 +7,7 @@
 //! - `chip`: one CHIP orchestration function → `orchestration/<fn>.cpp`;
 //! - `host`: one HOST orchestrator → `host/<fn>.cpp`;
 //! - `kernel_config`: a sub-build's `kernel_config.py`;
+//! - `loops`: the `scf.for` header both rails emit (step guard, no overflow);
 //! - [`write`]: the tree on disk, all or nothing.
 //!
 //! Every error is a located MLIR diagnostic; nothing is written unless the
@@ -15,6 +16,7 @@
 pub(crate) mod chip;
 pub(crate) mod host;
 pub(crate) mod kernel_config;
+pub(crate) mod loops;
 pub(crate) mod names;
 pub mod orch_ops;
 pub(crate) mod plan;
