@@ -9,13 +9,7 @@
 //!
 //! See docs/embedding.md for the API this uses.
 
-use melior::{
-    Context,
-    dialect::DialectRegistry,
-    ir::{Module, operation::OperationLike},
-    pass::PassManager,
-    utility::parse_pass_pipeline,
-};
+use melior::{ir::operation::OperationLike, pass::PassManager, utility::parse_pass_pipeline};
 use std::{path::PathBuf, process::ExitCode};
 
 const DEFAULT_PIPELINE: &str = "builtin.module(lower-l2-tensor-collectives)";
@@ -39,24 +33,18 @@ fn main() -> ExitCode {
 }
 
 /// Parses `input`, runs `pipeline` on it and returns the printed result.
-/// Located diagnostics (parse, verifier and pass errors) go to stderr through
-/// MLIR's default handler.
+/// Located diagnostics (parse, verifier and pass errors, with their notes) go
+/// to stderr as `file:line:col: error: ...`, the way pld-opt prints them.
 fn run(input: &std::path::Path, pipeline: &str) -> Result<String, String> {
-    // 1. A context that knows pl, pld and func.
-    let registry = DialectRegistry::new();
-    pld::register_dialects(&registry);
-    let context = Context::new();
-    context.append_dialect_registry(&registry);
-    context.load_all_available_dialects();
+    // 1. A context with every dialect pld's IR uses (pl, pld, func, arith,
+    //    scf, cf) and pld's diagnostic printer.
+    let context = pld::create_context();
 
     // 2. The pld passes, by flag name, in MLIR's global pass registry.
     pld::register_passes();
 
-    // 3. Parse the module.
-    let source = std::fs::read_to_string(input)
-        .map_err(|e| format!("cannot read {}: {e}", input.display()))?;
-    let mut module = Module::parse(&context, &source)
-        .ok_or_else(|| format!("{} does not parse", input.display()))?;
+    // 3. Parse the file (its locations name it).
+    let mut module = pld::parse_file(&context, input).map_err(|e| e.to_string())?;
 
     // 4. Build the pass manager from pipeline text and run it (the pass
     //    manager verifies the IR after each pass).

@@ -569,3 +569,12 @@ mod tests {
         }
     }
 }
+
+/// The message of the run-time check of a runtime `core_num` (its range and
+/// `S >= B`), worded once for both rails' `pl.require` / `pld.host.require`.
+pub fn runtime_width_message(op: &str, stride: i64, ranks: i64) -> String {
+    crate::diag::msg!(
+        "{op}: core_num must be in [1, 2147483647] and the signal stride S={stride} must be at least \
+         the admitted block count B (core_num folded for P={ranks} ranks)"
+    )
+}

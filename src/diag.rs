@@ -15,6 +15,17 @@ fn emit(severity: u8, loc: Location, message: &str, note: Option<(Location, &str
     );
 }
 
+/// `loc("file":7:8)` as `file:7:8` (the form pld-opt prints); other
+/// locations as their text without the `loc(...)` wrapper.
+pub fn location_text(loc: Location) -> String {
+    let text = loc.to_string();
+    let inner = text
+        .strip_prefix("loc(")
+        .and_then(|t| t.strip_suffix(')'))
+        .unwrap_or(&text);
+    inner.replace('"', "")
+}
+
 /// An error at `loc`.
 pub fn error(loc: Location, message: &str) {
     emit(0, loc, message, None);
@@ -128,4 +139,17 @@ pub fn op_remark<'c: 'a, 'a>(
     message: &str,
 ) {
     remark(op.location(), &op_message(&name_of(op), message));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_locations_print_as_pld_opt_prints_them() {
+        let context = crate::test_context();
+        let loc = Location::new(&context, "in.mlir", 7, 8);
+        assert_eq!(location_text(loc), "in.mlir:7:8");
+        assert_eq!(location_text(Location::unknown(&context)), "unknown");
+    }
 }

@@ -21,11 +21,13 @@ mod capi;
 pub mod codegen;
 mod collective;
 mod diag;
+pub mod embedding;
 mod error;
 pub mod ir;
 pub mod passes;
 pub mod sim;
 
+pub use embedding::{attach_diagnostic_printer, create_context, parse_file};
 pub use error::PldError;
 pub use ir::launch_width::cal_all_to_all_v_blocks;
 pub use passes::{register_all_passes, register_passes};
@@ -42,7 +44,8 @@ pub fn pld_dialect_handle() -> DialectHandle {
     unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__pld__()) }
 }
 
-/// Inserts `pl`, `pld` and `func` (which the passes create ops of) into `registry`.
+/// Inserts `pl`, `pld` and the upstream dialects pld's IR uses (`func`, `arith`, `scf`,
+/// `cf`: what `pld-opt` registers) into `registry`.
 pub fn register_dialects(registry: &DialectRegistry) {
     capi::pldRegisterDialects(registry.to_raw())
 }

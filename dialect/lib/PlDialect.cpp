@@ -5,7 +5,10 @@
 #include <limits>
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -829,7 +832,10 @@ struct PlOpsInlinerInterface : public DialectInlinerInterface {
 } // namespace
 
 void pld::registerDialects(DialectRegistry &registry) {
-  registry.insert<pl::PlDialect, dist::PldDialect, func::FuncDialect>();
+  // pld's IR and every pipeline around it use these (pld-opt registers the
+  // same): one call gives an embedding driver everything.
+  registry.insert<pl::PlDialect, dist::PldDialect, func::FuncDialect,
+                  arith::ArithDialect, scf::SCFDialect, cf::ControlFlowDialect>();
   registry.addExtension(+[](MLIRContext *, pl::PlDialect *dialect) {
     dialect->addInterfaces<PlOpsInlinerInterface>();
   });

@@ -8,9 +8,6 @@
 #include "pld-c/Registration.h"
 
 #include "mlir/CAPI/IR.h" // wrap(): DialectRegistry * -> MlirDialectRegistry
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -26,9 +23,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   mlir::DialectRegistry registry;
-  pldRegisterDialects(wrap(&registry)); // pl, pld and func
-  registry.insert<mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
-                  mlir::scf::SCFDialect>(); // what the inputs also use
+  pldRegisterDialects(wrap(&registry)); // pl, pld, func, arith, scf, cf
   pldRegisterPasses(); // every pld pass and pld-lower-collectives, by name
   mlir::MLIRContext context(registry);
 

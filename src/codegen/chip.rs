@@ -65,12 +65,7 @@ pub fn loc_name(loc: Location) -> Option<String> {
 
 /// A location as `file:line:col` (or MLIR's printed form), for runtime messages.
 pub(crate) fn loc_text(loc: Location) -> String {
-    let text = loc.to_string();
-    let inner = text
-        .strip_prefix("loc(")
-        .and_then(|t| t.strip_suffix(')'))
-        .unwrap_or(&text);
-    inner.replace('"', "")
+    crate::diag::location_text(loc)
 }
 
 /// What an SSA value is in the generated code.

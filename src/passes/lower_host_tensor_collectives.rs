@@ -487,11 +487,8 @@ fn rewrite<'c, 'a>(
     let blocks = e.insert(arith::select(below_ranks, limit, multiple, e.loc))?;
     let fits = e.cmp(SGE, stride, blocks)?;
     let ok = e.insert(arith::andi(in_range, fits, e.loc))?;
-    let message = format!(
-        "{ALL_TO_ALL_V}: core_num must be in [1, 2147483647] and the signal stride S={} must be \
-         >= the admitted block count B (P={})",
-        plan.stride, plan.ranks
-    );
+    // The CHIP rail's wording of the same check.
+    let message = crate::collective::runtime_width_message(ALL_TO_ALL_V, plan.stride, plan.ranks);
     insert_before(
         op,
         builders::host_require(context, ok, INVALID_ARGS, &message, e.loc)?,

@@ -646,10 +646,7 @@ fn runtime_width<'c>(
     let fits = insert(arith::cmpi(context, CmpiPredicate::Sge, s, blocks, loc))?;
     let in_range = insert(arith::andi(at_least_one, at_most_max, loc))?;
     let ok = insert(arith::andi(in_range, fits, loc))?;
-    let message = format!(
-        "{ALL_TO_ALL_V}: core_num must be in [1, 2147483647] and the signal stride S={stride} must be at least \
-         the admitted block count B (core_num folded for P={ranks} ranks)"
-    );
+    let message = crate::collective::runtime_width_message(ALL_TO_ALL_V, stride, ranks);
     base.insert(crate::ir::builders::require(context, ok, 5, &message, loc)?);
     Ok(blocks.to_raw())
 }

@@ -9,15 +9,24 @@
 #ifndef PLD_C_REGISTRATION_H
 #define PLD_C_REGISTRATION_H
 
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Inserts pl, pld and func (with pld's func inliner extension) into
+/* Inserts pl, pld and the upstream dialects pld's IR uses (func with pld's
+ * inliner extension, arith, scf, cf: what pld-opt registers) into
  * `registry`. */
 MLIR_CAPI_EXPORTED void pldRegisterDialects(MlirDialectRegistry registry);
+
+/* Prints every diagnostic of `context` to stderr as pld-opt does:
+ * `file:line:col: error: message`, then each attached note on its own line.
+ * Without a handler MLIR prints `loc("file":7:8): error: ...` and drops the
+ * notes. Returns the handler's id (mlirContextDetachDiagnosticHandler). */
+MLIR_CAPI_EXPORTED MlirDiagnosticHandlerID
+pldContextAttachDiagnosticPrinter(MlirContext context);
 
 /* Registers every pld pass and the `pld-lower-collectives` pipeline in MLIR's
  * global pass registry (flags, `--pass-pipeline` elements, options).

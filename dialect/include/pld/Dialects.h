@@ -31,7 +31,8 @@ class DialectRegistry;
 }
 
 namespace pld {
-/// Inserts the pl and pld dialects into `registry`.
+/// Inserts the pl and pld dialects and the upstream dialects pld's IR uses
+/// (func, arith, scf, cf) into `registry`.
 void registerDialects(mlir::DialectRegistry &registry);
 
 /// The function-kind vocabulary of `pl.func_kind` / `pl.level`.

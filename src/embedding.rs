@@ -1,0 +1,106 @@
+//! What a program that embeds pld needs beyond registration: a context with
+//! every dialect pld's IR uses, files parsed under their own names, and a
+//! diagnostic printer that writes what `pld-opt` writes
+//! (`file:line:col: error: message`, each attached note after its error).
+//! The C entry points of `pld-c/Registration.h` call the same code.
+
+use crate::PldError;
+use melior::{
+    Context,
+    dialect::DialectRegistry,
+    ir::{Location, Module},
+};
+use mlir_sys::{MlirContext, MlirDiagnostic, MlirLogicalResult};
+use std::{ffi::c_void, io::Write, path::Path};
+
+/// A context with `pl`, `pld` and the upstream dialects pld's IR uses
+/// (`func`, `arith`, `scf`, `cf`) loaded, and [`attach_diagnostic_printer`]
+/// attached: everything `pld-opt` knows, for an embedding driver.
+pub fn create_context() -> Context {
+    let registry = DialectRegistry::new();
+    crate::bridge::ffi::register_dialects(crate::bridge::DialectRegistryHandle(registry.to_raw()));
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context.load_all_available_dialects();
+    attach_diagnostic_printer(&context);
+    context
+}
+
+/// Prints every diagnostic of `context` to stderr as `pld-opt` does:
+/// `file:line:col: error: message`, then each attached note
+/// (`file:line:col: note: ...`). Without it MLIR's fallback prints
+/// `loc("file":7:8): error: ...` and drops the notes. The diagnostics are
+/// consumed (no later handler sees them).
+pub fn attach_diagnostic_printer(context: &Context) {
+    unsafe { attach_raw(context.to_raw()) };
+}
+
+/// Parses the file at `path` into a module whose locations name that file
+/// (melior's `Module::parse` names every buffer `-`). Parse errors go to the
+/// context's diagnostic handlers; the error names the file.
+pub fn parse_file<'c>(context: &'c Context, path: &Path) -> Result<Module<'c>, PldError> {
+    let name = path.to_string_lossy();
+    let raw = unsafe {
+        mlir_sys::mlirModuleCreateParseFromFile(
+            context.to_raw(),
+            mlir_sys::MlirStringRef {
+                data: name.as_ptr() as *const _,
+                length: name.len(),
+            },
+        )
+    };
+    unsafe { Module::from_option_raw(raw) }
+        .ok_or_else(|| PldError::Internal(format!("{name} does not parse")))
+}
+
+/// `pld-c/Registration.h`: [`attach_diagnostic_printer`] for a C/C++ driver
+/// (defined here, in Rust, so the shared library exports it).
+#[unsafe(no_mangle)]
+pub extern "C" fn pldContextAttachDiagnosticPrinter(
+    context: MlirContext,
+) -> mlir_sys::MlirDiagnosticHandlerID {
+    unsafe { attach_raw(context) }
+}
+
+/// `mlirContextAttachDiagnosticHandler` with the printer; returns its id.
+unsafe fn attach_raw(context: MlirContext) -> mlir_sys::MlirDiagnosticHandlerID {
+    unsafe {
+        mlir_sys::mlirContextAttachDiagnosticHandler(context, Some(print_raw), std::ptr::null_mut(), None)
+    }
+}
+
+unsafe extern "C" fn print_raw(diagnostic: MlirDiagnostic, _: *mut c_void) -> MlirLogicalResult {
+    let mut text = String::new();
+    unsafe { format_diagnostic(diagnostic, &mut text) };
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    MlirLogicalResult { value: 1 }
+}
+
+/// Appends `diagnostic` and its notes, one line each.
+unsafe fn format_diagnostic(diagnostic: MlirDiagnostic, out: &mut String) {
+    unsafe {
+        let loc = Location::from_raw(mlir_sys::mlirDiagnosticGetLocation(diagnostic));
+        let severity = match mlir_sys::mlirDiagnosticGetSeverity(diagnostic) {
+            mlir_sys::MlirDiagnosticSeverity_MlirDiagnosticError => "error",
+            mlir_sys::MlirDiagnosticSeverity_MlirDiagnosticWarning => "warning",
+            mlir_sys::MlirDiagnosticSeverity_MlirDiagnosticNote => "note",
+            _ => "remark",
+        };
+        let mut message = String::new();
+        mlir_sys::mlirDiagnosticPrint(
+            diagnostic,
+            Some(append_str),
+            &mut message as *mut String as *mut c_void,
+        );
+        out.push_str(&format!("{}: {severity}: {message}\n", crate::diag::location_text(loc)));
+        for i in 0..mlir_sys::mlirDiagnosticGetNumNotes(diagnostic) {
+            format_diagnostic(mlir_sys::mlirDiagnosticGetNote(diagnostic, i), out);
+        }
+    }
+}
+
+unsafe extern "C" fn append_str(text: mlir_sys::MlirStringRef, data: *mut c_void) {
+    let out = unsafe { &mut *(data as *mut String) };
+    let bytes = unsafe { std::slice::from_raw_parts(text.data as *const u8, text.length) };
+    out.push_str(&String::from_utf8_lossy(bytes));
+}
