@@ -23,7 +23,11 @@ LAYERS=3
 CORE_NUM=4
 
 echo "== pld-opt --pld-lower-collectives examples/moe_layers.mlir" >&2
-./target/debug/pld-opt --pld-lower-collectives examples/moe_layers.mlir | tee "$out/moe_layers.lowered.mlir"
+./target/debug/pld-opt --pld-lower-collectives examples/moe_layers.mlir
+# The file pld-translate reads keeps the source locations (--mlir-print-debuginfo), so the
+# generated C++ cites examples/moe_layers.mlir:<line>:<col>, not the lowered text's lines.
+./target/debug/pld-opt --pld-lower-collectives --mlir-print-debuginfo examples/moe_layers.mlir \
+  -o "$out/moe_layers.lowered.mlir"
 
 echo "== pld-translate --pld-to-ascend-build --output-dir $out/build" >&2
 ./target/debug/pld-translate --pld-to-ascend-build --output-dir "$out/build" \

@@ -328,6 +328,8 @@ fn write_floats(path: &Path, v: &[f32]) {
 /// A driver's report: `status`, per-rank statuses, named counters and tagged rows of floats.
 struct Report {
     text: String,
+    /// What the run wrote to stderr (the runtime's error reports).
+    stderr: String,
 }
 
 impl Report {
@@ -365,8 +367,13 @@ impl Report {
 fn run_driver(exe: &Path, args: &[&str]) -> Report {
     let mut cmd = Command::new(exe);
     cmd.args(args).env("PLD_WAIT_TIMEOUT_MS", "10000");
+    let shown = format!("{cmd:?}");
+    let out = cmd.output().unwrap_or_else(|e| panic!("{shown}: {e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{shown} failed ({}):\n{stderr}", out.status);
     Report {
-        text: run(&mut cmd),
+        text: String::from_utf8(out.stdout).unwrap(),
+        stderr,
     }
 }
 
@@ -489,12 +496,21 @@ fn moe(p: usize) {
                 "{what}:\n{}",
                 report.text
             );
+            // The CHIP rail's require message reaches run_host_entry's caller (the
+            // driver prints what it returned) and stderr, on both rails.
             assert!(
                 report
                     .text
                     .contains("message pld.tensor.all_to_all_v: core_num"),
                 "{what}:\n{}",
                 report.text
+            );
+            assert!(
+                report
+                    .stderr
+                    .contains("error 5: pld.tensor.all_to_all_v: core_num must be in [1, 2147483647]"),
+                "{what}: stderr:\n{}",
+                report.stderr
             );
             // moe_load and the first moe_route ran; no collective, nothing after it.
             assert_eq!(report.value("blocks"), 2 * pi, "{what}:\n{}", report.text);

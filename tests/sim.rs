@@ -1002,3 +1002,31 @@ fn runtime_core_num_refusals_are_invalid_args_with_nothing_written() {
         r.message
     );
 }
+
+/// `pld-sim --matrix full --list | head -1`: the closed pipe ends pld-sim
+/// quietly (SIGPIPE, as for any filter), not with a panic on stderr.
+#[test]
+fn a_closed_stdout_ends_the_listing_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = Command::new(PLD_SIM)
+        .args(["--matrix", "full", "--list"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("pld-sim runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(!first.is_empty());
+    // The reader is dropped: stdout is closed while pld-sim is still listing.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "pld-sim wrote to stderr: {stderr}");
+    assert!(
+        out.status.success() || out.status.signal() == Some(13),
+        "{:?}",
+        out.status
+    );
+}

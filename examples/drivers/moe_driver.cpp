@@ -110,7 +110,6 @@ int main(int argc, char** argv) {
     args.scalars = scalars;
     args.num_scalars = 2;
     rc = pld::host::run_host_entry(world, &moe_host, args, &status, &message);
-    if (message.empty()) message = world.error_message();
   } else {
     std::fprintf(stderr, "mode must be chip or host\n");
     return 2;

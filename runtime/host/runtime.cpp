@@ -387,6 +387,10 @@ int Orchestration::submit(const Task& task) {
 }
 
 int Orchestration::fail(int code, const char* message) {
+  // The first failure of this orchestration is also reported on stderr, as
+  // the HOST rail's pld.host.require is (pld-host: error ...): a run's refusal
+  // is never silent.
+  if (status() == 0) std::fprintf(stderr, "pld-runtime: error %d: %s\n", code, message ? message : "");
   state_->world->record_error(message ? message : "");
   return latch_error(code);
 }

@@ -48,6 +48,21 @@ struct Argv {
 // Implemented by the Rust library (src/codegen/mod.rs).
 extern "C" void pld_translate_set_allow_kernel_source_outside(bool allow);
 
+/// mlir-sys links every LLVM library statically, so LLVM's backends register
+/// ~250 code-generation flags (--amdgpu-*, --x86-*, ...) before main runs:
+/// hide them from --help (they still parse; --help-hidden lists them). The
+/// driver's own flags (registered later, by MlirOptMain / mlirTranslateMain)
+/// and `keep` stay visible.
+static void hideStaticOptions(llvm::ArrayRef<llvm::StringRef> keep) {
+  for (auto &entry : llvm::cl::getRegisteredOptions()) {
+    llvm::StringRef name = entry.first;
+    if (name.starts_with("help") || name == "version" || name == "color" ||
+        llvm::is_contained(keep, name))
+      continue;
+    entry.second->setHiddenFlag(llvm::cl::Hidden);
+  }
+}
+
 int32_t translate_main(
     rust::Slice<const rust::String> args,
     rust::Fn<bool(OperationHandle, rust::Str, rust::Str, rust::Str)> build) {
@@ -89,6 +104,8 @@ int32_t translate_main(
         return mlir::success(ok);
       },
       registerAll);
+  hideStaticOptions({"output-dir", "kernel-source-dir",
+                     "allow-kernel-source-outside"});
   return mlir::asMainReturnCode(mlir::mlirTranslateMain(
       argv.argc(), argv.argv.data(),
       "pld translation driver: the Ascend build tree of a lowered pl/pld "
@@ -110,6 +127,7 @@ int32_t opt_main(rust::Slice<const rust::String> args) {
   // Upstream generic transforms (canonicalize, cse, ...) for --pass-pipeline.
   register_upstream_passes();
 
+  hideStaticOptions({});
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       static_cast<int>(storage.size()), argv.data(),
       "pld optimizer driver: the pl/pld dialects and the PyPTO collective "

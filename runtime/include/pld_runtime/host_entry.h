@@ -259,7 +259,7 @@ using HostEntryFn = int (*)(Host* host, const HostArgs* args);
 // `entry` runs on the calling thread; returns once every dispatched callable has finished. The
 // result is the entry's code if non-zero, else the first non-zero device status (in device
 // order), else 0. `device_status` (optional) receives each device's status, `message` the host
-// entry's failure message.
+// entry's failure message, else the first failure message a device recorded.
 inline int run_host_entry(World& world, HostEntryFn entry, const HostArgs& args,
                           std::vector<int>* device_status = nullptr,
                           std::string* message = nullptr) {
@@ -272,7 +272,12 @@ inline int run_host_entry(World& world, HostEntryFn entry, const HostArgs& args,
   host.close();
   devices.join();
   if (device_status) *device_status = statuses;
-  if (message) *message = host.message();
+  // The host entry's own failure message, else the first one a device's CHIP
+  // orchestration recorded (a failing pl.require, a view's refusal, ...).
+  if (message) {
+    *message = host.message();
+    if (message->empty()) *message = world.error_message();
+  }
   if (rc != 0) return rc;
   for (int s : statuses) {
     if (s != 0) return s;
