@@ -107,7 +107,7 @@ pub static ALL_TO_ALL_V: Spec = Spec {
     arch: None,
 };
 
-/// `pld.tensor.indexed_all_to_all_v` (../shared/spec/indexed.md): six tensor
+/// `pld.tensor.indexed_all_to_all_v` (docs/spec/indexed.md): six tensor
 /// slots, `send_counts` a window (receivers pull it), `recv_counts` and
 /// `index` local; `core_num` is the exact, compile-time launch width.
 pub static INDEXED_ALL_TO_ALL_V: Spec = Spec {

@@ -43,7 +43,7 @@ fn read(path: &Path) -> String {
     String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned()
 }
 
-/// Frozen phrases (../shared/spec tables): the style does not apply inside
+/// Frozen phrases (docs/spec tables): the style does not apply inside
 /// them. Placeholders are regex `.*?`.
 const FROZEN: &[&str] = &[
     "symbol '@<name>' already exists",

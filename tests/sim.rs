@@ -128,7 +128,7 @@ fn ci_slice_against_the_golden() {
 
 #[test]
 fn domains_of_different_sizes_in_one_world() {
-    // ../shared/spec/domains.md, "Runtime": a world of 5 devices, a domain of 4 ranks and one of
+    // docs/spec/domains.md, "Runtime": a world of 5 devices, a domain of 4 ranks and one of
     // 2. Each runs its own pipeline with rankNum = its size; device 4 is in neither.
     let dir = scratch("domains");
     let text = r#"{"ranks": 5, "core_num": 3, "dtype": "f32", "max_recv": 2, "row_elems": 3,

@@ -1,6 +1,6 @@
 // indexed_all_to_all_v on the host runtime: the rendered indexed kernel (float and int8_t) run by
 // P ranks x L blocks, checked against an independent golden written from
-// ../shared/spec/indexed.md. Usage: indexed_test [--quick] [--filter SUBSTR] [-v]
+// docs/spec/indexed.md. Usage: indexed_test [--quick] [--filter SUBSTR] [-v]
 //
 // Per case: every rank's status; `target` against the golden (row s*MR + k of rank r, for
 // k < clamp(send_counts[s][r], 0, MR), is row index_s[r*MR + k] of rank s's input, or zeros when

@@ -5,7 +5,7 @@
 //! - `alias`: a function's alias classes over its tensor-like values.
 //! - `directions`: parameter and per-call argument directions.
 //! - `provenance`: window provenance and communication domains across HOST
-//!   dispatches (`shared/spec/domains.md`).
+//!   dispatches (`docs/spec/domains.md`).
 //! - `manager`: the above kept across one pipeline through MLIR's analysis
 //!   manager.
 

@@ -1,4 +1,4 @@
-//! Window provenance and communication domains (`shared/spec/domains.md`).
+//! Window provenance and communication domains (`docs/spec/domains.md`).
 //!
 //! - [`RootSets`]: which roots a value is traced to through the contiguity
 //!   trace's steps ([`ContiguityTrace::followed`]) — a function parameter

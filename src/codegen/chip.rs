@@ -1,7 +1,7 @@
 //! One CHIP orchestration function → `orchestration/<fn>.cpp`, written against
 //! `pld_runtime/orchestration.h` as docs/runtime-api.md prescribes.
 //!
-//! Code is emitted per op, not per pattern (`../shared/spec/orchestration.md`):
+//! Code is emitted per op, not per pattern (`docs/spec/orchestration.md`):
 //! every op of [`OrchOp`] has one arm in [`Emitter::op`], regions recurse, so
 //! nested loops, loops inside branches and tasks inside both come out as C++
 //! loops and branches. SSA values become C++ locals: a tensor is a

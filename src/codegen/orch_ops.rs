@@ -3,7 +3,7 @@
 //! exhaustively) and `--legalize-spmd-launches` (which refuses every op and
 //! type not listed here, at its location, before codegen) are written
 //! against, so the two cannot drift. The contract is
-//! `../shared/spec/orchestration.md`'s table.
+//! `docs/spec/orchestration.md`'s table.
 
 use crate::{
     diag,

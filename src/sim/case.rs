@@ -36,7 +36,7 @@ impl DType {
 pub enum Op {
     /// `pld.tensor.all_to_all_v`.
     AllToAllV,
-    /// `pld.tensor.indexed_all_to_all_v` (../shared/spec/indexed.md): `index` gathers the rows,
+    /// `pld.tensor.indexed_all_to_all_v` (docs/spec/indexed.md): `index` gathers the rows,
     /// `core_num` is the exact launch width, the module is `pl.arch = "a5"`.
     IndexedAllToAllV,
 }

@@ -113,7 +113,7 @@ pub fn expected(case: &Case) -> Vec<RankGolden> {
     windows
 }
 
-/// The indexed op (../shared/spec/indexed.md), written from the contract alone: on rank `dst`,
+/// The indexed op (docs/spec/indexed.md), written from the contract alone: on rank `dst`,
 /// from every source `src` (itself included), target row `src*MAX_RECV + k` for
 /// `k < rows(src, dst)` is row `i = index[src][dst*MAX_RECV + k]` of rank src's input (the payload
 /// formula with `d = i / MAX_RECV`, `k' = i % MAX_RECV`) when `0 <= i < input_rows`, else a row

@@ -666,7 +666,7 @@ fn domains_name(c: &Case, pattern: Pattern) -> String {
     )
 }
 
-/// Communication domains of different sizes in one world (../shared/spec/domains.md, "Runtime"):
+/// Communication domains of different sizes in one world (docs/spec/domains.md, "Runtime"):
 /// each domain runs its own pipeline with `rankNum` = its size. The CI slice has the first three
 /// (a 2-rank domain inside a 4-device world; a device in no domain, with repeat; three domains, two
 /// of one size, looped and with a runtime core_num); the full matrix adds two.

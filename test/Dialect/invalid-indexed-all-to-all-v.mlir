@@ -1,4 +1,4 @@
-// The pld.tensor.indexed_all_to_all_v type deducer (../shared/spec/indexed.md's
+// The pld.tensor.indexed_all_to_all_v type deducer (docs/spec/indexed.md's
 // operand table): one case per rule, each message naming the operand.
 // RUN: pld-opt %s --split-input-file --verify-diagnostics
 

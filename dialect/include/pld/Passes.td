@@ -62,7 +62,7 @@ def LowerL2TensorCollectives : Pass<"lower-l2-tensor-collectives", "::mlir::Modu
     `@__builtin_indexed_all_to_all_v__fp32` / `__int8`, in a module with
     `pl.arch = "a5"` only; its `core_num` is the exact launch width `L` (no
     folding, compile-time only, `S >= L`). Its checks and messages are
-    `../shared/spec/indexed.md`'s (`docs/lowering.md`).
+    `docs/spec/indexed.md`'s (`docs/lowering.md`).
 
     Example (P = 2 ranks, core_num 1, so B = 1):
 

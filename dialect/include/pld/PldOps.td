@@ -55,7 +55,7 @@ def Pld_CommDomainType : TypeDef<Pld_Dialect, "CommDomain"> {
     A communication domain (`pld.comm_domain {ranks = N}`): devices 0..N-1 of
     the HOST orchestrator's dispatch loop, with one CommContext per device.
     Windows allocated in it (`pld.window_buffer in %d`) are symmetric over
-    those N devices. Contract: `shared/spec/domains.md`.
+    those N devices. Contract: `docs/spec/domains.md`.
   }];
 }
 
@@ -233,7 +233,7 @@ def Pld_IndexedAllToAllVOp : Pld_AllToAllVBase<"tensor.indexed_all_to_all_v",
     `pl.arch = "a5"` only, to a call of
     `@__builtin_indexed_all_to_all_v__fp32` / `__int8` (one writer block per
     destination); the HOST rail and InCore bodies refuse it. The contract is
-    `../shared/spec/indexed.md`.
+    `docs/spec/indexed.md`.
 
     ```mlir
     %data = pld.tensor.indexed_all_to_all_v %in, %data0, %signal, %counts, %recv, %index {core_num = 4 : i64}

@@ -1,5 +1,5 @@
 // Every diagnostic of pld.tensor.indexed_all_to_all_v on the CHIP rail
-// (../shared/spec/indexed.md's table, in its order; the HOST and InCore rows
+// (docs/spec/indexed.md's table, in its order; the HOST and InCore rows
 // are the other rails' passes: lower-host-tensor-collectives.mlir,
 // lower-composite-ops.mlir). One error per failing collective, at it.
 // RUN: pld-opt %s --split-input-file --verify-diagnostics --lower-l2-tensor-collectives

@@ -1,4 +1,4 @@
-// pld.tensor.indexed_all_to_all_v on the CHIP rail (../shared/spec/indexed.md):
+// pld.tensor.indexed_all_to_all_v on the CHIP rail (docs/spec/indexed.md):
 // in a pl.arch = "a5" module it becomes a call of the synthesized
 // @__builtin_indexed_all_to_all_v__fp32 / __int8 (canonical signature: input,
 // recv_counts and index plain tensors, target, signal and send_counts windows;
