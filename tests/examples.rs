@@ -512,6 +512,9 @@ fn moe(p: usize) {
                 "{what}: stderr:\n{}",
                 report.stderr
             );
+            // The report names the values the check saw.
+            let seen = format!("(seen: core_num L={core_num}, B={b})");
+            assert!(report.text.contains(&seen), "{what}: no {seen}:\n{}", report.text);
             // moe_load and the first moe_route ran; no collective, nothing after it.
             assert_eq!(report.value("blocks"), 2 * pi, "{what}:\n{}", report.text);
             assert_rows_eq(

@@ -652,9 +652,24 @@ LogicalResult LaunchOp::verify() {
 }
 
 LogicalResult RequireOp::verify() {
-  if (failed(verifyInChipOrchestration(*this)))
+  if (failed(verifyInChipOrchestration(*this)) ||
+      failed(verifySeenValues(*this, getValues(), getValueNamesAttr())))
     return failure();
   return verifyErrorCode(*this, "code", getCodeAttr());
+}
+
+LogicalResult pld::verifySeenValues(Operation *op, ValueRange values,
+                                    ArrayAttr names) {
+  size_t count = names ? names.size() : 0;
+  if (count != values.size())
+    return op->emitOpError()
+           << "attribute 'value_names' must name each of the " << values.size()
+           << " seen values, got " << count << " names";
+  if (names && llvm::any_of(names, [](Attribute a) {
+        return cast<StringAttr>(a).getValue().empty();
+      }))
+    return op->emitOpError() << "attribute 'value_names' entries must not be empty";
+  return success();
 }
 
 LogicalResult pld::verifyErrorCode(Operation *op, StringRef name,

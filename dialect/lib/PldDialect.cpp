@@ -696,7 +696,8 @@ LogicalResult WindowOp::verify() {
 }
 
 LogicalResult HostRequireOp::verify() {
-  if (failed(verifyInHostOrchestrator(*this)))
+  if (failed(verifyInHostOrchestrator(*this)) ||
+      failed(pld::verifySeenValues(*this, getValues(), getValueNamesAttr())))
     return failure();
   return pld::verifyErrorCode(*this, "error_code", getErrorCodeAttr());
 }

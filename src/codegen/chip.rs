@@ -515,10 +515,21 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     .ok()
                     .and_then(crate::ir::util::attr_str)
                     .unwrap_or_default();
+                let names = crate::ir::util::string_list(op, "value_names");
+                let mut seen = Vec::new();
+                for (k, name) in names.into_iter().enumerate() {
+                    let Some((v, _)) = self.int(op, 1 + k) else {
+                        return;
+                    };
+                    seen.push((name, v));
+                }
+                let text = match super::names::seen_report(&message, &seen) {
+                    Some(expr) => format!("({expr}).c_str()"),
+                    None => quoted(&message),
+                };
                 let _ = writeln!(
                     self.body,
-                    "{i}if ({cond} == 0) return orch->fail({code}, {});",
-                    quoted(&message)
+                    "{i}if ({cond} == 0) return orch->fail({code}, {text});"
                 );
             }
             OrchOp::Cast => {

@@ -331,10 +331,17 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let Some(c) = self.scalar(op, 0) else { return };
                 let code = int_attr(op, "error_code").unwrap_or(5);
                 let message = string_attr(op, "message").unwrap_or_default();
+                let names = crate::ir::util::string_list(op, "value_names");
+                let mut seen = Vec::new();
+                for (k, name) in names.into_iter().enumerate() {
+                    let Some(v) = self.scalar(op, 1 + k) else { return };
+                    seen.push((name, v));
+                }
+                let text = super::names::seen_report(&message, &seen)
+                    .unwrap_or_else(|| quoted(&message));
                 let _ = writeln!(
                     self.out,
-                    "{indent}if (!({c})) return host->fail({code}, {});",
-                    quoted(&message)
+                    "{indent}if (!({c})) return host->fail({code}, {text});"
                 );
             }
             "pld.host.dispatch" => self.dispatch(op, indent),

@@ -213,6 +213,27 @@ impl Locals {
     }
 }
 
+/// The C++ `std::string` expression of a failed check's report:
+/// `message`, then `(seen: <name>=<value>, ...)` for the run-time values the
+/// check read (`pl.require` / `pld.host.require` `seen(...)`), so a refusal
+/// names what it saw (`core_num L=0, B=0`). `None` without values: the plain
+/// literal serves.
+pub fn seen_report(message: &str, seen: &[(String, String)]) -> Option<String> {
+    if seen.is_empty() {
+        return None;
+    }
+    let mut expr = format!("std::string({})", quoted(&format!("{message} (seen: ")));
+    for (k, (name, value)) in seen.iter().enumerate() {
+        let sep = if k == 0 { "" } else { ", " };
+        expr.push_str(&format!(
+            " + {} + std::to_string(static_cast<long long>({value}))",
+            quoted(&format!("{sep}{name}="))
+        ));
+    }
+    expr.push_str(" + \")\"");
+    Some(expr)
+}
+
 /// A C++ (and Python) double-quoted string literal. Other control bytes are
 /// three-digit octal escapes (`\001`): an octal escape ends after three
 /// digits in both languages, while a C++ `\x` escape would swallow every hex
@@ -235,6 +256,17 @@ pub fn quoted(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_report_names_the_values_seen() {
+        assert_eq!(super::seen_report("m", &[]), None);
+        assert_eq!(
+            super::seen_report("bad \"L\"", &[("core_num L".into(), "v".into()), ("B".into(), "b_1".into())])
+                .unwrap(),
+            "std::string(\"bad \\\"L\\\" (seen: \") + \"core_num L=\" + std::to_string(static_cast<long long>(v)) + \", B=\" + std::to_string(static_cast<long long>(b_1)) + \")\""
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -65,13 +65,16 @@ pub fn require<'c>(
     condition: Value<'c, '_>,
     code: i64,
     message: &str,
+    seen: &[(&str, Value<'c, '_>)],
     loc: Location<'c>,
 ) -> Result<Operation<'c>, PldError> {
-    guard("pl.require", "code", context, condition, code, message, loc)
+    guard("pl.require", "code", context, condition, code, message, seen, loc)
 }
 
-/// A `<name> %condition else error <code>, "message"` op: `pl.require` (CHIP)
-/// and `pld.host.require` (HOST) differ in their name and code attribute.
+/// A `<name> %condition else error <code>, "message" [seen(values)]` op:
+/// `pl.require` (CHIP) and `pld.host.require` (HOST) differ in their name and
+/// code attribute. `seen` names the run-time values a failure reports.
+#[allow(clippy::too_many_arguments)]
 fn guard<'c>(
     name: &str,
     code_attribute: &str,
@@ -79,24 +82,32 @@ fn guard<'c>(
     condition: Value<'c, '_>,
     code: i64,
     message: &str,
+    seen: &[(&str, Value<'c, '_>)],
     loc: Location<'c>,
 ) -> Result<Operation<'c>, PldError> {
-    build(
-        name,
-        loc,
-        &[condition],
-        &[],
-        &[
-            (
-                Identifier::new(context, code_attribute),
-                i64_attr(context, code),
-            ),
-            (
-                Identifier::new(context, "message"),
-                StringAttribute::new(context, message).into(),
-            ),
-        ],
-    )
+    let mut operands = vec![condition];
+    operands.extend(seen.iter().map(|(_, v)| *v));
+    let mut attributes = vec![
+        (
+            Identifier::new(context, code_attribute),
+            i64_attr(context, code),
+        ),
+        (
+            Identifier::new(context, "message"),
+            StringAttribute::new(context, message).into(),
+        ),
+    ];
+    if !seen.is_empty() {
+        let names: Vec<Attribute> = seen
+            .iter()
+            .map(|(n, _)| StringAttribute::new(context, n).into())
+            .collect();
+        attributes.push((
+            Identifier::new(context, "value_names"),
+            melior::ir::attribute::ArrayAttribute::new(context, &names).into(),
+        ));
+    }
+    build(name, loc, &operands, &[], &attributes)
 }
 
 /// `%r = pl.launch %blocks -> result { <call>; pl.yield <call's results> }`.
@@ -200,6 +211,7 @@ pub fn host_require<'c>(
     condition: Value<'c, '_>,
     error_code: i64,
     message: &str,
+    seen: &[(&str, Value<'c, '_>)],
     loc: Location<'c>,
 ) -> Result<Operation<'c>, PldError> {
     guard(
@@ -209,6 +221,7 @@ pub fn host_require<'c>(
         condition,
         error_code,
         message,
+        seen,
         loc,
     )
 }
@@ -285,7 +298,7 @@ mod tests {
         let block = Block::new(&[(i64t, loc), (i64t, loc), (i1, loc)]);
         let [a, b] = [0, 1].map(|i| Value::from(block.argument(i).unwrap()));
         let c: Value = block.argument(2).unwrap().into();
-        block.append_operation(host_require(&context, c, 5, "no", loc).unwrap());
+        block.append_operation(host_require(&context, c, 5, "no", &[], loc).unwrap());
         block.append_operation(host_dispatch(&context, "k", &[a], b, Some(a), &[], loc).unwrap());
         block.append_operation(host_device_ctx(&context, a, None, loc).unwrap());
         block.append_operation(func::r#return(&[], loc));
@@ -320,7 +333,7 @@ mod tests {
         // Standalone: the ops the CHIP and InCore rails build.
         let dangling = Block::new(&[(i1, loc), (i64t, loc)]);
         let cond: Value = dangling.argument(0).unwrap().into();
-        let require = dangling.append_operation(require(&context, cond, 5, "bad", loc).unwrap());
+        let require = dangling.append_operation(require(&context, cond, 5, "bad", &[], loc).unwrap());
         assert_eq!(require.name().as_string_ref().as_str(), Ok("pl.require"));
         assert_eq!(require.attribute("code").unwrap().to_string(), "5 : i64");
         for op in [

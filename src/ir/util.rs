@@ -541,6 +541,28 @@ pub fn i64_attr<'c>(context: &'c Context, value: i64) -> Attribute<'c> {
     IntegerAttribute::new(IntegerType::new(context, 64).into(), value).into()
 }
 
+/// The strings of `op`'s array-of-strings attribute `name` (empty when
+/// absent; a non-string entry reads as "").
+pub fn string_list(op: &OperationRef, name: &str) -> Vec<String> {
+    let Some(array) = op
+        .attribute(name)
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+    else {
+        return Vec::new();
+    };
+    (0..array.len())
+        .map(|i| {
+            array
+                .element(i)
+                .ok()
+                .and_then(attr_str)
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect()
+}
+
 pub fn string_array_attr<'c>(context: &'c Context, values: &[&str]) -> Attribute<'c> {
     let items: Vec<Attribute> = values
         .iter()

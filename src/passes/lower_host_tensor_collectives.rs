@@ -491,7 +491,14 @@ fn rewrite<'c, 'a>(
     let message = crate::collective::runtime_width_message(ALL_TO_ALL_V, plan.stride, plan.ranks);
     insert_before(
         op,
-        builders::host_require(context, ok, INVALID_ARGS, &message, e.loc)?,
+        builders::host_require(
+            context,
+            ok,
+            INVALID_ARGS,
+            &message,
+            &[("core_num L", limit), ("B", blocks)],
+            e.loc,
+        )?,
     )?;
 
     // Casts to the callable's canonical parameter types.

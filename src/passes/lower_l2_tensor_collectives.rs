@@ -647,7 +647,14 @@ fn runtime_width<'c>(
     let in_range = insert(arith::andi(at_least_one, at_most_max, loc))?;
     let ok = insert(arith::andi(in_range, fits, loc))?;
     let message = crate::collective::runtime_width_message(ALL_TO_ALL_V, stride, ranks);
-    base.insert(crate::ir::builders::require(context, ok, 5, &message, loc)?);
+    base.insert(crate::ir::builders::require(
+        context,
+        ok,
+        5,
+        &message,
+        &[("core_num L", limit), ("B", blocks)],
+        loc,
+    )?);
     Ok(blocks.to_raw())
 }
 

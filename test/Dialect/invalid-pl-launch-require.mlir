@@ -156,3 +156,28 @@ func.func @block_arguments(%a: !pl.tensor<4xf32>, %n: i64) attributes {pl.func_k
   }) : (i64) -> (!pl.tensor<4xf32>)
   return
 }
+
+// -----
+
+// One name per seen value.
+func.func @seen_unnamed(%ok: i1, %l: i64) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.require' op attribute 'value_names' must name each of the 1 seen values, got 0 names}}
+  pl.require %ok else error 5, "m" seen(%l : i64)
+  return
+}
+
+// -----
+
+func.func @host_names_without_values(%ok: i1) attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  // expected-error @+1 {{'pld.host.require' op attribute 'value_names' must name each of the 0 seen values, got 1 names}}
+  pld.host.require %ok else error 5, "m" {value_names = ["L"]}
+  return
+}
+
+// -----
+
+func.func @seen_empty_name(%ok: i1, %l: i64) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.require' op attribute 'value_names' entries must not be empty}}
+  pl.require %ok else error 5, "m" seen(%l : i64) {value_names = [""]}
+  return
+}

@@ -38,3 +38,17 @@ func.func @generic(%t: !pl.tensor<4xf32>, %b: i64, %ok: i1) attributes {pl.func_
   }) : (i64) -> ()
   return
 }
+
+// The run-time values a failing check reports, one name each.
+// CHECK-LABEL: func.func @seen
+// CHECK:       pl.require %{{.*}} else error 5, "S < B" seen(%{{.*}}, %{{.*}} : i64, index) {value_names = ["core_num L", "B"]}
+// CHECK-LABEL: func.func @host_seen
+// CHECK:       pld.host.require %{{.*}} else error 5, "S < B" seen(%{{.*}} : i64) {value_names = ["core_num L"]}
+func.func @seen(%ok: i1, %l: i64, %b: index) attributes {pl.func_kind = "orchestration"} {
+  pl.require %ok else error 5, "S < B" seen(%l, %b : i64, index) {value_names = ["core_num L", "B"]}
+  return
+}
+func.func @host_seen(%ok: i1, %l: i64) attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  "pld.host.require"(%ok, %l) {error_code = 5 : i64, message = "S < B", value_names = ["core_num L"]} : (i1, i64) -> ()
+  return
+}

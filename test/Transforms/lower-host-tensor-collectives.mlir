@@ -19,7 +19,7 @@
 // CHECK: %[[B:.*]] = arith.select %[[LT]], %[[L]], %[[M]]
 // CHECK: %[[FITS:.*]] = arith.cmpi sge, %[[S]], %[[B]]
 // CHECK: %[[OK:.*]] = arith.andi %[[RANGE]], %[[FITS]]
-// CHECK: pld.host.require %[[OK]] else error 5, "pld.tensor.all_to_all_v: core_num must be in [1, 2147483647] and the signal stride S=8 must be at least the admitted block count B (core_num folded for P=2 ranks)"
+// CHECK: pld.host.require %[[OK]] else error 5, "pld.tensor.all_to_all_v: core_num must be in [1, 2147483647] and the signal stride S=8 must be at least the admitted block count B (core_num folded for P=2 ranks)" seen(%[[L]], %[[B]] : i64, i64) {value_names = ["core_num L", "B"]}
 // CHECK: %[[IN:.*]] = pl.cast %{{.*}} : !pld.dtensor<16x4xf32> to !pl.tensor<*xf32>
 // CHECK: %[[T:.*]] = pl.cast %[[TW:.*]] : !pld.dtensor<16x4xf32> to !pld.dtensor<*xf32>
 // CHECK: %[[SIG:.*]] = pl.cast %{{.*}} : !pld.dtensor<2x8xi32> to !pld.dtensor<*xi32>

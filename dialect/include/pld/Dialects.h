@@ -44,6 +44,11 @@ bool isHostLevel(mlir::Operation *func);
 /// read signed: I64Attr's accessor is unsigned) must be in [1, 2^31-1].
 llvm::LogicalResult verifyErrorCode(mlir::Operation *op, llvm::StringRef name,
                                     mlir::IntegerAttr attr);
+/// pl.require / pld.host.require: one non-empty name in `value_names` per
+/// `seen(...)` value, and no names without values.
+llvm::LogicalResult verifySeenValues(mlir::Operation *op,
+                                     mlir::ValueRange values,
+                                     mlir::ArrayAttr names);
 } // namespace pld
 
 #endif // PLD_DIALECTS_H

@@ -292,17 +292,25 @@ def Pl_RequireOp : Pl_Op<"require"> {
     range and `S >= B` checks of a runtime `core_num`, with code 5
     (`SIMPLER_ERROR_INVALID_ARGS`). Valid only in a CHIP orchestration body.
     `code` is in [1, 2147483647]: the runtime's error code is a C++ `int`,
-    and 0 is success.
+    and 0 is success. The optional `seen(...)` values, one name each in
+    `value_names`, are the run-time values the check read: a failure reports
+    them after the message, `<message> (seen: core_num L=0, B=0)`.
 
     ```mlir
     pl.require %ok else error 5, "core_num out of range or S < B"
+        seen(%L, %B : i64, i64) {value_names = ["core_num L", "B"]}
     ```
   }];
   let arguments = (ins I1:$condition,
                        I64Attr:$code, // [1, 2147483647], in the verifier
-                       StrAttr:$message);
+                       StrAttr:$message,
+                       Variadic<AnySignlessIntegerOrIndex>:$values,
+                       OptionalAttr<StrArrayAttr>:$value_names);
   let hasVerifier = 1;
-  let assemblyFormat = "$condition `else` `error` $code `,` $message attr-dict";
+  let assemblyFormat = [{
+    $condition `else` `error` $code `,` $message
+    (`seen` `(` $values^ `:` type($values) `)`)? attr-dict
+  }];
 }
 
 #endif // PLD_PLOPS_TD

@@ -145,8 +145,10 @@ def Pld_SystemNranksOp : Pld_Op<"system.nranks", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
-class Pld_AllToAllVBase<string mnemonic, dag extraOperands, string doc>
+class Pld_AllToAllVBase<string mnemonic, string opSummary, dag extraOperands,
+                        string doc>
     : Pld_Op<mnemonic, []> {
+  let summary = opSummary;
   let arguments = !con((ins
       Arg<Pl_AnyTensorLike, "payload to send", [MemRead]>:$input,
       Arg<Pl_AnyTensorLike, "receive window", [MemRead, MemWrite]>:$target,
@@ -182,7 +184,9 @@ class Pld_AllToAllVBase<string mnemonic, dag extraOperands, string doc>
   }];
 }
 
-def Pld_AllToAllVOp : Pld_AllToAllVBase<"tensor.all_to_all_v", (ins), [{
+def Pld_AllToAllVOp : Pld_AllToAllVBase<"tensor.all_to_all_v",
+    "variable-count all-to-all exchange of rows between the ranks of a "
+    "communication domain (target, signal, recv_counts are windows)", (ins), [{
     Exchanges `send_counts[d]` rows of `input` (rows `d*MAX_RECV ..`) with
     every peer `d`; peer `s`'s rows land at `target[s*MAX_RECV ..]` and the
     clamped count at `recv_counts[s]`. `core_num` is the requested block limit
@@ -207,6 +211,8 @@ def Pld_AllToAllVOp : Pld_AllToAllVBase<"tensor.all_to_all_v", (ins), [{
 }
 
 def Pld_IndexedAllToAllVOp : Pld_AllToAllVBase<"tensor.indexed_all_to_all_v",
+    "A5 variable-count all-to-all whose sent rows are gathered through a "
+    "per-destination index (target, signal, send_counts are windows)",
     (ins Arg<Pl_AnyTensorLike, "per-destination-slot gather list of input rows", [MemRead]>:$index), [{
     The indexed A5 URMA (PER_PEER) variant. `index` is a **gather list per
     destination slot**, not a scatter: rank r sends to peer d the rows
@@ -436,16 +442,23 @@ def Pld_HostRequireOp : Pld_HostOp<"host.require"> {
     range and `S >= B` checks. Only valid in a HOST orchestrator.
     `error_code` is in [1, 2147483647]: the host entry's status is a C++
     `int`, and 0 is success (a failed check latching 0 would return
-    success).
+    success). As for `pl.require`, the optional `seen(...)` values (named by
+    `value_names`) follow the message in a failure's report.
 
     ```mlir
     pld.host.require %ok else error 5, "all_to_all_v: core_num out of range or S < B"
+        seen(%L, %B : i64, i64) {value_names = ["core_num L", "B"]}
     ```
   }];
   let arguments = (ins I1:$condition,
                        I64Attr:$error_code, // [1, 2147483647], in the verifier
-                       StrAttr:$message);
-  let assemblyFormat = "$condition `else` `error` $error_code `,` $message attr-dict";
+                       StrAttr:$message,
+                       Variadic<AnySignlessIntegerOrIndex>:$values,
+                       OptionalAttr<StrArrayAttr>:$value_names);
+  let assemblyFormat = [{
+    $condition `else` `error` $error_code `,` $message
+    (`seen` `(` $values^ `:` type($values) `)`)? attr-dict
+  }];
 }
 
 #endif // PLD_PLDOPS_TD

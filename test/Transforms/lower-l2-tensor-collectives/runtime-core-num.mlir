@@ -21,7 +21,7 @@
 // CHECK-NEXT:  %[[FIT:.*]] = arith.cmpi sge, %[[S]], %[[B]] : i64
 // CHECK-NEXT:  %[[R:.*]] = arith.andi %[[GE]], %[[LE]] : i1
 // CHECK-NEXT:  %[[OK:.*]] = arith.andi %[[R]], %[[FIT]] : i1
-// CHECK-NEXT:  pl.require %[[OK]] else error 5, "pld.tensor.all_to_all_v: core_num must be in [1, 2147483647] and the signal stride S=8 must be at least the admitted block count B (core_num folded for P=2 ranks)"
+// CHECK-NEXT:  pl.require %[[OK]] else error 5, "pld.tensor.all_to_all_v: core_num must be in [1, 2147483647] and the signal stride S=8 must be at least the admitted block count B (core_num folded for P=2 ranks)" seen(%[[L]], %[[B]] : i64, i64) {value_names = ["core_num L", "B"]}
 // CHECK-NEXT:  %[[RES:.*]] = pl.launch %[[B]] -> !pld.dtensor<*xf32> {
 // CHECK-NEXT:    %[[C:.*]] = func.call @__builtin_all_to_all_v__fp32(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,)]*}}) : (!pl.tensor<*xf32>, !pld.dtensor<*xf32>, !pld.dtensor<*xi32>, !pl.tensor<*xi32>, !pld.dtensor<*xi32>) -> !pld.dtensor<*xf32>
 // CHECK-NEXT:    pl.yield %[[C]] : !pld.dtensor<*xf32>
