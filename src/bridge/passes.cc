@@ -4,6 +4,7 @@
 // body (src/passes/) through the cxx bridge and adding the counts it returns
 // to its statistics. Also the pld-lower-collectives pipeline.
 #include "pld/src/bridge.rs.h"
+#include "pld/src/passes/bridge.rs.h"
 
 #include "pld/Dialects.h"
 #include "pld/Passes.h"
