@@ -192,6 +192,8 @@ struct LowerL2TensorCollectives
   void runOnOperation() override {
     PassOptions options{};
     options.aiv_cores = aivCores;
+    options.window_provenance = windowProvenance;
+    options.provenance_timing = provenanceTiming;
     PassStatistics counts = runBody(options);
     PLD_COUNT(numCollectivesLowered, counts.collectives_lowered);
     PLD_COUNT(numKernelsSynthesized, counts.kernels_synthesized);

@@ -16,6 +16,10 @@ pub mod ffi {
         /// `lower-l2-tensor-collectives{aiv-cores}`: the target's AIV core
         /// count, 0 when unknown.
         aiv_cores: u64,
+        /// `lower-l2-tensor-collectives{window-provenance}` (default true).
+        window_provenance: bool,
+        /// `lower-l2-tensor-collectives{provenance-timing}` (default false).
+        provenance_timing: bool,
     }
 
     /// What one pass run counted, from the Rust body to the C++ pass's

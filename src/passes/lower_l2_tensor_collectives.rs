@@ -75,6 +75,11 @@ enum Width {
 pub struct LowerL2TensorCollectives {
     /// `aiv-cores`: the target's AIV core count (0: unknown, not checked).
     pub aiv_cores: u64,
+    /// `window-provenance=false`: skip phase 1b (benchmarking only; the
+    /// default, false here, runs it).
+    pub skip_window_provenance: bool,
+    /// `provenance-timing`: print phase 1b's and the pass's wall time.
+    pub provenance_timing: bool,
     statistics: PassStatistics,
 }
 
@@ -82,9 +87,11 @@ impl ModulePass for LowerL2TensorCollectives {
     const ARGUMENT: &'static str = "lower-l2-tensor-collectives";
     fn set_options(&mut self, options: &PassOptions) {
         self.aiv_cores = options.aiv_cores;
+        self.skip_window_provenance = !options.window_provenance;
+        self.provenance_timing = options.provenance_timing;
     }
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
-        self.statistics = lower_l2_tensor_collectives(module, self.aiv_cores)?;
+        self.statistics = run(module, self)?;
         Ok(())
     }
     fn statistics(&self) -> PassStatistics {
@@ -107,6 +114,18 @@ pub fn lower_l2_tensor_collectives(
     module: OperationRef,
     aiv_cores: u64,
 ) -> Result<PassStatistics, PldError> {
+    run(
+        module,
+        &LowerL2TensorCollectives {
+            aiv_cores,
+            ..Default::default()
+        },
+    )
+}
+
+/// The pass with its options (`settings`).
+fn run(module: OperationRef, settings: &LowerL2TensorCollectives) -> Result<PassStatistics, PldError> {
+    let aiv_cores = settings.aiv_cores;
     let started = std::time::Instant::now();
     let body = module_body(&module)?;
     let functions = module_functions(&module);
@@ -160,7 +179,7 @@ pub fn lower_l2_tensor_collectives(
     // resolved through every HOST dispatch of its function to the window
     // buffers bound there, checked per dispatch site.
     let phase_1b = std::time::Instant::now();
-    if !crate::analysis::provenance::disabled() {
+    if !settings.skip_window_provenance {
         errors += crate::analysis::provenance::check_dispatched_collectives(
             &functions,
             &planned_in,
@@ -231,10 +250,10 @@ pub fn lower_l2_tensor_collectives(
     if errors > 0 {
         return Err(PldError::Diagnosed(errors));
     }
-    // Benchmarking only (benches/bench_provenance.py --in-process): phase 1b's own time and the
+    // Benchmarking only (`provenance-timing`, benches/bench_provenance.py): phase 1b's own time and the
     // pass's, measured in one process so both see the same machine load.
     let report_timing = || {
-        if std::env::var_os("PLD_PROVENANCE_TIMING").is_some_and(|v| v == "1") {
+        if settings.provenance_timing {
             eprintln!(
                 "pld-provenance-timing: phase-1b {:.3} ms pass {:.3} ms",
                 phase_1b.as_secs_f64() * 1e3,
