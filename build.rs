@@ -138,7 +138,7 @@ fn main() {
     }
 
     let include = prefix.join("include");
-    let mut bridge = cxx_build::bridge("src/bridge.rs");
+    let mut bridge = cxx_build::bridges(["src/bridge.rs", "src/passes/bridge.rs"]);
     if shared {
         bridge.compiler(&cxx);
     }

@@ -8,10 +8,10 @@ HOST orchestrator with two communication domains whose D dispatches each bind
 a fresh set of five windows of one domain to one of those functions (every
 site checked, none failing). It runs `pld-opt --lower-l2-tensor-collectives
 --mlir-timing` on the same module with the provenance phase on and off
-(`PLD_NO_WINDOW_PROVENANCE=1`, a benchmarking switch) and reports the pass's
+(the pass option `window-provenance=false`, a benchmarking switch) and reports the pass's
 own wall time (best of --repeat runs) and the ratio. The runs alternate (off, on, off, on, ...)
 so both see the same machine load; the table also gives phase 1b's own time, which pld-opt
-reports in-process (`PLD_PROVENANCE_TIMING=1`), and the ratio that gives within one run,
+reports in-process (the pass option `provenance-timing=true`), and the ratio that gives within one run,
 pass / (pass - phase 1b) (median over the runs with provenance): on a shared machine the
 between-run ratio moves by +-0.15 with the load, the in-process one much less.
 
@@ -61,12 +61,10 @@ def write(path, sites):
 
 
 def run(pld_opt, path, provenance):
-    env = dict(os.environ)
-    env.pop("PLD_NO_WINDOW_PROVENANCE", None)
-    env["PLD_PROVENANCE_TIMING"] = "1"
+    flag = "--lower-l2-tensor-collectives=provenance-timing=true"
     if not provenance:
-        env["PLD_NO_WINDOW_PROVENANCE"] = "1"
-    times, _, stderr = run_timed(pld_opt, path, ["--lower-l2-tensor-collectives"], env=env)
+        flag += " window-provenance=false"
+    times, _, stderr = run_timed(pld_opt, path, [flag])
     phase = 0.0
     for line in stderr.splitlines():
         m = PHASE.match(line)

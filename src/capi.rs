@@ -1,7 +1,7 @@
 //! The dialect library's C API (`dialect/include/pld-c/Dialects.h`).
 #![allow(non_snake_case)]
 
-use mlir_sys::{MlirDialectHandle, MlirDialectRegistry, MlirOperation, MlirType};
+use mlir_sys::{MlirDialectHandle, MlirOperation, MlirType};
 
 /// `PldTensorLikeInfo`: every parameter of a tensor-like type in one call.
 #[repr(C)]
@@ -56,26 +56,4 @@ unsafe extern "C" {
     ) -> MlirOperation;
     pub fn pldTensorLikeGetUnranked(distributed: bool, element: MlirType) -> MlirType;
     pub fn pldOperationEquivalent(lhs: MlirOperation, rhs: MlirOperation) -> bool;
-}
-
-// The functions of `dialect/include/pld-c/Registration.h`: defined here, in
-// Rust, so that the shared library (`plugin/`, a cdylib, which exports only
-// Rust `#[no_mangle]` functions) exports them.
-
-/// Inserts `pl`, `pld` and `func` (with pld's func inliner extension).
-#[unsafe(no_mangle)]
-pub extern "C" fn pldRegisterDialects(registry: MlirDialectRegistry) {
-    crate::bridge::ffi::register_dialects(crate::bridge::DialectRegistryHandle(registry));
-}
-
-/// Registers every pld pass and the `pld-lower-collectives` pipeline.
-#[unsafe(no_mangle)]
-pub extern "C" fn pldRegisterPasses() {
-    crate::passes::register_passes();
-}
-
-/// [`pldRegisterPasses`] plus the upstream generic transforms pld-opt offers.
-#[unsafe(no_mangle)]
-pub extern "C" fn pldRegisterAllPasses() {
-    crate::passes::register_all_passes();
 }

@@ -11,9 +11,12 @@
 //! the HOST rail builds its callable from the plain row; the codegen reads the
 //! template packages the rows name.
 
-use crate::analysis::directions::Direction;
+use crate::ir::direction::Direction;
 use melior::ir::{
-    Attribute, AttributeLike, BlockLike, Identifier, Location, Type, TypeLike, r#type::IntegerType,
+    Attribute, AttributeLike, BlockLike, Identifier, Location, Type, TypeLike, Value, ValueLike,
+    attribute::IntegerAttribute,
+    operation::{OperationLike, OperationRef},
+    r#type::IntegerType,
 };
 
 /// A managed collective op (a row of the table).
@@ -160,7 +163,7 @@ impl Spec {
     /// The launch width for P ranks and a valid L.
     pub fn blocks(&self, ranks: i64, limit: i64) -> i64 {
         match self.width {
-            WidthRule::Folded => crate::cal_all_to_all_v_blocks(ranks, limit),
+            WidthRule::Folded => crate::ir::launch_width::cal_all_to_all_v_blocks(ranks, limit),
             WidthRule::Exact => limit,
         }
     }
@@ -577,4 +580,94 @@ pub fn runtime_width_message(op: &str, stride: i64, ranks: i64) -> String {
         "{op}: core_num must be in [1, 2147483647] and the signal stride S={stride} must be at least \
          the admitted block count B (core_num folded for P={ranks} ranks)"
     )
+}
+
+/// The plain op's operand names in ABI order (`args[0..4]`, both rails).
+pub const ALL_TO_ALL_V_OPERANDS: [&str; 5] =
+    ["input", "target", "signal", "send_counts", "recv_counts"];
+
+/// A collective's launch width request `core_num` (L).
+pub enum CoreNum {
+    /// A compile-time constant (the attribute, or an operand that folds).
+    Static(i64),
+    /// A runtime value.
+    Runtime,
+}
+
+/// A collective's `core_num`: the attribute, or the `dynamic_core_num`
+/// operand when it folds to a constant (see [`fold_i64`]); anything else is
+/// runtime.
+pub fn core_num(op: &OperationRef) -> CoreNum {
+    if let Ok(attr) = op.attribute("core_num")
+        && let Ok(int) = IntegerAttribute::try_from(attr)
+    {
+        return CoreNum::Static(int.value());
+    }
+    // `dynamic_core_num` follows the op's tensor operands (five for the plain
+    // op, six for the indexed one).
+    let index = dynamic_core_num_index(op);
+    let Ok(value) = op.operand(index) else {
+        return CoreNum::Runtime;
+    };
+    match fold_i64(value, 0) {
+        Some(v) => CoreNum::Static(v),
+        None => CoreNum::Runtime,
+    }
+}
+
+/// The operand index of a collective's `dynamic_core_num` (after its tensor
+/// operands, per the variant table).
+pub fn dynamic_core_num_index(op: &OperationRef) -> usize {
+    let name = op.name();
+    name.as_string_ref()
+        .as_str()
+        .ok()
+        .and_then(Collective::of_op_name)
+        .map_or(5, |c| c.spec().params.len())
+}
+
+/// The constant an integer value folds to: `arith.constant`, and the `arith`
+/// integer ops of constants that `arith`'s own folders reduce (add, sub, mul,
+/// signed div/rem, min/max, select, extsi/trunci/index_cast), evaluated on
+/// i64 with a wrapped result, at most 64 ops deep.
+pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
+    if depth > 64 {
+        return None;
+    }
+    let def = crate::ir::values::as_result(value)?.owner();
+    let name = def.name();
+    let name = name.as_string_ref().as_str().ok()?;
+    let arg = |i: usize| def.operand(i).ok().and_then(|v| fold_i64(v, depth + 1));
+    Some(match name {
+        "arith.constant" => IntegerAttribute::try_from(def.attribute("value").ok()?)
+            .ok()?
+            .value(),
+        "arith.addi" => arg(0)?.wrapping_add(arg(1)?),
+        "arith.subi" => arg(0)?.wrapping_sub(arg(1)?),
+        "arith.muli" => arg(0)?.wrapping_mul(arg(1)?),
+        "arith.divsi" => arg(0)?.checked_div(arg(1)?)?,
+        "arith.remsi" => arg(0)?.checked_rem(arg(1)?)?,
+        "arith.minsi" => arg(0)?.min(arg(1)?),
+        "arith.maxsi" => arg(0)?.max(arg(1)?),
+        "arith.select" => {
+            if arg(0)? != 0 {
+                arg(1)?
+            } else {
+                arg(2)?
+            }
+        }
+        // Widening a constant of at most 64 bits keeps its value; a narrowing
+        // cast is left to run time rather than modelled here.
+        "arith.extsi" | "arith.index_cast" => {
+            let from = def.operand(0).ok()?.r#type();
+            let to = def.result(0).ok()?.r#type();
+            if crate::ir::orch_ops::scalar_bits(to)?
+                < crate::ir::orch_ops::scalar_bits(from)?
+            {
+                return None;
+            }
+            arg(0)?
+        }
+        _ => return None,
+    })
 }

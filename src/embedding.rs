@@ -4,7 +4,7 @@
 //! (`file:line:col: error: message`, each attached note after its error).
 //! The C entry points of `pld-c/Registration.h` call the same code.
 
-use crate::PldError;
+use crate::error::PldError;
 use melior::{
     Context,
     dialect::DialectRegistry,

@@ -47,14 +47,38 @@ pub fn pld_dialect_handle() -> DialectHandle {
 /// Inserts `pl`, `pld` and the upstream dialects pld's IR uses (`func`, `arith`, `scf`,
 /// `cf`: what `pld-opt` registers) into `registry`.
 pub fn register_dialects(registry: &DialectRegistry) {
-    capi::pldRegisterDialects(registry.to_raw())
+    pldRegisterDialects(registry.to_raw())
 }
 
 /// [`register_dialects`] into a registry the caller owns as a raw C API
 /// handle (a plugin's `registerDialectRegistryCallbacks`, a C/C++ host).
 pub fn register_dialects_raw(registry: mlir_sys::MlirDialectRegistry) {
-    capi::pldRegisterDialects(registry)
+    pldRegisterDialects(registry)
 }
+
+// The C exports (the crate root: they call every layer below): the functions of `dialect/include/pld-c/Registration.h`: defined here, in
+// Rust, so that the shared library (`plugin/`, a cdylib, which exports only
+// Rust `#[no_mangle]` functions) exports them.
+
+/// Inserts `pl`, `pld` and the upstream dialects pld's IR uses (func with pld's inliner extension,
+/// arith, scf, cf).
+#[unsafe(no_mangle)]
+pub extern "C" fn pldRegisterDialects(registry: mlir_sys::MlirDialectRegistry) {
+    bridge::ffi::register_dialects(bridge::DialectRegistryHandle(registry));
+}
+
+/// Registers every pld pass and the `pld-lower-collectives` pipeline.
+#[unsafe(no_mangle)]
+pub extern "C" fn pldRegisterPasses() {
+    passes::register_passes();
+}
+
+/// [`pldRegisterPasses`] plus the upstream generic transforms pld-opt offers.
+#[unsafe(no_mangle)]
+pub extern "C" fn pldRegisterAllPasses() {
+    passes::register_all_passes();
+}
+
 
 /// Runs `mlir::MlirOptMain` over `args` (`argv`, program name first) with the
 /// `pl`, `pld` and upstream dialects and every registered pass: `pld-opt`'s

@@ -19,6 +19,7 @@
 
 use crate::{
     analysis::alias::AliasClasses,
+    diag,
     analysis::contiguity::ContiguityTrace,
     ir::func_kind::symbol_name,
     ir::ptr_map::{NameMap, NameSet, PtrMap},
@@ -28,49 +29,12 @@ use crate::{
     },
 };
 use melior::ir::{
-    BlockLike, ValueLike,
+    BlockLike, Location, ValueLike,
     operation::{OperationLike, OperationRef},
 };
 use std::rc::Rc;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    In,
-    Out,
-    InOut,
-}
-
-impl Direction {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::In => "in",
-            Self::Out => "out",
-            Self::InOut => "inout",
-        }
-    }
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "in" => Some(Self::In),
-            "out" => Some(Self::Out),
-            "inout" => Some(Self::InOut),
-            _ => None,
-        }
-    }
-    pub fn reads(self) -> bool {
-        self != Self::Out
-    }
-    pub fn writes(self) -> bool {
-        self != Self::In
-    }
-    /// The direction of a parameter that is `read` and/or `written`.
-    pub fn from_access(read: bool, written: bool) -> Self {
-        match (read, written) {
-            (_, false) => Self::In,
-            (false, true) => Self::Out,
-            (true, true) => Self::InOut,
-        }
-    }
-}
+pub use crate::ir::direction::Direction;
 
 /// Fixed operand directions of a managed collective (input, target, signal,
 /// send_counts, recv_counts, [index], [dynamic_core_num]).
@@ -585,5 +549,43 @@ mod tests {
         assert!(!Direction::Out.reads() && Direction::Out.writes());
         assert!(Direction::In.reads() && !Direction::In.writes());
         assert_eq!(Direction::parse("inOut"), None);
+    }
+}
+
+/// The refusal of a runtime-allocated parameter `i` of `callee` (named
+/// `name`) whose direction `d` is not `out` (`--legalize-spmd-launches`'s and `--derive-call-directions`'s,
+/// which must not write such a direction).
+pub fn runtime_allocated_not_out(
+    callee: &OperationRef,
+    name: &str,
+    i: usize,
+    d: Direction,
+) -> String {
+    diag::msg!(
+        "runtime-allocated parameter '{}' (#{i}) of @{name} must be an out parameter \
+         (the runtime allocates it uninitialized for the kernel to write), got {}",
+        param_name(callee, i),
+        d.as_str()
+    )
+}
+
+/// The name of parameter `i`: its location's name, else `arg<i>`.
+pub fn param_name(func: &OperationRef, i: usize) -> String {
+    entry_block(func)
+        .and_then(|b| b.argument(i).ok())
+        .and_then(|arg| location_name(arg.location()))
+        .unwrap_or_else(|| format!("arg{i}"))
+}
+
+fn location_name(loc: Location) -> Option<String> {
+    unsafe {
+        let raw = loc.to_raw();
+        if !mlir_sys::mlirLocationIsAName(raw) {
+            return None;
+        }
+        let id = mlir_sys::mlirLocationNameGetName(raw);
+        let s = mlir_sys::mlirIdentifierStr(id);
+        let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
+        Some(String::from_utf8_lossy(bytes).into_owned())
     }
 }

@@ -410,12 +410,6 @@ pub fn check_domains<'c>(
     })
 }
 
-/// Whether the CHIP rail's provenance phase is off (benchmarking only:
-/// `PLD_NO_WINDOW_PROVENANCE=1` measures the pass without it on the same module).
-pub fn disabled() -> bool {
-    std::env::var_os("PLD_NO_WINDOW_PROVENANCE").is_some_and(|v| v == "1")
-}
-
 /// Collectives of one CHIP function whose operands trace to the same
 /// parameter sets (and whose op and signal NR agree): one check per dispatch
 /// site covers them all.

@@ -4,6 +4,7 @@
 // body (src/passes/) through the cxx bridge and adding the counts it returns
 // to its statistics. Also the pld-lower-collectives pipeline.
 #include "pld/src/bridge.rs.h"
+#include "pld/src/passes/bridge.rs.h"
 
 #include "pld/Dialects.h"
 #include "pld/Passes.h"
@@ -191,6 +192,8 @@ struct LowerL2TensorCollectives
   void runOnOperation() override {
     PassOptions options{};
     options.aiv_cores = aivCores;
+    options.window_provenance = windowProvenance;
+    options.provenance_timing = provenanceTiming;
     PassStatistics counts = runBody(options);
     PLD_COUNT(numCollectivesLowered, counts.collectives_lowered);
     PLD_COUNT(numKernelsSynthesized, counts.kernels_synthesized);

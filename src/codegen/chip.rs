@@ -1205,7 +1205,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         }
         // Results: a fresh buffer, else the argument the callee returns (a kernel
         // writes its operands in place).
-        let returned = callee_fn.map(|f| returned_params(&f)).unwrap_or_default();
+        let returned = callee_fn.map(|f| crate::ir::values::returned_params(&f)).unwrap_or_default();
         for n in 0..op.result_count() {
             let Ok(res) = op.result(n) else { continue };
             if let Some(buf) = fresh_results.get(&n) {
@@ -1380,20 +1380,6 @@ fn sext(value: i64, bits: u32) -> i64 {
     }
     let s = 64 - bits;
     (value << s) >> s
-}
-
-/// For each result of `func`: the parameter its `func.return` returns (looking
-/// through `pl.cast`), if any.
-pub fn returned_params(func: &OperationRef) -> Vec<Option<usize>> {
-    let Some(entry) = entry_block(func) else {
-        return Vec::new();
-    };
-    let Some(ret) = entry.terminator() else {
-        return Vec::new();
-    };
-    (0..ret.operand_count())
-        .map(|i| crate::ir::values::returned_param(ret.operand(i).ok()?, entry))
-        .collect()
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! A sub-build's `kernel_config.py` (PyPTO's format: `KERNELS`, `ORCHESTRATION`).
 
 use super::{chip::SubBuild, names::quoted};
-use crate::analysis::directions::Direction;
+use crate::ir::direction::Direction;
 
 fn direction(d: Direction) -> &'static str {
     match d {

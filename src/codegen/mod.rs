@@ -18,7 +18,9 @@ pub(crate) mod host;
 pub(crate) mod kernel_config;
 pub(crate) mod loops;
 pub(crate) mod names;
-pub mod orch_ops;
+/// What a CHIP orchestration body may hold (`crate::ir::orch_ops`, shared
+/// with `--legalize-spmd-launches`).
+pub use crate::ir::orch_ops;
 pub(crate) mod plan;
 pub(crate) mod template;
 pub(crate) mod write;

@@ -5,7 +5,7 @@
 
 use super::{Options, Tree, chip, host, kernel_config, names::quoted, template};
 use crate::{
-    analysis::directions::Direction,
+    ir::direction::Direction,
     error::PldError,
     ir::func_kind::{
         func_kind, is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name,

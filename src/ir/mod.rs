@@ -10,11 +10,16 @@
 //! - `context`: borrowing a `&Context` from a `ContextRef`.
 //! - `ptr_map`: hash maps keyed by IR handles.
 //! - [`launch_width`]: `cal_all_to_all_v_blocks` (RFC #2521).
+//! - [`direction`]: the `pl.direction` vocabulary (in / out / inout).
+//! - [`orch_ops`]: what a CHIP orchestration body may hold (the one list the
+//!   orchestration codegen and `--legalize-spmd-launches` share).
 
 pub(crate) mod builders;
 pub(crate) mod context;
+pub(crate) mod direction;
 pub(crate) mod func_kind;
 pub mod launch_width;
+pub mod orch_ops;
 pub(crate) mod ptr_map;
 pub mod tensor_type;
 pub(crate) mod util;

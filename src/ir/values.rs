@@ -5,7 +5,11 @@
 //! whole enclosing op: one failed conversion costs O(module), so probing with
 //! them makes a walk quadratic. These check the kind first.
 
-use melior::ir::{Value, ValueLike, block::BlockArgument, operation::OperationResult};
+use melior::ir::{
+    BlockLike, Value, ValueLike,
+    block::BlockArgument,
+    operation::{OperationLike, OperationRef, OperationResult},
+};
 
 /// The value as an op result, if it is one.
 pub fn as_result<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationResult<'c, 'a>> {
@@ -40,4 +44,18 @@ pub fn returned_param<'c, 'a>(
         }
         returned = def.operand(0).ok()?;
     }
+}
+
+/// For each result of `func`: the parameter its `func.return` returns (looking
+/// through `pl.cast`), if any.
+pub fn returned_params(func: &OperationRef) -> Vec<Option<usize>> {
+    let Some(entry) = crate::ir::util::entry_block(func) else {
+        return Vec::new();
+    };
+    let Some(ret) = entry.terminator() else {
+        return Vec::new();
+    };
+    (0..ret.operand_count())
+        .map(|i| returned_param(ret.operand(i).ok()?, entry))
+        .collect()
 }

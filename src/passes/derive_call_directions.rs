@@ -15,7 +15,7 @@
 //! message of `--legalize-spmd-launches`) and writes nothing, rather than
 //! print IR that does not verify.
 
-use super::legalize_spmd_launches::runtime_allocated_not_out;
+use crate::analysis::directions::runtime_allocated_not_out;
 use super::{Analyses, Effect, ModulePass};
 use crate::{
     analysis::directions::{Direction, Directions},

@@ -18,7 +18,7 @@
 //! It also refuses, at the op's location, everything in a CHIP orchestration
 //! body that `pld-translate`'s orchestration codegen cannot emit, so no
 //! program is accepted by `pld-opt` and then refused by the codegen (see
-//! [`crate::codegen::orch_ops`], the one list both read): an op not in the
+//! [`crate::ir::orch_ops`], the one list both read): an op not in the
 //! list (`cf` branches, each at its own location, `memref`, `tensor`,
 //! floating-point `arith`, ...), a
 //! value or parameter that is not a tensor, a CommContext or an integer
@@ -42,17 +42,16 @@
 
 use super::{Analyses, Effect, ModulePass};
 use crate::{
-    analysis::directions::{Direction, Directions},
+    analysis::directions::{Direction, Directions, param_name, runtime_allocated_not_out},
     diag,
     error::PldError,
     ir::func_kind::{func_kind, is_chip_orchestration, symbol_name},
     ir::util::{
-        call_arg_count, callee, callee_name, entry_block, module_body, module_functions, ops_named,
+        call_arg_count, callee, callee_name, module_body, module_functions, ops_named,
         runtime_alloc_outs,
     },
 };
 use melior::ir::{
-    BlockLike, Location, ValueLike,
     attribute::IntegerAttribute,
     operation::{OperationLike, OperationRef},
 };
@@ -85,7 +84,7 @@ impl ModulePass for LegalizeSpmdLaunches {
                     errors += 1;
                 }
             }
-            errors += crate::codegen::orch_ops::check_body(func, &functions, &refused);
+            errors += crate::ir::orch_ops::check_body(func, &functions, &refused);
         }
         if errors > 0 {
             Err(PldError::Diagnosed(errors))
@@ -192,40 +191,3 @@ fn check_launch<'c, 'a>(
     Ok(())
 }
 
-/// The refusal of a runtime-allocated parameter `i` of `callee` (named
-/// `name`) whose direction `d` is not `out` (also `--derive-call-directions`'s,
-/// which must not write such a direction).
-pub fn runtime_allocated_not_out(
-    callee: &OperationRef,
-    name: &str,
-    i: usize,
-    d: Direction,
-) -> String {
-    diag::msg!(
-        "runtime-allocated parameter '{}' (#{i}) of @{name} must be an out parameter \
-         (the runtime allocates it uninitialized for the kernel to write), got {}",
-        param_name(callee, i),
-        d.as_str()
-    )
-}
-
-/// The name of parameter `i`: its location's name, else `arg<i>`.
-pub fn param_name(func: &OperationRef, i: usize) -> String {
-    entry_block(func)
-        .and_then(|b| b.argument(i).ok())
-        .and_then(|arg| location_name(arg.location()))
-        .unwrap_or_else(|| format!("arg{i}"))
-}
-
-fn location_name(loc: Location) -> Option<String> {
-    unsafe {
-        let raw = loc.to_raw();
-        if !mlir_sys::mlirLocationIsAName(raw) {
-            return None;
-        }
-        let id = mlir_sys::mlirLocationNameGetName(raw);
-        let s = mlir_sys::mlirIdentifierStr(id);
-        let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
-        Some(String::from_utf8_lossy(bytes).into_owned())
-    }
-}

@@ -38,11 +38,9 @@
 //! (The indexed rows are indexed.md's, in its order: the architecture first,
 //! then the rail. The indexed op has no InCore expansion.)
 
-use super::{
-    ModulePass, PassStatistics,
-    lower_l2_tensor_collectives::{ALL_TO_ALL_V, CoreNum, core_num},
-};
+use super::{ModulePass, PassStatistics};
 use crate::{
+    collective::{CoreNum, core_num},
     diag,
     error::PldError,
     ir::builders,
@@ -87,7 +85,7 @@ impl ModulePass for LowerCompositeOps {
                 diag::op_error(&op, &problem);
                 errors += 1;
             }
-            for op in ops_named(&func, &[ALL_TO_ALL_V]) {
+            for op in ops_named(&func, &[crate::collective::ALL_TO_ALL_V.op]) {
                 match plan(&op) {
                     Ok(max_recv) => plans.push((op, max_recv)),
                     Err(message) => {
@@ -127,7 +125,7 @@ impl ModulePass for LowerCompositeOps {
 fn static_core_num(op: &OperationRef) -> Option<i64> {
     match core_num(op) {
         CoreNum::Static(limit) => Some(limit),
-        CoreNum::Runtime(_) => None,
+        CoreNum::Runtime => None,
     }
 }
 

@@ -41,11 +41,10 @@
 //! first, then the rail.)
 //! | a symbol of the callable's / kernel's name that is something else | `symbol '@<name>' already exists` |
 
-use super::{
-    ModulePass, PassStatistics,
-    lower_l2_tensor_collectives::{ALL_TO_ALL_V, COLLECTIVES, OPERANDS, Variant},
-};
+use super::{ModulePass, PassStatistics};
 use crate::{
+    collective::{ALL_TO_ALL_V_OPERANDS as OPERANDS, Variant},
+    ir::util::COLLECTIVE_OPS as COLLECTIVES,
     analysis::contiguity::ContiguityTrace,
     diag,
     error::PldError,
@@ -328,8 +327,8 @@ fn plan<'c, 'a>(
     };
     // A compile-time core_num that can never pass the runtime check is an error
     // now (the same rows and messages as the CHIP rail), not a certain 5 later.
-    if let crate::passes::lower_l2_tensor_collectives::CoreNum::Static(limit) =
-        crate::passes::lower_l2_tensor_collectives::core_num(op)
+    if let crate::collective::CoreNum::Static(limit) =
+        crate::collective::core_num(op)
     {
         if !(1..=i32::MAX as i64).contains(&limit) {
             diag::op_error(
@@ -338,7 +337,7 @@ fn plan<'c, 'a>(
             );
             return None;
         }
-        let blocks = crate::cal_all_to_all_v_blocks(ranks, limit);
+        let blocks = crate::ir::launch_width::cal_all_to_all_v_blocks(ranks, limit);
         if stride < blocks {
             diag::op_error_with_note(
                 op,
@@ -488,7 +487,7 @@ fn rewrite<'c, 'a>(
     let fits = e.cmp(SGE, stride, blocks)?;
     let ok = e.insert(arith::andi(in_range, fits, e.loc))?;
     // The CHIP rail's wording of the same check.
-    let message = crate::collective::runtime_width_message(ALL_TO_ALL_V, plan.stride, plan.ranks);
+    let message = crate::collective::runtime_width_message(crate::collective::ALL_TO_ALL_V.op, plan.stride, plan.ranks);
     insert_before(
         op,
         builders::host_require(

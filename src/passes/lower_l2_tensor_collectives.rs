@@ -18,7 +18,9 @@
 use super::{ModulePass, PassOptions, PassStatistics};
 use crate::{
     analysis::contiguity::ContiguityTrace,
-    collective::{Collective, WidthRule, arch_problem, module_arch},
+    collective::{
+        Collective, CoreNum, WidthRule, arch_problem, core_num, dynamic_core_num_index, module_arch,
+    },
     diag,
     error::PldError,
     ir::func_kind::{is_chip_orchestration, is_host_orchestrator, symbol_name},
@@ -49,7 +51,7 @@ pub const COLLECTIVES: [&str; 2] = crate::ir::util::COLLECTIVE_OPS;
 /// The builtin template package of the plain op (both rails render it).
 pub const TEMPLATE_DIR: &str = crate::collective::ALL_TO_ALL_V.template_dir;
 /// The plain op's operand names in ABI order (`args[0..4]`).
-pub const OPERANDS: [&str; 5] = ["input", "target", "signal", "send_counts", "recv_counts"];
+pub const OPERANDS: [&str; 5] = crate::collective::ALL_TO_ALL_V_OPERANDS;
 
 /// What phase 1 decided for one collective.
 #[derive(Clone, Copy, Debug)]
@@ -73,6 +75,11 @@ enum Width {
 pub struct LowerL2TensorCollectives {
     /// `aiv-cores`: the target's AIV core count (0: unknown, not checked).
     pub aiv_cores: u64,
+    /// `window-provenance=false`: skip phase 1b (benchmarking only; the
+    /// default, false here, runs it).
+    pub skip_window_provenance: bool,
+    /// `provenance-timing`: print phase 1b's and the pass's wall time.
+    pub provenance_timing: bool,
     statistics: PassStatistics,
 }
 
@@ -80,9 +87,11 @@ impl ModulePass for LowerL2TensorCollectives {
     const ARGUMENT: &'static str = "lower-l2-tensor-collectives";
     fn set_options(&mut self, options: &PassOptions) {
         self.aiv_cores = options.aiv_cores;
+        self.skip_window_provenance = !options.window_provenance;
+        self.provenance_timing = options.provenance_timing;
     }
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
-        self.statistics = lower_l2_tensor_collectives(module, self.aiv_cores)?;
+        self.statistics = run(module, self)?;
         Ok(())
     }
     fn statistics(&self) -> PassStatistics {
@@ -105,6 +114,18 @@ pub fn lower_l2_tensor_collectives(
     module: OperationRef,
     aiv_cores: u64,
 ) -> Result<PassStatistics, PldError> {
+    run(
+        module,
+        &LowerL2TensorCollectives {
+            aiv_cores,
+            ..Default::default()
+        },
+    )
+}
+
+/// The pass with its options (`settings`).
+fn run(module: OperationRef, settings: &LowerL2TensorCollectives) -> Result<PassStatistics, PldError> {
+    let aiv_cores = settings.aiv_cores;
     let started = std::time::Instant::now();
     let body = module_body(&module)?;
     let functions = module_functions(&module);
@@ -158,7 +179,7 @@ pub fn lower_l2_tensor_collectives(
     // resolved through every HOST dispatch of its function to the window
     // buffers bound there, checked per dispatch site.
     let phase_1b = std::time::Instant::now();
-    if !crate::analysis::provenance::disabled() {
+    if !settings.skip_window_provenance {
         errors += crate::analysis::provenance::check_dispatched_collectives(
             &functions,
             &planned_in,
@@ -229,10 +250,10 @@ pub fn lower_l2_tensor_collectives(
     if errors > 0 {
         return Err(PldError::Diagnosed(errors));
     }
-    // Benchmarking only (benches/bench_provenance.py --in-process): phase 1b's own time and the
+    // Benchmarking only (`provenance-timing`, benches/bench_provenance.py): phase 1b's own time and the
     // pass's, measured in one process so both see the same machine load.
     let report_timing = || {
-        if std::env::var_os("PLD_PROVENANCE_TIMING").is_some_and(|v| v == "1") {
+        if settings.provenance_timing {
             eprintln!(
                 "pld-provenance-timing: phase-1b {:.3} ms pass {:.3} ms",
                 phase_1b.as_secs_f64() * 1e3,
@@ -352,7 +373,7 @@ fn plan_collective<'c, 'a>(
     // runtime value whose B is computed and checked in the body (where the
     // row accepts one).
     let width = match core_num(op) {
-        CoreNum::Runtime(_) if !spec.runtime_core_num => {
+        CoreNum::Runtime if !spec.runtime_core_num => {
             return fail(format!(
                 "a runtime core_num is not supported for {short}: its core_num is the exact launch width L, \
                  which must be a compile-time constant on the CHIP rail",
@@ -400,7 +421,7 @@ fn plan_collective<'c, 'a>(
             }
             Width::Static(blocks)
         }
-        CoreNum::Runtime(_) => Width::Runtime { ranks, stride },
+        CoreNum::Runtime => Width::Runtime { ranks, stride },
     };
 
     let Some(variant) = Variant::of_element(spec.collective, types[1].element) else {
@@ -458,92 +479,6 @@ fn distinct_in_body<'c, 'a>(
         }
         None => true,
     }
-}
-
-/// A collective's launch width request `core_num` (L).
-pub enum CoreNum<'c> {
-    /// A compile-time constant (the attribute, or an operand that folds).
-    Static(i64),
-    /// A runtime value, with the location that defines it.
-    Runtime(Location<'c>),
-}
-
-/// A collective's `core_num`: the attribute, or the `dynamic_core_num`
-/// operand when it folds to a constant (see [`fold_i64`]); anything else is
-/// runtime.
-pub fn core_num<'c>(op: &OperationRef<'c, '_>) -> CoreNum<'c> {
-    if let Ok(attr) = op.attribute("core_num")
-        && let Ok(int) = IntegerAttribute::try_from(attr)
-    {
-        return CoreNum::Static(int.value());
-    }
-    // `dynamic_core_num` follows the op's tensor operands (five for the plain
-    // op, six for the indexed one).
-    let index = dynamic_core_num_index(op);
-    let Ok(value) = op.operand(index) else {
-        return CoreNum::Runtime(op.location());
-    };
-    match fold_i64(value, 0) {
-        Some(v) => CoreNum::Static(v),
-        None => CoreNum::Runtime(value.location()),
-    }
-}
-
-/// The operand index of a collective's `dynamic_core_num` (after its tensor
-/// operands, per the variant table).
-pub fn dynamic_core_num_index(op: &OperationRef) -> usize {
-    let name = op.name();
-    name.as_string_ref()
-        .as_str()
-        .ok()
-        .and_then(Collective::of_op_name)
-        .map_or(5, |c| c.spec().params.len())
-}
-
-/// The constant an integer value folds to: `arith.constant`, and the `arith`
-/// integer ops of constants that `arith`'s own folders reduce (add, sub, mul,
-/// signed div/rem, min/max, select, extsi/trunci/index_cast), evaluated on
-/// i64 with a wrapped result, at most 64 ops deep.
-pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
-    if depth > 64 {
-        return None;
-    }
-    let def = crate::ir::values::as_result(value)?.owner();
-    let name = def.name();
-    let name = name.as_string_ref().as_str().ok()?;
-    let arg = |i: usize| def.operand(i).ok().and_then(|v| fold_i64(v, depth + 1));
-    Some(match name {
-        "arith.constant" => IntegerAttribute::try_from(def.attribute("value").ok()?)
-            .ok()?
-            .value(),
-        "arith.addi" => arg(0)?.wrapping_add(arg(1)?),
-        "arith.subi" => arg(0)?.wrapping_sub(arg(1)?),
-        "arith.muli" => arg(0)?.wrapping_mul(arg(1)?),
-        "arith.divsi" => arg(0)?.checked_div(arg(1)?)?,
-        "arith.remsi" => arg(0)?.checked_rem(arg(1)?)?,
-        "arith.minsi" => arg(0)?.min(arg(1)?),
-        "arith.maxsi" => arg(0)?.max(arg(1)?),
-        "arith.select" => {
-            if arg(0)? != 0 {
-                arg(1)?
-            } else {
-                arg(2)?
-            }
-        }
-        // Widening a constant of at most 64 bits keeps its value; a narrowing
-        // cast is left to run time rather than modelled here.
-        "arith.extsi" | "arith.index_cast" => {
-            let from = def.operand(0).ok()?.r#type();
-            let to = def.result(0).ok()?.r#type();
-            if crate::codegen::orch_ops::scalar_bits(to)?
-                < crate::codegen::orch_ops::scalar_bits(from)?
-            {
-                return None;
-            }
-            arg(0)?
-        }
-        _ => return None,
-    })
 }
 
 /// Phase 4 for one planned collective: casts to the canonical types, the

@@ -4,11 +4,12 @@
 //! description, dependent dialects, options, statistics); TableGen generates
 //! its C++ class (`src/bridge/passes.cc`), which MLIR registers, parses the
 //! options of, times and reports the statistics of like any C++ pass. Its
-//! `runOnOperation` calls `run_pass` through the cxx bridge with the module
+//! `runOnOperation` calls `run_pass` through the cxx bridge (`bridge`) with the module
 //! and the option values; `run_pass` runs the matching [`ModulePass`] and
 //! hands its counts back.
 
 pub mod auto_derive_task_dependencies;
+mod bridge;
 pub mod derive_call_directions;
 pub mod legalize_spmd_launches;
 pub mod lower_composite_ops;
@@ -18,7 +19,7 @@ pub mod materialize_dist_tensor_ctx;
 pub mod test_func_kinds;
 
 pub use crate::analysis::manager::{Analyses, Effect};
-pub use crate::bridge::ffi::{PassOptions, PassOutcome, PassStatistics};
+pub use bridge::ffi::{PassOptions, PassOutcome, PassStatistics};
 use crate::{
     bridge::{OperationHandle, ffi},
     diag,

@@ -499,7 +499,7 @@ mod tests {
             for l in 1..=40 {
                 assert_eq!(
                     fold_blocks(p, l),
-                    crate::cal_all_to_all_v_blocks(p as i64, l),
+                    crate::ir::launch_width::cal_all_to_all_v_blocks(p as i64, l),
                     "P={p} L={l}"
                 );
             }

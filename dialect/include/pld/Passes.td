@@ -106,6 +106,13 @@ def LowerL2TensorCollectives : Pass<"lower-l2-tensor-collectives", "::mlir::Modu
     Option<"aivCores", "aiv-cores", "uint64_t", /*default=*/"0",
            "The target's AIV core count; a compile-time launch width B above "
            "it is an error (0: unknown, not checked)">,
+    Option<"windowProvenance", "window-provenance", "bool", /*default=*/"true",
+           "Run the per-dispatch window provenance checks (pairwise distinct, "
+           "one domain, NR = ranks); false only to benchmark the pass without "
+           "them (benches/bench_provenance.py)">,
+    Option<"provenanceTiming", "provenance-timing", "bool", /*default=*/"false",
+           "Print the provenance phase's and the pass's wall time to stderr "
+           "(benches/bench_provenance.py)">,
   ];
   let statistics = [
     Statistic<"numCollectivesLowered", "collectives-lowered",

@@ -303,12 +303,12 @@ impl Walker<'_> {
             .into_iter()
             .filter_map(|n| usize::try_from(n).ok())
             .filter_map(|n| op.result(n).ok())
-            .map(|r| (r.into(), crate::analysis::directions::Direction::Out));
+            .map(|r| (r.into(), crate::ir::direction::Direction::Out));
         let operands = op.operands().enumerate().map(|(i, value)| {
             let d = dirs
                 .get(i)
                 .copied()
-                .unwrap_or(crate::analysis::directions::Direction::In);
+                .unwrap_or(crate::ir::direction::Direction::In);
             (value, d)
         });
         for (value, d) in operands.chain(written_results) {

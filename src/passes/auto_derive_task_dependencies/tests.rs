@@ -19,24 +19,12 @@ use crate::{
 };
 use melior::{
     Context,
-    dialect::{DialectHandle, DialectRegistry},
     ir::{Module, operation::OperationLike},
 };
 
 fn context() -> Context {
-    let registry = DialectRegistry::new();
-    crate::register_dialects(&registry);
-    for handle in [
-        DialectHandle::arith(),
-        DialectHandle::scf(),
-        DialectHandle::cf(),
-    ] {
-        handle.insert_dialect(&registry);
-    }
-    let context = Context::new();
-    context.append_dialect_registry(&registry);
-    context.load_all_available_dialects();
-    context
+    // pl, pld, func, arith, scf, cf: what the random programs use.
+    crate::test_context()
 }
 
 /// xorshift64*: deterministic, no dependency.

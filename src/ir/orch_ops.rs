@@ -1,5 +1,5 @@
 //! What a CHIP orchestration body may contain: the one list that both the
-//! orchestration codegen (`super::chip`, which matches on [`OrchOp`]
+//! orchestration codegen (`crate::codegen::chip`, which matches on [`OrchOp`]
 //! exhaustively) and `--legalize-spmd-launches` (which refuses every op and
 //! type not listed here, at its location, before codegen) are written
 //! against, so the two cannot drift. The contract is
@@ -440,7 +440,7 @@ fn check_task<'c, 'a>(
     } else {
         Vec::new()
     };
-    let returned = super::chip::returned_params(func);
+    let returned = crate::ir::values::returned_params(func);
     for n in 0..op.result_count() {
         let Ok(r) = op.result(n) else { continue };
         if alloc_outs.contains(&(n as i64)) {
