@@ -11,6 +11,8 @@ bash scripts/setup.sh
 # The shared library (stock mlir-opt-22 plugin, C API) and the C++ driver:
 # test/Plugin runs them, and must not be skipped here.
 bash scripts/build-plugin.sh
+# The from-scratch Rust driver of docs/embedding.md (tests/embed.rs runs it).
+cargo build -p pld-rust-driver
 PLD_REQUIRE_PLUGIN=1 cargo test
 # The public API's documentation (the crate denies missing docs; a broken or
 # private intra-doc link is an error here).

@@ -127,3 +127,49 @@ fn embed_example_prints_located_errors_with_their_notes() {
     );
     assert!(!stderr.contains("loc("), "{stderr}");
 }
+
+/// examples/rust-driver: the from-scratch Rust driver of docs/embedding.md
+/// (its own crate over `pld` and `melior`; `scripts/test.sh` builds it with
+/// `cargo build -p pld-rust-driver` before `cargo test`). Its output is
+/// pld-opt's, byte for byte; its errors carry their notes.
+#[test]
+fn the_from_scratch_rust_driver_matches_pld_opt() {
+    let exe = embed_binary()
+        .parent()
+        .and_then(|examples| examples.parent())
+        .expect("target/<profile>")
+        .join("pld-rust-driver");
+    if !exe.exists() {
+        assert!(
+            std::env::var_os("PLD_REQUIRE_PLUGIN").is_none(),
+            "{} is missing: cargo build -p pld-rust-driver",
+            exe.display()
+        );
+        eprintln!("skipped: {} is missing (cargo build -p pld-rust-driver)", exe.display());
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for example in ["examples/chip_pipeline.mlir", "examples/moe_layers.mlir"] {
+        let driver = Command::new(&exe).arg(root.join(example)).output().unwrap();
+        assert!(driver.status.success(), "{}", String::from_utf8_lossy(&driver.stderr));
+        let opt = Command::new(env!("CARGO_BIN_EXE_pld-opt"))
+            .arg("--pld-lower-collectives")
+            .arg(root.join(example))
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&driver.stdout),
+            String::from_utf8_lossy(&opt.stdout),
+            "{example}"
+        );
+    }
+    let bad = root.join("test/Transforms/lower-l2-tensor-collectives/aliasing.mlir");
+    let out = Command::new(&exe).arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error: 'pld.tensor.all_to_all_v' op operands input and target must be different window allocations")
+            && stderr.contains("note: both are views of this parameter (#0)"),
+        "{stderr}"
+    );
+}
