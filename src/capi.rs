@@ -56,4 +56,11 @@ unsafe extern "C" {
     ) -> MlirOperation;
     pub fn pldTensorLikeGetUnranked(distributed: bool, element: MlirType) -> MlirType;
     pub fn pldOperationEquivalent(lhs: MlirOperation, rhs: MlirOperation) -> bool;
+    pub fn pldOperationIsCollective(op: MlirOperation) -> bool;
+    #[cfg(test)]
+    pub fn pldCollectiveOpNames(
+        context: mlir_sys::MlirContext,
+        callback: mlir_sys::MlirStringCallback,
+        user_data: *mut std::ffi::c_void,
+    ) -> isize;
 }

@@ -450,6 +450,20 @@ pub fn host_rail_problem(op_name: &str, arch: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+
+    /// One source per fact: the dialect's collective ops (the ODS trait
+    /// `Pld_CollectiveOp`) are exactly the table's rows.
+    #[test]
+    fn the_table_has_a_row_for_every_collective_op_of_the_dialect() {
+        let context = crate::test_context();
+        let mut ods = crate::ir::util::collective_op_names(&context);
+        let mut rows: Vec<String> = TABLE.iter().map(|s| s.op.to_string()).collect();
+        ods.sort();
+        rows.sort();
+        assert_eq!(rows, ods);
+        assert_eq!(ods.len(), 2);
+    }
+
     use super::*;
 
     #[test]

@@ -170,6 +170,24 @@ MlirType pldTensorLikeGetUnranked(bool distributed, MlirType elementType) {
   return wrap(pld::pl::TensorType::getNormalized(element, false, {}));
 }
 
+bool pldOperationIsCollective(MlirOperation op) {
+  return unwrap(op)->hasTrait<pld::CollectiveOpTrait>();
+}
+
+intptr_t pldCollectiveOpNames(MlirContext context, MlirStringCallback callback,
+                              void *userData) {
+  intptr_t count = 0;
+  for (mlir::RegisteredOperationName name :
+       unwrap(context)->getRegisteredOperations()) {
+    if (!name.hasTrait<pld::CollectiveOpTrait>())
+      continue;
+    llvm::StringRef text = name.getStringRef();
+    callback(MlirStringRef{text.data(), text.size()}, userData);
+    ++count;
+  }
+  return count;
+}
+
 bool pldOperationEquivalent(MlirOperation lhs, MlirOperation rhs) {
   return OperationEquivalence::isEquivalentTo(
       unwrap(lhs), unwrap(rhs), OperationEquivalence::IgnoreLocations);

@@ -238,7 +238,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             // A view keeps its parent's strides: followed only under the slice rule.
             OpKind::View => self.view_sources(&op),
             // A collective's result is its target (the window-as-result contract).
-            OpKind::AllToAllV | OpKind::IndexedAllToAllV => Ok(vec![operand(1)?]),
+            OpKind::Collective => Ok(vec![operand(1)?]),
             OpKind::Slice => self.slice_sources(&op),
             OpKind::ScfFor => {
                 // The yielded value, and the initializer a zero-trip loop returns.

@@ -486,7 +486,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     fn emit_op(&mut self, op: &OperationRef<'c, 'a>, depth: usize) {
         let name = op_name(op);
         let Some(kind) = OrchOp::from_name(&name) else {
-            if super::orch_ops::DEFERRED_OPS.contains(&name.as_str()) {
+            if super::orch_ops::is_deferred(op) {
                 return; // reported by the plan ("was never lowered")
             }
             self.p.error(&op,

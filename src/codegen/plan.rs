@@ -11,7 +11,7 @@ use crate::{
         func_kind, is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name,
     },
     ir::util::{
-        COLLECTIVE_OPS, arg_attr, callee_name, entry_block, is_comm_ctx, is_tensor_like,
+        arg_attr, collectives_in, callee_name, entry_block, is_comm_ctx, is_tensor_like,
         module_functions, ops_named, param_types,
     },
 };
@@ -272,7 +272,7 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
         if !is_orchestration_body(func) {
             continue;
         }
-        for op in ops_named(func, &COLLECTIVE_OPS) {
+        for op in collectives_in(func) {
             p.error(&op,
                 "was never lowered: run `pld-opt --pld-lower-collectives` before `pld-translate --pld-to-ascend-build`",
             );

@@ -164,10 +164,13 @@ pub const ORCHESTRATION_OPS: &[(&str, OrchOp)] = &[
     ("arith.index_castui", OrchOp::IndexCastUi),
 ];
 
-/// Collectives: not emitted, but not refused by legalize either; the CHIP
-/// rail lowers them first, and its residual check (and pld-translate's) owns
-/// a collective that is still there.
-pub const DEFERRED_OPS: &[&str] = &["pld.tensor.all_to_all_v", "pld.tensor.indexed_all_to_all_v"];
+/// Collectives ([`crate::ir::util::is_collective_op`]) are deferred: not
+/// emitted, but not refused by legalize either; the CHIP rail lowers them
+/// first, and its residual check (and pld-translate's) owns a collective that
+/// is still there.
+pub fn is_deferred(op: &OperationRef) -> bool {
+    crate::ir::util::is_collective_op(op)
+}
 
 impl OrchOp {
     /// The entry of [`ORCHESTRATION_OPS`] named `name`.
@@ -329,7 +332,7 @@ fn check_op<'c, 'a>(
 ) -> Result<(), String> {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or("?");
-    if DEFERRED_OPS.contains(&name) {
+    if is_deferred(op) {
         return Ok(());
     }
     let Some(kind) = orch_op(op, name) else {
@@ -483,8 +486,8 @@ mod tests {
                 "{name} listed twice"
             );
         }
-        for name in DEFERRED_OPS {
-            assert_eq!(OrchOp::from_name(name), None);
+        for name in crate::ir::util::collective_op_names(&crate::test_context()) {
+            assert_eq!(OrchOp::from_name(&name), None);
         }
         for refused in [
             "cf.br",

@@ -17,9 +17,32 @@ use melior::{
     },
 };
 
-/// The managed collectives.
-pub const COLLECTIVE_OPS: [&str; 2] =
-    ["pld.tensor.all_to_all_v", "pld.tensor.indexed_all_to_all_v"];
+/// Whether `op` is a managed collective: the dialect says so (the ODS trait
+/// `Pld_CollectiveOp`), so no Rust list of op names can drift from it.
+pub fn is_collective_op(op: &OperationRef) -> bool {
+    unsafe { crate::capi::pldOperationIsCollective(op.to_raw()) }
+}
+
+/// The names of every managed collective op registered in `context` (the ops
+/// with the ODS trait `Pld_CollectiveOp`), in name order (the variant table's
+/// test checks its rows against them).
+#[cfg(test)]
+pub fn collective_op_names(context: &Context) -> Vec<String> {
+    unsafe extern "C" fn push(text: mlir_sys::MlirStringRef, data: *mut std::ffi::c_void) {
+        let names = unsafe { &mut *(data as *mut Vec<String>) };
+        let bytes = unsafe { std::slice::from_raw_parts(text.data as *const u8, text.length) };
+        names.push(String::from_utf8_lossy(bytes).into_owned());
+    }
+    let mut names: Vec<String> = Vec::new();
+    unsafe {
+        crate::capi::pldCollectiveOpNames(
+            context.to_raw(),
+            Some(push),
+            &mut names as *mut Vec<String> as *mut std::ffi::c_void,
+        );
+    }
+    names
+}
 
 /// An op's name as a `String` (for messages; hot paths classify ops with
 /// [`op_kind`] instead).
@@ -40,8 +63,8 @@ pub enum OpKind {
     Call,
     Submit,
     HostDispatch,
-    AllToAllV,
-    IndexedAllToAllV,
+    /// A managed collective ([`is_collective_op`]).
+    Collective,
     Func,
     Module,
     Return,
@@ -71,12 +94,11 @@ pub enum OpKind {
 
 impl OpKind {
     /// Every kind, by discriminant.
-    const ALL: [OpKind; 30] = [
+    const ALL: [OpKind; 29] = [
         Self::Call,
         Self::Submit,
         Self::HostDispatch,
-        Self::AllToAllV,
-        Self::IndexedAllToAllV,
+        Self::Collective,
         Self::Func,
         Self::Module,
         Self::Return,
@@ -109,8 +131,6 @@ impl OpKind {
             "func.call" => Self::Call,
             "pl.submit" => Self::Submit,
             "pld.host.dispatch" => Self::HostDispatch,
-            "pld.tensor.all_to_all_v" => Self::AllToAllV,
-            "pld.tensor.indexed_all_to_all_v" => Self::IndexedAllToAllV,
             "func.func" => Self::Func,
             "builtin.module" => Self::Module,
             "func.return" => Self::Return,
@@ -144,9 +164,9 @@ impl OpKind {
         matches!(self, Self::Call | Self::Submit | Self::HostDispatch)
     }
 
-    /// A managed collective ([`COLLECTIVE_OPS`]).
+    /// A managed collective ([`is_collective_op`]).
     pub fn is_collective(self) -> bool {
-        matches!(self, Self::AllToAllV | Self::IndexedAllToAllV)
+        self == Self::Collective
     }
 
     /// A nested scope ([`NESTED_SCOPES`]).
@@ -171,7 +191,13 @@ pub fn op_kind(op: &OperationRef) -> OpKind {
     let by_name = || {
         let name = unsafe { mlir_sys::mlirIdentifierStr(mlir_sys::mlirOperationGetName(raw)) };
         let bytes = unsafe { std::slice::from_raw_parts(name.data as *const u8, name.length) };
-        std::str::from_utf8(bytes).map_or(OpKind::Other, OpKind::from_name)
+        match std::str::from_utf8(bytes).map_or(OpKind::Other, OpKind::from_name) {
+            // The collectives are the dialect's to name (its ODS trait).
+            OpKind::Other if unsafe { crate::capi::pldOperationIsCollective(raw) } => {
+                OpKind::Collective
+            }
+            kind => kind,
+        }
     };
     if id == 0 || id & !ADDRESS != 0 {
         return by_name();
@@ -272,6 +298,12 @@ pub fn ops_named<'c, 'a>(root: &OperationRef<'c, 'a>, names: &[&str]) -> Vec<Ope
             .collect();
     }
     ops_of_kind(root, |k| kinds.contains(&k))
+}
+
+/// Every managed collective of `root`'s own scope (see [`ops_in`]), in
+/// program (pre-)order.
+pub fn collectives_in<'c, 'a>(root: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    ops_of_kind(root, OpKind::is_collective)
 }
 
 /// Every op of `root`'s own scope (see [`ops_in`]) whose kind passes

@@ -44,7 +44,6 @@
 use super::{ModulePass, PassStatistics};
 use crate::{
     collective::{ALL_TO_ALL_V_OPERANDS as OPERANDS, Variant},
-    ir::util::COLLECTIVE_OPS as COLLECTIVES,
     analysis::contiguity::ContiguityTrace,
     diag,
     error::PldError,
@@ -53,7 +52,7 @@ use crate::{
     ir::tensor_type::TensorLike,
     ir::util::{
         SymbolTable, enclosing_function, i64_attr, insert_before, key, module_body,
-        module_functions, op_key, op_name, ops_named, replace_all_uses, string_array_attr,
+        module_functions, op_key, op_name, replace_all_uses, string_array_attr,
         structurally_equal,
     },
 };
@@ -188,7 +187,7 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
         .iter()
         .filter(|f| is_host_orchestrator(f))
     {
-        for op in ops_named(func, &COLLECTIVES) {
+        for op in crate::ir::util::collectives_in(func) {
             if let Some(message) = crate::collective::host_rail_problem(&op_name(&op), &arch) {
                 diag::op_error(&op, &message);
                 errors += 1;

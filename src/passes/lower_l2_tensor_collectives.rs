@@ -26,7 +26,7 @@ use crate::{
     ir::func_kind::{is_chip_orchestration, is_host_orchestrator, symbol_name},
     ir::ptr_map::PtrMap,
     ir::tensor_type::TensorView,
-    ir::util::{SymbolTable, module_body, module_functions, ops_named, structurally_equal},
+    ir::util::{SymbolTable, collectives_in, module_body, module_functions, structurally_equal},
 };
 use melior::{
     PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
@@ -45,9 +45,6 @@ pub(crate) use crate::collective::Variant;
 
 /// The plain op.
 pub const ALL_TO_ALL_V: &str = crate::collective::ALL_TO_ALL_V.op;
-/// Every managed collective: each is planned (a row of `crate::collective`'s
-/// table) and the residual check looks for them all.
-pub const COLLECTIVES: [&str; 2] = crate::ir::util::COLLECTIVE_OPS;
 /// The builtin template package of the plain op (both rails render it).
 pub const TEMPLATE_DIR: &str = crate::collective::ALL_TO_ALL_V.template_dir;
 /// The plain op's operand names in ABI order (`args[0..4]`).
@@ -147,7 +144,7 @@ fn run(module: OperationRef, settings: &LowerL2TensorCollectives) -> Result<Pass
         if is_host_orchestrator(func) {
             // indexed.md: a collective the HOST rail cannot lower is an error
             // for any pass that meets it (the plain op is the HOST rail's).
-            for op in ops_named(func, &COLLECTIVES) {
+            for op in collectives_in(func) {
                 if let Some(message) =
                     crate::collective::host_rail_problem(&crate::ir::util::op_name(&op), &arch)
                 {
@@ -160,7 +157,7 @@ fn run(module: OperationRef, settings: &LowerL2TensorCollectives) -> Result<Pass
         if !is_chip_orchestration(func) {
             continue;
         }
-        for op in ops_named(func, &COLLECTIVES) {
+        for op in collectives_in(func) {
             seen.push((*func, op));
             match plan_collective(&op, &mut trace, aiv_cores, &arch)
                 .filter(|_| distinct_in_body(&op, &mut local_roots, &trace))

@@ -82,6 +82,15 @@ MLIR_CAPI_EXPORTED MlirOperation pldOperationRebuildWithOperands(
 MLIR_CAPI_EXPORTED MlirType pldTensorLikeGetUnranked(bool distributed,
                                                      MlirType elementType);
 
+/* Whether `op` is a managed collective (the ODS trait Pld_CollectiveOp). */
+MLIR_CAPI_EXPORTED bool pldOperationIsCollective(MlirOperation op);
+
+/* Calls `callback(name, userData)` for every registered op of `context` that
+ * is a managed collective, in name order; returns how many. */
+MLIR_CAPI_EXPORTED intptr_t pldCollectiveOpNames(MlirContext context,
+                                                 MlirStringCallback callback,
+                                                 void *userData);
+
 /* Structural equality of two ops (attributes, types, operands, regions),
  * ignoring locations (OperationEquivalence::IgnoreLocations). */
 MLIR_CAPI_EXPORTED bool pldOperationEquivalent(MlirOperation lhs,

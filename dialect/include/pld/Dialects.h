@@ -21,6 +21,16 @@
 #define GET_TYPEDEF_CLASSES
 #include "pld/PldOpsTypes.h.inc"
 
+namespace pld {
+/// The trait of every managed collective op (`Pld_CollectiveOp` in ODS): the
+/// one place that says which ops are collectives. Rust asks through the C API
+/// (`pldOperationIsCollective`, `pldCollectiveOpNames`), and its variant
+/// table is checked against it.
+template <typename ConcreteType>
+class CollectiveOpTrait
+    : public mlir::OpTrait::TraitBase<ConcreteType, CollectiveOpTrait> {};
+} // namespace pld
+
 #define GET_OP_CLASSES
 #include "pld/PlOps.h.inc"
 #define GET_OP_CLASSES

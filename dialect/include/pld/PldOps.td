@@ -66,6 +66,12 @@ def Pld_CommDomainType : TypeDef<Pld_Dialect, "CommDomain"> {
 class Pld_Op<string mnemonic, list<Trait> traits = []>
     : Op<Pld_Dialect, mnemonic, traits>;
 
+// Marks a managed collective op (the one list of them: the C API reads it,
+// and the Rust variant table is checked against it).
+def Pld_CollectiveOp : NativeOpTrait<"CollectiveOpTrait"> {
+  let cppNamespace = "::pld";
+}
+
 def Pld_CommDomainOp : Pld_Op<"comm_domain", [
     MemoryEffects<[MemAlloc<DefaultResource>]>]> {
   let summary = "creates a communication domain over devices 0..ranks-1";
@@ -147,7 +153,7 @@ def Pld_SystemNranksOp : Pld_Op<"system.nranks", [Pure]> {
 
 class Pld_AllToAllVBase<string mnemonic, string opSummary, dag extraOperands,
                         string doc>
-    : Pld_Op<mnemonic, []> {
+    : Pld_Op<mnemonic, [Pld_CollectiveOp]> {
   let summary = opSummary;
   let arguments = !con((ins
       Arg<Pl_AnyTensorLike, "payload to send", [MemRead]>:$input,

@@ -6,7 +6,7 @@
 use crate::{
     analysis::alias::AliasClasses,
     analysis::directions::Directions,
-    ir::util::{COLLECTIVE_OPS, is_tensor_like, op_key, ops_named},
+    ir::util::{is_tensor_like, op_key, ops_of_kind},
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, ValueLike,
@@ -16,7 +16,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// The ops that run a callee as one task (the reference names them; the pass
 /// asks `OpKind`).
-const CALL_OPS: [&str; 3] = ["func.call", "pl.submit", "pld.host.dispatch"];
+
 /// Ops that open a scope of their own: not part of the enclosing function.
 const NESTED_SCOPES: [&str; 2] = ["builtin.module", "func.func"];
 
@@ -25,12 +25,7 @@ pub fn plan_function<'c, 'a>(
     func: &OperationRef<'c, 'a>,
     directions: &mut Directions<'c, 'a>,
 ) -> Vec<(OperationRef<'c, 'a>, i64, Vec<i64>)> {
-    let task_names: Vec<&str> = CALL_OPS
-        .iter()
-        .chain(COLLECTIVE_OPS.iter())
-        .copied()
-        .collect();
-    let tasks = ops_named(func, &task_names);
+    let tasks = ops_of_kind(func, |k| k.is_call() || k.is_collective());
     if tasks.is_empty() {
         return Vec::new();
     }
