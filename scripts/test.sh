@@ -5,9 +5,24 @@
 # host runtime's own suite (kernel template against an independent golden,
 # once under ThreadSanitizer).
 # Then the robustness jobs (fuzz slice, sanitizers). Installs what is missing first.
+#
+#   bash scripts/test.sh           everything (CI's command, .ci/run)
+#   bash scripts/test.sh --quick   the edit loop: unit + integration tests and
+#                                  lit (test/Plugin skipped), no plugin build,
+#                                  runtime suite, fuzz or sanitizers (~1 min warm)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+quick=0
+case "${1:-}" in
+  --quick) quick=1 ;;
+  "") ;;
+  *) echo "usage: bash scripts/test.sh [--quick]" >&2; exit 2 ;;
+esac
 bash scripts/setup.sh
+if ((quick)); then
+  cargo test
+  exit 0
+fi
 # The shared library (stock mlir-opt-22 plugin, C API) and the C++ driver:
 # test/Plugin runs them, and must not be skipped here.
 bash scripts/build-plugin.sh

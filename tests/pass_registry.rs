@@ -41,7 +41,7 @@ fn every_body_has_a_pass_class() {
 
 fn options_of(argument: &str) -> &'static str {
     if argument == "lower-l2-tensor-collectives" {
-        "{aiv-cores=0}"
+        "{aiv-cores=0 provenance-timing=false window-provenance=true}"
     } else {
         ""
     }
@@ -61,7 +61,7 @@ fn pipeline_is_the_documented_order_and_forwards_aiv_cores() {
     let printed = pm.as_operation_pass_manager().to_string();
     let expected = PLD_LOWER_COLLECTIVES.replace(", ", ",").replace(
         "lower-l2-tensor-collectives",
-        "lower-l2-tensor-collectives{aiv-cores=4}",
+        "lower-l2-tensor-collectives{aiv-cores=4 provenance-timing=false window-provenance=true}",
     );
     assert_eq!(printed, expected);
 }
