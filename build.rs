@@ -2,7 +2,7 @@
 //! bridge around MlirOptMain, both against the LLVM 22 install that mlir-sys
 //! links statically, so the final binaries hold exactly one MLIR.
 
-use std::{env, fs, path::PathBuf, process::Command};
+use std::{env, path::PathBuf, process::Command};
 
 const PACKAGES: &str = "libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libpolly-22-dev \
                         clang-22 cmake ninja-build libzstd-dev libz3-dev libxml2-dev zlib1g-dev";

@@ -456,7 +456,7 @@ mod tests {
     #[test]
     fn the_table_has_a_row_for_every_collective_op_of_the_dialect() {
         let context = crate::test_context();
-        let mut ods = crate::ir::util::collective_op_names(&context);
+        let mut ods = crate::ir::op_kind::collective_op_names(&context);
         let mut rows: Vec<String> = TABLE.iter().map(|s| s.op.to_string()).collect();
         ods.sort();
         rows.sort();

@@ -24,7 +24,7 @@
 use crate::{
     analysis::contiguity::ContiguityTrace,
     ir::ptr_map::PtrMap,
-    ir::util::{OpKind, callee, is_tensor_like, key, op_key, op_kind, ops_in},
+    ir::calls::callee, ir::op_kind::{OpKind, key, op_key, op_kind}, ir::types::is_tensor_like, ir::walk::ops_in,
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, Value, ValueLike,
@@ -46,7 +46,7 @@ impl AliasClasses {
     pub fn of_function<'c, 'a>(
         func: &OperationRef<'c, 'a>,
         trace: &ContiguityTrace<'c, 'a>,
-        functions: &crate::ir::util::FunctionMap<'c, 'a>,
+        functions: &crate::ir::walk::FunctionMap<'c, 'a>,
     ) -> Self {
         Self::of_function_ops(func, &ops_in(func), trace, functions)
     }
@@ -56,7 +56,7 @@ impl AliasClasses {
         func: &OperationRef<'c, 'a>,
         ops: &[OperationRef<'c, 'a>],
         trace: &ContiguityTrace<'c, 'a>,
-        functions: &crate::ir::util::FunctionMap<'c, 'a>,
+        functions: &crate::ir::walk::FunctionMap<'c, 'a>,
     ) -> Self {
         let mut classes = Self::default();
         let mut predecessors: Predecessors = PtrMap::default();
@@ -83,7 +83,7 @@ impl AliasClasses {
             // Windows of one pld.window_buffer may overlap (any offsets):
             // they join the buffer's class, one class per allocation.
             if let Some(result) = crate::ir::values::as_result(value)
-                && crate::ir::util::op_kind(&result.owner()) == crate::ir::util::OpKind::Window
+                && crate::ir::op_kind::op_kind(&result.owner()) == crate::ir::op_kind::OpKind::Window
                 && let Ok(buffer) = result.owner().operand(0)
             {
                 classes.union(k, key(buffer));
@@ -170,7 +170,7 @@ enum Sources<'c, 'a> {
 fn alias_sources<'c: 'a, 'a>(
     value: Value<'c, 'a>,
     trace: &ContiguityTrace<'c, 'a>,
-    functions: &crate::ir::util::FunctionMap<'c, 'a>,
+    functions: &crate::ir::walk::FunctionMap<'c, 'a>,
 ) -> Sources<'c, 'a> {
     if let Some(result) = crate::ir::values::as_result(value) {
         let op = result.owner();
@@ -273,7 +273,7 @@ fn call_result_sources<'c, 'a>(
     op: &OperationRef<'c, 'a>,
     kind: OpKind,
     n: usize,
-    functions: &crate::ir::util::FunctionMap<'c, 'a>,
+    functions: &crate::ir::walk::FunctionMap<'c, 'a>,
 ) -> Option<Vec<Value<'c, 'a>>> {
     if kind == OpKind::Submit
         && let Ok(attr) = op.attribute("runtime_alloc_outs")

@@ -13,7 +13,7 @@
 use crate::{ir::func_kind::symbol_name, ir::tensor_type::TensorView};
 use crate::{
     ir::ptr_map::PtrMap,
-    ir::util::{OpKind, key, op_kind, op_name},
+    ir::op_kind::{OpKind, key, op_kind, op_name},
 };
 use melior::ir::{
     BlockLike, BlockRef, Location, RegionLike, Value, ValueLike,
@@ -68,7 +68,7 @@ pub type Sources<'c, 'a> = Result<Vec<Value<'c, 'a>>, Culprit<'c>>;
 /// Memoized trace over one module.
 pub struct ContiguityTrace<'c, 'a> {
     /// `func.func` symbols of the module, for call/submit results.
-    functions: Rc<crate::ir::util::FunctionMap<'c, 'a>>,
+    functions: Rc<crate::ir::walk::FunctionMap<'c, 'a>>,
     /// Final verdict per visited value (`None`: contiguous).
     done: PtrMap<Option<Culprit<'c>>>,
     /// Values stepped through so far (each traced once: the statistic
@@ -87,7 +87,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
     /// A trace over the functions of `module_body` (a module's body block):
     /// call results are followed into their callees.
     pub fn new(module_body: BlockRef<'c, 'a>) -> Self {
-        let mut functions = crate::ir::util::FunctionMap::default();
+        let mut functions = crate::ir::walk::FunctionMap::default();
         let mut next = module_body.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
@@ -102,7 +102,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
 
     /// A trace over the module whose `func.func`s by symbol are `functions`
     /// (shared with whoever built them, e.g. `crate::analysis::directions::Directions`).
-    pub fn with_functions(functions: Rc<crate::ir::util::FunctionMap<'c, 'a>>) -> Self {
+    pub fn with_functions(functions: Rc<crate::ir::walk::FunctionMap<'c, 'a>>) -> Self {
         Self {
             functions,
             done: PtrMap::default(),
@@ -387,7 +387,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             .filter(|a| unsafe {
                 mlir_sys::mlirAttributeIsAFlatSymbolRef(melior::ir::AttributeLike::to_raw(a))
             })
-            .and_then(crate::ir::util::attr_str)
+            .and_then(crate::ir::attributes::attr_str)
         else {
             return Err(Fail::Op(*op, "it has no callee"));
         };

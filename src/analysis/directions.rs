@@ -23,10 +23,7 @@ use crate::{
     analysis::contiguity::ContiguityTrace,
     ir::func_kind::symbol_name,
     ir::ptr_map::{NameMap, NameSet, PtrMap},
-    ir::util::{
-        OpKind, arg_attr_lists, call_arg_count, callee, entry_block, function_map, is_tensor_like,
-        op_key, op_kind, ops_in, param_types, runtime_alloc_outs,
-    },
+    ir::calls::{call_arg_count, callee, runtime_alloc_outs}, ir::op_kind::{OpKind, op_key, op_kind}, ir::signature::{arg_attr_lists, entry_block, param_types}, ir::types::is_tensor_like, ir::walk::{function_map, ops_in},
 };
 use melior::ir::{
     BlockLike, Location, ValueLike,
@@ -89,7 +86,7 @@ fn is_view_op(kind: OpKind) -> bool {
 /// call cycle, or recursion) counts as its conservative directions: the
 /// explicit ones, else `inout` for a tensor.
 pub struct Directions<'c, 'a> {
-    functions: Rc<crate::ir::util::FunctionMap<'c, 'a>>,
+    functions: Rc<crate::ir::walk::FunctionMap<'c, 'a>>,
     trace: ContiguityTrace<'c, 'a>,
     memo: NameMap<String, Vec<Direction>>,
     /// Alias classes by function (op address).
@@ -107,7 +104,7 @@ pub struct Directions<'c, 'a> {
 
 impl<'c, 'a> Directions<'c, 'a> {
     pub fn new(
-        functions: crate::ir::util::FunctionMap<'c, 'a>,
+        functions: crate::ir::walk::FunctionMap<'c, 'a>,
         trace: ContiguityTrace<'c, 'a>,
     ) -> Self {
         Self::shared(Rc::new(functions), trace)
@@ -124,7 +121,7 @@ impl<'c, 'a> Directions<'c, 'a> {
     }
 
     fn shared(
-        functions: Rc<crate::ir::util::FunctionMap<'c, 'a>>,
+        functions: Rc<crate::ir::walk::FunctionMap<'c, 'a>>,
         trace: ContiguityTrace<'c, 'a>,
     ) -> Self {
         Self {
@@ -143,12 +140,12 @@ impl<'c, 'a> Directions<'c, 'a> {
         &mut self.trace
     }
 
-    pub fn functions(&self) -> &crate::ir::util::FunctionMap<'c, 'a> {
+    pub fn functions(&self) -> &crate::ir::walk::FunctionMap<'c, 'a> {
         &self.functions
     }
 
     /// The function map, shared (to keep while `self` is borrowed mutably).
-    pub fn functions_rc(&self) -> Rc<crate::ir::util::FunctionMap<'c, 'a>> {
+    pub fn functions_rc(&self) -> Rc<crate::ir::walk::FunctionMap<'c, 'a>> {
         self.functions.clone()
     }
 
@@ -324,7 +321,7 @@ impl<'c, 'a> Directions<'c, 'a> {
                     if outs == 0 {
                         continue;
                     }
-                    if let Some(c) = crate::ir::util::callee(op) {
+                    if let Some(c) = crate::ir::calls::callee(op) {
                         let first = call_arg_count(op);
                         map.entry(c.to_string())
                             .or_default()
@@ -487,7 +484,7 @@ fn parse_directions(attr: melior::ir::Attribute) -> Option<Vec<Direction>> {
             array
                 .element(i)
                 .ok()
-                .and_then(crate::ir::util::attr_str)
+                .and_then(crate::ir::attributes::attr_str)
                 .and_then(Direction::parse)
         })
         .collect()
@@ -501,7 +498,7 @@ fn explicit_directions(func: &OperationRef, count: usize) -> Vec<Option<Directio
         .map(|list| {
             list.iter()
                 .find(|(n, _)| n.as_string_ref().as_str() == Ok("pl.direction"))
-                .and_then(|(_, a)| crate::ir::util::attr_str(*a))
+                .and_then(|(_, a)| crate::ir::attributes::attr_str(*a))
                 .and_then(Direction::parse)
         })
         .collect()

@@ -14,7 +14,7 @@
 //! Outside a pass manager (a pass's `run` called directly), each run gets a
 //! fresh [`Analyses`].
 
-use crate::{analysis::directions::Directions, ir::util::op_key};
+use crate::{analysis::directions::Directions, ir::op_kind::op_key};
 use melior::ir::operation::OperationRef;
 
 /// What a successful pass run did to the IR, for MLIR's analysis manager.

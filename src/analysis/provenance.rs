@@ -16,7 +16,7 @@ use crate::{
     diag,
     ir::func_kind::{is_chip_orchestration, symbol_name},
     ir::ptr_map::PtrMap,
-    ir::util::{key, op_key},
+    ir::op_kind::{key, op_key},
 };
 use melior::ir::{
     Location, Value, ValueLike,
@@ -329,7 +329,7 @@ fn root_note(root: Value) -> String {
     match crate::ir::values::as_result(root) {
         Some(r) => diag::msg!(
             "both are views of this '{}' result",
-            crate::ir::util::op_name(&r.owner())
+            crate::ir::op_kind::op_name(&r.owner())
         ),
         None => diag::msg!(
             "both are views of this parameter (#{})",
@@ -557,7 +557,7 @@ pub fn check_dispatched_collectives<'c, 'a>(
         if let Some(i) = index {
             callees[i]
                 .collectives
-                .push((crate::ir::util::op_ref(op), *rows));
+                .push((crate::ir::op_kind::op_ref(op), *rows));
         }
     }
     let Some((_, first, _)) = planned.first() else {
@@ -640,11 +640,11 @@ pub fn check_dispatched_collectives<'c, 'a>(
                         .iter_mut()
                         .find(|g| std::ptr::eq(g.spec, spec) && g.rows == rows && g.sets == sets)
                     {
-                        Some(g) => g.members.push(crate::ir::util::op_ref(op)),
+                        Some(g) => g.members.push(crate::ir::op_kind::op_ref(op)),
                         None => {
                             // Room for the rest of the function's collectives (usually one group).
                             let mut members = Vec::with_capacity(callee.collectives.len() - at);
-                            members.push(crate::ir::util::op_ref(op));
+                            members.push(crate::ir::op_kind::op_ref(op));
                             out.push(Group {
                                 sets,
                                 rows,

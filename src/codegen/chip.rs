@@ -21,9 +21,7 @@ use crate::{
     analysis::directions::{Direction, recorded_arg_directions},
     ir::func_kind::symbol_name,
     ir::tensor_type::TensorLike,
-    ir::util::{
-        callee_name, entry_block, int_attr, is_comm_ctx, is_tensor_like, op_name, param_types,
-    },
+    ir::attributes::int_attr, ir::calls::callee_name, ir::op_kind::op_name, ir::signature::{entry_block, param_types}, ir::types::{is_comm_ctx, is_tensor_like},
 };
 use melior::ir::{
     BlockLike, BlockRef, Location, RegionLike, Type, Value, ValueLike,
@@ -513,9 +511,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let message = op
                     .attribute("message")
                     .ok()
-                    .and_then(crate::ir::util::attr_str)
+                    .and_then(crate::ir::attributes::attr_str)
                     .unwrap_or_default();
-                let names = crate::ir::util::string_list(op, "value_names");
+                let names = crate::ir::attributes::string_list(op, "value_names");
                 let mut seen = Vec::new();
                 for (k, name) in names.into_iter().enumerate() {
                     let Some((v, _)) = self.int(op, 1 + k) else {

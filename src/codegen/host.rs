@@ -12,9 +12,7 @@ use super::{
 use crate::{
     ir::func_kind::{is_chip_orchestration, symbol_name},
     ir::tensor_type::TensorLike,
-    ir::util::{
-        call_arg_count, callee_name, entry_block, int_attr, is_comm_ctx, op_name, param_types,
-    },
+    ir::attributes::int_attr, ir::calls::{call_arg_count, callee_name}, ir::op_kind::op_name, ir::signature::{entry_block, param_types}, ir::types::is_comm_ctx,
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, Type, ValueLike,
@@ -331,7 +329,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let Some(c) = self.scalar(op, 0) else { return };
                 let code = int_attr(op, "error_code").unwrap_or(5);
                 let message = string_attr(op, "message").unwrap_or_default();
-                let names = crate::ir::util::string_list(op, "value_names");
+                let names = crate::ir::attributes::string_list(op, "value_names");
                 let mut seen = Vec::new();
                 for (k, name) in names.into_iter().enumerate() {
                     let Some(v) = self.scalar(op, 1 + k) else { return };

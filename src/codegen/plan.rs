@@ -10,10 +10,7 @@ use crate::{
     ir::func_kind::{
         func_kind, is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name,
     },
-    ir::util::{
-        arg_attr, collectives_in, callee_name, entry_block, is_comm_ctx, is_tensor_like,
-        module_functions, ops_named, param_types,
-    },
+    ir::calls::callee_name, ir::signature::{arg_attr, entry_block, param_types}, ir::types::{is_comm_ctx, is_tensor_like}, ir::walk::{collectives_in, module_functions, ops_named},
 };
 use melior::ir::{
     Location,
@@ -37,7 +34,7 @@ pub struct Kernel {
 /// The walk's state: the module's functions, the resolved kernels, the error count.
 pub struct Planner<'c, 'a> {
     pub options: Options,
-    pub functions: crate::ir::util::FunctionMap<'c, 'a>,
+    pub functions: crate::ir::walk::FunctionMap<'c, 'a>,
     pub errors: usize,
     kernels: HashMap<String, Option<Rc<Kernel>>>,
 }
@@ -202,13 +199,13 @@ pub fn kernel_signature(func: &OperationRef) -> Vec<Direction> {
 /// `pl.direction` of parameter `i` (default in).
 pub fn param_direction(func: &OperationRef, i: usize) -> Direction {
     arg_attr(func, i, "pl.direction")
-        .and_then(crate::ir::util::attr_str)
+        .and_then(crate::ir::attributes::attr_str)
         .and_then(Direction::parse)
         .unwrap_or(Direction::In)
 }
 
 pub fn string_attr(op: &OperationRef, name: &str) -> Option<String> {
-    crate::ir::util::attr_str(op.attribute(name).ok()?).map(str::to_string)
+    crate::ir::attributes::attr_str(op.attribute(name).ok()?).map(str::to_string)
 }
 
 /// A symbol usable as one path component. Control characters are refused too:
@@ -288,7 +285,7 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
     {
         for op in ops_named(func, &["pld.host.dispatch"]) {
             if let Some(callee) = callee_name(&op) {
-                if op.operand_count() > crate::ir::util::call_arg_count(&op) + 1 {
+                if op.operand_count() > crate::ir::calls::call_arg_count(&op) + 1 {
                     dispatched_with_width.insert(callee.clone());
                 }
                 dispatched.insert(callee);

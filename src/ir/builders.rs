@@ -68,7 +68,16 @@ pub fn require<'c>(
     seen: &[(&str, Value<'c, '_>)],
     loc: Location<'c>,
 ) -> Result<Operation<'c>, PldError> {
-    guard("pl.require", "code", context, condition, code, message, seen, loc)
+    guard(
+        "pl.require",
+        "code",
+        context,
+        condition,
+        code,
+        message,
+        seen,
+        loc,
+    )
 }
 
 /// A `<name> %condition else error <code>, "message" [seen(values)]` op:
@@ -268,7 +277,7 @@ pub fn host_device_ctx<'c>(
         "pld.host.device_ctx",
         loc,
         &operands,
-        &[crate::ir::util::comm_ctx_type(context)],
+        &[crate::ir::types::comm_ctx_type(context)],
         &[],
     )
 }
@@ -333,7 +342,8 @@ mod tests {
         // Standalone: the ops the CHIP and InCore rails build.
         let dangling = Block::new(&[(i1, loc), (i64t, loc)]);
         let cond: Value = dangling.argument(0).unwrap().into();
-        let require = dangling.append_operation(require(&context, cond, 5, "bad", &[], loc).unwrap());
+        let require =
+            dangling.append_operation(require(&context, cond, 5, "bad", &[], loc).unwrap());
         assert_eq!(require.name().as_string_ref().as_str(), Ok("pl.require"));
         assert_eq!(require.attribute("code").unwrap().to_string(), "5 : i64");
         for op in [

@@ -1,6 +1,6 @@
 //! The function kinds of `pl.func_kind` / `pl.level` (verified by the dialect).
 
-use crate::ir::util::attr_str;
+use crate::ir::attributes::attr_str;
 use melior::ir::operation::{OperationLike, OperationRef};
 
 /// `pl.func_kind` of a function, if any.

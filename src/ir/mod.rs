@@ -2,25 +2,38 @@
 //! types and attributes, value and symbol queries, and the launch-width fold.
 //!
 //! - `builders`: typed builders of the `pl` / `pld` ops the passes create.
-//! - `util`: module and call-site queries, attribute builders, the few
-//!   mutations melior's safe API does not reach.
+//! - `op_kind`: what an op is (`OpKind`, the collectives, keys).
+//! - `walk`: a module's functions, the ops of one scope.
+//! - `symbols`: `SymbolTable`, structural equality.
+//! - `calls`: call-site queries and rebuilding a call with more arguments.
+//! - `attributes`: reading and writing attributes.
+//! - `signature`: a function's types, entry block, argument attributes.
+//! - `types`: the `pl`/`pld` types the passes test for.
+//! - `mutation`: the mutations melior's safe API does not reach.
 //! - [`tensor_type`]: `!pl.tensor` / `!pld.dtensor` through the dialect's C API.
 //! - `func_kind`: `pl.func_kind` / `pl.level`.
 //! - `values`: what defines a value.
 //! - `context`: borrowing a `&Context` from a `ContextRef`.
 //! - `ptr_map`: hash maps keyed by IR handles.
 //! - [`launch_width`]: `cal_all_to_all_v_blocks` (RFC #2521).
-//! - [`direction`]: the `pl.direction` vocabulary (in / out / inout).
+//! - `direction`: the `pl.direction` vocabulary (in / out / inout).
 //! - [`orch_ops`]: what a CHIP orchestration body may hold (the one list the
 //!   orchestration codegen and `--legalize-spmd-launches` share).
 
+pub(crate) mod attributes;
 pub(crate) mod builders;
+pub(crate) mod calls;
 pub(crate) mod context;
 pub(crate) mod direction;
 pub(crate) mod func_kind;
 pub mod launch_width;
+pub(crate) mod mutation;
+pub(crate) mod op_kind;
 pub mod orch_ops;
 pub(crate) mod ptr_map;
+pub(crate) mod signature;
+pub(crate) mod symbols;
 pub mod tensor_type;
-pub(crate) mod util;
+pub(crate) mod types;
 pub(crate) mod values;
+pub(crate) mod walk;

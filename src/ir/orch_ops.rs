@@ -7,9 +7,12 @@
 
 use crate::{
     diag,
+    ir::attributes::int_attr,
+    ir::calls::callee,
     ir::func_kind::func_kind,
+    ir::signature::param_types,
     ir::tensor_type::TensorLike,
-    ir::util::{callee, int_attr, is_comm_ctx, is_tensor_like, param_types},
+    ir::types::{is_comm_ctx, is_tensor_like},
 };
 use melior::ir::{
     BlockLike, RegionLike, Type, TypeLike, ValueLike,
@@ -164,12 +167,12 @@ pub const ORCHESTRATION_OPS: &[(&str, OrchOp)] = &[
     ("arith.index_castui", OrchOp::IndexCastUi),
 ];
 
-/// Collectives ([`crate::ir::util::is_collective_op`]) are deferred: not
+/// Collectives (`is_collective_op`: the dialect's `Pld_CollectiveOp` trait) are deferred: not
 /// emitted, but not refused by legalize either; the CHIP rail lowers them
 /// first, and its residual check (and pld-translate's) owns a collective that
 /// is still there.
 pub fn is_deferred(op: &OperationRef) -> bool {
-    crate::ir::util::is_collective_op(op)
+    crate::ir::op_kind::is_collective_op(op)
 }
 
 impl OrchOp {
@@ -265,10 +268,10 @@ pub fn element_bytes(ty: Type) -> Option<u32> {
 /// Reports (at each op's location) everything in the CHIP orchestration body
 /// `func` that the orchestration codegen cannot emit; returns the error count.
 /// One error per op; an unsupported op's regions are not searched further.
-/// Ops in `skip` (by `crate::ir::util::op_key`) were already reported.
+/// Ops in `skip` (by `crate::ir::op_kind::op_key`) were already reported.
 pub fn check_body<'c, 'a>(
     func: &OperationRef<'c, 'a>,
-    functions: &crate::ir::util::FunctionMap<'c, 'a>,
+    functions: &crate::ir::walk::FunctionMap<'c, 'a>,
     skip: &std::collections::HashSet<usize>,
 ) -> usize {
     let name = crate::ir::func_kind::symbol_name(func)
@@ -305,7 +308,7 @@ pub fn check_body<'c, 'a>(
         let mut next = block.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
-            if skip.contains(&crate::ir::util::op_key(&op)) {
+            if skip.contains(&crate::ir::op_kind::op_key(&op)) {
                 continue;
             }
             match check_op(&op, functions) {
@@ -328,7 +331,7 @@ pub fn check_body<'c, 'a>(
 
 fn check_op<'c, 'a>(
     op: &OperationRef<'c, 'a>,
-    functions: &crate::ir::util::FunctionMap<'c, 'a>,
+    functions: &crate::ir::walk::FunctionMap<'c, 'a>,
 ) -> Result<(), String> {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or("?");
@@ -403,7 +406,7 @@ fn check_op<'c, 'a>(
 fn check_task<'c, 'a>(
     op: &OperationRef<'c, 'a>,
     name: &str,
-    functions: &crate::ir::util::FunctionMap<'c, 'a>,
+    functions: &crate::ir::walk::FunctionMap<'c, 'a>,
 ) -> Result<(), String> {
     let Some(callee) = callee(op) else {
         return Err(diag::msg!(
@@ -486,7 +489,7 @@ mod tests {
                 "{name} listed twice"
             );
         }
-        for name in crate::ir::util::collective_op_names(&crate::test_context()) {
+        for name in crate::ir::op_kind::collective_op_names(&crate::test_context()) {
             assert_eq!(OrchOp::from_name(&name), None);
         }
         for refused in [

@@ -39,7 +39,7 @@ pub fn returned_param<'c, 'a>(
             return (arg.owner() == entry).then(|| arg.argument_number());
         }
         let def = as_result(returned)?.owner();
-        if crate::ir::util::op_name(&def) != "pl.cast" {
+        if crate::ir::op_kind::op_name(&def) != "pl.cast" {
             return None;
         }
         returned = def.operand(0).ok()?;
@@ -49,7 +49,7 @@ pub fn returned_param<'c, 'a>(
 /// For each result of `func`: the parameter its `func.return` returns (looking
 /// through `pl.cast`), if any.
 pub fn returned_params(func: &OperationRef) -> Vec<Option<usize>> {
-    let Some(entry) = crate::ir::util::entry_block(func) else {
+    let Some(entry) = crate::ir::signature::entry_block(func) else {
         return Vec::new();
     };
     let Some(ret) = entry.terminator() else {

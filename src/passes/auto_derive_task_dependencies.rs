@@ -47,10 +47,7 @@ use crate::{
     error::PldError,
     ir::func_kind::is_orchestration_body,
     ir::ptr_map::{NameMap, PtrMap},
-    ir::util::{
-        DiscardableAttrSetter, OpKind, i64_attr, is_tensor_like, module_body, module_functions,
-        op_key, op_kind, runtime_alloc_outs,
-    },
+    ir::attributes::{DiscardableAttrSetter, i64_attr}, ir::calls::runtime_alloc_outs, ir::op_kind::{OpKind, op_key, op_kind}, ir::types::is_tensor_like, ir::walk::{module_body, module_functions},
 };
 use melior::ir::{
     Attribute, BlockLike, BlockRef, Identifier, RegionLike, RegionRef, ValueLike,

@@ -22,10 +22,7 @@ use crate::{
     diag,
     error::PldError,
     ir::ptr_map::NameMap,
-    ir::util::{
-        DiscardableAttrSetter, OpKind, arg_attr_lists, call_arg_count, callee, module_body,
-        module_functions, runtime_alloc_outs, set_arg_attr_lists,
-    },
+    ir::attributes::DiscardableAttrSetter, ir::calls::{call_arg_count, callee, runtime_alloc_outs}, ir::op_kind::OpKind, ir::signature::{arg_attr_lists, set_arg_attr_lists}, ir::walk::{module_body, module_functions},
 };
 use melior::ir::{
     Attribute, Identifier,

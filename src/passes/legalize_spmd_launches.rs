@@ -46,10 +46,7 @@ use crate::{
     diag,
     error::PldError,
     ir::func_kind::{func_kind, is_chip_orchestration, symbol_name},
-    ir::util::{
-        call_arg_count, callee, callee_name, module_body, module_functions, ops_named,
-        runtime_alloc_outs,
-    },
+    ir::calls::{call_arg_count, callee, callee_name, runtime_alloc_outs}, ir::walk::{module_body, module_functions, ops_named},
 };
 use melior::ir::{
     attribute::IntegerAttribute,
@@ -80,7 +77,7 @@ impl ModulePass for LegalizeSpmdLaunches {
                 let callee = callee(&call).and_then(|c| functions.get(c).copied());
                 if let Err(message) = check_launch(&call, callee.as_ref(), directions) {
                     diag::op_error(&call, &message);
-                    refused.insert(crate::ir::util::op_key(&call));
+                    refused.insert(crate::ir::op_kind::op_key(&call));
                     errors += 1;
                 }
             }

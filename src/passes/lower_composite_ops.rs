@@ -46,7 +46,7 @@ use crate::{
     ir::builders,
     ir::func_kind::func_kind,
     ir::tensor_type::TensorLike,
-    ir::util::{i64_attr, insert_before, module_functions, ops_named, replace_all_uses},
+    ir::attributes::i64_attr, ir::mutation::{insert_before, replace_all_uses}, ir::walk::{module_functions, ops_named},
 };
 use melior::{
     Context,
@@ -284,6 +284,6 @@ fn expand<'c>(
 
     let result = op.result(0)?;
     replace_all_uses(result.into(), target);
-    crate::ir::util::erase(unsafe { OperationRef::from_raw(op.to_raw()) });
+    crate::ir::mutation::erase(unsafe { OperationRef::from_raw(op.to_raw()) });
     Ok(())
 }

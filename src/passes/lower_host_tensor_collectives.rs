@@ -50,11 +50,7 @@ use crate::{
     ir::builders,
     ir::func_kind::is_host_orchestrator,
     ir::tensor_type::TensorLike,
-    ir::util::{
-        SymbolTable, enclosing_function, i64_attr, insert_before, key, module_body,
-        module_functions, op_key, op_name, replace_all_uses, string_array_attr,
-        structurally_equal,
-    },
+    ir::attributes::{i64_attr, string_array_attr}, ir::mutation::{insert_before, replace_all_uses}, ir::op_kind::{key, op_key, op_name}, ir::symbols::{SymbolTable, structurally_equal}, ir::walk::{enclosing_function, module_body, module_functions},
 };
 use melior::{
     Context,
@@ -187,7 +183,7 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
         .iter()
         .filter(|f| is_host_orchestrator(f))
     {
-        for op in crate::ir::util::collectives_in(func) {
+        for op in crate::ir::walk::collectives_in(func) {
             if let Some(message) = crate::collective::host_rail_problem(&op_name(&op), &arch) {
                 diag::op_error(&op, &message);
                 errors += 1;
@@ -544,7 +540,7 @@ fn rewrite<'c, 'a>(
 
     // The window-as-result contract: the result is the target.
     replace_all_uses(op.result(0)?.into(), op.operand(1)?);
-    crate::ir::util::erase(unsafe { OperationRef::from_raw(op.to_raw()) });
+    crate::ir::mutation::erase(unsafe { OperationRef::from_raw(op.to_raw()) });
     Ok(())
 }
 

@@ -26,7 +26,7 @@ use crate::{
     ir::func_kind::{is_chip_orchestration, is_host_orchestrator, symbol_name},
     ir::ptr_map::PtrMap,
     ir::tensor_type::TensorView,
-    ir::util::{SymbolTable, collectives_in, module_body, module_functions, structurally_equal},
+    ir::symbols::{SymbolTable, structurally_equal}, ir::walk::{collectives_in, module_body, module_functions},
 };
 use melior::{
     PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
@@ -146,7 +146,7 @@ fn run(module: OperationRef, settings: &LowerL2TensorCollectives) -> Result<Pass
             // for any pass that meets it (the plain op is the HOST rail's).
             for op in collectives_in(func) {
                 if let Some(message) =
-                    crate::collective::host_rail_problem(&crate::ir::util::op_name(&op), &arch)
+                    crate::collective::host_rail_problem(&crate::ir::op_kind::op_name(&op), &arch)
                 {
                     diag::op_error(&op, &message);
                     errors += 1;

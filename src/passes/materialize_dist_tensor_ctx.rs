@@ -33,11 +33,7 @@ use crate::{
     error::PldError,
     ir::func_kind::{is_host_level, symbol_name},
     ir::ptr_map::{NameMap, PtrMap},
-    ir::util::{
-        DiscardableAttrSetter, OpKind, append_call_args, append_params, call_arg_count, callee,
-        comm_ctx_type, entry_block, extend_array_attr, insert_before, is_comm_ctx, is_dtensor,
-        is_string_array, module_body, module_functions, op_key, op_kind, param_types,
-    },
+    ir::attributes::{DiscardableAttrSetter, extend_array_attr, is_string_array}, ir::calls::{append_call_args, call_arg_count, callee}, ir::mutation::insert_before, ir::op_kind::{OpKind, op_key, op_kind}, ir::signature::{append_params, entry_block, param_types}, ir::types::{comm_ctx_type, is_comm_ctx, is_dtensor}, ir::walk::{module_body, module_functions},
 };
 use melior::ir::{
     Attribute, BlockLike, Identifier, Type, ValueLike,
@@ -164,7 +160,7 @@ fn materialize(
     let mut plans: Vec<(OperationRef, Vec<Source>)> = Vec::new();
     let mut windows = crate::analysis::provenance::RootSets::default();
     for caller in &functions {
-        let calls = directions.ops_of_kind(caller, crate::ir::util::OpKind::is_call);
+        let calls = directions.ops_of_kind(caller, crate::ir::op_kind::OpKind::is_call);
         if calls.is_empty() {
             continue;
         }
@@ -315,7 +311,7 @@ fn materialize(
     let arg_directions = Identifier::new(context, "pl.arg_directions");
     let mut setter = DiscardableAttrSetter::default();
     for (call, sources) in plans {
-        let caller = crate::ir::util::enclosing_function(&call)
+        let caller = crate::ir::walk::enclosing_function(&call)
             .ok_or_else(|| PldError::Internal("call outside a function".into()))?;
         let own = ctx_args.get(&op_key(&caller)).cloned().unwrap_or_default();
         let mut device_ctx: Vec<(Option<usize>, mlir_sys::MlirValue)> = Vec::new();

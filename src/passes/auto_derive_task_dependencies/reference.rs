@@ -6,7 +6,7 @@
 use crate::{
     analysis::alias::AliasClasses,
     analysis::directions::Directions,
-    ir::util::{is_tensor_like, op_key, ops_of_kind},
+    ir::op_kind::op_key, ir::types::is_tensor_like, ir::walk::ops_of_kind,
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, ValueLike,
@@ -294,7 +294,7 @@ impl Walker<'_> {
         let mut accesses: Vec<(usize, Access)> = Vec::new();
         // (Not verbatim: the runtime-allocated results of a pl.submit are
         // writes too, as in the pass.)
-        let written_results = crate::ir::util::runtime_alloc_outs(op)
+        let written_results = crate::ir::calls::runtime_alloc_outs(op)
             .into_iter()
             .filter_map(|n| usize::try_from(n).ok())
             .filter_map(|n| op.result(n).ok())

@@ -15,7 +15,7 @@ use crate::{
     analysis::contiguity::ContiguityTrace,
     analysis::directions::Directions,
     ir::func_kind::is_orchestration_body,
-    ir::util::{function_map, module_functions},
+    ir::walk::{function_map, module_functions},
 };
 use melior::{
     Context,

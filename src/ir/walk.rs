@@ -1,0 +1,128 @@
+//! Walking a module: its body and functions, the ops of one function's own
+//! scope (by name, kind, or the collectives), the enclosing function.
+
+use crate::ir::op_kind::{OpKind, op_kind};
+use crate::{error::PldError, ir::func_kind::symbol_name};
+use melior::ir::{
+    BlockLike, BlockRef, RegionLike,
+    operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+};
+
+/// The module's body block.
+pub fn module_body<'c, 'a>(module: &OperationRef<'c, 'a>) -> Result<BlockRef<'c, 'a>, PldError> {
+    module
+        .region(0)?
+        .first_block()
+        .ok_or_else(|| PldError::Internal("module without a body".into()))
+}
+
+/// Top-level `func.func`s of the module, in order.
+pub fn module_functions<'c, 'a>(module: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    let Ok(body) = module_body(module) else {
+        return out;
+    };
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op_kind(&op) == OpKind::Func {
+            out.push(op);
+        }
+    }
+    out
+}
+
+/// The module's functions by symbol name.
+pub type FunctionMap<'c, 'a> = crate::ir::ptr_map::NameMap<String, OperationRef<'c, 'a>>;
+
+/// `func.func`s by symbol name.
+pub fn function_map<'c, 'a>(module: &OperationRef<'c, 'a>) -> FunctionMap<'c, 'a> {
+    module_functions(module)
+        .into_iter()
+        .filter_map(|f| symbol_name(&f).map(|n| (n.to_string(), f)))
+        .collect()
+}
+
+/// Every op nested in `root` (not `root` itself) in program (pre-)order,
+/// without descending into a nested `builtin.module` / `func.func`: a call in
+/// a nested module's function is not a task of `root`, and its callee is not
+/// a symbol of the top-level module.
+pub fn ops_in<'c, 'a>(root: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let root_raw = root.to_raw();
+    let mut raw = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op.to_raw().ptr == root_raw.ptr {
+            return WalkResult::Advance;
+        }
+        if op_kind(&op).is_nested_scope() {
+            return WalkResult::Skip;
+        }
+        raw.push(op.to_raw());
+        WalkResult::Advance
+    });
+    raw.into_iter()
+        .map(|r| unsafe { OperationRef::from_raw(r) })
+        .collect()
+}
+
+/// Every op of `root`'s own scope (see [`ops_in`]) whose name is in `names`,
+/// in program (pre-)order.
+pub fn ops_named<'c, 'a>(root: &OperationRef<'c, 'a>, names: &[&str]) -> Vec<OperationRef<'c, 'a>> {
+    let kinds: Vec<OpKind> = names.iter().map(|n| OpKind::from_name(n)).collect();
+    if kinds.contains(&OpKind::Other) {
+        return ops_in(root)
+            .into_iter()
+            .filter(|op| {
+                op.name()
+                    .as_string_ref()
+                    .as_str()
+                    .is_ok_and(|n| names.contains(&n))
+            })
+            .collect();
+    }
+    ops_of_kind(root, |k| kinds.contains(&k))
+}
+
+/// Every managed collective of `root`'s own scope (see [`ops_in`]), in
+/// program (pre-)order.
+pub fn collectives_in<'c, 'a>(root: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    ops_of_kind(root, OpKind::is_collective)
+}
+
+/// Every op of `root`'s own scope (see [`ops_in`]) whose kind passes
+/// `wanted`, in program (pre-)order.
+pub fn ops_of_kind<'c, 'a>(
+    root: &OperationRef<'c, 'a>,
+    wanted: impl Fn(OpKind) -> bool,
+) -> Vec<OperationRef<'c, 'a>> {
+    let root_raw = root.to_raw();
+    let mut raw = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op.to_raw().ptr == root_raw.ptr {
+            return WalkResult::Advance;
+        }
+        let kind = op_kind(&op);
+        if kind.is_nested_scope() {
+            return WalkResult::Skip;
+        }
+        if wanted(kind) {
+            raw.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    raw.into_iter()
+        .map(|r| unsafe { OperationRef::from_raw(r) })
+        .collect()
+}
+
+/// The enclosing `func.func` of an op.
+pub fn enclosing_function<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        if op_kind(&p) == OpKind::Func {
+            return Some(p);
+        }
+        parent = p.parent_operation();
+    }
+    None
+}
