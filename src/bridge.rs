@@ -71,6 +71,9 @@ pub mod ffi {
         /// Registers the upstream generic transforms (`canonicalize`, `cse`,
         /// `inline`, ...); idempotent.
         fn register_upstream_passes();
+        /// The flag of every pass declared in `Passes.td` (each has a
+        /// generated C++ shell).
+        fn pass_arguments() -> Vec<String>;
         /// A new, owned instance of the pld pass whose flag is `argument`
         /// (a null handle if there is none).
         fn create_pass(argument: &str) -> PassHandle;

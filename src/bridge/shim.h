@@ -28,6 +28,8 @@ void register_passes();
 /// Registers the upstream generic transforms pld-opt offers (canonicalize,
 /// cse, inline, symbol-dce, ...); idempotent.
 void register_upstream_passes();
+/// The flag of every pass declared in Passes.td, in its order.
+rust::Vec<rust::String> pass_arguments();
 /// A new instance of the pld pass whose flag is `argument` (null if none).
 PassHandle create_pass(rust::Str argument);
 /// Inserts pl, pld and func (with its pld inliner extension) into `registry`.
