@@ -170,6 +170,31 @@ MlirType pldTensorLikeGetUnranked(bool distributed, MlirType elementType) {
   return wrap(pld::pl::TensorType::getNormalized(element, false, {}));
 }
 
+bool pldFunctionIsOrchestrationBody(MlirOperation func) {
+  return pld::isOrchestrationBody(unwrap(func));
+}
+bool pldFunctionIsChipOrchestration(MlirOperation func) {
+  return pld::isChipOrchestration(unwrap(func));
+}
+bool pldFunctionIsHostOrchestrator(MlirOperation func) {
+  return pld::isHostOrchestrator(unwrap(func));
+}
+
+int32_t pldDirectionFromString(MlirStringRef text) {
+  if (auto d = pld::pl::symbolizeDirection(unwrap(text)))
+    return static_cast<int32_t>(*d);
+  return -1;
+}
+
+MlirStringRef pldDirectionToString(int32_t direction) {
+  return wrap(pld::pl::stringifyDirection(
+      static_cast<pld::pl::Direction>(direction)));
+}
+
+MlirStringRef pldModuleArch(MlirOperation module) {
+  return wrap(pld::pl::stringifyArch(pld::moduleArch(unwrap(module))));
+}
+
 bool pldOperationIsCollective(MlirOperation op) {
   return unwrap(op)->hasTrait<pld::CollectiveOpTrait>();
 }
