@@ -218,10 +218,15 @@ bool pldOperationEquivalent(MlirOperation lhs, MlirOperation rhs) {
       unwrap(lhs), unwrap(rhs), OperationEquivalence::IgnoreLocations);
 }
 
-void pldEmitErrorWithNotes(MlirLocation loc, MlirStringRef message,
-                           intptr_t numNotes, const MlirLocation *noteLocs,
-                           const MlirStringRef *notes) {
-  InFlightDiagnostic diag = emitError(unwrap(loc)) << unwrap(message);
+void pldEmitDiagnostic(MlirLocation loc, int32_t severity,
+                       MlirStringRef message, intptr_t numNotes,
+                       const MlirLocation *noteLocs,
+                       const MlirStringRef *notes) {
+  Location location = unwrap(loc);
+  InFlightDiagnostic diag = severity == 0   ? emitError(location)
+                            : severity == 1 ? emitWarning(location)
+                                            : emitRemark(location);
+  diag << unwrap(message);
   for (intptr_t i = 0; i < numNotes; ++i)
     diag.attachNote(unwrap(noteLocs[i])) << unwrap(notes[i]);
 }

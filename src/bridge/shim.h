@@ -9,7 +9,6 @@
 
 namespace pld::bridge {
 using PassHandle = ::MlirPass;
-using LocationHandle = ::MlirLocation;
 using OperationHandle = ::MlirOperation;
 using DialectRegistryHandle = ::MlirDialectRegistry;
 
@@ -34,8 +33,4 @@ rust::Vec<rust::String> pass_arguments();
 PassHandle create_pass(rust::Str argument);
 /// Inserts pl, pld and func (with its pld inliner extension) into `registry`.
 void register_dialects(DialectRegistryHandle registry);
-/// Emits an error (0), warning (1) or remark (2) at `loc`, with an attached
-/// note at `note_loc` when `note` is not empty.
-void emit_diagnostic(LocationHandle loc, uint8_t severity, rust::Str message,
-                     LocationHandle note_loc, rust::Str note);
 } // namespace pld::bridge

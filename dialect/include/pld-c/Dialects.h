@@ -109,13 +109,14 @@ MLIR_CAPI_EXPORTED intptr_t pldCollectiveOpNames(MlirContext context,
 MLIR_CAPI_EXPORTED bool pldOperationEquivalent(MlirOperation lhs,
                                                MlirOperation rhs);
 
-/* An error at `loc` with `numNotes` attached notes (for diagnostics that
- * point at several places: a collective, its dispatch, its windows). */
-MLIR_CAPI_EXPORTED void pldEmitErrorWithNotes(MlirLocation loc,
-                                              MlirStringRef message,
-                                              intptr_t numNotes,
-                                              const MlirLocation *noteLocs,
-                                              const MlirStringRef *notes);
+/* The one way pld emits a diagnostic: an error (0), warning (1) or remark
+ * (2) at `loc` with `numNotes` attached notes (a collective, its dispatch,
+ * its windows...). */
+MLIR_CAPI_EXPORTED void pldEmitDiagnostic(MlirLocation loc, int32_t severity,
+                                          MlirStringRef message,
+                                          intptr_t numNotes,
+                                          const MlirLocation *noteLocs,
+                                          const MlirStringRef *notes);
 
 #ifdef __cplusplus
 }
