@@ -11,11 +11,6 @@ use cxx::{ExternType, type_id};
 #[derive(Clone, Copy)]
 pub struct PassHandle(pub mlir_sys::MlirPass);
 
-/// `MlirLocation` by value.
-#[repr(transparent)]
-#[derive(Clone, Copy)]
-pub struct LocationHandle(pub mlir_sys::MlirLocation);
-
 /// `MlirOperation` by value.
 #[repr(transparent)]
 #[derive(Clone, Copy)]
@@ -41,18 +36,12 @@ unsafe impl ExternType for PassHandle {
     type Kind = cxx::kind::Trivial;
 }
 
-unsafe impl ExternType for LocationHandle {
-    type Id = type_id!("pld::bridge::LocationHandle");
-    type Kind = cxx::kind::Trivial;
-}
-
 #[cxx::bridge(namespace = "pld::bridge")]
 pub mod ffi {
     unsafe extern "C++" {
         include!("pld/src/bridge/shim.h");
 
         type PassHandle = super::PassHandle;
-        type LocationHandle = super::LocationHandle;
         type OperationHandle = super::OperationHandle;
         type DialectRegistryHandle = super::DialectRegistryHandle;
 
@@ -71,18 +60,14 @@ pub mod ffi {
         /// Registers the upstream generic transforms (`canonicalize`, `cse`,
         /// `inline`, ...); idempotent.
         fn register_upstream_passes();
+        /// The flag of every pass declared in `Passes.td` (each has a
+        /// generated C++ shell).
+        fn pass_arguments() -> Vec<String>;
         /// A new, owned instance of the pld pass whose flag is `argument`
         /// (a null handle if there is none).
         fn create_pass(argument: &str) -> PassHandle;
         /// Inserts `pl`, `pld` and `func` (with the pld inliner extension).
         fn register_dialects(registry: DialectRegistryHandle);
-        /// A located error (0), warning (1) or remark (2), with an optional note.
-        fn emit_diagnostic(
-            loc: LocationHandle,
-            severity: u8,
-            message: &str,
-            note_loc: LocationHandle,
-            note: &str,
-        );
+
     }
 }

@@ -57,6 +57,20 @@ unsafe extern "C" {
     pub fn pldTensorLikeGetUnranked(distributed: bool, element: MlirType) -> MlirType;
     pub fn pldOperationEquivalent(lhs: MlirOperation, rhs: MlirOperation) -> bool;
     pub fn pldOperationIsCollective(op: MlirOperation) -> bool;
+    pub fn pldEmitDiagnostic(
+        loc: mlir_sys::MlirLocation,
+        severity: i32,
+        message: mlir_sys::MlirStringRef,
+        num_notes: isize,
+        note_locs: *const mlir_sys::MlirLocation,
+        notes: *const mlir_sys::MlirStringRef,
+    );
+    pub fn pldFunctionIsOrchestrationBody(func: MlirOperation) -> bool;
+    pub fn pldFunctionIsChipOrchestration(func: MlirOperation) -> bool;
+    pub fn pldFunctionIsHostOrchestrator(func: MlirOperation) -> bool;
+    pub fn pldDirectionFromString(text: mlir_sys::MlirStringRef) -> i32;
+    pub fn pldDirectionToString(direction: i32) -> mlir_sys::MlirStringRef;
+    pub fn pldModuleArch(module: MlirOperation) -> mlir_sys::MlirStringRef;
     #[cfg(test)]
     pub fn pldCollectiveOpNames(
         context: mlir_sys::MlirContext,

@@ -405,12 +405,10 @@ impl Variant {
 
 /// The module's `pl.arch` (`"a2a3"` when absent).
 pub fn module_arch<'c>(module: &melior::ir::operation::OperationRef<'c, '_>) -> String {
-    use melior::ir::operation::OperationLike;
-    module
-        .attribute("pl.arch")
-        .ok()
-        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-        .map_or_else(|| "a2a3".to_string(), |s| s.value().to_string())
+    // The dialect's reading (`pld::moduleArch`: a2a3 when absent).
+    let s = unsafe { crate::capi::pldModuleArch(module.to_raw()) };
+    let bytes = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The first rows of indexed.md's diagnostics table that do not depend on

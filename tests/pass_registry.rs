@@ -122,3 +122,15 @@ fn created_pass_runs_and_options_reach_the_body() {
         assert_eq!(pm.run(&mut module).is_ok(), fits, "{pipeline}");
     }
 }
+
+/// Every pass declared in Passes.td (a generated C++ shell each) has a Rust
+/// body, and every Rust body a declaration: a pass is its Passes.td def, its
+/// Rust file and its tests (docs/contributing.md).
+#[test]
+fn every_declared_pass_has_a_body_and_back() {
+    let mut declared = passes::declared_arguments();
+    let mut bodies: Vec<String> = ARGUMENTS.iter().map(|a| a.to_string()).collect();
+    declared.sort();
+    bodies.sort();
+    assert_eq!(declared, bodies);
+}

@@ -170,6 +170,31 @@ MlirType pldTensorLikeGetUnranked(bool distributed, MlirType elementType) {
   return wrap(pld::pl::TensorType::getNormalized(element, false, {}));
 }
 
+bool pldFunctionIsOrchestrationBody(MlirOperation func) {
+  return pld::isOrchestrationBody(unwrap(func));
+}
+bool pldFunctionIsChipOrchestration(MlirOperation func) {
+  return pld::isChipOrchestration(unwrap(func));
+}
+bool pldFunctionIsHostOrchestrator(MlirOperation func) {
+  return pld::isHostOrchestrator(unwrap(func));
+}
+
+int32_t pldDirectionFromString(MlirStringRef text) {
+  if (auto d = pld::pl::symbolizeDirection(unwrap(text)))
+    return static_cast<int32_t>(*d);
+  return -1;
+}
+
+MlirStringRef pldDirectionToString(int32_t direction) {
+  return wrap(pld::pl::stringifyDirection(
+      static_cast<pld::pl::Direction>(direction)));
+}
+
+MlirStringRef pldModuleArch(MlirOperation module) {
+  return wrap(pld::pl::stringifyArch(pld::moduleArch(unwrap(module))));
+}
+
 bool pldOperationIsCollective(MlirOperation op) {
   return unwrap(op)->hasTrait<pld::CollectiveOpTrait>();
 }
@@ -193,10 +218,15 @@ bool pldOperationEquivalent(MlirOperation lhs, MlirOperation rhs) {
       unwrap(lhs), unwrap(rhs), OperationEquivalence::IgnoreLocations);
 }
 
-void pldEmitErrorWithNotes(MlirLocation loc, MlirStringRef message,
-                           intptr_t numNotes, const MlirLocation *noteLocs,
-                           const MlirStringRef *notes) {
-  InFlightDiagnostic diag = emitError(unwrap(loc)) << unwrap(message);
+void pldEmitDiagnostic(MlirLocation loc, int32_t severity,
+                       MlirStringRef message, intptr_t numNotes,
+                       const MlirLocation *noteLocs,
+                       const MlirStringRef *notes) {
+  Location location = unwrap(loc);
+  InFlightDiagnostic diag = severity == 0   ? emitError(location)
+                            : severity == 1 ? emitWarning(location)
+                                            : emitRemark(location);
+  diag << unwrap(message);
   for (intptr_t i = 0; i < numNotes; ++i)
     diag.attachNote(unwrap(noteLocs[i])) << unwrap(notes[i]);
 }

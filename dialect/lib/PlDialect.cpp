@@ -20,6 +20,7 @@ using namespace mlir;
 using namespace pld;
 using namespace pld::pl;
 
+#include "pld/PlEnums.cpp.inc"
 #include "pld/PlOpsDialect.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
@@ -51,18 +52,56 @@ StringRef pld::getFuncKind(Operation *func) {
 
 bool pld::isHostLevel(Operation *func) {
   auto level = func->getAttrOfType<StringAttr>("pl.level");
-  return level && level.getValue() == "host";
+  return level && pl::symbolizeLevel(level.getValue()) == pl::Level::Host;
 }
+
+std::optional<pl::FuncKind> pld::funcKindOf(Operation *func) {
+  if (auto kind = func->getAttrOfType<StringAttr>("pl.func_kind"))
+    return pl::symbolizeFuncKind(kind.getValue());
+  return std::nullopt;
+}
+
+bool pld::isOrchestrationBody(Operation *func) {
+  std::optional<pl::FuncKind> kind = funcKindOf(func);
+  return kind == pl::FuncKind::Orchestration || kind == pl::FuncKind::Graph;
+}
+
+bool pld::isChipOrchestration(Operation *func) {
+  return isOrchestrationBody(func) && !isHostLevel(func);
+}
+
+bool pld::isHostOrchestrator(Operation *func) {
+  return funcKindOf(func) == pl::FuncKind::Orchestration && isHostLevel(func);
+}
+
+pl::Arch pld::moduleArch(Operation *module) {
+  if (auto arch = module->getAttrOfType<StringAttr>("pl.arch"))
+    if (std::optional<pl::Arch> known = pl::symbolizeArch(arch.getValue()))
+      return *known;
+  return pl::Arch::A2A3;
+}
+
+/// Every spelling of an enum of PlEnums.td, in case order.
+template <typename Enum>
+static SmallVector<StringRef> spellings(uint64_t max,
+                                        StringRef (*stringify)(Enum)) {
+  SmallVector<StringRef> all;
+  for (uint64_t v = 0; v <= max; ++v)
+    all.push_back(stringify(static_cast<Enum>(v)));
+  return all;
+}
+static const SmallVector<StringRef> kFuncKinds =
+    spellings(pl::getMaxEnumValForFuncKind(), pl::stringifyFuncKind);
+static const SmallVector<StringRef> kLevels =
+    spellings(pl::getMaxEnumValForLevel(), pl::stringifyLevel);
+static const SmallVector<StringRef> kDirections =
+    spellings(pl::getMaxEnumValForDirection(), pl::stringifyDirection);
+static const SmallVector<StringRef> kArchs =
+    spellings(pl::getMaxEnumValForArch(), pl::stringifyArch);
 
 static bool isOneOf(StringRef value, ArrayRef<StringRef> allowed) {
   return llvm::is_contained(allowed, value);
 }
-
-static constexpr StringRef kFuncKinds[] = {"orchestration", "graph", "incore",
-                                           "aic",           "aiv",   "opaque"};
-static constexpr StringRef kLevels[] = {"chip", "host"};
-static constexpr StringRef kDirections[] = {"in", "out", "inout"};
-static constexpr StringRef kArchs[] = {"a2a3", "a5"};
 
 /// Checks that `attr` is a string from `allowed`.
 static LogicalResult verifyEnumString(Operation *op, StringRef name,
@@ -604,8 +643,7 @@ bool CastOp::areCastCompatible(TypeRange inputs, TypeRange outputs) {
 /// A CHIP orchestration body: an orchestration or graph function that is not HOST level.
 static LogicalResult verifyInChipOrchestration(Operation *op) {
   auto func = op->getParentOfType<func::FuncOp>();
-  StringRef kind = func ? getFuncKind(func) : StringRef();
-  if (func && (kind == "orchestration" || kind == "graph") && !isHostLevel(func))
+  if (func && isChipOrchestration(func))
     return success();
   return op->emitOpError()
          << "is only valid in a CHIP orchestration body (pl.func_kind = "
@@ -809,8 +847,9 @@ struct PldFuncInlinerInterface : public DialectInlinerInterface {
 
   bool isLegalToInline(Operation *call, Operation *callable,
                        bool wouldBeCloned) const final {
-    StringRef kind = getFuncKind(callable);
-    return kind != "aiv" && kind != "aic" && kind != "incore";
+    std::optional<pl::FuncKind> kind = funcKindOf(callable);
+    return kind != pl::FuncKind::Aiv && kind != pl::FuncKind::Aic &&
+           kind != pl::FuncKind::InCore;
   }
   bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
     return true;

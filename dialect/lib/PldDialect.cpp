@@ -145,12 +145,11 @@ void CommDomainType::print(AsmPrinter &) const {}
 
 LogicalResult SystemNranksOp::verify() {
   if (auto func = (*this)->getParentOfType<func::FuncOp>()) {
-    StringRef kind = getFuncKind(func);
-    if (kind == "orchestration" || kind == "graph")
+    if (isOrchestrationBody(func))
       return emitOpError() << "is InCore-only: it has no orchestration codegen "
                               "(enclosing function @"
                            << func.getSymName() << " has pl.func_kind \""
-                           << kind << "\")";
+                           << getFuncKind(func) << "\")";
   }
   return success();
 }
@@ -437,12 +436,11 @@ LogicalResult IndexedAllToAllVOp::verify() {
 /// Rejects an InCore-only op inside an orchestration or graph function.
 static LogicalResult verifyInCoreOnly(Operation *op) {
   if (auto func = op->getParentOfType<func::FuncOp>()) {
-    StringRef kind = getFuncKind(func);
-    if (kind == "orchestration" || kind == "graph")
+    if (isOrchestrationBody(func))
       return op->emitOpError() << "is InCore-only: it has no orchestration "
                                   "codegen (enclosing function @"
                                << func.getSymName() << " has pl.func_kind \""
-                               << kind << "\")";
+                               << getFuncKind(func) << "\")";
   }
   return success();
 }
@@ -544,7 +542,7 @@ LogicalResult CommWaitOp::verify() {
 /// Requires the op to sit in a HOST orchestrator.
 static LogicalResult verifyInHostOrchestrator(Operation *op) {
   auto func = op->getParentOfType<func::FuncOp>();
-  if (func && getFuncKind(func) == "orchestration" && isHostLevel(func))
+  if (func && isHostOrchestrator(func))
     return success();
   return op->emitOpError()
          << "is only valid in a HOST orchestrator (pl.func_kind = "
@@ -562,8 +560,7 @@ HostDispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (!callee)
     return emitOpError() << "callee @" << getCallee()
                          << " must reference a func.func";
-  StringRef kind = getFuncKind(callee);
-  if ((kind != "orchestration" && kind != "graph") || isHostLevel(callee))
+  if (!isChipOrchestration(callee))
     return emitOpError() << "callee @" << getCallee()
                          << " must be a CHIP orchestration function";
   ArrayRef<Type> params = callee.getFunctionType().getInputs();

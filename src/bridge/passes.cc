@@ -28,14 +28,9 @@
 
 namespace pld {
 
-#define GEN_PASS_DEF_AUTODERIVETASKDEPENDENCIES
-#define GEN_PASS_DEF_DERIVECALLDIRECTIONS
-#define GEN_PASS_DEF_LEGALIZESPMDLAUNCHES
-#define GEN_PASS_DEF_LOWERCOMPOSITEOPS
-#define GEN_PASS_DEF_LOWERHOSTTENSORCOLLECTIVES
-#define GEN_PASS_DEF_LOWERL2TENSORCOLLECTIVES
-#define GEN_PASS_DEF_MATERIALIZEDISTTENSORCTX
-#define GEN_PASS_DEF_PLDTESTFUNCKINDS
+// Every pass's GEN_PASS_DEF line, generated from Passes.td.
+#define PLD_GEN_PASS_DEFS
+#include "pld/PassShells.h.inc"
 #include "pld/Passes.h.inc"
 
 /// The Rust analyses of a module (directions, alias classes, the contiguity
@@ -177,78 +172,10 @@ private:
 
 #define PLD_COUNT(STATISTIC, VALUE) this->count(this->STATISTIC, #STATISTIC, VALUE)
 
-struct LowerCompositeOps
-    : RustPass<impl::LowerCompositeOpsBase<LowerCompositeOps>> {
-  using RustPass::RustPass;
-  void runOnOperation() override {
-    PassStatistics counts = runBody();
-    PLD_COUNT(numCollectivesLowered, counts.collectives_lowered);
-  }
-};
-
-struct LowerL2TensorCollectives
-    : RustPass<impl::LowerL2TensorCollectivesBase<LowerL2TensorCollectives>> {
-  using RustPass::RustPass;
-  void runOnOperation() override {
-    PassOptions options{};
-    options.aiv_cores = aivCores;
-    options.window_provenance = windowProvenance;
-    options.provenance_timing = provenanceTiming;
-    PassStatistics counts = runBody(options);
-    PLD_COUNT(numCollectivesLowered, counts.collectives_lowered);
-    PLD_COUNT(numKernelsSynthesized, counts.kernels_synthesized);
-    PLD_COUNT(numContiguitySteps, counts.contiguity_steps_traced);
-  }
-};
-
-struct LegalizeSpmdLaunches
-    : RustPass<impl::LegalizeSpmdLaunchesBase<LegalizeSpmdLaunches>> {
-  using RustPass::RustPass;
-  void runOnOperation() override { runBody(); }
-};
-
-struct DeriveCallDirections
-    : RustPass<impl::DeriveCallDirectionsBase<DeriveCallDirections>> {
-  using RustPass::RustPass;
-  void runOnOperation() override { runBody(); }
-};
-
-struct AutoDeriveTaskDependencies
-    : RustPass<
-          impl::AutoDeriveTaskDependenciesBase<AutoDeriveTaskDependencies>> {
-  using RustPass::RustPass;
-  void runOnOperation() override {
-    PassStatistics counts = runBody();
-    PLD_COUNT(numTasksNumbered, counts.tasks_numbered);
-    PLD_COUNT(numTaskDependencies, counts.task_dependencies);
-  }
-};
-
-struct LowerHostTensorCollectives
-    : RustPass<
-          impl::LowerHostTensorCollectivesBase<LowerHostTensorCollectives>> {
-  using RustPass::RustPass;
-  void runOnOperation() override {
-    PassStatistics counts = runBody();
-    PLD_COUNT(numCollectivesLowered, counts.collectives_lowered);
-  }
-};
-
-struct MaterializeDistTensorCtx
-    : RustPass<impl::MaterializeDistTensorCtxBase<MaterializeDistTensorCtx>> {
-  using RustPass::RustPass;
-  void runOnOperation() override {
-    PassStatistics counts = runBody();
-    PLD_COUNT(numContextsAppended, counts.contexts_appended);
-    PLD_COUNT(numContextArguments, counts.context_arguments_threaded);
-  }
-};
-
-struct PldTestFuncKinds
-    : RustPass<impl::PldTestFuncKindsBase<PldTestFuncKinds>> {
-  using RustPass::RustPass;
-  void runOnOperation() override { runBody(); }
-};
+// One class per pass of Passes.td (dialect/PassShells.cmake): its options to
+// the Rust body by name, the counts back into its statistics by name.
+#define PLD_GEN_PASS_SHELLS
+#include "pld/PassShells.h.inc"
 #undef PLD_COUNT
 } // namespace
 
@@ -304,25 +231,23 @@ void register_passes() {
   (void)registered;
 }
 
+rust::Vec<rust::String> pass_arguments() {
+  rust::Vec<rust::String> names;
+  for (const char *name : {
+#define PLD_GEN_PASS_NAMES
+#include "pld/PassShells.h.inc"
+       })
+    names.push_back(rust::String(name));
+  return names;
+}
+
 PassHandle create_pass(rust::Str argument) {
   using Create = std::unique_ptr<mlir::Pass> (*)();
   Create create =
       llvm::StringSwitch<Create>(
           llvm::StringRef(argument.data(), argument.size()))
-          .Case(LowerCompositeOps::getArgumentName(), createLowerCompositeOps)
-          .Case(LowerL2TensorCollectives::getArgumentName(),
-                createLowerL2TensorCollectives)
-          .Case(LegalizeSpmdLaunches::getArgumentName(),
-                createLegalizeSpmdLaunches)
-          .Case(DeriveCallDirections::getArgumentName(),
-                createDeriveCallDirections)
-          .Case(AutoDeriveTaskDependencies::getArgumentName(),
-                createAutoDeriveTaskDependencies)
-          .Case(LowerHostTensorCollectives::getArgumentName(),
-                createLowerHostTensorCollectives)
-          .Case(MaterializeDistTensorCtx::getArgumentName(),
-                createMaterializeDistTensorCtx)
-          .Case(PldTestFuncKinds::getArgumentName(), createPldTestFuncKinds)
+#define PLD_GEN_PASS_CREATE
+#include "pld/PassShells.h.inc"
           .Default(nullptr);
   return create ? wrap(create().release()) : PassHandle{nullptr};
 }

@@ -144,16 +144,5 @@ void register_dialects(DialectRegistryHandle registry) {
   pld::registerDialects(*unwrap(registry));
 }
 
-void emit_diagnostic(LocationHandle loc, uint8_t severity, rust::Str message,
-                     LocationHandle note_loc, rust::Str note) {
-  mlir::Location location = unwrap(loc);
-  std::string text(message);
-  mlir::InFlightDiagnostic diag =
-      severity == 0   ? mlir::emitError(location) << text
-      : severity == 1 ? mlir::emitWarning(location) << text
-                      : mlir::emitRemark(location) << text;
-  if (note.size() != 0)
-    diag.attachNote(unwrap(note_loc)) << std::string(note);
-}
 
 } // namespace pld::bridge

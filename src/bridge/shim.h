@@ -9,7 +9,6 @@
 
 namespace pld::bridge {
 using PassHandle = ::MlirPass;
-using LocationHandle = ::MlirLocation;
 using OperationHandle = ::MlirOperation;
 using DialectRegistryHandle = ::MlirDialectRegistry;
 
@@ -28,12 +27,10 @@ void register_passes();
 /// Registers the upstream generic transforms pld-opt offers (canonicalize,
 /// cse, inline, symbol-dce, ...); idempotent.
 void register_upstream_passes();
+/// The flag of every pass declared in Passes.td, in its order.
+rust::Vec<rust::String> pass_arguments();
 /// A new instance of the pld pass whose flag is `argument` (null if none).
 PassHandle create_pass(rust::Str argument);
 /// Inserts pl, pld and func (with its pld inliner extension) into `registry`.
 void register_dialects(DialectRegistryHandle registry);
-/// Emits an error (0), warning (1) or remark (2) at `loc`, with an attached
-/// note at `note_loc` when `note` is not empty.
-void emit_diagnostic(LocationHandle loc, uint8_t severity, rust::Str message,
-                     LocationHandle note_loc, rust::Str note);
 } // namespace pld::bridge

@@ -56,26 +56,6 @@ fn is_scalar(ty: Type) -> bool {
     t == "index" || (t.starts_with('i') && t[1..].parse::<u32>().is_ok())
 }
 
-/// Bytes of one element of `ty` (f32, i8, ...).
-pub fn elem_size(ty: Type) -> Option<i32> {
-    let t = ty.to_string();
-    match t.as_str() {
-        "f16" | "bf16" => Some(2),
-        "f32" | "tf32" => Some(4),
-        "f64" => Some(8),
-        "index" => Some(8),
-        "i1" => Some(1),
-        _ => {
-            let bits: i32 = t
-                .strip_prefix(['i', 'u', 's'])
-                .and_then(|b| b.strip_prefix('i').or(Some(b)))?
-                .parse()
-                .ok()?;
-            (bits > 0 && bits % 8 == 0).then_some(bits / 8)
-        }
-    }
-}
-
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     fn scalar(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<String> {
         let v = op.operand(i).ok()?;
@@ -427,7 +407,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let tensor = TensorLike::of(ty);
         let (Some(shape), Some(elem)) = (
             tensor.as_ref().and_then(|t| t.static_shape()),
-            tensor.as_ref().and_then(|t| elem_size(t.element)),
+            tensor.as_ref().and_then(|t| crate::ir::orch_ops::element_bytes(t.element)),
         ) else {
             self.p.error(&op, &format!("result type must have a static shape and a sized element type in the host codegen, got '{ty}'"));
             return;

@@ -13,19 +13,22 @@ pub fn is_host_level(func: &OperationRef) -> bool {
     func.attribute("pl.level").ok().and_then(attr_str) == Some("host")
 }
 
-/// An `orchestration` or `graph` body (either level).
+/// An `orchestration` or `graph` body (either level): the dialect's
+/// predicate (`pld::isOrchestrationBody`), the one its verifiers use.
 pub fn is_orchestration_body(func: &OperationRef) -> bool {
-    matches!(func_kind(func), Some("orchestration" | "graph"))
+    unsafe { crate::capi::pldFunctionIsOrchestrationBody(func.to_raw()) }
 }
 
-/// A CHIP orchestration body: an orchestration or graph function at chip level.
+/// A CHIP orchestration body: an orchestration or graph function at chip
+/// level (`pld::isChipOrchestration`).
 pub fn is_chip_orchestration(func: &OperationRef) -> bool {
-    is_orchestration_body(func) && !is_host_level(func)
+    unsafe { crate::capi::pldFunctionIsChipOrchestration(func.to_raw()) }
 }
 
-/// A HOST orchestrator: an orchestration function at host level.
+/// A HOST orchestrator: an orchestration function at host level
+/// (`pld::isHostOrchestrator`).
 pub fn is_host_orchestrator(func: &OperationRef) -> bool {
-    func_kind(func) == Some("orchestration") && is_host_level(func)
+    unsafe { crate::capi::pldFunctionIsHostOrchestrator(func.to_raw()) }
 }
 
 /// The symbol name of a function-like op.

@@ -139,6 +139,13 @@ fn run_body<P: ModulePass>(
     false
 }
 
+/// The flag of every pass declared in `Passes.td` (each has a C++ class
+/// generated from its declaration); [`ARGUMENTS`] are those with a Rust body,
+/// and the two must agree (`tests/pass_registry.rs`).
+pub fn declared_arguments() -> Vec<String> {
+    ffi::pass_arguments()
+}
+
 /// A fresh instance of pass `P` (its C++ class, default options), for
 /// melior's `PassManager::add_pass`.
 pub fn create<P: ModulePass>() -> Pass {

@@ -82,6 +82,19 @@ MLIR_CAPI_EXPORTED MlirOperation pldOperationRebuildWithOperands(
 MLIR_CAPI_EXPORTED MlirType pldTensorLikeGetUnranked(bool distributed,
                                                      MlirType elementType);
 
+/* The pl.* vocabularies (PlEnums.td): a function's kind predicates, as the
+ * verifier applies them (ir.md's "CHIP orchestration body", "HOST
+ * orchestrator"). */
+MLIR_CAPI_EXPORTED bool pldFunctionIsOrchestrationBody(MlirOperation func);
+MLIR_CAPI_EXPORTED bool pldFunctionIsChipOrchestration(MlirOperation func);
+MLIR_CAPI_EXPORTED bool pldFunctionIsHostOrchestrator(MlirOperation func);
+/* A pl.direction spelling's value (0 in, 1 out, 2 inout), -1 if it is none;
+ * and a value's spelling. */
+MLIR_CAPI_EXPORTED int32_t pldDirectionFromString(MlirStringRef text);
+MLIR_CAPI_EXPORTED MlirStringRef pldDirectionToString(int32_t direction);
+/* A module's pl.arch spelling ("a2a3" when absent). */
+MLIR_CAPI_EXPORTED MlirStringRef pldModuleArch(MlirOperation module);
+
 /* Whether `op` is a managed collective (the ODS trait Pld_CollectiveOp). */
 MLIR_CAPI_EXPORTED bool pldOperationIsCollective(MlirOperation op);
 
@@ -96,13 +109,14 @@ MLIR_CAPI_EXPORTED intptr_t pldCollectiveOpNames(MlirContext context,
 MLIR_CAPI_EXPORTED bool pldOperationEquivalent(MlirOperation lhs,
                                                MlirOperation rhs);
 
-/* An error at `loc` with `numNotes` attached notes (for diagnostics that
- * point at several places: a collective, its dispatch, its windows). */
-MLIR_CAPI_EXPORTED void pldEmitErrorWithNotes(MlirLocation loc,
-                                              MlirStringRef message,
-                                              intptr_t numNotes,
-                                              const MlirLocation *noteLocs,
-                                              const MlirStringRef *notes);
+/* The one way pld emits a diagnostic: an error (0), warning (1) or remark
+ * (2) at `loc` with `numNotes` attached notes (a collective, its dispatch,
+ * its windows...). */
+MLIR_CAPI_EXPORTED void pldEmitDiagnostic(MlirLocation loc, int32_t severity,
+                                          MlirStringRef message,
+                                          intptr_t numNotes,
+                                          const MlirLocation *noteLocs,
+                                          const MlirStringRef *notes);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "pld/TensorLike.h"
 
+#include "pld/PlEnums.h.inc"
 #include "pld/PlOpsDialect.h.inc"
 #include "pld/PldOpsDialect.h.inc"
 
@@ -48,6 +49,18 @@ void registerDialects(mlir::DialectRegistry &registry);
 /// The function-kind vocabulary of `pl.func_kind` / `pl.level`.
 llvm::StringRef getFuncKind(mlir::Operation *func); // "" when absent
 bool isHostLevel(mlir::Operation *func);
+/// `pl.func_kind` as its enum (nullopt when absent or not a known kind).
+std::optional<pl::FuncKind> funcKindOf(mlir::Operation *func);
+/// An `orchestration` or `graph` function, at either level.
+bool isOrchestrationBody(mlir::Operation *func);
+/// A CHIP orchestration body: an orchestration or graph function whose level
+/// is chip (ir.md).
+bool isChipOrchestration(mlir::Operation *func);
+/// A HOST orchestrator: an orchestration function at host level.
+bool isHostOrchestrator(mlir::Operation *func);
+/// A module's `pl.arch` (a2a3 when absent or unknown: the verifier refuses
+/// unknown values).
+pl::Arch moduleArch(mlir::Operation *module);
 
 /// `pl.require` / `pld.host.require`: the error code the generated C++
 /// returns is an `int` and 0 is success, so `attr` (the op's code attribute,
