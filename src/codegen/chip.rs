@@ -19,9 +19,13 @@ use super::{
 };
 use crate::{
     analysis::directions::{Direction, recorded_arg_directions},
+    ir::attributes::int_attr,
+    ir::calls::callee_name,
     ir::func_kind::symbol_name,
+    ir::op_kind::op_name,
+    ir::signature::{entry_block, param_types},
     ir::tensor_type::TensorLike,
-    ir::attributes::int_attr, ir::calls::callee_name, ir::op_kind::op_name, ir::signature::{entry_block, param_types}, ir::types::{is_comm_ctx, is_tensor_like},
+    ir::types::{is_comm_ctx, is_tensor_like},
 };
 use melior::ir::{
     BlockLike, BlockRef, Location, RegionLike, Type, Value, ValueLike,
@@ -1203,7 +1207,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         }
         // Results: a fresh buffer, else the argument the callee returns (a kernel
         // writes its operands in place).
-        let returned = callee_fn.map(|f| crate::ir::values::returned_params(&f)).unwrap_or_default();
+        let returned = callee_fn
+            .map(|f| crate::ir::values::returned_params(&f))
+            .unwrap_or_default();
         for n in 0..op.result_count() {
             let Ok(res) = op.result(n) else { continue };
             if let Some(buf) = fresh_results.get(&n) {
