@@ -15,6 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# The one LLVM prefix variable (melior's; .cargo/config.toml sets it for cargo).
+LLVM_PREFIX=${MLIR_SYS_220_PREFIX:-$(llvm-config-22 --prefix)}
 root=$PWD
 out=$root/target/plugin
 mkdir -p "$out"
@@ -44,8 +46,8 @@ install -C -m 755 "$plugin" "$out/libPldPlugin.so"
 
 # 2. examples/cpp-driver, with CMake against the installed MLIR and the plugin.
 cmake -G Ninja -S examples/cpp-driver -B "$out/cpp-driver-build" \
-  -DMLIR_DIR="$(llvm-config-22 --prefix)/lib/cmake/mlir" -DPLD_PLUGIN_DIR="$out" \
-  -DCMAKE_CXX_COMPILER="$(llvm-config-22 --bindir)/clang++" > "$out/cpp-driver-cmake.log" 2>&1 \
+  -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" -DPLD_PLUGIN_DIR="$out" \
+  -DCMAKE_CXX_COMPILER="$LLVM_PREFIX/bin/clang++" > "$out/cpp-driver-cmake.log" 2>&1 \
   || { cat "$out/cpp-driver-cmake.log"; exit 1; }
 cmake --build "$out/cpp-driver-build"
 install -C -m 755 "$out/cpp-driver-build/pld-cpp-driver" "$out/pld-cpp-driver"

@@ -30,7 +30,8 @@ SH
   chmod +x "$wrap/$tool"
 done
 
-llvm_bin=$(llvm-config-22 --bindir)
+# The one LLVM prefix variable (melior's; .cargo/config.toml sets it for cargo).
+llvm_bin=${MLIR_SYS_220_PREFIX:-$(llvm-config-22 --prefix)}/bin
 PLD_BIN_DIR=$wrap PLD_TEST_EXEC_ROOT=$CARGO_TARGET_DIR/lit "$llvm_bin/lit" -sv test --filter-out 'Plugin/'
 python3 fuzz/fuzz.py --seed 1 --cases "$cases" --bindir "$wrap"
 PLD_RT_BUILD=$CARGO_TARGET_DIR/runtime-tests PLD_RT_SANITIZE=1 bash runtime/tests/run.sh --quick

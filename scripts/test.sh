@@ -26,6 +26,10 @@ fi
 # The shared library (stock mlir-opt-22 plugin, C API) and the C++ driver:
 # test/Plugin runs them, and must not be skipped here.
 bash scripts/build-plugin.sh
+# The Rust sources stay rustfmt-clean (when this toolchain has rustfmt).
+if cargo fmt --version >/dev/null 2>&1; then
+  cargo fmt --check
+fi
 # The from-scratch Rust driver of docs/embedding.md (tests/embed.rs runs it).
 cargo build -p pld-rust-driver
 PLD_REQUIRE_PLUGIN=1 cargo test

@@ -673,9 +673,7 @@ pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
         "arith.extsi" | "arith.index_cast" => {
             let from = def.operand(0).ok()?.r#type();
             let to = def.result(0).ok()?.r#type();
-            if crate::ir::orch_ops::scalar_bits(to)?
-                < crate::ir::orch_ops::scalar_bits(from)?
-            {
+            if crate::ir::orch_ops::scalar_bits(to)? < crate::ir::orch_ops::scalar_bits(from)? {
                 return None;
             }
             arg(0)?

@@ -65,7 +65,12 @@ pub extern "C" fn pldContextAttachDiagnosticPrinter(
 /// `mlirContextAttachDiagnosticHandler` with the printer; returns its id.
 unsafe fn attach_raw(context: MlirContext) -> mlir_sys::MlirDiagnosticHandlerID {
     unsafe {
-        mlir_sys::mlirContextAttachDiagnosticHandler(context, Some(print_raw), std::ptr::null_mut(), None)
+        mlir_sys::mlirContextAttachDiagnosticHandler(
+            context,
+            Some(print_raw),
+            std::ptr::null_mut(),
+            None,
+        )
     }
 }
 
@@ -92,7 +97,10 @@ unsafe fn format_diagnostic(diagnostic: MlirDiagnostic, out: &mut String) {
             Some(append_str),
             &mut message as *mut String as *mut c_void,
         );
-        out.push_str(&format!("{}: {severity}: {message}\n", crate::diag::location_text(loc)));
+        out.push_str(&format!(
+            "{}: {severity}: {message}\n",
+            crate::diag::location_text(loc)
+        ));
         for i in 0..mlir_sys::mlirDiagnosticGetNumNotes(diagnostic) {
             format_diagnostic(mlir_sys::mlirDiagnosticGetNote(diagnostic, i), out);
         }

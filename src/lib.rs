@@ -79,7 +79,6 @@ pub extern "C" fn pldRegisterAllPasses() {
     passes::register_all_passes();
 }
 
-
 /// Runs `mlir::MlirOptMain` over `args` (`argv`, program name first) with the
 /// `pl`, `pld` and upstream dialects and every registered pass: `pld-opt`'s
 /// `main`. Call [`register_passes`] (or [`register_all_passes`]) first.

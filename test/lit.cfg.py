@@ -23,16 +23,28 @@ root = os.path.abspath(os.path.join(config.test_source_root, ".."))
 bin_dir = os.environ.get("PLD_BIN_DIR", os.path.join(root, "target", "debug"))
 
 
+def llvm_prefix():
+    # The one LLVM prefix variable (MLIR_SYS_220_PREFIX: melior's, set by
+    # .cargo/config.toml for cargo test), else LLVM 22's own llvm-config. Never
+    # the unversioned llvm-config: it is LLVM 14 on these machines, whose
+    # FileCheck would silently run the suite against another LLVM.
+    prefix = os.environ.get("MLIR_SYS_220_PREFIX")
+    if not prefix:
+        try:
+            prefix = subprocess.check_output(["llvm-config-22", "--prefix"], text=True).strip()
+        except (OSError, subprocess.CalledProcessError):
+            lit_config.fatal("neither MLIR_SYS_220_PREFIX nor llvm-config-22: run bash scripts/setup.sh")
+    return prefix
+
+
+config.llvm_prefix = llvm_prefix()
+
+
 def llvm_bindir():
-    # LLVM 22 only: the unversioned llvm-config on these machines is LLVM 14,
-    # whose FileCheck would silently run the suite against another LLVM.
-    try:
-        out = subprocess.check_output(["llvm-config-22", "--bindir"], text=True).strip()
-        if os.path.exists(os.path.join(out, "FileCheck")):
-            return out
-    except (OSError, subprocess.CalledProcessError):
-        pass
-    lit_config.fatal("llvm-config-22 (LLVM 22's FileCheck, not) not found: run bash scripts/setup.sh")
+    bindir = os.path.join(config.llvm_prefix, "bin")
+    if not os.path.exists(os.path.join(bindir, "FileCheck")):
+        lit_config.fatal(f"{bindir} has no FileCheck (llvm-22-tools): run bash scripts/setup.sh")
+    return bindir
 
 
 config.environment["PATH"] = os.pathsep.join(

@@ -90,7 +90,10 @@ fn embed_example_runs_the_whole_pipeline_on_the_moe_layers() {
     assert!(output.status.success(), "{stderr}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("scf.for"), "{stdout}");
-    assert!(stdout.contains("call @__builtin_all_to_all_v__fp32("), "{stdout}");
+    assert!(
+        stdout.contains("call @__builtin_all_to_all_v__fp32("),
+        "{stdout}"
+    );
     assert!(!stdout.contains("= pld.tensor.all_to_all_v"), "{stdout}");
     // pld-opt's output, byte for byte.
     let opt = Command::new(env!("CARGO_BIN_EXE_pld-opt"))
@@ -145,13 +148,20 @@ fn the_from_scratch_rust_driver_matches_pld_opt() {
             "{} is missing: cargo build -p pld-rust-driver",
             exe.display()
         );
-        eprintln!("skipped: {} is missing (cargo build -p pld-rust-driver)", exe.display());
+        eprintln!(
+            "skipped: {} is missing (cargo build -p pld-rust-driver)",
+            exe.display()
+        );
         return;
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     for example in ["examples/chip_pipeline.mlir", "examples/moe_layers.mlir"] {
         let driver = Command::new(&exe).arg(root.join(example)).output().unwrap();
-        assert!(driver.status.success(), "{}", String::from_utf8_lossy(&driver.stderr));
+        assert!(
+            driver.status.success(),
+            "{}",
+            String::from_utf8_lossy(&driver.stderr)
+        );
         let opt = Command::new(env!("CARGO_BIN_EXE_pld-opt"))
             .arg("--pld-lower-collectives")
             .arg(root.join(example))

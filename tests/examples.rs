@@ -370,7 +370,11 @@ fn run_driver(exe: &Path, args: &[&str]) -> Report {
     let shown = format!("{cmd:?}");
     let out = cmd.output().unwrap_or_else(|e| panic!("{shown}: {e}"));
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{shown} failed ({}):\n{stderr}", out.status);
+    assert!(
+        out.status.success(),
+        "{shown} failed ({}):\n{stderr}",
+        out.status
+    );
     Report {
         text: String::from_utf8(out.stdout).unwrap(),
         stderr,
@@ -506,15 +510,19 @@ fn moe(p: usize) {
                 report.text
             );
             assert!(
-                report
-                    .stderr
-                    .contains("error 5: pld.tensor.all_to_all_v: core_num must be in [1, 2147483647]"),
+                report.stderr.contains(
+                    "error 5: pld.tensor.all_to_all_v: core_num must be in [1, 2147483647]"
+                ),
                 "{what}: stderr:\n{}",
                 report.stderr
             );
             // The report names the values the check saw.
             let seen = format!("(seen: core_num L={core_num}, B={b})");
-            assert!(report.text.contains(&seen), "{what}: no {seen}:\n{}", report.text);
+            assert!(
+                report.text.contains(&seen),
+                "{what}: no {seen}:\n{}",
+                report.text
+            );
             // moe_load and the first moe_route ran; no collective, nothing after it.
             assert_eq!(report.value("blocks"), 2 * pi, "{what}:\n{}", report.text);
             assert_rows_eq(

@@ -121,7 +121,10 @@ fn every_module_imports_only_from_the_layers_below() {
         }
         let module = first.trim_end_matches(".rs").to_string();
         let Some(layer) = layer_of(&module) else {
-            violations.push(format!("{}: top-level module '{module}' has no layer", rel.display()));
+            violations.push(format!(
+                "{}: top-level module '{module}' has no layer",
+                rel.display()
+            ));
             continue;
         };
         let text = std::fs::read_to_string(file).unwrap();
@@ -148,7 +151,9 @@ fn every_module_imports_only_from_the_layers_below() {
 
 #[test]
 fn the_parser_sees_groups_and_paths() {
-    let found = imports("use crate::{ir::x, diag::{a, b}, collective};\nlet y = crate::analysis::f(); // crate::passes\n");
+    let found = imports(
+        "use crate::{ir::x, diag::{a, b}, collective};\nlet y = crate::analysis::f(); // crate::passes\n",
+    );
     assert_eq!(found, ["ir", "diag", "collective", "analysis"]);
 }
 
@@ -167,13 +172,21 @@ fn no_pass_imports_another_pass() {
     let mut violations = Vec::new();
     for file in &files {
         let rel = file.strip_prefix(&dir).unwrap();
-        let own = rel.iter().next().unwrap().to_string_lossy().trim_end_matches(".rs").to_string();
+        let own = rel
+            .iter()
+            .next()
+            .unwrap()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_string();
         if own == "mod" {
             continue; // the registry names every pass
         }
         let text = strip_comments(&std::fs::read_to_string(file).unwrap());
         for other in passes.iter().filter(|p| **p != own) {
-            if text.contains(&format!("super::{other}")) || text.contains(&format!("passes::{other}")) {
+            if text.contains(&format!("super::{other}"))
+                || text.contains(&format!("passes::{other}"))
+            {
                 violations.push(format!("src/passes/{}: uses pass '{other}'", rel.display()));
             }
         }

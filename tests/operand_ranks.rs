@@ -67,7 +67,13 @@ fn module(row: &Row, role: usize, ty: &str) -> String {
         .operands
         .iter()
         .enumerate()
-        .map(|(i, (_, t))| if i == role { ty.to_string() } else { t.to_string() })
+        .map(|(i, (_, t))| {
+            if i == role {
+                ty.to_string()
+            } else {
+                t.to_string()
+            }
+        })
         .collect();
     let params: Vec<String> = types
         .iter()
@@ -153,7 +159,11 @@ fn rank_0_and_1_operands_of_every_role_get_a_located_error() {
                     );
                 }
                 let lowered = run("pld-opt", &["--pld-lower-collectives"], &input);
-                check_outcome(&format!("pld-opt --pld-lower-collectives ({what})"), &lowered, &input);
+                check_outcome(
+                    &format!("pld-opt --pld-lower-collectives ({what})"),
+                    &lowered,
+                    &input,
+                );
                 let translated = run(
                     "pld-translate",
                     &["--pld-to-ascend-build", "--output-dir", &out_arg],

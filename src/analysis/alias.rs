@@ -23,8 +23,11 @@
 
 use crate::{
     analysis::contiguity::ContiguityTrace,
+    ir::calls::callee,
+    ir::op_kind::{OpKind, key, op_key, op_kind},
     ir::ptr_map::PtrMap,
-    ir::calls::callee, ir::op_kind::{OpKind, key, op_key, op_kind}, ir::types::is_tensor_like, ir::walk::ops_in,
+    ir::types::is_tensor_like,
+    ir::walk::ops_in,
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, Value, ValueLike,
@@ -83,7 +86,8 @@ impl AliasClasses {
             // Windows of one pld.window_buffer may overlap (any offsets):
             // they join the buffer's class, one class per allocation.
             if let Some(result) = crate::ir::values::as_result(value)
-                && crate::ir::op_kind::op_kind(&result.owner()) == crate::ir::op_kind::OpKind::Window
+                && crate::ir::op_kind::op_kind(&result.owner())
+                    == crate::ir::op_kind::OpKind::Window
                 && let Ok(buffer) = result.owner().operand(0)
             {
                 classes.union(k, key(buffer));

@@ -12,8 +12,8 @@
 
 use crate::{ir::func_kind::symbol_name, ir::tensor_type::TensorView};
 use crate::{
-    ir::ptr_map::PtrMap,
     ir::op_kind::{OpKind, key, op_kind, op_name},
+    ir::ptr_map::PtrMap,
 };
 use melior::ir::{
     BlockLike, BlockRef, Location, RegionLike, Value, ValueLike,

@@ -19,11 +19,15 @@
 
 use crate::{
     analysis::alias::AliasClasses,
-    diag,
     analysis::contiguity::ContiguityTrace,
+    diag,
+    ir::calls::{call_arg_count, callee, runtime_alloc_outs},
     ir::func_kind::symbol_name,
+    ir::op_kind::{OpKind, op_key, op_kind},
     ir::ptr_map::{NameMap, NameSet, PtrMap},
-    ir::calls::{call_arg_count, callee, runtime_alloc_outs}, ir::op_kind::{OpKind, op_key, op_kind}, ir::signature::{arg_attr_lists, entry_block, param_types}, ir::types::is_tensor_like, ir::walk::{function_map, ops_in},
+    ir::signature::{arg_attr_lists, entry_block, param_types},
+    ir::types::is_tensor_like,
+    ir::walk::{function_map, ops_in},
 };
 use melior::ir::{
     BlockLike, Location, ValueLike,

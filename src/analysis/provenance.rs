@@ -15,8 +15,8 @@ use crate::{
     analysis::contiguity::ContiguityTrace,
     diag,
     ir::func_kind::{is_chip_orchestration, symbol_name},
-    ir::ptr_map::PtrMap,
     ir::op_kind::{key, op_key},
+    ir::ptr_map::PtrMap,
 };
 use melior::ir::{
     Location, Value, ValueLike,

@@ -10,9 +10,13 @@ use super::{
     plan::{Planner, string_attr},
 };
 use crate::{
+    ir::attributes::int_attr,
+    ir::calls::{call_arg_count, callee_name},
     ir::func_kind::{is_chip_orchestration, symbol_name},
+    ir::op_kind::op_name,
+    ir::signature::{entry_block, param_types},
     ir::tensor_type::TensorLike,
-    ir::attributes::int_attr, ir::calls::{call_arg_count, callee_name}, ir::op_kind::op_name, ir::signature::{entry_block, param_types}, ir::types::is_comm_ctx,
+    ir::types::is_comm_ctx,
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, Type, ValueLike,
@@ -312,11 +316,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let names = crate::ir::attributes::string_list(op, "value_names");
                 let mut seen = Vec::new();
                 for (k, name) in names.into_iter().enumerate() {
-                    let Some(v) = self.scalar(op, 1 + k) else { return };
+                    let Some(v) = self.scalar(op, 1 + k) else {
+                        return;
+                    };
                     seen.push((name, v));
                 }
-                let text = super::names::seen_report(&message, &seen)
-                    .unwrap_or_else(|| quoted(&message));
+                let text =
+                    super::names::seen_report(&message, &seen).unwrap_or_else(|| quoted(&message));
                 let _ = writeln!(
                     self.out,
                     "{indent}if (!({c})) return host->fail({code}, {text});"
@@ -407,7 +413,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let tensor = TensorLike::of(ty);
         let (Some(shape), Some(elem)) = (
             tensor.as_ref().and_then(|t| t.static_shape()),
-            tensor.as_ref().and_then(|t| crate::ir::orch_ops::element_bytes(t.element)),
+            tensor
+                .as_ref()
+                .and_then(|t| crate::ir::orch_ops::element_bytes(t.element)),
         ) else {
             self.p.error(&op, &format!("result type must have a static shape and a sized element type in the host codegen, got '{ty}'"));
             return;

@@ -120,8 +120,14 @@ mod tests {
     #[test]
     fn unsigned_loops_compare_zero_extended() {
         let h = header("s", Some(32));
-        assert!(h.contains("pld::rt::zext(i, 32) < pld::rt::zext(ub, 32)"), "{h}");
+        assert!(
+            h.contains("pld::rt::zext(i, 32) < pld::rt::zext(ub, 32)"),
+            "{h}"
+        );
         let h = header("s", Some(64));
-        assert!(h.contains("static_cast<uint64_t>(i) < static_cast<uint64_t>(ub)"), "{h}");
+        assert!(
+            h.contains("static_cast<uint64_t>(i) < static_cast<uint64_t>(ub)"),
+            "{h}"
+        );
     }
 }

@@ -261,8 +261,14 @@ mod tests {
     fn a_report_names_the_values_seen() {
         assert_eq!(super::seen_report("m", &[]), None);
         assert_eq!(
-            super::seen_report("bad \"L\"", &[("core_num L".into(), "v".into()), ("B".into(), "b_1".into())])
-                .unwrap(),
+            super::seen_report(
+                "bad \"L\"",
+                &[
+                    ("core_num L".into(), "v".into()),
+                    ("B".into(), "b_1".into())
+                ]
+            )
+            .unwrap(),
             "std::string(\"bad \\\"L\\\" (seen: \") + \"core_num L=\" + std::to_string(static_cast<long long>(v)) + \", B=\" + std::to_string(static_cast<long long>(b_1)) + \")\""
         );
     }

@@ -5,12 +5,15 @@
 
 use super::{Options, Tree, chip, host, kernel_config, names::quoted, template};
 use crate::{
-    ir::direction::Direction,
     error::PldError,
+    ir::calls::callee_name,
+    ir::direction::Direction,
     ir::func_kind::{
         func_kind, is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name,
     },
-    ir::calls::callee_name, ir::signature::{arg_attr, entry_block, param_types}, ir::types::{is_comm_ctx, is_tensor_like}, ir::walk::{collectives_in, module_functions, ops_named},
+    ir::signature::{arg_attr, entry_block, param_types},
+    ir::types::{is_comm_ctx, is_tensor_like},
+    ir::walk::{collectives_in, module_functions, ops_named},
 };
 use melior::ir::{
     Location,

@@ -22,7 +22,8 @@ impl Direction {
         let s = unsafe { crate::capi::pldDirectionToString(self as i32) };
         // The dialect's spellings are string literals: they live as long as
         // the program.
-        let bytes: &'static [u8] = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
+        let bytes: &'static [u8] =
+            unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
         std::str::from_utf8(bytes).unwrap_or("?")
     }
     /// The direction a spelling names, if any.

@@ -45,9 +45,13 @@ use crate::{
     analysis::alias::AliasClasses,
     analysis::directions::{Direction, Directions},
     error::PldError,
+    ir::attributes::{DiscardableAttrSetter, i64_attr},
+    ir::calls::runtime_alloc_outs,
     ir::func_kind::is_orchestration_body,
+    ir::op_kind::{OpKind, op_key, op_kind},
     ir::ptr_map::{NameMap, PtrMap},
-    ir::attributes::{DiscardableAttrSetter, i64_attr}, ir::calls::runtime_alloc_outs, ir::op_kind::{OpKind, op_key, op_kind}, ir::types::is_tensor_like, ir::walk::{module_body, module_functions},
+    ir::types::is_tensor_like,
+    ir::walk::{module_body, module_functions},
 };
 use melior::ir::{
     Attribute, BlockLike, BlockRef, Identifier, RegionLike, RegionRef, ValueLike,

@@ -68,7 +68,6 @@ pub mod ffi {
         fn drop_analyses(analyses: usize);
     }
 
-
     unsafe extern "C++" {
         include!("pld/src/bridge/shim.h");
 

@@ -15,14 +15,18 @@
 //! message of `--legalize-spmd-launches`) and writes nothing, rather than
 //! print IR that does not verify.
 
-use crate::analysis::directions::runtime_allocated_not_out;
 use super::{Analyses, Effect, ModulePass};
+use crate::analysis::directions::runtime_allocated_not_out;
 use crate::{
     analysis::directions::{Direction, Directions},
     diag,
     error::PldError,
+    ir::attributes::DiscardableAttrSetter,
+    ir::calls::{call_arg_count, callee, runtime_alloc_outs},
+    ir::op_kind::OpKind,
     ir::ptr_map::NameMap,
-    ir::attributes::DiscardableAttrSetter, ir::calls::{call_arg_count, callee, runtime_alloc_outs}, ir::op_kind::OpKind, ir::signature::{arg_attr_lists, set_arg_attr_lists}, ir::walk::{module_body, module_functions},
+    ir::signature::{arg_attr_lists, set_arg_attr_lists},
+    ir::walk::{module_body, module_functions},
 };
 use melior::ir::{
     Attribute, Identifier,

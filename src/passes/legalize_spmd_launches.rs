@@ -45,8 +45,9 @@ use crate::{
     analysis::directions::{Direction, Directions, param_name, runtime_allocated_not_out},
     diag,
     error::PldError,
+    ir::calls::{call_arg_count, callee, callee_name, runtime_alloc_outs},
     ir::func_kind::{func_kind, is_chip_orchestration, symbol_name},
-    ir::calls::{call_arg_count, callee, callee_name, runtime_alloc_outs}, ir::walk::{module_body, module_functions, ops_named},
+    ir::walk::{module_body, module_functions, ops_named},
 };
 use melior::ir::{
     attribute::IntegerAttribute,
@@ -187,4 +188,3 @@ fn check_launch<'c, 'a>(
     }
     Ok(())
 }
-

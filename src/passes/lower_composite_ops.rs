@@ -43,10 +43,12 @@ use crate::{
     collective::{CoreNum, core_num},
     diag,
     error::PldError,
+    ir::attributes::i64_attr,
     ir::builders,
     ir::func_kind::func_kind,
+    ir::mutation::{insert_before, replace_all_uses},
     ir::tensor_type::TensorLike,
-    ir::attributes::i64_attr, ir::mutation::{insert_before, replace_all_uses}, ir::walk::{module_functions, ops_named},
+    ir::walk::{module_functions, ops_named},
 };
 use melior::{
     Context,

@@ -43,14 +43,18 @@
 
 use super::{ModulePass, PassStatistics};
 use crate::{
-    collective::{ALL_TO_ALL_V_OPERANDS as OPERANDS, Variant},
     analysis::contiguity::ContiguityTrace,
+    collective::{ALL_TO_ALL_V_OPERANDS as OPERANDS, Variant},
     diag,
     error::PldError,
+    ir::attributes::{i64_attr, string_array_attr},
     ir::builders,
     ir::func_kind::is_host_orchestrator,
+    ir::mutation::{insert_before, replace_all_uses},
+    ir::op_kind::{key, op_key, op_name},
+    ir::symbols::{SymbolTable, structurally_equal},
     ir::tensor_type::TensorLike,
-    ir::attributes::{i64_attr, string_array_attr}, ir::mutation::{insert_before, replace_all_uses}, ir::op_kind::{key, op_key, op_name}, ir::symbols::{SymbolTable, structurally_equal}, ir::walk::{enclosing_function, module_body, module_functions},
+    ir::walk::{enclosing_function, module_body, module_functions},
 };
 use melior::{
     Context,
@@ -322,9 +326,7 @@ fn plan<'c, 'a>(
     };
     // A compile-time core_num that can never pass the runtime check is an error
     // now (the same rows and messages as the CHIP rail), not a certain 5 later.
-    if let crate::collective::CoreNum::Static(limit) =
-        crate::collective::core_num(op)
-    {
+    if let crate::collective::CoreNum::Static(limit) = crate::collective::core_num(op) {
         if !(1..=i32::MAX as i64).contains(&limit) {
             diag::op_error(
                 op,
@@ -482,7 +484,11 @@ fn rewrite<'c, 'a>(
     let fits = e.cmp(SGE, stride, blocks)?;
     let ok = e.insert(arith::andi(in_range, fits, e.loc))?;
     // The CHIP rail's wording of the same check.
-    let message = crate::collective::runtime_width_message(crate::collective::ALL_TO_ALL_V.op, plan.stride, plan.ranks);
+    let message = crate::collective::runtime_width_message(
+        crate::collective::ALL_TO_ALL_V.op,
+        plan.stride,
+        plan.ranks,
+    );
     insert_before(
         op,
         builders::host_require(

@@ -25,8 +25,9 @@ use crate::{
     error::PldError,
     ir::func_kind::{is_chip_orchestration, is_host_orchestrator, symbol_name},
     ir::ptr_map::PtrMap,
+    ir::symbols::{SymbolTable, structurally_equal},
     ir::tensor_type::TensorView,
-    ir::symbols::{SymbolTable, structurally_equal}, ir::walk::{collectives_in, module_body, module_functions},
+    ir::walk::{collectives_in, module_body, module_functions},
 };
 use melior::{
     PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
@@ -121,7 +122,10 @@ pub fn lower_l2_tensor_collectives(
 }
 
 /// The pass with its options (`settings`).
-fn run(module: OperationRef, settings: &LowerL2TensorCollectives) -> Result<PassStatistics, PldError> {
+fn run(
+    module: OperationRef,
+    settings: &LowerL2TensorCollectives,
+) -> Result<PassStatistics, PldError> {
     let aiv_cores = settings.aiv_cores;
     let started = std::time::Instant::now();
     let body = module_body(&module)?;

@@ -31,9 +31,15 @@ use super::{ModulePass, PassStatistics};
 use crate::{
     diag,
     error::PldError,
+    ir::attributes::{DiscardableAttrSetter, extend_array_attr, is_string_array},
+    ir::calls::{append_call_args, call_arg_count, callee},
     ir::func_kind::{is_host_level, symbol_name},
+    ir::mutation::insert_before,
+    ir::op_kind::{OpKind, op_key, op_kind},
     ir::ptr_map::{NameMap, PtrMap},
-    ir::attributes::{DiscardableAttrSetter, extend_array_attr, is_string_array}, ir::calls::{append_call_args, call_arg_count, callee}, ir::mutation::insert_before, ir::op_kind::{OpKind, op_key, op_kind}, ir::signature::{append_params, entry_block, param_types}, ir::types::{comm_ctx_type, is_comm_ctx, is_dtensor}, ir::walk::{module_body, module_functions},
+    ir::signature::{append_params, entry_block, param_types},
+    ir::types::{comm_ctx_type, is_comm_ctx, is_dtensor},
+    ir::walk::{module_body, module_functions},
 };
 use melior::ir::{
     Attribute, BlockLike, Identifier, Type, ValueLike,

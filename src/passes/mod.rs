@@ -19,12 +19,12 @@ pub mod materialize_dist_tensor_ctx;
 pub mod test_func_kinds;
 
 pub use crate::analysis::manager::{Analyses, Effect};
-pub use bridge::ffi::{PassOptions, PassOutcome, PassStatistics};
 use crate::{
     bridge::{OperationHandle, ffi},
     diag,
     error::PldError,
 };
+pub use bridge::ffi::{PassOptions, PassOutcome, PassStatistics};
 use melior::{
     ir::{operation::OperationLike, operation::OperationRef},
     pass::Pass,

@@ -34,6 +34,7 @@ fn run(input: &Path, pipeline: &str) -> Result<String, String> {
     let mut module = pld::parse_file(&context, input).map_err(|e| e.to_string())?;
     let pm = PassManager::new(&context);
     parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline).map_err(|e| e.to_string())?;
-    pm.run(&mut module).map_err(|_| format!("{pipeline} failed"))?; // errors already printed
+    pm.run(&mut module)
+        .map_err(|_| format!("{pipeline} failed"))?; // errors already printed
     Ok(module.as_operation().to_string())
 }

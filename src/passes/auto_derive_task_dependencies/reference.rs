@@ -4,9 +4,8 @@
 //! every minimal edge one of these.
 
 use crate::{
-    analysis::alias::AliasClasses,
-    analysis::directions::Directions,
-    ir::op_kind::op_key, ir::types::is_tensor_like, ir::walk::ops_of_kind,
+    analysis::alias::AliasClasses, analysis::directions::Directions, ir::op_kind::op_key,
+    ir::types::is_tensor_like, ir::walk::ops_of_kind,
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, ValueLike,

@@ -1,0 +1,662 @@
+//! One CHIP orchestration function → `orchestration/<fn>.cpp`, written against
+//! `pld_runtime/orchestration.h` as docs/runtime-api.md prescribes.
+//!
+//! Code is emitted per op, not per pattern (`docs/spec/orchestration.md`):
+//! every op of [`OrchOp`] has one arm in [`Emitter::op`], regions recurse, so
+//! nested loops, loops inside branches and tasks inside both come out as C++
+//! loops and branches. SSA values become C++ locals: a tensor is a
+//! `pld::rt::Tensor` descriptor (a parameter by reference, everything else by
+//! value), an integer scalar an `int64_t` kept sign-extended from its width
+//! (`pld_runtime/scalar.h`), a CommContext a pointer. Values that carry across
+//! region boundaries (`scf.for` iter_args, `scf.while` arguments, `scf.if` and
+//! loop results) are variables declared before the op and assigned at its
+//! terminator (all yielded values are read before any is assigned).
+
+use super::{
+    names::{Locals, c_identifier, quoted},
+    orch_ops::{BinOp, OrchOp, element_bytes, scalar_bits},
+    plan::{Kernel, Planner, param_direction},
+};
+use crate::{
+    analysis::directions::{Direction, recorded_arg_directions},
+    ir::attributes::int_attr,
+    ir::calls::callee_name,
+    ir::func_kind::symbol_name,
+    ir::op_kind::op_name,
+    ir::signature::{entry_block, param_types},
+    ir::tensor_type::TensorLike,
+    ir::types::{is_comm_ctx, is_tensor_like},
+};
+use melior::ir::{
+    BlockLike, BlockRef, Location, RegionLike, Type, Value, ValueLike,
+    attribute::{ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute},
+    operation::{OperationLike, OperationRef},
+};
+use std::{collections::HashMap, fmt::Write, rc::Rc};
+
+mod control_flow;
+mod descriptors;
+mod scalars;
+mod tasks;
+
+/// One planned sub-build: its orchestration source and the kernels it launches.
+pub struct SubBuild {
+    /// The function's symbol (directory and file name).
+    pub name: String,
+    /// Its C symbol (`extern "C"`).
+    pub c_name: String,
+    pub cpp: String,
+    /// (func_id, kernel) in order of first launch.
+    pub kernels: Vec<(usize, Rc<Kernel>)>,
+    /// Directions of the function's tensor parameters.
+    pub signature: Vec<Direction>,
+}
+
+/// The key of an SSA value.
+pub fn vkey<'c, 'a>(v: impl ValueLike<'c>) -> usize {
+    v.to_raw().ptr as usize
+}
+
+/// The name of a location (`loc("out")`), if it is a NameLoc.
+pub fn loc_name(loc: Location) -> Option<String> {
+    unsafe {
+        let raw = loc.to_raw();
+        if !mlir_sys::mlirLocationIsAName(raw) {
+            return None;
+        }
+        let s = mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationNameGetName(raw));
+        let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/// A location as `file:line:col` (or MLIR's printed form), for runtime messages.
+pub(crate) fn loc_text(loc: Location) -> String {
+    crate::diag::location_text(loc)
+}
+
+/// What an SSA value is in the generated code.
+#[derive(Clone, Debug)]
+enum Val {
+    /// A tensor descriptor: the C++ expression naming it.
+    Tensor(String),
+    /// A `CommContext*`.
+    Ctx(String),
+    /// An `int64_t` holding an integer of this many bits, sign-extended.
+    Int(String, u32),
+}
+
+impl Val {
+    fn expr(&self) -> &str {
+        match self {
+            Val::Tensor(e) | Val::Ctx(e) | Val::Int(e, _) => e,
+        }
+    }
+}
+
+fn dir_cpp(d: Direction) -> &'static str {
+    match d {
+        Direction::In => "Dir::In",
+        Direction::Out => "Dir::Out",
+        Direction::InOut => "Dir::InOut",
+    }
+}
+
+fn i64_list(op: &OperationRef, name: &str) -> Option<Vec<i64>> {
+    let attr = op.attribute(name).ok()?;
+    if let Ok(dense) = DenseI64ArrayAttribute::try_from(attr) {
+        return (0..dense.len()).map(|i| dense.element(i).ok()).collect();
+    }
+    let array = ArrayAttribute::try_from(attr).ok()?;
+    (0..array.len())
+        .map(|i| {
+            IntegerAttribute::try_from(array.element(i).ok()?)
+                .ok()
+                .map(|a| a.value())
+        })
+        .collect()
+}
+
+/// A comment naming a task: `task 1 (after 0): callee(a, b)`.
+pub fn task_comment(call: &OperationRef, callee: &str, operands: &[String]) -> String {
+    let id = int_attr(call, "pl.task_id")
+        .map(|i| format!("task {i}"))
+        .unwrap_or_else(|| "task".into());
+    let deps = match i64_list(call, "pl.task_deps") {
+        Some(d) if !d.is_empty() => {
+            format!(
+                " (after {})",
+                d.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+        _ => String::new(),
+    };
+    format!("{id}{deps}: {callee}({})", operands.join(", "))
+}
+
+/// A C++ array argument: `nullptr` when empty, else a named local array
+/// declared on `out` first.
+fn array_arg(out: &mut String, ind: &str, name: &str, items: &[String]) -> String {
+    if items.is_empty() {
+        return "nullptr".into();
+    }
+    let _ = writeln!(
+        out,
+        "{ind}const int64_t {name}[{}] = {{{}}};",
+        items.len(),
+        items.join(", ")
+    );
+    name.to_string()
+}
+
+struct Param {
+    decl: String,
+    used: bool,
+}
+
+/// Emits `func`'s orchestration source. `dispatch_width`: a HOST dispatch
+/// gives this callable a runtime launch width (`OrchArgs::dispatch_block_num`),
+/// which its calls without `pl.core_num` use.
+pub fn emit<'c, 'a>(
+    p: &mut Planner<'c, 'a>,
+    func: &OperationRef<'c, 'a>,
+    dispatch_width: bool,
+) -> Option<SubBuild> {
+    let name = symbol_name(func)?.to_string();
+    let c_name = c_identifier(&name);
+    let entry = entry_block(func)?;
+    let errors_before = p.errors;
+    if func
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .and_then(|b| b.next_in_region())
+        .is_some()
+    {
+        p.error(
+            &func,
+            &format!("orchestration function @{name} must have a single-block body"),
+        );
+        return None;
+    }
+
+    let mut e = Emitter {
+        p,
+        fname: name.clone(),
+        locals: Locals::default(),
+        vals: HashMap::new(),
+        params: Vec::new(),
+        param_of: HashMap::new(),
+        kernels: Vec::new(),
+        dispatch_width,
+        uses_dispatch_width: false,
+        uses_scope: false,
+        launch_width: None,
+        body: String::new(),
+        poisoned: Default::default(),
+        read_poison: false,
+    };
+    let (mut n_tensors, mut n_comms, mut n_scalars) = (0usize, 0usize, 0usize);
+    let mut signature = Vec::new();
+    for (i, ty) in param_types(func).into_iter().enumerate() {
+        let Ok(arg) = entry.argument(i) else { continue };
+        let base = loc_name(arg.location()).unwrap_or_else(|| format!("arg{i}"));
+        let (val, decl) = if is_comm_ctx(ty) {
+            let var = e.locals.fresh(&format!("ctx_{base}"));
+            let decl = format!("  pld::rt::CommContext* {var} = args->comm({n_comms});\n");
+            n_comms += 1;
+            (Val::Ctx(var), decl)
+        } else if is_tensor_like(ty) {
+            let var = e.locals.fresh(&base);
+            let decl = format!("  pld::rt::Tensor& {var} = args->tensor({n_tensors});\n");
+            signature.push(param_direction(func, i));
+            n_tensors += 1;
+            (Val::Tensor(var), decl)
+        } else if let Some(bits) = scalar_bits(ty) {
+            let var = e.locals.fresh(&base);
+            let decl = format!(
+                "  const int64_t {var} = pld::rt::sext(args->scalar({n_scalars}), {bits});\n"
+            );
+            n_scalars += 1;
+            (Val::Int(var, bits), decl)
+        } else {
+            e.p.error(&func,
+                &format!(
+                    "orchestration function @{name}: parameter #{i} must be a tensor, a CommContext or an integer scalar, got '{ty}'"
+                ),
+            );
+            continue;
+        };
+        e.param_of.insert(vkey(arg), e.params.len());
+        e.params.push(Param { decl, used: false });
+        e.vals.insert(vkey(arg), val);
+    }
+    e.block(&entry, 1);
+    if e.p.errors > errors_before {
+        return None;
+    }
+
+    let mut cpp = String::new();
+    let _ = writeln!(
+        cpp,
+        "// Generated by pld-translate --pld-to-ascend-build: CHIP orchestration @{name}."
+    );
+    let _ = writeln!(
+        cpp,
+        "// Tasks are submitted in program order (= dependency order; each submit completes"
+    );
+    let _ = writeln!(
+        cpp,
+        "// before it returns). See docs/runtime-api.md and docs/codegen.md."
+    );
+    let _ = writeln!(cpp, "#include \"pld_runtime/orchestration.h\"\n");
+    let _ = writeln!(
+        cpp,
+        "extern \"C\" int {c_name}(pld::rt::Orchestration* orch, const pld::rt::OrchArgs* args) {{"
+    );
+    let _ = writeln!(cpp, "  using pld::rt::Dir;");
+    let _ = writeln!(cpp, "  using pld::rt::Task;");
+    if n_scalars > 0 {
+        let _ = writeln!(
+            cpp,
+            "  if (args->num_tensors != {n_tensors} || args->num_comms != {n_comms} || args->num_scalars != {n_scalars}) {{"
+        );
+    } else {
+        let _ = writeln!(
+            cpp,
+            "  if (args->num_tensors != {n_tensors} || args->num_comms != {n_comms}) {{"
+        );
+    }
+    let _ = writeln!(
+        cpp,
+        "    return orch->latch_error(SIMPLER_ERROR_INVALID_ARGS);"
+    );
+    let _ = writeln!(cpp, "  }}");
+    if e.uses_dispatch_width {
+        let _ = writeln!(
+            cpp,
+            "  // The launch width the HOST dispatch gave this callable (0: none, one block)."
+        );
+        let _ = writeln!(cpp, "  const int block_num = args->dispatch_block_num;");
+        let _ = writeln!(
+            cpp,
+            "  if (block_num < 0) return orch->latch_error(SIMPLER_ERROR_INVALID_ARGS);"
+        );
+    }
+    if e.uses_scope {
+        let _ = writeln!(
+            cpp,
+            "  // Owns every pl.tensor.create buffer until this call returns."
+        );
+        let _ = writeln!(cpp, "  pld::rt::AllocScope alloc_scope(orch);");
+    }
+    for param in e.params.iter().filter(|p| p.used) {
+        cpp.push_str(&param.decl);
+    }
+    cpp.push('\n');
+    cpp.push_str(&e.body);
+    let _ = writeln!(cpp, "}}");
+    Some(SubBuild {
+        name,
+        c_name,
+        cpp,
+        kernels: e.kernels,
+        signature,
+    })
+}
+
+struct Emitter<'p, 'c, 'a> {
+    p: &'p mut Planner<'c, 'a>,
+    fname: String,
+    locals: Locals,
+    vals: HashMap<usize, Val>,
+    params: Vec<Param>,
+    /// SSA key of a parameter → index into `params`.
+    param_of: HashMap<usize, usize>,
+    kernels: Vec<(usize, Rc<Kernel>)>,
+    dispatch_width: bool,
+    uses_dispatch_width: bool,
+    uses_scope: bool,
+    /// Inside a `pl.launch`: the C++ expression of its block count.
+    launch_width: Option<String>,
+    body: String,
+    /// Results of ops that failed to emit (an error was reported, or they
+    /// read such a result): their uses report nothing more, so one cause
+    /// gives one error, not one per later use.
+    poisoned: std::collections::HashSet<usize>,
+    /// The op being emitted read a poisoned value.
+    read_poison: bool,
+}
+
+fn ind(depth: usize) -> String {
+    "  ".repeat(depth)
+}
+
+impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
+    /// The binding of `v` (marking a parameter used), or a located error.
+    fn val(&mut self, op: &OperationRef<'c, 'a>, v: Value<'c, 'a>) -> Option<Val> {
+        let key = vkey(v);
+        if let Some(&k) = self.param_of.get(&key) {
+            self.params[k].used = true;
+        }
+        if let Some(b) = self.vals.get(&key) {
+            return Some(b.clone());
+        }
+        if self.poisoned.contains(&key) {
+            self.read_poison = true;
+            return None;
+        }
+        let what = crate::ir::values::as_result(v)
+            .map(|r| crate::diag::msg!("a result of '{}'", op_name(&r.owner())))
+            .unwrap_or_else(|| "a value".into());
+        self.p.error(
+            &op,
+            &format!("operand {what} has no runtime form in the orchestration codegen"),
+        );
+        None
+    }
+
+    fn operand(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<Val> {
+        let v = op.operand(i).ok()?;
+        self.val(op, v)
+    }
+
+    fn tensor(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<String> {
+        match self.operand(op, i)? {
+            Val::Tensor(t) => Some(t),
+            other => {
+                self.p.error(
+                    &op,
+                    &format!("operand #{i} must be a tensor, got '{}'", other.expr()),
+                );
+                None
+            }
+        }
+    }
+
+    fn int(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<(String, u32)> {
+        match self.operand(op, i)? {
+            Val::Int(e, b) => Some((e, b)),
+            _ => {
+                self.p
+                    .error(&op, &format!("operand #{i} must be an integer scalar"));
+                None
+            }
+        }
+    }
+
+    /// A fresh local named after `v`'s location (or `hint`).
+    fn fresh(&mut self, v: Value<'c, 'a>, hint: &str) -> String {
+        let base = loc_name(v.location()).unwrap_or_else(|| hint.to_string());
+        self.locals.fresh(&base)
+    }
+
+    /// Declares a local holding `v` (of its type), initialized with `init`
+    /// (`None`: default), and binds `v` to it.
+    fn declare(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        v: Value<'c, 'a>,
+        hint: &str,
+        init: Option<&str>,
+        depth: usize,
+    ) -> Option<Val> {
+        let ty = v.r#type();
+        let var = self.fresh(v, hint);
+        let i = format!("{}{}", ind(depth), maybe_unused(v));
+        let val = if is_tensor_like(ty) {
+            match init {
+                Some(x) => {
+                    let _ = writeln!(self.body, "{i}pld::rt::Tensor {var} = {x};");
+                }
+                None => {
+                    let _ = writeln!(self.body, "{i}pld::rt::Tensor {var};");
+                }
+            }
+            Val::Tensor(var)
+        } else if let Some(bits) = scalar_bits(ty) {
+            let _ = writeln!(self.body, "{i}int64_t {var} = {};", init.unwrap_or("0"));
+            Val::Int(var, bits)
+        } else if is_comm_ctx(ty) {
+            let _ = writeln!(
+                self.body,
+                "{i}pld::rt::CommContext* {var} = {};",
+                init.unwrap_or("nullptr")
+            );
+            Val::Ctx(var)
+        } else {
+            self.p.error(
+                &op,
+                &format!("a value of type '{ty}' has no runtime form in the orchestration codegen"),
+            );
+            return None;
+        };
+        self.vals.insert(vkey(v), val.clone());
+        Some(val)
+    }
+
+    fn bind(&mut self, v: Value<'c, 'a>, val: Val) {
+        self.vals.insert(vkey(v), val);
+    }
+
+    /// `return orch->fail(rc, "<op> at <loc>: <what>")` for a failing runtime call.
+    fn fail_msg(op: &OperationRef, what: &str) -> String {
+        quoted(&format!(
+            "{} at {}: {what}",
+            op_name(op),
+            loc_text(op.location())
+        ))
+    }
+
+    /// The runtime arrays hold one entry per dimension of the declared rank: a
+    /// tensor that arrives with another rank is refused before they are read.
+    fn rank_guard(&mut self, op: &OperationRef<'c, 'a>, t: &str, rank: usize, depth: usize) {
+        let msg = Self::fail_msg(
+            op,
+            &format!("the tensor has another rank than {rank} at run time"),
+        );
+        let _ = writeln!(
+            self.body,
+            "{}if ({t}.rank != {rank}) return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {msg});",
+            ind(depth)
+        );
+    }
+
+    fn block(&mut self, block: &BlockRef<'c, 'a>, depth: usize) {
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            self.op(&op, depth);
+        }
+    }
+
+    fn op(&mut self, op: &OperationRef<'c, 'a>, depth: usize) {
+        let errors = self.p.errors;
+        let outer_read_poison = std::mem::take(&mut self.read_poison);
+        self.emit_op(op, depth);
+        if self.p.errors > errors || self.read_poison {
+            for r in 0..op.result_count() {
+                if let Ok(v) = op.result(r)
+                    && !self.vals.contains_key(&vkey(v))
+                {
+                    self.poisoned.insert(vkey(v));
+                }
+            }
+        }
+        // An enclosing op (this one sits in its region) failed too.
+        self.read_poison |= outer_read_poison;
+    }
+
+    fn emit_op(&mut self, op: &OperationRef<'c, 'a>, depth: usize) {
+        let name = op_name(op);
+        let Some(kind) = OrchOp::from_name(&name) else {
+            if super::orch_ops::is_deferred(op) {
+                return; // reported by the plan ("was never lowered")
+            }
+            self.p.error(&op,
+                &format!(
+                    "in CHIP orchestration function @{} is not supported by the orchestration codegen (run --legalize-spmd-launches first)",
+                    self.fname
+                ),
+            );
+            return;
+        };
+        let i = ind(depth);
+        match kind {
+            OrchOp::Return => {
+                let _ = writeln!(self.body, "{i}return orch->status();");
+            }
+            OrchOp::Terminator => {} // emitted by the owner of the region
+            OrchOp::Call | OrchOp::Submit => self.task(op, kind == OrchOp::Submit, depth),
+            OrchOp::Launch => self.launch(op, depth),
+            OrchOp::Require => {
+                let Some((cond, _)) = self.int(op, 0) else {
+                    return;
+                };
+                let code = int_attr(op, "code").unwrap_or(5);
+                let message = op
+                    .attribute("message")
+                    .ok()
+                    .and_then(crate::ir::attributes::attr_str)
+                    .unwrap_or_default();
+                let names = crate::ir::attributes::string_list(op, "value_names");
+                let mut seen = Vec::new();
+                for (k, name) in names.into_iter().enumerate() {
+                    let Some((v, _)) = self.int(op, 1 + k) else {
+                        return;
+                    };
+                    seen.push((name, v));
+                }
+                let text = match super::names::seen_report(&message, &seen) {
+                    Some(expr) => format!("({expr}).c_str()"),
+                    None => quoted(&message),
+                };
+                let _ = writeln!(
+                    self.body,
+                    "{i}if ({cond} == 0) return orch->fail({code}, {text});"
+                );
+            }
+            OrchOp::Cast => {
+                if let (Some(v), Ok(r)) = (self.operand(op, 0), op.result(0)) {
+                    self.bind(r.into(), v);
+                }
+            }
+            OrchOp::Constant => self.constant(op, depth),
+            OrchOp::Binary(b) => self.binary(op, b, depth),
+            OrchOp::Cmp => self.cmp(op, depth),
+            OrchOp::Select => {
+                let Some((c, _)) = self.int(op, 0) else {
+                    return;
+                };
+                let (Some(a), Some(b), Ok(r)) =
+                    (self.operand(op, 1), self.operand(op, 2), op.result(0))
+                else {
+                    return;
+                };
+                let init = format!("{c} != 0 ? {} : {}", a.expr(), b.expr());
+                if let (Val::Int(..), Val::Int(..))
+                | (Val::Tensor(_), Val::Tensor(_))
+                | (Val::Ctx(_), Val::Ctx(_)) = (&a, &b)
+                {
+                    self.declare_const(op, r.into(), "sel", &init, depth);
+                } else {
+                    self.p
+                        .error(&op, "both alternatives must have one runtime kind");
+                }
+            }
+            OrchOp::ExtS
+            | OrchOp::ExtU
+            | OrchOp::Trunc
+            | OrchOp::IndexCast
+            | OrchOp::IndexCastUi => self.int_cast(op, kind, depth),
+            OrchOp::For => self.scf_for(op, depth),
+            OrchOp::While => self.scf_while(op, depth),
+            OrchOp::If => self.scf_if(op, depth),
+            OrchOp::Slice
+            | OrchOp::View
+            | OrchOp::Reshape
+            | OrchOp::Transpose
+            | OrchOp::SetValidShape => self.descriptor(op, kind, depth),
+            OrchOp::Create => self.create(op, depth),
+            OrchOp::Assemble => {
+                let (Some(target), Some(src), Ok(r)) =
+                    (self.tensor(op, 0), self.tensor(op, 1), op.result(0))
+                else {
+                    return;
+                };
+                let offsets: Vec<String> = i64_list(op, "offsets")
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|o| o.to_string())
+                    .collect();
+                let _ = writeln!(self.body, "{i}{{");
+                self.rank_guard(op, &target, offsets.len(), depth + 1);
+                let arr = array_arg(&mut self.body, &format!("{i}  "), "offsets", &offsets);
+                let _ = writeln!(
+                    self.body,
+                    "{i}  if (int rc = orch->assemble({target}, {src}, {arr})) return rc;"
+                );
+                let _ = writeln!(self.body, "{i}}}");
+                self.bind(r.into(), Val::Tensor(target));
+            }
+            OrchOp::Write => {
+                let (Some(dst), Some((value, _)), Ok(r)) =
+                    (self.tensor(op, 0), self.int(op, 1), op.result(0))
+                else {
+                    return;
+                };
+                let mut indices = Vec::new();
+                for k in 2..op.operand_count() {
+                    let Some((x, _)) = self.int(op, k) else {
+                        return;
+                    };
+                    indices.push(x);
+                }
+                let _ = writeln!(self.body, "{i}{{");
+                self.rank_guard(op, &dst, indices.len(), depth + 1);
+                let arr = array_arg(&mut self.body, &format!("{i}  "), "indices", &indices);
+                let _ = writeln!(
+                    self.body,
+                    "{i}  if (int rc = orch->write_int({dst}, {arr}, {value})) return rc;"
+                );
+                let _ = writeln!(self.body, "{i}}}");
+                self.bind(r.into(), Val::Tensor(dst));
+            }
+        }
+    }
+}
+
+/// `[[maybe_unused]] ` for a value nothing reads (g++ -Werror would refuse the local).
+fn maybe_unused(v: Value) -> &'static str {
+    if unsafe { mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(v.to_raw())) } {
+        "[[maybe_unused]] "
+    } else {
+        ""
+    }
+}
+
+/// `value` (an integer attribute's) as its `bits`-bit two's complement, sign-extended.
+fn sext(value: i64, bits: u32) -> i64 {
+    if bits >= 64 {
+        return value;
+    }
+    let s = 64 - bits;
+    (value << s) >> s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sext;
+
+    #[test]
+    fn constants_are_sign_extended_from_their_width() {
+        assert_eq!(sext(1, 1), -1);
+        assert_eq!(sext(255, 8), -1);
+        assert_eq!(sext(127, 8), 127);
+        assert_eq!(sext(-5, 64), -5);
+        assert_eq!(sext(0x8000_0000, 32), i32::MIN as i64);
+    }
+}
