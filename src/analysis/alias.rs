@@ -24,7 +24,7 @@
 use crate::{
     analysis::contiguity::ContiguityTrace,
     ir::calls::callee,
-    ir::op_kind::{OpKind, key, op_key, op_kind},
+    ir::op_kind::{OpKind, op_id, op_kind, value_id},
     ir::ptr_map::PtrMap,
     ir::types::is_tensor_like,
     ir::walk::ops_in,
@@ -82,7 +82,7 @@ impl AliasClasses {
             if !is_tensor_like(value.r#type()) {
                 return;
             }
-            let k = key(value);
+            let k = value_id(value);
             // Windows of one pld.window_buffer may overlap (any offsets):
             // they join the buffer's class, one class per allocation.
             if let Some(result) = crate::ir::values::as_result(value)
@@ -90,21 +90,21 @@ impl AliasClasses {
                     == crate::ir::op_kind::OpKind::Window
                 && let Ok(buffer) = result.owner().operand(0)
             {
-                classes.union(k, key(buffer));
+                classes.union(k, value_id(buffer));
             }
             match alias_sources(value, trace, functions) {
                 Sources::Values(sources) => {
                     for source in sources {
-                        classes.union(k, key(source));
+                        classes.union(k, value_id(source));
                     }
                 }
                 Sources::Group(group, members) => {
                     let first = *groups.entry(group).or_insert_with(|| {
                         let members = members(&predecessors);
-                        let first = members.first().map(|v| key(*v));
+                        let first = members.first().map(|v| value_id(*v));
                         if let Some(first) = first {
                             for m in &members[1..] {
-                                classes.union(first, key(*m));
+                                classes.union(first, value_id(*m));
                             }
                         }
                         first
@@ -155,7 +155,7 @@ impl AliasClasses {
 
     /// The class representative of a value.
     pub fn class(&mut self, value: Value) -> usize {
-        self.find(key(value))
+        self.find(value_id(value))
     }
 }
 
@@ -231,7 +231,7 @@ fn alias_sources<'c: 'a, 'a>(
 /// The flow of a region-holding op ([`op_flow`]), as a group.
 fn flow_group<'c: 'a, 'a>(op: OperationRef<'c, 'a>) -> Sources<'c, 'a> {
     Sources::Group(
-        op_key(&op),
+        op_id(&op),
         Box::new(move |_: &Predecessors<'c, 'a>| op_flow(&op)),
     )
 }

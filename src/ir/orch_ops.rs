@@ -268,7 +268,7 @@ pub fn element_bytes(ty: Type) -> Option<u32> {
 /// Reports (at each op's location) everything in the CHIP orchestration body
 /// `func` that the orchestration codegen cannot emit; returns the error count.
 /// One error per op; an unsupported op's regions are not searched further.
-/// Ops in `skip` (by `crate::ir::op_kind::op_key`) were already reported.
+/// Ops in `skip` (by `crate::ir::op_kind::op_id`) were already reported.
 pub fn check_body<'c, 'a>(
     func: &OperationRef<'c, 'a>,
     functions: &crate::ir::walk::FunctionMap<'c, 'a>,
@@ -308,7 +308,7 @@ pub fn check_body<'c, 'a>(
         let mut next = block.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
-            if skip.contains(&crate::ir::op_kind::op_key(&op)) {
+            if skip.contains(&crate::ir::op_kind::op_id(&op)) {
                 continue;
             }
             match check_op(&op, functions) {

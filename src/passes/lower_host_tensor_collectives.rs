@@ -51,7 +51,7 @@ use crate::{
     ir::builders,
     ir::func_kind::is_host_orchestrator,
     ir::mutation::{insert_before, replace_all_uses},
-    ir::op_kind::{key, op_key, op_name},
+    ir::op_kind::{op_id, op_name, value_id},
     ir::symbols::{SymbolTable, structurally_equal},
     ir::tensor_type::TensorLike,
     ir::walk::{enclosing_function, module_body, module_functions},
@@ -371,7 +371,7 @@ fn window_buffers<'c, 'a>(
     let mut seen = HashSet::new();
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
-        if !seen.insert(key(v)) {
+        if !seen.insert(value_id(v)) {
             continue;
         }
         let sources = trace.sources(v).map_err(|c| (c.location, c.note()))?;
@@ -405,7 +405,7 @@ fn window_buffers<'c, 'a>(
                 diag::msg!("this pld.window is not of a pld.window_buffer of this body"),
             ));
         };
-        if !buffers.iter().any(|b| op_key(b) == op_key(&buffer)) {
+        if !buffers.iter().any(|b| op_id(b) == op_id(&buffer)) {
             buffers.push(buffer);
         }
     }
