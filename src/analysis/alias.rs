@@ -24,8 +24,8 @@
 use crate::{
     analysis::contiguity::ContiguityTrace,
     ir::calls::callee,
+    ir::handle_maps::PtrMap,
     ir::op_kind::{OpKind, op_id, op_kind, value_id},
-    ir::ptr_map::PtrMap,
     ir::types::is_tensor_like,
     ir::walk::ops_in,
 };
@@ -85,7 +85,7 @@ impl AliasClasses {
             let k = value_id(value);
             // Windows of one pld.window_buffer may overlap (any offsets):
             // they join the buffer's class, one class per allocation.
-            if let Some(result) = crate::ir::values::as_result(value)
+            if let Some(result) = crate::ir::value_defs::as_result(value)
                 && crate::ir::op_kind::op_kind(&result.owner())
                     == crate::ir::op_kind::OpKind::Window
                 && let Ok(buffer) = result.owner().operand(0)
@@ -176,7 +176,7 @@ fn alias_sources<'c: 'a, 'a>(
     trace: &ContiguityTrace<'c, 'a>,
     functions: &crate::ir::walk::FunctionMap<'c, 'a>,
 ) -> Sources<'c, 'a> {
-    if let Some(result) = crate::ir::values::as_result(value) {
+    if let Some(result) = crate::ir::value_defs::as_result(value) {
         let op = result.owner();
         let kind = op_kind(&op);
         if kind.is_call() {
@@ -190,7 +190,7 @@ fn alias_sources<'c: 'a, 'a>(
             None => flow_group(op),
         };
     }
-    if crate::ir::values::as_argument(value).is_none() {
+    if crate::ir::value_defs::as_argument(value).is_none() {
         return Sources::Values(Vec::new());
     }
     if let Some(sources) = trace.followed(value) {
@@ -294,7 +294,7 @@ fn call_result_sources<'c, 'a>(
         if let Some(ret) = b.terminator()
             && op_kind(&ret) == OpKind::Return
             && let Ok(returned) = ret.operand(n)
-            && let Some(param) = crate::ir::values::returned_param(returned, entry)
+            && let Some(param) = crate::ir::value_defs::returned_param(returned, entry)
             && let Ok(operand) = op.operand(param)
         {
             sources.push(operand);

@@ -12,8 +12,8 @@
 
 use crate::{ir::func_kind::symbol_name, ir::tensor_type::TensorView};
 use crate::{
+    ir::handle_maps::PtrMap,
     ir::op_kind::{OpKind, op_kind, op_name, value_id},
-    ir::ptr_map::PtrMap,
 };
 use melior::ir::{
     BlockLike, BlockRef, Location, RegionLike, Value, ValueLike,
@@ -212,10 +212,10 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
     }
 
     fn step(&self, value: Value<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Fail<'c, 'a>> {
-        if let Some(arg) = crate::ir::values::as_argument(value) {
+        if let Some(arg) = crate::ir::value_defs::as_argument(value) {
             return self.argument_sources(value, arg);
         }
-        let Some(result) = crate::ir::values::as_result(value) else {
+        let Some(result) = crate::ir::value_defs::as_result(value) else {
             return Err(Fail::Value(
                 value,
                 "value",
@@ -413,7 +413,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
                 let returned = ret
                     .operand(n)
                     .map_err(|_| Fail::Op(*op, "callee returns fewer values"))?;
-                let param = crate::ir::values::as_argument(returned)
+                let param = crate::ir::value_defs::as_argument(returned)
                     .filter(|a| a.owner() == entry)
                     .ok_or_else(|| {
                         Fail::Text(

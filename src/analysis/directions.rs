@@ -23,8 +23,8 @@ use crate::{
     diag,
     ir::calls::{call_arg_count, callee, runtime_alloc_outs},
     ir::func_kind::symbol_name,
+    ir::handle_maps::{NameMap, NameSet, PtrMap},
     ir::op_kind::{OpKind, op_id, op_kind},
-    ir::ptr_map::{NameMap, NameSet, PtrMap},
     ir::signature::{arg_attr_lists, entry_block, param_types},
     ir::types::is_tensor_like,
     ir::walk::{function_map, ops_in},
@@ -82,7 +82,7 @@ fn is_view_op(kind: OpKind) -> bool {
 
 /// Memoized parameter directions of every function of a module, and the
 /// per-function analyses they are derived from (alias classes), so that a
-/// pass -- or a pipeline, through [`crate::analysis::manager`] -- computes each once.
+/// pass -- or a pipeline, through [`crate::analysis::pipeline_analyses`] -- computes each once.
 ///
 /// A function's directions need its callees' first, so they are computed in
 /// a post-order of the call graph, by an explicit stack (a 20k-deep call

@@ -15,8 +15,8 @@ use crate::{
     analysis::contiguity::ContiguityTrace,
     diag,
     ir::func_kind::{is_chip_orchestration, symbol_name},
+    ir::handle_maps::PtrMap,
     ir::op_kind::{op_id, value_id},
-    ir::ptr_map::PtrMap,
 };
 use melior::ir::{
     Location, Value, ValueLike,
@@ -181,11 +181,11 @@ pub fn op_from_id<'c, 'a>(k: usize) -> OperationRef<'c, 'a> {
 
 /// HOST-side leaf: a `pld.window` of a `pld.window_buffer` is that buffer.
 pub fn window_buffer_leaf(value: Value) -> Option<usize> {
-    let window = crate::ir::values::as_result(value)?.owner();
+    let window = crate::ir::value_defs::as_result(value)?.owner();
     if !is_op(&window, "pld.window") {
         return None;
     }
-    let buffer = crate::ir::values::as_result(window.operand(0).ok()?)?.owner();
+    let buffer = crate::ir::value_defs::as_result(window.operand(0).ok()?)?.owner();
     is_op(&buffer, "pld.window_buffer").then(|| op_id(&buffer))
 }
 
@@ -197,14 +197,14 @@ fn is_op(op: &OperationRef, name: &str) -> bool {
 /// CHIP-side leaf: a function parameter is its index (the trace roots a
 /// block argument only at a `func.func` entry).
 pub fn parameter_leaf(value: Value) -> Option<usize> {
-    crate::ir::values::as_argument(value).map(|a| a.argument_number())
+    crate::ir::value_defs::as_argument(value).map(|a| a.argument_number())
 }
 
 /// The explicit domain (`pld.comm_domain`) of a window buffer; `None`: the
 /// HOST orchestrator's implicit domain.
 pub fn buffer_domain<'c, 'a>(buffer: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let domain = buffer.operand(0).ok()?;
-    let op = crate::ir::values::as_result(domain)?.owner();
+    let op = crate::ir::value_defs::as_result(domain)?.owner();
     is_op(&op, "pld.comm_domain").then_some(op)
 }
 
@@ -317,7 +317,7 @@ fn value_of<'c, 'a>(k: usize) -> Value<'c, 'a> {
 
 /// Where a root is written: its op, or the parameter's location.
 fn root_location<'c>(root: Value<'c, '_>) -> Location<'c> {
-    match crate::ir::values::as_result(root) {
+    match crate::ir::value_defs::as_result(root) {
         Some(r) => r.owner().location(),
         None => root.location(),
     }
@@ -326,14 +326,14 @@ fn root_location<'c>(root: Value<'c, '_>) -> Location<'c> {
 /// What a root is, for the note at it: an op's result, else a parameter (a
 /// root block argument is a function entry's).
 fn root_note(root: Value) -> String {
-    match crate::ir::values::as_result(root) {
+    match crate::ir::value_defs::as_result(root) {
         Some(r) => diag::msg!(
             "both are views of this '{}' result",
             crate::ir::op_kind::op_name(&r.owner())
         ),
         None => diag::msg!(
             "both are views of this parameter (#{})",
-            crate::ir::values::as_argument(root).map_or(0, |a| a.argument_number())
+            crate::ir::value_defs::as_argument(root).map_or(0, |a| a.argument_number())
         ),
     }
 }

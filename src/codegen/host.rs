@@ -6,8 +6,8 @@
 
 use super::{
     chip::{loc_name, loc_text, task_comment, value_id},
-    names::{Locals, c_identifier, quoted},
-    plan::{Planner, string_attr},
+    cpp_names::{Locals, c_identifier, quoted},
+    tree_plan::{Planner, string_attr},
 };
 use crate::{
     ir::attributes::int_attr,
@@ -325,8 +325,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     };
                     seen.push((name, v));
                 }
-                let text =
-                    super::names::seen_report(&message, &seen).unwrap_or_else(|| quoted(&message));
+                let text = super::cpp_names::seen_report(&message, &seen)
+                    .unwrap_or_else(|| quoted(&message));
                 let _ = writeln!(
                     self.out,
                     "{indent}if (!({c})) return host->fail({code}, {text});"

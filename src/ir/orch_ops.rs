@@ -187,7 +187,7 @@ impl OrchOp {
 
 thread_local! {
     /// [`OrchOp::from_name`] by op-class TypeID (process-wide, never reused).
-    static ORCH_OPS: std::cell::RefCell<crate::ir::ptr_map::PtrMap<Option<OrchOp>>> = Default::default();
+    static ORCH_OPS: std::cell::RefCell<crate::ir::handle_maps::PtrMap<Option<OrchOp>>> = Default::default();
 }
 
 /// [`OrchOp::from_name`] of `op` (named `name`): the table is searched once
@@ -446,7 +446,7 @@ fn check_task<'c, 'a>(
     } else {
         Vec::new()
     };
-    let returned = crate::ir::values::returned_params(func);
+    let returned = crate::ir::value_defs::returned_params(func);
     for n in 0..op.result_count() {
         let Ok(r) = op.result(n) else { continue };
         if alloc_outs.contains(&(n as i64)) {

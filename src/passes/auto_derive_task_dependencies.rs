@@ -48,8 +48,8 @@ use crate::{
     ir::attributes::{DiscardableAttrSetter, i64_attr},
     ir::calls::runtime_alloc_outs,
     ir::func_kind::is_orchestration_body,
+    ir::handle_maps::{NameMap, PtrMap},
     ir::op_kind::{OpKind, op_id, op_kind},
-    ir::ptr_map::{NameMap, PtrMap},
     ir::types::is_tensor_like,
     ir::walk::{module_body, module_functions},
 };
@@ -84,7 +84,7 @@ impl ModulePass for AutoDeriveTaskDependencies {
             plans.extend(plan_function(func, directions));
         }
         let context_ref = module.context();
-        let context = crate::ir::context::borrow(&context_ref);
+        let context = crate::ir::context_borrow::borrow(&context_ref);
         self.statistics.tasks_numbered = plans.len() as u64;
         self.statistics.task_dependencies =
             plans.iter().map(|(_, _, deps)| deps.len() as u64).sum();

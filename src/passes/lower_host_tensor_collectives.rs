@@ -208,7 +208,7 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
 
     // Symbols: reuse an identical one, reject anything else of that name.
     let context_ref = module.context();
-    let context = crate::ir::context::borrow(&context_ref);
+    let context = crate::ir::context_borrow::borrow(&context_ref);
     let variants: BTreeSet<Variant> = plans.iter().map(|(_, p)| p.variant).collect();
     let symbols = SymbolTable::of(&module).ok_or_else(|| {
         PldError::Internal("the pass runs on a module, which is a symbol table".into())
@@ -380,7 +380,7 @@ fn window_buffers<'c, 'a>(
             continue;
         }
         // A root: only a window of a buffer of this body is window-bound.
-        let owner = crate::ir::values::as_result(v).map(|r| r.owner());
+        let owner = crate::ir::value_defs::as_result(v).map(|r| r.owner());
         let Some(window) = owner.filter(|o| op_name(o) == "pld.window") else {
             let what = owner.map_or("a function parameter".to_string(), |o| {
                 format!("'{}'", op_name(&o))
@@ -393,7 +393,7 @@ fn window_buffers<'c, 'a>(
         let buffer = window
             .operand(0)
             .ok()
-            .and_then(|b| crate::ir::values::as_result(b))
+            .and_then(|b| crate::ir::value_defs::as_result(b))
             .map(|r| r.owner())
             .filter(|b| {
                 op_name(b) == "pld.window_buffer"

@@ -34,9 +34,9 @@ use crate::{
     ir::attributes::{DiscardableAttrSetter, extend_array_attr, is_string_array},
     ir::calls::{append_call_args, call_arg_count, callee},
     ir::func_kind::{is_host_level, symbol_name},
+    ir::handle_maps::{NameMap, PtrMap},
     ir::mutation::insert_before,
     ir::op_kind::{OpKind, op_id, op_kind},
-    ir::ptr_map::{NameMap, PtrMap},
     ir::signature::{append_params, entry_block, param_types},
     ir::types::{comm_ctx_type, is_comm_ctx, is_dtensor},
     ir::walk::{module_body, module_functions},
@@ -277,7 +277,7 @@ fn materialize(
 
     // Signatures.
     let context_ref = module.context();
-    let context = crate::ir::context::borrow(&context_ref);
+    let context = crate::ir::context_borrow::borrow(&context_ref);
     let ctx_type = comm_ctx_type(context);
     let direction_in_attr: Attribute = StringAttribute::new(context, "in").into();
     let direction_in: Vec<(Identifier, Attribute)> =

@@ -13,9 +13,9 @@
 //! terminator (all yielded values are read before any is assigned).
 
 use super::{
-    names::{Locals, c_identifier, quoted},
+    cpp_names::{Locals, c_identifier, quoted},
     orch_ops::{BinOp, OrchOp, element_bytes, scalar_bits},
-    plan::{Kernel, Planner, param_direction},
+    tree_plan::{Kernel, Planner, param_direction},
 };
 use crate::{
     analysis::directions::{Direction, recorded_arg_directions},
@@ -346,7 +346,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             self.read_poison = true;
             return None;
         }
-        let what = crate::ir::values::as_result(v)
+        let what = crate::ir::value_defs::as_result(v)
             .map(|r| crate::diag::msg!("a result of '{}'", op_name(&r.owner())))
             .unwrap_or_else(|| "a value".into());
         self.p.error(
@@ -527,7 +527,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     };
                     seen.push((name, v));
                 }
-                let text = match super::names::seen_report(&message, &seen) {
+                let text = match super::cpp_names::seen_report(&message, &seen) {
                     Some(expr) => format!("({expr}).c_str()"),
                     None => quoted(&message),
                 };

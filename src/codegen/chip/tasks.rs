@@ -83,7 +83,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         // Results: a fresh buffer, else the argument the callee returns (a kernel
         // writes its operands in place).
         let returned = callee_fn
-            .map(|f| crate::ir::values::returned_params(&f))
+            .map(|f| crate::ir::value_defs::returned_params(&f))
             .unwrap_or_default();
         for n in 0..op.result_count() {
             let Ok(res) = op.result(n) else { continue };
@@ -153,7 +153,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         // materialized, or materialized before the lowering synthesized the
         // kernel), it would read past the task's arguments.
         if let Some(spec) = callee_fn
-            .and_then(|f| crate::codegen::plan::string_attr(&f, "pl.builtin_template_dir"))
+            .and_then(|f| crate::codegen::tree_plan::string_attr(&f, "pl.builtin_template_dir"))
             .and_then(|dir| crate::collective::Spec::of_template_dir(&dir))
         {
             let slot = spec.comm_slot();
