@@ -646,7 +646,7 @@ pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
     if depth > 64 {
         return None;
     }
-    let def = crate::ir::values::as_result(value)?.owner();
+    let def = crate::ir::value_defs::as_result(value)?.owner();
     let name = def.name();
     let name = name.as_string_ref().as_str().ok()?;
     let arg = |i: usize| def.operand(i).ok().and_then(|v| fold_i64(v, depth + 1));

@@ -835,7 +835,7 @@ fn nested_loops_equal_one_loop_of_as_many_layers() {
         900,
     );
     (nested.layers, nested.inner_layers, nested.repeat) = (2, 3, 2);
-    let module = pld::sim::module::chip_pipeline(&nested);
+    let module = pld::sim::chip_pipeline::chip_pipeline(&nested);
     assert_eq!(module.matches("scf.for").count(), 2, "{module}");
     let r = pld::sim::run::run_case(&tc, &nested).unwrap_or_else(|e| panic!("{e}"));
     let e = matrix::Entry {
@@ -897,7 +897,7 @@ fn runtime_core_num_equals_the_compile_time_case() {
         let rt = runtime(st);
         let case = Case::from_json(&rt).unwrap();
         assert!(case.runtime_core_num);
-        let module = pld::sim::module::chip_pipeline(&case);
+        let module = pld::sim::chip_pipeline::chip_pipeline(&case);
         assert!(
             module.contains("%core_num: i64) -> !pl.tensor<"),
             "{module}"

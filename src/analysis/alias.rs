@@ -24,8 +24,8 @@
 use crate::{
     analysis::contiguity::ContiguityTrace,
     ir::calls::callee,
-    ir::op_kind::{OpKind, key, op_key, op_kind},
-    ir::ptr_map::PtrMap,
+    ir::handle_maps::PtrMap,
+    ir::op_kind::{OpKind, op_id, op_kind, value_id},
     ir::types::is_tensor_like,
     ir::walk::ops_in,
 };
@@ -82,29 +82,29 @@ impl AliasClasses {
             if !is_tensor_like(value.r#type()) {
                 return;
             }
-            let k = key(value);
+            let k = value_id(value);
             // Windows of one pld.window_buffer may overlap (any offsets):
             // they join the buffer's class, one class per allocation.
-            if let Some(result) = crate::ir::values::as_result(value)
+            if let Some(result) = crate::ir::value_defs::as_result(value)
                 && crate::ir::op_kind::op_kind(&result.owner())
                     == crate::ir::op_kind::OpKind::Window
                 && let Ok(buffer) = result.owner().operand(0)
             {
-                classes.union(k, key(buffer));
+                classes.union(k, value_id(buffer));
             }
             match alias_sources(value, trace, functions) {
                 Sources::Values(sources) => {
                     for source in sources {
-                        classes.union(k, key(source));
+                        classes.union(k, value_id(source));
                     }
                 }
                 Sources::Group(group, members) => {
                     let first = *groups.entry(group).or_insert_with(|| {
                         let members = members(&predecessors);
-                        let first = members.first().map(|v| key(*v));
+                        let first = members.first().map(|v| value_id(*v));
                         if let Some(first) = first {
                             for m in &members[1..] {
-                                classes.union(first, key(*m));
+                                classes.union(first, value_id(*m));
                             }
                         }
                         first
@@ -155,7 +155,7 @@ impl AliasClasses {
 
     /// The class representative of a value.
     pub fn class(&mut self, value: Value) -> usize {
-        self.find(key(value))
+        self.find(value_id(value))
     }
 }
 
@@ -176,7 +176,7 @@ fn alias_sources<'c: 'a, 'a>(
     trace: &ContiguityTrace<'c, 'a>,
     functions: &crate::ir::walk::FunctionMap<'c, 'a>,
 ) -> Sources<'c, 'a> {
-    if let Some(result) = crate::ir::values::as_result(value) {
+    if let Some(result) = crate::ir::value_defs::as_result(value) {
         let op = result.owner();
         let kind = op_kind(&op);
         if kind.is_call() {
@@ -190,7 +190,7 @@ fn alias_sources<'c: 'a, 'a>(
             None => flow_group(op),
         };
     }
-    if crate::ir::values::as_argument(value).is_none() {
+    if crate::ir::value_defs::as_argument(value).is_none() {
         return Sources::Values(Vec::new());
     }
     if let Some(sources) = trace.followed(value) {
@@ -231,7 +231,7 @@ fn alias_sources<'c: 'a, 'a>(
 /// The flow of a region-holding op ([`op_flow`]), as a group.
 fn flow_group<'c: 'a, 'a>(op: OperationRef<'c, 'a>) -> Sources<'c, 'a> {
     Sources::Group(
-        op_key(&op),
+        op_id(&op),
         Box::new(move |_: &Predecessors<'c, 'a>| op_flow(&op)),
     )
 }
@@ -294,7 +294,7 @@ fn call_result_sources<'c, 'a>(
         if let Some(ret) = b.terminator()
             && op_kind(&ret) == OpKind::Return
             && let Ok(returned) = ret.operand(n)
-            && let Some(param) = crate::ir::values::returned_param(returned, entry)
+            && let Some(param) = crate::ir::value_defs::returned_param(returned, entry)
             && let Ok(operand) = op.operand(param)
         {
             sources.push(operand);

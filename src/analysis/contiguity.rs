@@ -12,8 +12,8 @@
 
 use crate::{ir::func_kind::symbol_name, ir::tensor_type::TensorView};
 use crate::{
-    ir::op_kind::{OpKind, key, op_kind, op_name},
-    ir::ptr_map::PtrMap,
+    ir::handle_maps::PtrMap,
+    ir::op_kind::{OpKind, op_kind, op_name, value_id},
 };
 use melior::ir::{
     BlockLike, BlockRef, Location, RegionLike, Value, ValueLike,
@@ -124,7 +124,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
     }
 
     fn verdict(&mut self, root: Value<'c, 'a>) -> Option<Culprit<'c>> {
-        if let Some(v) = self.done.get(&key(root)) {
+        if let Some(v) = self.done.get(&value_id(root)) {
             return v.clone();
         }
         self.steps += 1;
@@ -136,12 +136,12 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             Ok(sources) => sources
                 .iter()
                 .try_fold(None, |bad: Option<Culprit<'c>>, s| {
-                    let verdict = self.done.get(&key(*s))?;
+                    let verdict = self.done.get(&value_id(*s))?;
                     Some(bad.or_else(|| verdict.clone()))
                 }),
         };
         if let Some(verdict) = decided {
-            self.done.insert(key(root), verdict.clone());
+            self.done.insert(value_id(root), verdict.clone());
             return verdict;
         }
         let mut tarjan = Tarjan::default();
@@ -150,14 +150,14 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             if frame.next < frame.sources.len() {
                 let source = frame.sources[frame.next];
                 frame.next += 1;
-                let k = key(source);
+                let k = value_id(source);
                 if let Some(verdict) = self.done.get(&k) {
                     if frame.bad.is_none() {
                         frame.bad = verdict.clone();
                     }
                 } else if let Some(&i) = tarjan.index.get(&k) {
                     // On the stack: a cycle back into the open component.
-                    let v = key(frame.value);
+                    let v = value_id(frame.value);
                     let low = tarjan.low[&v].min(i);
                     tarjan.low.insert(v, low);
                 } else {
@@ -168,7 +168,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
                 continue;
             }
             let frame = frames.pop().expect("a frame is open");
-            let v = key(frame.value);
+            let v = value_id(frame.value);
             if tarjan.low[&v] == tarjan.index[&v] {
                 // `v` roots a component: every member shares its verdict.
                 loop {
@@ -181,7 +181,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
                 }
             }
             if let Some(parent) = frames.last_mut() {
-                let p = key(parent.value);
+                let p = value_id(parent.value);
                 if let Some(&low_v) = tarjan.low.get(&v)
                     && tarjan.index.contains_key(&v)
                 {
@@ -196,7 +196,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
                 }
             }
         }
-        self.done[&key(root)].clone()
+        self.done[&value_id(root)].clone()
     }
 
     /// One step of the allow-list: what `value` is traced to.
@@ -212,10 +212,10 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
     }
 
     fn step(&self, value: Value<'c, 'a>) -> Result<Vec<Value<'c, 'a>>, Fail<'c, 'a>> {
-        if let Some(arg) = crate::ir::values::as_argument(value) {
+        if let Some(arg) = crate::ir::value_defs::as_argument(value) {
             return self.argument_sources(value, arg);
         }
-        let Some(result) = crate::ir::values::as_result(value) else {
+        let Some(result) = crate::ir::value_defs::as_result(value) else {
             return Err(Fail::Value(
                 value,
                 "value",
@@ -413,7 +413,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
                 let returned = ret
                     .operand(n)
                     .map_err(|_| Fail::Op(*op, "callee returns fewer values"))?;
-                let param = crate::ir::values::as_argument(returned)
+                let param = crate::ir::value_defs::as_argument(returned)
                     .filter(|a| a.owner() == entry)
                     .ok_or_else(|| {
                         Fail::Text(
@@ -487,7 +487,7 @@ struct Tarjan {
 
 impl Tarjan {
     fn open<'c, 'a>(&mut self, value: Value<'c, 'a>, sources: Sources<'c, 'a>) -> Frame<'c, 'a> {
-        let k = key(value);
+        let k = value_id(value);
         self.index.insert(k, self.counter);
         self.low.insert(k, self.counter);
         self.counter += 1;

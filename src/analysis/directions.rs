@@ -23,8 +23,8 @@ use crate::{
     diag,
     ir::calls::{call_arg_count, callee, runtime_alloc_outs},
     ir::func_kind::symbol_name,
-    ir::op_kind::{OpKind, op_key, op_kind},
-    ir::ptr_map::{NameMap, NameSet, PtrMap},
+    ir::handle_maps::{NameMap, NameSet, PtrMap},
+    ir::op_kind::{OpKind, op_id, op_kind},
     ir::signature::{arg_attr_lists, entry_block, param_types},
     ir::types::is_tensor_like,
     ir::walk::{function_map, ops_in},
@@ -82,7 +82,7 @@ fn is_view_op(kind: OpKind) -> bool {
 
 /// Memoized parameter directions of every function of a module, and the
 /// per-function analyses they are derived from (alias classes), so that a
-/// pass -- or a pipeline, through [`crate::analysis::manager`] -- computes each once.
+/// pass -- or a pipeline, through [`crate::analysis::pipeline_analyses`] -- computes each once.
 ///
 /// A function's directions need its callees' first, so they are computed in
 /// a post-order of the call graph, by an explicit stack (a 20k-deep call
@@ -162,7 +162,7 @@ impl<'c, 'a> Directions<'c, 'a> {
     /// this list instead of walking the body again.
     pub fn ops(&mut self, func: &OperationRef<'c, 'a>) -> Rc<[OperationRef<'c, 'a>]> {
         self.ops
-            .entry(op_key(func))
+            .entry(op_id(func))
             .or_insert_with(|| ops_in(func).into())
             .clone()
     }
@@ -183,7 +183,7 @@ impl<'c, 'a> Directions<'c, 'a> {
     /// The alias classes of `func`'s body, computed once and kept; hand them
     /// back with [`Self::put_classes`] to keep them for the next user.
     pub fn take_classes(&mut self, func: &OperationRef<'c, 'a>) -> AliasClasses {
-        match self.classes.remove(&op_key(func)) {
+        match self.classes.remove(&op_id(func)) {
             Some(classes) => classes,
             None => {
                 let ops = self.ops(func);
@@ -194,7 +194,7 @@ impl<'c, 'a> Directions<'c, 'a> {
 
     /// Keeps `func`'s alias classes (from [`Self::take_classes`]).
     pub fn put_classes(&mut self, func: &OperationRef<'c, 'a>, classes: AliasClasses) {
-        self.classes.insert(op_key(func), classes);
+        self.classes.insert(op_id(func), classes);
     }
 
     /// The directions of `name`'s parameters, or `None` for an unknown symbol.

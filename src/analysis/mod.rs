@@ -12,5 +12,5 @@
 pub(crate) mod alias;
 pub mod contiguity;
 pub(crate) mod directions;
-pub(crate) mod manager;
+pub(crate) mod pipeline_analyses;
 pub(crate) mod provenance;

@@ -15,8 +15,8 @@ use crate::{
     analysis::contiguity::ContiguityTrace,
     diag,
     ir::func_kind::{is_chip_orchestration, symbol_name},
-    ir::op_kind::{key, op_key},
-    ir::ptr_map::PtrMap,
+    ir::handle_maps::PtrMap,
+    ir::op_kind::{op_id, value_id},
 };
 use melior::ir::{
     Location, Value, ValueLike,
@@ -58,7 +58,7 @@ impl RootSets {
         trace: &ContiguityTrace<'c, 'a>,
         leaf: &dyn Fn(Value<'c, 'a>) -> Option<usize>,
     ) -> Rc<[usize]> {
-        if let Some(set) = self.done.get(&key(start)) {
+        if let Some(set) = self.done.get(&value_id(start)) {
             return set.clone();
         }
         // One step of the trace per value (`followed`: a refused step formats no culprit).
@@ -71,13 +71,13 @@ impl RootSets {
             None => Some(Rc::from(Vec::new())),
             Some(sources) if sources.is_empty() => Some(leaf(start).into_iter().collect()),
             Some(sources) => match sources.as_slice() {
-                [one] => self.done.get(&key(*one)).cloned(),
+                [one] => self.done.get(&value_id(*one)).cloned(),
                 many => {
                     let mut acc = Vec::new();
                     many.iter()
                         .try_for_each(|s| {
                             self.done
-                                .get(&key(*s))
+                                .get(&value_id(*s))
                                 .map(|set| acc.extend(set.iter().copied()))
                         })
                         .map(|()| {
@@ -89,7 +89,7 @@ impl RootSets {
             },
         };
         if let Some(set) = decided {
-            self.done.insert(key(start), set.clone());
+            self.done.insert(value_id(start), set.clone());
             return set;
         }
         let mut t = Open::default();
@@ -97,7 +97,7 @@ impl RootSets {
                     v: Value<'c, 'a>,
                     sources: Option<Vec<Value<'c, 'a>>>|
          -> Frame<'c, 'a> {
-            let k = key(v);
+            let k = value_id(v);
             t.index.insert(k, t.counter);
             t.low.insert(k, t.counter);
             t.counter += 1;
@@ -131,11 +131,11 @@ impl RootSets {
             if frame.next < frame.sources.len() {
                 let source = frame.sources[frame.next];
                 frame.next += 1;
-                let k = key(source);
+                let k = value_id(source);
                 if let Some(set) = self.done.get(&k) {
                     frame.acc.extend(set.iter().copied());
                 } else if let Some(&i) = t.index.get(&k) {
-                    let v = key(frame.value);
+                    let v = value_id(frame.value);
                     let l = t.low[&v].min(i);
                     t.low.insert(v, l);
                 } else {
@@ -146,7 +146,7 @@ impl RootSets {
                 continue;
             }
             let mut frame = frames.pop().expect("a frame is open");
-            let v = key(frame.value);
+            let v = value_id(frame.value);
             frame.acc.sort_unstable();
             frame.acc.dedup();
             if t.low[&v] == t.index[&v] {
@@ -163,30 +163,30 @@ impl RootSets {
                     parent.acc.extend(set.iter().copied());
                 }
             } else if let Some(parent) = frames.last_mut() {
-                let p = key(parent.value);
+                let p = value_id(parent.value);
                 let l = t.low[&p].min(t.low[&v]);
                 t.low.insert(p, l);
                 parent.acc.extend(frame.acc);
             }
         }
-        self.done[&key(start)].clone()
+        self.done[&value_id(start)].clone()
     }
 }
 
 /// Re-borrows an op from its key (an op handle's address; the IR outlives
 /// every pass step).
-pub fn op_of<'c, 'a>(k: usize) -> OperationRef<'c, 'a> {
+pub fn op_from_id<'c, 'a>(k: usize) -> OperationRef<'c, 'a> {
     unsafe { OperationRef::from_raw(mlir_sys::MlirOperation { ptr: k as *mut _ }) }
 }
 
 /// HOST-side leaf: a `pld.window` of a `pld.window_buffer` is that buffer.
 pub fn window_buffer_leaf(value: Value) -> Option<usize> {
-    let window = crate::ir::values::as_result(value)?.owner();
+    let window = crate::ir::value_defs::as_result(value)?.owner();
     if !is_op(&window, "pld.window") {
         return None;
     }
-    let buffer = crate::ir::values::as_result(window.operand(0).ok()?)?.owner();
-    is_op(&buffer, "pld.window_buffer").then(|| op_key(&buffer))
+    let buffer = crate::ir::value_defs::as_result(window.operand(0).ok()?)?.owner();
+    is_op(&buffer, "pld.window_buffer").then(|| op_id(&buffer))
 }
 
 /// `op` is named `name` (without allocating).
@@ -197,14 +197,14 @@ fn is_op(op: &OperationRef, name: &str) -> bool {
 /// CHIP-side leaf: a function parameter is its index (the trace roots a
 /// block argument only at a `func.func` entry).
 pub fn parameter_leaf(value: Value) -> Option<usize> {
-    crate::ir::values::as_argument(value).map(|a| a.argument_number())
+    crate::ir::value_defs::as_argument(value).map(|a| a.argument_number())
 }
 
 /// The explicit domain (`pld.comm_domain`) of a window buffer; `None`: the
 /// HOST orchestrator's implicit domain.
 pub fn buffer_domain<'c, 'a>(buffer: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let domain = buffer.operand(0).ok()?;
-    let op = crate::ir::values::as_result(domain)?.owner();
+    let op = crate::ir::value_defs::as_result(domain)?.owner();
     is_op(&op, "pld.comm_domain").then_some(op)
 }
 
@@ -232,7 +232,7 @@ pub fn check_distinct<'c>(
         for b in a + 1..buffers.len() {
             if let Some(shared) = buffers[a]
                 .iter()
-                .find(|x| buffers[b].iter().any(|y| op_key(y) == op_key(x)))
+                .find(|x| buffers[b].iter().any(|y| op_id(y) == op_id(x)))
             {
                 return Some(Failure {
                     message: diag::msg!(
@@ -269,7 +269,7 @@ pub fn check_local_distinct<'c, 'a>(
     roots: &mut RootSets,
     trace: &ContiguityTrace<'c, 'a>,
 ) -> Option<Failure<'c>> {
-    let leaf = |v: Value<'c, 'a>| Some(key(v));
+    let leaf = |v: Value<'c, 'a>| Some(value_id(v));
     let mut single: Vec<Option<usize>> = Vec::with_capacity(roles.len());
     for i in 0..roles.len() {
         let set = match op.operand(i) {
@@ -290,7 +290,7 @@ pub fn check_local_distinct<'c, 'a>(
             let mut notes = vec![(root_location(root), root_note(root))];
             for i in [a, b] {
                 let Ok(v) = op.operand(i) else { continue };
-                if key(v) != ra {
+                if value_id(v) != ra {
                     notes.push((
                         v.location(),
                         diag::msg!("operand '{}' is a view of it through this value", roles[i]),
@@ -317,7 +317,7 @@ fn value_of<'c, 'a>(k: usize) -> Value<'c, 'a> {
 
 /// Where a root is written: its op, or the parameter's location.
 fn root_location<'c>(root: Value<'c, '_>) -> Location<'c> {
-    match crate::ir::values::as_result(root) {
+    match crate::ir::value_defs::as_result(root) {
         Some(r) => r.owner().location(),
         None => root.location(),
     }
@@ -326,14 +326,14 @@ fn root_location<'c>(root: Value<'c, '_>) -> Location<'c> {
 /// What a root is, for the note at it: an op's result, else a parameter (a
 /// root block argument is a function entry's).
 fn root_note(root: Value) -> String {
-    match crate::ir::values::as_result(root) {
+    match crate::ir::value_defs::as_result(root) {
         Some(r) => diag::msg!(
             "both are views of this '{}' result",
             crate::ir::op_kind::op_name(&r.owner())
         ),
         None => diag::msg!(
             "both are views of this parameter (#{})",
-            crate::ir::values::as_argument(root).map_or(0, |a| a.argument_number())
+            crate::ir::value_defs::as_argument(root).map_or(0, |a| a.argument_number())
         ),
     }
 }
@@ -349,7 +349,7 @@ pub fn check_domains<'c>(
     let mut seen: Vec<(usize, &str, &OperationRef)> = Vec::new();
     for (role, list) in roles.iter().zip(buffers) {
         for buffer in list {
-            let d = buffer_domain(buffer).map_or(0, |d| op_key(&d));
+            let d = buffer_domain(buffer).map_or(0, |d| op_id(&d));
             if !seen.iter().any(|(k, _, _)| *k == d) {
                 seen.push((d, role, buffer));
             }
@@ -531,7 +531,7 @@ pub fn check_dispatched_collectives<'c, 'a>(
     let mut last: Option<(usize, Option<usize>)> = None;
     for (at, (func, op, rows)) in planned.iter().enumerate() {
         let index = match last {
-            Some((f, index)) if f == op_key(func) => index,
+            Some((f, index)) if f == op_id(func) => index,
             _ => {
                 let index = symbol_name(func)
                     .filter(|_| is_chip_orchestration(func))
@@ -540,7 +540,7 @@ pub fn check_dispatched_collectives<'c, 'a>(
                             // The function's run of collectives, sized once.
                             let run = planned[at..]
                                 .iter()
-                                .take_while(|(f, _, _)| op_key(f) == op_key(func))
+                                .take_while(|(f, _, _)| op_id(f) == op_id(func))
                                 .count();
                             callees.push(Callee {
                                 name,
@@ -550,14 +550,14 @@ pub fn check_dispatched_collectives<'c, 'a>(
                             callees.len() - 1
                         })
                     });
-                last = Some((op_key(func), index));
+                last = Some((op_id(func), index));
                 index
             }
         };
         if let Some(i) = index {
             callees[i]
                 .collectives
-                .push((crate::ir::op_kind::op_ref(op), *rows));
+                .push((crate::ir::op_kind::reborrow_op(op), *rows));
         }
     }
     let Some((_, first, _)) = planned.first() else {
@@ -640,11 +640,11 @@ pub fn check_dispatched_collectives<'c, 'a>(
                         .iter_mut()
                         .find(|g| std::ptr::eq(g.spec, spec) && g.rows == rows && g.sets == sets)
                     {
-                        Some(g) => g.members.push(crate::ir::op_kind::op_ref(op)),
+                        Some(g) => g.members.push(crate::ir::op_kind::reborrow_op(op)),
                         None => {
                             // Room for the rest of the function's collectives (usually one group).
                             let mut members = Vec::with_capacity(callee.collectives.len() - at);
-                            members.push(crate::ir::op_kind::op_ref(op));
+                            members.push(crate::ir::op_kind::reborrow_op(op));
                             out.push(Group {
                                 sets,
                                 rows,
@@ -693,7 +693,7 @@ pub fn check_dispatched_collectives<'c, 'a>(
                 let dispatch = unsafe { OperationRef::from_raw(raw) };
                 let refs: Vec<Vec<OperationRef>> = buffers
                     .iter()
-                    .map(|l| l.iter().map(|&k| op_of(k)).collect())
+                    .map(|l| l.iter().map(|&k| op_from_id(k)).collect())
                     .collect();
                 let roles: Vec<&str> = group.spec.params.iter().map(|p| p.name).collect();
                 let Some(f) = check_distinct(&roles, &refs)
@@ -702,7 +702,7 @@ pub fn check_dispatched_collectives<'c, 'a>(
                     continue;
                 };
                 for op in &group.members {
-                    if failed.insert(op_key(op), ()).is_some() {
+                    if failed.insert(op_id(op), ()).is_some() {
                         continue;
                     }
                     let mut notes = vec![(
@@ -830,6 +830,6 @@ fn passes_on_keys(
     }
     let ranks = *ranks_of
         .entry(domain)
-        .or_insert_with(|| domain_ranks(&op_of(domain)));
+        .or_insert_with(|| domain_ranks(&op_from_id(domain)));
     ranks.is_none_or(|ranks| ranks == rows)
 }

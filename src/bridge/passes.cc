@@ -34,7 +34,7 @@ namespace pld {
 #include "pld/Passes.h.inc"
 
 /// The Rust analyses of a module (directions, alias classes, the contiguity
-/// trace: src/analysis/manager.rs), kept by MLIR's analysis manager for as long as
+/// trace: src/analysis/pipeline_analyses.rs), kept by MLIR's analysis manager for as long as
 /// the passes preserve them (`--mlir-timing` shows it as
 /// `(A) pld::RustAnalyses` under the pass that built it).
 struct RustAnalyses {

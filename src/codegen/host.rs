@@ -5,9 +5,9 @@
 //! device's stream; devices run concurrently).
 
 use super::{
-    chip::{loc_name, loc_text, task_comment, vkey},
-    names::{Locals, c_identifier, quoted},
-    plan::{Planner, string_attr},
+    chip::{loc_name, loc_text, task_comment, value_id},
+    cpp_names::{Locals, c_identifier, quoted},
+    tree_plan::{Planner, string_attr},
 };
 use crate::{
     ir::attributes::int_attr,
@@ -29,7 +29,7 @@ use std::{
 };
 
 #[derive(Clone)]
-enum HV {
+enum HostValue {
     /// An integer/index (`int64_t`) or i1 (`bool`) scalar variable.
     Scalar(String),
     HostTensor(String),
@@ -46,7 +46,7 @@ struct Emitter<'p, 'c, 'a> {
     p: &'p mut Planner<'c, 'a>,
     name: String,
     locals: Locals,
-    vals: HashMap<usize, HV>,
+    vals: HashMap<usize, HostValue>,
     callees: BTreeSet<String>,
     out: String,
 }
@@ -63,8 +63,8 @@ fn is_scalar(ty: Type) -> bool {
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     fn scalar(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<String> {
         let v = op.operand(i).ok()?;
-        match self.vals.get(&vkey(v)) {
-            Some(HV::Scalar(s)) => Some(s.clone()),
+        match self.vals.get(&value_id(v)) {
+            Some(HostValue::Scalar(s)) => Some(s.clone()),
             _ => {
                 self.p.error(
                     &op,
@@ -89,7 +89,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             self.out,
             "{indent}[[maybe_unused]] const {ty} {var} = {expr};"
         );
-        self.vals.insert(vkey(r), HV::Scalar(var));
+        self.vals.insert(value_id(r), HostValue::Scalar(var));
     }
 
     fn block(&mut self, block: &BlockRef<'c, 'a>, depth: usize) {
@@ -247,13 +247,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             }
             "pl.cast" => {
                 let Ok(src) = op.operand(0) else { return };
-                let Some(v) = self.vals.get(&vkey(src)).cloned() else {
+                let Some(v) = self.vals.get(&value_id(src)).cloned() else {
                     self.p
                         .error(&op, "operand #0 must be a value the host codegen can name");
                     return;
                 };
                 if let Ok(r) = op.result(0) {
-                    self.vals.insert(vkey(r), v);
+                    self.vals.insert(value_id(r), v);
                 }
             }
             "pld.window_buffer" => {
@@ -269,7 +269,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 );
                 let _ = writeln!(self.out, "{indent}if (int rc = host->status()) return rc;");
                 if let Ok(r) = op.result(0) {
-                    self.vals.insert(vkey(r), HV::Buffer(var));
+                    self.vals.insert(value_id(r), HostValue::Buffer(var));
                 }
             }
             "pld.window" => self.window(op, indent),
@@ -284,16 +284,20 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 );
                 let _ = writeln!(self.out, "{indent}if (int rc = host->status()) return rc;");
                 if let Ok(r) = op.result(0) {
-                    self.vals.insert(vkey(r), HV::Domain(var));
+                    self.vals.insert(value_id(r), HostValue::Domain(var));
                 }
             }
             "pld.host.device_ctx" => {
                 let Some(dev) = self.scalar(op, 0) else {
                     return;
                 };
-                let domain = match op.operand(1).ok().map(|d| self.vals.get(&vkey(d)).cloned()) {
+                let domain = match op
+                    .operand(1)
+                    .ok()
+                    .map(|d| self.vals.get(&value_id(d)).cloned())
+                {
                     None => String::new(),
-                    Some(Some(HV::Domain(d))) => format!(", {d}"),
+                    Some(Some(HostValue::Domain(d))) => format!(", {d}"),
                     Some(_) => {
                         self.p
                             .error(&op, "domain operand must be a pld.comm_domain of this body");
@@ -306,7 +310,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     "{indent}pld::rt::CommContext* {var} = host->device_ctx({dev}{domain});"
                 );
                 if let Ok(r) = op.result(0) {
-                    self.vals.insert(vkey(r), HV::Ctx(var));
+                    self.vals.insert(value_id(r), HostValue::Ctx(var));
                 }
             }
             "pld.host.require" => {
@@ -321,8 +325,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     };
                     seen.push((name, v));
                 }
-                let text =
-                    super::names::seen_report(&message, &seen).unwrap_or_else(|| quoted(&message));
+                let text = super::cpp_names::seen_report(&message, &seen)
+                    .unwrap_or_else(|| quoted(&message));
                 let _ = writeln!(
                     self.out,
                     "{indent}if (!({c})) return host->fail({code}, {text});"
@@ -360,7 +364,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let var = self
             .locals
             .fresh(&loc_name(iv.location()).unwrap_or_else(|| "iv".into()));
-        self.vals.insert(vkey(iv), HV::Scalar(var.clone()));
+        self.vals
+            .insert(value_id(iv), HostValue::Scalar(var.clone()));
         // The CHIP rail's loop semantics (orchestration.md): a step <= 0 fails
         // with 5 at the loop, the increment never overflows.
         let fail = format!(
@@ -399,10 +404,10 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     }
 
     fn window(&mut self, op: &OperationRef<'c, 'a>, indent: &str) {
-        let Some(HV::Buffer(buf)) = op
+        let Some(HostValue::Buffer(buf)) = op
             .operand(0)
             .ok()
-            .and_then(|v| self.vals.get(&vkey(v)).cloned())
+            .and_then(|v| self.vals.get(&value_id(v)).cloned())
         else {
             self.p
                 .error(&op, "operand #0 must be a pld.window_buffer of this body");
@@ -432,7 +437,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             "{indent}[[maybe_unused]] const pld::host::WindowView {var} = pld::host::WindowView::make({buf} + {offset}, {elem}, {{{}}});",
             dims.join(", ")
         );
-        self.vals.insert(vkey(r), HV::Window(var));
+        self.vals.insert(value_id(r), HostValue::Window(var));
     }
 
     fn dispatch(&mut self, op: &OperationRef<'c, 'a>, indent: &str) {
@@ -464,20 +469,20 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for i in 0..n {
             let Ok(v) = op.operand(i) else { continue };
-            match self.vals.get(&vkey(v)).cloned() {
-                Some(HV::HostTensor(t)) => {
+            match self.vals.get(&value_id(v)).cloned() {
+                Some(HostValue::HostTensor(t)) => {
                     shown.push(t.clone());
                     tensors.push(t);
                 }
-                Some(HV::Window(w)) => {
+                Some(HostValue::Window(w)) => {
                     shown.push(w.clone());
                     tensors.push(format!("host->window_tensor({w}, {dev})"));
                 }
-                Some(HV::Ctx(c)) => {
+                Some(HostValue::Ctx(c)) => {
                     shown.push(c.clone());
                     comms.push(c);
                 }
-                Some(HV::Scalar(x)) => {
+                Some(HostValue::Scalar(x)) => {
                     shown.push(x.clone());
                     scalars.push(format!("static_cast<int64_t>({x})"));
                 }
@@ -541,7 +546,7 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
                     decls,
                     "  [[maybe_unused]] pld::rt::Tensor& {var} = args->tensor({n_tensors});"
                 );
-                e.vals.insert(vkey(arg), HV::HostTensor(var));
+                e.vals.insert(value_id(arg), HostValue::HostTensor(var));
                 n_tensors += 1;
             }
             None if is_scalar(ty) => {
@@ -552,7 +557,7 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
                     format!("args->scalar({n_scalars})")
                 };
                 let _ = writeln!(decls, "  [[maybe_unused]] const {cty} {var} = {conv};");
-                e.vals.insert(vkey(arg), HV::Scalar(var));
+                e.vals.insert(value_id(arg), HostValue::Scalar(var));
                 n_scalars += 1;
             }
             _ => {

@@ -1,6 +1,6 @@
 //! A sub-build's `kernel_config.py` (PyPTO's format: `KERNELS`, `ORCHESTRATION`).
 
-use super::{chip::SubBuild, names::quoted};
+use super::{chip::SubBuild, cpp_names::quoted};
 use crate::ir::direction::Direction;
 
 fn direction(d: Direction) -> &'static str {

@@ -14,16 +14,16 @@
 //! whole tree was planned without one.
 
 pub(crate) mod chip;
+pub(crate) mod cpp_names;
 pub(crate) mod host;
 pub(crate) mod kernel_config;
 pub(crate) mod loops;
-pub(crate) mod names;
 /// What a CHIP orchestration body may hold (`crate::ir::orch_ops`, shared
 /// with `--legalize-spmd-launches`).
 pub use crate::ir::orch_ops;
-pub(crate) mod plan;
 pub(crate) mod template;
-pub(crate) mod write;
+pub(crate) mod tree_plan;
+pub(crate) mod tree_writer;
 
 use crate::{bridge::OperationHandle, error::PldError};
 use melior::ir::operation::{OperationLike, OperationRef};
@@ -94,8 +94,8 @@ pub struct Tree {
 
 /// Plans the tree of `module` and writes it to `options.output_dir`.
 pub fn translate(module: &OperationRef, options: &Options) -> Result<Tree, PldError> {
-    let tree = plan::plan(module, options)?;
-    if let Err(e) = write::write_tree(&options.output_dir, &tree) {
+    let tree = tree_plan::plan(module, options)?;
+    if let Err(e) = tree_writer::write_tree(&options.output_dir, &tree) {
         crate::diag::error(
             module.location(),
             &format!(

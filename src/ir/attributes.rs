@@ -61,7 +61,7 @@ pub struct DiscardableAttrSetter {
     /// (old dictionary, then name and value of up to two pairs; 0 pads) ->
     /// new dictionary, by address; every one is uniqued in the context, so
     /// lives as long as the IR.
-    made: crate::ir::ptr_map::NameMap<[usize; 5], mlir_sys::MlirAttribute>,
+    made: crate::ir::handle_maps::NameMap<[usize; 5], mlir_sys::MlirAttribute>,
 }
 
 impl DiscardableAttrSetter {

@@ -84,7 +84,7 @@ pub fn append_call_args<'c, 'a>(
     if let Some(mut segments) = segments {
         segments[0] += extra.len() as i32;
         let context_ref = rebuilt.context();
-        let context = crate::ir::context::borrow(&context_ref);
+        let context = crate::ir::context_borrow::borrow(&context_ref);
         set_attr(
             &rebuilt,
             "operandSegmentSizes",

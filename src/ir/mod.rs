@@ -12,9 +12,9 @@
 //! - `mutation`: the mutations melior's safe API does not reach.
 //! - [`tensor_type`]: `!pl.tensor` / `!pld.dtensor` through the dialect's C API.
 //! - `func_kind`: `pl.func_kind` / `pl.level`.
-//! - `values`: what defines a value.
-//! - `context`: borrowing a `&Context` from a `ContextRef`.
-//! - `ptr_map`: hash maps keyed by IR handles.
+//! - `value_defs`: what defines a value.
+//! - `context_borrow`: borrowing a `&Context` from a `ContextRef`.
+//! - `handle_maps`: hash maps keyed by IR handles.
 //! - [`launch_width`]: `cal_all_to_all_v_blocks` (RFC #2521).
 //! - `direction`: the `pl.direction` vocabulary (in / out / inout).
 //! - [`orch_ops`]: what a CHIP orchestration body may hold (the one list the
@@ -23,17 +23,17 @@
 pub(crate) mod attributes;
 pub(crate) mod builders;
 pub(crate) mod calls;
-pub(crate) mod context;
+pub(crate) mod context_borrow;
 pub(crate) mod direction;
 pub(crate) mod func_kind;
+pub(crate) mod handle_maps;
 pub mod launch_width;
 pub(crate) mod mutation;
 pub(crate) mod op_kind;
 pub mod orch_ops;
-pub(crate) mod ptr_map;
 pub(crate) mod signature;
 pub(crate) mod symbols;
 pub mod tensor_type;
 pub(crate) mod types;
-pub(crate) mod values;
+pub(crate) mod value_defs;
 pub(crate) mod walk;

@@ -2,7 +2,7 @@
 //! uses, erasing an op, inserting before an op.
 
 use crate::error::PldError;
-use crate::ir::op_kind::op_ref;
+use crate::ir::op_kind::reborrow_op;
 use melior::ir::{
     BlockLike, Value, ValueLike,
     operation::{Operation, OperationLike, OperationRef},
@@ -26,5 +26,5 @@ pub fn insert_before<'c, 'a>(
     let block = anchor
         .block()
         .ok_or_else(|| PldError::Internal("op without a block".into()))?;
-    Ok(block.insert_operation_before(op_ref(anchor), new))
+    Ok(block.insert_operation_before(reborrow_op(anchor), new))
 }

@@ -2,7 +2,7 @@
 //! collectives (the dialect's `Pld_CollectiveOp` trait), op names and handle keys.
 
 use melior::ir::{
-    Value, ValueLike,
+    ValueLike,
     operation::{OperationLike, OperationRef},
 };
 
@@ -201,16 +201,19 @@ pub fn op_kind(op: &OperationRef) -> OpKind {
     kind
 }
 
-pub fn key<'c, 'a>(value: Value<'c, 'a>) -> usize {
+/// A value's identity as a map key (its handle's address; the IR outlives
+/// every pass step). [`op_id`] is an op's; `op_from_id` turns one back.
+pub fn value_id<'c>(value: impl ValueLike<'c>) -> usize {
     value.to_raw().ptr as usize
 }
 
-pub fn op_key(op: &OperationRef) -> usize {
+/// An op's identity as a map key (its handle's address).
+pub fn op_id(op: &OperationRef) -> usize {
     op.to_raw().ptr as usize
 }
 
 /// Re-borrows an op from its raw handle (the IR outlives every pass step).
-pub fn op_ref<'c, 'a>(op: &OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
+pub fn reborrow_op<'c, 'a>(op: &OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
     unsafe { OperationRef::from_raw(op.to_raw()) }
 }
 

@@ -187,7 +187,7 @@ impl OrchOp {
 
 thread_local! {
     /// [`OrchOp::from_name`] by op-class TypeID (process-wide, never reused).
-    static ORCH_OPS: std::cell::RefCell<crate::ir::ptr_map::PtrMap<Option<OrchOp>>> = Default::default();
+    static ORCH_OPS: std::cell::RefCell<crate::ir::handle_maps::PtrMap<Option<OrchOp>>> = Default::default();
 }
 
 /// [`OrchOp::from_name`] of `op` (named `name`): the table is searched once
@@ -268,7 +268,7 @@ pub fn element_bytes(ty: Type) -> Option<u32> {
 /// Reports (at each op's location) everything in the CHIP orchestration body
 /// `func` that the orchestration codegen cannot emit; returns the error count.
 /// One error per op; an unsupported op's regions are not searched further.
-/// Ops in `skip` (by `crate::ir::op_kind::op_key`) were already reported.
+/// Ops in `skip` (by `crate::ir::op_kind::op_id`) were already reported.
 pub fn check_body<'c, 'a>(
     func: &OperationRef<'c, 'a>,
     functions: &crate::ir::walk::FunctionMap<'c, 'a>,
@@ -308,7 +308,7 @@ pub fn check_body<'c, 'a>(
         let mut next = block.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
-            if skip.contains(&crate::ir::op_kind::op_key(&op)) {
+            if skip.contains(&crate::ir::op_kind::op_id(&op)) {
                 continue;
             }
             match check_op(&op, functions) {
@@ -446,7 +446,7 @@ fn check_task<'c, 'a>(
     } else {
         Vec::new()
     };
-    let returned = crate::ir::values::returned_params(func);
+    let returned = crate::ir::value_defs::returned_params(func);
     for n in 0..op.result_count() {
         let Ok(r) = op.result(n) else { continue };
         if alloc_outs.contains(&(n as i64)) {

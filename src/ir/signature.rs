@@ -83,7 +83,7 @@ pub fn set_arg_attr_lists<'c>(
     lists: &[Vec<(Identifier<'c>, Attribute<'c>)>],
 ) {
     let context_ref = func.context();
-    let context = crate::ir::context::borrow(&context_ref);
+    let context = crate::ir::context_borrow::borrow(&context_ref);
     let dicts: Vec<Attribute> = lists
         .iter()
         .map(|l| DictionaryAttribute::new(context, l).into())
@@ -102,7 +102,7 @@ pub fn append_params<'c>(
     params: &[(Type<'c>, Vec<(Identifier<'c>, Attribute<'c>)>)],
 ) -> Vec<mlir_sys::MlirValue> {
     let context_ref = func.context();
-    let context = crate::ir::context::borrow(&context_ref);
+    let context = crate::ir::context_borrow::borrow(&context_ref);
     let mut inputs = param_types(func);
     let results = result_types(func);
     let mut lists = arg_attr_lists(func, inputs.len());

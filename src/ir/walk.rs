@@ -33,7 +33,7 @@ pub fn module_functions<'c, 'a>(module: &OperationRef<'c, 'a>) -> Vec<OperationR
 }
 
 /// The module's functions by symbol name.
-pub type FunctionMap<'c, 'a> = crate::ir::ptr_map::NameMap<String, OperationRef<'c, 'a>>;
+pub type FunctionMap<'c, 'a> = crate::ir::handle_maps::NameMap<String, OperationRef<'c, 'a>>;
 
 /// `func.func`s by symbol name.
 pub fn function_map<'c, 'a>(module: &OperationRef<'c, 'a>) -> FunctionMap<'c, 'a> {

@@ -48,8 +48,8 @@ use crate::{
     ir::attributes::{DiscardableAttrSetter, i64_attr},
     ir::calls::runtime_alloc_outs,
     ir::func_kind::is_orchestration_body,
-    ir::op_kind::{OpKind, op_key, op_kind},
-    ir::ptr_map::{NameMap, PtrMap},
+    ir::handle_maps::{NameMap, PtrMap},
+    ir::op_kind::{OpKind, op_id, op_kind},
     ir::types::is_tensor_like,
     ir::walk::{module_body, module_functions},
 };
@@ -84,7 +84,7 @@ impl ModulePass for AutoDeriveTaskDependencies {
             plans.extend(plan_function(func, directions));
         }
         let context_ref = module.context();
-        let context = crate::ir::context::borrow(&context_ref);
+        let context = crate::ir::context_borrow::borrow(&context_ref);
         self.statistics.tasks_numbered = plans.len() as u64;
         self.statistics.task_dependencies =
             plans.iter().map(|(_, _, deps)| deps.len() as u64).sum();
@@ -134,7 +134,7 @@ fn plan_function<'c, 'a>(
     let ids: PtrMap<TaskId> = tasks
         .iter()
         .enumerate()
-        .map(|(i, t)| (op_key(t), i as TaskId))
+        .map(|(i, t)| (op_id(t), i as TaskId))
         .collect();
     let mut classes = directions.take_classes(func);
     // Each task's accesses, once (every visit of a loop body reuses them),
@@ -261,7 +261,7 @@ impl Walker<'_> {
         let mut next = block.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
-            if let Some(&id) = self.ids.get(&op_key(&op)) {
+            if let Some(&id) = self.ids.get(&op_id(&op)) {
                 self.task(id);
             }
             if op.region_count() == 0 {
@@ -273,7 +273,7 @@ impl Walker<'_> {
             }
             let regions: Vec<_> = op.regions().collect();
             if matches!(kind, OpKind::ScfFor | OpKind::ScfWhile) {
-                let visits = if self.doubled.insert(op_key(&op)) {
+                let visits = if self.doubled.insert(op_id(&op)) {
                     2
                 } else {
                     1
@@ -284,7 +284,7 @@ impl Walker<'_> {
                 // the before region.
                 let while_loop = kind == OpKind::ScfWhile && regions.len() == 2;
                 let (exit, body) = regions.split_at(usize::from(while_loop));
-                self.open_loop(op_key(&op));
+                self.open_loop(op_id(&op));
                 for region in exit {
                     self.region(region);
                 }

@@ -5,7 +5,7 @@
 //! (`crate::bridge`) imports nothing from the crate.
 
 use super::run_pass;
-use crate::analysis::manager::drop_analyses;
+use crate::analysis::pipeline_analyses::drop_analyses;
 
 #[cxx::bridge(namespace = "pld::bridge")]
 pub mod ffi {
@@ -42,7 +42,7 @@ pub mod ffi {
         context_arguments_threaded: u64,
     }
 
-    /// What a successful run did to the IR (`crate::analysis::manager::Effect`).
+    /// What a successful run did to the IR (`crate::analysis::pipeline_analyses::Effect`).
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
     struct PassOutcome {
         /// Nothing changed: the pass preserves every analysis.

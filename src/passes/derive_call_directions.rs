@@ -23,8 +23,8 @@ use crate::{
     error::PldError,
     ir::attributes::DiscardableAttrSetter,
     ir::calls::{call_arg_count, callee, runtime_alloc_outs},
+    ir::handle_maps::NameMap,
     ir::op_kind::OpKind,
-    ir::ptr_map::NameMap,
     ir::signature::{arg_attr_lists, set_arg_attr_lists},
     ir::walk::{module_body, module_functions},
 };
@@ -71,7 +71,7 @@ impl ModulePass for DeriveCallDirections {
 
         // Then write: one attribute per distinct direction (list), shared.
         let context_ref = module.context();
-        let context = crate::ir::context::borrow(&context_ref);
+        let context = crate::ir::context_borrow::borrow(&context_ref);
         let direction = Identifier::new(context, "pl.direction");
         let strings: Vec<Attribute> = [Direction::In, Direction::Out, Direction::InOut]
             .iter()

@@ -78,7 +78,7 @@ impl ModulePass for LegalizeSpmdLaunches {
                 let callee = callee(&call).and_then(|c| functions.get(c).copied());
                 if let Err(message) = check_launch(&call, callee.as_ref(), directions) {
                     diag::op_error(&call, &message);
-                    refused.insert(crate::ir::op_kind::op_key(&call));
+                    refused.insert(crate::ir::op_kind::op_id(&call));
                     errors += 1;
                 }
             }

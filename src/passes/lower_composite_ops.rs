@@ -101,7 +101,7 @@ impl ModulePass for LowerCompositeOps {
             return Err(PldError::Diagnosed(errors));
         }
         let context_ref = module.context();
-        let context = crate::ir::context::borrow(&context_ref);
+        let context = crate::ir::context_borrow::borrow(&context_ref);
         self.lowered = plans.len() as u64;
         for (op, max_recv) in plans {
             expand(context, &op, max_recv)?;

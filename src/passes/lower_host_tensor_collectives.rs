@@ -51,7 +51,7 @@ use crate::{
     ir::builders,
     ir::func_kind::is_host_orchestrator,
     ir::mutation::{insert_before, replace_all_uses},
-    ir::op_kind::{key, op_key, op_name},
+    ir::op_kind::{op_id, op_name, value_id},
     ir::symbols::{SymbolTable, structurally_equal},
     ir::tensor_type::TensorLike,
     ir::walk::{enclosing_function, module_body, module_functions},
@@ -208,7 +208,7 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
 
     // Symbols: reuse an identical one, reject anything else of that name.
     let context_ref = module.context();
-    let context = crate::ir::context::borrow(&context_ref);
+    let context = crate::ir::context_borrow::borrow(&context_ref);
     let variants: BTreeSet<Variant> = plans.iter().map(|(_, p)| p.variant).collect();
     let symbols = SymbolTable::of(&module).ok_or_else(|| {
         PldError::Internal("the pass runs on a module, which is a symbol table".into())
@@ -371,7 +371,7 @@ fn window_buffers<'c, 'a>(
     let mut seen = HashSet::new();
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
-        if !seen.insert(key(v)) {
+        if !seen.insert(value_id(v)) {
             continue;
         }
         let sources = trace.sources(v).map_err(|c| (c.location, c.note()))?;
@@ -380,7 +380,7 @@ fn window_buffers<'c, 'a>(
             continue;
         }
         // A root: only a window of a buffer of this body is window-bound.
-        let owner = crate::ir::values::as_result(v).map(|r| r.owner());
+        let owner = crate::ir::value_defs::as_result(v).map(|r| r.owner());
         let Some(window) = owner.filter(|o| op_name(o) == "pld.window") else {
             let what = owner.map_or("a function parameter".to_string(), |o| {
                 format!("'{}'", op_name(&o))
@@ -393,7 +393,7 @@ fn window_buffers<'c, 'a>(
         let buffer = window
             .operand(0)
             .ok()
-            .and_then(|b| crate::ir::values::as_result(b))
+            .and_then(|b| crate::ir::value_defs::as_result(b))
             .map(|r| r.owner())
             .filter(|b| {
                 op_name(b) == "pld.window_buffer"
@@ -405,7 +405,7 @@ fn window_buffers<'c, 'a>(
                 diag::msg!("this pld.window is not of a pld.window_buffer of this body"),
             ));
         };
-        if !buffers.iter().any(|b| op_key(b) == op_key(&buffer)) {
+        if !buffers.iter().any(|b| op_id(b) == op_id(&buffer)) {
             buffers.push(buffer);
         }
     }

@@ -24,7 +24,7 @@ use crate::{
     diag,
     error::PldError,
     ir::func_kind::{is_chip_orchestration, is_host_orchestrator, symbol_name},
-    ir::ptr_map::PtrMap,
+    ir::handle_maps::PtrMap,
     ir::symbols::{SymbolTable, structurally_equal},
     ir::tensor_type::TensorView,
     ir::walk::{collectives_in, module_body, module_functions},
@@ -191,7 +191,7 @@ fn run(
 
     // A symbol of a variant's name that is not exactly its kernel is a clash.
     let context_ref = module.context();
-    let context = crate::ir::context::borrow(&context_ref);
+    let context = crate::ir::context_borrow::borrow(&context_ref);
     let variants: BTreeSet<Variant> = plans.values().map(|p| p.variant).collect();
     let mut existing: BTreeSet<Variant> = BTreeSet::new();
     // Each variant's kernel, located at the first collective that needs it.
@@ -493,7 +493,7 @@ fn rewrite_collective(
 ) -> Result<(), PldError> {
     let base = rewriter.as_rewriter_base();
     let context_ref = op.context();
-    let context = crate::ir::context::borrow(&context_ref);
+    let context = crate::ir::context_borrow::borrow(&context_ref);
     let loc = op.location();
     base.set_insertion_point_before(op);
 

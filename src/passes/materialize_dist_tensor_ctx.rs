@@ -34,9 +34,9 @@ use crate::{
     ir::attributes::{DiscardableAttrSetter, extend_array_attr, is_string_array},
     ir::calls::{append_call_args, call_arg_count, callee},
     ir::func_kind::{is_host_level, symbol_name},
+    ir::handle_maps::{NameMap, PtrMap},
     ir::mutation::insert_before,
-    ir::op_kind::{OpKind, op_key, op_kind},
-    ir::ptr_map::{NameMap, PtrMap},
+    ir::op_kind::{OpKind, op_id, op_kind},
     ir::signature::{append_params, entry_block, param_types},
     ir::types::{comm_ctx_type, is_comm_ctx, is_dtensor},
     ir::walk::{module_body, module_functions},
@@ -226,9 +226,9 @@ fn materialize(
                             .iter()
                         {
                             let d = crate::analysis::provenance::buffer_domain(
-                                &crate::analysis::provenance::op_of(b),
+                                &crate::analysis::provenance::op_from_id(b),
                             )
-                            .map(|d| op_key(&d));
+                            .map(|d| op_id(&d));
                             if !domains.contains(&d) {
                                 domains.push(d);
                             }
@@ -277,7 +277,7 @@ fn materialize(
 
     // Signatures.
     let context_ref = module.context();
-    let context = crate::ir::context::borrow(&context_ref);
+    let context = crate::ir::context_borrow::borrow(&context_ref);
     let ctx_type = comm_ctx_type(context);
     let direction_in_attr: Attribute = StringAttribute::new(context, "in").into();
     let direction_in: Vec<(Identifier, Attribute)> =
@@ -309,7 +309,7 @@ fn materialize(
             statistics.contexts_appended += params.len() as u64;
             append_params(func, &params)
         };
-        ctx_args.insert(op_key(func), values);
+        ctx_args.insert(op_id(func), values);
     }
 
     // Call sites.
@@ -319,7 +319,7 @@ fn materialize(
     for (call, sources) in plans {
         let caller = crate::ir::walk::enclosing_function(&call)
             .ok_or_else(|| PldError::Internal("call outside a function".into()))?;
-        let own = ctx_args.get(&op_key(&caller)).cloned().unwrap_or_default();
+        let own = ctx_args.get(&op_id(&caller)).cloned().unwrap_or_default();
         let mut device_ctx: Vec<(Option<usize>, mlir_sys::MlirValue)> = Vec::new();
         let mut extra = Vec::new();
         for source in &sources {
@@ -334,7 +334,7 @@ fn materialize(
                         let device = call.operand(call_arg_count(&call))?;
                         let domain_value = match domain {
                             Some(d) => {
-                                Some(crate::analysis::provenance::op_of(d).result(0)?.into())
+                                Some(crate::analysis::provenance::op_from_id(d).result(0)?.into())
                             }
                             None => None,
                         };

@@ -18,7 +18,7 @@ pub mod lower_l2_tensor_collectives;
 pub mod materialize_dist_tensor_ctx;
 pub mod test_func_kinds;
 
-pub use crate::analysis::manager::{Analyses, Effect};
+pub use crate::analysis::pipeline_analyses::{Analyses, Effect};
 use crate::{
     bridge::{OperationHandle, ffi},
     diag,
@@ -40,7 +40,7 @@ pub trait ModulePass: Default + 'static {
     /// already emitted at their locations; any other error is reported at the
     /// module's location.
     fn run(&mut self, module: OperationRef) -> Result<(), PldError>;
-    /// [`Self::run`] with the analyses the pipeline kept (`crate::analysis::manager`);
+    /// [`Self::run`] with the analyses the pipeline kept (`crate::analysis::pipeline_analyses`);
     /// a pass that uses them overrides this (and its `run` calls it with
     /// fresh ones).
     fn run_with(&mut self, module: OperationRef, _analyses: &mut Analyses) -> Result<(), PldError> {
@@ -79,7 +79,7 @@ macro_rules! rust_passes {
         ) -> bool {
             let module = unsafe { OperationRef::from_raw(module.0) };
             // The handle is 0 or one this crate made and MLIR has not dropped.
-            let analyses = unsafe { crate::analysis::manager::from_handle(analyses) };
+            let analyses = unsafe { crate::analysis::pipeline_analyses::from_handle(analyses) };
             $(if argument == <$pass>::ARGUMENT {
                 return run_body::<$pass>(module, options, statistics, analyses, outcome);
             })*

@@ -1321,10 +1321,10 @@ mod tests {
         }
         // The refusals share the base entry's module: same shapes, dtype and S.
         let base = runtime_base();
-        let module = crate::sim::module::chip_pipeline(&base);
+        let module = crate::sim::chip_pipeline::chip_pipeline(&base);
         for e in runtime_extras().iter().filter(|e| e.case.layers == 1) {
             assert_eq!(
-                crate::sim::module::chip_pipeline(&e.case),
+                crate::sim::chip_pipeline::chip_pipeline(&e.case),
                 module,
                 "{}",
                 e.name

@@ -10,10 +10,10 @@
 //! - [`matrix`]: the case matrix and how each entry is judged.
 
 pub mod case;
+pub mod chip_pipeline;
 pub mod error;
 pub mod golden;
 pub mod matrix;
-pub mod module;
 pub mod result;
 pub mod run;
 pub mod toolchain;

@@ -10,7 +10,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::case::{Case, DType, Op};
-use super::module::chip_pipeline;
+use super::chip_pipeline::chip_pipeline;
 use super::result::{DomainResult, RankResult, SimResult};
 use super::toolchain::{BuildError, Simulator, Toolchain};
 

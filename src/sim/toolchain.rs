@@ -21,7 +21,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::UNIX_EPOCH;
 
-use super::module::CHIP_FN;
+use super::chip_pipeline::CHIP_FN;
 
 /// Environment variable overriding the crate root (where runtime/, sim/ and target/ are).
 pub const ROOT_ENV: &str = "PLD_SIM_ROOT";

@@ -13,9 +13,9 @@
 //! terminator (all yielded values are read before any is assigned).
 
 use super::{
-    names::{Locals, c_identifier, quoted},
+    cpp_names::{Locals, c_identifier, quoted},
     orch_ops::{BinOp, OrchOp, element_bytes, scalar_bits},
-    plan::{Kernel, Planner, param_direction},
+    tree_plan::{Kernel, Planner, param_direction},
 };
 use crate::{
     analysis::directions::{Direction, recorded_arg_directions},
@@ -52,10 +52,7 @@ pub struct SubBuild {
     pub signature: Vec<Direction>,
 }
 
-/// The key of an SSA value.
-pub fn vkey<'c, 'a>(v: impl ValueLike<'c>) -> usize {
-    v.to_raw().ptr as usize
-}
+pub use crate::ir::op_kind::value_id;
 
 /// The name of a location (`loc("out")`), if it is a NameLoc.
 pub fn loc_name(loc: Location) -> Option<String> {
@@ -77,7 +74,7 @@ pub(crate) fn loc_text(loc: Location) -> String {
 
 /// What an SSA value is in the generated code.
 #[derive(Clone, Debug)]
-enum Val {
+enum CppValue {
     /// A tensor descriptor: the C++ expression naming it.
     Tensor(String),
     /// A `CommContext*`.
@@ -86,10 +83,10 @@ enum Val {
     Int(String, u32),
 }
 
-impl Val {
+impl CppValue {
     fn expr(&self) -> &str {
         match self {
-            Val::Tensor(e) | Val::Ctx(e) | Val::Int(e, _) => e,
+            CppValue::Tensor(e) | CppValue::Ctx(e) | CppValue::Int(e, _) => e,
         }
     }
 }
@@ -208,20 +205,20 @@ pub fn emit<'c, 'a>(
             let var = e.locals.fresh(&format!("ctx_{base}"));
             let decl = format!("  pld::rt::CommContext* {var} = args->comm({n_comms});\n");
             n_comms += 1;
-            (Val::Ctx(var), decl)
+            (CppValue::Ctx(var), decl)
         } else if is_tensor_like(ty) {
             let var = e.locals.fresh(&base);
             let decl = format!("  pld::rt::Tensor& {var} = args->tensor({n_tensors});\n");
             signature.push(param_direction(func, i));
             n_tensors += 1;
-            (Val::Tensor(var), decl)
+            (CppValue::Tensor(var), decl)
         } else if let Some(bits) = scalar_bits(ty) {
             let var = e.locals.fresh(&base);
             let decl = format!(
                 "  const int64_t {var} = pld::rt::sext(args->scalar({n_scalars}), {bits});\n"
             );
             n_scalars += 1;
-            (Val::Int(var, bits), decl)
+            (CppValue::Int(var, bits), decl)
         } else {
             e.p.error(&func,
                 &format!(
@@ -230,9 +227,9 @@ pub fn emit<'c, 'a>(
             );
             continue;
         };
-        e.param_of.insert(vkey(arg), e.params.len());
+        e.param_of.insert(value_id(arg), e.params.len());
         e.params.push(Param { decl, used: false });
-        e.vals.insert(vkey(arg), val);
+        e.vals.insert(value_id(arg), val);
     }
     e.block(&entry, 1);
     if e.p.errors > errors_before {
@@ -312,7 +309,7 @@ struct Emitter<'p, 'c, 'a> {
     p: &'p mut Planner<'c, 'a>,
     fname: String,
     locals: Locals,
-    vals: HashMap<usize, Val>,
+    vals: HashMap<usize, CppValue>,
     params: Vec<Param>,
     /// SSA key of a parameter → index into `params`.
     param_of: HashMap<usize, usize>,
@@ -337,8 +334,8 @@ fn ind(depth: usize) -> String {
 
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// The binding of `v` (marking a parameter used), or a located error.
-    fn val(&mut self, op: &OperationRef<'c, 'a>, v: Value<'c, 'a>) -> Option<Val> {
-        let key = vkey(v);
+    fn val(&mut self, op: &OperationRef<'c, 'a>, v: Value<'c, 'a>) -> Option<CppValue> {
+        let key = value_id(v);
         if let Some(&k) = self.param_of.get(&key) {
             self.params[k].used = true;
         }
@@ -349,7 +346,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             self.read_poison = true;
             return None;
         }
-        let what = crate::ir::values::as_result(v)
+        let what = crate::ir::value_defs::as_result(v)
             .map(|r| crate::diag::msg!("a result of '{}'", op_name(&r.owner())))
             .unwrap_or_else(|| "a value".into());
         self.p.error(
@@ -359,14 +356,14 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         None
     }
 
-    fn operand(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<Val> {
+    fn operand(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<CppValue> {
         let v = op.operand(i).ok()?;
         self.val(op, v)
     }
 
     fn tensor(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<String> {
         match self.operand(op, i)? {
-            Val::Tensor(t) => Some(t),
+            CppValue::Tensor(t) => Some(t),
             other => {
                 self.p.error(
                     &op,
@@ -379,7 +376,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
 
     fn int(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<(String, u32)> {
         match self.operand(op, i)? {
-            Val::Int(e, b) => Some((e, b)),
+            CppValue::Int(e, b) => Some((e, b)),
             _ => {
                 self.p
                     .error(&op, &format!("operand #{i} must be an integer scalar"));
@@ -403,7 +400,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         hint: &str,
         init: Option<&str>,
         depth: usize,
-    ) -> Option<Val> {
+    ) -> Option<CppValue> {
         let ty = v.r#type();
         let var = self.fresh(v, hint);
         let i = format!("{}{}", ind(depth), maybe_unused(v));
@@ -416,17 +413,17 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     let _ = writeln!(self.body, "{i}pld::rt::Tensor {var};");
                 }
             }
-            Val::Tensor(var)
+            CppValue::Tensor(var)
         } else if let Some(bits) = scalar_bits(ty) {
             let _ = writeln!(self.body, "{i}int64_t {var} = {};", init.unwrap_or("0"));
-            Val::Int(var, bits)
+            CppValue::Int(var, bits)
         } else if is_comm_ctx(ty) {
             let _ = writeln!(
                 self.body,
                 "{i}pld::rt::CommContext* {var} = {};",
                 init.unwrap_or("nullptr")
             );
-            Val::Ctx(var)
+            CppValue::Ctx(var)
         } else {
             self.p.error(
                 &op,
@@ -434,12 +431,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             );
             return None;
         };
-        self.vals.insert(vkey(v), val.clone());
+        self.vals.insert(value_id(v), val.clone());
         Some(val)
     }
 
-    fn bind(&mut self, v: Value<'c, 'a>, val: Val) {
-        self.vals.insert(vkey(v), val);
+    fn bind(&mut self, v: Value<'c, 'a>, val: CppValue) {
+        self.vals.insert(value_id(v), val);
     }
 
     /// `return orch->fail(rc, "<op> at <loc>: <what>")` for a failing runtime call.
@@ -480,9 +477,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         if self.p.errors > errors || self.read_poison {
             for r in 0..op.result_count() {
                 if let Ok(v) = op.result(r)
-                    && !self.vals.contains_key(&vkey(v))
+                    && !self.vals.contains_key(&value_id(v))
                 {
-                    self.poisoned.insert(vkey(v));
+                    self.poisoned.insert(value_id(v));
                 }
             }
         }
@@ -530,7 +527,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     };
                     seen.push((name, v));
                 }
-                let text = match super::names::seen_report(&message, &seen) {
+                let text = match super::cpp_names::seen_report(&message, &seen) {
                     Some(expr) => format!("({expr}).c_str()"),
                     None => quoted(&message),
                 };
@@ -557,9 +554,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     return;
                 };
                 let init = format!("{c} != 0 ? {} : {}", a.expr(), b.expr());
-                if let (Val::Int(..), Val::Int(..))
-                | (Val::Tensor(_), Val::Tensor(_))
-                | (Val::Ctx(_), Val::Ctx(_)) = (&a, &b)
+                if let (CppValue::Int(..), CppValue::Int(..))
+                | (CppValue::Tensor(_), CppValue::Tensor(_))
+                | (CppValue::Ctx(_), CppValue::Ctx(_)) = (&a, &b)
                 {
                     self.declare_const(op, r.into(), "sel", &init, depth);
                 } else {
@@ -600,7 +597,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     "{i}  if (int rc = orch->assemble({target}, {src}, {arr})) return rc;"
                 );
                 let _ = writeln!(self.body, "{i}}}");
-                self.bind(r.into(), Val::Tensor(target));
+                self.bind(r.into(), CppValue::Tensor(target));
             }
             OrchOp::Write => {
                 let (Some(dst), Some((value, _)), Ok(r)) =
@@ -623,7 +620,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     "{i}  if (int rc = orch->write_int({dst}, {arr}, {value})) return rc;"
                 );
                 let _ = writeln!(self.body, "{i}}}");
-                self.bind(r.into(), Val::Tensor(dst));
+                self.bind(r.into(), CppValue::Tensor(dst));
             }
         }
     }

@@ -18,13 +18,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let i = format!("{}{}", ind(depth), maybe_unused(v));
         let val = if let Some(bits) = scalar_bits(ty) {
             let _ = writeln!(self.body, "{i}const int64_t {var} = {init};");
-            Val::Int(var, bits)
+            CppValue::Int(var, bits)
         } else if is_tensor_like(ty) {
             let _ = writeln!(self.body, "{i}const pld::rt::Tensor {var} = {init};");
-            Val::Tensor(var)
+            CppValue::Tensor(var)
         } else if is_comm_ctx(ty) {
             let _ = writeln!(self.body, "{i}pld::rt::CommContext* const {var} = {init};");
-            Val::Ctx(var)
+            CppValue::Ctx(var)
         } else {
             self.p.error(
                 &op,
@@ -65,7 +65,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             v.to_string()
         };
         let _ = depth;
-        self.bind(r.into(), Val::Int(lit, bits));
+        self.bind(r.into(), CppValue::Int(lit, bits));
     }
 
     pub(super) fn binary(&mut self, op: &OperationRef<'c, 'a>, b: BinOp, depth: usize) {

@@ -55,16 +55,16 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let abi = int_attr(op, "pl.abi_arg_count")
             .map(|n| n.max(0) as usize)
             .unwrap_or(usize::MAX);
-        let mut args: Vec<Val> = Vec::new();
+        let mut args: Vec<CppValue> = Vec::new();
         for k in 0..op.operand_count() {
             let v = if k < abi {
                 self.operand(op, k)
             } else {
                 op.operand(k)
                     .ok()
-                    .and_then(|v| self.vals.get(&vkey(v)).cloned())
+                    .and_then(|v| self.vals.get(&value_id(v)).cloned())
             };
-            args.push(v.unwrap_or_else(|| Val::Tensor(String::new())));
+            args.push(v.unwrap_or_else(|| CppValue::Tensor(String::new())));
             if k < abi && args[k].expr().is_empty() {
                 return;
             }
@@ -78,17 +78,17 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 return;
             };
             fresh_results.insert(n as usize, buf.clone());
-            args.push(Val::Tensor(buf));
+            args.push(CppValue::Tensor(buf));
         }
         // Results: a fresh buffer, else the argument the callee returns (a kernel
         // writes its operands in place).
         let returned = callee_fn
-            .map(|f| crate::ir::values::returned_params(&f))
+            .map(|f| crate::ir::value_defs::returned_params(&f))
             .unwrap_or_default();
         for n in 0..op.result_count() {
             let Ok(res) = op.result(n) else { continue };
             if let Some(buf) = fresh_results.get(&n) {
-                self.bind(res.into(), Val::Tensor(buf.clone()));
+                self.bind(res.into(), CppValue::Tensor(buf.clone()));
                 continue;
             }
             match returned
@@ -130,7 +130,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     .unwrap_or(Direction::In)
             };
             match v {
-                Val::Tensor(t) => {
+                CppValue::Tensor(t) => {
                     if !comms.is_empty() {
                         self.p.error(&op,
                             &format!("tensor argument #{k} of @{callee} must come before every CommContext slot (the kernel ABI is all tensors, then the CommContext slots)"),
@@ -139,8 +139,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     }
                     tensors.push((t.clone(), dir));
                 }
-                Val::Ctx(c) => comms.push(c.clone()),
-                Val::Int(..) => {
+                CppValue::Ctx(c) => comms.push(c.clone()),
+                CppValue::Int(..) => {
                     self.p.error(&op,
                         &format!("argument #{k} of @{callee} must be a tensor or a CommContext (a kernel task takes no scalars), got an integer scalar"),
                     );
@@ -153,7 +153,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         // materialized, or materialized before the lowering synthesized the
         // kernel), it would read past the task's arguments.
         if let Some(spec) = callee_fn
-            .and_then(|f| crate::codegen::plan::string_attr(&f, "pl.builtin_template_dir"))
+            .and_then(|f| crate::codegen::tree_plan::string_attr(&f, "pl.builtin_template_dir"))
             .and_then(|dir| crate::collective::Spec::of_template_dir(&dir))
         {
             let slot = spec.comm_slot();

@@ -4,7 +4,7 @@
 //! every minimal edge one of these.
 
 use crate::{
-    analysis::alias::AliasClasses, analysis::directions::Directions, ir::op_kind::op_key,
+    analysis::alias::AliasClasses, analysis::directions::Directions, ir::op_kind::op_id,
     ir::types::is_tensor_like, ir::walk::ops_of_kind,
 };
 use melior::ir::{
@@ -31,7 +31,7 @@ pub fn plan_function<'c, 'a>(
     let ids: HashMap<usize, i64> = tasks
         .iter()
         .enumerate()
-        .map(|(i, t)| (op_key(t), i as i64))
+        .map(|(i, t)| (op_id(t), i as i64))
         .collect();
     let mut classes = AliasClasses::of_function(func, directions.trace(), directions.functions());
     let mut walker = Walker {
@@ -46,7 +46,7 @@ pub fn plan_function<'c, 'a>(
     tasks
         .into_iter()
         .map(|t| {
-            let id = ids[&op_key(&t)];
+            let id = ids[&op_id(&t)];
             let deps = walker
                 .deps
                 .remove(&id)
@@ -231,7 +231,7 @@ impl Walker<'_> {
         let mut next = block.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
-            if let Some(&id) = self.ids.get(&op_key(&op)) {
+            if let Some(&id) = self.ids.get(&op_id(&op)) {
                 self.task(&op, id, classes, directions);
             }
             let regions: Vec<_> = op.regions().collect();
@@ -248,7 +248,7 @@ impl Walker<'_> {
                 // its before region once, then after and before zero or more
                 // times; it was walked as one body, left after the after
                 // region.)
-                let visits = if self.doubled.insert(op_key(&op)) {
+                let visits = if self.doubled.insert(op_id(&op)) {
                     2
                 } else {
                     1

@@ -14,7 +14,7 @@
 //! Outside a pass manager (a pass's `run` called directly), each run gets a
 //! fresh [`Analyses`].
 
-use crate::{analysis::directions::Directions, ir::op_kind::op_key};
+use crate::{analysis::directions::Directions, ir::op_kind::op_id};
 use melior::ir::operation::OperationRef;
 
 /// What a successful pass run did to the IR, for MLIR's analysis manager.
@@ -48,8 +48,8 @@ impl Analyses {
     /// The directions (and alias classes, trace, function map) of `module`,
     /// built on first use.
     pub fn directions<'c, 'a>(&mut self, module: &OperationRef<'c, 'a>) -> &mut Directions<'c, 'a> {
-        if self.module != op_key(module) {
-            self.module = op_key(module);
+        if self.module != op_id(module) {
+            self.module = op_id(module);
             self.directions = None;
         }
         let directions = self.directions.get_or_insert_with(|| {

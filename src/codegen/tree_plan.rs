@@ -3,7 +3,7 @@
 //! template, once per kernel so every sub-build gets the same bytes), and the
 //! located diagnostics for whatever cannot be built.
 
-use super::{Options, Tree, chip, host, kernel_config, names::quoted, template};
+use super::{Options, Tree, chip, cpp_names::quoted, host, kernel_config, template};
 use crate::{
     error::PldError,
     ir::calls::callee_name,
@@ -231,8 +231,8 @@ fn entry_name_ok(
         );
         return false;
     }
-    let c_name = super::names::c_identifier(name);
-    if let Some(why) = super::names::c_symbol_problem(&c_name) {
+    let c_name = super::cpp_names::c_identifier(name);
+    if let Some(why) = super::cpp_names::c_symbol_problem(&c_name) {
         p.error(&func, &format!("@{name}: its C symbol '{c_name}' {why}"));
         return false;
     }
