@@ -146,7 +146,7 @@ fn expected_texts() -> Vec<(String, String)> {
     let mut paths = Vec::new();
     files(
         &root().join("test"),
-        &[".mlir", ".test", ".core-num-zero", ".seed"],
+        &[".mlir", ".test"],
         &mut paths,
     );
     let expected = Regex::new(r"expected-(?:error|note|remark|warning)[^{]*\{\{(.*?)\}\}").unwrap();
