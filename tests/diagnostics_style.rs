@@ -144,11 +144,7 @@ fn violations(text: &str) -> Vec<String> {
 fn expected_texts() -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut paths = Vec::new();
-    files(
-        &root().join("test"),
-        &[".mlir", ".test", ".core-num-zero", ".seed"],
-        &mut paths,
-    );
+    files(&root().join("test"), &[".mlir", ".test"], &mut paths);
     let expected = Regex::new(r"expected-(?:error|note|remark|warning)[^{]*\{\{(.*?)\}\}").unwrap();
     let check = Regex::new(
         r"^\W*[A-Z][A-Z0-9_-]*(?:-NEXT|-SAME|-DAG)?:.*?\b(?:error|note|remark|warning): (.*)$",

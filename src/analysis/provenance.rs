@@ -9,7 +9,10 @@
 //! - The domain of a window buffer (its `pld.comm_domain` operand, or the
 //!   implicit domain), and the checks both rails run over a collective's
 //!   resolved windows: pairwise-distinct allocations, one domain, NR = ranks.
-//! - [`check_dispatched_collectives`]: the CHIP rail's interprocedural phase.
+//! - [`check_dispatched_collectives`]: the CHIP rail's interprocedural phase,
+//!   and [`check_local_distinct`], its in-body aliasing check. Both return
+//!   their failures (message and notes); the pass (`--lower-l2-tensor-collectives`)
+//!   reports them: no analysis emits a diagnostic.
 
 use crate::{
     analysis::contiguity::ContiguityTrace,
@@ -511,7 +514,8 @@ fn domain_key(names: &Names, buffer: usize) -> usize {
 /// dispatch site, in module order), at the collective, with a note at the
 /// dispatch and at the buffers / domains involved. Each planned collective
 /// comes with its function and its signal's NR (phase 1 read it from the
-/// signal's static shape). Returns the error count.
+/// signal's static shape). Returns the failures, each with the collective it
+/// is about: the pass reports them (this analysis emits nothing).
 ///
 /// Linear: each function's parameter provenance and each HOST value's window
 /// provenance are computed once ([`RootSets`]); a dispatch site costs one
@@ -523,7 +527,7 @@ pub fn check_dispatched_collectives<'c, 'a>(
     functions: &[OperationRef<'c, 'a>],
     planned: &[(OperationRef<'c, 'a>, OperationRef<'c, 'a>, i64)],
     trace: &ContiguityTrace<'c, 'a>,
-) -> usize {
+) -> Vec<(OperationRef<'c, 'a>, Failure<'c>)> {
     // The planned collectives of each CHIP function (phase 1 gives each with its function, a
     // function's collectives consecutive), by symbol.
     let mut callees: Vec<Callee<'c, 'a>> = Vec::new();
@@ -561,10 +565,10 @@ pub fn check_dispatched_collectives<'c, 'a>(
         }
     }
     let Some((_, first, _)) = planned.first() else {
-        return 0;
+        return Vec::new();
     };
     if callees.is_empty() {
-        return 0;
+        return Vec::new();
     }
     let names = Names::new(unsafe { mlir_sys::mlirOperationGetContext(first.to_raw()) });
     let mut params = RootSets::default();
@@ -577,7 +581,7 @@ pub fn check_dispatched_collectives<'c, 'a>(
     let mut seen = Bindings::default();
     let mut binding: Vec<usize> = Vec::new();
     let mut failed: PtrMap<()> = PtrMap::default();
-    let mut errors = 0;
+    let mut failures = Vec::new();
     let mut buffers: Vec<Vec<usize>> = Vec::new();
     let callee_name = mlir_sys::MlirStringRef {
         data: "callee".as_ptr() as *const _,
@@ -713,13 +717,18 @@ pub fn check_dispatched_collectives<'c, 'a>(
                         ),
                     )];
                     notes.extend(f.notes.iter().cloned());
-                    diag::op_error_with_notes(op, &f.message, &notes);
-                    errors += 1;
+                    failures.push((
+                        *op,
+                        Failure {
+                            message: f.message.clone(),
+                            notes,
+                        },
+                    ));
                 }
             }
         }
     }
-    errors
+    failures
 }
 
 /// The bindings (callee, dispatch operands) checked so far: an exact set without an allocation

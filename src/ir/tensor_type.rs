@@ -5,24 +5,25 @@
 use crate::capi;
 use melior::ir::{Type, TypeLike};
 
-/// PyPTO's TensorLayout.
+/// PyPTO's TensorLayout: the dialect's `pld::Layout` (TensorLike.h), whose
+/// values the C API hands over (a unit test checks the mirror).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
 pub enum Layout {
     /// Row-major (`nd`, the default).
-    Nd,
+    Nd = 0,
     /// Column-major (`dn`).
-    Dn,
+    Dn = 1,
     /// Fractal (`nz`).
-    Nz,
+    Nz = 2,
 }
 
 impl Layout {
     fn from_raw(raw: u32) -> Self {
-        match raw {
-            1 => Layout::Dn,
-            2 => Layout::Nz,
-            _ => Layout::Nd,
-        }
+        [Layout::Nd, Layout::Dn, Layout::Nz]
+            .into_iter()
+            .find(|l| *l as u32 == raw)
+            .unwrap_or(Layout::Nd)
     }
 }
 
@@ -131,5 +132,22 @@ impl<'c> TensorLike<'c> {
     /// A packed, full, row-major view (nd, no explicit strides or valid_shape).
     pub fn is_packed_nd(&self) -> bool {
         self.layout == Layout::Nd && !self.has_strides && !self.has_valid
+    }
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::{Layout, TensorLike};
+    use melior::ir::Type;
+
+    /// The mirror of `pld::Layout`: each spelling parses to its variant.
+    #[test]
+    fn layouts_mirror_the_dialects() {
+        let context = crate::test_context();
+        for (text, want) in [("nd", Layout::Nd), ("dn", Layout::Dn), ("nz", Layout::Nz)] {
+            let ty =
+                Type::parse(&context, &format!("!pl.tensor<4x4xf32, layout = {text}>")).unwrap();
+            assert_eq!(TensorLike::of(ty).unwrap().layout, want, "{text}");
+        }
     }
 }

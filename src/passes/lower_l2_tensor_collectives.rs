@@ -181,11 +181,14 @@ fn run(
     // buffers bound there, checked per dispatch site.
     let phase_1b = std::time::Instant::now();
     if !settings.skip_window_provenance {
-        errors += crate::analysis::provenance::check_dispatched_collectives(
+        for (op, failure) in crate::analysis::provenance::check_dispatched_collectives(
             &functions,
             &planned_in,
             &trace,
-        );
+        ) {
+            diag::op_error_with_notes(&op, &failure.message, &failure.notes);
+            errors += 1;
+        }
     }
     let phase_1b = phase_1b.elapsed();
 

@@ -3,7 +3,7 @@
 //!
 //! - [`case`]: the case JSON and its validation;
 //! - [`error`]: [`SimError`], why a run gave no result;
-//! - [`module`]: the `chip_pipeline` module written for a case;
+//! - [`chip_pipeline`]: the `chip_pipeline` module written for a case;
 //! - [`toolchain`]: pld-opt → pld-translate → g++ with the content-hash cache;
 //! - [`run`]: the driver run and the result;
 //! - [`golden`]: the independent expected outcome;

@@ -3,7 +3,7 @@
 // RUN: pld-opt %s --split-input-file --legalize-spmd-launches --verify-diagnostics | FileCheck %s
 // pl.core_num < 1 is already rejected by the pl attribute verifier; the pass
 // re-checks it for IR built without verification.
-// RUN: pld-opt %s.core-num-zero --legalize-spmd-launches --mlir-very-unsafe-disable-verifier-on-parsing --verify-diagnostics
+// RUN: pld-opt %S/Inputs/legalize-spmd-launches-core-num-zero.mlir --legalize-spmd-launches --mlir-very-unsafe-disable-verifier-on-parsing --verify-diagnostics
 
 // The CHIP rail's launch (B = 2, sync_start) and plain kernel calls are legal.
 // CHECK-LABEL: func.func @chip_pipeline

@@ -3,9 +3,9 @@
 // RUN: pld-opt %s --split-input-file --materialize-dist-tensor-ctx --verify-each --verify-diagnostics | FileCheck %s
 // The CHIP rail's kernel ends up with the seed's ABI table (args[0..4] tensors,
 // args[5] the first context, args[6..7] the other two).
-// RUN: pld-opt %s.seed --lower-l2-tensor-collectives --materialize-dist-tensor-ctx --verify-each | FileCheck %s --check-prefix=ABI
+// RUN: pld-opt %S/Inputs/materialize-dist-tensor-ctx-seed.mlir --lower-l2-tensor-collectives --materialize-dist-tensor-ctx --verify-each | FileCheck %s --check-prefix=ABI
 // Idempotent.
-// RUN: pld-opt %s.seed --lower-l2-tensor-collectives --materialize-dist-tensor-ctx --materialize-dist-tensor-ctx | FileCheck %s --check-prefix=ABI
+// RUN: pld-opt %S/Inputs/materialize-dist-tensor-ctx-seed.mlir --lower-l2-tensor-collectives --materialize-dist-tensor-ctx --materialize-dist-tensor-ctx | FileCheck %s --check-prefix=ABI
 
 // ABI-LABEL: func.func @chip_pipeline
 // ABI-SAME: %arg3: !pld.dtensor<16x4xf32>, %arg4: !pld.dtensor<2x8xi32>, %arg5: !pld.dtensor<2xi32>, %arg6: !pld.dtensor<2xi32>, %arg7: !pld.comm_ctx {pl.direction = "in"}, %arg8: !pld.comm_ctx {pl.direction = "in"}, %arg9: !pld.comm_ctx {pl.direction = "in"}, %arg10: !pld.comm_ctx {pl.direction = "in"}, %arg11: !pld.comm_ctx {pl.direction = "in"})
