@@ -20,7 +20,6 @@ use crate::{
 };
 use melior::ir::{
     BlockLike, BlockRef, RegionLike, Type, ValueLike,
-    attribute::IntegerAttribute,
     operation::{OperationLike, OperationRef},
 };
 use std::{
@@ -148,12 +147,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     );
                     return;
                 };
-                let Some(value) = op
-                    .attribute("value")
-                    .ok()
-                    .and_then(|a| IntegerAttribute::try_from(a).ok())
-                    .map(|a| a.value())
-                else {
+                let Some(value) = crate::ir::attributes::int_attr(op, "value") else {
                     self.p
                         .error(&op, "attribute 'value' must be an integer attribute");
                     return;
