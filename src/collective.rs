@@ -24,6 +24,12 @@ use melior::ir::{
 pub enum Collective {
     AllToAllV,
     IndexedAllToAllV,
+    AllReduce,
+    ReduceScatter,
+    AllGather,
+    Broadcast,
+    AllToAll,
+    Barrier,
 }
 
 /// How the launch width B follows from `core_num` L and the rank count P.
@@ -38,7 +44,7 @@ pub enum WidthRule {
 /// The element type of a kernel parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Element {
-    /// The payload element type of the variant (f32 / i8).
+    /// The payload element type of the variant (f32 / f16 / i8 / i32).
     Payload,
     /// i32 (signal, counts, index).
     I32,
@@ -55,6 +61,19 @@ pub struct Param {
     pub direction: Direction,
 }
 
+/// The attributes that select a variant besides the element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selector {
+    /// None (the element type alone).
+    None,
+    /// `reduce` (reduce_scatter).
+    Reduce,
+    /// `reduce` and `mode` (allreduce: mesh or ring).
+    ReduceMode,
+    /// `root` (broadcast).
+    Root,
+}
+
 /// A row of the table.
 #[derive(Debug)]
 pub struct Spec {
@@ -65,14 +84,31 @@ pub struct Spec {
     pub short: &'static str,
     /// The kernel's tensor parameters (the op's tensor operands, in order).
     pub params: &'static [Param],
-    /// `pl.builtin_template_dir`.
+    /// The parameter whose type the op's result (and the kernel's) has.
+    pub result: usize,
+    /// The `[NR, S]` i32 signal parameter.
+    pub signal: usize,
+    /// The payload element types the rails lower (the kernels' dtypes).
+    pub dtypes: &'static [Dtype],
+    /// What else selects the variant.
+    pub selector: Selector,
+    /// `pl.builtin_template_dir` (allreduce: of mesh mode).
     pub template_dir: &'static str,
+    /// allreduce's ring-mode template package.
+    pub ring_template_dir: Option<&'static str>,
     pub width: WidthRule,
+    /// Whether the op has the `dynamic_core_num` operand (after its tensor
+    /// operands); without one and without the attribute, `core_num` is 1.
+    pub core_num_operand: bool,
     /// Whether a runtime (non-folding) `core_num` is lowered (`pl.require` +
     /// `pl.launch`) or refused.
     pub runtime_core_num: bool,
     /// The `pl.arch` the op needs (`None`: any).
     pub arch: Option<&'static str>,
+    /// Whether the HOST rail lowers it.
+    pub host: bool,
+    /// Whether an InCore body expands it (`--lower-composite-ops`).
+    pub incore: bool,
 }
 
 const fn param(
@@ -104,10 +140,18 @@ pub static ALL_TO_ALL_V: Spec = Spec {
         param("send_counts", false, I32, In),
         param("recv_counts", true, I32, InOut),
     ],
+    result: 1,
+    signal: 2,
+    dtypes: &[Dtype::Fp32, Dtype::Int8],
+    selector: Selector::None,
     template_dir: ":pypto.runtime.builtins.collectives.all_to_all_v",
+    ring_template_dir: None,
     width: WidthRule::Folded,
+    core_num_operand: true,
     runtime_core_num: true,
     arch: None,
+    host: true,
+    incore: true,
 };
 
 /// `pld.tensor.indexed_all_to_all_v` (docs/spec/indexed.md): six tensor
@@ -125,22 +169,149 @@ pub static INDEXED_ALL_TO_ALL_V: Spec = Spec {
         param("recv_counts", false, I32, InOut),
         param("index", false, I32, In),
     ],
+    result: 1,
+    signal: 2,
+    dtypes: &[Dtype::Fp32, Dtype::Int8],
+    selector: Selector::None,
     template_dir: ":pypto.runtime.builtins.collectives.indexed_all_to_all_v",
+    ring_template_dir: None,
     width: WidthRule::Exact,
+    core_num_operand: true,
     runtime_core_num: false,
     arch: Some("a5"),
+    host: false,
+    incore: false,
 };
 
+/// The reducing ops' element types (docs/spec/family.md).
+const REDUCING: &[Dtype] = &[Dtype::Fp32, Dtype::Fp16, Dtype::Int32];
+/// The moving ops' element types.
+const MOVING: &[Dtype] = &[Dtype::Fp32, Dtype::Fp16, Dtype::Int8, Dtype::Int32];
+/// `target, signal` (allreduce, reduce_scatter, broadcast).
+const TARGET_SIGNAL: &[Param] = &[
+    param("target", true, Payload, InOut),
+    param("signal", true, I32, InOut),
+];
+/// `input, target, signal` (allgather, all_to_all): `input` may be local.
+const INPUT_TARGET_SIGNAL: &[Param] = &[
+    param("input", false, Payload, In),
+    param("target", true, Payload, InOut),
+    param("signal", true, I32, InOut),
+];
+
+/// A row of the collective family (docs/spec/family.md): exact compile-time
+/// width, both rails, no InCore expansion.
+const fn family(
+    collective: Collective,
+    op: &'static str,
+    short: &'static str,
+    params: &'static [Param],
+    dtypes: &'static [Dtype],
+    selector: Selector,
+    template_dir: &'static str,
+) -> Spec {
+    let n = params.len();
+    Spec {
+        collective,
+        op,
+        short,
+        params,
+        // The target (the signal for the barrier) is the op's result.
+        result: if n == 1 { 0 } else { n - 2 },
+        signal: n - 1,
+        dtypes,
+        selector,
+        template_dir,
+        ring_template_dir: None,
+        width: WidthRule::Exact,
+        core_num_operand: false,
+        runtime_core_num: false,
+        arch: None,
+        host: true,
+        incore: false,
+    }
+}
+
+/// `pld.tensor.allreduce` (mesh: `allreduce`, ring: `allreduce_ring`).
+pub static ALLREDUCE: Spec = Spec {
+    ring_template_dir: Some(":pypto.runtime.builtins.collectives.allreduce_ring"),
+    ..family(
+        Collective::AllReduce,
+        "pld.tensor.allreduce",
+        "allreduce",
+        TARGET_SIGNAL,
+        REDUCING,
+        Selector::ReduceMode,
+        ":pypto.runtime.builtins.collectives.allreduce",
+    )
+};
+pub static REDUCE_SCATTER: Spec = family(
+    Collective::ReduceScatter,
+    "pld.tensor.reduce_scatter",
+    "reduce_scatter",
+    TARGET_SIGNAL,
+    REDUCING,
+    Selector::Reduce,
+    ":pypto.runtime.builtins.collectives.reduce_scatter",
+);
+pub static ALLGATHER: Spec = family(
+    Collective::AllGather,
+    "pld.tensor.allgather",
+    "allgather",
+    INPUT_TARGET_SIGNAL,
+    MOVING,
+    Selector::None,
+    ":pypto.runtime.builtins.collectives.allgather",
+);
+pub static BROADCAST: Spec = family(
+    Collective::Broadcast,
+    "pld.tensor.broadcast",
+    "broadcast",
+    TARGET_SIGNAL,
+    MOVING,
+    Selector::Root,
+    ":pypto.runtime.builtins.collectives.broadcast",
+);
+pub static ALL_TO_ALL: Spec = family(
+    Collective::AllToAll,
+    "pld.tensor.all_to_all",
+    "all_to_all",
+    INPUT_TARGET_SIGNAL,
+    MOVING,
+    Selector::None,
+    ":pypto.runtime.builtins.collectives.all_to_all",
+);
+/// `pld.tensor.barrier`: the signal alone, one block, kernel `@__builtin_barrier`.
+pub static BARRIER: Spec = family(
+    Collective::Barrier,
+    "pld.tensor.barrier",
+    "barrier",
+    &[param("signal", true, I32, InOut)],
+    &[Dtype::Int32],
+    Selector::None,
+    ":pypto.runtime.builtins.collectives.barrier",
+);
+
 /// Every row, in the order their kernels are appended to a module.
-pub static TABLE: [&Spec; 2] = [&ALL_TO_ALL_V, &INDEXED_ALL_TO_ALL_V];
+pub static TABLE: [&Spec; 8] = [
+    &ALL_TO_ALL_V,
+    &INDEXED_ALL_TO_ALL_V,
+    &ALLREDUCE,
+    &REDUCE_SCATTER,
+    &ALLGATHER,
+    &BROADCAST,
+    &ALL_TO_ALL,
+    &BARRIER,
+];
 
 impl Collective {
     /// The collective's row of the variant table.
     pub fn spec(self) -> &'static Spec {
-        match self {
-            Self::AllToAllV => &ALL_TO_ALL_V,
-            Self::IndexedAllToAllV => &INDEXED_ALL_TO_ALL_V,
-        }
+        TABLE
+            .iter()
+            .copied()
+            .find(|s| s.collective == self)
+            .expect("every collective has a row")
     }
     /// The row of an op name.
     pub fn of_op_name(name: &str) -> Option<Self> {
@@ -151,7 +322,16 @@ impl Collective {
 impl Spec {
     /// The row whose kernel template is `dir` (a `pl.builtin_template_dir`).
     pub fn of_template_dir(dir: &str) -> Option<&'static Spec> {
-        TABLE.iter().copied().find(|s| s.template_dir == dir)
+        TABLE
+            .iter()
+            .copied()
+            .find(|s| s.template_dir == dir || s.ring_template_dir == Some(dir))
+    }
+    /// Every template package of the table.
+    pub fn template_dirs() -> impl Iterator<Item = &'static str> {
+        TABLE
+            .iter()
+            .flat_map(|s| std::iter::once(s.template_dir).chain(s.ring_template_dir))
     }
     /// The kernel ABI slot its template reads the `CommContext*` from:
     /// `args[n]`, right after the `n` tensors (the contexts
@@ -175,29 +355,53 @@ impl Spec {
     pub fn directions(&self) -> Vec<&'static str> {
         self.params.iter().map(|p| p.direction.as_str()).collect()
     }
+    /// The parameter whose element type is the variant's payload (`None`:
+    /// the barrier, whose one kernel is i32).
+    pub fn payload_param(&self) -> Option<usize> {
+        self.params
+            .iter()
+            .position(|p| p.element == Element::Payload)
+    }
+    /// "f32, f16 or i32": the element types the rails lower, for messages.
+    pub fn dtype_list(&self) -> String {
+        let names: Vec<&str> = self.dtypes.iter().map(|d| d.element()).collect();
+        match names.split_last() {
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
 }
 
 /// The payload element type of a variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dtype {
-    /// `f32` payload (`__fp32` kernels, `dtype_cpp=float`).
+    /// `f32` (`__fp32` kernels, `dtype_cpp=float`).
     Fp32,
-    /// signless `i8` payload (`__int8` kernels, `dtype_cpp=int8_t`).
+    /// `f16` (`__fp16`, `dtype_cpp=half`).
+    Fp16,
+    /// signless `i8` (`__int8`, `dtype_cpp=int8_t`).
     Int8,
+    /// signless `i32` (`__int32`, `dtype_cpp=int32_t`).
+    Int32,
 }
 
 impl Dtype {
-    /// The dtype of a payload element type (f32 / signless i8).
+    /// The dtype of an element type (f32, f16, signless i8 / i32).
     pub fn of_element(element: Type) -> Option<Self> {
         let raw = element.to_raw();
         unsafe {
             if mlir_sys::mlirTypeIsAF32(raw) {
                 Some(Self::Fp32)
-            } else if mlir_sys::mlirTypeIsAInteger(raw)
-                && mlir_sys::mlirIntegerTypeIsSignless(raw)
-                && mlir_sys::mlirIntegerTypeGetWidth(raw) == 8
+            } else if mlir_sys::mlirTypeIsAF16(raw) {
+                Some(Self::Fp16)
+            } else if mlir_sys::mlirTypeIsAInteger(raw) && mlir_sys::mlirIntegerTypeIsSignless(raw)
             {
-                Some(Self::Int8)
+                match mlir_sys::mlirIntegerTypeGetWidth(raw) {
+                    8 => Some(Self::Int8),
+                    32 => Some(Self::Int32),
+                    _ => None,
+                }
             } else {
                 None
             }
@@ -207,78 +411,219 @@ impl Dtype {
     pub fn element(self) -> &'static str {
         match self {
             Self::Fp32 => "f32",
+            Self::Fp16 => "f16",
             Self::Int8 => "i8",
+            Self::Int32 => "i32",
         }
     }
     /// The symbol suffix.
     pub fn suffix(self) -> &'static str {
         match self {
             Self::Fp32 => "fp32",
+            Self::Fp16 => "fp16",
             Self::Int8 => "int8",
+            Self::Int32 => "int32",
         }
     }
-    /// The template's one substitution (the same on every rail).
-    pub fn template_vars(self) -> &'static str {
+    /// The C++ element type the templates are rendered with (`dtype_cpp`).
+    pub fn cpp(self) -> &'static str {
         match self {
-            Self::Fp32 => "dtype_cpp=float",
-            Self::Int8 => "dtype_cpp=int8_t",
+            Self::Fp32 => "float",
+            Self::Fp16 => "half",
+            Self::Int8 => "int8_t",
+            Self::Int32 => "int32_t",
+        }
+    }
+    /// The element type in `context`.
+    pub fn mlir_type<'c>(self, context: &'c melior::Context) -> Type<'c> {
+        match self {
+            Self::Fp32 => Type::float32(context),
+            Self::Fp16 => Type::float16(context),
+            Self::Int8 => IntegerType::new(context, 8).into(),
+            Self::Int32 => IntegerType::new(context, 32).into(),
         }
     }
 }
 
-/// One synthesized kernel: a collective and a payload element type.
+/// The reduction of allreduce / reduce_scatter (the dialect's `Pl_Reduce`
+/// enum; its verifier admits exactly these spellings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Reduce {
+    Sum,
+    Max,
+    Min,
+    Prod,
+}
+
+impl Reduce {
+    pub const ALL: [Reduce; 4] = [Reduce::Sum, Reduce::Max, Reduce::Min, Reduce::Prod];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Sum => "sum",
+            Self::Max => "max",
+            Self::Min => "min",
+            Self::Prod => "prod",
+        }
+    }
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|r| r.as_str() == text)
+    }
+}
+
+/// One synthesized kernel: a collective, a payload element type and the
+/// attributes that select a kernel (reduce, ring mode, broadcast root).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Variant {
     /// Which collective.
     pub collective: Collective,
     /// Its payload element type.
     pub dtype: Dtype,
+    /// allreduce / reduce_scatter: the reduction.
+    pub reduce: Option<Reduce>,
+    /// allreduce: ring mode.
+    pub ring: bool,
+    /// broadcast: the root rank.
+    pub root: Option<i64>,
 }
 
+/// Why an op has no variant: its payload element type is not one the rails
+/// lower (the message names the list), or an attribute is malformed.
+#[derive(Debug, PartialEq, Eq)]
+pub struct NoVariant(pub String);
+
 impl Variant {
-    /// The variant of `collective` for `dtype`.
+    /// The variant of `collective` for `dtype` (no selecting attributes).
     pub fn new(collective: Collective, dtype: Dtype) -> Self {
-        Self { collective, dtype }
+        Self {
+            collective,
+            dtype,
+            reduce: None,
+            ring: false,
+            root: None,
+        }
     }
     /// The plain `all_to_all_v` variant of a dtype.
     pub fn plain(dtype: Dtype) -> Self {
         Self::new(Collective::AllToAllV, dtype)
     }
-    /// The variant of `collective` for a payload element type (f32 / i8).
+    /// The variant of `collective` for a payload element type, if its row
+    /// lowers that type (selecting attributes unset).
     pub fn of_element(collective: Collective, element: Type) -> Option<Self> {
-        Dtype::of_element(element).map(|d| Self::new(collective, d))
+        Dtype::of_element(element)
+            .filter(|d| collective.spec().dtypes.contains(d))
+            .map(|d| Self::new(collective, d))
+    }
+    /// The variant a collective op lowers to: its row, its payload element
+    /// type (the first payload operand's), and its `reduce` / `mode` /
+    /// `root`. `rail` names the rail in the element-type message.
+    pub fn of_op(op: &OperationRef, rail: &str) -> Result<Self, NoVariant> {
+        let name = crate::ir::op_kind::op_name(op);
+        let spec = Collective::of_op_name(&name)
+            .ok_or_else(|| NoVariant(format!("{name} is not a managed collective")))?
+            .spec();
+        let dtype = match spec.payload_param() {
+            None => spec.dtypes[0],
+            Some(i) => {
+                let element = op
+                    .operand(i)
+                    .ok()
+                    .and_then(|v| crate::ir::tensor_type::TensorView::of(v.r#type()))
+                    .map(|t| t.element)
+                    .ok_or_else(|| {
+                        NoVariant(format!("operand '{}' is not a tensor", spec.params[i].name))
+                    })?;
+                match Dtype::of_element(element).filter(|d| spec.dtypes.contains(d)) {
+                    Some(d) => d,
+                    None => {
+                        return Err(NoVariant(format!(
+                            "the {rail} rail supports only {}, got {element}",
+                            spec.dtype_list()
+                        )));
+                    }
+                }
+            }
+        };
+        let string = |attr: &str| {
+            op.attribute(attr)
+                .ok()
+                .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_string())
+        };
+        let mut variant = Self::new(spec.collective, dtype);
+        if matches!(spec.selector, Selector::Reduce | Selector::ReduceMode) {
+            variant.reduce = Some(
+                string("reduce")
+                    .as_deref()
+                    .and_then(Reduce::parse)
+                    .ok_or_else(|| NoVariant("reduce must be one of sum, max, min, prod".into()))?,
+            );
+        }
+        if spec.selector == Selector::ReduceMode {
+            variant.ring = string("mode").as_deref() == Some("ring");
+        }
+        if spec.selector == Selector::Root {
+            variant.root = Some(
+                op.attribute("root")
+                    .ok()
+                    .and_then(|a| IntegerAttribute::try_from(a).ok())
+                    .map(|i| i.value())
+                    .ok_or_else(|| NoVariant("broadcast needs a root".into()))?,
+            );
+        }
+        Ok(variant)
     }
     pub fn spec(self) -> &'static Spec {
         self.collective.spec()
     }
-    /// `__builtin_<op>__<fp32|int8>`.
-    pub fn symbol(self) -> &'static str {
-        use {Collective::*, Dtype::*};
-        match (self.collective, self.dtype) {
-            (AllToAllV, Fp32) => "__builtin_all_to_all_v__fp32",
-            (AllToAllV, Int8) => "__builtin_all_to_all_v__int8",
-            (IndexedAllToAllV, Fp32) => "__builtin_indexed_all_to_all_v__fp32",
-            (IndexedAllToAllV, Int8) => "__builtin_indexed_all_to_all_v__int8",
+    /// The kernel's symbol (docs/spec/family.md's Lowering table):
+    /// `__builtin_<op>[_ring][_<reduce>|_root<R>]__<dt>`, `__builtin_barrier`.
+    pub fn symbol(self) -> String {
+        let spec = self.spec();
+        if self.collective == Collective::Barrier {
+            return format!("__builtin_{}", spec.short);
         }
+        let mut name = format!("__builtin_{}", spec.short);
+        if self.ring {
+            name.push_str("_ring");
+        }
+        if let Some(r) = self.reduce {
+            name.push('_');
+            name.push_str(r.as_str());
+        }
+        if let Some(root) = self.root {
+            name.push_str(&format!("_root{root}"));
+        }
+        name.push_str("__");
+        name.push_str(self.dtype.suffix());
+        name
     }
-    /// The payload element type's spelling (`f32`, `i8`).
+    /// The payload element type's spelling (`f32`, `i8`, ...).
     pub fn element(self) -> &'static str {
         self.dtype.element()
     }
-    /// `pl.builtin_template_vars` of the kernel.
-    pub fn template_vars(self) -> &'static str {
-        self.dtype.template_vars()
+    /// `pl.builtin_template_vars` of the kernel: `dtype_cpp=<T>`, then
+    /// `;reduce=<r>` / `;root=<R>` where they apply (the same on every rail).
+    pub fn template_vars(self) -> String {
+        let mut vars = format!("dtype_cpp={}", self.dtype.cpp());
+        if let Some(r) = self.reduce {
+            vars.push_str(&format!(";reduce={}", r.as_str()));
+        }
+        if let Some(root) = self.root {
+            vars.push_str(&format!(";root={root}"));
+        }
+        vars
     }
     /// `pl.builtin_template_dir` of the kernel.
     pub fn template_dir(self) -> &'static str {
-        self.spec().template_dir
+        let spec = self.spec();
+        match spec.ring_template_dir {
+            Some(ring) if self.ring => ring,
+            _ => spec.template_dir,
+        }
     }
     /// The canonical types in ABI order, then the result type (`!pld.dtensor<*xT>`).
     pub fn canonical_type_values<'c>(self, context: &'c melior::Context) -> Vec<Type<'c>> {
-        let payload: Type = match self.dtype {
-            Dtype::Fp32 => Type::float32(context),
-            Dtype::Int8 => IntegerType::new(context, 8).into(),
-        };
+        let payload = self.dtype.mlir_type(context);
         let i32t: Type = IntegerType::new(context, 32).into();
         let unranked = |distributed: bool, e: Type<'c>| unsafe {
             Type::from_raw(crate::capi::pldTensorLikeGetUnranked(
@@ -300,7 +645,9 @@ impl Variant {
                 )
             })
             .collect();
-        types.push(unranked(true, payload));
+        // The result is the window the op returns (the target, the barrier's signal).
+        let result = self.spec().result;
+        types.push(types[result]);
         types
     }
 
@@ -366,16 +713,19 @@ impl Variant {
             Region, RegionLike,
             attribute::{StringAttribute, TypeAttribute},
         };
-        let loc = Location::name(context, self.symbol(), collective);
+        let symbol = self.symbol();
+        let loc = Location::name(context, &symbol, collective);
         let (block, arg_attrs, function_type) = self.canonical_entry(context, collective);
-        let target = block.argument(1).expect("a target parameter");
+        let target = block
+            .argument(self.spec().result)
+            .expect("the returned parameter");
         block.append_operation(melior::dialect::func::r#return(&[target.into()], loc));
         let region = Region::new();
         region.append_block(block);
         let string = |s: &str| -> Attribute<'c> { StringAttribute::new(context, s).into() };
         melior::dialect::func::func(
             context,
-            StringAttribute::new(context, self.symbol()),
+            StringAttribute::new(context, &symbol),
             TypeAttribute::new(function_type.into()),
             region,
             &[
@@ -390,7 +740,7 @@ impl Variant {
                 ),
                 (
                     Identifier::new(context, "pl.builtin_template_vars"),
-                    string(self.template_vars()),
+                    string(&self.template_vars()),
                 ),
                 (Identifier::new(context, "pl.func_kind"), string("aiv")),
                 (
@@ -400,6 +750,35 @@ impl Variant {
             ],
             loc,
         )
+    }
+}
+
+/// The signal's static rank count P and stride S (docs/spec/family.md):
+/// `[NR, S]`, `[NR]` (S = 1) for the family, and in allreduce's ring mode
+/// `[2*(NR-1)+1, NR]` (P its trailing dimension, one lane). `None` when a
+/// needed dimension is not static.
+pub fn signal_geometry(
+    op: &OperationRef,
+    spec: &Spec,
+    signal: &crate::ir::tensor_type::TensorView,
+) -> Option<(i64, i64)> {
+    let shape = signal.static_shape()?;
+    let family = spec.width == WidthRule::Exact && !spec.core_num_operand;
+    match *shape {
+        [rows, columns]
+            if spec.selector == Selector::ReduceMode
+                && op
+                    .attribute("mode")
+                    .ok()
+                    .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                    .is_some_and(|m| m.value() == "ring") =>
+        {
+            let _ = rows;
+            Some((columns, 1))
+        }
+        [ranks, stride] => Some((ranks, stride)),
+        [ranks] if family => Some((ranks, 1)),
+        _ => None,
     }
 }
 
@@ -432,12 +811,13 @@ pub fn arch_problem(spec: &Spec, arch: &str) -> Option<String> {
 
 /// indexed.md's rows for a collective met in a HOST orchestrator (by any
 /// pass): the architecture, then the rail. `None` for the collectives the
-/// HOST rail lowers (the plain op); else the message (without the op prefix).
+/// HOST rail lowers (every row but the indexed op); else the message
+/// (without the op prefix).
 pub fn host_rail_problem(op_name: &str, arch: &str) -> Option<String> {
-    if op_name == ALL_TO_ALL_V.op {
+    let spec = Collective::of_op_name(op_name).map(|c| c.spec());
+    if spec.is_some_and(|s| s.host) {
         return None;
     }
-    let spec = Collective::of_op_name(op_name).map(|c| c.spec());
     Some(spec.and_then(|s| arch_problem(s, arch)).unwrap_or_else(|| {
         crate::diag::msg!(
             "{} is not supported on the HOST rail (its lowering is CHIP-only)",
@@ -459,7 +839,7 @@ mod tests {
         ods.sort();
         rows.sort();
         assert_eq!(rows, ods);
-        assert_eq!(ods.len(), 2);
+        assert_eq!(ods.len(), 8);
     }
 
     use super::*;
@@ -580,7 +960,7 @@ mod tests {
                 "{text}"
             );
             assert!(text.contains(v.template_dir()));
-            assert!(text.contains(v.template_vars()));
+            assert!(text.contains(&v.template_vars()));
         }
     }
 }
@@ -615,8 +995,13 @@ pub fn core_num(op: &OperationRef) -> CoreNum {
     {
         return CoreNum::Static(int.value());
     }
-    // `dynamic_core_num` follows the op's tensor operands (five for the plain
-    // op, six for the indexed one).
+    // Without the attribute: the family's default 1, or the
+    // `dynamic_core_num` operand after the op's tensor operands (five for the
+    // plain op, six for the indexed one).
+    let spec = Collective::of_op_name(&crate::ir::op_kind::op_name(op)).map(|c| c.spec());
+    if spec.is_some_and(|s| !s.core_num_operand) {
+        return CoreNum::Static(1);
+    }
     let index = dynamic_core_num_index(op);
     let Ok(value) = op.operand(index) else {
         return CoreNum::Runtime;

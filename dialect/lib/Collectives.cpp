@@ -287,3 +287,289 @@ LogicalResult IndexedAllToAllVOp::verify() {
                           getCoreNumAttr() != nullptr,
                           getDynamicCoreNum() != nullptr, {kWindows, true});
 }
+
+//===----------------------------------------------------------------------===//
+// The collective family's type deducer (docs/spec/family.md, Checks)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// How an op's target rows relate to NR and its input (family.md's Shapes).
+enum class FamilyRows {
+  Any,          // allreduce, broadcast: any shape
+  MultipleOfNR, // reduce_scatter: [NR*M, row...]
+  GatherNR,     // allgather: input [M, row...], target [NR*M, row...]
+  SameAsInput,  // all_to_all: input and target both [NR*M, row...]
+};
+
+/// One family op's operands and the rows of the Checks table that apply.
+struct FamilyOperands {
+  Value input;  // null: the op has no input
+  Value target; // null: barrier
+  Value signal;
+  Value result;
+  bool allowsI8;
+  /// The op takes `reduce` (required) / `mode` / `root`.
+  bool takesReduce, takesMode, takesRoot;
+  Attribute reduce, mode;
+  std::optional<int64_t> coreNum, root;
+  FamilyRows rows;
+};
+} // namespace
+
+static bool isFamilyElement(Type t, bool allowsI8) {
+  return t.isF32() || t.isF16() || t.isSignlessInteger(32) ||
+         (allowsI8 && t.isSignlessInteger(8));
+}
+
+/// `ring` when the op's `mode` says so (the verifier has checked it).
+static bool isRing(Attribute mode) {
+  auto s = llvm::dyn_cast_or_null<StringAttr>(mode);
+  return s && pl::symbolizeCollectiveMode(s.getValue()) ==
+                  pl::CollectiveMode::Ring;
+}
+
+/// Row shapes (dims after the first) that differ where both are static.
+static bool rowShapesDiffer(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  if (a.size() != b.size())
+    return true;
+  for (size_t i = 1; i < a.size(); ++i)
+    if (!ShapedType::isDynamic(a[i]) && !ShapedType::isDynamic(b[i]) &&
+        a[i] != b[i])
+      return true;
+  return false;
+}
+
+static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
+  if (!op->getParentOfType<func::FuncOp>())
+    return op->emitOpError()
+           << "must be inside a function body (a collective is a task of an "
+              "orchestration or InCore function)";
+  std::optional<TensorLikeInfo> tgt;
+  if (o.target) {
+    tgt = getTensorLikeInfo(o.target.getType());
+    if (!isFamilyElement(tgt->elementType, o.allowsI8))
+      return op->emitOpError()
+             << "supports only "
+             << (o.allowsI8 ? "f32, f16, i8 or i32" : "f32, f16 or i32")
+             << ", got " << tgt->elementType;
+  }
+  std::optional<TensorLikeInfo> in;
+  if (o.input) {
+    in = getTensorLikeInfo(o.input.getType());
+    if (in->elementType != tgt->elementType)
+      return op->emitOpError()
+             << "operand 'input' element type " << in->elementType
+             << " differs from 'target' element type " << tgt->elementType;
+  }
+  if (o.takesReduce) {
+    auto reduce = llvm::dyn_cast_or_null<StringAttr>(o.reduce);
+    if (!reduce || !pl::symbolizeReduce(reduce.getValue())) {
+      InFlightDiagnostic diag = op->emitOpError()
+                                << "reduce must be one of sum, max, min, prod";
+      if (o.reduce)
+        diag << ", got " << o.reduce;
+      else
+        diag << " (the attribute is required)";
+      return diag;
+    }
+  }
+  if (o.takesMode && o.mode) {
+    auto mode = llvm::dyn_cast<StringAttr>(o.mode);
+    if (!mode || !pl::symbolizeCollectiveMode(mode.getValue()))
+      return op->emitOpError()
+             << "mode must be mesh or ring, got " << o.mode;
+  }
+  int64_t limit = o.coreNum.value_or(1);
+  if (limit < 1 || limit > std::numeric_limits<int32_t>::max())
+    return op->emitOpError()
+           << "core_num must be in [1, 2147483647], got " << limit;
+
+  // The signal: an i32 [NR] / [NR, S] window (ring: [2*(NR-1)+1, NR]).
+  bool ring = o.takesMode && isRing(o.mode);
+  TensorLikeInfo sig = *getTensorLikeInfo(o.signal.getType());
+  bool sigShapeOk = !sig.ranked || sig.shape.size() == 1 ||
+                    sig.shape.size() == 2;
+  if (!sig.elementType.isSignlessInteger(32) || !sigShapeOk ||
+      !isa<DTensorType>(o.signal.getType()) ||
+      (sig.ranked && !ShapedType::isDynamic(sig.shape[0]) &&
+       sig.shape[0] < 1))
+    return op->emitOpError()
+           << "signal must be an i32 [NR] or [NR, S] window (a !pld.dtensor "
+              "with NR >= 1), got "
+           << o.signal.getType();
+  int64_t ranks = ShapedType::kDynamic, stride = ShapedType::kDynamic;
+  if (sig.ranked) {
+    ranks = ring && sig.shape.size() == 2 ? sig.shape[1] : sig.shape[0];
+    stride = sig.shape.size() == 1 ? 1 : sig.shape[1];
+  }
+  if (o.target && !isa<DTensorType>(o.target.getType()))
+    return op->emitOpError()
+           << "operand 'target' must be a !pld.dtensor (a window peers can "
+              "address), got "
+           << o.target.getType();
+  if (o.target && !ring && !ShapedType::isDynamic(stride) && stride < limit)
+    return op->emitOpError()
+           << "signal stride S=" << stride
+           << " is smaller than the launch width L=" << limit;
+  if (ring) {
+    if (limit != 1)
+      return op->emitOpError()
+             << "ring mode needs core_num = 1, got " << limit;
+    if (sig.ranked &&
+        (sig.shape.size() != 2 ||
+         (!ShapedType::isDynamic(ranks) &&
+          !ShapedType::isDynamic(sig.shape[0]) &&
+          sig.shape[0] != 2 * (ranks - 1) + 1)))
+      return op->emitOpError()
+             << "ring mode needs a [2*(NR-1)+1, NR] signal, got "
+             << formatDims(sig.shape);
+    if (!ShapedType::isDynamic(ranks) && ranks > 16)
+      return op->emitOpError()
+             << "ring mode supports at most 16 ranks, got NR=" << ranks;
+    if (!ShapedType::isDynamic(ranks) && tgt->hasStaticShape()) {
+      int64_t elems = 1;
+      for (int64_t d : tgt->shape)
+        elems *= d; // bounded by verifyTensorLike
+      if (ranks > 0 && elems % ranks != 0)
+        return op->emitOpError()
+               << "ring mode needs the element count divisible by NR="
+               << ranks << ", got " << elems << " elements";
+    }
+  }
+  if (o.takesRoot) {
+    int64_t root = o.root.value_or(0);
+    if (root < 0 || (!ShapedType::isDynamic(ranks) && root >= ranks)) {
+      InFlightDiagnostic diag = op->emitOpError() << "root must be in [0, NR=";
+      if (ShapedType::isDynamic(ranks))
+        diag << "?";
+      else
+        diag << ranks;
+      return diag << "), got " << root;
+    }
+  }
+
+  // Rows (family.md's Shapes): NR*M, input rows M, one row shape.
+  bool needsRows = o.rows != FamilyRows::Any;
+  if (needsRows && tgt->ranked && tgt->shape.empty())
+    return op->emitOpError() << "operand 'target' must have a row dimension";
+  if (in && in->ranked && in->shape.empty())
+    return op->emitOpError() << "operand 'input' must have a row dimension";
+  auto known = [](int64_t d) { return !ShapedType::isDynamic(d); };
+  int64_t nr = ranks;
+  if (in && in->ranked && tgt->ranked &&
+      rowShapesDiffer(in->shape, tgt->shape))
+    return op->emitOpError()
+           << "target rows must be NR*M rows of the input's row shape, got "
+              "input rows "
+           << formatDims(in->shape.drop_front()) << " and target rows "
+           << formatDims(tgt->shape.drop_front());
+  int64_t tRows = needsRows && tgt->ranked ? tgt->shape[0] : ShapedType::kDynamic;
+  int64_t iRows = in && in->ranked ? in->shape[0] : ShapedType::kDynamic;
+  switch (o.rows) {
+  case FamilyRows::Any:
+    break;
+  case FamilyRows::GatherNR:
+    if (known(nr) && known(iRows) && known(tRows) && tRows != nr * iRows)
+      return op->emitOpError()
+             << "target rows must be NR*M = " << nr << "*" << iRows << " = "
+             << nr * iRows << " (NR=" << nr << ", M=" << iRows
+             << " input rows), got " << tRows;
+    break;
+  case FamilyRows::SameAsInput:
+    if (known(iRows) && known(tRows) && iRows != tRows)
+      return op->emitOpError()
+             << "target rows must be NR*M, the input's row count " << iRows
+             << ", got " << tRows;
+    [[fallthrough]];
+  case FamilyRows::MultipleOfNR:
+    if (known(nr) && known(tRows) && tRows % nr != 0)
+      return op->emitOpError()
+             << "target rows must be NR*M (NR=" << nr << ", M = " << tRows
+             << "/" << nr << " is not a whole number of rows), got " << tRows;
+    break;
+  }
+
+  // Operand-local rules, as for all_to_all_v: the kernel addresses every
+  // operand flat from its base.
+  SmallVector<NamedOperand, 3> operands;
+  if (o.input)
+    operands.push_back({"input", o.input});
+  if (o.target)
+    operands.push_back({"target", o.target});
+  operands.push_back({"signal", o.signal});
+  for (const NamedOperand &operand : operands) {
+    TensorLikeInfo t = *getTensorLikeInfo(operand.value.getType());
+    if (t.layout != Layout::ND)
+      return op->emitOpError()
+             << "operand '" << operand.name << "' must have layout nd, got "
+             << stringifyLayout(t.layout);
+    if (t.stridesProvablyNotPacked())
+      return op->emitOpError() << "operand '" << operand.name
+                               << "' has strides " << formatDims(t.strides)
+                               << " that are not packed row-major";
+    if (t.validProvablyNarrower())
+      return op->emitOpError() << "operand '" << operand.name
+                               << "' has a valid_shape narrower than its shape";
+  }
+  if (o.input && o.input == o.target)
+    return op->emitOpError()
+           << "operand 'input' must not be the same value as 'target'";
+  if (o.target && o.target == o.signal)
+    return op->emitOpError()
+           << "operand 'target' must not be the same value as 'signal'";
+  Value returned = o.target ? o.target : o.signal;
+  if (o.result.getType() != returned.getType())
+    return op->emitOpError()
+           << "result type " << o.result.getType() << " must be the type of '"
+           << (o.target ? "target" : "signal") << "' " << returned.getType();
+  return success();
+}
+
+static std::optional<int64_t> optionalInt(IntegerAttr attr) {
+  if (!attr)
+    return std::nullopt;
+  return attr.getValue().getSExtValue();
+}
+
+LogicalResult AllReduceOp::verify() {
+  return verifyFamily(*this, {{}, getTarget(), getSignal(), getResult(),
+                              /*allowsI8=*/false, true, true, false,
+                              getReduceAttr(), getModeAttr(),
+                              optionalInt(getCoreNumAttr()), std::nullopt,
+                              FamilyRows::Any});
+}
+
+LogicalResult ReduceScatterOp::verify() {
+  return verifyFamily(*this, {{}, getTarget(), getSignal(), getResult(),
+                              false, true, false, false, getReduceAttr(), {},
+                              optionalInt(getCoreNumAttr()), std::nullopt,
+                              FamilyRows::MultipleOfNR});
+}
+
+LogicalResult AllGatherOp::verify() {
+  return verifyFamily(*this, {getInput(), getTarget(), getSignal(),
+                              getResult(), true, false, false, false, {}, {},
+                              optionalInt(getCoreNumAttr()), std::nullopt,
+                              FamilyRows::GatherNR});
+}
+
+LogicalResult BroadcastOp::verify() {
+  return verifyFamily(*this, {{}, getTarget(), getSignal(), getResult(), true,
+                              false, false, true, {}, {},
+                              optionalInt(getCoreNumAttr()),
+                              getRootAttr().getValue().getSExtValue(),
+                              FamilyRows::Any});
+}
+
+LogicalResult AllToAllOp::verify() {
+  return verifyFamily(*this, {getInput(), getTarget(), getSignal(),
+                              getResult(), true, false, false, false, {}, {},
+                              optionalInt(getCoreNumAttr()), std::nullopt,
+                              FamilyRows::SameAsInput});
+}
+
+LogicalResult BarrierOp::verify() {
+  return verifyFamily(*this, {{}, {}, getSignal(), getResult(), true, false,
+                              false, false, {}, {}, std::nullopt,
+                              std::nullopt, FamilyRows::Any});
+}

@@ -237,8 +237,12 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             }
             // A view keeps its parent's strides: followed only under the slice rule.
             OpKind::View => self.view_sources(&op),
-            // A collective's result is its target (the window-as-result contract).
-            OpKind::Collective => Ok(vec![operand(1)?]),
+            // A collective's result is its target, the barrier's its signal (the
+            // window-as-result contract).
+            OpKind::Collective => Ok(vec![operand(
+                crate::collective::Collective::of_op_name(&crate::ir::op_kind::op_name(&op))
+                    .map_or(1, |c| c.spec().result),
+            )?]),
             OpKind::Slice => self.slice_sources(&op),
             OpKind::ScfFor => {
                 // The yielded value, and the initializer a zero-trip loop returns.

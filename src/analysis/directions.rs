@@ -37,12 +37,14 @@ use std::rc::Rc;
 
 pub use crate::ir::direction::Direction;
 
-/// Fixed operand directions of a managed collective (input, target, signal,
-/// send_counts, recv_counts, [index], [dynamic_core_num]).
+/// Fixed operand directions of a managed collective: its row's parameter
+/// directions (the variant table), then `in` for `dynamic_core_num`.
 pub fn collective_directions(op: &OperationRef) -> Vec<Direction> {
-    use Direction::*;
-    let mut dirs = vec![In, InOut, InOut, In, InOut];
-    dirs.resize(op.operand_count(), In);
+    let mut dirs: Vec<Direction> =
+        crate::collective::Collective::of_op_name(&crate::ir::op_kind::op_name(op))
+            .map(|c| c.spec().params.iter().map(|p| p.direction).collect())
+            .unwrap_or_default();
+    dirs.resize(op.operand_count(), Direction::In);
     dirs
 }
 

@@ -68,7 +68,8 @@ pub fn package(name: &str) -> Option<&'static Package> {
     PACKAGES.iter().find(|p| p.name == name)
 }
 
-/// Parses `pl.builtin_template_vars` (`name=value`, several separated by `,`).
+/// Parses `pl.builtin_template_vars` (`name=value`, several separated by `;`
+/// as the collective family spells them, or by `,`).
 /// A name without `=`, with an empty value, an empty or non-identifier name
 /// or a name given twice is an error.
 pub fn parse_vars(text: &str) -> Result<BTreeMap<String, String>, TemplateError> {
@@ -76,7 +77,7 @@ pub fn parse_vars(text: &str) -> Result<BTreeMap<String, String>, TemplateError>
     if text.trim().is_empty() {
         return Ok(vars);
     }
-    for item in text.split(',') {
+    for item in text.split([';', ',']) {
         let item = item.trim();
         let Some((name, value)) = item.split_once('=') else {
             return Err(TemplateError::NoValue(item.to_string()));

@@ -34,6 +34,7 @@
 //! | target rows not a multiple of NR | (rejected by the op verifier) |
 //! | `pld.tensor.indexed_all_to_all_v`, module not `pl.arch = "a5"` | `indexed_all_to_all_v needs pl.arch = "a5" (A5 URMA PER_PEER transport)` |
 //! | `pld.tensor.indexed_all_to_all_v` | `indexed_all_to_all_v is not supported in an InCore body` |
+//! | a family collective (allreduce, reduce_scatter, allgather, broadcast, all_to_all, barrier) | `<op> is not supported in an InCore body` |
 //!
 //! (The indexed rows are indexed.md's, in its order: the architecture first,
 //! then the rail. The indexed op has no InCore expansion.)
@@ -79,8 +80,16 @@ impl ModulePass for LowerCompositeOps {
             if !matches!(func_kind(&func), Some("incore" | "aic" | "aiv")) {
                 continue;
             }
-            for op in ops_named(&func, &[crate::collective::INDEXED_ALL_TO_ALL_V.op]) {
-                let spec = &crate::collective::INDEXED_ALL_TO_ALL_V;
+            // Every row without an InCore expansion is refused at the op
+            // (indexed.md, family.md): the architecture first, then the rail.
+            for op in crate::ir::walk::collectives_in(&func) {
+                let Some(spec) =
+                    crate::collective::Collective::of_op_name(&crate::ir::op_kind::op_name(&op))
+                        .map(|c| c.spec())
+                        .filter(|s| !s.incore)
+                else {
+                    continue;
+                };
                 let problem = crate::collective::arch_problem(spec, &arch).unwrap_or_else(|| {
                     diag::msg!("{} is not supported in an InCore body", spec.short)
                 });

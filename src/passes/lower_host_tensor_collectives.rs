@@ -44,7 +44,7 @@
 use super::{ModulePass, PassStatistics};
 use crate::{
     analysis::contiguity::ContiguityTrace,
-    collective::{ALL_TO_ALL_V_OPERANDS as OPERANDS, Variant},
+    collective::{Collective, Variant, WidthRule},
     diag,
     error::PldError,
     ir::attributes::{i64_attr, string_array_attr},
@@ -53,7 +53,7 @@ use crate::{
     ir::mutation::{insert_before, replace_all_uses},
     ir::op_kind::{op_id, op_name, value_id},
     ir::symbols::{SymbolTable, structurally_equal},
-    ir::tensor_type::TensorLike,
+    ir::tensor_type::TensorView,
     ir::walk::{enclosing_function, module_body, module_functions},
 };
 use melior::{
@@ -80,8 +80,6 @@ pub struct LowerHostTensorCollectives {
 
 /// SIMPLER_ERROR_INVALID_ARGS.
 pub const INVALID_ARGS: i64 = 5;
-/// The kernel's argument array on the HOST rail: five tensors and one context.
-pub const HOST_ABI_ARGS: i64 = 6;
 
 impl ModulePass for LowerHostTensorCollectives {
     const ARGUMENT: &'static str = "lower-host-tensor-collectives";
@@ -107,9 +105,11 @@ impl ModulePass for LowerHostTensorCollectives {
 
 /// The builtin chip callable of a variant.
 pub fn callable_symbol(variant: Variant) -> String {
+    // `__builtin_<op>...` -> `builtin.tensor.<op>...`.
+    let kernel = variant.symbol();
     format!(
-        "builtin.tensor.all_to_all_v__{}",
-        &variant.symbol()["__builtin_all_to_all_v__".len()..]
+        "builtin.tensor.{}",
+        kernel.strip_prefix("__builtin_").unwrap_or(&kernel)
     )
 }
 
@@ -133,12 +133,15 @@ pub fn build_callable<'c>(
         .collect();
     let mut call = func::call(
         context,
-        FlatSymbolRefAttribute::new(context, variant.symbol()),
+        FlatSymbolRefAttribute::new(context, &variant.symbol()),
         &args,
         &results,
         loc,
     );
-    call.set_attribute("pl.abi_arg_count", i64_attr(context, HOST_ABI_ARGS));
+    call.set_attribute(
+        "pl.abi_arg_count",
+        i64_attr(context, variant.spec().comm_slot() as i64 + 1),
+    );
     call.set_attribute(
         "pl.arg_directions",
         string_array_attr(context, &variant.spec().directions()),
@@ -222,10 +225,7 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
             .map(|(op, _)| op.location());
         let at = first.unwrap_or_else(|| module.location());
         for (name, synthesized) in [
-            (
-                variant.symbol().to_string(),
-                variant.build_kernel(context, at),
-            ),
+            (variant.symbol(), variant.build_kernel(context, at)),
             (
                 callable_symbol(variant),
                 build_callable(context, variant, at),
@@ -268,8 +268,11 @@ fn plan<'c, 'a>(
     trace: &ContiguityTrace<'c, 'a>,
 ) -> Option<Plan> {
     let loc = op.location();
+    let spec = Collective::of_op_name(&op_name(op))?.spec();
+    let roles = spec.operand_names();
+    let n = roles.len();
     let mut buffers: Vec<Vec<OperationRef>> = Vec::new();
-    for (i, role) in OPERANDS.iter().enumerate() {
+    for (i, role) in roles.iter().enumerate() {
         match window_buffers(op.operand(i).ok()?, func, trace) {
             Ok(b) => buffers.push(b),
             Err((culprit, why)) => {
@@ -285,14 +288,14 @@ fn plan<'c, 'a>(
             }
         }
     }
-    for a in 0..5 {
-        for b in a + 1..5 {
+    for a in 0..n {
+        for b in a + 1..n {
             if let Some(shared) = buffers[a].iter().find(|x| buffers[b].contains(x)) {
                 diag::op_error_with_note(
                     op,
                     &format!(
                         "operands {} and {} must be different window allocations",
-                        OPERANDS[a], OPERANDS[b]
+                        roles[a], roles[b]
                     ),
                     shared.location(),
                     "both are views of this pld.window_buffer",
@@ -301,11 +304,10 @@ fn plan<'c, 'a>(
             }
         }
     }
-    let signal = op.operand(2).ok()?;
-    let Some(&[ranks, stride]) = TensorLike::of(signal.r#type())
-        .and_then(|t| t.static_shape())
-        .as_deref()
-    else {
+    let signal = op.operand(spec.signal).ok()?;
+    let geometry = TensorView::of(signal.r#type())
+        .and_then(|t| crate::collective::signal_geometry(op, spec, &t));
+    let Some((ranks, stride)) = geometry else {
         diag::op_error(
             op,
             &format!(
@@ -315,14 +317,12 @@ fn plan<'c, 'a>(
         );
         return None;
     };
-    let element = TensorLike::of(op.operand(1).ok()?.r#type())?.element;
-    let Some(variant) = Variant::of_element(crate::collective::Collective::AllToAllV, element)
-    else {
-        diag::op_error(
-            op,
-            &format!("the HOST rail supports only f32 or i8, got {element}"),
-        );
-        return None;
+    let variant = match Variant::of_op(op, "HOST") {
+        Ok(v) => v,
+        Err(e) => {
+            diag::op_error(op, &e.0);
+            return None;
+        }
     };
     // A compile-time core_num that can never pass the runtime check is an error
     // now (the same rows and messages as the CHIP rail), not a certain 5 later.
@@ -334,14 +334,21 @@ fn plan<'c, 'a>(
             );
             return None;
         }
-        let blocks = crate::ir::launch_width::cal_all_to_all_v_blocks(ranks, limit);
+        let blocks = spec.blocks(ranks, limit);
         if stride < blocks {
             diag::op_error_with_note(
                 op,
-                &format!(
-                    "signal stride S={stride} is smaller than the admitted block count B={blocks} \
-                     (core_num L={limit} folded for P={ranks} ranks)"
-                ),
+                &match spec.width {
+                    WidthRule::Folded => format!(
+                        "signal stride S={stride} is smaller than the admitted block count B={blocks} \
+                         (core_num L={limit} folded for P={ranks} ranks)"
+                    ),
+                    WidthRule::Exact => format!(
+                        "signal stride S={stride} is smaller than the launch width L={limit} \
+                         ({} launches exactly core_num blocks)",
+                        spec.short
+                    ),
+                },
                 loc,
                 "the signal needs one column (lane) per launched block",
             );
@@ -349,7 +356,7 @@ fn plan<'c, 'a>(
         }
     }
     // domains.md: after today's checks, one communication domain, then NR = ranks.
-    if let Some(f) = crate::analysis::provenance::check_domains(&OPERANDS, &buffers, Some(ranks)) {
+    if let Some(f) = crate::analysis::provenance::check_domains(&roles, &buffers, Some(ranks)) {
         diag::op_error_with_notes(op, &f.message, &f.notes);
         return None;
     }
@@ -449,26 +456,27 @@ use melior::dialect::arith::{
     CmpiPredicate::{self, Sge as SGE, Sle as SLE, Slt as SLT},
 };
 
-fn rewrite<'c, 'a>(
+/// The plain op's `B = CalAllToAllVBlocks(P, L)` and the runtime argument
+/// check before the collective; returns B.
+fn runtime_width<'c, 'a>(
     context: &'c Context,
     op: &OperationRef<'c, 'a>,
     plan: &Plan,
-) -> Result<(), PldError> {
-    let e = Emitter {
-        context,
-        loc: op.location(),
-        anchor: op,
-    };
+    e: &Emitter<'c, '_, 'a>,
+) -> Result<Value<'c, 'a>, PldError> {
     let i64t = e.i64();
-
-    // B = CalAllToAllVBlocks(P, L), and the runtime argument check.
     let limit = match op
         .attribute("core_num")
         .ok()
         .and_then(|a| IntegerAttribute::try_from(a).ok())
     {
         Some(l) => e.constant(l.value(), i64t)?,
-        None => unsafe { Value::from_raw(op.operand(5)?.to_raw()) },
+        None => unsafe {
+            Value::from_raw(
+                op.operand(crate::collective::dynamic_core_num_index(op))?
+                    .to_raw(),
+            )
+        },
     };
     let ranks = e.constant(plan.ranks, i64t)?;
     let stride = e.constant(plan.stride, i64t)?;
@@ -484,11 +492,8 @@ fn rewrite<'c, 'a>(
     let fits = e.cmp(SGE, stride, blocks)?;
     let ok = e.insert(arith::andi(in_range, fits, e.loc))?;
     // The CHIP rail's wording of the same check.
-    let message = crate::collective::runtime_width_message(
-        crate::collective::ALL_TO_ALL_V.op,
-        plan.stride,
-        plan.ranks,
-    );
+    let message =
+        crate::collective::runtime_width_message(plan.variant.spec().op, plan.stride, plan.ranks);
     insert_before(
         op,
         builders::host_require(
@@ -500,11 +505,37 @@ fn rewrite<'c, 'a>(
             e.loc,
         )?,
     )?;
+    Ok(blocks)
+}
+
+fn rewrite<'c, 'a>(
+    context: &'c Context,
+    op: &OperationRef<'c, 'a>,
+    plan: &Plan,
+) -> Result<(), PldError> {
+    let e = Emitter {
+        context,
+        loc: op.location(),
+        anchor: op,
+    };
+    let i64t = e.i64();
+
+    let spec = plan.variant.spec();
+    let blocks = if spec.core_num_operand {
+        runtime_width(context, op, plan, &e)?
+    } else {
+        // The family: the exact compile-time width the plan checked.
+        let limit = match crate::collective::core_num(op) {
+            crate::collective::CoreNum::Static(l) => l,
+            crate::collective::CoreNum::Runtime => 1,
+        };
+        e.constant(limit, i64t)?
+    };
 
     // Casts to the callable's canonical parameter types.
     let canonical: Vec<Type> = plan.variant.canonical_type_values(context);
     let mut args: Vec<Value> = Vec::new();
-    for (i, ty) in canonical.iter().take(5).enumerate() {
+    for (i, ty) in canonical.iter().take(spec.params.len()).enumerate() {
         let v = op.operand(i)?;
         args.push(if v.r#type() == *ty {
             v
@@ -522,7 +553,7 @@ fn rewrite<'c, 'a>(
     let device: Value = body.argument(0)?.into();
     let mut attrs: Vec<(&str, Attribute)> = vec![(
         "pl.arg_directions",
-        string_array_attr(context, &["in", "inout", "inout", "in", "inout"]),
+        string_array_attr(context, &spec.directions()),
     )];
     for name in ["pl.task_id", "pl.task_deps"] {
         if let Ok(a) = op.attribute(name) {
@@ -544,8 +575,8 @@ fn rewrite<'c, 'a>(
     region.append_block(body);
     insert_before(op, scf::r#for(zero, count, step, region, e.loc))?;
 
-    // The window-as-result contract: the result is the target.
-    replace_all_uses(op.result(0)?.into(), op.operand(1)?);
+    // The window-as-result contract: the result is the target (the barrier's signal).
+    replace_all_uses(op.result(0)?.into(), op.operand(spec.result)?);
     crate::ir::mutation::erase(unsafe { OperationRef::from_raw(op.to_raw()) });
     Ok(())
 }

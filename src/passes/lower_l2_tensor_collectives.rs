@@ -209,7 +209,7 @@ fn run(
             .or_insert_with(|| variant.build_kernel(context, op.location()));
     }
     for &variant in &variants {
-        let Some(symbol) = symbols.lookup(variant.symbol()) else {
+        let Some(symbol) = symbols.lookup(&variant.symbol()) else {
             continue;
         };
         if structurally_equal(&symbol, &built[&variant]) {
@@ -366,8 +366,9 @@ fn plan_collective<'c, 'a>(
     }
 
     // Signal shape: P (ranks) and S (stride) must be compile-time values.
-    let signal_type = operand(2)?.r#type();
-    let Some(&[ranks, stride]) = types[2].static_shape() else {
+    let signal_type = operand(spec.signal)?.r#type();
+    let Some((ranks, stride)) = crate::collective::signal_geometry(op, spec, &types[spec.signal])
+    else {
         return fail(format!(
             "signal shape must be static on the CHIP rail, got '{signal_type}'"
         ));
@@ -428,15 +429,13 @@ fn plan_collective<'c, 'a>(
         CoreNum::Runtime => Width::Runtime { ranks, stride },
     };
 
-    let Some(variant) = Variant::of_element(spec.collective, types[1].element) else {
-        return fail(format!(
-            "the CHIP rail supports only f32 or i8, got {}",
-            types[1].element
-        ));
+    let variant = match Variant::of_op(op, "CHIP") {
+        Ok(v) => v,
+        Err(e) => return fail(e.0),
     };
-    // A local send_counts: the plain op's verifier lets it through, the
-    // indexed op's rejects it (its row has send_counts as a window).
-    if !spec.params[3].distributed && !types[3].distributed {
+    // A local send_counts: the plain op's verifier and canonical kernel type
+    // let it through, but on the CHIP rail peers read it remotely.
+    if spec.collective == Collective::AllToAllV && !types[3].distributed {
         return fail(format!(
             "send_counts must be a DistributedTensor (a !pld.dtensor window that peers read remotely), got '{}'",
             operand(3)?.r#type()
@@ -519,7 +518,7 @@ fn rewrite_collective(
 
     let mut call = melior::dialect::func::call(
         context,
-        FlatSymbolRefAttribute::new(context, plan.variant.symbol()),
+        FlatSymbolRefAttribute::new(context, &plan.variant.symbol()),
         &args,
         result,
         loc,

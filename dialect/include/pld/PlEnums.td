@@ -41,4 +41,17 @@ def Pl_Arch : Pl_StringEnum<"Arch", "pl.arch (absent: a2a3)", [
   I32EnumAttrCase<"A2A3", 0, "a2a3">,
   I32EnumAttrCase<"A5", 1, "a5">]>;
 
+// The collective family's attributes (docs/spec/family.md): `reduce` of
+// allreduce / reduce_scatter and `mode` of allreduce. String attributes in
+// the IR like the others, so `{reduce = "sum"}` parses in both spellings.
+def Pl_Reduce : Pl_StringEnum<"Reduce", "reduce", [
+  I32EnumAttrCase<"Sum", 0, "sum">,
+  I32EnumAttrCase<"Max", 1, "max">,
+  I32EnumAttrCase<"Min", 2, "min">,
+  I32EnumAttrCase<"Prod", 3, "prod">]>;
+
+def Pl_CollectiveMode : Pl_StringEnum<"CollectiveMode", "mode (absent: mesh)", [
+  I32EnumAttrCase<"Mesh", 0, "mesh">,
+  I32EnumAttrCase<"Ring", 1, "ring">]>;
+
 #endif // PLD_PLENUMS_TD

@@ -263,6 +263,152 @@ def Pld_IndexedAllToAllVOp : Pld_AllToAllVBase<"tensor.indexed_all_to_all_v",
 
 
 //===----------------------------------------------------------------------===//
+// The collective family (docs/spec/family.md)
+//===----------------------------------------------------------------------===//
+
+// A family collective: one target/signal window protocol, `core_num` the
+// exact compile-time launch width L (default 1, no runtime operand). The
+// attributes stay in the attribute dictionary, so the custom form is the
+// generic one without the quotes: `pld.tensor.allreduce %t, %s {reduce =
+// "sum"} : T, S -> T`. The verifier (dialect/lib/Collectives.cpp) reports
+// the first failing type-provable row of family.md's Checks table.
+class Pld_FamilyOp<string mnemonic, string opSummary, dag operands,
+                   dag attributes, string doc, string format>
+    : Pld_Op<mnemonic, [Pld_CollectiveOp]> {
+  let summary = opSummary;
+  let arguments = !con(operands, attributes);
+  let results = (outs Pl_AnyTensorLike:$result);
+  let hasVerifier = 1;
+  let assemblyFormat = format;
+  let description = doc # [{
+
+    Shared rules (the type deducer): `signal` is an i32 window `[NR]`
+    (stride S = 1) or `[NR, S]` with S >= L (one lane per launched block);
+    `target` is a window; every operand is a packed, full, `nd` view (as for
+    `pld.tensor.all_to_all_v`); the result has the target's type. `core_num`
+    (default 1) must be in [1, 2147483647]. The op is not `Pure`: it writes
+    its windows. Every kernel leaves `signal` as it found it (zeros in, zeros
+    out), so one signal serves back-to-back calls and every loop iteration.
+    `--lower-l2-tensor-collectives` (CHIP) and
+    `--lower-host-tensor-collectives` (HOST) lower it to the builtin kernel
+    of its variant; an InCore body refuses it.
+  }];
+}
+
+def Pld_AllReduceOp : Pld_FamilyOp<"tensor.allreduce",
+    "element-wise reduction of a window over every rank, in place",
+    (ins Arg<Pl_AnyTensorLike, "window reduced in place", [MemRead, MemWrite]>:$target,
+         Arg<Pl_AnyTensorLike, "i32 signal window", [MemRead, MemWrite]>:$signal),
+    (ins OptionalAttr<AnyAttr>:$reduce, OptionalAttr<AnyAttr>:$mode,
+         OptionalAttr<I64Attr>:$core_num), [{
+    Every rank's `target` becomes the element-wise `reduce` (`"sum"`,
+    `"max"`, `"min"`, `"prod"`; required) over all ranks' targets. `mode =
+    "mesh"` (the default): the left fold in rank order 0..P-1, f16
+    accumulating in f32 and rounding once, i32 wrapping; bitwise identical on
+    every rank. `mode = "ring"`: a reduce-scatter + allgather ring over NR
+    chunks, `core_num = 1`, signal `[2*(NR-1)+1, NR]` (NR its trailing
+    dimension, at most 16), element count divisible by NR; every rank's result
+    is bitwise identical. Element types f32, f16, i32.
+
+    ```mlir
+    %t = pld.tensor.allreduce %data, %signal {reduce = "sum", core_num = 2 : i64}
+        : !pld.dtensor<64x128xf32>, !pld.dtensor<4x2xi32> -> !pld.dtensor<64x128xf32>
+    ```
+  }], [{
+    $target `,` $signal attr-dict `:` type($target) `,` type($signal) `->` type($result)
+  }]>;
+
+def Pld_ReduceScatterOp : Pld_FamilyOp<"tensor.reduce_scatter",
+    "reduces each rank's row block over every rank into that rank's target",
+    (ins Arg<Pl_AnyTensorLike, "[NR*M, row...] window", [MemRead, MemWrite]>:$target,
+         Arg<Pl_AnyTensorLike, "i32 signal window", [MemRead, MemWrite]>:$signal),
+    (ins OptionalAttr<AnyAttr>:$reduce, OptionalAttr<I64Attr>:$core_num), [{
+    `target` is `[NR*M, row...]`. On rank r, rows `[r*M, (r+1)*M)` become the
+    left fold (rank order 0..P-1) of the same rows of every rank's target;
+    every other row is left unchanged (the caller's staged data is not
+    scratch). `reduce` is required (`"sum"`, `"max"`, `"min"`, `"prod"`).
+    Element types f32, f16, i32.
+
+    ```mlir
+    %t = pld.tensor.reduce_scatter %data, %signal {reduce = "max"}
+        : !pld.dtensor<16x8xf16>, !pld.dtensor<4xi32> -> !pld.dtensor<16x8xf16>
+    ```
+  }], [{
+    $target `,` $signal attr-dict `:` type($target) `,` type($signal) `->` type($result)
+  }]>;
+
+def Pld_AllGatherOp : Pld_FamilyOp<"tensor.allgather",
+    "gathers every rank's input into every rank's target",
+    (ins Arg<Pl_AnyTensorLike, "[M, row...] payload (local or window)", [MemRead]>:$input,
+         Arg<Pl_AnyTensorLike, "[NR*M, row...] window", [MemRead, MemWrite]>:$target,
+         Arg<Pl_AnyTensorLike, "i32 signal window", [MemRead, MemWrite]>:$signal),
+    (ins OptionalAttr<I64Attr>:$core_num), [{
+    On every rank, rows `[q*M, (q+1)*M)` of `target` become rank q's `input`
+    (`[M, row...]`, local or a window; the target's row shape). Element types
+    f32, f16, i8, i32.
+
+    ```mlir
+    %t = pld.tensor.allgather %in, %all, %signal
+        : !pl.tensor<4x32xi8>, !pld.dtensor<16x32xi8>, !pld.dtensor<4xi32> -> !pld.dtensor<16x32xi8>
+    ```
+  }], [{
+    $input `,` $target `,` $signal attr-dict `:` type($input) `,` type($target) `,`
+    type($signal) `->` type($result)
+  }]>;
+
+def Pld_BroadcastOp : Pld_FamilyOp<"tensor.broadcast",
+    "copies the root rank's target into every rank's target",
+    (ins Arg<Pl_AnyTensorLike, "window, the root's is the source", [MemRead, MemWrite]>:$target,
+         Arg<Pl_AnyTensorLike, "i32 signal window", [MemRead, MemWrite]>:$signal),
+    (ins I64Attr:$root, OptionalAttr<I64Attr>:$core_num), [{
+    Every rank's `target` becomes rank `root`'s (`root` in `[0, NR)`).
+    Element types f32, f16, i8, i32.
+
+    ```mlir
+    %t = pld.tensor.broadcast %table, %signal {root = 0 : i64}
+        : !pld.dtensor<8x16xi32>, !pld.dtensor<4xi32> -> !pld.dtensor<8x16xi32>
+    ```
+  }], [{
+    $target `,` $signal attr-dict `:` type($target) `,` type($signal) `->` type($result)
+  }]>;
+
+def Pld_AllToAllOp : Pld_FamilyOp<"tensor.all_to_all",
+    "fixed-size all-to-all exchange of row blocks",
+    (ins Arg<Pl_AnyTensorLike, "[NR*M, row...] payload (local or window)", [MemRead]>:$input,
+         Arg<Pl_AnyTensorLike, "[NR*M, row...] window", [MemRead, MemWrite]>:$target,
+         Arg<Pl_AnyTensorLike, "i32 signal window", [MemRead, MemWrite]>:$signal),
+    (ins OptionalAttr<I64Attr>:$core_num), [{
+    On rank r, rows `[q*M, (q+1)*M)` of `target` become rows `[r*M, (r+1)*M)`
+    of rank q's `input`. `input` and `target` are both `[NR*M, row...]` with
+    one row shape. Element types f32, f16, i8, i32.
+
+    ```mlir
+    %t = pld.tensor.all_to_all %in, %out, %signal {core_num = 4 : i64}
+        : !pl.tensor<32x64xf16>, !pld.dtensor<32x64xf16>, !pld.dtensor<4x4xi32> -> !pld.dtensor<32x64xf16>
+    ```
+  }], [{
+    $input `,` $target `,` $signal attr-dict `:` type($input) `,` type($target) `,`
+    type($signal) `->` type($result)
+  }]>;
+
+def Pld_BarrierOp : Pld_FamilyOp<"tensor.barrier",
+    "no rank leaves before every rank has entered",
+    (ins Arg<Pl_AnyTensorLike, "i32 signal window", [MemRead, MemWrite]>:$signal),
+    (ins), [{
+    No rank returns from it before every rank of the domain has entered it.
+    It launches one block; its result is the signal (the window-as-result
+    contract), which orders it after and before every collective sharing the
+    signal.
+
+    ```mlir
+    %s = pld.tensor.barrier %signal : !pld.dtensor<4xi32> -> !pld.dtensor<4xi32>
+    ```
+  }], [{
+    $signal attr-dict `:` type($signal) `->` type($result)
+  }]>;
+
+
+//===----------------------------------------------------------------------===//
 // InCore per-peer primitives (emitted by --lower-composite-ops)
 //===----------------------------------------------------------------------===//
 
