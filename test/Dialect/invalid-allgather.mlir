@@ -28,7 +28,7 @@ func.func @f(%in: !pl.tensor<4x8xi8>, %t: !pld.dtensor<16x8xi8>, %s: !pld.dtenso
 // -----
 
 func.func @f(%in: !pl.tensor<3x8xi8>, %t: !pld.dtensor<10x8xi8>, %s: !pld.dtensor<4xi32>) {
-  // expected-error@+1 {{'pld.tensor.allgather' op target rows must be NR*M = 4*3 = 12 (NR=4, M=3 input rows), got 10}}
+  // expected-error@+1 {{'pld.tensor.allgather' op target rows must be NR*M = 4*3 = 12 (NR=4 ranks, M=3 input rows), got 10}}
   %0 = pld.tensor.allgather %in, %t, %s : !pl.tensor<3x8xi8>, !pld.dtensor<10x8xi8>, !pld.dtensor<4xi32> -> !pld.dtensor<10x8xi8>
   return
 }
