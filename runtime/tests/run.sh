@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the host runtime, renders the all_to_all_v and indexed_all_to_all_v kernels for float and
 # int8_t, builds the two test harnesses and runs them (full matrices at -O2, then quick slices under
-# ThreadSanitizer), and builds and runs views_test (views.h, scalar.h, create_tensor / AllocScope /
+# ThreadSanitizer), renders every kernel of the collective family (family_test.cpp: every dtype,
+# reduce and a few roots) and runs family_test the same way, and builds and runs views_test (views.h, scalar.h, create_tensor / AllocScope /
 # assemble / write_int) in both builds.
 # Env: CXX (default g++), PLD_RT_BUILD (build dir, default <repo>/target/pld-runtime-tests),
 #      PLD_RT_NO_TSAN=1 to skip the TSan run; PLD_RT_SANITIZE=1 to run only a quick
@@ -29,6 +30,30 @@ if diff <(sed 's/float/DT/g' "$out/indexed_all_to_all_v__fp32.cpp") \
   echo "run.sh: indexed renderings differ beyond dtype_cpp" >&2; exit 1
 fi
 
+# The collective family: one rendering per variant, entry renamed pld_<variant>.
+ctmpl=$root/templates/pypto/runtime/builtins/collectives
+mkdir -p "$out/family"
+family=()  # variant names; $out/family/<variant>.cpp
+fam() {  # fam VARIANT PACKAGE name=value...
+  local v=$1 pkg=$2; shift 2
+  "$here/render.sh" "$ctmpl/$pkg/kernel.cpp.in" "$@" >"$out/family/$v.cpp"
+  family+=("$v")
+}
+declare -A cpp=([f32]=float [f16]=half [i8]=int8_t [i32]=int32_t)
+for dt in f32 f16 i32; do
+  for r in sum max min prod; do
+    for pkg in allreduce allreduce_ring reduce_scatter; do
+      fam "${pkg}_${r}_$dt" "$pkg" "dtype_cpp=${cpp[$dt]}" "reduce=$r"
+    done
+  done
+done
+for dt in f32 f16 i8 i32; do
+  fam "allgather_$dt" allgather "dtype_cpp=${cpp[$dt]}"
+  fam "all_to_all_$dt" all_to_all "dtype_cpp=${cpp[$dt]}"
+  for rt in 0 1 6; do fam "broadcast_root${rt}_$dt" broadcast "dtype_cpp=${cpp[$dt]}" "root=$rt"; done
+done
+fam barrier barrier dtype_cpp=int32_t
+
 # build VARIANT EXTRA_FLAGS...: compiles every unit in parallel and links $out/VARIANT/a2a_test,
 # $out/VARIANT/indexed_test (the runtime, the indexed kernels and indexed_test.cpp) and
 # $out/VARIANT/views_test (the runtime and views_test.cpp only).
@@ -53,16 +78,22 @@ build() {
   unit idx_fp32 "$out/indexed_all_to_all_v__fp32.cpp" -Dkernel_entry=pld_idx_f32
   unit idx_int8 "$out/indexed_all_to_all_v__int8.cpp" -Dkernel_entry=pld_idx_i8
   unit indexed_test "$here/indexed_test.cpp"
+  unit family_test "$here/family_test.cpp"
+  local fv
+  for fv in "${family[@]}"; do unit "fam_$fv" "$out/family/$fv.cpp" "-Dkernel_entry=pld_$fv"; done
   local rc=0
   for p in "${pids[@]}"; do wait "$p" || rc=1; done
   [ $rc -eq 0 ] || { echo "run.sh: $v build failed" >&2; exit 1; }
   local a2a_objs=() o
   for o in "$d"/*.o; do
-    case "$o" in "$d/views_test.o" | "$d/indexed_test.o" | "$d"/idx_*.o) ;; *) a2a_objs+=("$o") ;; esac
+    case "$o" in "$d/views_test.o" | "$d/indexed_test.o" | "$d"/idx_*.o | "$d/family_test.o" | "$d"/fam_*.o) ;;
+      *) a2a_objs+=("$o") ;;
+    esac
   done
   "$cxx" "${flags[@]}" "${a2a_objs[@]}" -o "$d/a2a_test"
   "$cxx" "${flags[@]}" "$d/runtime.o" "$d/idx_fp32.o" "$d/idx_int8.o" "$d/indexed_test.o" -o "$d/indexed_test"
   "$cxx" "${flags[@]}" "$d/runtime.o" "$d/views_test.o" -o "$d/views_test"
+  "$cxx" "${flags[@]}" "$d/runtime.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
 }
 
 # run LOG CMD...: runs one suite, keeping its output in LOG; a crash counts as one failure.
@@ -93,6 +124,7 @@ if [ "${PLD_RT_SANITIZE:-0}" = 1 ]; then
   run "$out/asan.log" "$out/asan/a2a_test" --quick
   run "$out/asan-indexed.log" "$out/asan/indexed_test" --quick
   run "$out/asan-views.log" "$out/asan/views_test"
+  run "$out/asan-family.log" "$out/asan/family_test" --quick
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
   exit
@@ -102,11 +134,13 @@ build release -O2
 run "$out/release.log" "$out/release/a2a_test" "$@"
 run "$out/release-indexed.log" "$out/release/indexed_test" "$@"
 run "$out/release-views.log" "$out/release/views_test"
+run "$out/release-family.log" "$out/release/family_test" "$@"
 if [ "${PLD_RT_NO_TSAN:-0}" != 1 ]; then
   build tsan -O1 -g -fsanitize=thread
   TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" run "$out/tsan.log" "$out/tsan/a2a_test" --quick
   TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" run "$out/tsan-indexed.log" "$out/tsan/indexed_test" --quick
   TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" run "$out/tsan-views.log" "$out/tsan/views_test"
+  TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" run "$out/tsan-family.log" "$out/tsan/family_test" --quick
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
