@@ -46,21 +46,35 @@ pub struct Package {
 
 /// Every package the codegen knows (the `template_dir` of each row of
 /// [`crate::collective`]'s table; a unit test holds the two together).
+/// One package per template directory (`templates/pypto/runtime/builtins/collectives/<name>/`).
+macro_rules! package {
+    ($name:literal) => {
+        Package {
+            name: concat!(":pypto.runtime.builtins.collectives.", $name),
+            path: concat!(
+                "templates/pypto/runtime/builtins/collectives/",
+                $name,
+                "/kernel.cpp.in"
+            ),
+            text: include_str!(concat!(
+                "../../templates/pypto/runtime/builtins/collectives/",
+                $name,
+                "/kernel.cpp.in"
+            )),
+        }
+    };
+}
+
 pub const PACKAGES: &[Package] = &[
-    Package {
-        name: ":pypto.runtime.builtins.collectives.all_to_all_v",
-        path: "templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in",
-        text: include_str!(
-            "../../templates/pypto/runtime/builtins/collectives/all_to_all_v/kernel.cpp.in"
-        ),
-    },
-    Package {
-        name: ":pypto.runtime.builtins.collectives.indexed_all_to_all_v",
-        path: "templates/pypto/runtime/builtins/collectives/indexed_all_to_all_v/kernel.cpp.in",
-        text: include_str!(
-            "../../templates/pypto/runtime/builtins/collectives/indexed_all_to_all_v/kernel.cpp.in"
-        ),
-    },
+    package!("all_to_all_v"),
+    package!("indexed_all_to_all_v"),
+    package!("allreduce"),
+    package!("allreduce_ring"),
+    package!("reduce_scatter"),
+    package!("allgather"),
+    package!("broadcast"),
+    package!("all_to_all"),
+    package!("barrier"),
 ];
 
 /// The package named `name` (`:a.b.c`, the form `pl.builtin_template_dir` uses).
@@ -220,28 +234,75 @@ mod tests {
     }
 
     #[test]
-    fn every_collective_has_its_package_and_renders_both_dtypes() {
+    fn every_collective_has_its_package_and_renders_every_variant() {
+        use crate::collective::{Reduce, Selector, Variant};
         for spec in crate::collective::TABLE {
-            let pkg = package(spec.template_dir)
-                .unwrap_or_else(|| panic!("no package {}", spec.template_dir));
-            assert!(
-                pkg.path
-                    .ends_with(&format!("/{}/kernel.cpp.in", spec.short)),
-                "{}",
-                pkg.path
-            );
-            let f32 = render(pkg.text, &vars("dtype_cpp=float")).unwrap();
-            let i8 = render(pkg.text, &vars("dtype_cpp=int8_t")).unwrap();
-            // The rendering is the template with dtype_cpp substituted, nothing else.
-            assert_eq!(f32, pkg.text.replace("${dtype_cpp}", "float"));
-            assert_eq!(i8, pkg.text.replace("${dtype_cpp}", "int8_t"));
-            // The CommContext slot the codegen checks a task against.
-            let slot = format!("pld::comm_arg(args, {})", spec.comm_slot());
-            assert!(pkg.text.contains(&slot), "{}: no {slot}", pkg.path);
-            assert!(
-                crate::collective::Spec::of_template_dir(spec.template_dir)
-                    .is_some_and(|s| std::ptr::eq(s, spec))
-            );
+            for &dtype in spec.dtypes {
+                let mut variants = vec![Variant::new(spec.collective, dtype)];
+                let with = |f: &dyn Fn(&mut Variant)| {
+                    let mut v = Variant::new(spec.collective, dtype);
+                    f(&mut v);
+                    v
+                };
+                match spec.selector {
+                    Selector::None => {}
+                    Selector::Reduce | Selector::ReduceMode => {
+                        variants = Reduce::ALL
+                            .iter()
+                            .flat_map(|&r| {
+                                let rings: &[bool] = if spec.selector == Selector::ReduceMode {
+                                    &[false, true]
+                                } else {
+                                    &[false]
+                                };
+                                rings.iter().map(move |&ring| (r, ring))
+                            })
+                            .map(|(r, ring)| {
+                                with(&|v| {
+                                    v.reduce = Some(r);
+                                    v.ring = ring;
+                                })
+                            })
+                            .collect()
+                    }
+                    Selector::Root => {
+                        variants = [0, 3, 15]
+                            .iter()
+                            .map(|&root| with(&|v| v.root = Some(root)))
+                            .collect()
+                    }
+                }
+                for v in variants {
+                    let dir = v.template_dir();
+                    let pkg = package(dir).unwrap_or_else(|| panic!("no package {dir}"));
+                    assert!(pkg.path.ends_with(&format!(
+                        "/{}/kernel.cpp.in",
+                        &dir[dir.rfind('.').unwrap() + 1..]
+                    )));
+                    let given = vars(&v.template_vars());
+                    let text =
+                        render(pkg.text, &given).unwrap_or_else(|e| panic!("{}: {e}", v.symbol()));
+                    // The rendering is the template with its variables substituted, nothing else.
+                    let mut expected = pkg.text.to_string();
+                    for (name, value) in &given {
+                        expected = expected.replace(&format!("${{{name}}}"), value);
+                    }
+                    assert_eq!(text, expected);
+                    // The CommContext slot the codegen checks a task against.
+                    let slot = format!("pld::comm_arg(args, {})", spec.comm_slot());
+                    assert!(pkg.text.contains(&slot), "{}: no {slot}", pkg.path);
+                    assert!(
+                        crate::collective::Spec::of_template_dir(dir)
+                            .is_some_and(|s| std::ptr::eq(s, spec))
+                    );
+                }
+            }
         }
+        // No package without a row.
+        let dirs: Vec<&str> = crate::collective::Spec::template_dirs().collect();
+        for p in PACKAGES {
+            assert!(dirs.contains(&p.name), "{} is no row's template", p.name);
+        }
+        assert_eq!(dirs.len(), PACKAGES.len());
     }
 }
