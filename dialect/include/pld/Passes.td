@@ -29,9 +29,10 @@ defvar PldDependentDialects = [
 //===----------------------------------------------------------------------===//
 
 def LowerL2TensorCollectives : Pass<"lower-l2-tensor-collectives", "::mlir::ModuleOp"> {
-  let summary = "Lower pld.tensor.all_to_all_v in CHIP orchestration bodies to a "
-                "func.call of a synthesized AIV builtin kernel (launch width "
-                "folded from core_num)";
+  let summary = "Lower the managed collectives (all_to_all_v, its indexed "
+                "variant, the allreduce / reduce_scatter / allgather / "
+                "broadcast / all_to_all / barrier family) in CHIP orchestration "
+                "bodies to a func.call of a synthesized AIV builtin kernel";
   let description = [{
     The CHIP rail. In every CHIP orchestration body (`pl.func_kind =
     "orchestration"` or `"graph"`, not `pl.level = "host"`), each
@@ -63,6 +64,17 @@ def LowerL2TensorCollectives : Pass<"lower-l2-tensor-collectives", "::mlir::Modu
     `pl.arch = "a5"` only; its `core_num` is the exact launch width `L` (no
     folding, compile-time only, `S >= L`). Its checks and messages are
     `docs/spec/indexed.md`'s (`docs/lowering.md`).
+
+    The collective family (`docs/spec/family.md`) lowers from the same table:
+    `pld.tensor.allreduce` to `@__builtin_allreduce_<reduce>__<dt>` (ring
+    mode: `@__builtin_allreduce_ring_<reduce>__<dt>`),
+    `pld.tensor.reduce_scatter` to `@__builtin_reduce_scatter_<reduce>__<dt>`,
+    `pld.tensor.allgather` to `@__builtin_allgather__<dt>`,
+    `pld.tensor.broadcast` to `@__builtin_broadcast_root<R>__<dt>`,
+    `pld.tensor.all_to_all` to `@__builtin_all_to_all__<dt>` and
+    `pld.tensor.barrier` to `@__builtin_barrier` (`<dt>` fp32, fp16, int8,
+    int32). Their `core_num` (default 1) is the exact, compile-time launch
+    width; their signal is `[NR]` or `[NR, S]` (ring: `[2*(NR-1)+1, NR]`).
 
     Example (P = 2 ranks, core_num 1, so B = 1):
 
@@ -149,7 +161,9 @@ def LowerCompositeOps : Pass<"lower-composite-ops", "::mlir::ModuleOp"> {
     static; collectives in orchestration bodies are left for their rails.
     `pld.tensor.indexed_all_to_all_v` has no InCore form: in an InCore body it
     is an error (`indexed_all_to_all_v is not supported in an InCore body`,
-    after the `pl.arch = "a5"` check).
+    after the `pl.arch = "a5"` check), as is every op of the collective
+    family (`allreduce is not supported in an InCore body`, ...): they lower
+    on the CHIP and HOST rails only.
   }];
   let dependentDialects = PldDependentDialects;
   let statistics = [
@@ -257,10 +271,10 @@ def AutoDeriveTaskDependencies : Pass<"auto-derive-task-dependencies", "::mlir::
 }
 
 def LowerHostTensorCollectives : Pass<"lower-host-tensor-collectives", "::mlir::ModuleOp"> {
-  let summary = "HOST rail: fan each pld.tensor.all_to_all_v of a HOST "
+  let summary = "HOST rail: fan each managed collective of a HOST "
                 "orchestrator out into one pld.host.dispatch per device of a "
-                "synthesized builtin chip callable, with the runtime core_num "
-                "/ S >= B check";
+                "synthesized builtin chip callable (all_to_all_v: with the "
+                "runtime core_num / S >= B check)";
   let description = [{
     The HOST rail. In every HOST orchestrator (`pl.func_kind =
     "orchestration"`, `pl.level = "host"`), each `pld.tensor.all_to_all_v`
@@ -279,7 +293,12 @@ def LowerHostTensorCollectives : Pass<"lower-host-tensor-collectives", "::mlir::
 
     (schematic). Every operand must be a window-bound `!pld.dtensor` of its
     own window allocation; nothing is rewritten unless every collective
-    passes. `pld.tensor.indexed_all_to_all_v` is CHIP-only: in a HOST
+    passes. The collective family (`pld.tensor.allreduce`, `reduce_scatter`,
+    `allgather`, `broadcast`, `all_to_all`, `barrier`) fans out the same way
+    to `@builtin.tensor.<kernel>` callables (`@builtin.tensor.allreduce_sum__fp32`,
+    `@builtin.tensor.barrier`, ...) at its exact compile-time width `core_num`
+    (no runtime check; P is the signal's NR, in ring mode its trailing
+    dimension). `pld.tensor.indexed_all_to_all_v` is CHIP-only: in a HOST
     orchestrator it is an error (`indexed_all_to_all_v is not supported on the
     HOST rail`, after the `pl.arch = "a5"` check).
   }];
