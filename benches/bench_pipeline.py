@@ -18,6 +18,11 @@ machine's speed cancels out:
                print of the output with the input's file mapped instead
                of the output's (see pipeline_rows).
 
+  mixed N    : N collectives of every variant of the table (all_to_all_v,
+               indexed_all_to_all_v, allreduce mesh and ring, reduce_scatter,
+               allgather, broadcast, all_to_all, barrier), 10 per function;
+               the same columns and targets as pipeline N.
+
   if / for / while / nest / cf N : one function of N tasks, each under its
                own scf.if, in its own scf.for (a nest of two every 4th task),
                in its own scf.while, in groups of three in an scf.for whose
@@ -78,6 +83,55 @@ def write_pipeline(path, n):
                         f" : {T}, {T}, {SIG}, {CNT}, {CNT} -> {T}\n"
                         f"  %r{i} = func.call @consume_step(%d{i}, %recv, %out) : ({T}, {CNT}, {L}) -> {L}\n")
             f.write(f"  return %r{PER_FUNC - 1} : {L}\n}}\n")
+
+
+# The mixed shape: every variant of the table in one module (pl.arch = "a5"
+# for the indexed op), in per-function groups of ten collectives: the plain
+# and indexed all_to_all_v and the whole family (allreduce mesh and ring,
+# reduce_scatter, allgather, broadcast, all_to_all, barrier), each on its own
+# signal so the task graph is not one chain.
+MIX_T = "!pld.dtensor<16x4xf32>"
+MIX_H = "!pld.dtensor<16x4xf16>"
+MIX_S = "!pld.dtensor<4x2xi32>"
+MIX_RING = "!pld.dtensor<7x4xi32>"
+MIX_IN = "!pl.tensor<4x4xf32>"
+MIX_A2A_IN = "!pl.tensor<16x4xf32>"
+MIX_SIG2 = "!pld.dtensor<2x8xi32>"
+MIX_CNT = "!pld.dtensor<2xi32>"
+MIX_IDX = "!pl.tensor<16xi32>"
+MIX_LCNT = "!pl.tensor<2xi32>"
+
+
+def mixed_ops(i):
+    """The ten collectives of group i (fresh result names)."""
+    return [
+        f"%ra{i} = pld.tensor.all_to_all_v %x, %t0, %g, %c, %r {{core_num = 4 : i64}} : {MIX_T}, {MIX_T}, {MIX_SIG2}, {MIX_CNT}, {MIX_CNT} -> {MIX_T}",
+        f"%rb{i} = pld.tensor.indexed_all_to_all_v %xl, %t1, %g2, %c2, %rl, %idx {{core_num = 2 : i64}} : {MIX_A2A_IN}, {MIX_T}, {MIX_SIG2}, {MIX_CNT}, {MIX_LCNT}, {MIX_IDX} -> {MIX_T}",
+        f"%rc{i} = pld.tensor.allreduce %t2, %s0 {{reduce = \"sum\", core_num = 2 : i64}} : {MIX_T}, {MIX_S} -> {MIX_T}",
+        f"%rd{i} = pld.tensor.allreduce %h0, %ring {{reduce = \"max\", mode = \"ring\"}} : {MIX_H}, {MIX_RING} -> {MIX_H}",
+        f"%re{i} = pld.tensor.reduce_scatter %t3, %s1 {{reduce = \"prod\"}} : {MIX_T}, {MIX_S} -> {MIX_T}",
+        f"%rf{i} = pld.tensor.allgather %in, %t4, %s2 {{core_num = 2 : i64}} : {MIX_IN}, {MIX_T}, {MIX_S} -> {MIX_T}",
+        f"%rg{i} = pld.tensor.broadcast %t5, %s3 {{root = 1 : i64}} : {MIX_T}, {MIX_S} -> {MIX_T}",
+        f"%rh{i} = pld.tensor.all_to_all %xl, %t6, %s4 : {MIX_A2A_IN}, {MIX_T}, {MIX_S} -> {MIX_T}",
+        f"%rk{i} = pld.tensor.barrier %s5 : {MIX_S} -> {MIX_S}",
+        f"%rm{i} = pld.tensor.allreduce %h1, %s6 {{reduce = \"min\"}} : {MIX_H}, {MIX_S} -> {MIX_H}",
+    ]
+
+
+def write_mixed(path, n):
+    params = (f"%x: {MIX_T}, %xl: {MIX_A2A_IN}, %in: {MIX_IN}, %g: {MIX_SIG2}, %g2: {MIX_SIG2}, %c: {MIX_CNT}, "
+              f"%c2: {MIX_CNT}, %r: {MIX_CNT}, %rl: {MIX_LCNT}, %idx: {MIX_IDX}, %ring: {MIX_RING}, "
+              + ", ".join(f"%t{k}: {MIX_T}" for k in range(7)) + ", "
+              + ", ".join(f"%h{k}: {MIX_H}" for k in range(2)) + ", "
+              + ", ".join(f"%s{k}: {MIX_S}" for k in range(7)))
+    with open(path, "w") as f:
+        f.write("module attributes {pl.arch = \"a5\"} {\n")
+        for fn in range(max(1, n // PER_FUNC)):
+            f.write(f"func.func @chip{fn}({params}) attributes {{pl.func_kind = \"orchestration\"}} {{\n")
+            for op in mixed_ops(fn):
+                f.write(f"  {op}\n")
+            f.write("  return\n}\n")
+        f.write("}\n")
 
 
 # The control-flow shapes: tasks over two tensors x, y so that a task has
@@ -160,7 +214,8 @@ def printed_form(pld_opt, raw, path):
     os.remove(raw)
 
 
-def pipeline_rows(pld_opt, tmp, sizes, repeat):
+def pipeline_rows(pld_opt, tmp, sizes, repeat, writer=None):
+    writer = writer or write_pipeline
     print("| collectives | parse (s) | lower-l2 (s) | lower-l2 / parse | all passes (s) | passes / parse "
           "| peak RSS pipeline (MiB) | peak RSS parse+print (MiB) | RSS ratio | output / input bytes "
           "| peak RSS parse+print of the output (MiB) | floor (MiB) | floor / parse+print | RSS / floor |")
@@ -168,7 +223,7 @@ def pipeline_rows(pld_opt, tmp, sizes, repeat):
     detail = []
     for n in sizes:
         raw, path = os.path.join(tmp, f"p{n}.raw.mlir"), os.path.join(tmp, f"p{n}.mlir")
-        write_pipeline(raw, n)
+        writer(raw, n)
         printed_form(pld_opt, raw, path)
         _, rss_base = run(pld_opt, path, [])
         # Each ratio is one run's; with --repeat, the run with the best
@@ -281,6 +336,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pipeline", default="100000,1000000")
     ap.add_argument("--cf", default="500,1000,2000,4000,8000")
+    ap.add_argument("--mixed", default="100000",
+                    help="sizes of the mixed shape (every variant of the table, 10 per function)")
     ap.add_argument("--repeat", type=int, default=5, help="runs per control-flow row (the best is kept)")
     ap.add_argument("--pipeline-repeat", type=int, default=3, help="runs per pipeline row (the best is kept)")
     ap.add_argument("--pld-opt", default=os.path.join(ROOT, "target", "release", "pld-opt"))
@@ -299,6 +356,10 @@ def main():
         sizes = [int(s) for s in args.pipeline.split(",") if s]
         if sizes:
             pipeline_rows(args.pld_opt, tmp, sizes, args.pipeline_repeat)
+        sizes = [int(s) for s in args.mixed.split(",") if s]
+        if sizes:
+            print("\nmixed collectives (every variant of the table):\n")
+            pipeline_rows(args.pld_opt, tmp, sizes, args.pipeline_repeat, write_mixed)
         sizes = [int(s) for s in args.cf.split(",") if s]
         if sizes:
             cf_rows(args.pld_opt, tmp, sizes, args.repeat)
