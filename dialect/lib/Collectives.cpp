@@ -422,9 +422,6 @@ static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
       return op->emitOpError()
              << "ring mode needs a [2*(NR-1)+1, NR] signal, got "
              << formatDims(sig.shape);
-    if (!ShapedType::isDynamic(ranks) && ranks > 16)
-      return op->emitOpError()
-             << "ring mode supports at most 16 ranks, got NR=" << ranks;
     if (!ShapedType::isDynamic(ranks) && tgt->hasStaticShape()) {
       int64_t elems = 1;
       for (int64_t d : tgt->shape)
@@ -434,6 +431,9 @@ static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
                << "ring mode needs the element count divisible by NR="
                << ranks << ", got " << elems << " elements";
     }
+    if (!ShapedType::isDynamic(ranks) && ranks > 16)
+      return op->emitOpError()
+             << "ring mode supports at most 16 ranks, got NR=" << ranks;
   }
   if (o.takesRoot) {
     int64_t root = o.root.value_or(0);
