@@ -44,3 +44,28 @@ func.func @buffer_semantics(%x: !pl.tensor<8xi32>, %t: !pl.tensor<4xi32>, %v: i3
   }
   return
 }
+
+// -----
+
+// Family collectives are never merged or erased by upstream passes: two
+// identical barriers on one signal, an unused allreduce, and a loop-invariant
+// allreduce in a loop all stay (they write their windows), and the pipeline
+// chains them on their shared signal.
+// CHECK-LABEL: func.func @family_effects
+// CHECK: call @__builtin_barrier({{.*}}pl.task_id = 0 : i64
+// CHECK: call @__builtin_barrier({{.*}}pl.task_deps = [0], pl.task_id = 1 : i64
+// CHECK: call @__builtin_allreduce_sum__fp32({{.*}}pl.task_deps = [1], pl.task_id = 2 : i64
+// CHECK: scf.for
+// CHECK: call @__builtin_allreduce_sum__fp32({{.*}}pl.task_deps = [2], pl.task_id = 3 : i64
+func.func @family_effects(%t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<4xi32>, %n: index)
+    attributes {pl.func_kind = "orchestration"} {
+  %0 = pld.tensor.barrier %s : !pld.dtensor<4xi32> -> !pld.dtensor<4xi32>
+  %1 = pld.tensor.barrier %s : !pld.dtensor<4xi32> -> !pld.dtensor<4xi32>
+  %2 = pld.tensor.allreduce %t, %s {reduce = "sum"} : !pld.dtensor<16x4xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<16x4xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %3 = pld.tensor.allreduce %t, %s {reduce = "sum"} : !pld.dtensor<16x4xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<16x4xf32>
+  }
+  return
+}
