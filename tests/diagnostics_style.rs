@@ -50,6 +50,9 @@ const FROZEN: &[&str] = &[
     "send_counts must be a DistributedTensor",
     "<a> and <b> must be different window allocations",
     "signal has NR=<P> rows but communication domain has <N> ranks",
+    // docs/spec/family.md's Checks table.
+    "ring mode needs the element count divisible by NR=<NR>",
+    "root must be in [0, NR=<NR>), got <R>",
 ];
 
 fn template_regex(template: &str) -> Regex {
@@ -118,7 +121,8 @@ fn violations(text: &str) -> Vec<String> {
             "B" => &["block count", "launch width", "blocks"],
             "L" => &["core_num", "launch width"],
             "P" => &["ranks"],
-            _ => &["row"],
+            // NR: the signal's rows (one per rank), or the family's rank count.
+            _ => &["row", "ranks"],
         };
         let lo = rest[..m.start()]
             .char_indices()

@@ -347,11 +347,10 @@ static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
   std::optional<TensorLikeInfo> tgt;
   if (o.target) {
     tgt = getTensorLikeInfo(o.target.getType());
+    StringRef list = o.allowsI8 ? "f32, f16, i8 or i32" : "f32, f16 or i32";
     if (!isFamilyElement(tgt->elementType, o.allowsI8))
       return op->emitOpError()
-             << "supports only "
-             << (o.allowsI8 ? "f32, f16, i8 or i32" : "f32, f16 or i32")
-             << ", got " << tgt->elementType;
+             << "supports only " << list << ", got " << tgt->elementType;
   }
   std::optional<TensorLikeInfo> in;
   if (o.input) {
@@ -472,7 +471,7 @@ static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
     if (known(nr) && known(iRows) && known(tRows) && tRows != nr * iRows)
       return op->emitOpError()
              << "target rows must be NR*M = " << nr << "*" << iRows << " = "
-             << nr * iRows << " (NR=" << nr << ", M=" << iRows
+             << nr * iRows << " (NR=" << nr << " ranks, M=" << iRows
              << " input rows), got " << tRows;
     break;
   case FamilyRows::SameAsInput:
@@ -518,10 +517,11 @@ static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
     return op->emitOpError()
            << "operand 'target' must not be the same value as 'signal'";
   Value returned = o.target ? o.target : o.signal;
+  StringRef role = o.target ? "target" : "signal";
   if (o.result.getType() != returned.getType())
     return op->emitOpError()
            << "result type " << o.result.getType() << " must be the type of '"
-           << (o.target ? "target" : "signal") << "' " << returned.getType();
+           << role << "' " << returned.getType();
   return success();
 }
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# mutants.sh: evidence that the suite can fail. Each mutant breaks one rule of the all_to_all_v or
-# the indexed_all_to_all_v protocol in a copy of that kernel template; the suite (run.sh, release +
-# TSan) must fail on every one. Takes ~20 s per mutant on 2 cores. Exit 0 iff every mutant was
-# caught. `mutants.sh indexed` (or `plain`) runs only that template's mutants.
+# mutants.sh: evidence that the suite can fail. Each mutant breaks one rule of the all_to_all_v,
+# the indexed_all_to_all_v or a collective-family protocol in a copy of that kernel template; the
+# suite (run.sh, release + TSan) must fail on every one. An all_to_all_v / indexed mutant runs the
+# suite without the family (PLD_RT_FAMILY=skip, ~20 s on 2 cores); a family mutant runs only
+# family_test's quick slice on the mutated package's kernels (PLD_RT_FAMILY=<package>, --quick,
+# ~10-25 s). Exit 0 iff every mutant was caught. `mutants.sh indexed` (or `plain`, or `family`)
+# runs only those mutants.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -30,26 +33,45 @@ indexed_mutants=(
   's/    if (d == me) continue;/    if (d == me \&\& false) continue;/'                                            # local chunk also written by its "writer"
   's/  if (!wait_peers(ctx, sig, stride, b, 1)) return;/  (void)0;/'                                          # no barrier-A wait
 )
+fam=templates/pypto/runtime/builtins/collectives
+family_mutants=(
+  "$fam/allreduce/kernel.cpp.in|s/pld::copy(tile, pld::peer_ptr(ctx, tgt + off, static_cast<uint32_t>(q)), len);/pld::copy(tile, pld::peer_ptr(ctx, tgt + off, static_cast<uint32_t>(nranks - 1 - q)), len);/"  # rank order reversed
+  "$fam/reduce_scatter/kernel.cpp.in|s/  if (!wait_peers(ctx, sig, stride, b, 2)) return;/  (void)0;/"  # no final barrier (B)
+  "$fam/allreduce_ring/kernel.cpp.in|s/  if (!wait(last, right) || !wait(last, left)) return;/  (void)0;/"  # ring: no final barrier
+  "$fam/allgather/kernel.cpp.in|s/signal_add(sig + p \* stride + b, -2)/signal_add(sig + p * stride + b, -1)/"  # signal left non-zero
+  "$fam/allreduce_ring/kernel.cpp.in|s/const int64_t c = (me - s - 1 + 2 \* nranks) % nranks;/const int64_t c = (me - s + 2 * nranks) % nranks;/"  # ring step off by one
+  "$fam/allgather/kernel.cpp.in|s/tgt + me \* chunk + s.begin/tgt + q * chunk + s.begin/"  # row written to the wrong slot
+  "$fam/broadcast/kernel.cpp.in|s/    if (!pld::signal_wait_ge(sig + kRoot \* stride + b, 1, static_cast<int32_t>(kRoot),/    if (false \&\& !pld::signal_wait_ge(sig + kRoot * stride + b, 1, static_cast<int32_t>(kRoot),/"  # non-root: missing wait
+  "$fam/all_to_all/kernel.cpp.in|s/  if (!wait_peers(ctx, sig, stride, b, 1)) return;/  (void)0;/"  # no barrier-A wait
+  "$fam/barrier/kernel.cpp.in|s/if (!pld::signal_wait_ge(sig + p \* stride, 1, static_cast<int32_t>(p), 0)) return;/if (me != 0 \&\& !pld::signal_wait_ge(sig + p * stride, 1, static_cast<int32_t>(p), 0)) return;/"  # rank 0 through early
+)
 mutants=()
 case "${1:-all}" in
   plain) for m in "${plain_mutants[@]}"; do mutants+=("$plain|$m"); done ;;
   indexed) for m in "${indexed_mutants[@]}"; do mutants+=("$indexed|$m"); done ;;
+  family) mutants=("${family_mutants[@]}") ;;
   all) for m in "${plain_mutants[@]}"; do mutants+=("$plain|$m"); done
-       for m in "${indexed_mutants[@]}"; do mutants+=("$indexed|$m"); done ;;
-  *) echo "usage: mutants.sh [all|plain|indexed]" >&2; exit 2 ;;
+       for m in "${indexed_mutants[@]}"; do mutants+=("$indexed|$m"); done
+       mutants+=("${family_mutants[@]}") ;;
+  *) echo "usage: mutants.sh [all|plain|indexed|family]" >&2; exit 2 ;;
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 caught=0
 for entry in "${mutants[@]}"; do
   tmpl=${entry%%|*} m=${entry#*|}
-  rm -rf "$work/tree" && mkdir -p "$work/tree/$(dirname "$plain")" "$work/tree/$(dirname "$indexed")"
-  cp -r "$root/runtime" "$work/tree/"
-  cp "$root/$plain" "$work/tree/$plain"
-  cp "$root/$indexed" "$work/tree/$indexed"
+  rm -rf "$work/tree" && mkdir -p "$work/tree"
+  cp -r "$root/runtime" "$root/templates" "$work/tree/"
   sed "$m" "$root/$tmpl" >"$work/tree/$tmpl"
   if cmp -s "$root/$tmpl" "$work/tree/$tmpl"; then echo "NOT APPLIED  $m"; continue; fi
-  if PLD_WAIT_TIMEOUT_MS=3000 PLD_RT_BUILD="$work/build" "$work/tree/runtime/tests/run.sh" >"$work/log" 2>&1; then
+  pkg=${tmpl#"$fam"/}; pkg=${pkg%%/*}
+  case "$pkg" in
+    allreduce | allreduce_ring | reduce_scatter | allgather | broadcast | all_to_all | barrier)
+      mode=$pkg; args=(--quick) ;;
+    *) mode=skip; args=() ;;  # all_to_all_v, indexed_all_to_all_v
+  esac
+  if PLD_RT_FAMILY=$mode PLD_WAIT_TIMEOUT_MS=3000 PLD_RT_BUILD="$work/build" \
+       "$work/tree/runtime/tests/run.sh" "${args[@]}" >"$work/log" 2>&1; then
     echo "SURVIVED     $m"
   else
     echo "caught ($(tail -1 "$work/log"))  $m"

@@ -1,11 +1,29 @@
 #!/usr/bin/env bash
-# render.sh TEMPLATE DTYPE_CPP > OUT: the test-harness stand-in for the code generator's renderer.
-# `dtype_cpp` is the template's only variable; any other ${...} left over is an error.
+# render.sh TEMPLATE DTYPE_CPP > OUT
+# render.sh TEMPLATE name=value [name=value...] > OUT
+# The test-harness stand-in for the code generator's renderer. The 2-argument form substitutes
+# `dtype_cpp` only (the all_to_all_v templates' one variable). The name=value form substitutes each
+# `${name}`; every given variable must occur in the template and any ${...} left over is an error
+# (a template uses every variable it is given, and nothing else).
 set -euo pipefail
-[ $# -eq 2 ] || { echo "usage: render.sh kernel.cpp.in <float|int8_t>" >&2; exit 2; }
-out=$(sed "s/\${dtype_cpp}/$2/g" "$1")
+usage() { echo "usage: render.sh kernel.cpp.in <dtype_cpp | name=value...>" >&2; exit 2; }
+[ $# -ge 2 ] || usage
+tmpl=$1; shift
+out=$(cat "$tmpl")
+if [ $# -eq 1 ] && [[ $1 != *=* ]]; then set -- "dtype_cpp=$1"; fi
+for kv in "$@"; do
+  [[ $kv == *=* ]] || usage
+  name=${kv%%=*} value=${kv#*=}
+  [[ $name =~ ^[A-Za-z_][A-Za-z0-9_]*$ && $value =~ ^[A-Za-z0-9_]+$ ]] || {
+    echo "render.sh: bad substitution '$kv'" >&2; exit 2; }
+  if ! grep -qF "\${$name}" <<<"$out"; then
+    echo "render.sh: $tmpl does not use the variable '$name'" >&2
+    exit 1
+  fi
+  out=$(sed "s/\${$name}/$value/g" <<<"$out")
+done
 if grep -q '\${' <<<"$out"; then
-  echo "render.sh: unsubstituted template variable in $1" >&2
+  echo "render.sh: unsubstituted template variable in $tmpl" >&2
   exit 1
 fi
 printf '%s\n' "$out"

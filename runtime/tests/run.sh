@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Builds the host runtime, renders the all_to_all_v and indexed_all_to_all_v kernels for float and
 # int8_t, builds the two test harnesses and runs them (full matrices at -O2, then quick slices under
-# ThreadSanitizer), and builds and runs views_test (views.h, scalar.h, create_tensor / AllocScope /
+# ThreadSanitizer), renders every kernel of the collective family (family_test.cpp: every dtype,
+# reduce and a few roots) and runs family_test the same way, and builds and runs views_test (views.h, scalar.h, create_tensor / AllocScope /
 # assemble / write_int) in both builds.
 # Env: CXX (default g++), PLD_RT_BUILD (build dir, default <repo>/target/pld-runtime-tests),
-#      PLD_RT_NO_TSAN=1 to skip the TSan run; PLD_RT_SANITIZE=1 to run only a quick
+#      PLD_RT_NO_TSAN=1 to skip the TSan run; PLD_RT_FAMILY=skip to leave the family out, or
+#      PLD_RT_FAMILY=pkg[,pkg...] (e.g. allreduce,barrier) to build and run only the family, only
+#      those packages' kernels, family_test with --only-present (mutants.sh); PLD_RT_SANITIZE=1 to run only a quick
 #      slice under ASan + UBSan (scripts/sanitize.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,15 +32,53 @@ if diff <(sed 's/float/DT/g' "$out/indexed_all_to_all_v__fp32.cpp") \
   echo "run.sh: indexed renderings differ beyond dtype_cpp" >&2; exit 1
 fi
 
+# The collective family: one rendering per variant, entry renamed pld_<variant>.
+ctmpl=$root/templates/pypto/runtime/builtins/collectives
+mkdir -p "$out/family"
+family=()  # variant names; $out/family/<variant>.cpp
+only_family=${PLD_RT_FAMILY:-}
+[ "$only_family" = all ] && only_family=
+fam() {  # fam VARIANT PACKAGE name=value...
+  local v=$1 pkg=$2; shift 2
+  [ "$only_family" = skip ] && return 0
+  if [ -n "$only_family" ] && [[ ",$only_family," != *",$pkg,"* ]]; then return 0; fi
+  "$here/render.sh" "$ctmpl/$pkg/kernel.cpp.in" "$@" >"$out/family/$v.cpp"
+  family+=("$v")
+}
+declare -A cpp=([f32]=float [f16]=half [i8]=int8_t [i32]=int32_t)
+for dt in f32 f16 i32; do
+  for r in sum max min prod; do
+    for pkg in allreduce allreduce_ring reduce_scatter; do
+      fam "${pkg}_${r}_$dt" "$pkg" "dtype_cpp=${cpp[$dt]}" "reduce=$r"
+    done
+  done
+done
+for dt in f32 f16 i8 i32; do
+  fam "allgather_$dt" allgather "dtype_cpp=${cpp[$dt]}"
+  fam "all_to_all_$dt" all_to_all "dtype_cpp=${cpp[$dt]}"
+  for rt in 0 1 6; do fam "broadcast_root${rt}_$dt" broadcast "dtype_cpp=${cpp[$dt]}" "root=$rt"; done
+done
+fam barrier barrier dtype_cpp=int32_t
+
 # build VARIANT EXTRA_FLAGS...: compiles every unit in parallel and links $out/VARIANT/a2a_test,
 # $out/VARIANT/indexed_test (the runtime, the indexed kernels and indexed_test.cpp) and
 # $out/VARIANT/views_test (the runtime and views_test.cpp only).
 build() {
   local v=$1; shift
   local d=$out/$v flags=(-std=c++17 -pthread -Wall -Wextra -Werror -I"$root/runtime/include" "$@")
-  mkdir -p "$d"
+  rm -rf "$d" && mkdir -p "$d"
   local pids=()
   unit() { local o=$1; shift; "$cxx" "${flags[@]}" -c "$@" -o "$d/$o.o" & pids+=($!); }
+  if [ -n "$only_family" ] && [ "$only_family" != skip ]; then  # the family alone
+    unit runtime "$root/runtime/host/runtime.cpp"
+    unit family_test "$here/family_test.cpp"
+    local fv p rc=0
+    for fv in "${family[@]}"; do unit "fam_$fv" "$out/family/$fv.cpp" "-Dkernel_entry=pld_$fv"; done
+    for p in "${pids[@]}"; do wait "$p" || rc=1; done
+    [ $rc -eq 0 ] || { echo "run.sh: $v build failed" >&2; exit 1; }
+    "$cxx" "${flags[@]}" "$d/runtime.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
+    return
+  fi
   unit runtime "$root/runtime/host/runtime.cpp"
   unit a2a_fp32 "$out/all_to_all_v__fp32.cpp" -Dkernel_entry=pld_a2a_f32 \
     '-DPLD_KERNEL_NAME="__builtin_all_to_all_v__fp32"'
@@ -53,16 +94,26 @@ build() {
   unit idx_fp32 "$out/indexed_all_to_all_v__fp32.cpp" -Dkernel_entry=pld_idx_f32
   unit idx_int8 "$out/indexed_all_to_all_v__int8.cpp" -Dkernel_entry=pld_idx_i8
   unit indexed_test "$here/indexed_test.cpp"
+  local fv
+  if [ "$only_family" != skip ]; then
+    unit family_test "$here/family_test.cpp"
+    for fv in "${family[@]}"; do unit "fam_$fv" "$out/family/$fv.cpp" "-Dkernel_entry=pld_$fv"; done
+  fi
   local rc=0
   for p in "${pids[@]}"; do wait "$p" || rc=1; done
   [ $rc -eq 0 ] || { echo "run.sh: $v build failed" >&2; exit 1; }
   local a2a_objs=() o
   for o in "$d"/*.o; do
-    case "$o" in "$d/views_test.o" | "$d/indexed_test.o" | "$d"/idx_*.o) ;; *) a2a_objs+=("$o") ;; esac
+    case "$o" in "$d/views_test.o" | "$d/indexed_test.o" | "$d"/idx_*.o | "$d/family_test.o" | "$d"/fam_*.o) ;;
+      *) a2a_objs+=("$o") ;;
+    esac
   done
   "$cxx" "${flags[@]}" "${a2a_objs[@]}" -o "$d/a2a_test"
   "$cxx" "${flags[@]}" "$d/runtime.o" "$d/idx_fp32.o" "$d/idx_int8.o" "$d/indexed_test.o" -o "$d/indexed_test"
   "$cxx" "${flags[@]}" "$d/runtime.o" "$d/views_test.o" -o "$d/views_test"
+  if [ "$only_family" != skip ]; then
+    "$cxx" "${flags[@]}" "$d/runtime.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
+  fi
 }
 
 # run LOG CMD...: runs one suite, keeping its output in LOG; a crash counts as one failure.
@@ -86,27 +137,37 @@ run() {
   fi
 }
 
+# suites BUILD [ARGS...]: runs every suite of this mode in $out/BUILD, writing $out/BUILD-*.log;
+# ARGS go to every test that takes options.
+suites() {
+  local b=$1; shift
+  if [ -z "$only_family" ] || [ "$only_family" = skip ]; then
+    run "$out/$b.log" "$out/$b/a2a_test" "$@"
+    run "$out/$b-indexed.log" "$out/$b/indexed_test" "$@"
+    run "$out/$b-views.log" "$out/$b/views_test"
+  fi
+  if [ -z "$only_family" ]; then
+    run "$out/$b-family.log" "$out/$b/family_test" "$@"
+  elif [ "$only_family" != skip ]; then
+    run "$out/$b-family.log" "$out/$b/family_test" --only-present "$@"
+  fi
+}
+
 if [ "${PLD_RT_SANITIZE:-0}" = 1 ]; then
   # scripts/sanitize.sh: the kernels and the runtime under ASan + UBSan (a quick slice).
   build asan -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   export ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}" UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1"
-  run "$out/asan.log" "$out/asan/a2a_test" --quick
-  run "$out/asan-indexed.log" "$out/asan/indexed_test" --quick
-  run "$out/asan-views.log" "$out/asan/views_test"
+  suites asan --quick
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
   exit
 fi
 
 build release -O2
-run "$out/release.log" "$out/release/a2a_test" "$@"
-run "$out/release-indexed.log" "$out/release/indexed_test" "$@"
-run "$out/release-views.log" "$out/release/views_test"
+suites release "$@"
 if [ "${PLD_RT_NO_TSAN:-0}" != 1 ]; then
   build tsan -O1 -g -fsanitize=thread
-  TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" run "$out/tsan.log" "$out/tsan/a2a_test" --quick
-  TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" run "$out/tsan-indexed.log" "$out/tsan/indexed_test" --quick
-  TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" run "$out/tsan-views.log" "$out/tsan/views_test"
+  TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" suites tsan --quick
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -20,6 +20,7 @@
 #include <cstdint>
 
 #include "pld_runtime/comm.h"
+#include "pld_runtime/half.h"  // the CPU `half` (dtype_cpp = half), unless PLD_NATIVE_HALF
 #include "pld_runtime/tensor.h"
 
 #ifndef PLD_AIV_KERNEL
