@@ -61,6 +61,55 @@ pub const PACKAGES: &[Package] = &[
             "../../templates/pypto/runtime/builtins/collectives/indexed_all_to_all_v/kernel.cpp.in"
         ),
     },
+    Package {
+        name: ":pypto.runtime.builtins.collectives.allreduce",
+        path: "templates/pypto/runtime/builtins/collectives/allreduce/kernel.cpp.in",
+        text: include_str!(
+            "../../templates/pypto/runtime/builtins/collectives/allreduce/kernel.cpp.in"
+        ),
+    },
+    Package {
+        name: ":pypto.runtime.builtins.collectives.allreduce_ring",
+        path: "templates/pypto/runtime/builtins/collectives/allreduce_ring/kernel.cpp.in",
+        text: include_str!(
+            "../../templates/pypto/runtime/builtins/collectives/allreduce_ring/kernel.cpp.in"
+        ),
+    },
+    Package {
+        name: ":pypto.runtime.builtins.collectives.reduce_scatter",
+        path: "templates/pypto/runtime/builtins/collectives/reduce_scatter/kernel.cpp.in",
+        text: include_str!(
+            "../../templates/pypto/runtime/builtins/collectives/reduce_scatter/kernel.cpp.in"
+        ),
+    },
+    Package {
+        name: ":pypto.runtime.builtins.collectives.allgather",
+        path: "templates/pypto/runtime/builtins/collectives/allgather/kernel.cpp.in",
+        text: include_str!(
+            "../../templates/pypto/runtime/builtins/collectives/allgather/kernel.cpp.in"
+        ),
+    },
+    Package {
+        name: ":pypto.runtime.builtins.collectives.broadcast",
+        path: "templates/pypto/runtime/builtins/collectives/broadcast/kernel.cpp.in",
+        text: include_str!(
+            "../../templates/pypto/runtime/builtins/collectives/broadcast/kernel.cpp.in"
+        ),
+    },
+    Package {
+        name: ":pypto.runtime.builtins.collectives.all_to_all",
+        path: "templates/pypto/runtime/builtins/collectives/all_to_all/kernel.cpp.in",
+        text: include_str!(
+            "../../templates/pypto/runtime/builtins/collectives/all_to_all/kernel.cpp.in"
+        ),
+    },
+    Package {
+        name: ":pypto.runtime.builtins.collectives.barrier",
+        path: "templates/pypto/runtime/builtins/collectives/barrier/kernel.cpp.in",
+        text: include_str!(
+            "../../templates/pypto/runtime/builtins/collectives/barrier/kernel.cpp.in"
+        ),
+    },
 ];
 
 /// The package named `name` (`:a.b.c`, the form `pl.builtin_template_dir` uses).
