@@ -2,8 +2,9 @@
 //!
 //! ```text
 //! pld-sim CASE.json [-o RESULT.json]        one case (docs/sim.md; `-` reads it from stdin); the result JSON on stdout or in RESULT.json
-//! pld-sim --matrix [full|ci] [--filter S] [--list]
-//!                                           the case matrix against the golden (default full)
+//! pld-sim --matrix [full|ci|family|family-ci] [--filter S] [--list]
+//!                                           the case matrix against the golden (default full;
+//!                                           family / family-ci: the collective family's)
 //! pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N] [--indexed]
 //!                                           exchange throughput vs single-thread memcpy; with
 //!                                           --indexed, the indexed op (random index) vs the
@@ -24,7 +25,7 @@ use pld::sim::run::{bench, run_case, write_output};
 use pld::sim::toolchain::Toolchain;
 
 const USAGE: &str = "usage: pld-sim CASE.json|- [-o RESULT.json]\n       \
-                     pld-sim --matrix [full|ci] [--filter SUBSTR] [--list]\n       \
+                     pld-sim --matrix [full|ci|family|family-ci] [--filter SUBSTR] [--list]\n       \
                      pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N] [--indexed]\n\
                      exit: 0 the case ran (whatever its status), 2 a malformed case or usage, 1 pld-sim failed";
 
@@ -111,6 +112,12 @@ fn case_main(args: &[String]) -> ExitCode {
             }
         }
     };
+    let parsed = serde_json::from_str::<serde_json::Value>(&text);
+    if let Ok(value) = &parsed
+        && pld::sim::family::case::is_family(value)
+    {
+        return family_case_main(&input, value, output);
+    }
     let case = match Case::from_json(&text) {
         Ok(c) => c,
         Err(e) => {
@@ -141,6 +148,96 @@ fn case_main(args: &[String]) -> ExitCode {
     }
 }
 
+/// One family case (`"op"` a family op): validated, run, its result written.
+fn family_case_main(input: &str, value: &serde_json::Value, output: Option<PathBuf>) -> ExitCode {
+    use pld::sim::family::{case::FamilyCase, run::run_family};
+    let case = match FamilyCase::from_value(value) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("pld-sim: {input}: {e}");
+            return ExitCode::from(e.exit_code());
+        }
+    };
+    let tc = match toolchain() {
+        Ok(tc) => tc,
+        Err(code) => return code,
+    };
+    match run_family(&tc, &case) {
+        Ok(result) => {
+            let mut json = result.to_json(&case);
+            json.push('\n');
+            match write_output(output.as_deref(), &json) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("pld-sim: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("pld-sim: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `--matrix family|family-ci`: the family's entries against its golden.
+fn family_matrix_main(which: &str, filter: Option<&str>, list: bool) -> ExitCode {
+    use pld::sim::family::{matrix as fm, run::run_family};
+    let entries: Vec<_> = if which == "family" {
+        fm::full()
+    } else {
+        fm::ci()
+    }
+    .into_iter()
+    .filter(|e| filter.is_none_or(|f| e.name.contains(f)))
+    .collect();
+    if entries.is_empty() {
+        return usage_error(&format!(
+            "no entry of the {which} matrix matches --filter {}",
+            filter.unwrap_or("")
+        ));
+    }
+    if list {
+        for e in &entries {
+            println!("{}\t{}", e.name, e.case.to_json());
+        }
+        return ExitCode::SUCCESS;
+    }
+    let tc = match toolchain() {
+        Ok(tc) => tc,
+        Err(code) => return code,
+    };
+    let start = Instant::now();
+    let (mut passed, mut failed) = (0, 0);
+    for e in &entries {
+        let t = Instant::now();
+        match run_family(&tc, &e.case).and_then(|r| fm::judge(e, &r)) {
+            Ok(()) => {
+                passed += 1;
+                println!("ok   {} ({:.2}s)", e.name, t.elapsed().as_secs_f64());
+            }
+            Err(msg) => {
+                failed += 1;
+                println!(
+                    "FAIL {}: {}",
+                    e.name,
+                    msg.to_string().replace('\n', "\n     ")
+                );
+            }
+        }
+    }
+    println!(
+        "{passed} passed, {failed} failed ({which} matrix, {:.1}s)",
+        start.elapsed().as_secs_f64()
+    );
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
 fn matrix_main(args: &[String]) -> ExitCode {
     let mut which = "full";
     let mut filter: Option<&str> = None;
@@ -148,7 +245,10 @@ fn matrix_main(args: &[String]) -> ExitCode {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "full" | "ci" => which = if a == "full" { "full" } else { "ci" },
+            "full" => which = "full",
+            "ci" => which = "ci",
+            "family" => which = "family",
+            "family-ci" => which = "family-ci",
             "--filter" => match it.next() {
                 Some(f) => filter = Some(f),
                 None => return usage_error("--filter needs a substring"),
@@ -156,6 +256,9 @@ fn matrix_main(args: &[String]) -> ExitCode {
             "--list" => list = true,
             s => return usage_error(&format!("unknown --matrix argument {s}")),
         }
+    }
+    if which.starts_with("family") {
+        return family_matrix_main(which, filter, list);
     }
     let entries: Vec<_> = if which == "full" {
         matrix::full()

@@ -258,7 +258,7 @@ impl Case {
             Some(Value::String(s)) if s == "indexed_all_to_all_v" => Op::IndexedAllToAllV,
             Some(v) => {
                 return Err(format!(
-                    "op must be \"all_to_all_v\" or \"indexed_all_to_all_v\", got {v}"
+                    "op must be \"all_to_all_v\" or \"indexed_all_to_all_v\" (or a family op: allreduce, reduce_scatter, allgather, broadcast, all_to_all, barrier), got {v}"
                 ));
             }
         };

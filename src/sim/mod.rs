@@ -7,11 +7,13 @@
 //! - [`toolchain`]: pld-opt → pld-translate → g++ with the content-hash cache;
 //! - [`run`]: the driver run and the result;
 //! - [`golden`]: the independent expected outcome;
-//! - [`matrix`]: the case matrix and how each entry is judged.
+//! - [`matrix`]: the case matrix and how each entry is judged;
+//! - [`family`]: the collective family's cases, modules, golden and matrix.
 
 pub mod case;
 pub mod chip_pipeline;
 pub mod error;
+pub mod family;
 pub mod golden;
 pub mod matrix;
 pub mod result;

@@ -171,10 +171,13 @@ fn output_text(out: &Output) -> String {
 }
 
 /// One translation unit of the simulator binary.
-struct Unit {
-    what: String,
-    source: PathBuf,
-    flags: Vec<String>,
+pub(crate) struct Unit {
+    /// What it is, for error messages.
+    pub what: String,
+    /// The C++ source.
+    pub source: PathBuf,
+    /// Its own flags (after the shared ones).
+    pub flags: Vec<String>,
 }
 
 /// A built simulator: the binary and the kernels it holds.
@@ -312,9 +315,16 @@ impl Toolchain {
     /// Lowers and translates a module (cached by content). Returns the build tree's directory:
     /// `<tree>/next_levels/chip_pipeline/...`.
     pub fn translate(&self, module: &str) -> Result<PathBuf, BuildError> {
+        self.translate_with(module, "src/sim/kernels")
+    }
+
+    /// As [`Toolchain::translate`], with the user kernels' sources copied from `kernels_dir`
+    /// (relative to the root) into the module's `kernels/` (the family's module uses
+    /// `src/sim/family/kernels`). The tree key hashes their names and text, not the directory.
+    pub fn translate_with(&self, module: &str, kernels_dir: &str) -> Result<PathBuf, BuildError> {
         let pld_opt = self.tool("pld-opt")?;
         let pld_translate = self.tool("pld-translate")?;
-        let kernels = read_tree(&self.root.join("src/sim/kernels"))?;
+        let kernels = read_tree(&self.root.join(kernels_dir))?;
         let mut h = ContentHash::new("pld-sim tree v1");
         h.part(module.as_bytes())
             .part(identity(&pld_opt)?.as_bytes())
@@ -580,13 +590,19 @@ impl Toolchain {
             });
         }
         let objects = self.compile_all(&units)?;
+        let binary = self.link(&objects)?;
+        Ok(Simulator { binary, kernels })
+    }
 
+    /// Links objects into a simulator binary (cached by the compiler identity, the link flags
+    /// and the object keys).
+    pub(crate) fn link(&self, objects: &[PathBuf]) -> Result<PathBuf, BuildError> {
         let mut h = ContentHash::new("pld-sim bin v2");
         h.part(self.cxx_identity().as_bytes());
         for f in self.link_flags() {
             h.part(f.as_bytes());
         }
-        for o in &objects {
+        for o in objects {
             h.part(o.to_string_lossy().as_bytes());
         }
         let key = h.hex();
@@ -598,7 +614,7 @@ impl Toolchain {
                 let tmp = temp_beside(&binary);
                 let out = Command::new(&self.cxx)
                     .args(self.link_flags())
-                    .args(&objects)
+                    .args(objects)
                     .arg("-o")
                     .arg(&tmp)
                     .output()
@@ -613,12 +629,12 @@ impl Toolchain {
                 fs::rename(&tmp, &binary)?;
             }
         }
-        Ok(Simulator { binary, kernels })
+        Ok(binary)
     }
 
     /// Compiles every unit not yet in the object cache, in parallel; returns the object paths
     /// in unit order.
-    fn compile_all(&self, units: &[Unit]) -> Result<Vec<PathBuf>, BuildError> {
+    pub(crate) fn compile_all(&self, units: &[Unit]) -> Result<Vec<PathBuf>, BuildError> {
         let mut headers = ContentHash::new("pld-sim headers v1");
         for dir in ["runtime/include", "src/sim/driver"] {
             for (name, text) in read_tree(&self.root.join(dir))? {

@@ -1,0 +1,17 @@
+//! pld-sim for the collective family (docs/sim.md, "The collective family"): allreduce (mesh and
+//! ring), reduce_scatter, allgather, broadcast, all_to_all and barrier, on the CHIP and the HOST
+//! rail, kept apart from the all_to_all_v paths.
+//!
+//! - [`case`]: the case JSON (`"op"` one of the six names) and its validation;
+//! - [`module`]: the CHIP / HOST module written for a case;
+//! - [`run`]: build (the shared toolchain and cache), the family driver, the result;
+//! - [`result`]: the result JSON (f16 as exact decimals);
+//! - [`golden`]: the independent expected outcome (family spec, "Meaning");
+//! - [`matrix`]: the full matrix, the CI slice and the verdicts.
+
+pub mod case;
+pub mod golden;
+pub mod matrix;
+pub mod module;
+pub mod result;
+pub mod run;
