@@ -348,9 +348,14 @@ static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
   if (o.target) {
     tgt = getTensorLikeInfo(o.target.getType());
     StringRef list = o.allowsI8 ? "f32, f16, i8 or i32" : "f32, f16 or i32";
-    if (!isFamilyElement(tgt->elementType, o.allowsI8))
+    if (!isFamilyElement(tgt->elementType, o.allowsI8)) {
+      // family.md words it with the type bare (`got i8`), not quoted as a
+      // streamed Type would be.
+      std::string bare;
+      llvm::raw_string_ostream(bare) << tgt->elementType;
       return op->emitOpError()
-             << "supports only " << list << ", got " << tgt->elementType;
+             << "supports only " << list << ", got " << bare;
+    }
   }
   std::optional<TensorLikeInfo> in;
   if (o.input) {

@@ -4,7 +4,7 @@
 // RUN: pld-opt %s --split-input-file --verify-diagnostics
 
 func.func @f(%in: !pl.tensor<8x4xi64>, %t: !pld.dtensor<8x4xi64>, %s: !pld.dtensor<4xi32>) {
-  // expected-error@+1 {{'pld.tensor.all_to_all' op supports only f32, f16, i8 or i32, got 'i64'}}
+  // expected-error@+1 {{'pld.tensor.all_to_all' op supports only f32, f16, i8 or i32, got i64}}
   %0 = pld.tensor.all_to_all %in, %t, %s : !pl.tensor<8x4xi64>, !pld.dtensor<8x4xi64>, !pld.dtensor<4xi32> -> !pld.dtensor<8x4xi64>
   return
 }

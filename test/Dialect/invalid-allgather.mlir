@@ -4,7 +4,7 @@
 // RUN: pld-opt %s --split-input-file --verify-diagnostics
 
 func.func @f(%in: !pl.tensor<4x8xbf16>, %t: !pld.dtensor<16x8xbf16>, %s: !pld.dtensor<4xi32>) {
-  // expected-error@+1 {{'pld.tensor.allgather' op supports only f32, f16, i8 or i32, got 'bf16'}}
+  // expected-error@+1 {{'pld.tensor.allgather' op supports only f32, f16, i8 or i32, got bf16}}
   %0 = pld.tensor.allgather %in, %t, %s : !pl.tensor<4x8xbf16>, !pld.dtensor<16x8xbf16>, !pld.dtensor<4xi32> -> !pld.dtensor<16x8xbf16>
   return
 }

@@ -3,7 +3,7 @@
 // RUN: pld-opt %s --split-input-file --allow-unregistered-dialect --verify-diagnostics
 
 func.func @f(%t: !pld.dtensor<16x4xi8>, %s: !pld.dtensor<4xi32>) {
-  // expected-error@+1 {{'pld.tensor.allreduce' op supports only f32, f16 or i32, got 'i8'}}
+  // expected-error@+1 {{'pld.tensor.allreduce' op supports only f32, f16 or i32, got i8}}
   %0 = pld.tensor.allreduce %t, %s {reduce = "sum"} : !pld.dtensor<16x4xi8>, !pld.dtensor<4xi32> -> !pld.dtensor<16x4xi8>
   return
 }
@@ -11,7 +11,7 @@ func.func @f(%t: !pld.dtensor<16x4xi8>, %s: !pld.dtensor<4xi32>) {
 // -----
 
 func.func @f(%t: !pld.dtensor<16x4xbf16>, %s: !pld.dtensor<4xi32>) {
-  // expected-error@+1 {{'pld.tensor.allreduce' op supports only f32, f16 or i32, got 'bf16'}}
+  // expected-error@+1 {{'pld.tensor.allreduce' op supports only f32, f16 or i32, got bf16}}
   %0 = pld.tensor.allreduce %t, %s {reduce = "sum"} : !pld.dtensor<16x4xbf16>, !pld.dtensor<4xi32> -> !pld.dtensor<16x4xbf16>
   return
 }

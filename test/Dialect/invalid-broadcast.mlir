@@ -3,7 +3,7 @@
 // RUN: pld-opt %s --split-input-file --verify-diagnostics
 
 func.func @f(%t: !pld.dtensor<8xi64>, %s: !pld.dtensor<4xi32>) {
-  // expected-error@+1 {{'pld.tensor.broadcast' op supports only f32, f16, i8 or i32, got 'i64'}}
+  // expected-error@+1 {{'pld.tensor.broadcast' op supports only f32, f16, i8 or i32, got i64}}
   %0 = pld.tensor.broadcast %t, %s {root = 0 : i64} : !pld.dtensor<8xi64>, !pld.dtensor<4xi32> -> !pld.dtensor<8xi64>
   return
 }

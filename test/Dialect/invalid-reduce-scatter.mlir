@@ -3,7 +3,7 @@
 // RUN: pld-opt %s --split-input-file --verify-diagnostics
 
 func.func @f(%t: !pld.dtensor<16x4xi8>, %s: !pld.dtensor<4xi32>) {
-  // expected-error@+1 {{'pld.tensor.reduce_scatter' op supports only f32, f16 or i32, got 'i8'}}
+  // expected-error@+1 {{'pld.tensor.reduce_scatter' op supports only f32, f16 or i32, got i8}}
   %0 = pld.tensor.reduce_scatter %t, %s {reduce = "sum"} : !pld.dtensor<16x4xi8>, !pld.dtensor<4xi32> -> !pld.dtensor<16x4xi8>
   return
 }

@@ -141,8 +141,8 @@ fn compile_errors() -> Vec<Entry> {
                 base(FamilyOp::AllReduce, 2, FDType::I8, 2, 2),
                 json!({"reduce": "sum"}),
             ),
-            // family.md's example spells the type bare (`got i8`); the dialect quotes it.
-            "supports only f32, f16 or i32, got",
+            // family.md's example, verbatim.
+            "supports only f32, f16 or i32, got i8",
         ),
         ce(
             "reduce_missing",
