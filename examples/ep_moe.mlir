@@ -19,7 +19,7 @@
 //           y = self.ep_expert(recv, y)
 //           combined = pld.all_to_all(y, combined, signal, core_num=2)   # combine
 //           h, spare = self.moe_gather(combined, slot_of, h, spare), h   # ping-pong windows
-//           pld.barrier(signal)                             # every rank has finished the layer
+//           pld.barrier(signal)                             # every rank is done with the layer's exchanges
 //       return self.moe_store(h, out)                       # this rank's T rows of out
 //
 // Per layer l, on rank r (kernels in runtime/examples/kernels/ep_*.cpp and moe_*.cpp):
@@ -127,7 +127,10 @@ func.func @ep_moe(%inp: !pl.tensor<32x4xf32>, %out: !pl.tensor<32x4xf32>,
         : !pl.tensor<12x4xf32>, !pld.dtensor<12x4xf32>, !pld.dtensor<4x2xi32> -> !pld.dtensor<12x4xf32>
     %h_next = func.call @moe_gather(%results, %slots, %h, %spare)
         : (!pld.dtensor<12x4xf32>, !pl.tensor<8xi32>, !pld.dtensor<8x4xf32>, !pld.dtensor<8x4xf32>) -> !pld.dtensor<8x4xf32>
-    // No rank starts the next layer before every rank has finished this one's exchanges.
+    // Every rank has finished this layer's exchanges before any rank's next broadcast. Like
+    // every collective, the barrier is ordered against the tasks that share a window with it
+    // (here the signal: after the combine, before the next broadcast), not against the
+    // others: the gather and the next layer's router may run beside it.
     %synced = pld.tensor.barrier %signal : !pld.dtensor<4x2xi32> -> !pld.dtensor<4x2xi32>
     scf.yield %h_next, %h : !pld.dtensor<8x4xf32>, !pld.dtensor<8x4xf32>
   }
