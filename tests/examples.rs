@@ -1,18 +1,18 @@
-//! The example programs end to end: `examples/moe_layers.mlir` and
-//! `examples/micro_batches.mlir` are lowered with `pld-opt --pld-lower-collectives`,
-//! rendered with `pld-translate --pld-to-ascend-build`, compiled with
-//! `g++ -std=c++17 -Wall -Wextra -Werror` against `runtime/include` together with the host
-//! runtime and a small driver (`examples/drivers/*_driver.cpp`), and run for P = 2 and P = 4
-//! ranks. Every rank's output is compared with a golden computed here from the examples'
+//! The example programs end to end: `examples/moe_layers.mlir`, `examples/micro_batches.mlir`,
+//! `examples/tp_layer.mlir` and `examples/ep_moe.mlir` are lowered with
+//! `pld-opt --pld-lower-collectives`, rendered with `pld-translate --pld-to-ascend-build`,
+//! compiled with `g++ -std=c++17 -Wall -Wextra -Werror` against `runtime/include` together with
+//! the host runtime and a small driver (`examples/drivers/*_driver.cpp`), and run for P = 2 and
+//! P = 4 ranks. Every rank's output is compared with a golden computed here from the examples'
 //! documented meaning (plain Rust loops over tokens and rows, no collective, nothing from the
 //! crate). The lowered IR and the generated C++ are checked structurally: the loop is an
-//! `scf.for` in the CHIP body, no `pld.tensor.all_to_all_v` is left, and the orchestration
-//! source has a C++ `for (` with each collective's task written once (not unrolled).
+//! `scf.for` in the CHIP body, no collective op is left, each collective is one call of its
+//! synthesized kernel inside the loop, and the orchestration source has a C++ `for (` with each
+//! collective's task written once, after it (not unrolled).
 //!
-//! The examples are written for one rank count (moe_layers for P = 4, micro_batches for
-//! P = 2); the other is obtained by rewriting the P-dependent shapes listed in each
-//! `Example::shapes` (each must occur in the file, so an edit of the example cannot silently
-//! leave a shape behind).
+//! The examples are written for one rank count (micro_batches for P = 2, the others for P = 4);
+//! the other is obtained by rewriting the P-dependent shapes listed in each `Example::shapes`
+//! (each must occur in the file, so an edit of the example cannot silently leave a shape behind).
 
 use std::{
     path::{Path, PathBuf},
@@ -135,9 +135,23 @@ struct Example {
     hosts: &'static [&'static str],
     /// Whether the loop has iter_args.
     loop_carried: bool,
-    /// How many collectives the CHIP body holds (each is one task in the C++, whatever the trip count).
-    collectives: usize,
+    /// The synthesized kernels the CHIP body's collectives become, each with how many
+    /// collectives of the body call it (each collective is one task in the C++, whatever the
+    /// trip count).
+    collectives: &'static [(&'static str, usize)],
 }
+
+/// Every collective op of the dialect: none may be left in the lowered IR.
+const COLLECTIVE_OPS: [&str; 8] = [
+    "pld.tensor.all_to_all_v",
+    "pld.tensor.indexed_all_to_all_v",
+    "pld.tensor.allreduce",
+    "pld.tensor.reduce_scatter",
+    "pld.tensor.allgather",
+    "pld.tensor.broadcast",
+    "pld.tensor.all_to_all",
+    "pld.tensor.barrier",
+];
 
 struct Built {
     dir: Scratch,
@@ -169,7 +183,7 @@ fn build(ex: &Example, p: usize, driver: &str) -> Built {
     std::fs::write(&lowered_path, &lowered).unwrap();
     let left: Vec<&str> = lowered
         .lines()
-        .filter(|l| is_op(l, "pld.tensor.all_to_all_v"))
+        .filter(|l| COLLECTIVE_OPS.iter().any(|op| is_op(l, op)))
         .collect();
     assert!(
         left.is_empty(),
@@ -179,11 +193,6 @@ fn build(ex: &Example, p: usize, driver: &str) -> Built {
     let loop_at = body
         .find("scf.for")
         .unwrap_or_else(|| panic!("@{} lost its scf.for:\n{body}", ex.name));
-    assert!(
-        body.find("func.call @__builtin_all_to_all_v__fp32(")
-            .is_some_and(|c| c > loop_at),
-        "the collectives are inside the loop:\n{body}"
-    );
     if ex.loop_carried {
         assert!(
             body[loop_at..]
@@ -194,12 +203,19 @@ fn build(ex: &Example, p: usize, driver: &str) -> Built {
             "the loop carries its windows:\n{body}"
         );
     }
-    assert_eq!(
-        body.matches("func.call @__builtin_all_to_all_v__fp32(")
-            .count(),
-        ex.collectives,
-        "each collective becomes one call of the synthesized kernel:\n{body}"
-    );
+    for &(kernel, n) in ex.collectives {
+        let call = format!("func.call @{kernel}(");
+        let calls: Vec<usize> = body.match_indices(&call).map(|(i, _)| i).collect();
+        assert_eq!(
+            calls.len(),
+            n,
+            "each collective becomes one call of @{kernel}:\n{body}"
+        );
+        assert!(
+            calls.iter().all(|&c| c > loop_at),
+            "the collectives are inside the loop:\n{body}"
+        );
+    }
 
     // pld-translate: the build tree.
     let tree = dir.join("build");
@@ -218,25 +234,23 @@ fn build(ex: &Example, p: usize, driver: &str) -> Built {
         orch.display()
     );
     let loop_at = cpp.find("for (").unwrap();
-    let a2a_tasks: Vec<usize> = cpp
-        .match_indices("Task task(")
-        .filter(|(i, _)| {
-            cpp[*i..]
-                .lines()
-                .next()
-                .is_some_and(|l| l.contains("\"__builtin_all_to_all_v__fp32\""))
-        })
-        .map(|(i, _)| i)
-        .collect();
-    assert_eq!(
-        a2a_tasks.len(),
-        ex.collectives,
-        "each collective is submitted from one place (not unrolled):\n{cpp}"
-    );
-    assert!(
-        a2a_tasks.iter().all(|&i| i > loop_at),
-        "the collectives are inside the loop:\n{cpp}"
-    );
+    for &(kernel, n) in ex.collectives {
+        let name = format!("\"{kernel}\"");
+        let tasks: Vec<usize> = cpp
+            .match_indices("Task task(")
+            .filter(|(i, _)| cpp[*i..].lines().next().is_some_and(|l| l.contains(&name)))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(
+            tasks.len(),
+            n,
+            "each {kernel} collective is submitted from one place (not unrolled):\n{cpp}"
+        );
+        assert!(
+            tasks.iter().all(|&i| i > loop_at),
+            "the collectives are inside the loop:\n{cpp}"
+        );
+    }
 
     // g++: every kernel once (renamed entry, registered by name), then the rest.
     let mut objects = vec![runtime_object().to_path_buf()];
@@ -411,7 +425,7 @@ const MOE: Example = Example {
     },
     hosts: &["moe_host"],
     loop_carried: true,
-    collectives: 2,
+    collectives: &[("__builtin_all_to_all_v__fp32", 2)],
 };
 
 /// One MoE layer's meaning, per token: token t of rank r goes to expert
@@ -597,7 +611,7 @@ const MICRO: Example = Example {
     },
     hosts: &[],
     loop_carried: false,
-    collectives: 1,
+    collectives: &[("__builtin_all_to_all_v__fp32", 1)],
 };
 
 /// Micro-batch i of rank q, rows [i*mb + r*R, +R), is for rank r: the rows whose int(first
@@ -667,13 +681,317 @@ fn micro_batches_p4() {
     micro(4);
 }
 
+// ---------------------------------------------------------------------------- tp_layer
+
+const TP_TOKENS: usize = 4;
+const TP_HIDDEN: usize = 6;
+const TP_SHARD: usize = 3;
+const TP_LAYERS: usize = 3;
+
+const TP: Example = Example {
+    name: "tp_layer",
+    written_for: 4,
+    shapes: |p| {
+        let ffn = p * TP_SHARD;
+        vec![
+            ("<18x12xf32>", format!("<18x{ffn}xf32>")),
+            ("<36x6xf32>", format!("<{}x6xf32>", TP_LAYERS * ffn)),
+            ("<6x12xf32>", format!("<6x{ffn}xf32>")),
+            ("<12x6xf32>", format!("<{ffn}x6xf32>")),
+            ("<16x6xf32>", format!("<{}x6xf32>", p * TP_TOKENS)),
+            ("<4x2xi32>", format!("<{p}x2xi32>")),
+            ("array<i64: 6, 12>", format!("array<i64: 6, {ffn}>")),
+            ("array<i64: 12, 6>", format!("array<i64: {ffn}, 6>")),
+            (
+                "%ffn = arith.constant 12 : index",
+                format!("%ffn = arith.constant {ffn} : index"),
+            ),
+            (
+                "%devices = arith.constant 4 : index",
+                format!("%devices = arith.constant {p} : index"),
+            ),
+        ]
+    },
+    hosts: &["tp_host"],
+    loop_carried: true,
+    collectives: &[("__builtin_allreduce_sum__fp32", 1)],
+};
+
+/// The unsharded MLP the ranks compute together, in exact integer arithmetic: per layer l,
+/// x <- x + relu(x @ W1_l) @ W2_l, with W1_l rows [l*H, (l+1)*H) of w1 ([NL*H, F]) and W2_l rows
+/// [l*F, (l+1)*F) of w2 ([NL*F, H]). The inputs are small integers, so every value is an integer;
+/// the golden also asserts that every sum the ranks form in f32 (each dot product, and the
+/// allreduce's fold of the partial outputs and the residual) has a sum of magnitudes below 2^24,
+/// so f32 represents every partial sum exactly and the result is exact in any summation order:
+/// the comparison is bitwise. Returns the output and whether the relu clamped a pre-activation
+/// and let another through (the nonlinearity is exercised).
+fn tp_golden(p: usize, x: &[i64], w1: &[i64], w2: &[i64]) -> (Vec<Vec<i64>>, bool) {
+    const EXACT: i64 = 1 << 24;
+    let (t_n, h_n, f_n) = (TP_TOKENS, TP_HIDDEN, p * TP_SHARD);
+    let mut x: Vec<Vec<i64>> = x.chunks(h_n).map(|c| c.to_vec()).collect();
+    let (mut clamped, mut passed) = (false, false);
+    for l in 0..TP_LAYERS {
+        let w1_at = |k: usize, j: usize| w1[(l * h_n + k) * f_n + j];
+        let w2_at = |j: usize, i: usize| w2[(l * f_n + j) * h_n + i];
+        let mut next = x.clone();
+        for t in 0..t_n {
+            let a: Vec<i64> = (0..f_n)
+                .map(|j| {
+                    let dot: i64 = (0..h_n).map(|k| x[t][k] * w1_at(k, j)).sum();
+                    let mag: i64 = (0..h_n).map(|k| (x[t][k] * w1_at(k, j)).abs()).sum();
+                    assert!(
+                        mag < EXACT,
+                        "tp_layer: the inputs overflow f32's exact integers"
+                    );
+                    clamped |= dot < 0;
+                    passed |= dot > 0;
+                    dot.max(0)
+                })
+                .collect();
+            for i in 0..h_n {
+                let dot: i64 = (0..f_n).map(|j| a[j] * w2_at(j, i)).sum();
+                let mag: i64 =
+                    x[t][i].abs() + (0..f_n).map(|j| (a[j] * w2_at(j, i)).abs()).sum::<i64>();
+                assert!(
+                    mag < EXACT,
+                    "tp_layer: the inputs overflow f32's exact integers"
+                );
+                next[t][i] = x[t][i] + dot;
+            }
+        }
+        x = next;
+    }
+    (x, clamped && passed)
+}
+
+fn tp(p: usize) {
+    let built = build(&TP, p, "tp_driver.cpp");
+    let dir = &built.dir.0;
+    let f_n = p * TP_SHARD;
+    let n_w = TP_LAYERS * TP_HIDDEN * f_n;
+    for (mode, seed) in [("chip", 1u64), ("chip", 2), ("host", 3), ("host", 4)] {
+        // Tokens in [-3, 3], weights in {-1, 0, 1}.
+        let x: Vec<i64> = inputs(TP_TOKENS * TP_HIDDEN, seed + 100 * p as u64)
+            .iter()
+            .map(|v| *v as i64 % 7 - 3)
+            .collect();
+        let w: Vec<i64> = inputs(2 * n_w, seed + 1000 + 100 * p as u64)
+            .iter()
+            .map(|v| *v as i64 % 3 - 1)
+            .collect();
+        let (w1, w2) = w.split_at(n_w);
+        let file = dir.join(format!("in-{seed}.txt"));
+        let all: Vec<f32> = x.iter().chain(w1).chain(w2).map(|v| *v as f32).collect();
+        write_floats(&file, &all);
+        let report = run_driver(&built.exe, &[&p.to_string(), mode, file.to_str().unwrap()]);
+        let what = format!("tp_layer P={p} {mode} seed {seed}");
+        assert_eq!(report.value("status"), 0, "{what}:\n{}", report.text);
+        assert_eq!(
+            report.rank_statuses(),
+            vec![0; p],
+            "{what}:\n{}",
+            report.text
+        );
+        // Per rank: load + store, and per layer column + row + an allreduce of 2 blocks.
+        assert_eq!(
+            report.value("blocks"),
+            (p * (2 + TP_LAYERS * 4)) as i64,
+            "{what}: launch widths"
+        );
+        if mode == "chip" {
+            assert_eq!(
+                report.value("signal_sum"),
+                0,
+                "{what}: every signal cell back to 0"
+            );
+        }
+        let (want, nonlinear) = tp_golden(p, &x, w1, w2);
+        assert!(nonlinear, "{what}: the relu is not exercised");
+        assert!(
+            want.iter().flatten().any(|v| *v != 0),
+            "{what}: a trivial output"
+        );
+        // Every rank holds the whole result: rank r's copy is rows [r*T, (r+1)*T) of out.
+        let want: Vec<Vec<f32>> = (0..p)
+            .flat_map(|_| {
+                want.iter()
+                    .map(|row| row.iter().map(|v| *v as f32).collect())
+            })
+            .collect();
+        assert_rows_eq(&what, &report.rows("row", 1), &want);
+    }
+}
+
+#[test]
+fn tp_layer_p2() {
+    tp(2);
+}
+
+#[test]
+fn tp_layer_p4() {
+    tp(4);
+}
+
+// ---------------------------------------------------------------------------- ep_moe
+
+const EP_TOKENS: usize = 8;
+const EP_HIDDEN: usize = 4;
+const EP_CAPACITY: usize = 3;
+const EP_CLASSES: usize = 5;
+
+const EP: Example = Example {
+    name: "ep_moe",
+    written_for: 4,
+    shapes: |p| {
+        vec![
+            ("<32x4xf32>", format!("<{}x4xf32>", p * EP_TOKENS)),
+            ("<12x4xf32>", format!("<{}x4xf32>", p * EP_CAPACITY)),
+            ("<4x2xi32>", format!("<{p}x2xi32>")),
+            (
+                "%devices = arith.constant 4 : index",
+                format!("%devices = arith.constant {p} : index"),
+            ),
+        ]
+    },
+    hosts: &["ep_host"],
+    loop_carried: true,
+    collectives: &[
+        ("__builtin_broadcast_root0__int32", 1),
+        ("__builtin_all_to_all__fp32", 2),
+        ("__builtin_barrier", 1),
+    ],
+};
+
+/// Layer l's routing table, as rank 0 makes it: token class k goes to expert (3k + l + 1) mod P.
+fn ep_table(p: usize, layer: i64) -> Vec<i64> {
+    (0..EP_CLASSES as i64)
+        .map(|k| (3 * k + layer + 1).rem_euclid(p as i64))
+        .collect()
+}
+
+/// Every rank's tokens after `layers` layers of the example's meaning, and whether the capacity
+/// dropped a token: per layer, token t of rank r goes to expert
+/// e = table_l[int(sum of h) mod K] unless C earlier tokens of r already went to e in this layer;
+/// a routed token becomes h + (2h + e + 1), a dropped one stays h.
+fn ep_golden(p: usize, layers: i64, inp: &[f32]) -> (Vec<Vec<f32>>, bool) {
+    let mut h: Vec<Vec<f32>> = inp.chunks(EP_HIDDEN).map(|c| c.to_vec()).collect();
+    let mut dropped = false;
+    for layer in 0..layers.max(0) {
+        let table = ep_table(p, layer);
+        for r in 0..p {
+            let mut taken = vec![0usize; p];
+            for row in &mut h[r * EP_TOKENS..(r + 1) * EP_TOKENS] {
+                let key = row.iter().fold(0.0f32, |s, x| s + x) as i64;
+                let e = table[key.rem_euclid(EP_CLASSES as i64) as usize] as usize;
+                if taken[e] == EP_CAPACITY {
+                    dropped = true;
+                    continue;
+                }
+                taken[e] += 1;
+                for x in row.iter_mut() {
+                    let y = 2.0f32 * *x + (e + 1) as f32;
+                    *x += y;
+                }
+            }
+        }
+    }
+    (h, dropped)
+}
+
+fn ep(p: usize) {
+    let built = build(&EP, p, "ep_driver.cpp");
+    let dir = &built.dir.0;
+    let mut dropped_somewhere = false;
+    // (mode, num_layers, input seed)
+    let cases = [
+        ("chip", 3, 1u64),
+        ("chip", 1, 2),
+        ("chip", 4, 3),
+        ("chip", 0, 4),
+        ("chip", -1, 5),
+        ("host", 3, 6),
+        ("host", 2, 7),
+    ];
+    for (mode, layers, seed) in cases {
+        let inp = inputs(p * EP_TOKENS * EP_HIDDEN, seed + 100 * p as u64);
+        let file = dir.join(format!("inp-{seed}.txt"));
+        write_floats(&file, &inp);
+        let (ps, ls) = (p.to_string(), layers.to_string());
+        let report = run_driver(&built.exe, &[&ps, &ls, mode, file.to_str().unwrap()]);
+        let what = format!("ep_moe P={p} {mode} num_layers={layers}");
+        let runs = layers.max(0);
+        assert_eq!(report.value("status"), 0, "{what}:\n{}", report.text);
+        assert_eq!(
+            report.rank_statuses(),
+            vec![0; p],
+            "{what}:\n{}",
+            report.text
+        );
+        // Per rank: load + store, and per layer router + broadcast (1 block) + route + dispatch
+        // (2) + expert + combine (2) + gather + barrier (1).
+        assert_eq!(
+            report.value("blocks"),
+            p as i64 * (2 + runs * 10),
+            "{what}: launch widths"
+        );
+        if mode == "chip" {
+            assert_eq!(
+                report.value("signal_sum"),
+                0,
+                "{what}: every signal cell back to 0"
+            );
+            // The last layer's broadcast left rank 0's table on every rank (the windows start
+            // at zero when no layer ran).
+            let table: Vec<Vec<i64>> = report
+                .text
+                .lines()
+                .filter_map(|l| l.strip_prefix("table "))
+                .map(|r| {
+                    r.split_whitespace()
+                        .skip(1)
+                        .map(|v| v.parse().unwrap())
+                        .collect()
+                })
+                .collect();
+            let want = if runs > 0 {
+                ep_table(p, runs - 1)
+            } else {
+                vec![0; EP_CLASSES]
+            };
+            assert_eq!(table, vec![want; p], "{what}: the routing tables");
+        }
+        let (want, dropped) = ep_golden(p, layers, &inp);
+        assert_rows_eq(&what, &report.rows("row", 1), &want);
+        dropped_somewhere |= dropped;
+    }
+    assert!(
+        dropped_somewhere,
+        "P={p}: no input exercised the capacity limit"
+    );
+}
+
+#[test]
+fn ep_moe_p2() {
+    ep(2);
+}
+
+#[test]
+fn ep_moe_p4() {
+    ep(4);
+}
+
 #[test]
 fn is_op_finds_the_collectives_of_the_sources() {
-    for (name, n) in [("moe_layers", 2), ("micro_batches", 1)] {
+    for (name, n) in [
+        ("moe_layers", 2),
+        ("micro_batches", 1),
+        ("tp_layer", 1),
+        ("ep_moe", 4),
+    ] {
         let text = std::fs::read_to_string(root().join(format!("examples/{name}.mlir"))).unwrap();
         assert_eq!(
             text.lines()
-                .filter(|l| is_op(l, "pld.tensor.all_to_all_v"))
+                .filter(|l| COLLECTIVE_OPS.iter().any(|op| is_op(l, op)))
                 .count(),
             n,
             "{name}"
