@@ -782,6 +782,63 @@ pub fn signal_geometry(
     }
 }
 
+/// The family's rows a rail checks once the signal's NR is known (the
+/// kernels' own limits, so that no accepted program meets a kernel that
+/// returns without doing anything): at most 16 ranks, and in ring mode a
+/// statically shaped target (the verifier checks its divisibility by NR).
+/// `None` for the other rows.
+pub fn family_rail_problem(op: &OperationRef, spec: &Spec, ranks: i64) -> Option<String> {
+    if spec.core_num_operand {
+        return None;
+    }
+    if ranks > 16 {
+        return Some(crate::diag::msg!(
+            "{} supports at most 16 ranks (its kernel's limit), got NR={ranks} ranks",
+            spec.short
+        ));
+    }
+    let ring = spec.selector == Selector::ReduceMode
+        && op
+            .attribute("mode")
+            .ok()
+            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+            .is_some_and(|m| m.value() == "ring");
+    let target = op
+        .operand(spec.result)
+        .ok()
+        .and_then(|v| crate::ir::tensor_type::TensorView::of(v.r#type()));
+    if ring && target.is_some_and(|t| t.static_shape().is_none()) {
+        return Some(crate::diag::msg!(
+            "ring mode needs the element count divisible by NR={ranks}, which a target of dynamic \
+             shape does not prove"
+        ));
+    }
+    // The rows rules (reduce_scatter, allgather, all_to_all): the kernel
+    // splits the rows by NR, so they must be provable here.
+    if matches!(
+        spec.collective,
+        Collective::ReduceScatter | Collective::AllGather | Collective::AllToAll
+    ) {
+        for (i, p) in spec.params.iter().enumerate() {
+            if p.element != Element::Payload {
+                continue;
+            }
+            let view = op
+                .operand(i)
+                .ok()
+                .and_then(|v| crate::ir::tensor_type::TensorView::of(v.r#type()));
+            if view.is_some_and(|t| t.static_shape().is_none()) {
+                return Some(crate::diag::msg!(
+                    "target rows must be NR*M (NR={ranks} ranks), which operand '{}' of dynamic \
+                     shape does not prove",
+                    p.name
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// The module's `pl.arch` (`"a2a3"` when absent).
 pub fn module_arch<'c>(module: &melior::ir::operation::OperationRef<'c, '_>) -> String {
     // The dialect's reading (`pld::moduleArch`: a2a3 when absent).

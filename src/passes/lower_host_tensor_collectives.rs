@@ -317,6 +317,10 @@ fn plan<'c, 'a>(
         );
         return None;
     };
+    if let Some(problem) = crate::collective::family_rail_problem(op, spec, ranks) {
+        diag::op_error(op, &problem);
+        return None;
+    }
     let variant = match Variant::of_op(op, "HOST") {
         Ok(v) => v,
         Err(e) => {

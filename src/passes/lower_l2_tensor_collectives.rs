@@ -374,6 +374,10 @@ fn plan_collective<'c, 'a>(
         ));
     };
 
+    if let Some(problem) = crate::collective::family_rail_problem(op, spec, ranks) {
+        return fail(problem);
+    }
+
     // core_num: the attribute, or an operand that folds to a constant; else a
     // runtime value whose B is computed and checked in the body (where the
     // row accepts one).

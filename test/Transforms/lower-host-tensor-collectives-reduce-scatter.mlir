@@ -37,3 +37,17 @@ func.func @domain_ranks() attributes {pl.func_kind = "orchestration", pl.level =
       : !pld.dtensor<4x4xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<4x4xi32>
   return
 }
+
+// -----
+
+// The HOST rail refuses what the kernel could not do, as the CHIP rail does.
+func.func @dynamic_rows() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  %b0 = pld.window_buffer {bytes = 64 : i64} : !pld.window_buffer
+  %b1 = pld.window_buffer {bytes = 8 : i64} : !pld.window_buffer
+  %t = pld.window %b0 : !pld.dtensor<?x4xi32>
+  %s = pld.window %b1 : !pld.dtensor<2xi32>
+  // expected-error@+1 {{'pld.tensor.reduce_scatter' op target rows must be NR*M (NR=2 ranks), which operand 'target' of dynamic shape does not prove}}
+  %0 = pld.tensor.reduce_scatter %t, %s {reduce = "sum"}
+      : !pld.dtensor<?x4xi32>, !pld.dtensor<2xi32> -> !pld.dtensor<?x4xi32>
+  return
+}
