@@ -99,13 +99,6 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
     let (params, host) =
         signature::params(&source, &tree.lowered, &opts.function).map_err(RunError::Usage)?;
     if !host
-        && !tree
-            .lowered
-            .contains(&format!("func.func @{}(", opts.function))
-    {
-        return Err(RunError::Usage(format!("no function @{}", opts.function)));
-    }
-    if !host
         && !signature::header(&tree.lowered, &opts.function)
             .is_some_and(|h| h.attributes.contains("pl.func_kind = \"orchestration\""))
     {

@@ -47,8 +47,12 @@ pub struct Header {
 
 /// The header of `func.func @name(` in `text`, if there is one.
 pub fn header(text: &str, name: &str) -> Option<Header> {
-    let needle_pub = format!("func.func @{name}(");
-    let start = text.find(&needle_pub)? + needle_pub.len();
+    let start = [
+        format!("func.func @{name}("),
+        format!("func.func private @{name}("),
+    ]
+    .iter()
+    .find_map(|n| text.find(n.as_str()).map(|i| i + n.len()))?;
     let bytes = text.as_bytes();
     let (mut depth, mut in_str, mut k) = (0i32, false, start);
     let mut params = Vec::new();
