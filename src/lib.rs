@@ -10,7 +10,7 @@
 //! The public API is what embedding needs: the registration functions, the
 //! pass types ([`passes`]), [`PldError`], the drivers' entry points
 //! ([`opt_main`], [`translate_main`]), the codegen ([`codegen::translate`])
-//! and the simulator ([`sim`]); plus the typed views a Rust user reads IR
+//! the simulator ([`sim`]) and the runner ([`run`]); plus the typed views a Rust user reads IR
 //! through ([`ir::tensor_type::TensorLike`], [`analysis::contiguity::ContiguityTrace`],
 //! [`cal_all_to_all_v_blocks`]). Everything else is crate-private.
 #![deny(missing_docs)]
@@ -25,6 +25,7 @@ pub mod embedding;
 mod error;
 pub mod ir;
 pub mod passes;
+pub mod run;
 pub mod sim;
 
 pub use embedding::{attach_diagnostic_printer, create_context, parse_file};

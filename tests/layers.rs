@@ -10,7 +10,8 @@
 //! | 3 | `collective` |
 //! | 4 | `analysis` |
 //! | 5 | `passes`, `codegen`, `embedding`, `sim` (never each other) |
-//! | 6 | the crate root (`lib.rs`: re-exports, the C exports) |
+//! | 6 | `run` (pld-run: builds on `sim`'s toolchain) |
+//! | 7 | the crate root (`lib.rs`: re-exports, the C exports) |
 //!
 //! Every `crate::<module>` path in `src/**/*.rs` (comments excluded) is an
 //! edge; `crate::<item>` of an item defined or re-exported at the root is an
@@ -25,6 +26,7 @@ const LAYERS: &[&[&str]] = &[
     &["collective"],
     &["analysis"],
     &["passes", "codegen", "embedding", "sim"],
+    &["run"],
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

@@ -1,0 +1,379 @@
+//! pld-run's command line (options as `--opt=value`, the module last) and the binding of
+//! `--input`s and `--expected-output`s to the entry's parameters.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::RunError;
+use super::signature::{Kind, Param};
+use super::value::{Elem, Value, parse_type, read_npy, read_npz, type_text};
+
+/// `pld-run --help`.
+pub const USAGE: &str = "\
+usage: pld-run [OPTIONS] MODULE.mlir
+
+Runs one function of a pld module on the CPU host runtime (threads as ranks) and prints,
+saves and checks its outputs (docs/running.md).
+
+  --function=@NAME          the entry: a HOST orchestrator (pl.level = \"host\") or a CHIP
+                            orchestration function (its windows, a domain of --ranks ranks and one
+                            dispatch per rank are synthesized)
+  --ranks=P                 devices of the world (default 2)
+  --input=VALUE             binds the next parameter (declaration order; !pld.comm_ctx take none)
+  --input=NAME=VALUE        binds parameter NAME (its SSA name without %)
+      VALUE: 4x8xf32=1,2,... | 4x8xf32=@x.npy | @x.npy | i64=3 | 3 (by name)
+             @x.npz (one array per rank: arr_0, arr_1, ...) | rank:R:VALUE (rank R only;
+             consecutive rank: inputs bind one parameter)
+  --expected-output=NAME=VALUE
+                            what NAME must hold after the run (VALUE as for --input; one value
+                            applies to every rank)
+  --tolerance=T             absolute tolerance of float comparisons (default 1e-5; integers
+                            compare exactly)
+  --output-dir=DIR          writes every output as DIR/<param>.rank<r>.npy
+  --kernel-source-dir=DIR   where pl.kernel_source paths are found (default: the module's directory)
+  --timeout-ms=MS           how long a rank waits for its peers before failing (default 10000)
+  --print-limit=N           prints tensors of at most N elements (default 256)
+
+exit: 0 ran and every expectation held, 1 an expectation failed, 2 usage or input error,
+      3 the module or its C++ did not build, else the runtime's status (5: a refused check)";
+
+/// The one-line reminder after a usage error.
+pub const USAGE_SHORT: &str = "usage: pld-run [OPTIONS] MODULE.mlir (pld-run --help)";
+
+/// The parsed command line.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The module file.
+    pub module: PathBuf,
+    /// The entry's name (without `@`).
+    pub function: String,
+    /// The world's rank count.
+    pub ranks: usize,
+    /// `--input` texts, in order.
+    pub inputs: Vec<String>,
+    /// `--expected-output` texts, in order.
+    pub expected: Vec<String>,
+    /// Float tolerance.
+    pub tolerance: f64,
+    /// Where outputs are written.
+    pub output_dir: Option<PathBuf>,
+    /// Where kernel sources are found.
+    pub kernel_source_dir: Option<PathBuf>,
+    /// The runtime's wait timeout.
+    pub timeout_ms: u64,
+    /// The largest tensor printed.
+    pub print_limit: usize,
+}
+
+fn usage(msg: impl Into<String>) -> RunError {
+    RunError::Usage(msg.into())
+}
+
+impl Options {
+    /// Parses `args`; `None` for `--help`.
+    pub fn parse(args: &[String]) -> Result<Option<Options>, RunError> {
+        let mut module = None;
+        let mut function = None;
+        let mut o = Options {
+            module: PathBuf::new(),
+            function: String::new(),
+            ranks: 2,
+            inputs: Vec::new(),
+            expected: Vec::new(),
+            tolerance: 1e-5,
+            output_dir: None,
+            kernel_source_dir: None,
+            timeout_ms: 10000,
+            print_limit: 256,
+        };
+        for a in args {
+            if a == "-h" || a == "--help" {
+                return Ok(None);
+            }
+            let Some(opt) = a.strip_prefix("--") else {
+                if module.replace(PathBuf::from(a)).is_some() {
+                    return Err(usage(format!("a second module `{a}`")));
+                }
+                continue;
+            };
+            let (key, val) = opt
+                .split_once('=')
+                .ok_or_else(|| usage(format!("`{a}`: options are written --{opt}=VALUE")))?;
+            let num = |what: &str| -> Result<u64, RunError> {
+                val.parse()
+                    .map_err(|_| usage(format!("--{what}={val}: not a non-negative integer")))
+            };
+            match key {
+                "function" => function = Some(val.trim_start_matches('@').to_string()),
+                "ranks" => {
+                    o.ranks = num("ranks")? as usize;
+                    if o.ranks == 0 {
+                        return Err(usage("--ranks must be at least 1"));
+                    }
+                }
+                "input" => o.inputs.push(val.to_string()),
+                "expected-output" | "expected_output" => o.expected.push(val.to_string()),
+                "tolerance" => {
+                    o.tolerance = val
+                        .parse()
+                        .ok()
+                        .filter(|t: &f64| *t >= 0.0)
+                        .ok_or_else(|| usage(format!("--tolerance={val}: not a number >= 0")))?
+                }
+                "output-dir" => o.output_dir = Some(PathBuf::from(val)),
+                "kernel-source-dir" => o.kernel_source_dir = Some(PathBuf::from(val)),
+                "timeout-ms" => o.timeout_ms = num("timeout-ms")?,
+                "print-limit" => o.print_limit = num("print-limit")? as usize,
+                _ => return Err(usage(format!("unknown option --{key}"))),
+            }
+        }
+        o.module = module.ok_or_else(|| usage("no module given"))?;
+        o.function = function.ok_or_else(|| usage("no --function=@NAME given"))?;
+        Ok(Some(o))
+    }
+}
+
+/// One parameter's value: one for every rank, and per-rank ones.
+#[derive(Clone, Debug, Default)]
+pub struct Binding {
+    /// The value every rank gets (unless it has its own).
+    pub shared: Option<Value>,
+    /// Per-rank values.
+    pub per_rank: BTreeMap<usize, Value>,
+}
+
+impl Binding {
+    /// Rank `r`'s value.
+    pub fn of_rank(&self, r: usize) -> Option<&Value> {
+        self.per_rank.get(&r).or(self.shared.as_ref())
+    }
+}
+
+/// A parsed VALUE: one value or one per rank (a `.npz`).
+enum Parsed {
+    One(Value),
+    Ranks(Vec<Value>),
+}
+
+fn resolve(file: &str, base: &Path) -> PathBuf {
+    let p = Path::new(file);
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        base.join(p)
+    }
+}
+
+/// Parses VALUE (without `rank:`) for parameter `p`.
+fn parse_value(text: &str, p: &Param, base: &Path) -> Result<Parsed, RunError> {
+    let what = format!("parameter {} ({})", p.name, p.ty);
+    let (want_shape, want_elem): (Vec<u64>, Option<Elem>) = match &p.kind {
+        Kind::Tensor(d, e) | Kind::Window(d, e) => (d.clone(), Some(*e)),
+        Kind::Scalar(_) => (vec![], None),
+        Kind::Comm => unreachable!("comm parameters bind nothing"),
+    };
+    let check = |v: Value, src: &str| -> Result<Value, RunError> {
+        match want_elem {
+            Some(e) if v.elem != e || v.shape != want_shape => Err(usage(format!(
+                "{what}: {src} is {}",
+                type_text(&v.shape, v.elem)
+            ))),
+            None if !v.shape.is_empty() || v.elem.is_float() => Err(usage(format!(
+                "{what}: {src} is {}, not an integer scalar",
+                type_text(&v.shape, v.elem)
+            ))),
+            _ => Ok(v),
+        }
+    };
+    if let Some(file) = text.strip_prefix('@') {
+        let path = resolve(file, base);
+        if file.ends_with(".npz") {
+            let vs = read_npz(&path)?;
+            let vs = vs
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| check(v, &format!("{file}[{i}]")))
+                .collect::<Result<_, _>>()?;
+            return Ok(Parsed::Ranks(vs));
+        }
+        return Ok(Parsed::One(check(read_npy(&path)?, file)?));
+    }
+    match text.split_once('=') {
+        Some((ty, rest)) => {
+            let (shape, elem) = parse_type(ty).ok_or_else(|| {
+                usage(format!("{what}: `{ty}` is not a type like 4x8xf32 or i64"))
+            })?;
+            let v = if let Some(file) = rest.strip_prefix('@') {
+                let v = read_npy(&resolve(file, base))?;
+                if v.shape != shape || v.elem != elem {
+                    return Err(usage(format!(
+                        "{what}: {file} is {}, not {ty}",
+                        type_text(&v.shape, v.elem)
+                    )));
+                }
+                v
+            } else {
+                Value::from_literal(elem, &shape, rest)
+                    .map_err(|e| usage(format!("{what}: {e}")))?
+            };
+            Ok(Parsed::One(check(v, ty)?))
+        }
+        None => {
+            // A bare literal: the parameter's own type.
+            let elem = want_elem.unwrap_or(Elem::I64);
+            let v = Value::from_literal(elem, &want_shape, text)
+                .map_err(|e| usage(format!("{what}: {e}")))?;
+            Ok(Parsed::One(v))
+        }
+    }
+}
+
+/// `rank:R:REST` → (R, REST).
+fn rank_prefix(text: &str) -> Result<Option<(usize, &str)>, RunError> {
+    let Some(rest) = text.strip_prefix("rank:") else {
+        return Ok(None);
+    };
+    let (r, v) = rest
+        .split_once(':')
+        .ok_or_else(|| usage(format!("`{text}`: write rank:R:VALUE")))?;
+    let r = r
+        .parse()
+        .map_err(|_| usage(format!("`{text}`: `{r}` is not a rank")))?;
+    Ok(Some((r, v)))
+}
+
+fn add(
+    b: &mut Binding,
+    p: &Param,
+    rank: Option<usize>,
+    parsed: Parsed,
+    ranks: usize,
+) -> Result<(), RunError> {
+    match (rank, parsed) {
+        (None, Parsed::One(v)) => b.shared = Some(v),
+        (Some(r), Parsed::One(v)) => {
+            if r >= ranks {
+                return Err(usage(format!(
+                    "parameter {}: rank {r} of a {ranks}-rank run",
+                    p.name
+                )));
+            }
+            b.per_rank.insert(r, v);
+        }
+        (None, Parsed::Ranks(vs)) => {
+            if vs.len() != ranks {
+                return Err(usage(format!(
+                    "parameter {}: the .npz holds {} arrays for {ranks} ranks",
+                    p.name,
+                    vs.len()
+                )));
+            }
+            b.per_rank.extend(vs.into_iter().enumerate());
+        }
+        (Some(_), Parsed::Ranks(_)) => {
+            return Err(usage(format!(
+                "parameter {}: a rank:R: value is one array, not a .npz",
+                p.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Binds `inputs` to `params` (see the module doc): positional ones in declaration order,
+/// `NAME=...` by name, consecutive positional `rank:` ones to one parameter.
+pub fn bind_inputs(
+    inputs: &[String],
+    params: &[Param],
+    ranks: usize,
+    base: &Path,
+) -> Result<Vec<Binding>, RunError> {
+    let mut out = vec![Binding::default(); params.len()];
+    let bindable: Vec<usize> = (0..params.len())
+        .filter(|&i| params[i].kind != Kind::Comm)
+        .collect();
+    let mut next = 0usize; // index into bindable
+    let mut rank_group: Option<usize> = None; // the param of the last positional rank: input
+    for text in inputs {
+        let named = text.split_once('=').and_then(|(n, rest)| {
+            bindable
+                .iter()
+                .find(|&&i| params[i].name == n)
+                .map(|&i| (i, rest))
+        });
+        let (i, rest, positional) = match named {
+            Some((i, rest)) => (i, rest, false),
+            None => {
+                let rank = rank_prefix(text)?.map(|(r, _)| r);
+                let i = match (rank, rank_group) {
+                    (Some(r), Some(g)) if !out[g].per_rank.contains_key(&r) => g,
+                    _ => {
+                        let i = *bindable.get(next).ok_or_else(|| {
+                            usage(format!(
+                                "--input={text}: every parameter of the entry is already bound"
+                            ))
+                        })?;
+                        next += 1;
+                        i
+                    }
+                };
+                (i, text.as_str(), true)
+            }
+        };
+        let p = &params[i];
+        let (rank, value) = match rank_prefix(rest)? {
+            Some((r, v)) => (Some(r), v),
+            None => (None, rest),
+        };
+        rank_group = if positional && rank.is_some() {
+            Some(i)
+        } else {
+            None
+        };
+        if matches!(p.kind, Kind::Scalar(_)) && rank.is_some() {
+            return Err(usage(format!(
+                "parameter {}: a scalar has one value for every rank",
+                p.name
+            )));
+        }
+        let parsed = parse_value(value, p, base)?;
+        add(&mut out[i], p, rank, parsed, ranks)?;
+    }
+    Ok(out)
+}
+
+/// Binds `--expected-output=NAME=VALUE`s (per rank with `rank:R:` or a `.npz`).
+pub fn bind_expected(
+    expected: &[String],
+    params: &[Param],
+    ranks: usize,
+    base: &Path,
+) -> Result<BTreeMap<usize, Binding>, RunError> {
+    let mut out: BTreeMap<usize, Binding> = BTreeMap::new();
+    for text in expected {
+        let (name, rest) = text
+            .split_once('=')
+            .ok_or_else(|| usage(format!("--expected-output={text}: write NAME=VALUE")))?;
+        let i = params
+            .iter()
+            .position(|p| p.name == name && matches!(p.kind, Kind::Tensor(..) | Kind::Window(..)))
+            .ok_or_else(|| {
+                let names: Vec<&str> = params
+                    .iter()
+                    .filter(|p| matches!(p.kind, Kind::Tensor(..) | Kind::Window(..)))
+                    .map(|p| p.name.as_str())
+                    .collect();
+                usage(format!(
+                    "--expected-output={text}: no tensor parameter `{name}` (the entry's are: {})",
+                    names.join(", ")
+                ))
+            })?;
+        let (rank, value) = match rank_prefix(rest)? {
+            Some((r, v)) => (Some(r), v),
+            None => (None, rest),
+        };
+        let parsed = parse_value(value, &params[i], base)?;
+        add(out.entry(i).or_default(), &params[i], rank, parsed, ranks)?;
+    }
+    Ok(out)
+}

@@ -1,0 +1,552 @@
+//! pld-run as users run it (docs/running.md): the examples (`examples/moe_layers.mlir`,
+//! `examples/micro_batches.mlir`) through `pld-run --expected-output=...`, with references
+//! computed here from the examples' documented meaning (plain Rust loops, nothing from the crate;
+//! the same reference as tests/examples.rs), written as `.npy` / `.npz` through `npyz`; a wrong
+//! expectation failing with its mismatch printed; every input form; a runtime refusal exiting
+//! with the runtime's code and its located message; an already-lowered module.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use npyz::WriterBuilder;
+
+const PLD_RUN: &str = env!("CARGO_BIN_EXE_pld-run");
+const PLD_OPT: &str = env!("CARGO_BIN_EXE_pld-opt");
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `CARGO_TARGET_TMPDIR/run/<name>-<pid>`, removed when the test passes.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("run")
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    Scratch(dir)
+}
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn pld_run(args: &[String]) -> Out {
+    let t0 = Instant::now();
+    let out = Command::new(PLD_RUN).args(args).output().unwrap();
+    let o = Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    eprintln!(
+        "pld-run {} -> {} in {:.1?}",
+        args.join(" "),
+        o.code,
+        t0.elapsed()
+    );
+    assert!(
+        !o.stderr.contains("panicked"),
+        "pld-run panicked:\n{}",
+        o.stderr
+    );
+    o
+}
+
+fn expect_ok(o: &Out) {
+    assert_eq!(o.code, 0, "stdout:\n{}\nstderr:\n{}", o.stdout, o.stderr);
+}
+
+fn example(name: &str) -> String {
+    root()
+        .join(format!("examples/{name}.mlir"))
+        .display()
+        .to_string()
+}
+
+fn kernels() -> String {
+    format!(
+        "--kernel-source-dir={}",
+        root().join("runtime/examples").display()
+    )
+}
+
+fn s(x: impl AsRef<str>) -> String {
+    x.as_ref().to_string()
+}
+
+fn write_npy_f32(path: &Path, shape: &[u64], v: &[f32]) {
+    let f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut w = npyz::WriteOptions::new()
+        .default_dtype()
+        .shape(shape)
+        .writer(f)
+        .begin_nd()
+        .unwrap();
+    w.extend(v.iter().copied()).unwrap();
+    w.finish().unwrap();
+}
+
+fn write_npz_f32(path: &Path, shape: &[u64], arrays: &[Vec<f32>]) {
+    let mut npz = npyz::npz::NpzWriter::create(path).unwrap();
+    for (i, a) in arrays.iter().enumerate() {
+        let mut w = npz
+            .array::<f32>(&format!("arr_{i}"), Default::default())
+            .unwrap()
+            .default_dtype()
+            .shape(shape)
+            .begin_nd()
+            .unwrap();
+        w.extend(a.iter().copied()).unwrap();
+        w.finish().unwrap();
+    }
+}
+
+fn read_npy_f32(path: &Path) -> Vec<f32> {
+    let f = std::fs::File::open(path).unwrap();
+    npyz::NpyFile::new(std::io::BufReader::new(f))
+        .unwrap()
+        .into_vec()
+        .unwrap()
+}
+
+/// Deterministic integer-valued inputs in [0, 30) (as tests/examples.rs).
+fn inputs(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 33) % 30) as f32
+        })
+        .collect()
+}
+
+// ------------------------------------------------------------------ moe_layers (P = 4)
+
+const P_MOE: usize = 4;
+const MOE_TOKENS: usize = 8;
+const MOE_HIDDEN: usize = 4;
+const MOE_CAPACITY: usize = 3;
+
+/// Every rank's tokens after `layers` MoE layers (examples/moe_layers.mlir's header).
+fn moe_golden(p: usize, layers: i64, inp: &[f32]) -> Vec<f32> {
+    let mut h: Vec<Vec<f32>> = inp.chunks(MOE_HIDDEN).map(|c| c.to_vec()).collect();
+    for layer in 0..layers.max(0) {
+        for r in 0..p {
+            let mut taken = vec![0usize; p];
+            for row in &mut h[r * MOE_TOKENS..(r + 1) * MOE_TOKENS] {
+                let key = row.iter().fold(0.0f32, |s, x| s + x) as i64;
+                let e = (key + layer).rem_euclid(p as i64) as usize;
+                if taken[e] == MOE_CAPACITY {
+                    continue;
+                }
+                taken[e] += 1;
+                for x in row.iter_mut() {
+                    let y = 2.0f32 * *x + (e + 1) as f32;
+                    *x += y;
+                }
+            }
+        }
+    }
+    h.concat()
+}
+
+#[test]
+fn moe_host_entry_matches_the_reference() {
+    let dir = scratch("moe-host");
+    let inp = inputs(P_MOE * MOE_TOKENS * MOE_HIDDEN, 7);
+    let shape = [(P_MOE * MOE_TOKENS) as u64, MOE_HIDDEN as u64];
+    let inp_path = dir.0.join("inp.npy");
+    write_npy_f32(&inp_path, &shape, &inp);
+    let want = dir.0.join("want.npy");
+    write_npy_f32(&want, &shape, &moe_golden(P_MOE, 3, &inp));
+    let outs = dir.0.join("outs");
+    let args = |extra: &[String]| {
+        let mut a = vec![
+            s("--function=@moe_host"),
+            s("--ranks=4"),
+            format!("--input=@{}", inp_path.display()), // inp: a bare .npy, positional
+            s("--input=32x4xf32=0"),                    // out: a literal (one element fills it)
+            s("--input=i64=3"),                         // num_layers
+            s("--input=core_num=4"),                    // by name
+            kernels(),
+        ];
+        a.extend_from_slice(extra);
+        a.push(example("moe_layers"));
+        a
+    };
+    let o = pld_run(&args(&[
+        format!("--expected-output=out=@{}", want.display()),
+        format!("--output-dir={}", outs.display()),
+    ]));
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("@moe_host (HOST) on 4 ranks: ok"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("expected outputs hold: out"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("out (32x4xf32, host tensor, out):"),
+        "{}",
+        o.stdout
+    );
+    // The saved output is the reference, for every rank (one host tensor).
+    let golden = moe_golden(P_MOE, 3, &inp);
+    for r in 0..4 {
+        assert_eq!(read_npy_f32(&outs.join(format!("out.rank{r}.npy"))), golden);
+    }
+    // A repeat run with other inputs reuses the compiled tree (no build progress line).
+    let t0 = Instant::now();
+    let want2 = dir.0.join("want2.npy");
+    write_npy_f32(&want2, &shape, &moe_golden(P_MOE, 1, &inp));
+    let mut a = args(&[format!("--expected-output=out=@{}", want2.display())]);
+    a[4] = s("--input=i64=1");
+    let o = pld_run(&a);
+    expect_ok(&o);
+    assert!(!o.stderr.contains("pld-run: compiling"), "{}", o.stderr);
+    eprintln!("repeat run: {:.1?}", t0.elapsed());
+    // A core_num the runtime refuses: status 5, the message located in the module.
+    let mut a = args(&[]);
+    a[5] = s("--input=core_num=0");
+    let o = pld_run(&a);
+    assert_eq!(o.code, 5, "stdout:\n{}\nstderr:\n{}", o.stdout, o.stderr);
+    assert!(
+        o.stdout.contains("@moe_host (HOST) on 4 ranks: status 5"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("error 5: pld.tensor.all_to_all_v: core_num must be in [1, 2147483647]"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("moe_layers.mlir:"),
+        "the message is located:\n{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn moe_chip_entry_per_rank_expectations_from_an_npz() {
+    let dir = scratch("moe-chip");
+    let inp = inputs(P_MOE * MOE_TOKENS * MOE_HIDDEN, 8);
+    let shape = [(P_MOE * MOE_TOKENS) as u64, MOE_HIDDEN as u64];
+    let inp_path = dir.0.join("inp.npy");
+    write_npy_f32(&inp_path, &shape, &inp);
+    // The synthesized HOST side gives every rank its own `out`: rank r writes its rows only.
+    let golden = moe_golden(P_MOE, 2, &inp);
+    let rows = MOE_TOKENS * MOE_HIDDEN;
+    let per_rank: Vec<Vec<f32>> = (0..P_MOE)
+        .map(|r| {
+            let mut v = vec![0.0; golden.len()];
+            v[r * rows..(r + 1) * rows].copy_from_slice(&golden[r * rows..(r + 1) * rows]);
+            v
+        })
+        .collect();
+    let want = dir.0.join("want.npz");
+    write_npz_f32(&want, &shape, &per_rank);
+    let o = pld_run(&[
+        s("--function=@moe_layers"),
+        s("--ranks=4"),
+        format!("--input=inp=32x4xf32=@{}", inp_path.display()),
+        s("--input=num_layers=i64=2"),
+        s("--input=core_num=i64=8"),
+        format!("--expected-output=out=@{}", want.display()),
+        kernels(),
+        example("moe_layers"),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("@moe_layers (CHIP) on 4 ranks: ok"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("expected outputs hold: out"),
+        "{}",
+        o.stdout
+    );
+    // The windows are outputs too (inout), per rank; the signal cells are back to 0.
+    assert!(
+        o.stdout.contains("signal (4x8xi32, rank 3, inout):"),
+        "{}",
+        o.stdout
+    );
+    let zeros = "--expected-output=signal=4x8xi32=0";
+    let o2 = pld_run(&[
+        s("--function=@moe_layers"),
+        s("--ranks=4"),
+        format!("--input=inp=@{}", inp_path.display()),
+        s("--input=num_layers=2"),
+        s("--input=core_num=8"),
+        s(zeros),
+        kernels(),
+        example("moe_layers"),
+    ]);
+    expect_ok(&o2);
+}
+
+// ------------------------------------------------------------------ micro_batches (P = 2)
+
+const P_MB: usize = 2;
+const MB_MICRO: usize = 3;
+const MB_PER_PEER: usize = 2;
+const MB_HIDDEN: usize = 3;
+
+/// Every rank's y (examples/micro_batches.mlir's header).
+fn micro_golden(p: usize, x: &[Vec<f32>]) -> Vec<Vec<f32>> {
+    let mb = p * MB_PER_PEER;
+    let rows =
+        |v: &Vec<f32>| -> Vec<Vec<f32>> { v.chunks(MB_HIDDEN).map(|c| c.to_vec()).collect() };
+    let x: Vec<Vec<Vec<f32>>> = x.iter().map(rows).collect();
+    let mut y = vec![vec![vec![0.0f32; MB_HIDDEN]; MB_MICRO * mb]; p];
+    for (r, yr) in y.iter_mut().enumerate() {
+        for i in 0..MB_MICRO {
+            for (q, xq) in x.iter().enumerate() {
+                let chunk = &xq[i * mb + r * MB_PER_PEER..i * mb + (r + 1) * MB_PER_PEER];
+                let kept = chunk.iter().filter(|row| (row[0] as i64) % 3 != 0);
+                for (k, row) in kept.enumerate() {
+                    yr[i * mb + q * MB_PER_PEER + k] =
+                        row.iter().map(|v| 2.0f32 * v + 1.0).collect();
+                }
+            }
+        }
+    }
+    y.into_iter().map(|r| r.concat()).collect()
+}
+
+const MB_SHAPE: [u64; 2] = [(MB_MICRO * P_MB * MB_PER_PEER) as u64, MB_HIDDEN as u64];
+
+fn micro_inputs(seed: u64) -> Vec<Vec<f32>> {
+    let n = (MB_SHAPE[0] * MB_SHAPE[1]) as usize;
+    (0..P_MB).map(|r| inputs(n, seed + r as u64)).collect()
+}
+
+#[test]
+fn micro_batches_per_rank_inputs_and_expectations() {
+    let dir = scratch("micro");
+    let x = micro_inputs(21);
+    let y = micro_golden(P_MB, &x);
+    let mut args = vec![s("--function=@micro_batches"), s("--ranks=2"), kernels()];
+    for r in 0..P_MB {
+        let xp = dir.0.join(format!("x{r}.npy"));
+        write_npy_f32(&xp, &MB_SHAPE, &x[r]);
+        let yp = dir.0.join(format!("y{r}.npy"));
+        write_npy_f32(&yp, &MB_SHAPE, &y[r]);
+        // x: consecutive positional rank: inputs bind one parameter.
+        args.push(format!("--input=rank:{r}:@{}", xp.display()));
+        args.push(format!("--expected-output=y=rank:{r}:@{}", yp.display()));
+    }
+    args.push(example("micro_batches"));
+    let o = pld_run(&args);
+    expect_ok(&o);
+    assert!(o.stdout.contains("y (12x3xf32, rank 1, "), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("expected outputs hold: y"),
+        "{}",
+        o.stdout
+    );
+
+    // The same through one .npz per parameter (arr_0, arr_1 = ranks 0, 1).
+    let xz = dir.0.join("x.npz");
+    write_npz_f32(&xz, &MB_SHAPE, &x);
+    let yz = dir.0.join("y.npz");
+    write_npz_f32(&yz, &MB_SHAPE, &y);
+    let o = pld_run(&[
+        s("--function=@micro_batches"),
+        s("--ranks=2"),
+        kernels(),
+        format!("--input=x=@{}", xz.display()),
+        format!("--expected-output=y=@{}", yz.display()),
+        example("micro_batches"),
+    ]);
+    expect_ok(&o);
+}
+
+#[test]
+fn a_wrong_expected_output_fails_with_the_mismatch() {
+    let dir = scratch("wrong");
+    let x = micro_inputs(31);
+    let mut y = micro_golden(P_MB, &x);
+    y[1][3 * 2 + 1] += 0.5; // rank 1, row 2, column 1
+    let xz = dir.0.join("x.npz");
+    write_npz_f32(&xz, &MB_SHAPE, &x);
+    let yz = dir.0.join("y.npz");
+    write_npz_f32(&yz, &MB_SHAPE, &y);
+    let o = pld_run(&[
+        s("--function=@micro_batches"),
+        s("--ranks=2"),
+        kernels(),
+        format!("--input=@{}", xz.display()),
+        format!("--expected-output=y=@{}", yz.display()),
+        s("--tolerance=0.1"),
+        example("micro_batches"),
+    ]);
+    assert_eq!(o.code, 1, "stdout:\n{}\nstderr:\n{}", o.stdout, o.stderr);
+    assert!(
+        o.stdout.contains("mismatch: y rank 1 index [2, 1]: got ")
+            && o.stdout
+                .contains("(1 of 36 elements differ, tolerance 0.1)"),
+        "{}",
+        o.stdout
+    );
+    assert!(!o.stdout.contains("mismatch: y rank 0"), "{}", o.stdout);
+    // Within the tolerance it holds.
+    let o = pld_run(&[
+        s("--function=@micro_batches"),
+        s("--ranks=2"),
+        kernels(),
+        format!("--input=@{}", xz.display()),
+        format!("--expected-output=y=@{}", yz.display()),
+        s("--tolerance=0.5"),
+        example("micro_batches"),
+    ]);
+    expect_ok(&o);
+    // Integers compare exactly whatever the tolerance: recv_counts of rank 0 is not all 5.
+    let o = pld_run(&[
+        s("--function=@micro_batches"),
+        s("--ranks=2"),
+        kernels(),
+        format!("--input=@{}", xz.display()),
+        s("--expected-output=recv_counts=2xi32=5"),
+        s("--tolerance=100"),
+        example("micro_batches"),
+    ]);
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    assert!(
+        o.stdout
+            .contains("mismatch: recv_counts rank 0 index [0]: got "),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn input_forms_and_their_errors() {
+    let dir = scratch("forms");
+    let x = micro_inputs(41);
+    let y = micro_golden(P_MB, &x);
+    // A literal per rank, row-major.
+    let lit = |v: &[f32]| {
+        v.iter()
+            .map(|f| f.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let yz = dir.0.join("y.npz");
+    write_npz_f32(&yz, &MB_SHAPE, &y);
+    let o = pld_run(&[
+        s("--function=@micro_batches"),
+        s("--ranks=2"),
+        kernels(),
+        format!("--input=x=rank:0:12x3xf32={}", lit(&x[0])),
+        format!("--input=x=rank:1:12x3xf32={}", lit(&x[1])),
+        format!("--expected-output=y=@{}", yz.display()),
+        example("micro_batches"),
+    ]);
+    expect_ok(&o);
+    let bad = |args: &[String], code: i32, needle: &str| {
+        let mut a = vec![s("--function=@micro_batches"), s("--ranks=2"), kernels()];
+        a.extend_from_slice(args);
+        a.push(example("micro_batches"));
+        let o = pld_run(&a);
+        assert_eq!(
+            o.code, code,
+            "{a:?}\nstdout:\n{}\nstderr:\n{}",
+            o.stdout, o.stderr
+        );
+        assert!(
+            o.stderr.contains(needle),
+            "{a:?}: no `{needle}` in:\n{}",
+            o.stderr
+        );
+    };
+    bad(
+        &[s("--input=4x3xf32=1")],
+        2,
+        "parameter x (!pl.tensor<12x3xf32>): 4x3xf32 is 4x3xf32",
+    );
+    bad(
+        &[s("--input=12x3xf32=1,2")],
+        2,
+        "12x3xf32 holds 36 elements, the literal gives 2",
+    );
+    bad(
+        &[s("--input=rank:0:12x3xf32=1")],
+        2,
+        "parameter x: rank 1 has no value",
+    );
+    bad(
+        &[s("--expected-output=z=@nothing.npy")],
+        2,
+        "no tensor parameter `z`",
+    );
+    bad(&[s("--input=@/nonexistent.npy")], 2, "/nonexistent.npy");
+    bad(&[s("--frobnicate=1")], 2, "unknown option --frobnicate");
+    bad(
+        &[s("--function=@mb_pack")],
+        2,
+        "neither a HOST orchestrator",
+    );
+    bad(
+        &[s("--function=@nope")],
+        2,
+        "the module has no function @nope",
+    );
+}
+
+#[test]
+fn an_already_lowered_module_uses_arg_names() {
+    let dir = scratch("lowered");
+    let lowered = dir.0.join("micro_batches.lowered.mlir");
+    let out = Command::new(PLD_OPT)
+        .args(["--pld-lower-collectives", &example("micro_batches"), "-o"])
+        .arg(&lowered)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let x = micro_inputs(51);
+    let y = micro_golden(P_MB, &x);
+    let xz = dir.0.join("x.npz");
+    write_npz_f32(&xz, &MB_SHAPE, &x);
+    let yz = dir.0.join("y.npz");
+    write_npz_f32(&yz, &MB_SHAPE, &y);
+    let o = pld_run(&[
+        s("--function=@micro_batches"),
+        s("--ranks=2"),
+        kernels(),
+        format!("--input=arg0=@{}", xz.display()),
+        format!("--expected-output=arg1=@{}", yz.display()),
+        lowered.display().to_string(),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("expected outputs hold: arg1"),
+        "{}",
+        o.stdout
+    );
+}
