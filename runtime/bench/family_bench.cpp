@@ -6,8 +6,10 @@
 //                     [--ops allreduce,ring,reduce_scatter,allgather,all_to_all]
 //                     [--iters N] [--small-iters N] [--warmup N]
 //                     [--barrier-ranks 2,3,...,16] [--barrier-iters N] [--no-barrier] [-v]
-// Markdown tables go to stdout, one line per timed call (-v) to stderr. Exit 1 if a run fails or a
-// result is wrong (checked after the last timed call of every configuration).
+// The last column, P x busbw / memcpy, is all ranks' bus traffic over one single-thread memcpy
+// (the ranks share this machine's cores). Markdown tables go to stdout, one line per timed call
+// (-v) to stderr. Exit 1 if a run fails or a result is wrong (checked after the last timed call of
+// every configuration).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -328,8 +330,8 @@ int main(int argc, char** argv) {
   bool ok = true;
 
   if (!o.ops.empty() && !o.sizes_kib.empty()) {
-    std::printf("| op | P | L | bytes per rank | memcpy GB/s | time µs | algbw GB/s | busbw GB/s | busbw / memcpy |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("| op | P | L | bytes per rank | memcpy GB/s | time µs | algbw GB/s | busbw GB/s | busbw / memcpy | P × busbw / memcpy |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
     std::fflush(stdout);
     for (Op op : o.ops)
       for (int P : o.ranks)
@@ -337,9 +339,9 @@ int main(int argc, char** argv) {
           Result r{};
           const int64_t bytes = kib << 10;
           if (!run_config(o, op, P, bytes, ma, mb, &r)) { ok = false; continue; }
-          std::printf("| %s | %d | %d | %s | %.2f | %.1f | %.3f | %.3f | %.3f |\n", op_name(op), P,
+          std::printf("| %s | %d | %d | %s | %.2f | %.1f | %.3f | %.3f | %.3f | %.2f |\n", op_name(op), P,
                       op == Op::ring ? 1 : lanes_for(o, P), size_str(bytes).c_str(), r.memcpy_gbs, r.us,
-                      r.algbw, r.busbw, r.ratio);
+                      r.algbw, r.busbw, r.ratio, P * r.ratio);
           std::fflush(stdout);
         }
   }
