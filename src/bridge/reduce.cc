@@ -61,11 +61,52 @@ struct DropTaskAttributes : RewritePattern {
   }
 };
 
+/// A kernel whose body only returns parameters (pld's convention for a
+/// kernel's window results: `return %stage, %counts`): the results of a
+/// `func.call` / `pl.submit` of it are those operands. Forwarding them leaves
+/// the task unused, so the next --reduction-tree round can drop it.
+struct ForwardKernelResults : RewritePattern {
+  ForwardKernelResults(llvm::StringRef rootName, MLIRContext *context)
+      : RewritePattern(rootName, /*benefit=*/1, context) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    auto callee = op->getAttrOfType<FlatSymbolRefAttr>("callee");
+    if (!callee)
+      return failure();
+    auto func =
+        SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(op, callee);
+    if (!func || func.isExternal() || !func.getBody().hasOneBlock())
+      return failure();
+    Block &body = func.getBody().front();
+    if (body.getOperations().size() != 1)
+      return failure();
+    auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
+    if (!ret || ret.getNumOperands() != op->getNumResults())
+      return failure();
+    // func.call's operands are its arguments; pl.submit's are its leading ones.
+    ValueRange operands = op->getOperands();
+    bool changed = false;
+    for (auto [result, returned] : llvm::zip(op->getResults(), ret.getOperands())) {
+      auto param = dyn_cast<BlockArgument>(returned);
+      if (!param || result.use_empty() || param.getArgNumber() >= operands.size())
+        continue;
+      Value operand = operands[param.getArgNumber()];
+      if (operand.getType() != result.getType())
+        continue;
+      rewriter.replaceAllUsesWith(result, operand);
+      changed = true;
+    }
+    return success(changed);
+  }
+};
+
 struct PlReductionPatterns : DialectReductionPatternInterface {
   explicit PlReductionPatterns(Dialect *dialect)
       : DialectReductionPatternInterface(dialect) {}
   void populateReductionPatterns(RewritePatternSet &patterns) const override {
     patterns.add<DropTaskAttributes>(patterns.getContext());
+    patterns.add<ForwardKernelResults>("func.call", patterns.getContext());
+    patterns.add<ForwardKernelResults>("pl.submit", patterns.getContext());
   }
 };
 
