@@ -3,7 +3,7 @@
 //! headers). One session: initialize, didOpen a file with a pld verifier
 //! error (a publishDiagnostics with the message at the op's line), didChange
 //! to a valid file (no diagnostics), hover, definition of a `pl.submit`
-//! callee, documentSymbol, op-name completion, shutdown and exit within a bound.
+//! callee, references, documentSymbol, op-name completion, shutdown and exit within a bound.
 
 use std::{
     io::{BufRead, BufReader, Read, Write},
@@ -225,6 +225,20 @@ fn lsp_session() {
         location["range"]["start"]["line"], KERNEL_LINE,
         "definition: {definition}"
     );
+
+    // References of the kernel: its declaration and the pl.submit.
+    let mut params = position(KERNEL_LINE, "func.func private @ke".len() as u64);
+    params["context"] = json!({"includeDeclaration": true});
+    let references = client.request("textDocument/references", params);
+    let lines: Vec<u64> = references
+        .as_array()
+        .map(|r| {
+            r.iter()
+                .filter_map(|l| l["range"]["start"]["line"].as_u64())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(lines.contains(&SUBMIT_LINE), "references: {references}");
 
     // Document symbols: both functions.
     let symbols = client.request(
