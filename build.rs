@@ -48,7 +48,10 @@ fn main() {
         "cmake",
         "dialect",
         "src/bridge/shim.h",
+        "src/bridge/argv.h",
         "src/bridge/shim.cc",
+        "src/bridge/lsp.cc",
+        "src/bridge/reduce.cc",
         "src/bridge/passes.cc",
     ] {
         println!("cargo:rerun-if-changed={path}");
@@ -147,6 +150,8 @@ fn main() {
     bridge
         .file("src/bridge/shim.cc")
         .file("src/bridge/passes.cc")
+        .file("src/bridge/lsp.cc")
+        .file("src/bridge/reduce.cc")
         .include(&include)
         .include(manifest.join("dialect/include"))
         .include(build.join("dialect/include"))

@@ -17,7 +17,8 @@ finding when it
                than the input (a pass rewrote, then failed).
 
 Findings are minimized (line-wise delta debugging, keeping the same class and
-tool) and written to fuzz/findings/ as lit-ready `.mlir` files with a RUN line
+tool; then, for a pld-opt finding that still parses and verifies, pld-reduce's
+--reduction-tree with this script as its interestingness test) and written to fuzz/findings/ as lit-ready `.mlir` files with a RUN line
 (move a fixed one under test/Fuzz/ as a regression).
 
     python3 fuzz/fuzz.py --seed 1 --cases 4000         # the CI slice (deterministic)
@@ -255,7 +256,59 @@ def minimize(bindir, tool, arg, text, cls, timeout, tmp):
     return "\n".join(lines) + "\n"
 
 
+def pld_reduce(bindir, arg, text, cls, timeout, tmp):
+    """Shrinks a pld-opt finding further with pld-reduce (MLIR's reducer: it
+    deletes ops and regions, and applies the pl/pld reduction patterns,
+    keeping the module valid), when the finding still verifies. The
+    interestingness test is this script's --interesting mode. Returns the
+    smaller text, or `text`."""
+    reducer = os.path.join(bindir, "pld-reduce")
+    if not os.path.exists(reducer):
+        return text
+    source = os.path.join(tmp, "finding.mlir")
+    with open(source, "w") as f:
+        f.write(text)
+    # Only a module the verifier accepts can be reduced (every candidate is verified).
+    rc, _, _ = run([os.path.join(bindir, "pld-opt"), "--allow-unregistered-dialect", source], "", timeout)
+    if rc != 0:
+        return text
+    script = os.path.join(tmp, "interesting.sh")
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\n"
+                f'exec "{sys.executable}" "{os.path.abspath(__file__)}" --interesting "{cls}" "{arg}" '
+                f'--bindir "{bindir}" --timeout {timeout} "$@"\n')
+    os.chmod(script, 0o755)
+    tree = f"--reduction-tree=traversal-mode=0 test={script}"
+    try:
+        r = subprocess.run([reducer, source, "--allow-unregistered-dialect", tree, tree],
+                           capture_output=True, timeout=20 * timeout)
+    except subprocess.TimeoutExpired:
+        return text
+    reduced = r.stdout.decode(errors="replace")
+    if r.returncode != 0 or not reduced.strip() or len(reduced.splitlines()) >= len(text.splitlines()):
+        return text
+    return reduced
+
+
+def interesting(argv):
+    """pld-reduce's interestingness test (exit 1 = interesting): the last
+    argument, run as the finding was, is still a finding of the same class."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--interesting", nargs=2, metavar=("CLASS", "PASS"))
+    ap.add_argument("--bindir", required=True)
+    ap.add_argument("--timeout", type=float, default=20.0)
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args(argv)
+    cls, arg = args.interesting
+    with open(args.files[-1], errors="replace") as f:
+        text = f.read()
+    with tempfile.TemporaryDirectory() as tmp:
+        return 1 if classify(args.bindir, "pld-opt", arg, text, args.timeout, tmp)[0] == cls else 0
+
+
 def main():
+    if "--interesting" in sys.argv:
+        return interesting(sys.argv[1:])
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--minutes", type=float, default=2.0)
@@ -290,6 +343,8 @@ def main():
                 if key in findings:
                     continue
                 small = minimize(args.bindir, tool, arg, text, cls, args.timeout, tmp)
+                if tool == "pld-opt":
+                    small = pld_reduce(args.bindir, arg, small, cls, args.timeout, tmp)
                 digest = hashlib.sha1(small.encode(errors="replace")).hexdigest()[:10]
                 os.makedirs(args.findings, exist_ok=True)
                 path = os.path.join(args.findings, f"{cls}-{digest}.mlir")

@@ -66,6 +66,12 @@ pub mod ffi {
         /// A new, owned instance of the pld pass whose flag is `argument`
         /// (a null handle if there is none).
         fn create_pass(argument: &str) -> PassHandle;
+        /// `MlirLspServerMain` over the pld registry (`src/bridge/lsp.cc`);
+        /// returns the exit code.
+        fn lsp_main(args: &[String]) -> i32;
+        /// `mlirReduceMain` over the pld registry with the pl/pld reduction
+        /// patterns (`src/bridge/reduce.cc`); returns the exit code.
+        fn reduce_main(args: &[String]) -> i32;
         /// Inserts `pl`, `pld` and `func` (with the pld inliner extension).
         fn register_dialects(registry: DialectRegistryHandle);
 

@@ -9,8 +9,9 @@
 //!
 //! The public API is what embedding needs: the registration functions, the
 //! pass types ([`passes`]), [`PldError`], the drivers' entry points
-//! ([`opt_main`], [`translate_main`]), the codegen ([`codegen::translate`])
-//! the simulator ([`sim`]) and the runner ([`run`]); plus the typed views a Rust user reads IR
+//! ([`opt_main`], [`translate_main`], [`lsp_server_main`], [`reduce_main`]), the codegen
+//! ([`codegen::translate`]), the simulator ([`sim`]) and the runner ([`run`]); plus the typed
+//! views a Rust user reads IR
 //! through ([`ir::tensor_type::TensorLike`], [`analysis::contiguity::ContiguityTrace`],
 //! [`cal_all_to_all_v_blocks`]). Everything else is crate-private.
 #![deny(missing_docs)]
@@ -93,6 +94,21 @@ pub fn opt_main(args: &[String]) -> i32 {
 /// `pld-translate`'s `main`. Returns the process exit code.
 pub fn translate_main(args: &[String]) -> i32 {
     bridge::ffi::translate_main(args, codegen::translate_callback)
+}
+
+/// Runs `mlir::MlirLspServerMain` over `args` with the dialects `pld-opt`
+/// parses (`pl`, `pld`, `func`, `arith`, `scf`, `cf`): `pld-lsp-server`'s
+/// `main`, an LSP server on stdin/stdout. Returns the process exit code.
+pub fn lsp_server_main(args: &[String]) -> i32 {
+    bridge::ffi::lsp_main(args)
+}
+
+/// Runs `mlir::mlirReduceMain` over `args` with the same dialects, the pl/pld
+/// reduction patterns and every registered pass (`--opt-reduction-pass`):
+/// `pld-reduce`'s `main`. Call [`register_passes`] first. Returns the
+/// process exit code.
+pub fn reduce_main(args: &[String]) -> i32 {
+    bridge::ffi::reduce_main(args)
 }
 
 /// A context with `pl`, `pld` and `func` loaded: the unit tests' context.

@@ -1,5 +1,6 @@
 // shim.cc - MlirOptMain, pass registration and located diagnostics.
 #include "pld/src/bridge/shim.h"
+#include "pld/src/bridge/argv.h"
 
 #include "pld/Dialects.h"
 
@@ -29,20 +30,6 @@ void registerAll(mlir::DialectRegistry &registry) {
   pld::registerDialects(registry);
 }
 
-/// argv storage for the C++ mains.
-struct Argv {
-  std::vector<std::string> storage;
-  std::vector<char *> argv;
-  explicit Argv(rust::Slice<const rust::String> args) {
-    storage.reserve(args.size());
-    for (const rust::String &arg : args)
-      storage.emplace_back(arg.data(), arg.size());
-    for (std::string &arg : storage)
-      argv.push_back(arg.data());
-    argv.push_back(nullptr);
-  }
-  int argc() const { return static_cast<int>(storage.size()); }
-};
 } // namespace
 
 // Implemented by the Rust library (src/codegen/mod.rs).
@@ -53,7 +40,7 @@ extern "C" void pld_translate_set_allow_kernel_source_outside(bool allow);
 /// hide them from --help (they still parse; --help-hidden lists them). The
 /// driver's own flags (registered later, by MlirOptMain / mlirTranslateMain)
 /// and `keep` stay visible.
-static void hideStaticOptions(llvm::ArrayRef<llvm::StringRef> keep) {
+void hideStaticOptions(llvm::ArrayRef<llvm::StringRef> keep) {
   for (auto &entry : llvm::cl::getRegisteredOptions()) {
     llvm::StringRef name = entry.first;
     if (name.starts_with("help") || name == "version" || name == "color" ||
@@ -113,15 +100,7 @@ int32_t translate_main(
 }
 
 int32_t opt_main(rust::Slice<const rust::String> args) {
-  std::vector<std::string> storage;
-  storage.reserve(args.size());
-  for (const rust::String &arg : args)
-    storage.emplace_back(arg.data(), arg.size());
-  std::vector<char *> argv;
-  for (std::string &arg : storage)
-    argv.push_back(arg.data());
-  argv.push_back(nullptr);
-
+  Argv argv(args);
   mlir::DialectRegistry registry;
   registerAll(registry);
   // Upstream generic transforms (canonicalize, cse, ...) for --pass-pipeline.
@@ -129,7 +108,7 @@ int32_t opt_main(rust::Slice<const rust::String> args) {
 
   hideStaticOptions({});
   return mlir::asMainReturnCode(mlir::MlirOptMain(
-      static_cast<int>(storage.size()), argv.data(),
+      argv.argc(), argv.argv.data(),
       "pld optimizer driver: the pl/pld dialects and the PyPTO collective "
       "lowering passes\n",
       registry));

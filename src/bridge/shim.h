@@ -31,6 +31,11 @@ void register_upstream_passes();
 rust::Vec<rust::String> pass_arguments();
 /// A new instance of the pld pass whose flag is `argument` (null if none).
 PassHandle create_pass(rust::Str argument);
+/// pld-lsp-server's main (lsp.cc): MlirLspServerMain over pld's registry.
+int32_t lsp_main(rust::Slice<const rust::String> args);
+/// pld-reduce's main (reduce.cc): mlirReduceMain over pld's registry, with
+/// the pl/pld reduction patterns. Register the pld passes first.
+int32_t reduce_main(rust::Slice<const rust::String> args);
 /// Inserts pl, pld and func (with its pld inliner extension) into `registry`.
 void register_dialects(DialectRegistryHandle registry);
 } // namespace pld::bridge
