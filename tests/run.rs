@@ -550,3 +550,207 @@ fn an_already_lowered_module_uses_arg_names() {
         o.stdout
     );
 }
+
+// ------------------------------------------------------------------ f16 and bf16
+
+/// Two ranks sum their f16 windows in place (no user kernel).
+const SUM16: &str = r#"// Every rank's x becomes the sum of every rank's x (f16, widened to float, rounded once).
+func.func @sum16(%x: !pld.dtensor<4x8xf16>, %signal: !pld.dtensor<2xi32>)
+    attributes {pl.func_kind = "orchestration"} {
+  %y = pld.tensor.allreduce %x, %signal {reduce = "sum", core_num = 1 : i64}
+      : !pld.dtensor<4x8xf16>, !pld.dtensor<2xi32> -> !pld.dtensor<4x8xf16>
+  return
+}
+"#;
+
+fn write_npy_f16(path: &Path, shape: &[u64], v: &[f32]) {
+    let f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut w = npyz::WriteOptions::new()
+        .default_dtype()
+        .shape(shape)
+        .writer(f)
+        .begin_nd()
+        .unwrap();
+    w.extend(v.iter().map(|x| half::f16::from_f32(*x))).unwrap();
+    w.finish().unwrap();
+}
+
+fn write_npz_f16(path: &Path, shape: &[u64], arrays: &[Vec<f32>]) {
+    let mut npz = npyz::npz::NpzWriter::create(path).unwrap();
+    for (i, a) in arrays.iter().enumerate() {
+        let mut w = npz
+            .array::<half::f16>(&format!("arr_{i}"), Default::default())
+            .unwrap()
+            .default_dtype()
+            .shape(shape)
+            .begin_nd()
+            .unwrap();
+        w.extend(a.iter().map(|x| half::f16::from_f32(*x))).unwrap();
+        w.finish().unwrap();
+    }
+}
+
+#[test]
+fn f16_windows_in_out_and_expected_within_a_tolerance() {
+    let dir = scratch("f16");
+    let module = dir.0.join("sum16.mlir");
+    std::fs::write(&module, SUM16).unwrap();
+    // Per-rank inputs with fractions f16 holds exactly (k/8 for small k).
+    let n = 32;
+    let x: Vec<Vec<f32>> = (0..2)
+        .map(|r| {
+            (0..n)
+                .map(|i| ((i * 7 + r * 3) % 23) as f32 / 8.0 - 1.0)
+                .collect()
+        })
+        .collect();
+    let sum: Vec<f32> = (0..n).map(|i| x[0][i] + x[1][i]).collect();
+    let xz = dir.0.join("x.npz");
+    write_npz_f16(&xz, &[4, 8], &x);
+    // The reference in f32 (exact here), nudged by 0.01 so that only a tolerance makes it hold.
+    let nudged: Vec<f32> = sum.iter().map(|v| v + 0.01).collect();
+    let want = dir.0.join("want.npy");
+    write_npy_f16(&want, &[4, 8], &nudged);
+    let outs = dir.0.join("outs");
+    let run = |tolerance: &str| {
+        pld_run(&[
+            s("--function=@sum16"),
+            s("--ranks=2"),
+            format!("--input=x=@{}", xz.display()),
+            format!("--expected-output=x=@{}", want.display()),
+            format!("--tolerance={tolerance}"),
+            format!("--output-dir={}", outs.display()),
+            module.display().to_string(),
+        ])
+    };
+    let o = run("0.02");
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("x (4x8xf16, rank 1, inout):"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("expected outputs hold: x"),
+        "{}",
+        o.stdout
+    );
+    // The saved output is a float16 .npy holding the sum, on both ranks.
+    for r in 0..2 {
+        let f = std::fs::File::open(outs.join(format!("x.rank{r}.npy"))).unwrap();
+        let npy = npyz::NpyFile::new(std::io::BufReader::new(f)).unwrap();
+        assert_eq!(npy.dtype().descr(), "'<f2'");
+        let got: Vec<f32> = npy
+            .into_vec::<half::f16>()
+            .unwrap()
+            .iter()
+            .map(|h| h.to_f32())
+            .collect();
+        assert_eq!(got, sum);
+    }
+    // Without the tolerance the nudge is a mismatch.
+    let o = run("0.001");
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    assert!(
+        o.stdout.contains("mismatch: x rank 0 index [0, 0]: got ")
+            && o.stdout
+                .contains("(32 of 32 elements differ, tolerance 0.001)"),
+        "{}",
+        o.stdout
+    );
+    // A literal input, rounded to f16 once: 0.1 + 0.1 on two ranks.
+    let o = pld_run(&[
+        s("--function=@sum16"),
+        s("--ranks=2"),
+        s("--input=4x8xf16=0.1"),
+        s("--expected-output=x=4x8xf16=0.2"),
+        s("--tolerance=0.001"),
+        module.display().to_string(),
+    ]);
+    expect_ok(&o);
+    // An f32 file for an f16 parameter is refused (f16 reads `<f2` only).
+    let f32_file = dir.0.join("f32.npy");
+    write_npy_f32(&f32_file, &[4, 8], &sum);
+    let o = pld_run(&[
+        s("--function=@sum16"),
+        s("--ranks=2"),
+        format!("--input=@{}", f32_file.display()),
+        module.display().to_string(),
+    ]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("is 4x8xf32"), "{}", o.stderr);
+}
+
+/// A bf16 kernel: y = 2 * x + 1, widened to float and rounded once (to nearest, ties to even).
+const AFFINE_BF16_KERNEL: &str = r#"#include <cstdint>
+#include <cstring>
+#include "pld_runtime/kernel.h"
+
+static float widen(uint16_t b) {
+  const uint32_t u = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+static uint16_t narrow(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  u += 0x7FFFu + ((u >> 16) & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+PLD_AIV_KERNEL void kernel_entry(PLD_GM int64_t* args) {
+  const PLD_GM pld::Tensor* x = pld::tensor_arg(args, 0);
+  const PLD_GM pld::Tensor* y = pld::tensor_arg(args, 1);
+  const int64_t n = x->numel();
+  if (y->numel() != n) return;
+  for (int64_t i = 0; i < n; ++i) y->as<uint16_t>()[i] = narrow(2.0f * widen(x->as<uint16_t>()[i]) + 1.0f);
+}
+"#;
+
+const AFFINE_BF16: &str = r#"func.func private @affine_bf16(%x: !pl.tensor<2x4xbf16> {pl.direction = "in"},
+                               %y: !pl.tensor<2x4xbf16> {pl.direction = "out"}) -> !pl.tensor<2x4xbf16>
+    attributes {pl.func_kind = "aiv", pl.kernel_source = "affine_bf16.cpp"} {
+  return %y : !pl.tensor<2x4xbf16>
+}
+
+func.func @affine(%x: !pl.tensor<2x4xbf16>, %y: !pl.tensor<2x4xbf16>)
+    attributes {pl.func_kind = "orchestration"} {
+  %r = func.call @affine_bf16(%x, %y) : (!pl.tensor<2x4xbf16>, !pl.tensor<2x4xbf16>) -> !pl.tensor<2x4xbf16>
+  return
+}
+"#;
+
+#[test]
+fn bf16_tensors_read_and_write_float32_npy() {
+    let dir = scratch("bf16");
+    let module = dir.0.join("affine.mlir");
+    std::fs::write(&module, AFFINE_BF16).unwrap();
+    std::fs::write(dir.0.join("affine_bf16.cpp"), AFFINE_BF16_KERNEL).unwrap();
+    // 1/3 is not a bf16: the float32 file is rounded to the nearest one when read.
+    let x: Vec<f32> = vec![0.0, 1.0, -2.5, 1.0 / 3.0, 100.0, 0.125, -7.0, 3.0];
+    let to_bf16 = |v: f32| half::bf16::from_f32(v).to_f32();
+    let y: Vec<f32> = x.iter().map(|v| to_bf16(2.0 * to_bf16(*v) + 1.0)).collect();
+    let xp = dir.0.join("x.npy");
+    write_npy_f32(&xp, &[2, 4], &x);
+    let yp = dir.0.join("y.npy");
+    write_npy_f32(&yp, &[2, 4], &y);
+    let outs = dir.0.join("outs");
+    let o = pld_run(&[
+        s("--function=@affine"),
+        s("--ranks=1"),
+        format!("--input=@{}", xp.display()),
+        format!("--expected-output=y=@{}", yp.display()),
+        s("--tolerance=0"),
+        format!("--output-dir={}", outs.display()),
+        module.display().to_string(),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("y (2x4xbf16, rank 0, out):"),
+        "{}",
+        o.stdout
+    );
+    // Saved as float32, exactly the bf16 values.
+    assert_eq!(read_npy_f32(&outs.join("y.rank0.npy")), y);
+}

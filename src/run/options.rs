@@ -173,6 +173,11 @@ fn parse_value(text: &str, p: &Param, base: &Path) -> Result<Parsed, RunError> {
         Kind::Comm => unreachable!("comm parameters bind nothing"),
     };
     let check = |v: Value, src: &str| -> Result<Value, RunError> {
+        // A float32 array for a bf16 parameter is rounded to it (NumPy has no bf16 dtype).
+        let v = match want_elem {
+            Some(e) => v.converted(e).unwrap_or(v),
+            None => v,
+        };
         match want_elem {
             Some(e) if v.elem != e || v.shape != want_shape => Err(usage(format!(
                 "{what}: {src} is {}",
@@ -205,6 +210,7 @@ fn parse_value(text: &str, p: &Param, base: &Path) -> Result<Parsed, RunError> {
             })?;
             let v = if let Some(file) = rest.strip_prefix('@') {
                 let v = read_npy(&resolve(file, base))?;
+                let v = v.converted(elem).unwrap_or(v);
                 if v.shape != shape || v.elem != elem {
                     return Err(usage(format!(
                         "{what}: {file} is {}, not {ty}",
