@@ -168,7 +168,9 @@ fn resolve(file: &str, base: &Path) -> PathBuf {
 fn parse_value(text: &str, p: &Param, base: &Path) -> Result<Parsed, RunError> {
     let what = format!("parameter {} ({})", p.name, p.ty);
     let (want_shape, want_elem): (Vec<u64>, Option<Elem>) = match &p.kind {
-        Kind::Tensor(d, e) | Kind::Window(d, e) => (d.clone(), Some(*e)),
+        Kind::Tensor(d, e) | Kind::Window(d, e) | Kind::HostWindow(d, e, _) => {
+            (d.clone(), Some(*e))
+        }
         Kind::Scalar(_) => (vec![], None),
         Kind::Comm => unreachable!("comm parameters bind nothing"),
     };
@@ -296,7 +298,7 @@ pub fn bind_inputs(
 ) -> Result<Vec<Binding>, RunError> {
     let mut out = vec![Binding::default(); params.len()];
     let bindable: Vec<usize> = (0..params.len())
-        .filter(|&i| params[i].kind != Kind::Comm)
+        .filter(|&i| !matches!(params[i].kind, Kind::Comm | Kind::HostWindow(..)))
         .collect();
     let mut next = 0usize; // index into bindable
     let mut rank_group: Option<usize> = None; // the param of the last positional rank: input
@@ -307,6 +309,17 @@ pub fn bind_inputs(
                 .find(|&&i| params[i].name == n)
                 .map(|&i| (i, rest))
         });
+        if let Some((n, _)) = text.split_once('=')
+            && let Some(w) = params
+                .iter()
+                .find(|p| p.name == n && matches!(p.kind, Kind::HostWindow(..)))
+        {
+            return Err(usage(format!(
+                "--input={text}: {} is a window the HOST orchestrator allocates itself (it starts \
+                 as zeros); it takes no input, only --expected-output",
+                w.name
+            )));
+        }
         let (i, rest, positional) = match named {
             Some((i, rest)) => (i, rest, false),
             None => {
@@ -362,11 +375,11 @@ pub fn bind_expected(
             .ok_or_else(|| usage(format!("--expected-output={text}: write NAME=VALUE")))?;
         let i = params
             .iter()
-            .position(|p| p.name == name && matches!(p.kind, Kind::Tensor(..) | Kind::Window(..)))
+            .position(|p| p.name == name && p.is_tensor())
             .ok_or_else(|| {
                 let names: Vec<&str> = params
                     .iter()
-                    .filter(|p| matches!(p.kind, Kind::Tensor(..) | Kind::Window(..)))
+                    .filter(|p| p.is_tensor())
                     .map(|p| p.name.as_str())
                     .collect();
                 usage(format!(
