@@ -551,6 +551,367 @@ fn an_already_lowered_module_uses_arg_names() {
     );
 }
 
+// ------------------------------------------------------------------ tp_layer (P = 4)
+
+const P_TP: usize = 4;
+const TP_TOKENS: usize = 4;
+const TP_HIDDEN: usize = 6;
+const TP_SHARD: usize = 3;
+const TP_LAYERS: usize = 3;
+const TP_FFN: usize = P_TP * TP_SHARD;
+
+/// The unsharded MLP the ranks compute together (examples/tp_layer.mlir's header), for the first
+/// `layers` layers, in exact integer arithmetic (as tests/examples.rs: small integer inputs keep
+/// every f32 sum the ranks form exact, so the comparison is exact in any summation order): per
+/// layer l, x <- x + relu(x @ W1_l) @ W2_l, W1_l rows [l*H, (l+1)*H) of w1 ([NL*H, F]) and W2_l
+/// rows [l*F, (l+1)*F) of w2 ([NL*F, H]).
+fn tp_golden(layers: usize, x: &[i64], w1: &[i64], w2: &[i64]) -> Vec<f32> {
+    let (h_n, f_n) = (TP_HIDDEN, TP_FFN);
+    let mut x: Vec<Vec<i64>> = x.chunks(h_n).map(|c| c.to_vec()).collect();
+    for l in 0..layers {
+        let w1_at = |k: usize, j: usize| w1[(l * h_n + k) * f_n + j];
+        let w2_at = |j: usize, i: usize| w2[(l * f_n + j) * h_n + i];
+        for row in &mut x {
+            let a: Vec<i64> = (0..f_n)
+                .map(|j| (0..h_n).map(|k| row[k] * w1_at(k, j)).sum::<i64>().max(0))
+                .collect();
+            let next: Vec<i64> = (0..h_n)
+                .map(|i| row[i] + (0..f_n).map(|j| a[j] * w2_at(j, i)).sum::<i64>())
+                .collect();
+            *row = next;
+        }
+    }
+    let out: Vec<f32> = x.concat().iter().map(|v| *v as f32).collect();
+    assert!(
+        out.iter().all(|v| v.abs() < (1 << 20) as f32),
+        "tp_layer: the inputs overflow f32's exact integers"
+    );
+    out
+}
+
+/// tp_layer's inputs from `seed`: tokens in [-3, 3], weights in {-1, 0, 1} (as tests/examples.rs),
+/// written as inp.npy, w1.npy and w2.npy; returns them as integers.
+fn tp_inputs(dir: &Path, seed: u64) -> (Vec<i64>, Vec<i64>, Vec<i64>) {
+    let n_w = TP_LAYERS * TP_HIDDEN * TP_FFN;
+    let x: Vec<i64> = inputs(TP_TOKENS * TP_HIDDEN, seed)
+        .iter()
+        .map(|v| *v as i64 % 7 - 3)
+        .collect();
+    let w: Vec<i64> = inputs(2 * n_w, seed + 1000)
+        .iter()
+        .map(|v| *v as i64 % 3 - 1)
+        .collect();
+    let (w1, w2) = w.split_at(n_w);
+    let f = |v: &[i64]| v.iter().map(|x| *x as f32).collect::<Vec<f32>>();
+    write_npy_f32(
+        &dir.join("inp.npy"),
+        &[TP_TOKENS as u64, TP_HIDDEN as u64],
+        &f(&x),
+    );
+    write_npy_f32(
+        &dir.join("w1.npy"),
+        &[(TP_LAYERS * TP_HIDDEN) as u64, TP_FFN as u64],
+        &f(w1),
+    );
+    write_npy_f32(
+        &dir.join("w2.npy"),
+        &[(TP_LAYERS * TP_FFN) as u64, TP_HIDDEN as u64],
+        &f(w2),
+    );
+    (x, w1.to_vec(), w2.to_vec())
+}
+
+#[test]
+fn tp_host_entry_matches_the_reference_and_shows_its_windows() {
+    let dir = scratch("tp-host");
+    let (x, w1, w2) = tp_inputs(&dir.0, 11);
+    let golden = tp_golden(TP_LAYERS, &x, &w1, &w2);
+    assert!(golden.iter().any(|v| *v != 0.0), "a trivial output");
+    // Every rank writes its copy of the result into rows [r*T, (r+1)*T) of the one host `out`.
+    let want_out: Vec<f32> = (0..P_TP).flat_map(|_| golden.iter().copied()).collect();
+    let want = dir.0.join("want_out.npy");
+    write_npy_f32(
+        &want,
+        &[(P_TP * TP_TOKENS) as u64, TP_HIDDEN as u64],
+        &want_out,
+    );
+    // The windows @tp_host allocates: the ping-pong ends with the last layer's output in act_b
+    // and the one before it in act_a, on every rank; the signal cells are back to zero.
+    let act = [TP_TOKENS as u64, TP_HIDDEN as u64];
+    let want_b = dir.0.join("want_act_b.npy");
+    write_npy_f32(&want_b, &act, &golden);
+    let want_a = dir.0.join("want_act_a.npy");
+    write_npy_f32(&want_a, &act, &tp_golden(TP_LAYERS - 1, &x, &w1, &w2));
+    let outs = dir.0.join("outs");
+    let o = pld_run(&[
+        s("--function=@tp_host"),
+        s("--ranks=4"),
+        format!("--input=@{}", dir.0.join("inp.npy").display()),
+        format!("--input=@{}", dir.0.join("w1.npy").display()),
+        format!("--input=@{}", dir.0.join("w2.npy").display()),
+        format!("--expected-output=out=@{}", want.display()),
+        format!("--expected-output=act_b=@{}", want_b.display()),
+        format!("--expected-output=act_a=@{}", want_a.display()),
+        s("--expected-output=signal=4x2xi32=0"),
+        format!("--output-dir={}", outs.display()),
+        kernels(),
+        example("tp_layer"),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("@tp_host (HOST) on 4 ranks: ok"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("expected outputs hold: out, act_a, act_b, signal"),
+        "{}",
+        o.stdout
+    );
+    for shown in [
+        "out (16x6xf32, host tensor, out):",
+        "act_a (4x6xf32, rank 0, window):",
+        "act_b (4x6xf32, rank 3, window):",
+        "signal (4x2xi32, rank 3, window):",
+    ] {
+        assert!(o.stdout.contains(shown), "no `{shown}` in:\n{}", o.stdout);
+    }
+    for r in 0..P_TP {
+        assert_eq!(
+            read_npy_f32(&outs.join(format!("act_b.rank{r}.npy"))),
+            golden
+        );
+    }
+    // A window takes no input: it starts as zeros.
+    let o = pld_run(&[
+        s("--function=@tp_host"),
+        s("--ranks=4"),
+        s("--input=act_a=4x6xf32=1"),
+        kernels(),
+        example("tp_layer"),
+    ]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("act_a is a window the HOST orchestrator allocates itself"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn tp_chip_entry_per_rank_output_rows() {
+    let dir = scratch("tp-chip");
+    let (x, w1, w2) = tp_inputs(&dir.0, 12);
+    let golden = tp_golden(TP_LAYERS, &x, &w1, &w2);
+    // pld-run gives every rank its own `out`: rank r's copy of the result is in its rows only.
+    let rows = TP_TOKENS * TP_HIDDEN;
+    let per_rank: Vec<Vec<f32>> = (0..P_TP)
+        .map(|r| {
+            let mut v = vec![0.0; P_TP * rows];
+            v[r * rows..(r + 1) * rows].copy_from_slice(&golden);
+            v
+        })
+        .collect();
+    let want = dir.0.join("want_out.npz");
+    write_npz_f32(
+        &want,
+        &[(P_TP * TP_TOKENS) as u64, TP_HIDDEN as u64],
+        &per_rank,
+    );
+    let want_b = dir.0.join("want_act_b.npy");
+    write_npy_f32(&want_b, &[TP_TOKENS as u64, TP_HIDDEN as u64], &golden);
+    let o = pld_run(&[
+        s("--function=@tp_layer"),
+        s("--ranks=4"),
+        format!("--input=inp=@{}", dir.0.join("inp.npy").display()),
+        format!("--input=w1=@{}", dir.0.join("w1.npy").display()),
+        format!("--input=w2=@{}", dir.0.join("w2.npy").display()),
+        format!("--expected-output=out=@{}", want.display()),
+        format!("--expected-output=act_b=@{}", want_b.display()),
+        s("--expected-output=signal=4x2xi32=0"),
+        kernels(),
+        example("tp_layer"),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("@tp_layer (CHIP) on 4 ranks: ok"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("expected outputs hold: out, act_b, signal"),
+        "{}",
+        o.stdout
+    );
+}
+
+// ------------------------------------------------------------------ ep_moe (P = 4)
+
+const P_EP: usize = 4;
+const EP_TOKENS: usize = 8;
+const EP_HIDDEN: usize = 4;
+const EP_CAPACITY: usize = 3;
+const EP_CLASSES: usize = 5;
+
+/// Layer l's routing table, as rank 0 makes it: token class k goes to expert (3k + l + 1) mod P.
+fn ep_table(p: usize, layer: i64) -> Vec<i64> {
+    (0..EP_CLASSES as i64)
+        .map(|k| (3 * k + layer + 1).rem_euclid(p as i64))
+        .collect()
+}
+
+/// Every rank's tokens after `layers` layers (examples/ep_moe.mlir's header): token t of rank r
+/// goes to expert e = table_l[int(sum of h) mod K] unless C earlier tokens of r already went to
+/// e in this layer; a routed token becomes h + (2h + e + 1), a dropped one stays h.
+fn ep_golden(p: usize, layers: i64, inp: &[f32]) -> Vec<f32> {
+    let mut h: Vec<Vec<f32>> = inp.chunks(EP_HIDDEN).map(|c| c.to_vec()).collect();
+    for layer in 0..layers.max(0) {
+        let table = ep_table(p, layer);
+        for r in 0..p {
+            let mut taken = vec![0usize; p];
+            for row in &mut h[r * EP_TOKENS..(r + 1) * EP_TOKENS] {
+                let key = row.iter().fold(0.0f32, |s, x| s + x) as i64;
+                let e = table[key.rem_euclid(EP_CLASSES as i64) as usize] as usize;
+                if taken[e] == EP_CAPACITY {
+                    continue;
+                }
+                taken[e] += 1;
+                for x in row.iter_mut() {
+                    let y = 2.0f32 * *x + (e + 1) as f32;
+                    *x += y;
+                }
+            }
+        }
+    }
+    h.concat()
+}
+
+fn i32_literal(v: &[i64]) -> String {
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[test]
+fn ep_host_entry_matches_the_reference_and_shows_its_windows() {
+    let dir = scratch("ep-host");
+    let inp = inputs(P_EP * EP_TOKENS * EP_HIDDEN, 13);
+    let shape = [(P_EP * EP_TOKENS) as u64, EP_HIDDEN as u64];
+    let inp_path = dir.0.join("inp.npy");
+    write_npy_f32(&inp_path, &shape, &inp);
+    let want = dir.0.join("want.npy");
+    write_npy_f32(&want, &shape, &ep_golden(P_EP, 3, &inp));
+    let outs = dir.0.join("outs");
+    let o = pld_run(&[
+        s("--function=@ep_host"),
+        s("--ranks=4"),
+        format!("--input=@{}", inp_path.display()),
+        s("--input=32x4xf32=0"),
+        s("--input=i64=3"),
+        format!("--expected-output=out=@{}", want.display()),
+        // Every rank's routing table window holds rank 0's table of the last layer (the
+        // broadcast's result), and the shared signal is back to zeros.
+        format!(
+            "--expected-output=table=5xi32={}",
+            i32_literal(&ep_table(P_EP, 2))
+        ),
+        s("--expected-output=signal=4x2xi32=0"),
+        format!("--output-dir={}", outs.display()),
+        kernels(),
+        example("ep_moe"),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("@ep_host (HOST) on 4 ranks: ok"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("expected outputs hold: out, table, signal"),
+        "{}",
+        o.stdout
+    );
+    for shown in [
+        "table (5xi32, rank 1, window):",
+        "recv (12x4xf32, rank 2, window):",
+        "combined (12x4xf32, rank 3, window):",
+    ] {
+        assert!(o.stdout.contains(shown), "no `{shown}` in:\n{}", o.stdout);
+    }
+    assert!(outs.join("table.rank3.npy").is_file());
+    // A wrong table on one rank fails there, exactly (integers).
+    let o = pld_run(&[
+        s("--function=@ep_host"),
+        s("--ranks=4"),
+        format!("--input=@{}", inp_path.display()),
+        s("--input=32x4xf32=0"),
+        s("--input=i64=3"),
+        format!(
+            "--expected-output=table=rank:2:5xi32={}",
+            i32_literal(&ep_table(P_EP, 1))
+        ),
+        kernels(),
+        example("ep_moe"),
+    ]);
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    assert!(
+        o.stdout.contains("mismatch: table rank 2 index [0]: got "),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn ep_chip_entry_per_rank_output_rows() {
+    let dir = scratch("ep-chip");
+    let inp = inputs(P_EP * EP_TOKENS * EP_HIDDEN, 14);
+    let shape = [(P_EP * EP_TOKENS) as u64, EP_HIDDEN as u64];
+    let inp_path = dir.0.join("inp.npy");
+    write_npy_f32(&inp_path, &shape, &inp);
+    let golden = ep_golden(P_EP, 2, &inp);
+    let rows = EP_TOKENS * EP_HIDDEN;
+    let per_rank: Vec<Vec<f32>> = (0..P_EP)
+        .map(|r| {
+            let mut v = vec![0.0; golden.len()];
+            v[r * rows..(r + 1) * rows].copy_from_slice(&golden[r * rows..(r + 1) * rows]);
+            v
+        })
+        .collect();
+    let want = dir.0.join("want.npz");
+    write_npz_f32(&want, &shape, &per_rank);
+    let o = pld_run(&[
+        s("--function=@ep_moe"),
+        s("--ranks=4"),
+        format!("--input=inp=@{}", inp_path.display()),
+        s("--input=num_layers=2"),
+        format!("--expected-output=out=@{}", want.display()),
+        format!(
+            "--expected-output=table=5xi32={}",
+            i32_literal(&ep_table(P_EP, 1))
+        ),
+        s("--expected-output=signal=4x2xi32=0"),
+        kernels(),
+        example("ep_moe"),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("@ep_moe (CHIP) on 4 ranks: ok"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("expected outputs hold: out, table, signal"),
+        "{}",
+        o.stdout
+    );
+}
+
 // ------------------------------------------------------------------ f16 and bf16
 
 /// Two ranks sum their f16 windows in place (no user kernel).
