@@ -1,9 +1,11 @@
 //! pld-run as users run it (docs/running.md): the examples (`examples/moe_layers.mlir`,
-//! `examples/micro_batches.mlir`) through `pld-run --expected-output=...`, with references
-//! computed here from the examples' documented meaning (plain Rust loops, nothing from the crate;
-//! the same reference as tests/examples.rs), written as `.npy` / `.npz` through `npyz`; a wrong
-//! expectation failing with its mismatch printed; every input form; a runtime refusal exiting
-//! with the runtime's code and its located message; an already-lowered module.
+//! `examples/micro_batches.mlir`, `examples/tp_layer.mlir`, `examples/ep_moe.mlir`, HOST and CHIP
+//! entries) through `pld-run --expected-output=...`, with references computed here from the
+//! examples' documented meaning (plain Rust loops, nothing from the crate; the same reference as
+//! tests/examples.rs), written as `.npy` / `.npz` through `npyz`; a HOST orchestrator's own
+//! windows shown and checked; a wrong expectation failing with its mismatch printed; every input
+//! form; f16 and bf16 tensors; a runtime refusal exiting with the runtime's code and its located
+//! message; an already-lowered module.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

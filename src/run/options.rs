@@ -24,9 +24,11 @@ saves and checks its outputs (docs/running.md).
       VALUE: 4x8xf32=1,2,... | 4x8xf32=@x.npy | @x.npy | i64=3 | 3 (by name)
              @x.npz (one array per rank: arr_0, arr_1, ...) | rank:R:VALUE (rank R only;
              consecutive rank: inputs bind one parameter)
+      types: f32 f64 f16 bf16 i8 i16 i32 i64 ui8 (a bf16 .npy is float32)
   --expected-output=NAME=VALUE
                             what NAME must hold after the run (VALUE as for --input; one value
-                            applies to every rank)
+                            applies to every rank); NAME may also be a window a HOST
+                            orchestrator allocates (its SSA name: %act_b -> act_b)
   --tolerance=T             absolute tolerance of float comparisons (default 1e-5; integers
                             compare exactly)
   --output-dir=DIR          writes every output as DIR/<param>.rank<r>.npy
