@@ -22,6 +22,8 @@ pub struct Report {
     pub rank_status: Vec<i64>,
     /// The runtime's message, if any.
     pub message: Option<String>,
+    /// Where the world's window allocator ended after the run.
+    pub alloc_end: Option<u64>,
 }
 
 fn align(n: u64) -> u64 {
@@ -96,7 +98,7 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
 
     let tc = Toolchain::discover().map_err(|e| RunError::Tool(e.to_string()))?;
     let tree = build::translate(&tc, &file_name, &source, &kernel_dir)?;
-    let (params, host) =
+    let (mut params, host) =
         signature::params(&source, &tree.lowered, &opts.function).map_err(RunError::Usage)?;
     if !host
         && !signature::header(&tree.lowered, &opts.function)
@@ -117,6 +119,12 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
             "the HOST orchestrator @{} takes windows or contexts as parameters",
             opts.function
         )));
+    }
+    // A HOST orchestrator's own windows are reported like its parameters (after them).
+    let host_windows =
+        host.then(|| signature::host_windows(&source, &tree.lowered, &opts.function));
+    if let Some(hw) = &host_windows {
+        params.extend(hw.windows.iter().cloned());
     }
     let base = Path::new("");
     let bindings = bind_inputs(&opts.inputs, &params, opts.ranks, base)?;
@@ -149,12 +157,45 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
     let dir = scratch(&tc)?;
     let report = drive(&exe, &dir.0, opts, &params, &bindings, &tree.lowered)?;
 
+    // The HOST orchestrator's windows are where pld-run computed only if the allocator agrees.
+    let mut notes = Vec::new();
+    let windows_known = match &host_windows {
+        Some(hw) if !hw.windows.is_empty() => {
+            if report.alloc_end == Some(hw.alloc_end) {
+                true
+            } else {
+                notes.push(format!(
+                    "the windows @{} allocates are not shown: its allocations ended at byte {}, \
+                     not at {} as its pld.window_buffers in order make",
+                    opts.function,
+                    report.alloc_end.map_or("?".to_string(), |e| e.to_string()),
+                    hw.alloc_end
+                ));
+                false
+            }
+        }
+        Some(hw) => {
+            notes.extend(
+                hw.note
+                    .iter()
+                    .map(|n| format!("the windows are not shown: {n}")),
+            );
+            false
+        }
+        None => false,
+    };
+
     // Outputs per parameter (tensors and windows) and rank.
     let mut tensor_ix = 0;
     let mut outputs: Vec<(usize, Vec<Value>)> = Vec::new();
     for (i, p) in params.iter().enumerate() {
         let (shape, elem) = match &p.kind {
             Kind::Tensor(d, e) | Kind::Window(d, e) => (d.clone(), *e),
+            Kind::HostWindow(d, e, _) if windows_known => (d.clone(), *e),
+            Kind::HostWindow(..) => {
+                tensor_ix += 1;
+                continue;
+            }
             _ => continue,
         };
         let mut per_rank = Vec::new();
@@ -205,12 +246,15 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
             }
         }
     }
+    for n in &notes {
+        let _ = writeln!(text, "note: {n}");
+    }
     for (i, vals) in &outputs {
         let p = &params[*i];
         if !p.is_output() {
             continue;
         }
-        let shared = host;
+        let shared = host && !matches!(p.kind, Kind::HostWindow(..));
         for (r, v) in vals.iter().enumerate() {
             if shared && r > 0 {
                 break;
@@ -247,7 +291,11 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
     if ok {
         for (i, want) in &expected {
             let p = &params[*i];
-            let got = &outputs.iter().find(|(j, _)| j == i).unwrap().1;
+            let Some((_, got)) = outputs.iter().find(|(j, _)| j == i) else {
+                failed = true;
+                let _ = writeln!(text, "mismatch: {}: the run's value is not known", p.name);
+                continue;
+            };
             for (r, g) in got.iter().enumerate() {
                 let Some(w) = want.of_rank(r) else { continue };
                 if let Some(line) = compare(&p.name, r, g, w, opts.tolerance) {
@@ -402,6 +450,17 @@ fn drive(
                 let v = b.shared.as_ref().expect("checked by the caller");
                 let _ = writeln!(spec, "scalar {}", v.element_text(0));
             }
+            Kind::HostWindow(d, e, offset) => {
+                let dims: Vec<String> = d.iter().map(|x| x.to_string()).collect();
+                let _ = writeln!(
+                    spec,
+                    "host_window {offset} {} {} {}",
+                    e.size(),
+                    d.len(),
+                    dims.join(" ")
+                );
+                tensor_ix += 1;
+            }
             Kind::Tensor(d, e) | Kind::Window(d, e) => {
                 let kind = if matches!(p.kind, Kind::Tensor(..)) {
                     "tensor"
@@ -440,6 +499,7 @@ fn drive(
         status: 0,
         rank_status: Vec::new(),
         message: None,
+        alloc_end: None,
     };
     for line in result.lines() {
         if let Some(s) = line.strip_prefix("status ") {
@@ -453,6 +513,8 @@ fn drive(
             );
         } else if let Some(m) = line.strip_prefix("message ") {
             report.message = Some(m.to_string());
+        } else if let Some(e) = line.strip_prefix("alloc_end ") {
+            report.alloc_end = e.trim().parse().ok();
         }
     }
     Ok(report)

@@ -24,9 +24,11 @@ saves and checks its outputs (docs/running.md).
       VALUE: 4x8xf32=1,2,... | 4x8xf32=@x.npy | @x.npy | i64=3 | 3 (by name)
              @x.npz (one array per rank: arr_0, arr_1, ...) | rank:R:VALUE (rank R only;
              consecutive rank: inputs bind one parameter)
+      types: f32 f64 f16 bf16 i8 i16 i32 i64 ui8 (a bf16 .npy is float32)
   --expected-output=NAME=VALUE
                             what NAME must hold after the run (VALUE as for --input; one value
-                            applies to every rank)
+                            applies to every rank); NAME may also be a window a HOST
+                            orchestrator allocates (its SSA name: %act_b -> act_b)
   --tolerance=T             absolute tolerance of float comparisons (default 1e-5; integers
                             compare exactly)
   --output-dir=DIR          writes every output as DIR/<param>.rank<r>.npy
@@ -168,11 +170,18 @@ fn resolve(file: &str, base: &Path) -> PathBuf {
 fn parse_value(text: &str, p: &Param, base: &Path) -> Result<Parsed, RunError> {
     let what = format!("parameter {} ({})", p.name, p.ty);
     let (want_shape, want_elem): (Vec<u64>, Option<Elem>) = match &p.kind {
-        Kind::Tensor(d, e) | Kind::Window(d, e) => (d.clone(), Some(*e)),
+        Kind::Tensor(d, e) | Kind::Window(d, e) | Kind::HostWindow(d, e, _) => {
+            (d.clone(), Some(*e))
+        }
         Kind::Scalar(_) => (vec![], None),
         Kind::Comm => unreachable!("comm parameters bind nothing"),
     };
     let check = |v: Value, src: &str| -> Result<Value, RunError> {
+        // A float32 array for a bf16 parameter is rounded to it (NumPy has no bf16 dtype).
+        let v = match want_elem {
+            Some(e) => v.converted(e).unwrap_or(v),
+            None => v,
+        };
         match want_elem {
             Some(e) if v.elem != e || v.shape != want_shape => Err(usage(format!(
                 "{what}: {src} is {}",
@@ -205,6 +214,7 @@ fn parse_value(text: &str, p: &Param, base: &Path) -> Result<Parsed, RunError> {
             })?;
             let v = if let Some(file) = rest.strip_prefix('@') {
                 let v = read_npy(&resolve(file, base))?;
+                let v = v.converted(elem).unwrap_or(v);
                 if v.shape != shape || v.elem != elem {
                     return Err(usage(format!(
                         "{what}: {file} is {}, not {ty}",
@@ -290,7 +300,7 @@ pub fn bind_inputs(
 ) -> Result<Vec<Binding>, RunError> {
     let mut out = vec![Binding::default(); params.len()];
     let bindable: Vec<usize> = (0..params.len())
-        .filter(|&i| params[i].kind != Kind::Comm)
+        .filter(|&i| !matches!(params[i].kind, Kind::Comm | Kind::HostWindow(..)))
         .collect();
     let mut next = 0usize; // index into bindable
     let mut rank_group: Option<usize> = None; // the param of the last positional rank: input
@@ -301,6 +311,17 @@ pub fn bind_inputs(
                 .find(|&&i| params[i].name == n)
                 .map(|&i| (i, rest))
         });
+        if let Some((n, _)) = text.split_once('=')
+            && let Some(w) = params
+                .iter()
+                .find(|p| p.name == n && matches!(p.kind, Kind::HostWindow(..)))
+        {
+            return Err(usage(format!(
+                "--input={text}: {} is a window the HOST orchestrator allocates itself (it starts \
+                 as zeros); it takes no input, only --expected-output",
+                w.name
+            )));
+        }
         let (i, rest, positional) = match named {
             Some((i, rest)) => (i, rest, false),
             None => {
@@ -356,11 +377,11 @@ pub fn bind_expected(
             .ok_or_else(|| usage(format!("--expected-output={text}: write NAME=VALUE")))?;
         let i = params
             .iter()
-            .position(|p| p.name == name && matches!(p.kind, Kind::Tensor(..) | Kind::Window(..)))
+            .position(|p| p.name == name && p.is_tensor())
             .ok_or_else(|| {
                 let names: Vec<&str> = params
                     .iter()
-                    .filter(|p| matches!(p.kind, Kind::Tensor(..) | Kind::Window(..)))
+                    .filter(|p| p.is_tensor())
                     .map(|p| p.name.as_str())
                     .collect();
                 usage(format!(

@@ -15,6 +15,11 @@ pub enum Kind {
     Scalar(String),
     /// `!pld.comm_ctx`: filled by the driver, bound by no input.
     Comm,
+    /// Not a parameter: a window a HOST orchestrator allocates itself (a `pld.window` of a
+    /// `pld.window_buffer` of its body), at this byte offset of every rank's window. Reported per
+    /// rank after the run and comparable with `--expected-output`; takes no input (it starts as
+    /// zeros).
+    HostWindow(Vec<u64>, Elem, u64),
 }
 
 /// One parameter of the entry.
@@ -33,7 +38,20 @@ pub struct Param {
 impl Param {
     /// Whether the run may write it (shown and saved as an output).
     pub fn is_output(&self) -> bool {
-        matches!(self.kind, Kind::Tensor(..) | Kind::Window(..)) && self.direction != "in"
+        match self.kind {
+            Kind::Tensor(..) | Kind::Window(..) => self.direction != "in",
+            Kind::HostWindow(..) => true,
+            Kind::Scalar(_) | Kind::Comm => false,
+        }
+    }
+
+    /// Whether it holds a tensor (a host tensor or a window), so it has an output and may have an
+    /// expectation.
+    pub fn is_tensor(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::Tensor(..) | Kind::Window(..) | Kind::HostWindow(..)
+        )
     }
 }
 
@@ -189,6 +207,190 @@ pub fn params(source: &str, lowered: &str, function: &str) -> Result<(Vec<Param>
     Ok((out, host))
 }
 
+/// The text of `func.func @name`'s body (between its braces, without them), if the module has
+/// the function. The body's `{` is the first one that ends a line outside the parameter list.
+fn body<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    let start = [
+        format!("func.func @{name}("),
+        format!("func.func private @{name}("),
+    ]
+    .iter()
+    .find_map(|n| text.find(n.as_str()))?;
+    let bytes = text.as_bytes();
+    let (mut depth, mut in_str, mut open) = (0i32, false, None);
+    for k in start..bytes.len() {
+        let c = bytes[k] as char;
+        if in_str {
+            if c == '"' && bytes[k - 1] != b'\\' {
+                in_str = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '{' => {
+                let rest = text[k + 1..].trim_start_matches([' ', '\t']);
+                if open.is_none() && depth == 0 && (rest.starts_with('\n') || rest.is_empty()) {
+                    open = Some(k + 1);
+                }
+                depth += 1;
+            }
+            '}' => {
+                depth -= 1;
+                if depth == 0
+                    && let Some(o) = open
+                {
+                    return Some(&text[o..k]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Each line of `body` with its region depth at the line's start (0: the body's top level).
+fn lines_with_depth(body: &str) -> Vec<(usize, &str)> {
+    let mut depth = 0i32;
+    let mut out = Vec::new();
+    for line in body.lines() {
+        out.push((depth.max(0) as usize, line));
+        let mut in_str = false;
+        let mut prev = ' ';
+        for c in line.chars() {
+            if in_str {
+                if c == '"' && prev != '\\' {
+                    in_str = false;
+                }
+            } else {
+                match c {
+                    '"' => in_str = true,
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            prev = c;
+        }
+    }
+    out
+}
+
+/// `%name = OP ...` → (name, the text after `OP`) when the line's op is `OP`.
+fn op_line<'l>(line: &'l str, op: &str) -> Option<(&'l str, &'l str)> {
+    let (lhs, rhs) = line.trim().split_once(" = ")?;
+    let rest = rhs.strip_prefix(op)?;
+    if !(rest.starts_with(' ') || rest.is_empty()) {
+        return None;
+    }
+    Some((lhs.trim().trim_start_matches('%'), rest))
+}
+
+/// `key = N` in `text` (an integer attribute).
+fn int_attr(text: &str, key: &str) -> Option<u64> {
+    let i = text.find(&format!("{key} = "))?;
+    let digits: String = text[i + key.len() + 3..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    digits.parse().ok()
+}
+
+/// The windows a HOST orchestrator allocates itself, and how many bytes of window its
+/// allocations take in all.
+pub struct HostWindows {
+    /// One pseudo-parameter ([`Kind::HostWindow`]) per `pld.window`, in program order.
+    pub windows: Vec<Param>,
+    /// Where the world's bump allocator ends after the allocations (every `pld.window_buffer`
+    /// in order, each at a 64-byte boundary, from offset 0, as `pld::host::World::alloc`).
+    pub alloc_end: u64,
+    /// Why no window is reported, when they cannot be.
+    pub note: Option<String>,
+}
+
+/// The `pld.window` views of the HOST orchestrator `function` of `lowered` (offsets, types),
+/// named by the SSA names of `source`'s views in the same order (`%act_a` → `act_a`), else
+/// `window<k>`. Their offsets are known only when every `pld.window_buffer` is allocated once,
+/// at the body's top level (not in a loop or a branch).
+pub fn host_windows(source: &str, lowered: &str, function: &str) -> HostWindows {
+    let mut out = HostWindows {
+        windows: Vec::new(),
+        alloc_end: 0,
+        note: None,
+    };
+    let Some(low) = body(lowered, function) else {
+        return out;
+    };
+    let mut buffers: std::collections::HashMap<String, u64> = Default::default();
+    let mut end = 0u64;
+    let mut views = Vec::new();
+    for (depth, line) in lines_with_depth(low) {
+        if let Some((name, rest)) = op_line(line, "pld.window_buffer") {
+            if depth > 0 {
+                out.note = Some(format!(
+                    "a pld.window_buffer of @{function} is allocated inside a region (a loop or \
+                     a branch), so its windows' offsets are not known statically"
+                ));
+                return out;
+            }
+            let Some(bytes) = int_attr(rest, "bytes") else {
+                out.note = Some(format!("cannot read `{}`", line.trim()));
+                return out;
+            };
+            let off = end.div_ceil(64) * 64;
+            end = off + bytes;
+            buffers.insert(name.to_string(), off);
+        } else if let Some((name, rest)) = op_line(line, "pld.window") {
+            let buffer = rest
+                .trim_start()
+                .split([' ', ':'])
+                .next()
+                .unwrap_or("")
+                .trim_start_matches('%');
+            let ty = rest
+                .rsplit_once(" : ")
+                .map(|(_, t)| t.split(" loc(").next().unwrap_or(t).trim().to_string())
+                .unwrap_or_default();
+            let offset = int_attr(rest.split(" : ").next().unwrap_or(""), "offset").unwrap_or(0);
+            views.push((name.to_string(), buffer.to_string(), offset, ty));
+        }
+    }
+    out.alloc_end = end;
+    let names: Vec<String> = body(source, function)
+        .map(|b| {
+            lines_with_depth(b)
+                .into_iter()
+                .filter_map(|(_, l)| op_line(l, "pld.window").map(|(n, _)| n.to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let usable = |n: &str| {
+        !n.is_empty()
+            && !n.starts_with(|c: char| c.is_ascii_digit())
+            && n.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    for (k, (_, buffer, view_offset, ty)) in views.into_iter().enumerate() {
+        let Some(&base) = buffers.get(&buffer) else {
+            continue; // a view of a buffer this body does not allocate (verified away)
+        };
+        let Ok(Kind::Window(shape, elem)) = kind_of(&ty) else {
+            continue;
+        };
+        let name = names
+            .get(k)
+            .filter(|n| usable(n))
+            .cloned()
+            .unwrap_or(format!("window{k}"));
+        out.windows.push(Param {
+            name,
+            ty,
+            kind: Kind::HostWindow(shape, elem, base + view_offset),
+            direction: "window".to_string(),
+        });
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,5 +408,50 @@ mod tests {
         assert_eq!(ps[2].kind, Kind::Scalar("i64".into()));
         assert_eq!(ps[3].kind, Kind::Comm);
         assert!(ps[1].is_output() && !ps[0].is_output());
+    }
+
+    #[test]
+    fn host_windows_are_named_from_the_source_and_placed_like_the_allocator() {
+        let src = "func.func @h(%x: !pl.tensor<4xf32>)\n    attributes {pl.level = \"host\"} {\n\
+            %b1 = pld.window_buffer {bytes = 96 : i64} : !pld.window_buffer\n\
+            %b2 = pld.window_buffer {bytes = 32 : i64} : !pld.window_buffer\n\
+            %act = pld.window %b1 : !pld.dtensor<4x6xf32>\n\
+            %tail = pld.window %b1 {offset = 48 : i64} : !pld.dtensor<12xf16>\n\
+            %sig = pld.window %b2 : !pld.dtensor<4x2xi32>\n\
+            scf.for %d = %c0 to %c4 step %c1 {\n  pld.host.dispatch @f(%act) on %d : (!pld.dtensor<4x6xf32>), index\n}\n\
+            return\n}\n";
+        let low = "  func.func @h(%arg0: !pl.tensor<4xf32> {pl.direction = \"in\"} loc(#loc1)) attributes {pl.func_kind = \"orchestration\", pl.level = \"host\"} {\n\
+            %0 = pld.window_buffer {bytes = 96 : i64} : !pld.window_buffer loc(#loc2)\n\
+            %1 = pld.window_buffer {bytes = 32 : i64} : !pld.window_buffer loc(#loc3)\n\
+            %2 = pld.window %0 : !pld.dtensor<4x6xf32> loc(#loc4)\n\
+            %3 = pld.window %0 {offset = 48 : i64} : !pld.dtensor<12xf16> loc(#loc4)\n\
+            %4 = pld.window %1 : !pld.dtensor<4x2xi32> loc(\"m.mlir\":3:4)\n\
+            return loc(#loc5)\n  } loc(#loc6)\n";
+        let hw = host_windows(src, low, "h");
+        assert!(hw.note.is_none());
+        assert_eq!(hw.alloc_end, 128 + 32);
+        let got: Vec<(&str, &Kind)> = hw
+            .windows
+            .iter()
+            .map(|p| (p.name.as_str(), &p.kind))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("act", &Kind::HostWindow(vec![4, 6], Elem::F32, 0)),
+                ("tail", &Kind::HostWindow(vec![12], Elem::F16, 48)),
+                ("sig", &Kind::HostWindow(vec![4, 2], Elem::I32, 128)),
+            ]
+        );
+        // Lowered text only: `window<k>`.
+        let hw = host_windows(low, low, "h");
+        assert_eq!(hw.windows[2].name, "window2");
+        // A buffer allocated in a loop: no offsets.
+        let looped = low.replace(
+            "%1 = pld.window_buffer",
+            "scf.for %i = %a to %b step %c {\n%9 = pld.window_buffer {bytes = 8 : i64} : !pld.window_buffer\n}\n%1 = pld.window_buffer",
+        );
+        let hw = host_windows(src, &looped, "h");
+        assert!(hw.windows.is_empty() && hw.note.is_some());
     }
 }

@@ -25,11 +25,18 @@ pub enum Elem {
     I64,
     /// `ui8` / `|u1`
     U8,
+    /// `f16` / `<f2` (IEEE binary16)
+    F16,
+    /// `bf16`: NumPy has no bfloat16 dtype, so its `.npy` files are `<f4` (float32), rounded to
+    /// the nearest bf16 (ties to even) when read; written exactly.
+    BF16,
 }
 
-const ELEMS: [(Elem, &str, &str); 7] = [
+const ELEMS: [(Elem, &str, &str); 9] = [
     (Elem::F32, "f32", "f4"),
     (Elem::F64, "f64", "f8"),
+    (Elem::F16, "f16", "f2"),
+    (Elem::BF16, "bf16", ""),
     (Elem::I8, "i8", "i1"),
     (Elem::I16, "i16", "i2"),
     (Elem::I32, "i32", "i4"),
@@ -52,12 +59,12 @@ impl Elem {
             Elem::F32 | Elem::I32 => 4,
             Elem::F64 | Elem::I64 => 8,
             Elem::I8 | Elem::U8 => 1,
-            Elem::I16 => 2,
+            Elem::I16 | Elem::F16 | Elem::BF16 => 2,
         }
     }
     /// Whether the type is a floating-point one (compared within the tolerance).
     pub fn is_float(self) -> bool {
-        matches!(self, Elem::F32 | Elem::F64)
+        matches!(self, Elem::F32 | Elem::F64 | Elem::F16 | Elem::BF16)
     }
 }
 
@@ -136,6 +143,13 @@ impl Value {
                 Elem::I32 => bytes.extend(s.parse::<i32>().map_err(|_| err())?.to_le_bytes()),
                 Elem::I64 => bytes.extend(s.parse::<i64>().map_err(|_| err())?.to_le_bytes()),
                 Elem::U8 => bytes.extend(s.parse::<u8>().map_err(|_| err())?.to_le_bytes()),
+                // Parsed as f64 and rounded once (to nearest, ties to even).
+                Elem::F16 => bytes.extend(
+                    half::f16::from_f64(s.parse::<f64>().map_err(|_| err())?).to_le_bytes(),
+                ),
+                Elem::BF16 => bytes.extend(
+                    half::bf16::from_f64(s.parse::<f64>().map_err(|_| err())?).to_le_bytes(),
+                ),
             }
         }
         Ok(Value {
@@ -157,6 +171,8 @@ impl Value {
             Elem::I16 => format!("{}", i16::from_le_bytes(b.try_into().unwrap())),
             Elem::I32 => format!("{}", i32::from_le_bytes(b.try_into().unwrap())),
             Elem::I64 => format!("{}", i64::from_le_bytes(b.try_into().unwrap())),
+            Elem::F16 => format!("{}", half::f16::from_le_bytes(b.try_into().unwrap())),
+            Elem::BF16 => format!("{}", half::bf16::from_le_bytes(b.try_into().unwrap())),
         }
     }
 
@@ -167,6 +183,8 @@ impl Value {
         match self.elem {
             Elem::F32 => f32::from_le_bytes(b.try_into().unwrap()) as f64,
             Elem::F64 => f64::from_le_bytes(b.try_into().unwrap()),
+            Elem::F16 => half::f16::from_le_bytes(b.try_into().unwrap()).to_f64(),
+            Elem::BF16 => half::bf16::from_le_bytes(b.try_into().unwrap()).to_f64(),
             _ => self.int_at(k) as f64,
         }
     }
@@ -180,7 +198,7 @@ impl Value {
             Elem::I16 => i16::from_le_bytes(b.try_into().unwrap()) as i128,
             Elem::I32 => i32::from_le_bytes(b.try_into().unwrap()) as i128,
             Elem::I64 => i64::from_le_bytes(b.try_into().unwrap()) as i128,
-            Elem::F32 | Elem::F64 => self.float_at(k) as i128,
+            Elem::F32 | Elem::F64 | Elem::F16 | Elem::BF16 => self.float_at(k) as i128,
         }
     }
 
@@ -216,9 +234,29 @@ impl Value {
         first.map(|k| (k, count))
     }
 
-    /// Writes the value as a `.npy` file.
+    /// Writes the value as a `.npy` file (a bf16 value as float32, exactly).
     pub fn write_npy(&self, path: &Path) -> Result<(), RunError> {
         write_typed(self, path)
+    }
+
+    /// The value as `elem` when pld-run converts it on reading: float32 to bf16 (NumPy has no
+    /// bfloat16 `.npy`), each element rounded to nearest, ties to even. `None` otherwise.
+    pub fn converted(&self, elem: Elem) -> Option<Value> {
+        if self.elem != Elem::F32 || elem != Elem::BF16 {
+            return None;
+        }
+        let bytes = self
+            .bytes
+            .chunks(4)
+            .flat_map(|b| {
+                half::bf16::from_f32(f32::from_le_bytes(b.try_into().unwrap())).to_le_bytes()
+            })
+            .collect();
+        Some(Value {
+            elem,
+            shape: self.shape.clone(),
+            bytes,
+        })
     }
 }
 
@@ -267,6 +305,16 @@ fn write_typed(v: &Value, path: &Path) -> Result<(), RunError> {
             &v.shape,
             chunks.map(|b| i64::from_le_bytes(b.try_into().unwrap())),
         ),
+        Elem::F16 => go(
+            path,
+            &v.shape,
+            chunks.map(|b| half::f16::from_le_bytes(b.try_into().unwrap())),
+        ),
+        Elem::BF16 => go(
+            path,
+            &v.shape,
+            chunks.map(|b| half::bf16::from_le_bytes(b.try_into().unwrap()).to_f32()),
+        ),
     };
     r.map_err(|e| RunError::Tool(format!("cannot write {}: {e}", path.display())))
 }
@@ -287,9 +335,14 @@ fn from_npy<R: std::io::Read>(npy: npyz::NpyFile<R>, what: &str) -> Result<Value
     if descr.starts_with('>') {
         return Err(bad(format!("{what}: a big-endian array ({descr})")));
     }
-    let Some(elem) = ELEMS.iter().find(|e| e.2 == tail).map(|e| e.0) else {
+    let Some(elem) = ELEMS
+        .iter()
+        .find(|e| !e.2.is_empty() && e.2 == tail)
+        .map(|e| e.0)
+    else {
         return Err(bad(format!(
-            "{what}: dtype {descr} is not one of float32, float64, int8, int16, int32, int64, uint8"
+            "{what}: dtype {descr} is not one of float16, float32, float64, int8, int16, int32, \
+             int64, uint8"
         )));
     };
     let io = |e: std::io::Error| bad(format!("{what}: {e}"));
@@ -331,6 +384,13 @@ fn from_npy<R: std::io::Read>(npy: npyz::NpyFile<R>, what: &str) -> Result<Value
             .iter()
             .flat_map(|x| x.to_le_bytes())
             .collect(),
+        Elem::F16 => npy
+            .into_vec::<half::f16>()
+            .map_err(io)?
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect(),
+        Elem::BF16 => unreachable!("no .npy dtype reads as bf16"),
     };
     Ok(Value { elem, shape, bytes })
 }

@@ -10,9 +10,12 @@
 //   tensor <elem_size> <ndims> <dims...>                (a host tensor parameter, `!pl.tensor`)
 //   window <elem_size> <ndims> <dims...>                (a `!pld.dtensor` parameter: CHIP entry only)
 //   scalar <value>                                      (an integer or index parameter)
-// in the entry's parameter order (the `!pld.comm_ctx` ones left out). Tensor i's initial contents
-// are DIR/in.<i>.bin (every rank) or DIR/in.<i>.r<rank>.bin (that rank), else zeros; i counts the
-// tensor and window lines only.
+// in the entry's parameter order (the `!pld.comm_ctx` ones left out), then for a HOST entry
+//   host_window <offset> <elem_size> <ndims> <dims...>  (a window the HOST orchestrator allocates
+//                                                        itself: read back at that offset of every
+//                                                        rank's window, passed to nothing)
+// Tensor i's initial contents are DIR/in.<i>.bin (every rank) or DIR/in.<i>.r<rank>.bin (that
+// rank), else zeros; i counts the tensor, window and host_window lines only.
 //
 // The HOST entry gets one host tensor per `tensor` line (shared by every device, as
 // pld::host::run_host_entry passes them). The CHIP entry runs on every rank of a P-rank World, as
@@ -21,8 +24,9 @@
 // and the scalars.
 //
 // Writes DIR/out.<i>.r<rank>.bin per tensor and rank (the one host tensor for every rank of a
-// HOST entry) and DIR/result: `status <code>`, `rank_status <r> <code>` per rank, and
-// `message <text>` when the runtime recorded one.
+// HOST entry) and DIR/result: `status <code>`, `rank_status <r> <code>` per rank, `message <text>`
+// when the runtime recorded one, and `alloc_end <bytes>`: where the world's window allocator ended
+// (pld-run checks the host_window offsets it computed against it).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -41,7 +45,8 @@ extern const pld::rt::OrchestrationFn pld_run_chip_entry;
 namespace {
 
 struct Param {
-  std::string kind;  // tensor | window | scalar
+  std::string kind;  // tensor | window | host_window | scalar
+  uint64_t offset = 0;  // host_window
   int32_t elem_size = 0;
   std::vector<int64_t> dims;
   int64_t scalar = 0;
@@ -121,9 +126,10 @@ int main(int argc, char** argv) {
       p.kind = key;
       in >> p.scalar;
       params.push_back(p);
-    } else if (key == "tensor" || key == "window") {
+    } else if (key == "tensor" || key == "window" || key == "host_window") {
       Param p;
       p.kind = key;
+      if (key == "host_window") in >> p.offset;
       int nd = 0;
       in >> p.elem_size >> nd;
       for (int d = 0; d < nd; ++d) {
@@ -155,6 +161,15 @@ int main(int argc, char** argv) {
   std::vector<std::vector<char*>> data(tensors.size(), std::vector<char*>(static_cast<size_t>(ranks)));
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Param& p = *tensors[i];
+    if (p.kind == "host_window") {
+      if (p.offset + static_cast<uint64_t>(p.bytes()) > window_bytes) {
+        std::fprintf(stderr, "pld-run driver: a host window at %llu past the window's %llu bytes\n",
+                     static_cast<unsigned long long>(p.offset), static_cast<unsigned long long>(window_bytes));
+        return 2;
+      }
+      for (int r = 0; r < ranks; ++r) data[i][static_cast<size_t>(r)] = static_cast<char*>(world.window(r, p.offset));
+      continue;  // the HOST orchestrator allocates (and zero-fills) it; no input
+    }
     if (p.kind == "window") {
       if (host_entry) {
         std::fprintf(stderr, "pld-run driver: a HOST entry has no window parameters\n");
@@ -181,7 +196,8 @@ int main(int argc, char** argv) {
   if (host_entry) {
     std::vector<pld::rt::Tensor> desc;
     for (size_t i = 0; i < tensors.size(); ++i)
-      desc.push_back(pld::rt::Tensor::contiguous(data[i][0], tensors[i]->elem_size, tensors[i]->dims.data(),
+      if (tensors[i]->kind != "host_window")
+        desc.push_back(pld::rt::Tensor::contiguous(data[i][0], tensors[i]->elem_size, tensors[i]->dims.data(),
                                                  tensors[i]->dims.size()));
     std::vector<pld::rt::Tensor*> ptrs;
     for (auto& d : desc) ptrs.push_back(&d);
@@ -195,7 +211,8 @@ int main(int argc, char** argv) {
     status = world.run([&](int r, pld::rt::Orchestration& orch) {
       std::vector<pld::rt::Tensor> desc;
       for (size_t i = 0; i < tensors.size(); ++i)
-        desc.push_back(pld::rt::Tensor::contiguous(data[i][static_cast<size_t>(r)], tensors[i]->elem_size,
+        if (tensors[i]->kind != "host_window")
+          desc.push_back(pld::rt::Tensor::contiguous(data[i][static_cast<size_t>(r)], tensors[i]->elem_size,
                                                    tensors[i]->dims.data(), tensors[i]->dims.size()));
       std::vector<pld::rt::Tensor*> ptrs;
       for (auto& d : desc) ptrs.push_back(&d);
@@ -230,6 +247,8 @@ int main(int argc, char** argv) {
   std::fprintf(f, "status %d\n", rc);
   for (size_t r = 0; r < status.size(); ++r) std::fprintf(f, "rank_status %zu %d\n", r, status[r]);
   if (!message.empty()) std::fprintf(f, "message %s\n", one_line(message).c_str());
+  // A zero-byte allocation at alignment 1 returns where the allocator is and moves nothing.
+  std::fprintf(f, "alloc_end %llu\n", static_cast<unsigned long long>(world.alloc(0, 1)));
   std::fclose(f);
   return 0;
 }
