@@ -491,6 +491,7 @@ std::string World::error_message() const {
   if (impl_->shared->error_state.load() != 2) return "";
   return impl_->shared->error;
 }
+void World::record_error(const std::string& message) { impl_->record_error(message); }
 long World::blocks_started() const { return impl_->shared->blocks_started.load(); }
 std::vector<CopyRecord> World::copies() const {
   std::lock_guard<std::mutex> lock(impl_->mu);

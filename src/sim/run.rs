@@ -86,8 +86,8 @@ fn shared_params(case: &Case, mode: &str) -> String {
 
 /// How the simulator process ended.
 pub(crate) enum Driven {
-    /// It exited 0: its output file's text, and the run's wall time.
-    Done(String, Duration),
+    /// It exited 0: its output file's text.
+    Done(String),
     /// pld-sim's own bound (`timeout_ms`, plus a grace period in process mode, where the driver
     /// enforces `timeout_ms` itself) passed: the simulator's process group was killed.
     Killed,
@@ -142,6 +142,7 @@ pub(crate) fn run_bounded(
         nap = (nap * 2).min(Duration::from_millis(5));
     };
     let wall = start.elapsed();
+    LAST_WALL_US.store(wall.as_micros() as u64, Ordering::Relaxed);
     if !status.success() {
         return Err(format!(
             "the simulator {} failed ({status}):\n{}",
@@ -150,7 +151,7 @@ pub(crate) fn run_bounded(
         ));
     }
     let text = fs::read_to_string(&out_path).map_err(|e| format!("{}: {e}", out_path.display()))?;
-    Ok(Driven::Done(text, wall))
+    Ok(Driven::Done(text))
 }
 
 /// The `end <r> finished|failed|timeout <how>` lines of a driver's output as a fault outcome:
@@ -279,9 +280,6 @@ fn drive(
         case.timeout_ms,
         !tc.ranks_as_threads,
     )?;
-    if let Driven::Done(_, wall) = &driven {
-        LAST_WALL_US.store(wall.as_micros() as u64, Ordering::Relaxed);
-    }
     Ok(driven)
 }
 
@@ -430,7 +428,7 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         Err(compile_error) => return Ok(compile_error),
     };
     let text = match drive(tc, &sim, case, &params(case, "run", ""))? {
-        Driven::Done(text, _) => text,
+        Driven::Done(text) => text,
         Driven::Killed => {
             return Ok(killed_result(
                 tc.ranks_as_threads,
@@ -581,7 +579,7 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         Err(compile_error) => return Ok(compile_error),
     };
     let text = match drive(tc, &sim, case, &domain_params(case))? {
-        Driven::Done(text, _) => text,
+        Driven::Done(text) => text,
         Driven::Killed => {
             return Ok(killed_result(
                 tc.ranks_as_threads,
@@ -841,7 +839,7 @@ fn bench_untyped(
         case_kernel(case)
     );
     let text = match drive(tc, &sim, case, &params(case, "bench", &extra))? {
-        Driven::Done(text, _) => text,
+        Driven::Done(text) => text,
         Driven::Killed => {
             return Err(format!(
                 "the bench run outlived timeout_ms = {}",

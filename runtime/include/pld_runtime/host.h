@@ -107,6 +107,9 @@ class World {
 
   // The first fatal / timeout / invalid-args message of this world ("" if none).
   std::string error_message() const;
+  // Records `message` as the world's error message unless one is already recorded (first wins;
+  // seen by the launcher in process mode).
+  void record_error(const std::string& message);
   // Number of kernel block instances that have started running.
   long blocks_started() const;
   std::vector<CopyRecord> copies() const;
