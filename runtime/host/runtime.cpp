@@ -39,8 +39,13 @@ namespace host {
 struct SharedState {
   std::atomic<int> aborted{0};
   std::atomic<long> blocks_started{0};
-  std::atomic<int> error_state{0};  // 0 none, 1 being written, 2 set
-  char error[4096] = {};
+  // One message slot per rank (first wins per rank) and one for messages of no rank, in two
+  // classes: refusals and failures (class 0), and signal-wait timeouts (class 1, usually the
+  // consequence of a peer's failure). error_message() is the lowest slot's of class 0, else of
+  // class 1, so which rank thread or process got there first does not change it.
+  static constexpr int kSlots = kCommMaxRanks + 1;
+  std::atomic<int> error_state[2][kSlots] = {};  // 0 none, 1 being written, 2 set
+  char error[2][kSlots][1024] = {};
   int status[kCommMaxRanks] = {};
   std::atomic<int> done[kCommMaxRanks] = {};
 };
@@ -66,11 +71,12 @@ struct World::Impl {
 
   bool aborted() const { return shared->aborted.load(std::memory_order_relaxed) != 0; }
   void abort() { shared->aborted.store(1); }
-  void record_error(const std::string& msg) {
+  void record_error(int rank, const std::string& msg, int cls = 0) {
+    const int slot = rank >= 0 && rank < kCommMaxRanks ? rank : SharedState::kSlots - 1;
     int expected = 0;
-    if (!shared->error_state.compare_exchange_strong(expected, 1)) return;
-    std::snprintf(shared->error, sizeof shared->error, "%s", msg.c_str());
-    shared->error_state.store(2);
+    if (!shared->error_state[cls][slot].compare_exchange_strong(expected, 1)) return;
+    std::snprintf(shared->error[cls][slot], sizeof shared->error[cls][slot], "%s", msg.c_str());
+    shared->error_state[cls][slot].store(2);
   }
   // Process mode: the configured fault, if it is this rank's and `at` now.
   void maybe_fault(Config::FaultAt at) const {
@@ -232,7 +238,7 @@ bool pld_rt_signal_wait_ge(int32_t* cell, int32_t value, int32_t row, int32_t co
                     row, col, value, v);
       std::fprintf(stderr, "pld-runtime: %s\n", msg);
       if (w) {
-        w->record_error(msg);
+        w->record_error(tl_block ? tl_block->rank : -1, msg, 1);
         w->abort();
       }
       return false;
@@ -488,10 +494,12 @@ std::vector<int> World::run(const std::function<int(int, rt::Orchestration&)>& b
 }
 
 std::string World::error_message() const {
-  if (impl_->shared->error_state.load() != 2) return "";
-  return impl_->shared->error;
+  for (int c = 0; c < 2; ++c)
+    for (int i = 0; i < SharedState::kSlots; ++i)
+      if (impl_->shared->error_state[c][i].load() == 2) return impl_->shared->error[c][i];
+  return "";
 }
-void World::record_error(const std::string& message) { impl_->record_error(message); }
+void World::record_error(const std::string& message) { impl_->record_error(impl_->child_rank, message); }
 long World::blocks_started() const { return impl_->shared->blocks_started.load(); }
 std::vector<CopyRecord> World::copies() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
@@ -531,7 +539,7 @@ int Orchestration::submit(const Task& task) {
   if (!fn) {
     std::snprintf(msg, sizeof msg, "rank %d: no kernel registered as '%s'", state_->rank,
                   task.kernel_name().c_str());
-    w->record_error(msg);
+    w->record_error(state_->rank, msg);
     return latch_error(PLD_ERROR_UNKNOWN_KERNEL);
   }
 
@@ -540,7 +548,7 @@ int Orchestration::submit(const Task& task) {
   if (nblocks < 1) {
     std::snprintf(msg, sizeof msg, "rank %d: kernel '%s': block_num %d < 1", state_->rank,
                   task.kernel_name().c_str(), nblocks);
-    w->record_error(msg);
+    w->record_error(state_->rank, msg);
     return latch_error(SIMPLER_ERROR_INVALID_ARGS);
   }
   const int capacity = std::max(1, w->config.aiv_capacity);
@@ -548,7 +556,7 @@ int Orchestration::submit(const Task& task) {
     std::snprintf(msg, sizeof msg,
                   "rank %d: kernel '%s': sync-start launch of %d blocks exceeds the %d AIV cores",
                   state_->rank, task.kernel_name().c_str(), nblocks, capacity);
-    w->record_error(msg);
+    w->record_error(state_->rank, msg);
     return latch_error(SIMPLER_FATAL_SYNC_START_OVER_CAPACITY);
   }
 
@@ -602,7 +610,7 @@ int Orchestration::fail(int code, const char* message) {
   // the HOST rail's pld.host.require is (pld-host: error ...): a run's refusal
   // is never silent.
   if (status() == 0) std::fprintf(stderr, "pld-runtime: error %d: %s\n", code, message ? message : "");
-  state_->world->record_error(message ? message : "");
+  state_->world->record_error(state_->rank, message ? message : "");
   return latch_error(code);
 }
 

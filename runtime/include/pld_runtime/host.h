@@ -105,10 +105,13 @@ class World {
   // How each rank ended in the last run() (all kFinished in thread mode).
   std::vector<RankEnd> rank_ends() const;
 
-  // The first fatal / timeout / invalid-args message of this world ("" if none).
+  // The first fatal / invalid-args message of the lowest rank that recorded one, else the
+  // first signal-wait timeout message of the lowest such rank ("" if none): which rank thread
+  // or process got there first does not change it, and a timeout that follows a peer's failure
+  // does not hide the failure.
   std::string error_message() const;
-  // Records `message` as the world's error message unless one is already recorded (first wins;
-  // seen by the launcher in process mode).
+  // Records `message` for error_message() (a failure of no particular rank, or in a rank
+  // process of that rank; the first per rank wins; seen by the launcher in process mode).
   void record_error(const std::string& message);
   // Number of kernel block instances that have started running.
   long blocks_started() const;
