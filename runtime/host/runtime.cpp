@@ -410,6 +410,16 @@ std::vector<int> World::run(const std::function<int(int, rt::Orchestration&)>& b
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != launcher) _exit(1);
         w->child_rank = r;
+        // fork() leaves a shared mapping's page tables empty: without this every first touch of
+        // a window page (the peers' included) in this process would be a page fault inside the
+        // kernels. Prefault them all, as a thread-mode run's warm windows are.
+#ifdef MADV_POPULATE_WRITE
+        if (madvise(w->window_map, w->window_map_bytes, MADV_POPULATE_WRITE) != 0)
+#endif
+        {
+          for (uint64_t i = 0; i < w->window_map_bytes; i += 4096)
+            (void)*static_cast<volatile char*>(static_cast<char*>(w->window_map) + i);
+        }
         int st_code = 0;
         try {
           w->maybe_fault(Config::FaultAt::kBefore);
