@@ -356,3 +356,43 @@ fn pld_sim_killed_mid_run_leaves_nothing() {
         .collect();
     assert!(leaked.is_empty(), "/dev/shm entries left: {leaked:?}");
 }
+
+#[test]
+fn sixteen_ranks_of_sixteen_blocks_as_processes_within_twice_the_threads_time() {
+    // The launcher is not the limit: P = 16 ranks × L = 16 blocks, 20 exchanges back to back,
+    // the best of three runs per mode (what pld-sim reports on stderr as the run's wall time).
+    let counts: Vec<String> = (0..16)
+        .map(|s| {
+            let row: Vec<String> = (0..16).map(|d| ((s * 3 + d) % 5).to_string()).collect();
+            format!("[{}]", row.join(","))
+        })
+        .collect();
+    let json = format!(
+        r#"{{"ranks": 16, "core_num": 16, "dtype": "f32", "max_recv": 4, "row_elems": 8, "repeat": 20, "send_counts": [{}]}}"#,
+        counts.join(",")
+    );
+    let wall = |envs: &[(&str, &str)]| -> f64 {
+        (0..3)
+            .map(|_| {
+                let (out, _) = run_sim(&json, envs);
+                assert_eq!(result(&out, "P16").status, "ok");
+                let err = String::from_utf8_lossy(&out.stderr).to_string();
+                let ms = err
+                    .split("ran in ")
+                    .nth(1)
+                    .and_then(|t| t.split(" ms").next())
+                    .and_then(|t| t.parse::<f64>().ok());
+                ms.unwrap_or_else(|| panic!("no wall time in {err}"))
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let _ = wall(&[]); // build
+    let procs = wall(&[]);
+    let threads = wall(&[("PLD_SIM_RANKS_AS", "threads")]);
+    eprintln!("P16 x L16, 20 exchanges: processes {procs:.1} ms, threads {threads:.1} ms");
+    // A little slack for a loaded machine's noise at this scale (tens of ms).
+    assert!(
+        procs <= 2.0 * threads + 50.0,
+        "processes {procs:.1} ms vs threads {threads:.1} ms"
+    );
+}
