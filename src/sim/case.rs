@@ -1067,4 +1067,60 @@ mod tests {
             Some(Operand::Target)
         );
     }
+
+    #[test]
+    fn fault_and_timeout_keys() {
+        let with =
+            |extra: &str| OK.replace("\"row_elems\": 5", &format!("\"row_elems\": 5, {extra}"));
+        let c = Case::from_json(OK).unwrap();
+        assert_eq!((c.timeout_ms, c.fault), (DEFAULT_TIMEOUT_MS, None));
+        let c = Case::from_json(&with(
+            r#""timeout_ms": 1500, "fault": {"rank": 1, "kind": "hang", "at": "inside"}"#,
+        ))
+        .unwrap();
+        assert_eq!(c.timeout_ms, 1500);
+        assert_eq!(
+            c.fault,
+            Some(Fault {
+                rank: 1,
+                kind: FaultKind::Hang,
+                at: FaultAt::Inside
+            })
+        );
+        assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
+        assert_eq!(
+            run_params(false, 1500, c.fault),
+            "ranks_as processes\ntimeout_ms 1500\nfault 1 hang inside\n"
+        );
+        for (extra, want) in [
+            (
+                r#""timeout_ms": 0"#,
+                "timeout_ms must be an integer in 1..86400000",
+            ),
+            (r#""timeout_ms": "1""#, "timeout_ms must be an integer"),
+            (r#""fault": 1"#, "fault must be an object"),
+            (
+                r#""fault": {"rank": 9, "kind": "crash", "at": "before"}"#,
+                "fault.rank must be an integer in 0..",
+            ),
+            (
+                r#""fault": {"rank": 0, "kind": "boom", "at": "before"}"#,
+                "fault.kind must be",
+            ),
+            (
+                r#""fault": {"rank": 0, "kind": "exit", "at": "during"}"#,
+                "fault.at must be",
+            ),
+            (
+                r#""fault": {"rank": 0, "kind": "exit", "at": "after", "x": 1}"#,
+                "fault: unknown key 'x'",
+            ),
+        ] {
+            assert!(
+                err(&with(extra)).contains(want),
+                "{extra}: {}",
+                err(&with(extra))
+            );
+        }
+    }
 }
