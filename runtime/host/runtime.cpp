@@ -48,6 +48,9 @@ struct SharedState {
   char error[2][kSlots][1024] = {};
   int status[kCommMaxRanks] = {};
   std::atomic<int> done[kCommMaxRanks] = {};
+  // Process mode: rank processes ready to run their body (a start gate: the bodies start
+  // together, as threads would, not one fork apart).
+  alignas(64) std::atomic<int32_t> ready{0};
 };
 
 struct World::Impl {
@@ -400,6 +403,7 @@ std::vector<int> World::run(const std::function<int(int, rt::Orchestration&)>& b
       w->shared->status[r] = 0;
       w->shared->done[r].store(0);
     }
+    w->shared->ready.store(0);
     std::fflush(nullptr);
     const pid_t launcher = getpid();
     std::vector<pid_t> pids(P, -1);
@@ -419,6 +423,16 @@ std::vector<int> World::run(const std::function<int(int, rt::Orchestration&)>& b
         {
           for (uint64_t i = 0; i < w->window_map_bytes; i += 4096)
             (void)*static_cast<volatile char*>(static_cast<char*>(w->window_map) + i);
+        }
+        // The start gate: every rank process forked and prefaulted before any body runs.
+        {
+          auto* ready = reinterpret_cast<int32_t*>(&w->shared->ready);
+          int32_t v = __atomic_add_fetch(ready, 1, __ATOMIC_SEQ_CST);
+          if (v == P) {
+            futex_wake_all(ready);
+          } else {
+            while ((v = __atomic_load_n(ready, __ATOMIC_ACQUIRE)) < P) futex_wait(ready, v, 20);
+          }
         }
         int st_code = 0;
         try {
