@@ -262,9 +262,6 @@ class Host {
   }
 
   World& world_;
-  int local_ = -1;
-  rt::Orchestration* local_orch_ = nullptr;
-  int local_first_ = 0;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::vector<std::deque<Item>> queues_;
@@ -272,6 +269,9 @@ class Host {
   bool closed_ = false;
   int status_ = 0;
   std::string message_;
+  int local_ = -1;                            // process mode: this rank process's device
+  rt::Orchestration* local_orch_ = nullptr;  // and its orchestration
+  int local_first_ = 0;
 };
 
 // The type of a generated HOST orchestrator: returns 0 or the code it failed with.
