@@ -838,7 +838,12 @@ fn bench_untyped(
         "iters {iters}\nwarmup {warmup}\ntimed_kernel {}\n",
         case_kernel(case)
     );
-    let text = match drive(tc, &sim, case, &params(case, "bench", &extra))? {
+    // A benchmark is not bounded by the default timeout_ms (many runs in one driver).
+    let unbounded = Case {
+        timeout_ms: 86_400_000,
+        ..case.clone()
+    };
+    let text = match drive(tc, &sim, &unbounded, &params(case, "bench", &extra))? {
         Driven::Done(text) => text,
         Driven::Killed => {
             return Err(format!(
