@@ -682,9 +682,12 @@ fn generated_pipeline_under_thread_sanitizer() {
     let dir = scratch("tsan");
     let flags = PathBuf::from("-fsanitize=thread -g");
     let opts = PathBuf::from("halt_on_error=1 second_deadlock_stack=1");
+    // The ranks as threads of one process, where TSan sees every rank's accesses.
+    let threads = PathBuf::from("threads");
     let env = [
         ("PLD_SIM_CXXFLAGS", flags.as_path()),
         ("TSAN_OPTIONS", opts.as_path()),
+        ("PLD_SIM_RANKS_AS", threads.as_path()),
     ];
     let picks = [
         "repeat:P4_L8_f32",

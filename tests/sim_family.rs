@@ -212,6 +212,8 @@ fn family_under_thread_sanitizer() {
     let env = [
         ("PLD_SIM_CXXFLAGS", "-fsanitize=thread -g"),
         ("TSAN_OPTIONS", "halt_on_error=1 second_deadlock_stack=1"),
+        // The ranks as threads of one process, where TSan sees every rank's accesses.
+        ("PLD_SIM_RANKS_AS", "threads"),
     ];
     let picks = [
         "allreduce:sum_f32_P4_L2",

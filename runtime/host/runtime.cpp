@@ -1,9 +1,15 @@
 // The host (CPU) implementation of the pld runtime: ranks and blocks are threads, windows are
 // shared memory, signal cells are real atomics, waits park on a futex and time out.
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +23,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -27,6 +34,25 @@
 namespace pld {
 namespace host {
 
+// The state every rank (thread or process) of a World updates: in a MAP_SHARED anonymous mapping,
+// so rank processes forked by World::run share it with the launcher.
+struct SharedState {
+  std::atomic<int> aborted{0};
+  std::atomic<long> blocks_started{0};
+  // One message slot per rank (first wins per rank) and one for messages of no rank, in two
+  // classes: refusals and failures (class 0), and signal-wait timeouts (class 1, usually the
+  // consequence of a peer's failure). error_message() is the lowest slot's of class 0, else of
+  // class 1, so which rank thread or process got there first does not change it.
+  static constexpr int kSlots = kCommMaxRanks + 1;
+  std::atomic<int> error_state[2][kSlots] = {};  // 0 none, 1 being written, 2 set
+  char error[2][kSlots][1024] = {};
+  int status[kCommMaxRanks] = {};
+  std::atomic<int> done[kCommMaxRanks] = {};
+  // Process mode: rank processes ready to run their body (a start gate: the bodies start
+  // together, as threads would, not one fork apart).
+  alignas(64) std::atomic<int32_t> ready{0};
+};
+
 struct World::Impl {
   int ranks = 0;
   uint64_t window_bytes = 0;
@@ -34,18 +60,41 @@ struct World::Impl {
   Config config;
   int timeout_ms = 20000;
   std::vector<void*> windows;
+  void* window_map = nullptr;  // process mode: the one shm mapping holding every window
+  uint64_t window_map_bytes = 0;
   std::vector<std::unique_ptr<CommContext>> comms;
   std::map<std::string, KernelFn> kernels;
 
-  std::atomic<bool> aborted{false};
-  std::atomic<long> blocks_started{0};
-  mutable std::mutex mu;  // guards error and copies
-  std::string error;
+  SharedState* shared = nullptr;
+  std::vector<std::pair<void*, uint64_t>> shared_allocs;
+  std::vector<RankEnd> ends;
+  int child_rank = -1;  // in a rank process: its rank
+  mutable std::mutex mu;  // guards copies
   std::vector<CopyRecord> copies;
 
-  void record_error(const std::string& msg) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (error.empty()) error = msg;
+  bool aborted() const { return shared->aborted.load(std::memory_order_relaxed) != 0; }
+  void abort() { shared->aborted.store(1); }
+  void record_error(int rank, const std::string& msg, int cls = 0) {
+    const int slot = rank >= 0 && rank < kCommMaxRanks ? rank : SharedState::kSlots - 1;
+    int expected = 0;
+    if (!shared->error_state[cls][slot].compare_exchange_strong(expected, 1)) return;
+    std::snprintf(shared->error[cls][slot], sizeof shared->error[cls][slot], "%s", msg.c_str());
+    shared->error_state[cls][slot].store(2);
+  }
+  // Process mode: the configured fault, if it is this rank's and `at` now.
+  void maybe_fault(Config::FaultAt at) const {
+    if (!config.rank_processes || child_rank < 0 || child_rank != config.fault_rank ||
+        config.fault_at != at)
+      return;
+    switch (config.fault_kind) {
+      case Config::FaultKind::kCrash:
+        kill(getpid(), SIGKILL);
+        for (;;) pause();
+      case Config::FaultKind::kExit:
+        _exit(0);
+      case Config::FaultKind::kHang:
+        for (;;) pause();
+    }
   }
 };
 
@@ -94,22 +143,36 @@ std::map<std::string, pld::host::KernelFn>& registry() {
 }
 
 // ---- Parking: waiters count per address bucket, futex wait / wake on the cell itself. ----
+// The buckets live in a MAP_SHARED mapping made before any rank process is forked, and the futex
+// operations are the shared (not _PRIVATE) ones, so a post in one rank process wakes a waiter in
+// another (the windows are one shared mapping, at the same address in every rank process).
 struct alignas(64) Bucket {
   std::atomic<int> waiters{0};
 };
-Bucket g_buckets[256];
+Bucket* buckets() {
+  static Bucket* b = [] {
+    void* p = mmap(nullptr, sizeof(Bucket) * 256, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                   -1, 0);
+    if (p == MAP_FAILED) {
+      std::fprintf(stderr, "pld-runtime: cannot map the wait buckets\n");
+      std::abort();
+    }
+    return new (p) Bucket[256];
+  }();
+  return b;
+}
 Bucket& bucket_of(const void* addr) {
   auto a = reinterpret_cast<uintptr_t>(addr);
-  return g_buckets[(a >> 2) * 0x9E3779B97F4A7C15ull >> 56];
+  return buckets()[(a >> 2) * 0x9E3779B97F4A7C15ull >> 56];
 }
 
 void futex_wait(int32_t* addr, int32_t expected, int timeout_ms) {
   timespec ts;
   ts.tv_sec = timeout_ms / 1000;
   ts.tv_nsec = static_cast<long>(timeout_ms % 1000) * 1000000L;
-  syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, expected, &ts, nullptr, 0);
+  syscall(SYS_futex, addr, FUTEX_WAIT, expected, &ts, nullptr, 0);
 }
-void futex_wake_all(int32_t* addr) { syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0); }
+void futex_wake_all(int32_t* addr) { syscall(SYS_futex, addr, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0); }
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -139,6 +202,7 @@ int32_t pld_rt_block_num(void) { return tl_block ? tl_block->nblocks : 1; }
 void pld_rt_signal_add(int32_t* cell, int32_t delta) {
   __atomic_fetch_add(cell, delta, __ATOMIC_SEQ_CST);
   if (bucket_of(cell).waiters.load(std::memory_order_seq_cst) > 0) futex_wake_all(cell);
+  if (tl_block) tl_block->world->maybe_fault(pld::host::Config::FaultAt::kInside);
 }
 
 bool pld_rt_signal_wait_ge(int32_t* cell, int32_t value, int32_t row, int32_t col) {
@@ -158,7 +222,7 @@ bool pld_rt_signal_wait_ge(int32_t* cell, int32_t value, int32_t row, int32_t co
   const auto deadline = start + std::chrono::milliseconds(timeout_ms);
   Bucket& b = bucket_of(cell);
   for (;;) {
-    if (w && w->aborted.load(std::memory_order_relaxed)) return false;
+    if (w && w->aborted()) return false;
     b.waiters.fetch_add(1, std::memory_order_seq_cst);
     int32_t v = __atomic_load_n(cell, __ATOMIC_SEQ_CST);
     if (v < value) futex_wait(cell, v, 20);
@@ -177,8 +241,8 @@ bool pld_rt_signal_wait_ge(int32_t* cell, int32_t value, int32_t row, int32_t co
                     row, col, value, v);
       std::fprintf(stderr, "pld-runtime: %s\n", msg);
       if (w) {
-        w->record_error(msg);
-        w->aborted.store(true);
+        w->record_error(tl_block ? tl_block->rank : -1, msg, 1);
+        w->abort();
       }
       return false;
     }
@@ -223,12 +287,38 @@ World::World(int ranks, uint64_t window_bytes, Config config) : impl_(new Impl) 
   impl_->window_bytes = window_bytes;
   impl_->config = config;
   impl_->timeout_ms = default_timeout_ms(config);
-  for (int r = 0; r < ranks; ++r) {
-    void* p = mmap(nullptr, window_bytes ? window_bytes : 1, PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::runtime_error("pld::host::World: mmap failed");
-    impl_->windows.push_back(p);
+  (void)buckets();  // mapped before any fork
+  impl_->shared = new (shared_alloc(sizeof(SharedState))) SharedState();
+  if (config.rank_processes) {
+    // One POSIX shared-memory object holds every window (page-aligned, zero-filled). It is
+    // unlinked as soon as it is mapped: the mapping (inherited by the forked rank processes)
+    // keeps it alive, and no /dev/shm entry is left whatever ends the run.
+    const uint64_t stride = ((window_bytes ? window_bytes : 1) + 4095) / 4096 * 4096;
+    impl_->window_map_bytes = stride * static_cast<uint64_t>(ranks);
+    static std::atomic<int> serial{0};
+    char name[96];
+    std::snprintf(name, sizeof name, "/pld-world-%d-%d", static_cast<int>(getpid()), serial.fetch_add(1));
+    int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0) throw std::runtime_error(std::string("pld::host::World: shm_open failed: ") + std::strerror(errno));
+    void* p = MAP_FAILED;
+    if (ftruncate(fd, static_cast<off_t>(impl_->window_map_bytes)) == 0)
+      p = mmap(nullptr, impl_->window_map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    const int err = errno;
+    shm_unlink(name);
+    close(fd);
+    if (p == MAP_FAILED)
+      throw std::runtime_error(std::string("pld::host::World: shared windows: ") + std::strerror(err));
+    impl_->window_map = p;
+    for (int r = 0; r < ranks; ++r) impl_->windows.push_back(static_cast<char*>(p) + stride * r);
+  } else {
+    for (int r = 0; r < ranks; ++r) {
+      void* p = mmap(nullptr, window_bytes ? window_bytes : 1, PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) throw std::runtime_error("pld::host::World: mmap failed");
+      impl_->windows.push_back(p);
+    }
   }
+  impl_->ends.assign(ranks, RankEnd{});
   for (int r = 0; r < ranks; ++r) {
     auto c = std::make_unique<CommContext>();
     c->rankId = static_cast<uint32_t>(r);
@@ -240,8 +330,26 @@ World::World(int ranks, uint64_t window_bytes, Config config) : impl_(new Impl) 
 }
 
 World::~World() {
-  for (void* p : impl_->windows) munmap(p, impl_->window_bytes ? impl_->window_bytes : 1);
+  if (impl_->window_map) {
+    munmap(impl_->window_map, impl_->window_map_bytes);
+  } else {
+    for (void* p : impl_->windows) munmap(p, impl_->window_bytes ? impl_->window_bytes : 1);
+  }
+  impl_->shared = nullptr;
+  for (auto& m : impl_->shared_allocs) munmap(m.first, m.second);
 }
+
+bool World::rank_processes() const { return impl_->config.rank_processes; }
+
+void* World::shared_alloc(uint64_t bytes) {
+  const uint64_t n = bytes ? bytes : 1;
+  void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::runtime_error("pld::host::World: shared_alloc failed");
+  impl_->shared_allocs.emplace_back(p, n);
+  return p;
+}
+
+std::vector<RankEnd> World::rank_ends() const { return impl_->ends; }
 
 int World::ranks() const { return impl_->ranks; }
 const Config& World::config() const { return impl_->config; }
@@ -261,7 +369,139 @@ CommContext* World::comm(int rank) const { return impl_->comms.at(rank).get(); }
 
 void World::register_kernel(const std::string& name, KernelFn fn) { impl_->kernels[name] = fn; }
 
+namespace {
+
+std::string how_ended(int wstatus) {
+  char buf[128];
+  if (WIFSIGNALED(wstatus)) {
+    const int sig = WTERMSIG(wstatus);
+    std::snprintf(buf, sizeof buf, "killed by signal %d (%s)", sig, strsignal(sig));
+  } else if (WIFEXITED(wstatus)) {
+    std::snprintf(buf, sizeof buf, "exited with status %d before its orchestration finished",
+                  WEXITSTATUS(wstatus));
+  } else {
+    std::snprintf(buf, sizeof buf, "ended (wait status 0x%x)", wstatus);
+  }
+  return buf;
+}
+
+int64_t mono_ms() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+}  // namespace
+
 std::vector<int> World::run(const std::function<int(int, rt::Orchestration&)>& body) {
+  Impl* w = impl_.get();
+  w->ends.assign(w->ranks, RankEnd{});
+  if (w->config.rank_processes) {
+    // One process per rank, forked from here (the calling thread is the only one they inherit).
+    const int P = w->ranks;
+    for (int r = 0; r < P; ++r) {
+      w->shared->status[r] = 0;
+      w->shared->done[r].store(0);
+    }
+    w->shared->ready.store(0);
+    std::fflush(nullptr);
+    const pid_t launcher = getpid();
+    std::vector<pid_t> pids(P, -1);
+    for (int r = 0; r < P; ++r) {
+      const pid_t pid = fork();
+      if (pid == 0) {
+        // A rank process ends with its launcher, whatever ends the launcher.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != launcher) _exit(1);
+        w->child_rank = r;
+        // fork() leaves a shared mapping's page tables empty: without this every first touch of
+        // a window page (the peers' included) in this process would be a page fault inside the
+        // kernels. Prefault them all, as a thread-mode run's warm windows are.
+#ifdef MADV_POPULATE_WRITE
+        if (madvise(w->window_map, w->window_map_bytes, MADV_POPULATE_WRITE) != 0)
+#endif
+        {
+          for (uint64_t i = 0; i < w->window_map_bytes; i += 4096)
+            (void)*static_cast<volatile char*>(static_cast<char*>(w->window_map) + i);
+        }
+        // The start gate: every rank process forked and prefaulted before any body runs.
+        {
+          auto* ready = reinterpret_cast<int32_t*>(&w->shared->ready);
+          int32_t v = __atomic_add_fetch(ready, 1, __ATOMIC_SEQ_CST);
+          if (v == P) {
+            futex_wake_all(ready);
+          } else {
+            while ((v = __atomic_load_n(ready, __ATOMIC_ACQUIRE)) < P) futex_wait(ready, v, 20);
+          }
+        }
+        int st_code = 0;
+        try {
+          w->maybe_fault(Config::FaultAt::kBefore);
+          rt::RankState st{w, r, 0, {}};
+          rt::Orchestration orch(&st);
+          const int rc = body(r, orch);
+          st_code = rc != 0 ? rc : orch.status();
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "pld-runtime: rank %d: %s\n", r, e.what());
+          _exit(3);
+        }
+        w->maybe_fault(Config::FaultAt::kAfter);
+        w->shared->status[r] = st_code;
+        w->shared->done[r].store(1);
+        _exit(0);
+      }
+      if (pid < 0) {
+        for (int q = 0; q < r; ++q) kill(pids[q], SIGKILL);
+        for (int q = 0; q < r; ++q) waitpid(pids[q], nullptr, 0);
+        throw std::runtime_error(std::string("pld::host::World: fork failed: ") + std::strerror(errno));
+      }
+      pids[r] = pid;
+    }
+    const int64_t start = mono_ms();
+    const int limit = w->config.run_timeout_ms;
+    std::vector<bool> running(P, true);
+    int left = P;
+    long nap_us = 50;
+    while (left > 0) {
+      bool reaped = false;
+      for (int r = 0; r < P; ++r) {
+        if (!running[r]) continue;
+        int ws = 0;
+        const pid_t got = waitpid(pids[r], &ws, WNOHANG);
+        if (got == 0) continue;
+        running[r] = false;
+        --left;
+        reaped = true;
+        if (got == pids[r] && WIFEXITED(ws) && WEXITSTATUS(ws) == 0 && w->shared->done[r].load()) continue;
+        w->ends[r].kind = RankEnd::kFailed;
+        w->ends[r].how = got == pids[r] ? how_ended(ws) : "lost (waitpid failed)";
+        w->abort();  // the others stop waiting for it
+      }
+      if (left == 0) break;
+      if (limit > 0 && mono_ms() - start >= limit) {
+        for (int r = 0; r < P; ++r)
+          if (running[r]) kill(pids[r], SIGKILL);
+        for (int r = 0; r < P; ++r) {
+          if (!running[r]) continue;
+          waitpid(pids[r], nullptr, 0);
+          running[r] = false;
+          w->ends[r].kind = RankEnd::kTimedOut;
+          w->ends[r].how = "still running after " + std::to_string(limit) + " ms";
+        }
+        w->abort();
+        break;
+      }
+      if (reaped) nap_us = 50;
+      timespec ts{0, nap_us * 1000};
+      nanosleep(&ts, nullptr);
+      nap_us = std::min(nap_us * 2, 2000L);
+    }
+    std::vector<int> status(P, 0);
+    for (int r = 0; r < P; ++r)
+      status[r] = w->ends[r].kind == RankEnd::kFinished ? w->shared->status[r] : kRankFailedStatus;
+    return status;
+  }
+
   std::vector<int> status(impl_->ranks, 0);
   std::vector<std::thread> threads;
   threads.reserve(impl_->ranks);
@@ -278,10 +518,13 @@ std::vector<int> World::run(const std::function<int(int, rt::Orchestration&)>& b
 }
 
 std::string World::error_message() const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->error;
+  for (int c = 0; c < 2; ++c)
+    for (int i = 0; i < SharedState::kSlots; ++i)
+      if (impl_->shared->error_state[c][i].load() == 2) return impl_->shared->error[c][i];
+  return "";
 }
-long World::blocks_started() const { return impl_->blocks_started.load(); }
+void World::record_error(const std::string& message) { impl_->record_error(impl_->child_rank, message); }
+long World::blocks_started() const { return impl_->shared->blocks_started.load(); }
 std::vector<CopyRecord> World::copies() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   return impl_->copies;
@@ -320,7 +563,7 @@ int Orchestration::submit(const Task& task) {
   if (!fn) {
     std::snprintf(msg, sizeof msg, "rank %d: no kernel registered as '%s'", state_->rank,
                   task.kernel_name().c_str());
-    w->record_error(msg);
+    w->record_error(state_->rank, msg);
     return latch_error(PLD_ERROR_UNKNOWN_KERNEL);
   }
 
@@ -329,7 +572,7 @@ int Orchestration::submit(const Task& task) {
   if (nblocks < 1) {
     std::snprintf(msg, sizeof msg, "rank %d: kernel '%s': block_num %d < 1", state_->rank,
                   task.kernel_name().c_str(), nblocks);
-    w->record_error(msg);
+    w->record_error(state_->rank, msg);
     return latch_error(SIMPLER_ERROR_INVALID_ARGS);
   }
   const int capacity = std::max(1, w->config.aiv_capacity);
@@ -337,7 +580,7 @@ int Orchestration::submit(const Task& task) {
     std::snprintf(msg, sizeof msg,
                   "rank %d: kernel '%s': sync-start launch of %d blocks exceeds the %d AIV cores",
                   state_->rank, task.kernel_name().c_str(), nblocks, capacity);
-    w->record_error(msg);
+    w->record_error(state_->rank, msg);
     return latch_error(SIMPLER_FATAL_SYNC_START_OVER_CAPACITY);
   }
 
@@ -374,7 +617,7 @@ int Orchestration::submit(const Task& task) {
         }
         BlockCtx ctx{w, state_->rank, first + i, nblocks};
         tl_block = &ctx;
-        w->blocks_started.fetch_add(1);
+        w->shared->blocks_started.fetch_add(1);
         fn(args.data());
         tl_block = nullptr;
       });
@@ -382,7 +625,7 @@ int Orchestration::submit(const Task& task) {
     for (auto& t : blocks) t.join();
   }
 
-  if (w->aborted.load()) return latch_error(PLD_ERROR_WAIT_TIMEOUT);
+  if (w->aborted()) return latch_error(PLD_ERROR_WAIT_TIMEOUT);
   return 0;
 }
 
@@ -391,7 +634,7 @@ int Orchestration::fail(int code, const char* message) {
   // the HOST rail's pld.host.require is (pld-host: error ...): a run's refusal
   // is never silent.
   if (status() == 0) std::fprintf(stderr, "pld-runtime: error %d: %s\n", code, message ? message : "");
-  state_->world->record_error(message ? message : "");
+  state_->world->record_error(state_->rank, message ? message : "");
   return latch_error(code);
 }
 

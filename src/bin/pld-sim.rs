@@ -11,6 +11,11 @@
 //!                                           plain op on the same counts, in the same run
 //! ```
 //!
+//! Every form takes `--ranks-as processes|threads` (anywhere; default processes, or
+//! `$PLD_SIM_RANKS_AS`): one process per rank over shared-memory windows, or the ranks as threads
+//! of one process (the ThreadSanitizer slices use threads). A single case reports its run's wall
+//! time on stderr (`pld-sim: ran in N ms, ranks as processes`); the matrices print each entry's.
+//!
 //! Exit status: 0 when the case ran (whatever its status), 2 for a malformed case or usage, 1 when
 //! pld-sim itself failed (a tool missing, the generated tree not compiling, a matrix entry
 //! failing).
@@ -24,7 +29,7 @@ use pld::sim::matrix::{self, Pattern};
 use pld::sim::run::{bench, run_case, write_output};
 use pld::sim::toolchain::Toolchain;
 
-const USAGE: &str = "usage: pld-sim CASE.json|- [-o RESULT.json]\n       \
+const USAGE: &str = "usage: pld-sim CASE.json|- [-o RESULT.json]   (any form: [--ranks-as processes|threads])\n       \
                      pld-sim --matrix [full|ci|family|family-ci] [--filter SUBSTR] [--list]\n       \
                      pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N] [--indexed]\n\
                      exit: 0 the case ran (whatever its status), 2 a malformed case or usage, 1 pld-sim failed";
@@ -50,7 +55,16 @@ fn default_sigpipe() {
 
 fn main() -> ExitCode {
     default_sigpipe();
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(i) = args.iter().position(|a| a == "--ranks-as") {
+        let mode = args.get(i + 1).cloned().unwrap_or_default();
+        if mode != "processes" && mode != "threads" {
+            return usage_error("--ranks-as needs processes or threads");
+        }
+        // Read by Toolchain::discover (single-threaded here).
+        unsafe { std::env::set_var("PLD_SIM_RANKS_AS", &mode) };
+        args.drain(i..i + 2);
+    }
     match args.first().map(String::as_str) {
         None | Some("-h") | Some("--help") => {
             println!("{USAGE}");
@@ -64,6 +78,20 @@ fn main() -> ExitCode {
         Some("--bench") => bench_main(&args[1..]),
         Some(_) => case_main(&args),
     }
+}
+
+/// `pld-sim: ran in N ms, ranks as processes|threads` on stderr (the simulator's run, from its
+/// start to its exit; 0 when nothing ran, e.g. a compile_error).
+fn report_wall(tc: &Toolchain) {
+    eprintln!(
+        "pld-sim: ran in {:.1} ms, ranks as {}",
+        pld::sim::run::last_run_wall().as_secs_f64() * 1e3,
+        if tc.ranks_as_threads {
+            "threads"
+        } else {
+            "processes"
+        }
+    );
 }
 
 fn toolchain() -> Result<Toolchain, ExitCode> {
@@ -131,6 +159,7 @@ fn case_main(args: &[String]) -> ExitCode {
     };
     match run_case(&tc, &case) {
         Ok(result) => {
+            report_wall(&tc);
             let mut json = result.to_json(case.dtype).to_string();
             json.push('\n');
             match write_output(output.as_deref(), &json) {
@@ -164,6 +193,7 @@ fn family_case_main(input: &str, value: &serde_json::Value, output: Option<PathB
     };
     match run_family(&tc, &case) {
         Ok(result) => {
+            report_wall(&tc);
             let mut json = result.to_json(&case);
             json.push('\n');
             match write_output(output.as_deref(), &json) {

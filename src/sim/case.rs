@@ -188,9 +188,157 @@ pub struct Case {
     /// domain runs its own `chip_pipeline` (the module of [`Case::domain_case`]) over devices
     /// `0..N` with `rankNum = N`.
     pub domains: Vec<Domain>,
+    /// `timeout_ms`: the wall-clock bound of the run (default [`DEFAULT_TIMEOUT_MS`]); past it
+    /// every rank still running is ended and the status is `timeout`.
+    pub timeout_ms: i64,
+    /// `fault`: a rank that crashes, hangs or exits early (process mode only).
+    pub fault: Option<Fault>,
 }
 
-const KEYS: [&str; 16] = [
+/// The default `timeout_ms`.
+pub const DEFAULT_TIMEOUT_MS: i64 = 60000;
+
+/// How a faulty rank ends (`fault.kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// The rank SIGKILLs itself.
+    Crash,
+    /// The rank blocks forever.
+    Hang,
+    /// The rank exits 0 early.
+    Exit,
+}
+
+/// Where a faulty rank ends (`fault.at`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultAt {
+    /// Before the collective (before the rank's orchestration body).
+    Before,
+    /// Inside the kernel, right after the rank's first signal post.
+    Inside,
+    /// After the collective (after the body returned).
+    After,
+}
+
+/// The `fault` case key: `{"rank": r, "kind": "crash" | "hang" | "exit", "at": "before" |
+/// "inside" | "after"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// The rank (device) that fails.
+    pub rank: usize,
+    /// How.
+    pub kind: FaultKind,
+    /// Where.
+    pub at: FaultAt,
+}
+
+impl FaultKind {
+    /// The key's word.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Crash => "crash",
+            FaultKind::Hang => "hang",
+            FaultKind::Exit => "exit",
+        }
+    }
+}
+
+impl FaultAt {
+    /// The key's word.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultAt::Before => "before",
+            FaultAt::Inside => "inside",
+            FaultAt::After => "after",
+        }
+    }
+}
+
+/// Parses the `timeout_ms` and `fault` keys (shared by every case kind, the family's too):
+/// `timeout_ms` in 1..=86400000, `fault.rank` in 0..ranks.
+pub fn run_keys(obj: &Map<String, Value>, ranks: usize) -> Result<(i64, Option<Fault>), String> {
+    let timeout_ms = match obj.get("timeout_ms") {
+        None | Some(Value::Null) => DEFAULT_TIMEOUT_MS,
+        Some(v) => match v.as_i64() {
+            Some(n) if (1..=86_400_000).contains(&n) => n,
+            _ => {
+                return Err(format!(
+                    "timeout_ms must be an integer in 1..86400000, got {v}"
+                ));
+            }
+        },
+    };
+    let fault = match obj.get("fault") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(f)) => {
+            if let Some(k) = f
+                .keys()
+                .find(|k| !["rank", "kind", "at"].contains(&k.as_str()))
+            {
+                return Err(format!("fault: unknown key '{k}' (known: rank, kind, at)"));
+            }
+            let rank = match f.get("rank").and_then(Value::as_i64) {
+                Some(r) if (0..ranks as i64).contains(&r) => r as usize,
+                _ => {
+                    return Err(format!(
+                        "fault.rank must be an integer in 0..{ranks}, got {}",
+                        f.get("rank").map_or("nothing".into(), |v| v.to_string())
+                    ));
+                }
+            };
+            let kind = match f.get("kind").and_then(Value::as_str) {
+                Some("crash") => FaultKind::Crash,
+                Some("hang") => FaultKind::Hang,
+                Some("exit") => FaultKind::Exit,
+                _ => {
+                    return Err(format!(
+                        "fault.kind must be \"crash\", \"hang\" or \"exit\", got {}",
+                        f.get("kind").map_or("nothing".into(), |v| v.to_string())
+                    ));
+                }
+            };
+            let at = match f.get("at").and_then(Value::as_str) {
+                Some("before") => FaultAt::Before,
+                Some("inside") => FaultAt::Inside,
+                Some("after") => FaultAt::After,
+                _ => {
+                    return Err(format!(
+                        "fault.at must be \"before\", \"inside\" or \"after\", got {}",
+                        f.get("at").map_or("nothing".into(), |v| v.to_string())
+                    ));
+                }
+            };
+            Some(Fault { rank, kind, at })
+        }
+        Some(v) => {
+            return Err(format!(
+                "fault must be an object {{rank, kind, at}}, got {v}"
+            ));
+        }
+    };
+    Ok((timeout_ms, fault))
+}
+
+/// The driver params lines of `timeout_ms` and `fault` (process mode), and `ranks_as`.
+pub fn run_params(threads: bool, timeout_ms: i64, fault: Option<Fault>) -> String {
+    let mut s = format!(
+        "ranks_as {}\ntimeout_ms {timeout_ms}\n",
+        if threads { "threads" } else { "processes" }
+    );
+    if let Some(f) = fault {
+        s.push_str(&format!(
+            "fault {} {} {}\n",
+            f.rank,
+            f.kind.name(),
+            f.at.name()
+        ));
+    }
+    s
+}
+
+const KEYS: [&str; 18] = [
+    "timeout_ms",
+    "fault",
     "ranks",
     "core_num",
     "dtype",
@@ -249,8 +397,12 @@ impl Case {
             return Err(format!("ranks must be in 1..16, got {ranks}"));
         }
         let ranks = ranks as usize;
+        let (timeout_ms, fault) = run_keys(obj, ranks)?;
         if obj.get("domains").is_some_and(|v| !v.is_null()) {
-            return Case::with_domains(obj, ranks);
+            let mut case = Case::with_domains(obj, ranks)?;
+            case.timeout_ms = timeout_ms;
+            case.fault = fault;
+            return Ok(case);
         }
         let op = match obj.get("op") {
             None | Some(Value::Null) => Op::AllToAllV,
@@ -465,6 +617,8 @@ impl Case {
             input_rows,
             index,
             domains: Vec::new(),
+            timeout_ms,
+            fault,
         };
         // The default S is B, which a huge core_num makes huge (an explicit S was checked above).
         if signal_stride.is_none()
@@ -538,6 +692,7 @@ impl Case {
             }
             let mut sub = obj.clone();
             sub.remove("domains");
+            sub.remove("fault");
             sub.insert("ranks".into(), n.into());
             sub.insert(
                 "send_counts".into(),
@@ -609,6 +764,15 @@ impl Case {
         }
         if let Some(index) = &self.index {
             obj.insert("index".into(), serde_json::json!(index));
+        }
+        if self.timeout_ms != DEFAULT_TIMEOUT_MS {
+            obj.insert("timeout_ms".into(), self.timeout_ms.into());
+        }
+        if let Some(f) = self.fault {
+            obj.insert(
+                "fault".into(),
+                serde_json::json!({"rank": f.rank, "kind": f.kind.name(), "at": f.at.name()}),
+            );
         }
         Value::Object(obj)
     }
@@ -902,5 +1066,61 @@ mod tests {
             Case::from_json(&ok).unwrap().non_contiguous,
             Some(Operand::Target)
         );
+    }
+
+    #[test]
+    fn fault_and_timeout_keys() {
+        let with =
+            |extra: &str| OK.replace("\"row_elems\": 5", &format!("\"row_elems\": 5, {extra}"));
+        let c = Case::from_json(OK).unwrap();
+        assert_eq!((c.timeout_ms, c.fault), (DEFAULT_TIMEOUT_MS, None));
+        let c = Case::from_json(&with(
+            r#""timeout_ms": 1500, "fault": {"rank": 1, "kind": "hang", "at": "inside"}"#,
+        ))
+        .unwrap();
+        assert_eq!(c.timeout_ms, 1500);
+        assert_eq!(
+            c.fault,
+            Some(Fault {
+                rank: 1,
+                kind: FaultKind::Hang,
+                at: FaultAt::Inside
+            })
+        );
+        assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
+        assert_eq!(
+            run_params(false, 1500, c.fault),
+            "ranks_as processes\ntimeout_ms 1500\nfault 1 hang inside\n"
+        );
+        for (extra, want) in [
+            (
+                r#""timeout_ms": 0"#,
+                "timeout_ms must be an integer in 1..86400000",
+            ),
+            (r#""timeout_ms": "1""#, "timeout_ms must be an integer"),
+            (r#""fault": 1"#, "fault must be an object"),
+            (
+                r#""fault": {"rank": 9, "kind": "crash", "at": "before"}"#,
+                "fault.rank must be an integer in 0..",
+            ),
+            (
+                r#""fault": {"rank": 0, "kind": "boom", "at": "before"}"#,
+                "fault.kind must be",
+            ),
+            (
+                r#""fault": {"rank": 0, "kind": "exit", "at": "during"}"#,
+                "fault.at must be",
+            ),
+            (
+                r#""fault": {"rank": 0, "kind": "exit", "at": "after", "x": 1}"#,
+                "fault: unknown key 'x'",
+            ),
+        ] {
+            assert!(
+                err(&with(extra)).contains(want),
+                "{extra}: {}",
+                err(&with(extra))
+            );
+        }
     }
 }

@@ -418,6 +418,8 @@ mod tests {
             input_rows: None,
             index: None,
             domains: Vec::new(),
+            timeout_ms: crate::sim::case::DEFAULT_TIMEOUT_MS,
+            fault: None,
         }
     }
 
@@ -669,6 +671,7 @@ mod tests {
             ranks: expected(c)
                 .into_iter()
                 .map(|g| RankResult {
+                    failed: false,
                     recv_counts: g.recv_counts,
                     target: g.target,
                     signal: vec![vec![0; c.stride() as usize]; c.ranks],
@@ -704,6 +707,7 @@ mod tests {
             let sub = c.domain_case(d);
             let mut devices = ok_result(&sub).ranks;
             let zero = RankResult {
+                failed: false,
                 recv_counts: vec![0; sub.ranks],
                 target: vec![vec![0.0; 3]; sub.ranks * 2],
                 signal: vec![vec![0; sub.stride() as usize]; sub.ranks],

@@ -165,6 +165,8 @@ pub fn case(p: usize, l: i64, dtype: DType, mr: i64, re: i64, pattern: Pattern, 
         input_rows: None,
         index: None,
         domains: Vec::new(),
+        timeout_ms: super::case::DEFAULT_TIMEOUT_MS,
+        fault: None,
     }
 }
 

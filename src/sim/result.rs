@@ -1,7 +1,8 @@
 //! The pld-sim result JSON: `{"status", "code", "message", "blocks", "ranks": [{"recv_counts",
 //! "target", "signal"}]}`; a case with `domains` has `"ranks": []` and a last key `"domains":
 //! [{"ranks": N, "blocks": B, "devices": [W × {"recv_counts", "target", "signal"}]}]` (one entry
-//! per world device, the domain's windows on it; devices N.. are outside the domain).
+//! per world device, the domain's windows on it; devices N.. are outside the domain). A rank that
+//! failed or was ended at the timeout (status `rank_failed` / `timeout`) is `{"failed": true}`.
 
 use crate::sim::SimError;
 use serde_json::{Map, Value, json};
@@ -9,8 +10,11 @@ use serde_json::{Map, Value, json};
 use super::case::DType;
 
 /// What one rank holds after the run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RankResult {
+    /// The rank died, exited early or was ended at the timeout: its entry is `{"failed": true}`
+    /// and the other fields are empty.
+    pub failed: bool,
     /// `recv_counts[src]`.
     pub recv_counts: Vec<i64>,
     /// `P * max_recv` rows of `row_elems` values (f32 or i8 values, exactly representable).
@@ -49,6 +53,9 @@ pub struct SimResult {
 }
 
 fn rank_json(r: &RankResult, dtype: DType) -> Value {
+    if r.failed {
+        return json!({"failed": true});
+    }
     let target: Vec<Value> = r
         .target
         .iter()
@@ -77,6 +84,12 @@ fn rank_from_json(r: &Value, what: &str) -> Result<RankResult, String> {
             })
             .collect()
     };
+    if r.get("failed") == Some(&Value::Bool(true)) {
+        return Ok(RankResult {
+            failed: true,
+            ..RankResult::default()
+        });
+    }
     let get = |k: &str| r.get(k).ok_or_else(|| format!("{what} without '{k}'"));
     let target = get("target")?
         .as_array()
@@ -100,6 +113,7 @@ fn rank_from_json(r: &Value, what: &str) -> Result<RankResult, String> {
         .map(|row| ints(row, "signal row"))
         .collect::<Result<Vec<_>, String>>()?;
     Ok(RankResult {
+        failed: false,
         recv_counts: ints(get("recv_counts")?, "recv_counts")?,
         target,
         signal,
@@ -221,11 +235,18 @@ mod tests {
             code: 0,
             message: "m".into(),
             blocks: 4,
-            ranks: vec![RankResult {
-                recv_counts: vec![1, 0],
-                target: vec![vec![1.0, -2.0], vec![0.0, 3.0]],
-                signal: vec![vec![0, 0], vec![0, 0]],
-            }],
+            ranks: vec![
+                RankResult {
+                    failed: false,
+                    recv_counts: vec![1, 0],
+                    target: vec![vec![1.0, -2.0], vec![0.0, 3.0]],
+                    signal: vec![vec![0, 0], vec![0, 0]],
+                },
+                RankResult {
+                    failed: true,
+                    ..RankResult::default()
+                },
+            ],
             domains: Vec::new(),
         };
         for dt in [DType::F32, DType::I8] {
@@ -233,6 +254,11 @@ mod tests {
             assert_eq!(SimResult::from_json(&text).unwrap(), r);
         }
         assert!(r.to_json(DType::I8).to_string().contains("[[1,-2],[0,3]]"));
+        assert!(
+            r.to_json(DType::I8)
+                .to_string()
+                .ends_with(r#"{"failed":true}]}"#)
+        );
         assert!(
             r.to_json(DType::F32)
                 .to_string()

@@ -5,11 +5,13 @@ use crate::sim::SimError;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
-use super::case::{Case, DType, Op};
+use super::case::{Case, DType, Fault, Op, run_params};
 use super::chip_pipeline::chip_pipeline;
 use super::result::{DomainResult, RankResult, SimResult};
 use super::toolchain::{BuildError, Simulator, Toolchain};
@@ -82,6 +84,152 @@ fn shared_params(case: &Case, mode: &str) -> String {
     s
 }
 
+/// How the simulator process ended.
+pub(crate) enum Driven {
+    /// It exited 0: its output file's text.
+    Done(String),
+    /// pld-sim's own bound (`timeout_ms`, plus a grace period in process mode, where the driver
+    /// enforces `timeout_ms` itself) passed: the simulator's process group was killed.
+    Killed,
+}
+
+/// The grace pld-sim gives a process-mode driver past `timeout_ms` before killing it (the driver
+/// ends its rank processes at `timeout_ms` and reports them itself).
+const GRACE_MS: u64 = 3000;
+
+/// Runs a simulator binary `PARAMS OUT` in its own process group, bounded by `timeout_ms` (+
+/// [`GRACE_MS`] when `grace`); past the bound the whole group is killed. Rank processes also die
+/// with their driver (PR_SET_PDEATHSIG), and the driver with pld-sim.
+pub(crate) fn run_bounded(
+    binary: &Path,
+    dir: &Path,
+    params_text: &str,
+    timeout_ms: i64,
+    grace: bool,
+) -> Result<Driven, String> {
+    let params_path = dir.join("params.txt");
+    let out_path = dir.join("out.txt");
+    let err_path = dir.join("stderr.txt");
+    fs::write(&params_path, params_text).map_err(|e| e.to_string())?;
+    let err_file =
+        fs::File::create(&err_path).map_err(|e| format!("{}: {e}", err_path.display()))?;
+    let start = Instant::now();
+    let mut child = Command::new(binary)
+        .arg(&params_path)
+        .arg(&out_path)
+        .stdin(Stdio::null())
+        .stdout(err_file.try_clone().map_err(|e| e.to_string())?)
+        .stderr(err_file)
+        .process_group(0)
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
+    let bound = Duration::from_millis(timeout_ms.max(1) as u64 + if grace { GRACE_MS } else { 0 });
+    let mut nap = Duration::from_micros(100);
+    let status = loop {
+        if let Some(st) = child.try_wait().map_err(|e| e.to_string())? {
+            break st;
+        }
+        if start.elapsed() >= bound {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .stderr(Stdio::null())
+                .status();
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(Driven::Killed);
+        }
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(5));
+    };
+    let wall = start.elapsed();
+    LAST_WALL_US.store(wall.as_micros() as u64, Ordering::Relaxed);
+    if !status.success() {
+        return Err(format!(
+            "the simulator {} failed ({status}):\n{}",
+            binary.display(),
+            fs::read_to_string(&err_path).unwrap_or_default()
+        ));
+    }
+    let text = fs::read_to_string(&out_path).map_err(|e| format!("{}: {e}", out_path.display()))?;
+    Ok(Driven::Done(text))
+}
+
+/// The `end <r> finished|failed|timeout <how>` lines of a driver's output as a fault outcome:
+/// `Some((status, message))` when a rank failed (`rank_failed`) or was ended at the timeout
+/// (`timeout`), code 6; and the ranks whose entry is `{"failed": true}`.
+pub(crate) fn fault_outcome(
+    text: &str,
+    timeout_ms: i64,
+    what: &str,
+) -> (Option<(&'static str, String)>, Vec<usize>) {
+    let mut failed = Vec::new();
+    let mut timed_out = Vec::new();
+    let mut unfinished = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("end ") else {
+            continue;
+        };
+        let mut it = rest.splitn(3, ' ');
+        let (Some(r), Some(kind)) = (it.next().and_then(|r| r.parse::<usize>().ok()), it.next())
+        else {
+            continue;
+        };
+        let how = it.next().unwrap_or("").trim().to_string();
+        match kind {
+            "failed" => failed.push(format!("{what} {r} {how}")),
+            "timeout" => timed_out.push(r),
+            _ => continue,
+        }
+        unfinished.push(r);
+    }
+    let outcome = if !failed.is_empty() {
+        let mut m = failed.join("; ");
+        if !timed_out.is_empty() {
+            let _ = write!(
+                m,
+                "; still running at the timeout ({timeout_ms} ms): {what}s {timed_out:?}"
+            );
+        }
+        Some(("rank_failed", m))
+    } else if !timed_out.is_empty() {
+        Some((
+            "timeout",
+            format!(
+                "the run did not end within timeout_ms = {timeout_ms} ms: {what}s {timed_out:?} still running, ended"
+            ),
+        ))
+    } else {
+        None
+    };
+    (outcome, unfinished)
+}
+
+/// The result of a run pld-sim had to kill (a thread-mode hang, or a driver that outlived
+/// its own bound): `timeout`, code 6.
+pub(crate) fn killed_result(threads: bool, timeout_ms: i64, blocks: i64) -> SimResult {
+    SimResult::without_ranks(
+        "timeout",
+        6,
+        format!(
+            "the run did not end within timeout_ms = {timeout_ms} ms{}: the simulator was killed, ranks unknown",
+            if threads {
+                " (ranks as threads)"
+            } else {
+                " (+ the driver's grace)"
+            }
+        ),
+        blocks,
+    )
+}
+
+/// Refuses a `fault` in thread mode (a crash there ends every rank).
+fn check_mode(tc: &Toolchain, fault: Option<Fault>) -> Result<(), String> {
+    if tc.ranks_as_threads && fault.is_some() {
+        return Err("a case with 'fault' needs ranks as processes (not --ranks-as threads)".into());
+    }
+    Ok(())
+}
+
 fn params(case: &Case, mode: &str, extra: &str) -> String {
     let mut s = shared_params(case, mode);
     let _ = writeln!(s, "stride {}", case.stride());
@@ -112,27 +260,35 @@ fn params(case: &Case, mode: &str, extra: &str) -> String {
     s
 }
 
-/// Runs the driver; returns its output file's text.
-fn drive(tc: &Toolchain, sim: &Simulator, params_text: &str) -> Result<String, String> {
+/// Runs the driver with the case's mode, timeout and fault lines appended to `params_text`.
+fn drive(
+    tc: &Toolchain,
+    sim: &Simulator,
+    case: &Case,
+    params_text: &str,
+) -> Result<Driven, String> {
+    check_mode(tc, case.fault)?;
     let scratch = Scratch::new(tc)?;
-    let params_path = scratch.0.join("params.txt");
-    let out_path = scratch.0.join("out.txt");
-    fs::write(&params_path, params_text).map_err(|e| e.to_string())?;
-    let out = Command::new(&sim.binary)
-        .arg(&params_path)
-        .arg(&out_path)
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", sim.binary.display()))?;
-    if !out.status.success() {
-        return Err(format!(
-            "the simulator {} failed ({}):\n{}{}",
-            sim.binary.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr),
-            String::from_utf8_lossy(&out.stdout)
-        ));
-    }
-    fs::read_to_string(&out_path).map_err(|e| format!("{}: {e}", out_path.display()))
+    let text = format!(
+        "{params_text}{}",
+        run_params(tc.ranks_as_threads, case.timeout_ms, case.fault)
+    );
+    let driven = run_bounded(
+        &sim.binary,
+        &scratch.0,
+        &text,
+        case.timeout_ms,
+        !tc.ranks_as_threads,
+    )?;
+    Ok(driven)
+}
+
+/// The wall time of the last simulator run of this process, in µs (what `pld-sim` reports).
+static LAST_WALL_US: AtomicU64 = AtomicU64::new(0);
+
+/// The wall time of the last simulator run (driver start to exit) in this process.
+pub fn last_run_wall() -> Duration {
+    Duration::from_micros(LAST_WALL_US.load(Ordering::Relaxed))
 }
 
 /// The driver's output, keyed lines.
@@ -189,6 +345,7 @@ fn parse_output_shaped(case: &Case, devices: usize, text: &str) -> Result<Driver
             }
             "rank" => {
                 cur = Some(RankResult {
+                    failed: false,
                     recv_counts: Vec::new(),
                     target: Vec::new(),
                     signal: Vec::new(),
@@ -231,6 +388,7 @@ fn parse_output_shaped(case: &Case, devices: usize, text: &str) -> Result<Driver
                     .ok_or_else(|| bad("signal before rank"))?
                     .signal = vals.chunks(s).map(|c| c.to_vec()).collect();
             }
+            "end" => {}
             "staged" => {
                 cur.as_ref().ok_or_else(|| bad("staged before rank"))?;
                 out.staged.push(rest.trim() == "1");
@@ -269,8 +427,18 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         Ok(sim) => sim,
         Err(compile_error) => return Ok(compile_error),
     };
-    let text = drive(tc, &sim, &params(case, "run", ""))?;
+    let text = match drive(tc, &sim, case, &params(case, "run", ""))? {
+        Driven::Done(text) => text,
+        Driven::Killed => {
+            return Ok(killed_result(
+                tc.ranks_as_threads,
+                case.timeout_ms,
+                case.blocks(),
+            ));
+        }
+    };
     let out = parse_output(case, &text)?;
+    let (fault, unfinished) = fault_outcome(&text, case.timeout_ms, "rank");
 
     let started: Vec<String> = out
         .kernels
@@ -279,8 +447,13 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         .collect();
     let started = format!("kernel blocks started: {}", started.join(" "));
     let first_bad = out.status.iter().position(|&s| s != 0);
-    let (status, code, message) = match first_bad {
-        None => {
+    let (status, code, message) = match (first_bad, fault) {
+        (_, Some((status, what))) => (
+            status,
+            6,
+            format!("{what}; rank statuses {:?}; {started}", out.status),
+        ),
+        (None, None) => {
             if let Some(r) = out.ranks.iter().position(|(_, m)| !m) {
                 return Err(format!(
                     "rank {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
@@ -306,7 +479,7 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
                 ),
             )
         }
-        Some(r) => {
+        (Some(r), None) => {
             let code = out.status[r];
             let what = if out.error.is_empty() {
                 match code {
@@ -335,7 +508,21 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         code,
         message,
         blocks: case.blocks(),
-        ranks: out.ranks.into_iter().map(|(r, _)| r).collect(),
+        ranks: out
+            .ranks
+            .into_iter()
+            .enumerate()
+            .map(|(i, (r, _))| {
+                if unfinished.contains(&i) {
+                    RankResult {
+                        failed: true,
+                        ..RankResult::default()
+                    }
+                } else {
+                    r
+                }
+            })
+            .collect(),
         domains: Vec::new(),
     })
 }
@@ -391,7 +578,17 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         Ok(sim) => sim,
         Err(compile_error) => return Ok(compile_error),
     };
-    let text = drive(tc, &sim, &domain_params(case))?;
+    let text = match drive(tc, &sim, case, &domain_params(case))? {
+        Driven::Done(text) => text,
+        Driven::Killed => {
+            return Ok(killed_result(
+                tc.ranks_as_threads,
+                case.timeout_ms,
+                case.blocks(),
+            ));
+        }
+    };
+    let (fault, unfinished) = fault_outcome(&text, case.timeout_ms, "device");
     let w = case.ranks;
     let bad = |what: &str| format!("malformed simulator output: {what}");
     // Split the output at the `domain d` lines: the head (status, error, kernels) is parsed as a
@@ -429,6 +626,7 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
                     .collect::<Result<_, _>>()?
             }
             "error" => error = rest.trim().to_string(),
+            "end" => {}
             "kernel" => {
                 let (name, n) = rest.split_once(' ').ok_or_else(|| bad("kernel line"))?;
                 kernels.insert(
@@ -455,7 +653,7 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         let head = format!("status {}\n", vec!["0"; w].join(" "));
         let out = parse_output_shaped(&sub, w, &(head + section))?;
         for (r, (_, matches)) in out.ranks.iter().enumerate() {
-            if r < sub.ranks && !matches && status.iter().all(|&s| s == 0) {
+            if r < sub.ranks && !matches && status.iter().all(|&s| s == 0) && fault.is_none() {
                 return Err(format!(
                     "domain {d}, device {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
                 ));
@@ -466,7 +664,21 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         domains.push(DomainResult {
             ranks: sub.ranks,
             blocks: sub.blocks(),
-            devices: out.ranks.into_iter().map(|(r, _)| r).collect(),
+            devices: out
+                .ranks
+                .into_iter()
+                .enumerate()
+                .map(|(i, (r, _))| {
+                    if unfinished.contains(&i) {
+                        RankResult {
+                            failed: true,
+                            ..RankResult::default()
+                        }
+                    } else {
+                        r
+                    }
+                })
+                .collect(),
         });
     }
     let started: Vec<String> = kernels.iter().map(|(k, n)| format!("{k}={n}")).collect();
@@ -475,8 +687,13 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         .iter()
         .map(|d| format!("{} ranks x {} blocks", d.ranks, d.blocks))
         .collect();
-    let (status_name, code, message) = match status.iter().position(|&s| s != 0) {
-        None => (
+    let (status_name, code, message) = match (status.iter().position(|&s| s != 0), fault) {
+        (_, Some((name, what))) => (
+            name,
+            6,
+            format!("{what}; device statuses {status:?}; {started}"),
+        ),
+        (None, None) => (
             "ok",
             0,
             format!(
@@ -485,7 +702,7 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
                 case.repeat as i64 * case.exchanges_per_call()
             ),
         ),
-        Some(r) => {
+        (Some(r), None) => {
             let code = status[r];
             let what = if error.is_empty() {
                 format!("device {r}: the orchestration returned {code}")
@@ -621,7 +838,20 @@ fn bench_untyped(
         "iters {iters}\nwarmup {warmup}\ntimed_kernel {}\n",
         case_kernel(case)
     );
-    let text = drive(tc, &sim, &params(case, "bench", &extra))?;
+    // A benchmark is not bounded by the default timeout_ms (many runs in one driver).
+    let unbounded = Case {
+        timeout_ms: 86_400_000,
+        ..case.clone()
+    };
+    let text = match drive(tc, &sim, &unbounded, &params(case, "bench", &extra))? {
+        Driven::Done(text) => text,
+        Driven::Killed => {
+            return Err(format!(
+                "the bench run outlived timeout_ms = {}",
+                case.timeout_ms
+            ));
+        }
+    };
     let mut r = BenchResult {
         ranks: case.ranks,
         blocks: case.blocks(),

@@ -71,6 +71,9 @@ pub struct Toolchain {
     /// Extra compile and link flags ($PLD_SIM_CXXFLAGS, whitespace-separated; e.g.
     /// `-fsanitize=thread -g`), after `-std=c++17 -O2 -pthread`.
     pub extra_flags: Vec<String>,
+    /// Run the ranks as threads of one process (`--ranks-as threads`, or `$PLD_SIM_RANKS_AS` =
+    /// `threads`) instead of one process per rank (the default).
+    pub ranks_as_threads: bool,
     /// What identifies the compiler in the object and binary keys (see [`Toolchain::cxx_identity`]).
     cxx_id: std::sync::OnceLock<String>,
 }
@@ -244,6 +247,7 @@ impl Toolchain {
             cache,
             cxx,
             extra_flags,
+            ranks_as_threads: std::env::var("PLD_SIM_RANKS_AS").is_ok_and(|v| v == "threads"),
             cxx_id: std::sync::OnceLock::new(),
         })
     }

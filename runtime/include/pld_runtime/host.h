@@ -28,9 +28,38 @@ struct Config {
   int aiv_capacity = 48;
   // Signal-wait timeout; negative = $PLD_WAIT_TIMEOUT_MS, else 20000.
   int wait_timeout_ms = -1;
-  // Record every pld_rt_copy (rank, block, dst, src, bytes); see World::copies().
+  // Record every pld_rt_copy (rank, block, dst, src, bytes); see World::copies(). Thread mode
+  // only (a rank process's records stay in that process).
   bool trace_copies = false;
+
+  // Ranks as processes: World::run forks one process per rank (its blocks are threads of it),
+  // and the windows live in one POSIX shared-memory object that every rank process maps (created
+  // and unlinked at once by the World, so no /dev/shm entry outlives it on any path). Memory
+  // outside the windows is private to each rank process: a kernel that reaches a peer other than
+  // through CommContext::windowsIn faults or reads its own stale copy. Default: threads.
+  bool rank_processes = false;
+  // Process mode: wall-clock bound of one World::run in ms (0 = none). Past it every rank process
+  // still running is killed (SIGKILL) and reported as RankEnd::kTimedOut.
+  int run_timeout_ms = 0;
+  // Process mode: fault injection for tests. Rank `fault_rank` (-1 = none) crashes (SIGKILL
+  // itself), hangs (blocks forever) or exits 0 early, `fault_at` before its orchestration body,
+  // inside a kernel (right after the rank's first signal post) or after the body.
+  enum class FaultKind { kCrash, kHang, kExit };
+  enum class FaultAt { kBefore, kInside, kAfter };
+  int fault_rank = -1;
+  FaultKind fault_kind = FaultKind::kCrash;
+  FaultAt fault_at = FaultAt::kBefore;
 };
+
+// How a rank ended in the last World::run (process mode; in thread mode every rank finishes).
+struct RankEnd {
+  enum Kind { kFinished, kFailed, kTimedOut };
+  Kind kind = kFinished;
+  std::string how;  // "" when finished, else e.g. "killed by signal 9 (Killed)"
+};
+
+// The status World::run reports for a rank that failed or was timed out (process mode).
+constexpr int kRankFailedStatus = 6;
 
 struct CopyRecord {
   int rank;
@@ -62,10 +91,28 @@ class World {
   // Runs `body(rank, orch)` for every rank concurrently and waits for all of them. Returns each
   // rank's status: the body's return value, or the code latched in its Orchestration if the body
   // returned 0.
+  // In process mode each body runs in its own forked process (so whatever it writes outside
+  // the windows and shared_alloc() memory stays there); a rank that dies, exits before its body
+  // returned or outlives Config::run_timeout_ms gets kRankFailedStatus, see rank_ends().
   std::vector<int> run(const std::function<int(int rank, rt::Orchestration& orch)>& body);
 
-  // The first fatal / timeout / invalid-args message of this world ("" if none).
+  // True when ranks run as processes (Config::rank_processes).
+  bool rank_processes() const;
+  // Zero-filled memory shared by every rank process and the launcher (driver bookkeeping such as
+  // counters and per-rank reports; not a window). In thread mode plain memory. Lives as long as
+  // the World.
+  void* shared_alloc(uint64_t bytes);
+  // How each rank ended in the last run() (all kFinished in thread mode).
+  std::vector<RankEnd> rank_ends() const;
+
+  // The first fatal / invalid-args message of the lowest rank that recorded one, else the
+  // first signal-wait timeout message of the lowest such rank ("" if none): which rank thread
+  // or process got there first does not change it, and a timeout that follows a peer's failure
+  // does not hide the failure.
   std::string error_message() const;
+  // Records `message` for error_message() (a failure of no particular rank, or in a rank
+  // process of that rank; the first per rank wins; seen by the launcher in process mode).
+  void record_error(const std::string& message);
   // Number of kernel block instances that have started running.
   long blocks_started() const;
   std::vector<CopyRecord> copies() const;

@@ -61,6 +61,11 @@ struct HostArgs {
 class Host {
  public:
   explicit Host(World& world) : world_(world), queues_(world.ranks()) {}
+  // The host entry as one rank process runs it (ranks as processes, see run_host_entry): every
+  // rank process runs the whole entry, and only the dispatches to device `local` execute, at
+  // once, on that rank's orchestration `orch`; the others are checked and dropped.
+  Host(World& world, int local, rt::Orchestration* orch)
+      : world_(world), queues_(world.ranks()), local_(local), local_orch_(orch) {}
   Host(const Host&) = delete;
   Host& operator=(const Host&) = delete;
 
@@ -169,6 +174,13 @@ class Host {
     item.comms.assign(comms.begin(), comms.end());
     item.scalars.assign(scalars.begin(), scalars.end());
     item.block_num = static_cast<int>(block_num);
+    if (local_orch_) {
+      // Process mode: this rank process runs its own device's dispatches, in order.
+      if (device != local_) return 0;
+      const int rc = run_item(item, *local_orch_);
+      if (rc != 0 && local_first_ == 0) local_first_ = rc;
+      return 0;
+    }
     std::lock_guard<std::mutex> lock(mu_);
     queues_[static_cast<size_t>(device)].push_back(std::move(item));
     cv_.notify_all();
@@ -211,21 +223,12 @@ class Host {
         item = std::move(q.front());
         q.pop_front();
       }
-      std::vector<rt::Tensor*> tensor_ptrs;
-      for (auto& t : item.tensors) tensor_ptrs.push_back(&t);
-      rt::OrchArgs args;
-      args.tensors = tensor_ptrs.data();
-      args.num_tensors = static_cast<int>(tensor_ptrs.size());
-      args.comms = item.comms.data();
-      args.num_comms = static_cast<int>(item.comms.size());
-      args.scalars = item.scalars.data();
-      args.num_scalars = static_cast<int>(item.scalars.size());
-      args.dispatch_block_num = item.block_num;
-      int rc = item.fn(&orch, &args);
-      if (rc == 0) rc = orch.status();
+      const int rc = run_item(item, orch);
       if (rc != 0 && first == 0) first = rc;
     }
   }
+  // Process mode: the first non-zero status of this rank's own dispatches.
+  int local_status() const { return local_first_; }
   void close() {
     std::lock_guard<std::mutex> lock(mu_);
     closed_ = true;
@@ -242,6 +245,22 @@ class Host {
     int block_num = 0;
   };
 
+  static int run_item(Item& item, rt::Orchestration& orch) {
+    std::vector<rt::Tensor*> tensor_ptrs;
+    for (auto& t : item.tensors) tensor_ptrs.push_back(&t);
+    rt::OrchArgs args;
+    args.tensors = tensor_ptrs.data();
+    args.num_tensors = static_cast<int>(tensor_ptrs.size());
+    args.comms = item.comms.data();
+    args.num_comms = static_cast<int>(item.comms.size());
+    args.scalars = item.scalars.data();
+    args.num_scalars = static_cast<int>(item.scalars.size());
+    args.dispatch_block_num = item.block_num;
+    int rc = item.fn(&orch, &args);
+    if (rc == 0) rc = orch.status();
+    return rc;
+  }
+
   World& world_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
@@ -250,6 +269,9 @@ class Host {
   bool closed_ = false;
   int status_ = 0;
   std::string message_;
+  int local_ = -1;                            // process mode: this rank process's device
+  rt::Orchestration* local_orch_ = nullptr;  // and its orchestration
+  int local_first_ = 0;
 };
 
 // The type of a generated HOST orchestrator: returns 0 or the code it failed with.
@@ -260,9 +282,31 @@ using HostEntryFn = int (*)(Host* host, const HostArgs* args);
 // result is the entry's code if non-zero, else the first non-zero device status (in device
 // order), else 0. `device_status` (optional) receives each device's status, `message` the host
 // entry's failure message, else the first failure message a device recorded.
+//
+// With ranks as processes (Config::rank_processes) every rank process runs the whole entry, and
+// executes only its own device's dispatches (Host(world, device, orch)); the host entry's
+// windows are allocated alike in every process (symmetric, deterministic), and a failure the
+// entry latches is that rank's status, its message recorded in the world.
 inline int run_host_entry(World& world, HostEntryFn entry, const HostArgs& args,
                           std::vector<int>* device_status = nullptr,
                           std::string* message = nullptr) {
+  if (world.rank_processes()) {
+    std::vector<int> statuses = world.run([&](int rank, rt::Orchestration& orch) {
+      Host local(world, rank, &orch);
+      const int rc = entry(&local, &args);
+      if (rc != 0) {
+        if (!local.message().empty()) world.record_error(local.message());
+        return rc;
+      }
+      return local.local_status();
+    });
+    if (device_status) *device_status = statuses;
+    if (message) *message = world.error_message();
+    for (int s : statuses) {
+      if (s != 0) return s;
+    }
+    return 0;
+  }
   Host host(world);
   std::vector<int> statuses;
   std::thread devices([&] {

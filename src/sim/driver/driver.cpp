@@ -45,10 +45,22 @@
 // (`staged`: the staging window's first payload bytes are the rank's input and the send_counts
 // window's first P counts its send row, i.e. a stage_step of the first exchange ran and nothing
 // overwrote the staging window since; what a refused first exchange leaves.)
+// In process mode (`ranks_as processes`, the default pld-sim writes) every rank line above is
+// produced from what the rank process left: the windows (one shared mapping) and the per-rank
+// `staged` / `out_matches` flags and kernel counters, which the rank writes into World::shared_alloc
+// memory at the end of its body. The input payload is written by the rank itself inside its body
+// (in its own process), so no rank process holds a peer's input. After `status` the driver prints
+// one `end <r> finished|failed|timeout <how>` line per rank (how each rank ended; a failed or
+// timed-out rank's status is 6). Params for this: `ranks_as processes|threads`, `timeout_ms N`
+// (the bound of one World::run, process mode), `fault <rank> crash|hang|exit before|inside|after`.
 // (mode bench): per timed iteration `timing <memcpy ns> <exchange ns>` (the best single-thread
 // memcpy of one rank's input just before the exchange, and the exchange), `verified 0|1` (the
 // last exchange delivered every chunk), status, error.
+#include <sys/prctl.h>
+
 #include <algorithm>
+#include <csignal>
+#include <new>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -73,14 +85,23 @@ namespace {
 
 constexpr int kMaxKernels = 32;
 
-std::atomic<long> g_blocks[kMaxKernels];
+// Kernel block counters, in World::shared_alloc memory (rank processes count into it).
+std::atomic<long>* g_blocks = nullptr;
 int g_timed = -1;  // index of the kernel whose block spans are recorded (bench mode)
-std::mutex g_span_mu;
 struct Span {
   int rank, block;
   int64_t start, end;  // ns
 };
-std::vector<Span> g_spans;  // one per block of the timed kernel
+// One per block of the timed kernel, in shared memory: `g_span_count` entries of `g_spans`.
+constexpr int kMaxSpans = 1 << 16;
+Span* g_spans = nullptr;
+std::atomic<int>* g_span_count = nullptr;
+
+// Test hooks (the cross-rank addressing mutant of tests/sim.rs): a rank's local input as this
+// process knows it (null until the rank's body, in this process, filled it), and the rank whose
+// window holds an address.
+const void* g_rank_input[64];
+std::vector<std::pair<const char*, const char*>> g_window_ranges;
 
 int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -102,8 +123,8 @@ void tramp(int64_t* args) {
     const int64_t t0 = now_ns();
     pld_sim_kernels[I].fn(args);
     const int64_t t1 = now_ns();
-    std::lock_guard<std::mutex> lock(g_span_mu);
-    g_spans.push_back(Span{rank, block, t0, t1});
+    const int n = g_span_count->fetch_add(1);
+    if (n < kMaxSpans) g_spans[n] = Span{rank, block, t0, t1};
   } else {
     pld_sim_kernels[I].fn(args);
   }
@@ -130,6 +151,10 @@ struct Params {
   std::string non_contiguous = "none";
   std::vector<int32_t> send_counts;  // [src * P + dst]
   int iters = 5, warmup = 2;
+  bool processes = false;  // ranks_as processes
+  int timeout_ms = 0;
+  int fault_rank = -1;
+  std::string fault_kind, fault_at;
   std::string timed_kernel;
   bool has_core_num = false;  // a `core_num` line: chip_pipeline takes it as scalar 0
   int64_t core_num = 0;
@@ -165,6 +190,13 @@ Params read_params(const char* path) {
     else if (key == "iters") ls >> p.iters;
     else if (key == "warmup") ls >> p.warmup;
     else if (key == "timed_kernel") ls >> p.timed_kernel;
+    else if (key == "ranks_as") {
+      std::string m;
+      ls >> m;
+      if (m != "processes" && m != "threads") die("ranks_as must be processes or threads");
+      p.processes = m == "processes";
+    } else if (key == "timeout_ms") ls >> p.timeout_ms;
+    else if (key == "fault") ls >> p.fault_rank >> p.fault_kind >> p.fault_at;
     else if (key == "core_num") {
       p.has_core_num = true;
       if (!(ls >> p.core_num)) die("bad value for core_num");
@@ -289,6 +321,49 @@ void bind_args(RankArgs& R, int ntensors, pld::CommContext* ctx, const Params& p
   }
 }
 
+// The World's configuration from the params (mode, timeout, fault).
+pld::host::Config world_config(const Params& p) {
+  pld::host::Config cfg;
+  cfg.aiv_capacity = p.aiv_capacity;
+  cfg.rank_processes = p.processes;
+  cfg.run_timeout_ms = p.timeout_ms;
+  if (p.fault_rank >= 0) {
+    using C = pld::host::Config;
+    cfg.fault_rank = p.fault_rank;
+    if (p.fault_kind == "crash") cfg.fault_kind = C::FaultKind::kCrash;
+    else if (p.fault_kind == "hang") cfg.fault_kind = C::FaultKind::kHang;
+    else if (p.fault_kind == "exit") cfg.fault_kind = C::FaultKind::kExit;
+    else die("bad fault kind " + p.fault_kind);
+    if (p.fault_at == "before") cfg.fault_at = C::FaultAt::kBefore;
+    else if (p.fault_at == "inside") cfg.fault_at = C::FaultAt::kInside;
+    else if (p.fault_at == "after") cfg.fault_at = C::FaultAt::kAfter;
+    else die("bad fault place " + p.fault_at);
+  }
+  return cfg;
+}
+
+// The driver's shared bookkeeping (kernel counters, spans) and the window ranges of the hooks.
+void setup_world(pld::host::World& w, uint64_t window) {
+  g_blocks = new (w.shared_alloc(sizeof(std::atomic<long>) * kMaxKernels)) std::atomic<long>[kMaxKernels]();
+  g_span_count = new (w.shared_alloc(sizeof(std::atomic<int>))) std::atomic<int>(0);
+  g_spans = static_cast<Span*>(w.shared_alloc(sizeof(Span) * kMaxSpans));
+  for (int r = 0; r < w.ranks(); ++r) {
+    const char* b = static_cast<const char*>(w.window(r));
+    g_window_ranges.emplace_back(b, b + window);
+  }
+}
+
+// `end <r> finished|failed|timeout <how>` per rank.
+void print_ends(FILE* out, const pld::host::World& w) {
+  const auto ends = w.rank_ends();
+  for (size_t r = 0; r < ends.size(); ++r) {
+    const char* kind = ends[r].kind == pld::host::RankEnd::kFinished ? "finished"
+                       : ends[r].kind == pld::host::RankEnd::kFailed ? "failed"
+                                                                       : "timeout";
+    std::fprintf(out, "end %zu %s %s\n", r, kind, ends[r].how.c_str());
+  }
+}
+
 // A case with communication domains (see the header comment).
 int run_domains(const Params& p, const char* out_path) {
   const int W = p.ranks;
@@ -316,9 +391,8 @@ int run_domains(const Params& p, const char* out_path) {
       window += (bytes[d][i] + 63) / 64 * 64 + 64;
     }
   }
-  pld::host::Config cfg;
-  cfg.aiv_capacity = p.aiv_capacity;
-  pld::host::World w(W, window, cfg);
+  pld::host::World w(W, window, world_config(p));
+  setup_world(w, window);
   for (int d = 0; d < D; ++d)
     for (int i = 0; i < 5; ++i) off[d][i] = w.alloc(bytes[d][i]);
   for (int i = 0; i < pld_sim_kernel_count; ++i) w.register_kernel(pld_sim_kernels[i].name, kTramps[i]);
@@ -345,7 +419,6 @@ int run_domains(const Params& p, const char* out_path) {
       R.out.assign(payload_bytes, 0);
       const auto& sc = p.domains[d].send_counts;
       R.send.assign(sc.begin() + r * N, sc.begin() + (r + 1) * N);
-      fill_payload(dp, r, R.inp.data());
       R.desc[0] = make_tensor(R.inp.data(), elem, {rows, p.row_elems}, false);
       R.desc[1] = make_tensor(R.send.data(), 4, {N}, false);
       R.desc[2] = make_tensor(R.out.data(), elem, {rows, p.row_elems}, false);
@@ -356,12 +429,36 @@ int run_domains(const Params& p, const char* out_path) {
     }
   }
 
-  const std::vector<int> status = w.run([&](int rank, pld::rt::Orchestration& orch) {
+  // Per (domain, device): staged, out_matches, written by the device at the end of its body.
+  int* flags = static_cast<int*>(w.shared_alloc(sizeof(int) * 2 * D * W));
+  for (int d = 0; d < D; ++d)
+    for (int r = 0; r < W; ++r) flags[2 * (d * W + r) + 1] = 1;
+  auto pipelines = [&](int rank, pld::rt::Orchestration& orch) {
     for (int it = 0; it < p.repeat; ++it)
       for (int d = 0; d < D; ++d)
         if (rank < p.domains[d].ranks)
           if (int rc = pld_sim_pipelines[d](&orch, &ranks[d][rank].args)) return rc;
     return 0;
+  };
+  const std::vector<int> status = w.run([&](int rank, pld::rt::Orchestration& orch) {
+    for (int d = 0; d < D; ++d) {
+      if (rank >= p.domains[d].ranks) continue;
+      Params dp = p;
+      dp.input_rows = int64_t(p.domains[d].ranks) * p.max_recv;
+      fill_payload(dp, rank, ranks[d][rank].inp.data());
+    }
+    const int rc = pipelines(rank, orch);
+    for (int d = 0; d < D; ++d) {
+      const int N = p.domains[d].ranks;
+      if (rank >= N) continue;
+      const int64_t payload_bytes = int64_t(N) * p.max_recv * p.row_elems * elem;
+      const DomainRank& R = ranks[d][rank];
+      flags[2 * (d * W + rank)] =
+          std::memcmp(w.window(rank, off[d][0]), R.inp.data(), payload_bytes) == 0 &&
+          std::memcmp(w.window(rank, off[d][3]), R.send.data(), sizeof(int32_t) * N) == 0;
+      flags[2 * (d * W + rank) + 1] = std::memcmp(R.out.data(), w.window(rank, off[d][1]), payload_bytes) == 0;
+    }
+    return rc;
   });
 
   FILE* out = std::fopen(out_path, "w");
@@ -369,6 +466,7 @@ int run_domains(const Params& p, const char* out_path) {
   std::fprintf(out, "status");
   for (int s : status) std::fprintf(out, " %d", s);
   std::fprintf(out, "\nerror %s\n", one_line(w.error_message()).c_str());
+  print_ends(out, w);
   for (int i = 0; i < pld_sim_kernel_count; ++i)
     std::fprintf(out, "kernel %s %ld\n", pld_sim_kernels[i].name, g_blocks[i].load());
   for (int d = 0; d < D; ++d) {
@@ -389,13 +487,8 @@ int run_domains(const Params& p, const char* out_path) {
       std::fprintf(out, "\nsignal");
       const int32_t* sig = static_cast<const int32_t*>(w.window(r, off[d][2]));
       for (int64_t i = 0; i < int64_t(N) * p.domains[d].stride; ++i) std::fprintf(out, " %d", sig[i]);
-      bool staged = false, matches = true;
-      if (r < N) {
-        const DomainRank& R = ranks[d][r];
-        staged = std::memcmp(w.window(r, off[d][0]), R.inp.data(), payload_bytes) == 0 &&
-                 std::memcmp(w.window(r, off[d][3]), R.send.data(), sizeof(int32_t) * N) == 0;
-        matches = std::memcmp(R.out.data(), tgt, payload_bytes) == 0;
-      }
+      (void)payload_bytes;
+      const bool staged = flags[2 * (d * W + r)] != 0, matches = flags[2 * (d * W + r) + 1] != 0;
       std::fprintf(out, "\nstaged %d\nout_matches %d\n", staged ? 1 : 0, matches ? 1 : 0);
     }
   }
@@ -405,8 +498,21 @@ int run_domains(const Params& p, const char* out_path) {
 
 }  // namespace
 
+// The mutant's hooks (see g_rank_input).
+extern "C" const void* pld_sim_peer_input(int rank) {
+  return rank >= 0 && rank < 64 ? g_rank_input[rank] : nullptr;
+}
+extern "C" int pld_sim_window_rank(const void* p) {
+  const char* c = static_cast<const char*>(p);
+  for (size_t r = 0; r < g_window_ranges.size(); ++r)
+    if (c >= g_window_ranges[r].first && c < g_window_ranges[r].second) return static_cast<int>(r);
+  return -1;
+}
+
 int main(int argc, char** argv) {
   if (argc != 3) die("usage: driver PARAMS OUT");
+  // The driver ends with whatever started it (pld-sim), and so do its rank processes (theirs).
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
   const Params p = read_params(argv[1]);
   if (!p.domains.empty()) return run_domains(p, argv[2]);
   if (pld_sim_pipeline_count != 1) die("a case without domains runs one pipeline");
@@ -441,9 +547,8 @@ int main(int argc, char** argv) {
     bytes[i] = static_cast<uint64_t>(n) * (i == strided ? 2 : 1);
     window += (bytes[i] + 63) / 64 * 64 + 64;
   }
-  pld::host::Config cfg;
-  cfg.aiv_capacity = p.aiv_capacity;
-  pld::host::World w(P, window, cfg);
+  pld::host::World w(P, window, world_config(p));
+  setup_world(w, window);
   uint64_t off[5];
   for (int i = 0; i < 5; ++i) off[i] = w.alloc(bytes[i]);
   for (int i = 0; i < pld_sim_kernel_count; ++i) w.register_kernel(pld_sim_kernels[i].name, kTramps[i]);
@@ -454,7 +559,9 @@ int main(int argc, char** argv) {
     R.inp.assign(input_bytes, 0);
     R.out.assign(payload_bytes, 0);
     R.send.assign(p.send_counts.begin() + r * P, p.send_counts.begin() + (r + 1) * P);
-    fill_payload(p, r, R.inp.data());
+    // Bench: filled here once (every run forks from this process). Run: each rank fills its own
+    // in its body, so in process mode no rank process holds a peer's input.
+    if (p.mode == "bench") fill_payload(p, r, R.inp.data());
     R.desc[0] = make_tensor(R.inp.data(), elem, {p.input_rows, p.row_elems}, false);
     R.desc[1] = make_tensor(R.send.data(), 4, {P}, false);
     R.desc[2] = make_tensor(R.out.data(), elem, {rows, p.row_elems}, false);
@@ -479,10 +586,23 @@ int main(int argc, char** argv) {
     }
     return 0;
   };
+  // Per rank: staged, out_matches, written by the rank at the end of its body (see the header).
+  int* flags = static_cast<int*>(w.shared_alloc(sizeof(int) * 2 * P));
+  auto run_body = [&](int rank, pld::rt::Orchestration& orch) {
+    Rank& R = ranks[rank];
+    fill_payload(p, rank, R.inp.data());
+    g_rank_input[rank] = R.inp.data();
+    const int rc = body(rank, orch);
+    flags[2 * rank] = std::memcmp(w.window(rank, off[0]), R.inp.data(), input_bytes) == 0 &&
+                      std::memcmp(w.window(rank, off[3]), R.send.data(), sizeof(int32_t) * P) == 0;
+    flags[2 * rank + 1] = std::memcmp(R.out.data(), w.window(rank, off[1]), payload_bytes) == 0;
+    return rc;
+  };
   auto print_status = [&](const std::vector<int>& status, const std::string& extra) {
     std::fprintf(out, "status");
     for (int s : status) std::fprintf(out, " %d", s);
     std::fprintf(out, "\nerror %s\n", one_line(w.error_message() + extra).c_str());
+    print_ends(out, w);
   };
 
   if (p.mode == "bench") {
@@ -502,7 +622,7 @@ int main(int argc, char** argv) {
     };
     std::vector<int> status;
     for (int it = 0; it < p.warmup + p.iters; ++it) {
-      g_spans.clear();
+      g_span_count->store(0);
       const int64_t copy_ns = memcpy_ns();
       status = w.run(body);
       if (std::any_of(status.begin(), status.end(), [](int s) { return s != 0; })) break;
@@ -511,7 +631,9 @@ int main(int argc, char** argv) {
       // start, and ends when the last block ends.
       std::map<int, int64_t> lane_ready;
       int64_t end = INT64_MIN;
-      for (const Span& s : g_spans) {
+      const int nspans = std::min(g_span_count->load(), kMaxSpans);
+      for (int si = 0; si < nspans; ++si) {
+        const Span& s = g_spans[si];
         auto it = lane_ready.emplace(s.block, s.start).first;
         it->second = std::max(it->second, s.start);
         end = std::max(end, s.end);
@@ -545,7 +667,7 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  const std::vector<int> status = w.run(body);
+  const std::vector<int> status = w.run(run_body);
   print_status(status, "");
   for (int i = 0; i < pld_sim_kernel_count; ++i)
     std::fprintf(out, "kernel %s %ld\n", pld_sim_kernels[i].name, g_blocks[i].load());
@@ -563,12 +685,10 @@ int main(int argc, char** argv) {
     std::fprintf(out, "\nsignal");
     const int32_t* sig = static_cast<const int32_t*>(w.window(r, off[2]));
     for (int64_t i = 0; i < int64_t(P) * p.stride; ++i) std::fprintf(out, " %d", sig[i]);
-    const bool staged =
-        std::memcmp(w.window(r, off[0]), ranks[r].inp.data(), input_bytes) == 0 &&
-        std::memcmp(w.window(r, off[3]), ranks[r].send.data(), sizeof(int32_t) * P) == 0;
+    const bool staged = flags[2 * r] != 0;
     std::fprintf(out, "\nstaged %d", staged ? 1 : 0);
     // consume_step's result (the pipeline's return value) must be the target window.
-    const bool matches = std::memcmp(ranks[r].out.data(), tgt, payload_bytes) == 0;
+    const bool matches = flags[2 * r + 1] != 0;
     std::fprintf(out, "\nout_matches %d\n", matches ? 1 : 0);
   }
   if (std::fclose(out) != 0) die("write failed");

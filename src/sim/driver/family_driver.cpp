@@ -23,12 +23,23 @@
 // itself, in that order, from a fresh world: the driver recomputes the offsets and checks that the
 // world's next allocation starts where its computation ends.
 //
+// Process mode (`ranks_as processes`, what pld-sim writes by default; `timeout_ms N` and
+// `fault <rank> <kind> <at>` as for driver.cpp): the `calls` counters, the kernel counters and
+// the spans live in World::shared_alloc memory; on the HOST rail every rank process runs the whole
+// orchestrator and executes its own device's dispatches (pld::host::run_host_entry). After
+// `status`, one `end <r> finished|failed|timeout <how>` line per rank.
+//
 // OUT lines: status <per rank>, error <message>, kernel <name> <blocks started>, calls <P ints>
 // (each rank's counter: K after K stage steps), span <rank> <call> <enter_ns> <leave_ns> (barrier:
 // the collective kernel's entry and return, after the rank's delay), then per rank `rank r`,
 // `target <T*E words>` (f32/f16 as their bit patterns, i8/i32 as ints), `signal <C ints>`.
+#include <sys/prctl.h>
+
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <csignal>
+#include <new>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -67,6 +78,10 @@ struct Params {
   bool prod = false;
   std::vector<int64_t> delay_us;
   std::vector<int64_t> signal_dims;
+  bool processes = false;
+  int timeout_ms = 0;
+  int fault_rank = -1;
+  std::string fault_kind, fault_at;
 };
 
 [[noreturn]] void die(const std::string& msg) {
@@ -105,7 +120,13 @@ Params read_params(const char* path) {
     } else if (key == "delay_us") {
       int64_t v;
       while (ls >> v) p.delay_us.push_back(v);
-    } else die("unknown parameter " + key);
+    } else if (key == "ranks_as") {
+      std::string m;
+      ls >> m;
+      p.processes = m == "processes";
+    } else if (key == "timeout_ms") ls >> p.timeout_ms;
+    else if (key == "fault") ls >> p.fault_rank >> p.fault_kind >> p.fault_at;
+    else die("unknown parameter " + key);
     if (ls.fail() && !ls.eof()) die("bad value for " + key);
   }
   if (p.ranks < 1 || p.ranks > 16) die("ranks outside 1..16");
@@ -182,17 +203,18 @@ int64_t now_ns() {
       .count();
 }
 
-std::atomic<long> g_blocks[kMaxKernels];
+std::atomic<long>* g_blocks = nullptr;  // World::shared_alloc memory
 int g_collective = -1;
 int g_ctx_slot = 0;
 bool g_barrier = false;
 std::vector<int64_t> g_delay_us;
-std::mutex g_span_mu;
 struct Span {
   int rank;
   int64_t enter, leave;
 };
-std::vector<Span> g_spans;
+constexpr int kMaxSpans = 1 << 16;
+Span* g_spans = nullptr;  // World::shared_alloc memory, g_span_count entries
+std::atomic<int>* g_span_count = nullptr;
 
 template <int I>
 void tramp(int64_t* args) {
@@ -204,8 +226,8 @@ void tramp(int64_t* args) {
     const int64_t enter = now_ns();
     pld_sim_family_kernels[I].fn(args);
     const int64_t leave = now_ns();
-    std::lock_guard<std::mutex> lock(g_span_mu);
-    g_spans.push_back(Span{rank, enter, leave});
+    const int n = g_span_count->fetch_add(1);
+    if (n < kMaxSpans) g_spans[n] = Span{rank, enter, leave};
   } else {
     pld_sim_family_kernels[I].fn(args);
   }
@@ -223,6 +245,7 @@ uint64_t align64(uint64_t x) { return (x + 63) / 64 * 64; }
 
 int main(int argc, char** argv) {
   if (argc != 3) die("usage: family_driver PARAMS OUT");
+  prctl(PR_SET_PDEATHSIG, SIGKILL);  // ends with pld-sim, as its rank processes end with it
   const Params p = read_params(argv[1]);
   const int P = p.ranks;
   const int32_t elem = elem_size(p.dtype);
@@ -252,7 +275,22 @@ int main(int argc, char** argv) {
     end = off_input + input_bytes;
   }
   pld::host::Config cfg;
+  cfg.rank_processes = p.processes;
+  cfg.run_timeout_ms = p.timeout_ms;
+  if (p.fault_rank >= 0) {
+    using C = pld::host::Config;
+    cfg.fault_rank = p.fault_rank;
+    cfg.fault_kind = p.fault_kind == "hang" ? C::FaultKind::kHang
+                     : p.fault_kind == "exit" ? C::FaultKind::kExit
+                                              : C::FaultKind::kCrash;
+    cfg.fault_at = p.fault_at == "inside" ? C::FaultAt::kInside
+                   : p.fault_at == "after" ? C::FaultAt::kAfter
+                                           : C::FaultAt::kBefore;
+  }
   pld::host::World w(P, align64(end) + 4096, cfg);
+  g_blocks = new (w.shared_alloc(sizeof(std::atomic<long>) * kMaxKernels)) std::atomic<long>[kMaxKernels]();
+  g_span_count = new (w.shared_alloc(sizeof(std::atomic<int>))) std::atomic<int>(0);
+  g_spans = static_cast<Span*>(w.shared_alloc(sizeof(Span) * kMaxSpans));
   for (int i = 0; i < pld_sim_family_kernel_count; ++i)
     w.register_kernel(pld_sim_family_kernels[i].name, kTramps[i]);
 
@@ -264,9 +302,10 @@ int main(int argc, char** argv) {
       for (int64_t i = 0; i < p.payload_rows; ++i)
         for (int64_t e = 0; e < p.row_elems; ++e)
           payload(p, r, i, e, k, src.data() + (((r * p.repeat + k) * chunk) + i * p.row_elems + e) * elem);
-  std::vector<int32_t> calls(P, 0);
+  // The stage steps' counters: shared with the rank processes (driver bookkeeping, not a window).
+  int32_t* calls = static_cast<int32_t*>(w.shared_alloc(sizeof(int32_t) * P));
   pld::Tensor t_src = pld::Tensor::contiguous(src.data(), elem, {P * p.repeat * p.payload_rows, p.row_elems});
-  pld::Tensor t_calls = pld::Tensor::contiguous(calls.data(), 4, {P});
+  pld::Tensor t_calls = pld::Tensor::contiguous(calls, 4, {P});
 
   std::vector<int> status;
   std::string message;
@@ -317,7 +356,7 @@ int main(int argc, char** argv) {
     pld::host::run_host_entry(w, pld_sim_family_host, args, &status, &message);
     // The orchestrator allocated the windows in a fresh world: the next allocation starts right
     // after the last of them.
-    if (w.alloc(0, 1) != end) die("the HOST orchestrator's windows are not where the driver expects them");
+    if (!p.processes && w.alloc(0, 1) != end) die("the HOST orchestrator's windows are not where the driver expects them");
   }
 
   FILE* out = std::fopen(argv[2], "w");
@@ -325,14 +364,25 @@ int main(int argc, char** argv) {
   std::fprintf(out, "status");
   for (int s : status) std::fprintf(out, " %d", s);
   std::fprintf(out, "\nerror %s\n", one_line(message).c_str());
+  {
+    const auto ends = w.rank_ends();
+    for (size_t r = 0; r < ends.size(); ++r)
+      std::fprintf(out, "end %zu %s %s\n", r,
+                   ends[r].kind == pld::host::RankEnd::kFinished ? "finished"
+                   : ends[r].kind == pld::host::RankEnd::kFailed ? "failed"
+                                                                   : "timeout",
+                   ends[r].how.c_str());
+  }
   for (int i = 0; i < pld_sim_family_kernel_count; ++i)
     std::fprintf(out, "kernel %s %ld\n", pld_sim_family_kernels[i].name, g_blocks[i].load());
   std::fprintf(out, "calls");
-  for (int32_t c : calls) std::fprintf(out, " %d", c);
+  for (int r = 0; r < P; ++r) std::fprintf(out, " %d", calls[r]);
   std::fprintf(out, "\n");
   {
     std::vector<int> seen(P, 0);
-    for (const Span& s : g_spans) {
+    const int nspans = std::min(g_span_count->load(), kMaxSpans);
+    for (int si = 0; si < nspans; ++si) {
+      const Span& s = g_spans[si];
       std::fprintf(out, "span %d %d %lld %lld\n", s.rank, seen[s.rank]++, static_cast<long long>(s.enter),
                    static_cast<long long>(s.leave));
     }

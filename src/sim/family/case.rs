@@ -179,9 +179,13 @@ pub struct FamilyCase {
     /// Barrier only: per rank, the microseconds it sleeps before entering each barrier (empty:
     /// no delay).
     pub delay_us: Vec<i64>,
+    /// `timeout_ms` (the sim spec's, default 60000).
+    pub timeout_ms: i64,
+    /// `fault` (the sim spec's; process mode only).
+    pub fault: Option<crate::sim::case::Fault>,
 }
 
-const KEYS: [&str; 15] = [
+const KEYS: [&str; 16] = [
     "op",
     "ranks",
     "dtype",
@@ -197,6 +201,7 @@ const KEYS: [&str; 15] = [
     "rail",
     "delay_us",
     "timeout_ms",
+    "fault",
 ];
 
 fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
@@ -284,16 +289,11 @@ impl FamilyCase {
         if let Some(k) = KEYS.iter().find(|k| present(obj, k) && !applies(k)) {
             return Err(format!("key '{k}' does not apply to op {name}"));
         }
-        if present(obj, "timeout_ms") {
-            return Err(
-                "key 'timeout_ms': ranks run as threads of one process here; a family case has no timeout_ms"
-                    .into(),
-            );
-        }
         let ranks = int_key(obj, "ranks")?.ok_or("missing key 'ranks'")?;
         if !(1..=16).contains(&ranks) {
             return Err(format!("ranks must be in 1..16, got {ranks}"));
         }
+        let (timeout_ms, fault) = crate::sim::case::run_keys(obj, ranks as usize)?;
         let p = ranks;
         let ranks = ranks as usize;
         let barrier = op == FamilyOp::Barrier;
@@ -391,6 +391,8 @@ impl FamilyCase {
             looped,
             rail,
             delay_us,
+            timeout_ms,
+            fault,
         };
         // Sizes: every rank's windows and the stage step's source, bounded before anything is
         // allocated (a huge default S from a huge core_num included).
@@ -692,8 +694,12 @@ mod tests {
                 "unknown key 'max_recv'",
             ),
             (
-                r#"{"op": "barrier", "ranks": 2, "timeout_ms": 100}"#,
-                "timeout_ms",
+                r#"{"op": "barrier", "ranks": 2, "timeout_ms": 0}"#,
+                "timeout_ms must be an integer in 1..86400000",
+            ),
+            (
+                r#"{"op": "barrier", "ranks": 2, "fault": {"rank": 2, "kind": "crash", "at": "before"}}"#,
+                "fault.rank must be an integer in 0..2",
             ),
             (
                 r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "Sum\""}"#,

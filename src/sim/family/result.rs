@@ -44,6 +44,9 @@ pub struct FamilyResult {
     pub calls: Vec<i64>,
     /// Not in the JSON: barrier (rank, call, enter_ns, leave_ns) of every call.
     pub spans: Vec<(usize, usize, i64, i64)>,
+    /// The ranks that failed or were ended at the timeout (`rank_failed` / `timeout`): their
+    /// entry prints as `{"failed": true}`.
+    pub failed: Vec<usize>,
 }
 
 /// The exact decimal of a finite f64 that is a dyadic rational with a small denominator (every
@@ -106,6 +109,7 @@ impl FamilyResult {
             kernels: BTreeMap::new(),
             calls: Vec::new(),
             spans: Vec::new(),
+            failed: Vec::new(),
         }
     }
 
@@ -123,6 +127,10 @@ impl FamilyResult {
         for (r, rank) in self.ranks.iter().enumerate() {
             if r > 0 {
                 s.push(',');
+            }
+            if self.failed.contains(&r) {
+                s.push_str("{\"failed\":true}");
+                continue;
             }
             s.push_str("{\"target\":[");
             for (i, row) in rank.target.iter().enumerate() {
@@ -178,6 +186,16 @@ impl FamilyResult {
             .iter()
             .enumerate()
         {
+            if rank.get("failed") == Some(&Value::Bool(true)) {
+                out.failed.push(r);
+                out.ranks.push(FamilyRank {
+                    target: Vec::new(),
+                    signal: Vec::new(),
+                    enter_ns: None,
+                    leave_ns: None,
+                });
+                continue;
+            }
             let rows = |k: &str| -> Result<Vec<Vec<Value>>, String> {
                 rank.get(k)
                     .and_then(Value::as_array)

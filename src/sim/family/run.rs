@@ -6,13 +6,14 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::case::{FamilyCase, FamilyOp, Rail};
 use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, module};
 use super::result::{FamilyRank, FamilyResult};
 use crate::sim::SimError;
+use crate::sim::case::run_params;
+use crate::sim::run::{Driven, fault_outcome, killed_result, run_bounded};
 use crate::sim::toolchain::{BuildError, Toolchain, Unit};
 
 /// The simulator binary of a family case's tree.
@@ -243,7 +244,7 @@ pub fn params(case: &FamilyCase) -> String {
     s
 }
 
-fn drive(tc: &Toolchain, sim: &FamilySimulator, params_text: &str) -> Result<String, String> {
+fn drive(tc: &Toolchain, sim: &FamilySimulator, case: &FamilyCase) -> Result<Driven, String> {
     static N: AtomicU64 = AtomicU64::new(0);
     let dir = tc.cache.join("runs").join(format!(
         "family.{}.{}",
@@ -251,27 +252,18 @@ fn drive(tc: &Toolchain, sim: &FamilySimulator, params_text: &str) -> Result<Str
         N.fetch_add(1, Ordering::Relaxed)
     ));
     fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let run = || -> Result<String, String> {
-        let params_path = dir.join("params.txt");
-        let out_path = dir.join("out.txt");
-        fs::write(&params_path, params_text).map_err(|e| e.to_string())?;
-        let out = Command::new(&sim.binary)
-            .arg(&params_path)
-            .arg(&out_path)
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", sim.binary.display()))?;
-        if !out.status.success() {
-            return Err(format!(
-                "the family simulator {} failed ({}):\n{}{}",
-                sim.binary.display(),
-                out.status,
-                String::from_utf8_lossy(&out.stderr),
-                String::from_utf8_lossy(&out.stdout)
-            ));
-        }
-        fs::read_to_string(&out_path).map_err(|e| format!("{}: {e}", out_path.display()))
-    };
-    let r = run();
+    let text = format!(
+        "{}{}",
+        params(case),
+        run_params(tc.ranks_as_threads, case.timeout_ms, case.fault)
+    );
+    let r = run_bounded(
+        &sim.binary,
+        &dir,
+        &text,
+        case.timeout_ms,
+        !tc.ranks_as_threads,
+    );
     let _ = fs::remove_dir_all(&dir);
     r
 }
@@ -295,6 +287,7 @@ fn parse(case: &FamilyCase, text: &str) -> Result<(Vec<i64>, String, FamilyResul
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         match key {
             "status" => status = ints(rest)?,
+            "end" => {}
             "error" => error = rest.trim().to_string(),
             "kernel" => {
                 let (name, n) = rest.split_once(' ').ok_or_else(|| bad("kernel line"))?;
@@ -372,7 +365,19 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
         Ok(sim) => sim,
         Err(compile_error) => return Ok(compile_error),
     };
-    let text = drive(tc, &sim, &params(case))?;
+    if tc.ranks_as_threads && case.fault.is_some() {
+        return Err("a case with 'fault' needs ranks as processes (not --ranks-as threads)".into());
+    }
+    let text = match drive(tc, &sim, case)? {
+        Driven::Done(text) => text,
+        Driven::Killed => {
+            let k = killed_result(tc.ranks_as_threads, case.timeout_ms, case.blocks());
+            return Ok(FamilyResult::without_ranks(
+                &k.status, k.code, k.message, k.blocks,
+            ));
+        }
+    };
+    let (fault, unfinished) = fault_outcome(&text, case.timeout_ms, "rank");
     let (status, error, mut res) = parse(case, &text)?;
     let started: Vec<String> = res
         .kernels
@@ -385,6 +390,13 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
         case.repeat,
         if case.looped { " in an scf.for" } else { "" }
     );
+    if let Some((name, what)) = fault {
+        res.status = name.into();
+        res.code = 6;
+        res.message = format!("{what}; rank statuses {status:?}; {started}");
+        res.failed = unfinished;
+        return Ok(res);
+    }
     match status.iter().position(|&s| s != 0) {
         None => {
             if case.op != FamilyOp::Barrier
