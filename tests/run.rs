@@ -1117,3 +1117,51 @@ fn bf16_tensors_read_and_write_float32_npy() {
     // Saved as float32, exactly the bf16 values.
     assert_eq!(read_npy_f32(&outs.join("y.rank0.npy")), y);
 }
+
+/// Ranks as processes (the default, as pld-sim) and as threads (`--ranks-as=threads`) run the
+/// same program to the same outputs, byte for byte, the HOST orchestrator's own windows
+/// included; a bad `--ranks-as` is a usage error.
+#[test]
+fn ranks_as_processes_and_threads_give_the_same_outputs() {
+    let dir = scratch("ranks-as");
+    let (x, w1, w2) = tp_inputs(&dir.0, 5);
+    let golden = tp_golden(TP_LAYERS, &x, &w1, &w2);
+    let run = |mode: &str| {
+        let outs = dir.0.join(format!("outs-{mode}"));
+        let o = pld_run(&[
+            s("--function=@tp_host"),
+            s("--ranks=4"),
+            format!("--ranks-as={mode}"),
+            format!("--input=@{}", dir.0.join("inp.npy").display()),
+            format!("--input=@{}", dir.0.join("w1.npy").display()),
+            format!("--input=@{}", dir.0.join("w2.npy").display()),
+            format!("--output-dir={}", outs.display()),
+            kernels(),
+            example("tp_layer"),
+        ]);
+        expect_ok(&o);
+        outs
+    };
+    let (procs, threads) = (run("processes"), run("threads"));
+    for name in ["out.rank0", "act_b.rank2", "act_a.rank3", "signal.rank1"] {
+        let file = format!("{name}.npy");
+        assert_eq!(
+            std::fs::read(procs.join(&file)).unwrap(),
+            std::fs::read(threads.join(&file)).unwrap(),
+            "{file} differs between the modes"
+        );
+    }
+    assert_eq!(read_npy_f32(&procs.join("act_b.rank2.npy")), golden);
+    let o = pld_run(&[
+        s("--function=@tp_host"),
+        s("--ranks-as=fibers"),
+        example("tp_layer"),
+    ]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("--ranks-as=fibers: expected processes or threads"),
+        "{}",
+        o.stderr
+    );
+}

@@ -439,6 +439,7 @@ fn drive(
     let mut spec = String::new();
     let _ = writeln!(spec, "ranks {}", opts.ranks);
     let _ = writeln!(spec, "timeout_ms {}", opts.timeout_ms.min(i32::MAX as u64));
+    let _ = writeln!(spec, "processes {}", u8::from(opts.rank_processes));
     let _ = writeln!(spec, "window_bytes {}", window_bytes(params, lowered));
     let comms = params.iter().filter(|p| p.kind == Kind::Comm).count();
     let _ = writeln!(spec, "comms {comms}");

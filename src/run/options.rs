@@ -34,6 +34,8 @@ saves and checks its outputs (docs/running.md).
   --output-dir=DIR          writes every output as DIR/<param>.rank<r>.npy
   --kernel-source-dir=DIR   where pl.kernel_source paths are found (default: the module's directory)
   --timeout-ms=MS           how long a rank waits for its peers before failing (default 10000)
+  --ranks-as=MODE           processes (default: one process per rank, windows in shared memory)
+                            or threads
   --print-limit=N           prints tensors of at most N elements (default 256)
 
 exit: 0 ran and every expectation held, 1 an expectation failed, 2 usage or input error,
@@ -65,6 +67,10 @@ pub struct Options {
     pub timeout_ms: u64,
     /// The largest tensor printed.
     pub print_limit: usize,
+    /// Ranks as processes (the default, as pld-sim: windows in shared memory,
+    /// each rank its own address space) or as threads of one process
+    /// (`--ranks-as=threads`).
+    pub rank_processes: bool,
 }
 
 fn usage(msg: impl Into<String>) -> RunError {
@@ -87,6 +93,7 @@ impl Options {
             kernel_source_dir: None,
             timeout_ms: 10000,
             print_limit: 256,
+            rank_processes: true,
         };
         for a in args {
             if a == "-h" || a == "--help" {
@@ -126,6 +133,17 @@ impl Options {
                 "kernel-source-dir" => o.kernel_source_dir = Some(PathBuf::from(val)),
                 "timeout-ms" => o.timeout_ms = num("timeout-ms")?,
                 "print-limit" => o.print_limit = num("print-limit")? as usize,
+                "ranks-as" => {
+                    o.rank_processes = match val {
+                        "processes" => true,
+                        "threads" => false,
+                        _ => {
+                            return Err(usage(format!(
+                                "--ranks-as={val}: expected processes or threads"
+                            )));
+                        }
+                    }
+                }
                 _ => return Err(usage(format!("unknown option --{key}"))),
             }
         }

@@ -40,6 +40,19 @@
 #include "pld_runtime/host_entry.h"
 
 extern const pld::host::HostEntryFn pld_run_host_entry;
+
+namespace {
+// With ranks as processes each rank process runs the host entry and allocates its windows in its
+// own copy of the World; the entry wrapper reports where that allocator ended through shared
+// memory, so the launcher can still check the window layout pld-run computed.
+pld::host::World* g_world = nullptr;
+uint64_t* g_alloc_end = nullptr;
+int host_entry_recording_alloc_end(pld::host::Host* host, const pld::host::HostArgs* args) {
+  const int rc = pld_run_host_entry(host, args);
+  __atomic_store_n(g_alloc_end, g_world->alloc(0, 1), __ATOMIC_RELAXED);
+  return rc;
+}
+}  // namespace
 extern const pld::rt::OrchestrationFn pld_run_chip_entry;
 
 namespace {
@@ -110,6 +123,7 @@ int main(int argc, char** argv) {
   }
   int ranks = 1, comms = 0;
   int64_t timeout_ms = 10000;
+  int processes = 1;
   uint64_t window_bytes = 1 << 20;
   std::vector<Param> params;
   std::string line;
@@ -118,6 +132,7 @@ int main(int argc, char** argv) {
     std::string key;
     if (!(in >> key)) continue;
     if (key == "ranks") in >> ranks;
+    else if (key == "processes") in >> processes;
     else if (key == "timeout_ms") in >> timeout_ms;
     else if (key == "window_bytes") in >> window_bytes;
     else if (key == "comms") in >> comms;
@@ -147,6 +162,9 @@ int main(int argc, char** argv) {
 
   pld::host::Config cfg;
   cfg.wait_timeout_ms = static_cast<int>(timeout_ms);
+  // Ranks as processes (pld-sim's default): windows in shared memory, each rank its own address
+  // space; the host tensors live in shared_alloc() memory so the launcher reads what ranks wrote.
+  cfg.rank_processes = processes != 0;
   pld::host::World world(ranks, window_bytes, cfg);
 
   // data[i][r]: tensor i's bytes on rank r (host tensors: per rank for a CHIP entry, one for a
@@ -157,7 +175,6 @@ int main(int argc, char** argv) {
     if (p.kind == "scalar") scalars.push_back(p.scalar);
     else tensors.push_back(&p);
   }
-  std::vector<std::vector<std::vector<char>>> owned(tensors.size());
   std::vector<std::vector<char*>> data(tensors.size(), std::vector<char*>(static_cast<size_t>(ranks)));
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Param& p = *tensors[i];
@@ -179,12 +196,9 @@ int main(int argc, char** argv) {
       for (int r = 0; r < ranks; ++r) data[i][static_cast<size_t>(r)] = static_cast<char*>(world.window(r, off));
     } else {
       const int copies = host_entry ? 1 : ranks;
-      owned[i].resize(static_cast<size_t>(copies));
-      for (int r = 0; r < ranks; ++r) {
-        auto& buf = owned[i][static_cast<size_t>(host_entry ? 0 : r)];
-        buf.assign(static_cast<size_t>(p.bytes()), 0);
-        data[i][static_cast<size_t>(r)] = buf.data();
-      }
+      std::vector<char*> bufs(static_cast<size_t>(copies));
+      for (auto& b : bufs) b = static_cast<char*>(world.shared_alloc(static_cast<uint64_t>(p.bytes())));
+      for (int r = 0; r < ranks; ++r) data[i][static_cast<size_t>(r)] = bufs[static_cast<size_t>(host_entry ? 0 : r)];
     }
     for (int r = 0; r < (host_entry && p.kind == "tensor" ? 1 : ranks); ++r)
       if (!fill(dir, i, r, data[i][static_cast<size_t>(r)], p.bytes())) return 2;
@@ -206,7 +220,9 @@ int main(int argc, char** argv) {
     args.num_tensors = static_cast<int>(ptrs.size());
     args.scalars = scalars.data();
     args.num_scalars = static_cast<int>(scalars.size());
-    rc = pld::host::run_host_entry(world, pld_run_host_entry, args, &status, &message);
+    g_world = &world;
+    g_alloc_end = static_cast<uint64_t*>(world.shared_alloc(sizeof(uint64_t)));
+    rc = pld::host::run_host_entry(world, &host_entry_recording_alloc_end, args, &status, &message);
   } else {
     status = world.run([&](int r, pld::rt::Orchestration& orch) {
       std::vector<pld::rt::Tensor> desc;
@@ -248,7 +264,8 @@ int main(int argc, char** argv) {
   for (size_t r = 0; r < status.size(); ++r) std::fprintf(f, "rank_status %zu %d\n", r, status[r]);
   if (!message.empty()) std::fprintf(f, "message %s\n", one_line(message).c_str());
   // A zero-byte allocation at alignment 1 returns where the allocator is and moves nothing.
-  std::fprintf(f, "alloc_end %llu\n", static_cast<unsigned long long>(world.alloc(0, 1)));
+  const uint64_t alloc_end = host_entry && world.rank_processes() ? *g_alloc_end : world.alloc(0, 1);
+  std::fprintf(f, "alloc_end %llu\n", static_cast<unsigned long long>(alloc_end));
   std::fclose(f);
   return 0;
 }
