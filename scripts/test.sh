@@ -20,7 +20,7 @@ case "${1:-}" in
 esac
 bash scripts/setup.sh
 if ((quick)); then
-  cargo test
+  PLD_QUICK=1 cargo test
   exit 0
 fi
 # The shared library (stock mlir-opt-22 plugin, C API) and the C++ driver:

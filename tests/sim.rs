@@ -676,6 +676,11 @@ fn each_variant_compiles_once_in_a_private_cache() {
 
 #[test]
 fn generated_pipeline_under_thread_sanitizer() {
+    // `scripts/test.sh --quick` (the edit loop) leaves the sanitizer builds to the full run.
+    if std::env::var_os("PLD_QUICK").is_some() {
+        eprintln!("skipped: PLD_QUICK is set (scripts/test.sh --quick)");
+        return;
+    }
     // The generated orchestration, the rendered kernel and the runtime, built with
     // -fsanitize=thread (PLD_SIM_CXXFLAGS, its own cache entries); a reported race aborts the
     // simulator (halt_on_error) and so fails the run.

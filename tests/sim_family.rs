@@ -205,6 +205,11 @@ fn malformed_family_cases_exit_2_with_a_message() {
 
 #[test]
 fn family_under_thread_sanitizer() {
+    // `scripts/test.sh --quick` (the edit loop) leaves the sanitizer builds to the full run.
+    if std::env::var_os("PLD_QUICK").is_some() {
+        eprintln!("skipped: PLD_QUICK is set (scripts/test.sh --quick)");
+        return;
+    }
     // The family driver, the rendered kernels, the generated orchestrations and the runtime
     // built with -fsanitize=thread (PLD_SIM_CXXFLAGS, their own cache entries); a reported race
     // aborts the simulator (halt_on_error) and fails the run.
