@@ -11,17 +11,15 @@
 //! run/bin/<key>     key = hash(compiler identity, link flags, the object keys)
 //! ```
 //!
-//! The object cache and the per-key locks follow `sim::toolchain` (whose compile step is private
-//! to pld-sim's fixed layout: a copy of its few lines lives here, keyed apart).
+//! The cache primitives (temp-and-rename, per-key locks, tool identity) are `sim::toolchain`'s;
+//! the compile-and-link step is pld-run's own (pld-sim's is tied to its fixed layout), keyed apart.
 
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::UNIX_EPOCH;
 
-use crate::sim::toolchain::{ContentHash, Toolchain};
+use crate::sim::toolchain::{ContentHash, KeyLock, Toolchain, identity, lock_key, temp_beside};
 
 use super::RunError;
 
@@ -33,39 +31,9 @@ pub struct Tree {
     pub lowered: String,
 }
 
-static UNIQUE: AtomicU64 = AtomicU64::new(0);
-
-fn temp_beside(path: &Path) -> PathBuf {
-    let n = UNIQUE.fetch_add(1, Ordering::Relaxed);
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp.{}.{n}", std::process::id()));
-    path.with_file_name(name)
-}
-
-/// Holds an exclusive lock on `<cache>/locks/<key>` while alive.
-struct KeyLock(#[allow(dead_code)] fs::File);
-
-fn lock_key(cache: &Path, key: &str) -> Result<KeyLock, RunError> {
-    let dir = cache.join("locks");
-    fs::create_dir_all(&dir)?;
-    let file = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(dir.join(key))?;
-    file.lock()?;
-    Ok(KeyLock(file))
-}
-
-fn identity(path: &Path) -> Result<String, RunError> {
-    let meta =
-        fs::metadata(path).map_err(|e| RunError::Tool(format!("{}: {e}", path.display())))?;
-    let mtime = meta
-        .modified()?
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    Ok(format!("{}:{}:{mtime}", path.display(), meta.len()))
+/// A tool's identity for a cache key.
+fn tool_identity(path: &Path) -> Result<String, RunError> {
+    identity(path).map_err(|e| RunError::Tool(e.to_string()))
 }
 
 fn output_text(out: &Output) -> String {
@@ -108,8 +76,8 @@ pub fn translate(
     let mut h = ContentHash::new("pld-run tree v1");
     h.part(file_name.as_bytes())
         .part(text.as_bytes())
-        .part(identity(&pld_opt)?.as_bytes())
-        .part(identity(&pld_translate)?.as_bytes())
+        .part(tool_identity(&pld_opt)?.as_bytes())
+        .part(tool_identity(&pld_translate)?.as_bytes())
         .part(kernel_dir.to_string_lossy().as_bytes());
     for k in kernel_sources(text) {
         h.part(k.as_bytes());

@@ -104,8 +104,9 @@ fn internal(msg: impl Into<String>) -> BuildError {
 
 static UNIQUE: AtomicU64 = AtomicU64::new(0);
 
-/// A fresh name next to `path` for writing an entry before renaming it into place.
-fn temp_beside(path: &Path) -> PathBuf {
+/// A fresh name next to `path` for writing an entry before renaming it into place
+/// (shared with pld-run's cache, `crate::run::build`).
+pub(crate) fn temp_beside(path: &Path) -> PathBuf {
     let n = UNIQUE.fetch_add(1, Ordering::Relaxed);
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".tmp.{}.{n}", std::process::id()));
@@ -113,9 +114,10 @@ fn temp_beside(path: &Path) -> PathBuf {
 }
 
 /// Holds an exclusive lock on `<cache>/locks/<key>` while alive.
-struct KeyLock(#[allow(dead_code)] fs::File);
+pub(crate) struct KeyLock(#[allow(dead_code)] fs::File);
 
-fn lock_key(cache: &Path, key: &str) -> Result<KeyLock, BuildError> {
+/// Locks `<cache>/locks/<key>` (blocking), so concurrent processes never build one key twice.
+pub(crate) fn lock_key(cache: &Path, key: &str) -> std::io::Result<KeyLock> {
     let dir = cache.join("locks");
     fs::create_dir_all(&dir)?;
     let file = fs::OpenOptions::new()
@@ -127,8 +129,10 @@ fn lock_key(cache: &Path, key: &str) -> Result<KeyLock, BuildError> {
     Ok(KeyLock(file))
 }
 
-fn identity(path: &Path) -> Result<String, BuildError> {
-    let meta = fs::metadata(path).map_err(|e| internal(format!("{}: {e}", path.display())))?;
+/// What identifies a tool binary in a cache key: its path, size and modification time.
+pub(crate) fn identity(path: &Path) -> std::io::Result<String> {
+    let meta = fs::metadata(path)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     let mtime = meta
         .modified()?
         .duration_since(UNIX_EPOCH)
