@@ -54,6 +54,15 @@ unsafe extern "C" {
         source: mlir_sys::MlirValue,
         ty: MlirType,
     ) -> MlirOperation;
+    pub fn pldRewriteCollectiveAsCall(
+        rewriter: mlir_sys::MlirPatternRewriter,
+        op: MlirOperation,
+        callee: mlir_sys::MlirAttribute,
+        n: isize,
+        params: *const MlirType,
+        result: MlirType,
+        discardable: mlir_sys::MlirAttribute,
+    ) -> MlirOperation;
     pub fn pldTensorLikeGetUnranked(distributed: bool, element: MlirType) -> MlirType;
     pub fn pldOperationEquivalent(lhs: MlirOperation, rhs: MlirOperation) -> bool;
     pub fn pldOperationIsCollective(op: MlirOperation) -> bool;

@@ -5,6 +5,8 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
+#include "mlir/CAPI/Rewrite.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OperationSupport.h"
@@ -138,6 +140,38 @@ MlirOperation pldCastCreate(MlirLocation loc, MlirValue source,
                   .create<pld::pl::CastOp>(location, unwrap(type),
                                            unwrap(source))
                   .getOperation());
+}
+
+MlirOperation pldRewriteCollectiveAsCall(MlirPatternRewriter rewriterRaw,
+                                         MlirOperation opRaw,
+                                         MlirAttribute callee, intptr_t n,
+                                         const MlirType *params,
+                                         MlirType result,
+                                         MlirAttribute discardable) {
+  PatternRewriter &rewriter = *unwrap(rewriterRaw);
+  Operation *op = unwrap(opRaw);
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value, 8> args;
+  args.reserve(n);
+  for (intptr_t i = 0; i < n; ++i) {
+    Value value = op->getOperand(i);
+    Type type = unwrap(params[i]);
+    if (value.getType() != type)
+      value = pld::pl::CastOp::create(rewriter, loc, type, value);
+    args.push_back(value);
+  }
+  auto call = func::CallOp::create(rewriter, loc,
+                                   cast<FlatSymbolRefAttr>(unwrap(callee)),
+                                   TypeRange{unwrap(result)}, args);
+  if (!mlirAttributeIsNull(discardable))
+    call->setDiscardableAttrs(cast<DictionaryAttr>(unwrap(discardable)));
+  Value value = call.getResult(0);
+  Type back = op->getResult(0).getType();
+  if (value.getType() != back)
+    value = pld::pl::CastOp::create(rewriter, loc, back, value);
+  rewriter.replaceOp(op, value);
+  return wrap(call.getOperation());
 }
 
 MlirOperation pldOperationRebuildWithOperands(MlirOperation opRaw,

@@ -12,8 +12,8 @@ use crate::error::PldError;
 use melior::{
     Context,
     ir::{
-        Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, TypeLike,
-        Value, ValueLike,
+        Attribute, AttributeLike, Block, BlockLike, Identifier, Location, Region, RegionLike, Type,
+        TypeLike, Value, ValueLike,
         attribute::{
             DenseI32ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute,
         },
@@ -57,6 +57,45 @@ pub fn cast<'c>(
         return Err(PldError::Internal("pl.cast could not be created".into()));
     }
     Ok(unsafe { Operation::from_raw(raw) })
+}
+
+/// Replaces the collective `op`, through the pattern rewriter `rewriter`
+/// (the raw handle a melior pattern callback receives), by a call of
+/// `callee`: a `pl.cast` of each operand whose type is not `params[i]`, the
+/// `func.call` (result type `result`, discardable attributes
+/// `discardable`), and a `pl.cast` of its result back to `op`'s result type.
+/// One C call per collective through the ODS builders (`pldRewriteCollectiveAsCall`):
+/// the mixed pipeline's rewrite is op creation, and this halves it (#23).
+pub fn replace_collective_with_call<'c>(
+    rewriter: mlir_sys::MlirPatternRewriter,
+    op: melior::ir::operation::OperationRef<'c, '_>,
+    callee: Attribute<'c>,
+    params: &[mlir_sys::MlirType],
+    result: mlir_sys::MlirType,
+    discardable: Option<mlir_sys::MlirAttribute>,
+) -> Result<(), PldError> {
+    if op.operand_count() < params.len() || op.result_count() != 1 {
+        return Err(PldError::Internal(
+            "a collective has its kernel's operands and one result".into(),
+        ));
+    }
+    let call = unsafe {
+        crate::capi::pldRewriteCollectiveAsCall(
+            rewriter,
+            op.to_raw(),
+            callee.to_raw(),
+            params.len() as isize,
+            params.as_ptr(),
+            result,
+            discardable.unwrap_or(mlir_sys::MlirAttribute {
+                ptr: std::ptr::null(),
+            }),
+        )
+    };
+    if call.ptr.is_null() {
+        return Err(PldError::Internal("func.call could not be created".into()));
+    }
+    Ok(())
 }
 
 /// `pl.require %condition else error code, "message"`.

@@ -77,40 +77,59 @@ pub fn arg_attr_lists<'c>(
         .collect()
 }
 
-/// Writes the argument attribute dictionaries of a function.
-pub fn set_arg_attr_lists<'c>(
-    func: &OperationRef<'c, '_>,
-    lists: &[Vec<(Identifier<'c>, Attribute<'c>)>],
-) {
+/// The argument attribute dictionaries of `count` parameters, as attributes
+/// (an empty dictionary where a parameter has none): what a pass keeps
+/// unchanged is kept as the uniqued attribute it is, not rebuilt.
+pub fn arg_attr_dicts<'c>(func: &OperationRef<'c, '_>, count: usize) -> Vec<Attribute<'c>> {
     let context_ref = func.context();
     let context = crate::ir::context_borrow::borrow(&context_ref);
-    let dicts: Vec<Attribute> = lists
-        .iter()
-        .map(|l| DictionaryAttribute::new(context, l).into())
-        .collect();
+    // The context outlives the function's attributes ('c).
+    let empty: Attribute<'c> = unsafe {
+        Attribute::from_raw(melior::ir::AttributeLike::to_raw(
+            &DictionaryAttribute::new(context, &[]),
+        ))
+    };
+    let all = func
+        .attribute("arg_attrs")
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok());
+    (0..count)
+        .map(|i| {
+            all.as_ref()
+                .and_then(|a| a.element(i).ok())
+                .filter(|d| DictionaryAttribute::try_from(*d).is_ok())
+                .unwrap_or(empty)
+        })
+        .collect()
+}
+
+/// Writes the argument attribute dictionaries (`DictionaryAttr`s) of a function.
+pub fn set_arg_attr_dicts<'c>(func: &OperationRef<'c, '_>, dicts: &[Attribute<'c>]) {
+    let context_ref = func.context();
+    let context = crate::ir::context_borrow::borrow(&context_ref);
     set_attr(
         func,
         "arg_attrs",
-        ArrayAttribute::new(context, &dicts).into(),
+        ArrayAttribute::new(context, dicts).into(),
     );
 }
 
-/// Appends parameters to a function: its type, its entry block (if any) and
-/// its argument attributes. Returns the new block arguments' raw handles.
+/// `params` pairs each new parameter's type with its argument attribute
+/// dictionary (a `DictionaryAttr`).
 pub fn append_params<'c>(
     func: &OperationRef<'c, '_>,
-    params: &[(Type<'c>, Vec<(Identifier<'c>, Attribute<'c>)>)],
+    params: &[(Type<'c>, Attribute<'c>)],
 ) -> Vec<mlir_sys::MlirValue> {
     let context_ref = func.context();
     let context = crate::ir::context_borrow::borrow(&context_ref);
     let mut inputs = param_types(func);
     let results = result_types(func);
-    let mut lists = arg_attr_lists(func, inputs.len());
+    let mut dicts = arg_attr_dicts(func, inputs.len());
     inputs.extend(params.iter().map(|(t, _)| *t));
-    lists.extend(params.iter().map(|(_, l)| l.clone()));
+    dicts.extend(params.iter().map(|(_, d)| *d));
     let ty: Type = FunctionType::new(context, &inputs, &results).into();
     set_attr(func, "function_type", TypeAttribute::new(ty).into());
-    set_arg_attr_lists(func, &lists);
+    set_arg_attr_dicts(func, &dicts);
     let mut out = Vec::new();
     if let Some(entry) = entry_block(func) {
         for (ty, _) in params {

@@ -25,12 +25,12 @@ use crate::{
     ir::calls::{call_arg_count, callee, runtime_alloc_outs},
     ir::handle_maps::NameMap,
     ir::op_kind::OpKind,
-    ir::signature::{arg_attr_lists, set_arg_attr_lists},
+    ir::signature::{arg_attr_dicts, set_arg_attr_dicts},
     ir::walk::{module_body, module_functions},
 };
 use melior::ir::{
-    Attribute, Identifier,
-    attribute::{ArrayAttribute, StringAttribute},
+    Attribute, AttributeLike, Identifier,
+    attribute::{ArrayAttribute, DictionaryAttribute, StringAttribute},
     operation::{OperationLike, OperationRef},
 };
 
@@ -78,15 +78,33 @@ impl ModulePass for DeriveCallDirections {
             .map(|d| StringAttribute::new(context, d.as_str()).into())
             .collect();
         let string = |d: Direction| strings[d as usize];
+        // Each parameter's dictionary with its direction set: a dictionary
+        // that already says so is kept, the others are built once per
+        // (dictionary, direction) and shared (dictionaries are uniqued).
+        let mut with_direction: NameMap<(usize, Direction), Attribute> = NameMap::default();
         for (func, dirs) in functions.iter().zip(&params) {
             // One new arg_attrs array per function (not one per parameter:
             // that is quadratic in the parameter count).
-            let mut lists = arg_attr_lists(func, dirs.len());
-            for (list, d) in lists.iter_mut().zip(dirs) {
-                list.retain(|(n, _)| *n != direction);
-                list.push((direction, string(*d)));
+            let mut dicts = arg_attr_dicts(func, dirs.len());
+            for (dict, d) in dicts.iter_mut().zip(dirs) {
+                let Ok(current) = DictionaryAttribute::try_from(*dict) else {
+                    continue;
+                };
+                if current.element_by_name("pl.direction") == Some(string(*d)) {
+                    continue;
+                }
+                *dict = *with_direction
+                    .entry((dict.to_raw().ptr as usize, *d))
+                    .or_insert_with(|| {
+                        let mut list: Vec<(Identifier, Attribute)> = (0..current.len())
+                            .filter_map(|j| current.element(j).ok())
+                            .filter(|(n, _)| *n != direction)
+                            .collect();
+                        list.push((direction, string(*d)));
+                        DictionaryAttribute::new(context, &list).into()
+                    });
             }
-            set_arg_attr_lists(func, &lists);
+            set_arg_attr_dicts(func, &dicts);
         }
         let mut lists: NameMap<Vec<Direction>, Attribute> = NameMap::default();
         let arg_directions = Identifier::new(context, "pl.arg_directions");

@@ -32,14 +32,14 @@ use crate::{
 use melior::{
     PatternRewriter, RewritePatternSet, create_op_rewrite_pattern,
     ir::{
-        Attribute, Location, Type, TypeLike, Value, ValueLike,
+        Attribute, AttributeLike, Location, Type, TypeLike, Value, ValueLike,
         attribute::{FlatSymbolRefAttribute, IntegerAttribute},
         operation::{OperationLike, OperationMutLike, OperationRef},
         r#type::IntegerType,
     },
     walk_and_apply_patterns,
 };
-use mlir_sys::MlirType;
+use mlir_sys::{MlirAttribute, MlirType};
 use std::collections::{BTreeSet, HashMap};
 
 pub(crate) use crate::collective::Variant;
@@ -202,11 +202,17 @@ fn run(
     let symbols = SymbolTable::of(&module).ok_or_else(|| {
         PldError::Internal("the pass runs on a module, which is a symbol table".into())
     })?;
+    // The first collective of each variant, in program order (a handful of
+    // variants: a linear scan beats hashing every collective).
+    let mut first: Vec<(Variant, Location)> = Vec::new();
     for op in &planned_ops {
         let variant = plans[&(op.to_raw().ptr as usize)].variant;
-        built
-            .entry(variant)
-            .or_insert_with(|| variant.build_kernel(context, op.location()));
+        if !first.iter().any(|(v, _)| *v == variant) {
+            first.push((variant, op.location()));
+        }
+    }
+    for (variant, loc) in first {
+        built.insert(variant, variant.build_kernel(context, loc));
     }
     for &variant in &variants {
         let Some(symbol) = symbols.lookup(&variant.symbol()) else {
@@ -302,13 +308,33 @@ fn run(
     for kernel in kernels {
         symbols.insert(kernel);
     }
+    // What every call of a variant shares, built once: its callee and, per
+    // static launch width B > 1, its `{pl.core_num = B, pl.sync_start}`.
+    let callees: HashMap<Variant, MlirAttribute> = variants
+        .iter()
+        .map(|&v| {
+            let callee: Attribute = FlatSymbolRefAttribute::new(context, &v.symbol()).into();
+            (v, callee.to_raw())
+        })
+        .collect();
+    let mut launch_attrs: HashMap<i64, MlirAttribute> = HashMap::new();
+    for plan in plans.values() {
+        if let Width::Static(blocks) = plan.width
+            && blocks > 1
+        {
+            launch_attrs
+                .entry(blocks)
+                .or_insert_with(|| launch_attributes(context, blocks).to_raw());
+        }
+    }
 
     // Phase 4: the rewrite, one pattern per row of the table (same callback).
     let plans = std::rc::Rc::new(plans);
     let canonical = std::rc::Rc::new(canonical);
+    let shared = std::rc::Rc::new((callees, launch_attrs));
     let patterns = RewritePatternSet::new(context);
     for spec in crate::collective::TABLE {
-        let (plans, canonical) = (plans.clone(), canonical.clone());
+        let (plans, canonical, shared) = (plans.clone(), canonical.clone(), shared.clone());
         patterns.add(create_op_rewrite_pattern(
             spec.op,
             1,
@@ -318,6 +344,22 @@ fn run(
                 let Some(plan) = plans.get(&(op.to_raw().ptr as usize)).copied() else {
                     return false;
                 };
+                if let Width::Static(blocks) = plan.width {
+                    // The common case in one C call (casts, call, cast back).
+                    let types = &canonical[&plan.variant];
+                    let (params, result) = types.split_at(types.len() - 1);
+                    let (callees, launch_attrs) = &*shared;
+                    let callee = unsafe { Attribute::from_raw(callees[&plan.variant]) };
+                    return crate::ir::builders::replace_collective_with_call(
+                        rewriter,
+                        op,
+                        callee,
+                        params,
+                        result[0],
+                        launch_attrs.get(&blocks).copied(),
+                    )
+                    .is_ok();
+                }
                 let rewriter = unsafe { PatternRewriter::from_raw(rewriter) };
                 let types: Vec<Type> = canonical[&plan.variant]
                     .iter()
@@ -355,10 +397,9 @@ fn plan_collective<'c, 'a>(
         None
     };
     let operand = |i: usize| op.operand(i).ok();
-    let n = spec.params.len();
-    let types: Vec<TensorView> = (0..n)
-        .map(|i| operand(i).and_then(|v| TensorView::of(v.r#type())))
-        .collect::<Option<_>>()?;
+    // The ODS verifier made every operand tensor-like; only the signal's and
+    // (plain op) send_counts' views are read here.
+    let view = |i: usize| operand(i).and_then(|v| TensorView::of(v.r#type()));
 
     // The architecture the op needs (indexed: A5 URMA only).
     if let Some(problem) = arch_problem(spec, arch) {
@@ -367,7 +408,7 @@ fn plan_collective<'c, 'a>(
 
     // Signal shape: P (ranks) and S (stride) must be compile-time values.
     let signal_type = operand(spec.signal)?.r#type();
-    let Some((ranks, stride)) = crate::collective::signal_geometry(op, spec, &types[spec.signal])
+    let Some((ranks, stride)) = crate::collective::signal_geometry(op, spec, &view(spec.signal)?)
     else {
         return fail(format!(
             "signal shape must be static on the CHIP rail, got '{signal_type}'"
@@ -394,12 +435,6 @@ fn plan_collective<'c, 'a>(
                 return fail(format!("core_num must be in [1, 2147483647], got {limit}"));
             }
             let blocks = spec.blocks(ranks, limit);
-            let how = match spec.width {
-                WidthRule::Folded => {
-                    format!("B={blocks} (core_num L={limit} folded for P={ranks} ranks)")
-                }
-                WidthRule::Exact => format!("L={limit} (the exact launch width)"),
-            };
             if aiv_cores > 0 && blocks as u64 > aiv_cores {
                 return fail(match spec.width {
                     WidthRule::Folded => format!(
@@ -414,11 +449,10 @@ fn plan_collective<'c, 'a>(
             if stride < blocks {
                 return fail_with_note(
                     match spec.width {
-                        WidthRule::Folded => {
-                            format!(
-                                "signal stride S={stride} is smaller than the admitted block count {how}"
-                            )
-                        }
+                        WidthRule::Folded => format!(
+                            "signal stride S={stride} is smaller than the admitted block count \
+                             B={blocks} (core_num L={limit} folded for P={ranks} ranks)"
+                        ),
                         WidthRule::Exact => format!(
                             "signal stride S={stride} is smaller than the launch width L={limit} \
                              ({short} launches exactly core_num blocks)",
@@ -439,7 +473,7 @@ fn plan_collective<'c, 'a>(
     };
     // A local send_counts: the plain op's verifier and canonical kernel type
     // let it through, but on the CHIP rail peers read it remotely.
-    if spec.collective == Collective::AllToAllV && !types[3].distributed {
+    if spec.collective == Collective::AllToAllV && !view(3)?.distributed {
         return fail(format!(
             "send_counts must be a DistributedTensor (a !pld.dtensor window that peers read remotely), got '{}'",
             operand(3)?.r#type()
@@ -553,6 +587,25 @@ fn rewrite_collective(
     let result = cast(unsafe { Value::from_raw(call) }, op.result(0)?.r#type())?;
     base.replace_op_with_values(op, &[unsafe { Value::from_raw(result) }]);
     Ok(())
+}
+
+/// `{pl.core_num = B : i64, pl.sync_start}`: the launch spec of a call
+/// launched on B > 1 blocks.
+fn launch_attributes(context: &melior::Context, blocks: i64) -> Attribute<'_> {
+    melior::ir::attribute::DictionaryAttribute::new(
+        context,
+        &[
+            (
+                melior::ir::Identifier::new(context, "pl.core_num"),
+                IntegerAttribute::new(IntegerType::new(context, 64).into(), blocks).into(),
+            ),
+            (
+                melior::ir::Identifier::new(context, "pl.sync_start"),
+                Attribute::unit(context),
+            ),
+        ],
+    )
+    .into()
 }
 
 /// `B = L < P ? L : L / P * P` in `arith` ops before the collective, then

@@ -43,7 +43,7 @@ use crate::{
 };
 use melior::ir::{
     Attribute, BlockLike, Identifier, Type, ValueLike,
-    attribute::StringAttribute,
+    attribute::{DictionaryAttribute, StringAttribute},
     operation::{OperationLike, OperationRef},
 };
 
@@ -280,8 +280,11 @@ fn materialize(
     let context = crate::ir::context_borrow::borrow(&context_ref);
     let ctx_type = comm_ctx_type(context);
     let direction_in_attr: Attribute = StringAttribute::new(context, "in").into();
-    let direction_in: Vec<(Identifier, Attribute)> =
-        vec![(Identifier::new(context, "pl.direction"), direction_in_attr)];
+    let direction_in: Attribute = DictionaryAttribute::new(
+        context,
+        &[(Identifier::new(context, "pl.direction"), direction_in_attr)],
+    )
+    .into();
     let mut ctx_args: PtrMap<Vec<mlir_sys::MlirValue>> = PtrMap::default();
     let mut statistics = PassStatistics::default();
     for func in &functions {
@@ -304,7 +307,7 @@ fn materialize(
             let params: Vec<_> = layout
                 .dtensors
                 .iter()
-                .map(|_| (ctx_type, direction_in.clone()))
+                .map(|_| (ctx_type, direction_in))
                 .collect();
             statistics.contexts_appended += params.len() as u64;
             append_params(func, &params)

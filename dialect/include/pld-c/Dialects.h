@@ -4,6 +4,7 @@
 #define PLD_C_DIALECTS_H
 
 #include "mlir-c/IR.h"
+#include "mlir-c/Rewrite.h"
 #include "mlir-c/Pass.h"
 #include "pld-c/Registration.h"
 #include <stdbool.h>
@@ -71,6 +72,17 @@ MLIR_CAPI_EXPORTED MlirAttribute pldDictionaryAttrWith(
  * no op-name lookup by string, no generic OperationState copy, issue #16). */
 MLIR_CAPI_EXPORTED MlirOperation pldCastCreate(MlirLocation loc,
                                                MlirValue source, MlirType type);
+/* Replaces the collective `op` through `rewriter` (a PatternRewriter): a
+ * `pl.cast` of each of its first `n` operands whose type is not `params[i]`,
+ * a `func.call` of `callee` (a FlatSymbolRefAttr) returning `result` with
+ * the discardable attributes `discardable` (a DictionaryAttr, or null), and
+ * a `pl.cast` of the call's result back to `op`'s result type when they
+ * differ. Returns the call. One C call per collective: the ODS builders,
+ * no op-name lookup by string (issue #23, the mixed pipeline's cost). */
+MLIR_CAPI_EXPORTED MlirOperation pldRewriteCollectiveAsCall(
+    MlirPatternRewriter rewriter, MlirOperation op, MlirAttribute callee,
+    intptr_t n, const MlirType *params, MlirType result,
+    MlirAttribute discardable);
 /* Replaces `op` (attached to a block) by a copy whose operand list has `n`
  * operands inserted before operand `index`, and returns the copy: its uses,
  * attributes, properties and regions are the old op's, its operands are
