@@ -34,7 +34,7 @@ use melior::{
     ir::{
         Attribute, AttributeLike, Location, Type, TypeLike, Value, ValueLike,
         attribute::{FlatSymbolRefAttribute, IntegerAttribute},
-        operation::{OperationLike, OperationMutLike, OperationRef},
+        operation::{OperationLike, OperationRef},
         r#type::IntegerType,
     },
     walk_and_apply_patterns,
@@ -344,28 +344,33 @@ fn run(
                 let Some(plan) = plans.get(&(op.to_raw().ptr as usize)).copied() else {
                     return false;
                 };
-                if let Width::Static(blocks) = plan.width {
+                match plan.width {
                     // The common case in one C call (casts, call, cast back).
-                    let types = &canonical[&plan.variant];
-                    let (params, result) = types.split_at(types.len() - 1);
-                    let (callees, launch_attrs) = &*shared;
-                    let callee = unsafe { Attribute::from_raw(callees[&plan.variant]) };
-                    return crate::ir::builders::replace_collective_with_call(
-                        rewriter,
-                        op,
-                        callee,
-                        params,
-                        result[0],
-                        launch_attrs.get(&blocks).copied(),
-                    )
-                    .is_ok();
+                    Width::Static(blocks) => {
+                        let types = &canonical[&plan.variant];
+                        let (params, result) = types.split_at(types.len() - 1);
+                        let (callees, launch_attrs) = &*shared;
+                        let callee = unsafe { Attribute::from_raw(callees[&plan.variant]) };
+                        crate::ir::builders::replace_collective_with_call(
+                            rewriter,
+                            op,
+                            callee,
+                            params,
+                            result[0],
+                            launch_attrs.get(&blocks).copied(),
+                        )
+                        .is_ok()
+                    }
+                    Width::Runtime { ranks, stride } => {
+                        let rewriter = unsafe { PatternRewriter::from_raw(rewriter) };
+                        let types: Vec<Type> = canonical[&plan.variant]
+                            .iter()
+                            .map(|raw| unsafe { Type::from_raw(*raw) })
+                            .collect();
+                        rewrite_runtime_width(&rewriter, op, plan.variant, (ranks, stride), &types)
+                            .is_ok()
+                    }
                 }
-                let rewriter = unsafe { PatternRewriter::from_raw(rewriter) };
-                let types: Vec<Type> = canonical[&plan.variant]
-                    .iter()
-                    .map(|raw| unsafe { Type::from_raw(*raw) })
-                    .collect();
-                rewrite_collective(&rewriter, op, plan, &types).is_ok()
             },
             &["func.call", "pl.cast"],
         ));
@@ -522,13 +527,16 @@ fn distinct_in_body<'c, 'a>(
     }
 }
 
-/// Phase 4 for one planned collective: casts to the canonical types, the
-/// call (with the launch spec when B > 1), the result cast back.
-/// `canonical` holds the kernel's parameter types, then its result type.
-fn rewrite_collective(
+/// Phase 4 for a collective whose launch width is a runtime value (a
+/// static width takes `replace_collective_with_call`): casts to the
+/// canonical types, B computed and checked in the body, the call inside a
+/// `pl.launch` of B blocks, the result cast back. `canonical` holds the
+/// kernel's parameter types, then its result type.
+fn rewrite_runtime_width(
     rewriter: &PatternRewriter,
     op: OperationRef,
-    plan: Plan,
+    variant: Variant,
+    (ranks, stride): (i64, i64),
     canonical: &[Type],
 ) -> Result<(), PldError> {
     let base = rewriter.as_rewriter_base();
@@ -554,36 +562,22 @@ fn rewrite_collective(
         .map(|raw| unsafe { Value::from_raw(raw) })
         .collect();
 
-    let mut call = melior::dialect::func::call(
+    let call = melior::dialect::func::call(
         context,
-        FlatSymbolRefAttribute::new(context, &plan.variant.symbol()),
+        FlatSymbolRefAttribute::new(context, &variant.symbol()),
         &args,
         result,
         loc,
     );
-    if let Width::Static(blocks) = plan.width
-        && blocks > 1
-    {
-        call.set_attribute(
-            "pl.core_num",
-            IntegerAttribute::new(IntegerType::new(context, 64).into(), blocks).into(),
-        );
-        call.set_attribute("pl.sync_start", Attribute::unit(context));
-    }
-    let call = match plan.width {
-        Width::Static(_) => base.insert(call).result(0)?.to_raw(),
-        Width::Runtime { ranks, stride } => {
-            let blocks = runtime_width(
-                &base,
-                context,
-                op.operand(dynamic_core_num_index(&op))?,
-                ranks,
-                stride,
-                loc,
-            )?;
-            launch(&base, context, blocks, call, result[0], loc)?
-        }
-    };
+    let blocks = runtime_width(
+        &base,
+        context,
+        op.operand(dynamic_core_num_index(&op))?,
+        ranks,
+        stride,
+        loc,
+    )?;
+    let call = launch(&base, context, blocks, call, result[0], loc)?;
     let result = cast(unsafe { Value::from_raw(call) }, op.result(0)?.r#type())?;
     base.replace_op_with_values(op, &[unsafe { Value::from_raw(result) }]);
     Ok(())
