@@ -13,7 +13,7 @@
 //! | 6 | the crate root (`lib.rs`: re-exports, the C exports) |
 //!
 //! The simulator and runner (`pld-sim`, `pld-run`) are not here: they are the workspace crate
-//! `sim/`, above this one, which uses only its public API.
+//! `sim/`, above this one, which uses only its public API (sim/tests/independence.rs).
 //!
 //! Every `crate::<module>` path in `src/**/*.rs` (comments excluded) is an
 //! edge; `crate::<item>` of an item defined or re-exported at the root is an
