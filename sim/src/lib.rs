@@ -16,7 +16,7 @@
 //! pld only through pld-opt and pld-translate as subprocesses and through the `pld` library's
 //! public API, of which it uses exactly one item, [`pld::cal_all_to_all_v_blocks`] (the launch
 //! width B of a [`case`], whence its default signal stride; the golden folds its own,
-//! [`golden::fold_blocks`]). `tests/independence.rs` keeps it so: no other `pld::` path in
+//! [`golden::fold_blocks`]). `sim/tests/independence.rs` keeps it so: no other `pld::` path in
 //! `src/`, none at all in the goldens outside their unit tests, no `#[path]` / `include!` and no
 //! path dependency but `pld`.
 #![deny(missing_docs)]

@@ -1,4 +1,4 @@
-//! The pld-sim case matrix (`pld-sim --matrix`, tests/sim.rs) and how each entry is judged.
+//! The pld-sim case matrix (`pld-sim --matrix`, sim/tests/sim.rs) and how each entry is judged.
 
 use crate::SimError;
 use crate::case::{Case, DType, Domain, Op, Operand};

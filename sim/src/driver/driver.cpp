@@ -97,7 +97,7 @@ constexpr int kMaxSpans = 1 << 16;
 Span* g_spans = nullptr;
 std::atomic<int>* g_span_count = nullptr;
 
-// Test hooks (the cross-rank addressing mutant of tests/sim.rs): a rank's local input as this
+// Test hooks (the cross-rank addressing mutant of sim/tests/sim_procs.rs): a rank's local input as this
 // process knows it (null until the rank's body, in this process, filled it), and the rank whose
 // window holds an address.
 const void* g_rank_input[64];

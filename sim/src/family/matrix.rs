@@ -5,7 +5,7 @@
 //!   ring (L = 1); every dtype (f32, f16, i8, i32) × P × L for allgather and all_to_all, and
 //!   for broadcast with the roots 0, P/2 and P-1; barrier for every P with and without delays;
 //!   `repeat` / `loop` / HOST extras for every op; the compile_error rows.
-//! - **ci** (`pld-sim --matrix family-ci`, tests/sim_family.rs): a slice covering every op,
+//! - **ci** (`pld-sim --matrix family-ci`, sim/tests/sim_family.rs): a slice covering every op,
 //!   both rails, every dtype, ring, repeat, loop, a barrier with delays, and three
 //!   compile_errors.
 //!
