@@ -10,10 +10,11 @@
 //! The public API is what embedding needs: the registration functions, the
 //! pass types ([`passes`]), [`PldError`], the drivers' entry points
 //! ([`opt_main`], [`translate_main`], [`lsp_server_main`], [`reduce_main`]), the codegen
-//! ([`codegen::translate`]), the simulator ([`sim`]) and the runner ([`run`]); plus the typed
-//! views a Rust user reads IR
+//! ([`codegen::translate`]); plus the typed views a Rust user reads IR
 //! through ([`ir::tensor_type::TensorLike`], [`analysis::contiguity::ContiguityTrace`],
-//! [`cal_all_to_all_v_blocks`]). Everything else is crate-private.
+//! [`cal_all_to_all_v_blocks`]). Everything else is crate-private. The CPU simulator and
+//! runner (`pld-sim`, `pld-run`) are the workspace crate `pld-sim` (`sim/`), a user of this
+//! API like any other.
 #![deny(missing_docs)]
 
 pub mod analysis;
@@ -26,8 +27,6 @@ pub mod embedding;
 mod error;
 pub mod ir;
 pub mod passes;
-pub mod run;
-pub mod sim;
 
 pub use embedding::{attach_diagnostic_printer, create_context, parse_file};
 pub use error::PldError;

@@ -383,7 +383,7 @@ fn emitted_templates() -> Vec<(String, String)> {
     .unwrap();
     for path in rust {
         let name = path.strip_prefix(root()).unwrap().display().to_string();
-        if name == "src/diag.rs" || name.starts_with("src/sim/") {
+        if name == "src/diag.rs" {
             continue;
         }
         let text = read(&path);

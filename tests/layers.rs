@@ -9,9 +9,11 @@
 //! | 2 | `ir` |
 //! | 3 | `collective` |
 //! | 4 | `analysis` |
-//! | 5 | `passes`, `codegen`, `embedding`, `sim` (never each other) |
-//! | 6 | `run` (pld-run: builds on `sim`'s toolchain) |
-//! | 7 | the crate root (`lib.rs`: re-exports, the C exports) |
+//! | 5 | `passes`, `codegen`, `embedding` (never each other) |
+//! | 6 | the crate root (`lib.rs`: re-exports, the C exports) |
+//!
+//! The simulator and runner (`pld-sim`, `pld-run`) are not here: they are the workspace crate
+//! `sim/`, above this one, which uses only its public API (sim/tests/independence.rs).
 //!
 //! Every `crate::<module>` path in `src/**/*.rs` (comments excluded) is an
 //! edge; `crate::<item>` of an item defined or re-exported at the root is an
@@ -25,8 +27,7 @@ const LAYERS: &[&[&str]] = &[
     &["ir"],
     &["collective"],
     &["analysis"],
-    &["passes", "codegen", "embedding", "sim"],
-    &["run"],
+    &["passes", "codegen", "embedding"],
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

@@ -1,0 +1,1126 @@
+//! A pld-sim case (docs/sim.md, the case table of the sim spec): parsing and validation.
+
+use crate::SimError;
+use serde_json::{Map, Value};
+
+use pld::cal_all_to_all_v_blocks;
+
+/// Element type of the payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    /// `"f32"`.
+    F32,
+    /// `"i8"`.
+    I8,
+}
+
+impl DType {
+    /// The case JSON's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F32 => "f32",
+            DType::I8 => "i8",
+        }
+    }
+    /// Bytes per element.
+    pub fn size(self) -> i64 {
+        match self {
+            DType::F32 => 4,
+            DType::I8 => 1,
+        }
+    }
+}
+
+/// The collective a case runs (`"op"`, default `all_to_all_v`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `pld.tensor.all_to_all_v`.
+    AllToAllV,
+    /// `pld.tensor.indexed_all_to_all_v` (docs/spec/indexed.md): `index` gathers the rows,
+    /// `core_num` is the exact launch width, the module is `pl.arch = "a5"`.
+    IndexedAllToAllV,
+}
+
+impl Op {
+    /// The case JSON's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::AllToAllV => "all_to_all_v",
+            Op::IndexedAllToAllV => "indexed_all_to_all_v",
+        }
+    }
+    /// The collective's operands, in its signature's order.
+    pub fn operands(self) -> &'static [Operand] {
+        match self {
+            Op::AllToAllV => &Operand::ALL,
+            Op::IndexedAllToAllV => &Operand::INDEXED,
+        }
+    }
+}
+
+/// A collective operand, by its name in the all_to_all_v signature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    /// `input`.
+    Input,
+    /// `target`.
+    Target,
+    /// `signal`.
+    Signal,
+    /// `send_counts`.
+    SendCounts,
+    /// `recv_counts`.
+    RecvCounts,
+    /// The indexed op's gather list.
+    Index,
+}
+
+impl Operand {
+    /// The plain op's operands.
+    pub const ALL: [Operand; 5] = [
+        Operand::Input,
+        Operand::Target,
+        Operand::Signal,
+        Operand::SendCounts,
+        Operand::RecvCounts,
+    ];
+    /// The indexed op's operands.
+    pub const INDEXED: [Operand; 6] = [
+        Operand::Input,
+        Operand::Target,
+        Operand::Signal,
+        Operand::SendCounts,
+        Operand::RecvCounts,
+        Operand::Index,
+    ];
+
+    /// The operand's name in the signature.
+    pub fn name(self) -> &'static str {
+        match self {
+            Operand::Input => "input",
+            Operand::Target => "target",
+            Operand::Signal => "signal",
+            Operand::SendCounts => "send_counts",
+            Operand::RecvCounts => "recv_counts",
+            Operand::Index => "index",
+        }
+    }
+
+    /// The operand named `name`.
+    pub fn from_name(name: &str) -> Option<Operand> {
+        Operand::INDEXED.into_iter().find(|o| o.name() == name)
+    }
+}
+
+/// The largest payload pld-sim accepts per rank (input or target window), so a typo cannot ask
+/// for terabytes.
+pub const MAX_PAYLOAD_BYTES: i64 = 1 << 30;
+
+/// The most values a result may carry for one operand over every rank (`P × P·max_recv ×
+/// row_elems` target values, `P × P × S` signal cells). The simulator holds four payload
+/// buffers per rank and the result prints every target value and signal cell, so the bound is
+/// over all ranks together: a per-rank bound alone let `ranks: 16, row_elems: 2^24` through,
+/// which needs 64 GiB and was killed by the OOM killer.
+pub const MAX_RESULT_VALUES: i64 = 1 << 24;
+
+/// The most communication domains a case may list (`domains`).
+pub const MAX_DOMAINS: usize = 8;
+
+/// One communication domain of a `domains` case (docs/sim.md, "Communication domains"): devices
+/// `0..ranks` of the world, its own CommContext per device (rankNum = `ranks`), its own windows,
+/// and its own exchange (`send_counts` is `ranks` × `ranks`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Domain {
+    /// N, the domain's rank count (1..=the world's).
+    pub ranks: usize,
+    /// `send_counts[src][dst]` of the domain's exchange (N × N).
+    pub send_counts: Vec<Vec<i32>>,
+}
+
+/// The most `layers` a case may ask for: the loop runs in the generated orchestration, one
+/// exchange per iteration, so this bounds one call's work the way `repeat` bounds the calls.
+pub const MAX_LAYERS: i64 = 64;
+
+/// One pld-sim case (docs/sim.md): the JSON keys, validated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    /// P, 1..16.
+    pub ranks: usize,
+    /// L, the requested block limit (passed to the module as `core_num`; pld-opt checks it).
+    pub core_num: i64,
+    /// The payload element type.
+    pub dtype: DType,
+    /// MAX_RECV: rows each rank can receive from each source.
+    pub max_recv: i64,
+    /// Elements per row.
+    pub row_elems: i64,
+    /// `send_counts[src][dst]`, any int32.
+    pub send_counts: Vec<Vec<i32>>,
+    /// S; `None` means B.
+    pub signal_stride: Option<i64>,
+    /// Calls of `chip_pipeline` per run (each one exchange per layer).
+    pub repeat: u32,
+    /// The target's AIV cores (`aiv-cores` of lower-l2).
+    pub aiv_capacity: i64,
+    /// An operand passed through a non-contiguous view (the case must be refused).
+    pub non_contiguous: Option<Operand>,
+    /// N, 1..=[`MAX_LAYERS`]: the exchanges of one `chip_pipeline` call, an `scf.for` in the
+    /// module when > 1 (iteration k > 0 stages what iteration k - 1 received).
+    pub layers: u32,
+    /// Not a case key (always 1 from JSON): with M > 1 the module nests an inner `scf.for` of M
+    /// iterations inside the `layers` loop, N × M exchanges in all, iteration (i, j) being
+    /// exchange i·M + j; the expected outcome is that of `layers` = N × M. Tests only.
+    pub inner_layers: u32,
+    /// `core_num` is a runtime `i64` parameter of `chip_pipeline` (appended after the tensor
+    /// parameters, OrchArgs scalar 0), passed by the driver, instead of the collective's
+    /// `core_num` attribute. The generated orchestration computes B and checks `1 <= L <=
+    /// 2147483647` and `S >= B` itself (error 5 before the collective when not).
+    pub runtime_core_num: bool,
+    /// The collective (`"op"`).
+    pub op: Op,
+    /// N_in, the rows of the input (indexed op only; `None`: P * max_recv).
+    pub input_rows: Option<i64>,
+    /// `index[src][d*max_recv + k]`, P lists of P * max_recv int32 (indexed op only; `None`: the
+    /// identity, `index[src][j] = j`).
+    pub index: Option<Vec<Vec<i32>>>,
+    /// Communication domains (`"domains"`; empty: none, the case's one exchange over all `ranks`).
+    /// With domains, `ranks` is the world's device count W, `send_counts` is empty, and each
+    /// domain runs its own `chip_pipeline` (the module of [`Case::domain_case`]) over devices
+    /// `0..N` with `rankNum = N`.
+    pub domains: Vec<Domain>,
+    /// `timeout_ms`: the wall-clock bound of the run (default [`DEFAULT_TIMEOUT_MS`]); past it
+    /// every rank still running is ended and the status is `timeout`.
+    pub timeout_ms: i64,
+    /// `fault`: a rank that crashes, hangs or exits early (process mode only).
+    pub fault: Option<Fault>,
+}
+
+/// The default `timeout_ms`.
+pub const DEFAULT_TIMEOUT_MS: i64 = 60000;
+
+/// How a faulty rank ends (`fault.kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// The rank SIGKILLs itself.
+    Crash,
+    /// The rank blocks forever.
+    Hang,
+    /// The rank exits 0 early.
+    Exit,
+}
+
+/// Where a faulty rank ends (`fault.at`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultAt {
+    /// Before the collective (before the rank's orchestration body).
+    Before,
+    /// Inside the kernel, right after the rank's first signal post.
+    Inside,
+    /// After the collective (after the body returned).
+    After,
+}
+
+/// The `fault` case key: `{"rank": r, "kind": "crash" | "hang" | "exit", "at": "before" |
+/// "inside" | "after"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// The rank (device) that fails.
+    pub rank: usize,
+    /// How.
+    pub kind: FaultKind,
+    /// Where.
+    pub at: FaultAt,
+}
+
+impl FaultKind {
+    /// The key's word.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Crash => "crash",
+            FaultKind::Hang => "hang",
+            FaultKind::Exit => "exit",
+        }
+    }
+}
+
+impl FaultAt {
+    /// The key's word.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultAt::Before => "before",
+            FaultAt::Inside => "inside",
+            FaultAt::After => "after",
+        }
+    }
+}
+
+/// Parses the `timeout_ms` and `fault` keys (shared by every case kind, the family's too):
+/// `timeout_ms` in 1..=86400000, `fault.rank` in 0..ranks.
+pub fn run_keys(obj: &Map<String, Value>, ranks: usize) -> Result<(i64, Option<Fault>), String> {
+    let timeout_ms = match obj.get("timeout_ms") {
+        None | Some(Value::Null) => DEFAULT_TIMEOUT_MS,
+        Some(v) => match v.as_i64() {
+            Some(n) if (1..=86_400_000).contains(&n) => n,
+            _ => {
+                return Err(format!(
+                    "timeout_ms must be an integer in 1..86400000, got {v}"
+                ));
+            }
+        },
+    };
+    let fault = match obj.get("fault") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(f)) => {
+            if let Some(k) = f
+                .keys()
+                .find(|k| !["rank", "kind", "at"].contains(&k.as_str()))
+            {
+                return Err(format!("fault: unknown key '{k}' (known: rank, kind, at)"));
+            }
+            let rank = match f.get("rank").and_then(Value::as_i64) {
+                Some(r) if (0..ranks as i64).contains(&r) => r as usize,
+                _ => {
+                    return Err(format!(
+                        "fault.rank must be an integer in 0..{ranks}, got {}",
+                        f.get("rank").map_or("nothing".into(), |v| v.to_string())
+                    ));
+                }
+            };
+            let kind = match f.get("kind").and_then(Value::as_str) {
+                Some("crash") => FaultKind::Crash,
+                Some("hang") => FaultKind::Hang,
+                Some("exit") => FaultKind::Exit,
+                _ => {
+                    return Err(format!(
+                        "fault.kind must be \"crash\", \"hang\" or \"exit\", got {}",
+                        f.get("kind").map_or("nothing".into(), |v| v.to_string())
+                    ));
+                }
+            };
+            let at = match f.get("at").and_then(Value::as_str) {
+                Some("before") => FaultAt::Before,
+                Some("inside") => FaultAt::Inside,
+                Some("after") => FaultAt::After,
+                _ => {
+                    return Err(format!(
+                        "fault.at must be \"before\", \"inside\" or \"after\", got {}",
+                        f.get("at").map_or("nothing".into(), |v| v.to_string())
+                    ));
+                }
+            };
+            Some(Fault { rank, kind, at })
+        }
+        Some(v) => {
+            return Err(format!(
+                "fault must be an object {{rank, kind, at}}, got {v}"
+            ));
+        }
+    };
+    Ok((timeout_ms, fault))
+}
+
+/// The driver params lines of `timeout_ms` and `fault` (process mode), and `ranks_as`.
+pub fn run_params(threads: bool, timeout_ms: i64, fault: Option<Fault>) -> String {
+    let mut s = format!(
+        "ranks_as {}\ntimeout_ms {timeout_ms}\n",
+        if threads { "threads" } else { "processes" }
+    );
+    if let Some(f) = fault {
+        s.push_str(&format!(
+            "fault {} {} {}\n",
+            f.rank,
+            f.kind.name(),
+            f.at.name()
+        ));
+    }
+    s
+}
+
+const KEYS: [&str; 18] = [
+    "timeout_ms",
+    "fault",
+    "ranks",
+    "core_num",
+    "dtype",
+    "max_recv",
+    "row_elems",
+    "send_counts",
+    "signal_stride",
+    "repeat",
+    "aiv_capacity",
+    "non_contiguous",
+    "layers",
+    "runtime_core_num",
+    "op",
+    "input_rows",
+    "index",
+    "domains",
+];
+
+fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_i64()
+            .map(Some)
+            .ok_or_else(|| format!("key '{key}' must be an integer, got {v}")),
+    }
+}
+
+fn required_int(obj: &Map<String, Value>, key: &str) -> Result<i64, String> {
+    int_key(obj, key)?.ok_or_else(|| format!("missing key '{key}'"))
+}
+
+impl Case {
+    /// Parses and validates a case. Errors are one-line messages naming the problem.
+    pub fn from_json(text: &str) -> Result<Case, SimError> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| SimError::InvalidCase(format!("bad JSON: {e}")))?;
+        Case::from_value(&value)
+    }
+
+    /// [`Case::from_json`] of a parsed JSON value.
+    pub fn from_value(value: &Value) -> Result<Case, SimError> {
+        Case::validate(value).map_err(SimError::InvalidCase)
+    }
+
+    fn validate(value: &Value) -> Result<Case, String> {
+        let obj = value.as_object().ok_or("the case must be a JSON object")?;
+        if let Some(unknown) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
+            return Err(format!(
+                "unknown key '{unknown}' (known: {})",
+                KEYS.join(", ")
+            ));
+        }
+        let ranks = required_int(obj, "ranks")?;
+        if !(1..=16).contains(&ranks) {
+            return Err(format!("ranks must be in 1..16, got {ranks}"));
+        }
+        let ranks = ranks as usize;
+        let (timeout_ms, fault) = run_keys(obj, ranks)?;
+        if obj.get("domains").is_some_and(|v| !v.is_null()) {
+            let mut case = Case::with_domains(obj, ranks)?;
+            case.timeout_ms = timeout_ms;
+            case.fault = fault;
+            return Ok(case);
+        }
+        let op = match obj.get("op") {
+            None | Some(Value::Null) => Op::AllToAllV,
+            Some(Value::String(s)) if s == "all_to_all_v" => Op::AllToAllV,
+            Some(Value::String(s)) if s == "indexed_all_to_all_v" => Op::IndexedAllToAllV,
+            Some(v) => {
+                return Err(format!(
+                    "op must be \"all_to_all_v\" or \"indexed_all_to_all_v\" (or a family op: allreduce, reduce_scatter, allgather, broadcast, all_to_all, barrier), got {v}"
+                ));
+            }
+        };
+        let core_num = required_int(obj, "core_num")?;
+        let dtype = match obj.get("dtype") {
+            None => return Err("missing key 'dtype'".into()),
+            Some(Value::String(s)) if s == "f32" => DType::F32,
+            Some(Value::String(s)) if s == "i8" => DType::I8,
+            Some(v) => return Err(format!("dtype must be \"f32\" or \"i8\", got {v}")),
+        };
+        let max_recv = required_int(obj, "max_recv")?;
+        if max_recv < 1 {
+            return Err(format!("max_recv must be >= 1, got {max_recv}"));
+        }
+        let row_elems = required_int(obj, "row_elems")?;
+        if row_elems < 1 {
+            return Err(format!("row_elems must be >= 1, got {row_elems}"));
+        }
+        let payload = (ranks as i64)
+            .checked_mul(max_recv)
+            .and_then(|n| n.checked_mul(row_elems))
+            .and_then(|n| n.checked_mul(dtype.size()));
+        match payload {
+            Some(n) if n <= MAX_PAYLOAD_BYTES => {}
+            _ => {
+                return Err(format!(
+                    "ranks * max_recv * row_elems * element size exceeds {MAX_PAYLOAD_BYTES} bytes"
+                ));
+            }
+        }
+        let values = (ranks as i64 * ranks as i64)
+            .checked_mul(max_recv)
+            .and_then(|n| n.checked_mul(row_elems));
+        if !values.is_some_and(|n| n <= MAX_RESULT_VALUES) {
+            return Err(format!(
+                "the target windows of all ranks together (ranks * ranks * max_recv * row_elems) exceed {MAX_RESULT_VALUES} values"
+            ));
+        }
+
+        let rows = obj.get("send_counts").ok_or("missing key 'send_counts'")?;
+        let rows = rows
+            .as_array()
+            .ok_or_else(|| format!("send_counts must be a list of {ranks} lists"))?;
+        if rows.len() != ranks {
+            return Err(format!(
+                "send_counts must be {ranks} x {ranks} (ranks = {ranks}), got {} rows",
+                rows.len()
+            ));
+        }
+        let mut send_counts = Vec::with_capacity(ranks);
+        for (src, row) in rows.iter().enumerate() {
+            let row = row
+                .as_array()
+                .ok_or_else(|| format!("send_counts[{src}] must be a list of {ranks} ints"))?;
+            if row.len() != ranks {
+                return Err(format!(
+                    "send_counts must be {ranks} x {ranks} (ranks = {ranks}), row {src} has {} entries",
+                    row.len()
+                ));
+            }
+            let mut out = Vec::with_capacity(ranks);
+            for (dst, v) in row.iter().enumerate() {
+                let n = v
+                    .as_i64()
+                    .and_then(|n| i32::try_from(n).ok())
+                    .ok_or_else(|| {
+                        format!("send_counts[{src}][{dst}] must be an int32, got {v}")
+                    })?;
+                out.push(n);
+            }
+            send_counts.push(out);
+        }
+
+        // The indexed op's keys.
+        let indexed = op == Op::IndexedAllToAllV;
+        for key in ["input_rows", "index"] {
+            if !indexed && obj.get(key).is_some_and(|v| !v.is_null()) {
+                return Err(format!(
+                    "key '{key}' needs \"op\": \"indexed_all_to_all_v\""
+                ));
+            }
+        }
+        let input_rows = int_key(obj, "input_rows")?;
+        if let Some(n) = input_rows {
+            if n < 1 {
+                return Err(format!("input_rows must be >= 1, got {n}"));
+            }
+            if !n
+                .checked_mul(row_elems)
+                .and_then(|x| x.checked_mul(dtype.size()))
+                .is_some_and(|b| b <= MAX_PAYLOAD_BYTES)
+            {
+                return Err(format!(
+                    "input_rows * row_elems * element size exceeds {MAX_PAYLOAD_BYTES} bytes"
+                ));
+            }
+        }
+        let index = match obj.get("index") {
+            None | Some(Value::Null) => None,
+            Some(v) => {
+                let slots = ranks as i64 * max_recv;
+                let rows = v
+                    .as_array()
+                    .ok_or_else(|| format!("index must be a list of {ranks} lists"))?;
+                if rows.len() != ranks {
+                    return Err(format!(
+                        "index must be {ranks} lists of {slots} ints (ranks * max_recv), got {} lists",
+                        rows.len()
+                    ));
+                }
+                let mut out = Vec::with_capacity(ranks);
+                for (src, row) in rows.iter().enumerate() {
+                    let row = row
+                        .as_array()
+                        .ok_or_else(|| format!("index[{src}] must be a list of {slots} ints"))?;
+                    if row.len() as i64 != slots {
+                        return Err(format!(
+                            "index must be {ranks} lists of {slots} ints (ranks * max_recv), list {src} has {} entries",
+                            row.len()
+                        ));
+                    }
+                    let mut ints = Vec::with_capacity(row.len());
+                    for (j, v) in row.iter().enumerate() {
+                        ints.push(v.as_i64().and_then(|n| i32::try_from(n).ok()).ok_or_else(
+                            || format!("index[{src}][{j}] must be an int32, got {v}"),
+                        )?);
+                    }
+                    out.push(ints);
+                }
+                Some(out)
+            }
+        };
+
+        let signal_stride = int_key(obj, "signal_stride")?;
+        if let Some(s) = signal_stride
+            && s < 1
+        {
+            return Err(format!("signal_stride must be >= 1, got {s}"));
+        }
+        if let Some(s) = signal_stride
+            && (ranks as i64 * ranks as i64).saturating_mul(s) > MAX_RESULT_VALUES
+        {
+            return Err(format!(
+                "signal_stride {s} is too large: the signals of all ranks together (ranks * ranks * signal_stride) exceed {MAX_RESULT_VALUES} values"
+            ));
+        }
+        let repeat = int_key(obj, "repeat")?.unwrap_or(1);
+        if !(1..=1_000_000).contains(&repeat) {
+            return Err(format!("repeat must be in 1..1000000, got {repeat}"));
+        }
+        let layers = int_key(obj, "layers")?.unwrap_or(1);
+        if !(1..=MAX_LAYERS).contains(&layers) {
+            return Err(format!("layers must be in 1..{MAX_LAYERS}, got {layers}"));
+        }
+        if indexed && layers > 1 {
+            return Err(format!(
+                "layers {layers}: a looped pipeline is not written for op indexed_all_to_all_v (its input need not have the target's rows)"
+            ));
+        }
+        let runtime_core_num = match obj.get("runtime_core_num") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(v) => return Err(format!("runtime_core_num must be true or false, got {v}")),
+        };
+        let aiv_capacity = int_key(obj, "aiv_capacity")?.unwrap_or(48);
+        if !(1..=i32::MAX as i64).contains(&aiv_capacity) {
+            return Err(format!(
+                "aiv_capacity must be in [1, 2147483647], got {aiv_capacity}"
+            ));
+        }
+        let non_contiguous = match obj.get("non_contiguous") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s == "none" => None,
+            Some(Value::String(s)) => Some(Operand::from_name(s).ok_or_else(|| {
+                format!(
+                    "non_contiguous must name a collective operand (input, target, signal, send_counts, recv_counts{}), got \"{s}\"",
+                    if indexed { ", index" } else { "" }
+                )
+            })
+            .and_then(|o| {
+                if op.operands().contains(&o) {
+                    Ok(o)
+                } else {
+                    Err(format!("non_contiguous: \"{s}\" is an operand of op indexed_all_to_all_v only"))
+                }
+            })?),
+            Some(v) => return Err(format!("non_contiguous must be a string, got {v}")),
+        };
+        let case = Case {
+            ranks,
+            core_num,
+            dtype,
+            max_recv,
+            row_elems,
+            send_counts,
+            signal_stride,
+            repeat: repeat as u32,
+            aiv_capacity,
+            non_contiguous,
+            layers: layers as u32,
+            inner_layers: 1,
+            runtime_core_num,
+            op,
+            input_rows,
+            index,
+            domains: Vec::new(),
+            timeout_ms,
+            fault,
+        };
+        // The default S is B, which a huge core_num makes huge (an explicit S was checked above).
+        if signal_stride.is_none()
+            && (ranks as i64 * ranks as i64).saturating_mul(case.stride()) > MAX_RESULT_VALUES
+        {
+            return Err(format!(
+                "the default signal_stride B = {} (core_num {core_num}) is too large: the signals of all ranks together (ranks * ranks * signal_stride) exceed {MAX_RESULT_VALUES} values; give a signal_stride",
+                case.stride()
+            ));
+        }
+        if let Some(op) = non_contiguous
+            && case.operand_shape(op).iter().all(|&d| d <= 1)
+        {
+            return Err(format!(
+                "non_contiguous: operand '{}' has shape {:?}, every extent <= 1, so no view of it is strided",
+                op.name(),
+                case.operand_shape(op)
+            ));
+        }
+        Ok(case)
+    }
+
+    /// A case with `domains` (docs/sim.md, "Communication domains"): `ranks` is the world W;
+    /// each domain is `{"ranks": N, "send_counts": N x N}` with 1 <= N <= W, validated as the case
+    /// of its own exchange (every other key shared: the domain's case is this one with `ranks` N
+    /// and the domain's `send_counts`). No top-level `send_counts`; the plain op only, and no
+    /// `non_contiguous` (a refusal across several domains is not modelled).
+    fn with_domains(obj: &Map<String, Value>, world: usize) -> Result<Case, String> {
+        if obj.contains_key("send_counts") {
+            return Err(
+                "a case with domains has no top-level send_counts (each domain has its own)".into(),
+            );
+        }
+        if obj
+            .get("op")
+            .is_some_and(|v| !v.is_null() && v.as_str() != Some("all_to_all_v"))
+        {
+            return Err("domains: only op all_to_all_v runs in several domains".into());
+        }
+        if obj
+            .get("non_contiguous")
+            .is_some_and(|v| !v.is_null() && v.as_str() != Some("none"))
+        {
+            return Err("domains: non_contiguous is not supported in a case with domains".into());
+        }
+        let list = obj["domains"]
+            .as_array()
+            .ok_or_else(|| format!("domains must be a list of 1..{MAX_DOMAINS} objects {{\"ranks\": N, \"send_counts\": N x N}}"))?;
+        if list.is_empty() || list.len() > MAX_DOMAINS {
+            return Err(format!(
+                "domains must list 1..{MAX_DOMAINS} domains, got {}",
+                list.len()
+            ));
+        }
+        let mut domains = Vec::with_capacity(list.len());
+        let mut first: Option<Case> = None;
+        for (i, d) in list.iter().enumerate() {
+            let d = d.as_object().ok_or_else(|| {
+                format!("domains[{i}] must be an object {{\"ranks\": N, \"send_counts\": N x N}}")
+            })?;
+            if let Some(k) = d.keys().find(|k| *k != "ranks" && *k != "send_counts") {
+                return Err(format!(
+                    "domains[{i}]: unknown key '{k}' (known: ranks, send_counts)"
+                ));
+            }
+            let n = required_int(d, "ranks").map_err(|e| format!("domains[{i}]: {e}"))?;
+            if !(1..=world as i64).contains(&n) {
+                return Err(format!(
+                    "domains[{i}]: ranks must be in 1..{world} (the world's ranks), got {n}"
+                ));
+            }
+            let mut sub = obj.clone();
+            sub.remove("domains");
+            sub.remove("fault");
+            sub.insert("ranks".into(), n.into());
+            sub.insert(
+                "send_counts".into(),
+                d.get("send_counts")
+                    .cloned()
+                    .ok_or_else(|| format!("domains[{i}]: missing key 'send_counts'"))?,
+            );
+            let c =
+                Case::from_value(&Value::Object(sub)).map_err(|e| format!("domains[{i}]: {e}"))?;
+            domains.push(Domain {
+                ranks: c.ranks,
+                send_counts: c.send_counts.clone(),
+            });
+            first.get_or_insert(c);
+        }
+        let mut case = first.expect("at least one domain");
+        case.ranks = world;
+        case.send_counts = Vec::new();
+        case.domains = domains;
+        Ok(case)
+    }
+
+    /// The case of domain `d`'s own exchange: this case with `ranks` N and the domain's counts.
+    pub fn domain_case(&self, d: usize) -> Case {
+        let dom = &self.domains[d];
+        Case {
+            ranks: dom.ranks,
+            send_counts: dom.send_counts.clone(),
+            domains: Vec::new(),
+            ..self.clone()
+        }
+    }
+
+    /// The case back as JSON (every key spelled out).
+    pub fn to_json(&self) -> Value {
+        let mut obj = Map::new();
+        obj.insert("ranks".into(), self.ranks.into());
+        obj.insert("core_num".into(), self.core_num.into());
+        obj.insert("dtype".into(), self.dtype.name().into());
+        obj.insert("max_recv".into(), self.max_recv.into());
+        obj.insert("row_elems".into(), self.row_elems.into());
+        if self.domains.is_empty() {
+            obj.insert("send_counts".into(), serde_json::json!(self.send_counts));
+        } else {
+            let domains: Vec<Value> = self
+                .domains
+                .iter()
+                .map(|d| serde_json::json!({"ranks": d.ranks, "send_counts": d.send_counts}))
+                .collect();
+            obj.insert("domains".into(), Value::Array(domains));
+        }
+        if let Some(s) = self.signal_stride {
+            obj.insert("signal_stride".into(), s.into());
+        }
+        obj.insert("repeat".into(), self.repeat.into());
+        obj.insert("aiv_capacity".into(), self.aiv_capacity.into());
+        if let Some(op) = self.non_contiguous {
+            obj.insert("non_contiguous".into(), op.name().into());
+        }
+        obj.insert("layers".into(), self.layers.into());
+        if self.runtime_core_num {
+            obj.insert("runtime_core_num".into(), true.into());
+        }
+        if self.op != Op::AllToAllV {
+            obj.insert("op".into(), self.op.name().into());
+        }
+        if let Some(n) = self.input_rows {
+            obj.insert("input_rows".into(), n.into());
+        }
+        if let Some(index) = &self.index {
+            obj.insert("index".into(), serde_json::json!(index));
+        }
+        if self.timeout_ms != DEFAULT_TIMEOUT_MS {
+            obj.insert("timeout_ms".into(), self.timeout_ms.into());
+        }
+        if let Some(f) = self.fault {
+            obj.insert(
+                "fault".into(),
+                serde_json::json!({"rank": f.rank, "kind": f.kind.name(), "at": f.at.name()}),
+            );
+        }
+        Value::Object(obj)
+    }
+
+    /// Exchanges per `chip_pipeline` call: `layers` (× the internal `inner_layers`).
+    pub fn exchanges_per_call(&self) -> i64 {
+        self.layers as i64 * self.inner_layers as i64
+    }
+
+    /// B, the admitted launch width: `L < P ? L : L / P * P`; 0 when `core_num` is not a valid
+    /// limit (pld-opt then rejects the module, or, with `runtime_core_num`, the generated
+    /// orchestration refuses it with error 5 before computing a launch from it). With
+    /// `runtime_core_num` it is the width the generated code must compute at run time.
+    /// For the indexed op, `core_num` is the exact launch width: B = L.
+    /// With `domains`, the widest of the domains' launches.
+    pub fn blocks(&self) -> i64 {
+        if !self.domains.is_empty() {
+            return (0..self.domains.len())
+                .map(|d| self.domain_case(d).blocks())
+                .max()
+                .unwrap_or(0);
+        }
+        if !(1..=i32::MAX as i64).contains(&self.core_num) {
+            return 0;
+        }
+        match self.op {
+            Op::AllToAllV => cal_all_to_all_v_blocks(self.ranks as i64, self.core_num),
+            Op::IndexedAllToAllV => self.core_num,
+        }
+    }
+
+    /// S: `signal_stride`, default B (at least 1, so the signal type is well formed).
+    pub fn stride(&self) -> i64 {
+        self.signal_stride.unwrap_or_else(|| self.blocks().max(1))
+    }
+
+    /// Rows of the payload windows: P * MAX_RECV.
+    pub fn rows(&self) -> i64 {
+        self.ranks as i64 * self.max_recv
+    }
+
+    /// N_in: the input's rows (P * MAX_RECV unless an indexed case says otherwise).
+    pub fn in_rows(&self) -> i64 {
+        self.input_rows.unwrap_or_else(|| self.rows())
+    }
+
+    /// The indexed op's gather lists, `index[src][d*max_recv + k]` (the identity by default).
+    pub fn index_lists(&self) -> Vec<Vec<i32>> {
+        self.index
+            .clone()
+            .unwrap_or_else(|| vec![(0..self.rows() as i32).collect(); self.ranks])
+    }
+
+    /// The declared shape of a collective operand.
+    pub fn operand_shape(&self, op: Operand) -> Vec<i64> {
+        let p = self.ranks as i64;
+        match op {
+            Operand::Input => vec![self.in_rows(), self.row_elems],
+            Operand::Target => vec![self.rows(), self.row_elems],
+            Operand::Signal => vec![p, self.stride()],
+            Operand::SendCounts | Operand::RecvCounts => vec![p],
+            Operand::Index => vec![self.rows()],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OK: &str = r#"{"ranks": 2, "core_num": 4, "dtype": "f32", "max_recv": 3, "row_elems": 5,
+                         "send_counts": [[1, 2], [3, -2]]}"#;
+
+    #[test]
+    fn parses_defaults() {
+        let c = Case::from_json(OK).unwrap();
+        assert_eq!(c.ranks, 2);
+        assert_eq!(c.blocks(), 4);
+        assert_eq!(c.stride(), 4);
+        assert_eq!(c.repeat, 1);
+        assert_eq!(c.aiv_capacity, 48);
+        assert_eq!(c.non_contiguous, None);
+        assert_eq!((c.layers, c.inner_layers), (1, 1));
+        assert!(!c.runtime_core_num);
+        assert_eq!(c.send_counts, vec![vec![1, 2], vec![3, -2]]);
+        assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
+    }
+
+    fn err(text: &str) -> String {
+        Case::from_json(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn rejects_malformed() {
+        assert!(err("{").starts_with("bad JSON"));
+        assert_eq!(err(r#"{"ranks": 2}"#), "missing key 'core_num'");
+        assert!(
+            err(&OK.replace("\"ranks\": 2", "\"ranks\": 17")).contains("ranks must be in 1..16")
+        );
+        assert!(
+            err(&OK.replace("\"ranks\": 2", "\"ranks\": 0")).contains("ranks must be in 1..16")
+        );
+        assert!(err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2]]")).contains("must be 2 x 2"));
+        assert!(
+            err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2], [3]]")).contains("row 1 has 1 entries")
+        );
+        assert!(
+            err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2], [3, 4294967296]]")).contains("int32")
+        );
+        assert!(err(&OK.replace("\"f32\"", "\"f16\"")).contains("dtype"));
+        assert!(err(&OK.replace("\"ranks\"", "\"rank\"")).contains("unknown key 'rank'"));
+        // Sizes bounded over all ranks together (16 ranks x 2^24-element rows used to be accepted
+        // and then OOM-killed the simulator), and so is the signal.
+        let sixteen = format!(
+            r#"{{"ranks": 16, "core_num": 16, "dtype": "f32", "max_recv": 1, "row_elems": {}, "send_counts": {}}}"#,
+            1 << 24,
+            serde_json::json!(vec![vec![1; 16]; 16])
+        );
+        assert!(
+            err(&sixteen).contains("exceed 16777216 values"),
+            "{}",
+            err(&sixteen)
+        );
+        let fits = sixteen.replace("16777216", &(MAX_RESULT_VALUES / 256).to_string());
+        assert!(Case::from_json(&fits).is_ok());
+        let big_s = sixteen
+            .replace("16777216", "1")
+            .replace("\"max_recv\"", "\"signal_stride\": 4194304, \"max_recv\"");
+        assert!(
+            err(&big_s).contains("signal_stride 4194304 is too large"),
+            "{}",
+            err(&big_s)
+        );
+        for bad in ["0", "-1", "65", "2.5", "\"3\"", "true"] {
+            let text = OK.replace(
+                "\"row_elems\": 5",
+                &format!("\"row_elems\": 5, \"layers\": {bad}"),
+            );
+            assert!(
+                err(&text).contains("layers"),
+                "layers {bad}: {}",
+                err(&text)
+            );
+        }
+        let nc = OK.replace(
+            "\"row_elems\": 5",
+            "\"row_elems\": 5, \"non_contiguous\": \"bogus\"",
+        );
+        assert!(err(&nc).contains("non_contiguous"));
+    }
+
+    #[test]
+    fn runtime_core_num_is_a_bool_and_admits_any_core_num() {
+        let with = |v: &str, l: &str| {
+            OK.replace(
+                "\"row_elems\": 5",
+                &format!("\"row_elems\": 5, \"runtime_core_num\": {v}"),
+            )
+            .replace("\"core_num\": 4", &format!("\"core_num\": {l}"))
+        };
+        for (v, want) in [("true", true), ("false", false), ("null", false)] {
+            let c = Case::from_json(&with(v, "4")).unwrap();
+            assert_eq!(c.runtime_core_num, want);
+            assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
+        }
+        assert!(
+            !Case::from_json(OK)
+                .unwrap()
+                .to_json()
+                .as_object()
+                .unwrap()
+                .contains_key("runtime_core_num")
+        );
+        for bad in ["1", "0", "\"true\"", "[]", "{}"] {
+            assert_eq!(
+                err(&with(bad, "4")),
+                format!("runtime_core_num must be true or false, got {bad}")
+            );
+        }
+        // What the orchestration refuses at run time is a well-formed case: B is 0 for an L out of
+        // range (S then defaults to 1), and the fold otherwise.
+        for (l, b, s) in [
+            ("0", 0, 1),
+            ("-1", 0, 1),
+            ("2147483648", 0, 1),
+            ("-9223372036854775808", 0, 1),
+            ("5", 4, 4),
+        ] {
+            let c = Case::from_json(&with("true", l)).unwrap();
+            assert_eq!((c.blocks(), c.stride()), (b, s), "L={l}");
+        }
+        // A default S = B too large to print is refused; an explicit small S makes it expressible.
+        assert!(
+            err(&with("true", "2147483647")).contains("the default signal_stride B = 2147483646")
+        );
+        let explicit = with("true", "2147483647")
+            .replace("\"max_recv\"", "\"signal_stride\": 4, \"max_recv\"");
+        assert_eq!(Case::from_json(&explicit).unwrap().blocks(), 2147483646);
+    }
+
+    #[test]
+    fn domains_are_cases_of_their_own_in_one_world() {
+        let text = r#"{"ranks": 5, "core_num": 3, "dtype": "i8", "max_recv": 2, "row_elems": 3, "repeat": 2,
+            "domains": [{"ranks": 4, "send_counts": [[2,0,1,3],[1,2,-1,0],[5,1,1,1],[0,0,2,2]]},
+                        {"ranks": 2, "send_counts": [[1,2],[2,0]]}]}"#;
+        let c = Case::from_json(text).unwrap();
+        assert_eq!((c.ranks, c.domains.len(), c.send_counts.len()), (5, 2, 0));
+        let small = c.domain_case(1);
+        assert_eq!(
+            (small.ranks, small.repeat, small.send_counts.clone()),
+            (2, 2, vec![vec![1, 2], vec![2, 0]])
+        );
+        assert!(small.domains.is_empty());
+        // B per domain (3 at P = 4, 2 at P = 2), the widest at the top.
+        assert_eq!(
+            (c.domain_case(0).blocks(), small.blocks(), c.blocks()),
+            (3, 2, 3)
+        );
+        assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
+        assert!(!c.to_json().as_object().unwrap().contains_key("send_counts"));
+
+        let with = |from: &str, to: &str| err(&text.replace(from, to));
+        assert!(
+            with("\"repeat\": 2,", "\"repeat\": 2, \"send_counts\": [[1]],")
+                .contains("no top-level send_counts")
+        );
+        assert!(
+            with("{\"ranks\": 2,", "{\"ranks\": 6,").contains("domains[1]: ranks must be in 1..5")
+        );
+        assert!(
+            with("{\"ranks\": 2,", "{\"ranks\": 0,").contains("domains[1]: ranks must be in 1..5")
+        );
+        assert!(
+            with(
+                "{\"ranks\": 2, \"send_counts\": [[1,2],[2,0]]}",
+                "{\"ranks\": 2}"
+            )
+            .contains("domains[1]: missing key 'send_counts'")
+        );
+        assert!(
+            with("[[1,2],[2,0]]", "[[1,2],[2]]").contains("domains[1]: send_counts must be 2 x 2")
+        );
+        assert!(
+            with("\"max_recv\": 2", "\"max_recv\": 0")
+                .contains("domains[0]: max_recv must be >= 1")
+        );
+        assert!(
+            with("{\"ranks\": 2,", "{\"x\": 1, \"ranks\": 2,")
+                .contains("domains[1]: unknown key 'x'")
+        );
+        assert!(
+            with("\"repeat\": 2,", "\"op\": \"indexed_all_to_all_v\",")
+                .contains("only op all_to_all_v")
+        );
+        assert!(
+            with("\"repeat\": 2,", "\"non_contiguous\": \"signal\",")
+                .contains("non_contiguous is not supported")
+        );
+        let not_list = r#"{"ranks": 1, "core_num": 1, "dtype": "i8", "max_recv": 1, "row_elems": 1, "domains": 3}"#;
+        assert!(err(not_list).contains("domains must be a list"));
+        let nine = format!(
+            r#"{{"ranks": 1, "core_num": 1, "dtype": "i8", "max_recv": 1, "row_elems": 1, "domains": {}}}"#,
+            serde_json::json!(vec![
+                serde_json::json!({"ranks": 1, "send_counts": [[1]]});
+                9
+            ])
+        );
+        assert!(err(&nine).contains("domains must list 1..8 domains, got 9"));
+    }
+
+    #[test]
+    fn layers_within_bounds() {
+        for n in [1, 2, 64] {
+            let text = OK.replace(
+                "\"row_elems\": 5",
+                &format!("\"row_elems\": 5, \"layers\": {n}"),
+            );
+            let c = Case::from_json(&text).unwrap();
+            assert_eq!((c.layers, c.exchanges_per_call()), (n, n as i64));
+            assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
+        }
+    }
+
+    #[test]
+    fn strided_view_needs_an_extent_above_one() {
+        let one = r#"{"ranks": 1, "core_num": 1, "dtype": "i8", "max_recv": 1, "row_elems": 4,
+                      "send_counts": [[1]], "non_contiguous": "send_counts"}"#;
+        assert!(err(one).contains("every extent <= 1"));
+        let ok = one.replace("send_counts\"}", "target\"}");
+        assert_eq!(
+            Case::from_json(&ok).unwrap().non_contiguous,
+            Some(Operand::Target)
+        );
+    }
+
+    #[test]
+    fn fault_and_timeout_keys() {
+        let with =
+            |extra: &str| OK.replace("\"row_elems\": 5", &format!("\"row_elems\": 5, {extra}"));
+        let c = Case::from_json(OK).unwrap();
+        assert_eq!((c.timeout_ms, c.fault), (DEFAULT_TIMEOUT_MS, None));
+        let c = Case::from_json(&with(
+            r#""timeout_ms": 1500, "fault": {"rank": 1, "kind": "hang", "at": "inside"}"#,
+        ))
+        .unwrap();
+        assert_eq!(c.timeout_ms, 1500);
+        assert_eq!(
+            c.fault,
+            Some(Fault {
+                rank: 1,
+                kind: FaultKind::Hang,
+                at: FaultAt::Inside
+            })
+        );
+        assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
+        assert_eq!(
+            run_params(false, 1500, c.fault),
+            "ranks_as processes\ntimeout_ms 1500\nfault 1 hang inside\n"
+        );
+        for (extra, want) in [
+            (
+                r#""timeout_ms": 0"#,
+                "timeout_ms must be an integer in 1..86400000",
+            ),
+            (r#""timeout_ms": "1""#, "timeout_ms must be an integer"),
+            (r#""fault": 1"#, "fault must be an object"),
+            (
+                r#""fault": {"rank": 9, "kind": "crash", "at": "before"}"#,
+                "fault.rank must be an integer in 0..",
+            ),
+            (
+                r#""fault": {"rank": 0, "kind": "boom", "at": "before"}"#,
+                "fault.kind must be",
+            ),
+            (
+                r#""fault": {"rank": 0, "kind": "exit", "at": "during"}"#,
+                "fault.at must be",
+            ),
+            (
+                r#""fault": {"rank": 0, "kind": "exit", "at": "after", "x": 1}"#,
+                "fault: unknown key 'x'",
+            ),
+        ] {
+            assert!(
+                err(&with(extra)).contains(want),
+                "{extra}: {}",
+                err(&with(extra))
+            );
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! The module pld-sim lowers and runs: the seed's `chip_pipeline` (examples/chip_pipeline.mlir)
+//! for a case's shapes.
+//!
+//! ```text
+//! def chip_pipeline(self, inp, send, out, stage, data, signal, counts, recv):
+//!     stage, counts = self.stage_step(inp, send, stage, counts)
+//!     data = pld.tensor.all_to_all_v(stage, data, signal, counts, recv, core_num=L)
+//!     return self.consume_step(data, recv, out)
+//! ```
+//!
+//! `stage`, `data`, `signal`, `counts`, `recv` are DistributedTensors (window views); `inp` is
+//! the rank's payload and `send` its row of send_counts, both host tensors. The user kernels'
+//! C++ sources are `sim/src/kernels/{stage_step,consume_step}.cpp` (`pl.kernel_source`, resolved
+//! against the directory the module is written to, where pld-sim copies them).
+//!
+//! With `layers` N > 1 the three steps run in an `scf.for` of N iterations in the CHIP body
+//! (a loop in the generated orchestration, not unrolled):
+//!
+//! ```text
+//! def chip_pipeline(self, inp, send, out, stage, data, signal, counts, recv):
+//!     for layer in range(N):                        # iter_args: data, out
+//!         src = inp if layer == 0 else pl.cast(data, pl.Tensor)   # scf.if
+//!         stage, counts = self.stage_step(src, send, stage, counts)
+//!         data = pld.tensor.all_to_all_v(stage, data, signal, counts, recv, core_num=L)
+//!         out = self.consume_step(data, recv, out)
+//!     return out
+//! ```
+//!
+//! The received window is the loop-carried value the next iteration stages (viewed as a local
+//! tensor) and receives into, so the contiguity trace and the task dependencies see it. The
+//! internal `inner_layers` M > 1 (tests only) nests a second `scf.for` of M iterations inside,
+//! both carrying the window, with the source chosen on `layer == 0 && sub == 0`: N × M
+//! exchanges, the same outcome as `layers` = N × M. N = M = 1 writes the straight-line module
+//! above, byte for byte as before `layers` existed.
+//!
+//! With `"op": "indexed_all_to_all_v"` the module is `pl.arch = "a5"` and the collective is the
+//! indexed one, gathering the staged input (`input_rows` rows, not necessarily P * max_recv)
+//! through `idx`, a host `[P * max_recv] i32` tensor (this rank's index list):
+//!
+//! ```text
+//! def chip_pipeline(self, inp, send, out, idx, stage, data, signal, counts, recv):
+//!     stage, counts = self.stage_step(inp, send, stage, counts)
+//!     data = pld.tensor.indexed_all_to_all_v(stage, data, signal, counts, recv, idx, core_num=L)
+//!     return self.consume_step(data, recv, out)
+//! ```
+
+use crate::case::{Case, Op};
+
+/// The CHIP orchestration function's name.
+pub const CHIP_FN: &str = "chip_pipeline";
+/// `pl.kernel_source` of each user kernel, relative to the module's directory.
+pub const USER_KERNELS: [(&str, &str); 2] = [
+    ("stage_step", "kernels/stage_step.cpp"),
+    ("consume_step", "kernels/consume_step.cpp"),
+];
+
+/// How the module spells core_num: `l` for the header comment, `param` appended to
+/// `chip_pipeline`'s parameters, `attr` after the collective's operands.
+struct CoreNum {
+    l: String,
+    param: &'static str,
+    attr: String,
+}
+
+/// A compile-time core_num is the collective's `core_num` attribute (the text of before
+/// `runtime_core_num` existed); a runtime one is the `i64` parameter `%core_num`, appended after
+/// the tensor parameters (the only scalar, so OrchArgs scalar 0), and the module text does not
+/// depend on L at all (cases differing only in L share a tree).
+fn core_num(case: &Case) -> CoreNum {
+    if case.runtime_core_num {
+        CoreNum {
+            l: "the runtime i64 parameter %core_num".into(),
+            param: ",\n                         %core_num: i64",
+            attr: "core_num(%core_num)".into(),
+        }
+    } else {
+        CoreNum {
+            l: case.core_num.to_string(),
+            param: "",
+            attr: format!("{{core_num = {} : i64}}", case.core_num),
+        }
+    }
+}
+
+/// The module text for a case (shapes, dtype, S and core_num; the counts and payload are runtime
+/// data).
+pub fn chip_pipeline(case: &Case) -> String {
+    if case.op == Op::IndexedAllToAllV {
+        return indexed(case);
+    }
+    if case.layers > 1 || case.inner_layers > 1 {
+        return looped(case);
+    }
+    let el = case.dtype.name();
+    let (rows, re, p, s) = (case.rows(), case.row_elems, case.ranks, case.stride());
+    let pay = format!("{rows}x{re}x{el}");
+    let t = format!("!pl.tensor<{pay}>");
+    let d = format!("!pld.dtensor<{pay}>");
+    let cnt_in = format!("!pl.tensor<{p}xi32>");
+    let cnt = format!("!pld.dtensor<{p}xi32>");
+    let sig = format!("!pld.dtensor<{p}x{s}xi32>");
+    let CoreNum { l, param, attr } = core_num(case);
+    let (stage_src, consume_src) = (USER_KERNELS[0].1, USER_KERNELS[1].1);
+    format!(
+        r#"// Written by pld-sim: the seed's chip_pipeline for P = {p} ranks, MAX_RECV = {mr} rows of
+// {re} {el} per peer, signal [{p}, {s}], core_num = {l}.
+
+func.func private @stage_step(%inp: {t} {{pl.direction = "in"}},
+                              %send: {cnt_in} {{pl.direction = "in"}},
+                              %stage: {d} {{pl.direction = "out"}},
+                              %counts: {cnt} {{pl.direction = "out"}})
+    -> ({d}, {cnt})
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{stage_src}"}} {{
+  return %stage, %counts : {d}, {cnt}
+}}
+
+func.func private @consume_step(%data: {d} {{pl.direction = "in"}},
+                                %recv: {cnt} {{pl.direction = "in"}},
+                                %out: {t} {{pl.direction = "out"}})
+    -> {t}
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{consume_src}"}} {{
+  return %out : {t}
+}}
+
+func.func @{CHIP_FN}(%inp: {t}, %send: {cnt_in}, %out: {t},
+                         %stage: {d}, %data: {d},
+                         %signal: {sig}, %counts: {cnt},
+                         %recv: {cnt}{param}) -> {t}
+    attributes {{pl.func_kind = "orchestration"}} {{
+  %staged, %sent = call @stage_step(%inp, %send, %stage, %counts)
+      : ({t}, {cnt_in}, {d}, {cnt}) -> ({d}, {cnt})
+  %received = pld.tensor.all_to_all_v %staged, %data, %signal, %sent, %recv {attr}
+      : {d}, {d}, {sig}, {cnt}, {cnt} -> {d}
+  %result = call @consume_step(%received, %recv, %out)
+      : ({d}, {cnt}, {t}) -> {t}
+  return %result : {t}
+}}
+"#,
+        mr = case.max_recv,
+    )
+}
+
+/// The module of an indexed case (straight-line; the case validation refuses `layers` > 1).
+fn indexed(case: &Case) -> String {
+    let el = case.dtype.name();
+    let (rows, re, p, s, n_in) = (
+        case.rows(),
+        case.row_elems,
+        case.ranks,
+        case.stride(),
+        case.in_rows(),
+    );
+    let t = format!("!pl.tensor<{rows}x{re}x{el}>");
+    let d = format!("!pld.dtensor<{rows}x{re}x{el}>");
+    let t_in = format!("!pl.tensor<{n_in}x{re}x{el}>");
+    let d_in = format!("!pld.dtensor<{n_in}x{re}x{el}>");
+    let idx = format!("!pl.tensor<{rows}xi32>");
+    let cnt_in = format!("!pl.tensor<{p}xi32>");
+    let cnt = format!("!pld.dtensor<{p}xi32>");
+    let sig = format!("!pld.dtensor<{p}x{s}xi32>");
+    let CoreNum { l, param, attr } = core_num(case);
+    let (stage_src, consume_src) = (USER_KERNELS[0].1, USER_KERNELS[1].1);
+    format!(
+        r#"// Written by pld-sim: chip_pipeline with the indexed A5 exchange for P = {p} ranks, MAX_RECV =
+// {mr} rows of {re} {el} per peer gathered from {n_in} input rows through a [{rows}] index, signal
+// [{p}, {s}], core_num (the exact launch width) = {l}.
+
+module attributes {{pl.arch = "a5"}} {{
+
+func.func private @stage_step(%inp: {t_in} {{pl.direction = "in"}},
+                              %send: {cnt_in} {{pl.direction = "in"}},
+                              %stage: {d_in} {{pl.direction = "out"}},
+                              %counts: {cnt} {{pl.direction = "out"}})
+    -> ({d_in}, {cnt})
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{stage_src}"}} {{
+  return %stage, %counts : {d_in}, {cnt}
+}}
+
+func.func private @consume_step(%data: {d} {{pl.direction = "in"}},
+                                %recv: {cnt} {{pl.direction = "in"}},
+                                %out: {t} {{pl.direction = "out"}})
+    -> {t}
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{consume_src}"}} {{
+  return %out : {t}
+}}
+
+func.func @{CHIP_FN}(%inp: {t_in}, %send: {cnt_in}, %out: {t}, %idx: {idx},
+                         %stage: {d_in}, %data: {d},
+                         %signal: {sig}, %counts: {cnt},
+                         %recv: {cnt}{param}) -> {t}
+    attributes {{pl.func_kind = "orchestration"}} {{
+  %staged, %sent = call @stage_step(%inp, %send, %stage, %counts)
+      : ({t_in}, {cnt_in}, {d_in}, {cnt}) -> ({d_in}, {cnt})
+  %received = pld.tensor.indexed_all_to_all_v %staged, %data, %signal, %sent, %recv, %idx {attr}
+      : {d_in}, {d}, {sig}, {cnt}, {cnt}, {idx} -> {d}
+  %result = call @consume_step(%received, %recv, %out)
+      : ({d}, {cnt}, {t}) -> {t}
+  return %result : {t}
+}}
+
+}}
+"#,
+        mr = case.max_recv,
+    )
+}
+
+/// The module for `layers` > 1 (or `inner_layers` > 1): the same kernels, the CHIP body a loop.
+fn looped(case: &Case) -> String {
+    let el = case.dtype.name();
+    let (rows, re, p, s) = (case.rows(), case.row_elems, case.ranks, case.stride());
+    let pay = format!("{rows}x{re}x{el}");
+    let t = format!("!pl.tensor<{pay}>");
+    let d = format!("!pld.dtensor<{pay}>");
+    let cnt_in = format!("!pl.tensor<{p}xi32>");
+    let cnt = format!("!pld.dtensor<{p}xi32>");
+    let sig = format!("!pld.dtensor<{p}x{s}xi32>");
+    let CoreNum { l, param, attr } = core_num(case);
+    let (n, m) = (case.layers, case.inner_layers);
+    let (stage_src, consume_src) = (USER_KERNELS[0].1, USER_KERNELS[1].1);
+    let nested = m > 1;
+
+    // One exchange: choose the source, stage, exchange into the carried window, consume into
+    // the carried result. `{i}` is the indentation, `%first` the "first exchange" condition.
+    let step = |i: &str| {
+        format!(
+            r#"{i}%src = scf.if %first -> ({t}) {{
+{i}  scf.yield %inp : {t}
+{i}}} else {{
+{i}  %local = pl.cast %prev : {d} to {t}
+{i}  scf.yield %local : {t}
+{i}}}
+{i}%staged, %sent = func.call @stage_step(%src, %send, %stage, %counts)
+{i}    : ({t}, {cnt_in}, {d}, {cnt}) -> ({d}, {cnt})
+{i}%received = pld.tensor.all_to_all_v %staged, %prev, %signal, %sent, %recv {attr}
+{i}    : {d}, {d}, {sig}, {cnt}, {cnt} -> {d}
+{i}%consumed = func.call @consume_step(%received, %recv, %acc)
+{i}    : ({d}, {cnt}, {t}) -> {t}
+{i}scf.yield %received, %consumed : {d}, {t}
+"#
+        )
+    };
+    let body = if nested {
+        format!(
+            r#"  %window, %result = scf.for %layer = %c0 to %layers step %c1
+      iter_args(%prev_layer = %data, %acc_layer = %out) -> ({d}, {t}) {{
+    %first_layer = arith.cmpi eq, %layer, %c0 : index
+    %inner_window, %inner_result = scf.for %sub = %c0 to %subs step %c1
+        iter_args(%prev = %prev_layer, %acc = %acc_layer) -> ({d}, {t}) {{
+      %first_sub = arith.cmpi eq, %sub, %c0 : index
+      %first = arith.andi %first_layer, %first_sub : i1
+{inner}    }}
+    scf.yield %inner_window, %inner_result : {d}, {t}
+  }}
+"#,
+            inner = step("      ")
+        )
+    } else {
+        format!(
+            r#"  %window, %result = scf.for %layer = %c0 to %layers step %c1
+      iter_args(%prev = %data, %acc = %out) -> ({d}, {t}) {{
+    %first = arith.cmpi eq, %layer, %c0 : index
+{inner}  }}
+"#,
+            inner = step("    ")
+        )
+    };
+    let (loops, subs) = if nested {
+        (
+            format!("{n} x {m} iterations (nested loops)"),
+            format!("  %subs = arith.constant {m} : index\n"),
+        )
+    } else {
+        (format!("{n} iterations"), String::new())
+    };
+    format!(
+        r#"// Written by pld-sim: the seed's chip_pipeline for P = {p} ranks, MAX_RECV = {mr} rows of
+// {re} {el} per peer, signal [{p}, {s}], core_num = {l}, in a loop of {loops}: the first
+// exchange stages the input, every later one what the previous one received.
+
+func.func private @stage_step(%inp: {t} {{pl.direction = "in"}},
+                              %send: {cnt_in} {{pl.direction = "in"}},
+                              %stage: {d} {{pl.direction = "out"}},
+                              %counts: {cnt} {{pl.direction = "out"}})
+    -> ({d}, {cnt})
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{stage_src}"}} {{
+  return %stage, %counts : {d}, {cnt}
+}}
+
+func.func private @consume_step(%data: {d} {{pl.direction = "in"}},
+                                %recv: {cnt} {{pl.direction = "in"}},
+                                %out: {t} {{pl.direction = "out"}})
+    -> {t}
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{consume_src}"}} {{
+  return %out : {t}
+}}
+
+func.func @{CHIP_FN}(%inp: {t}, %send: {cnt_in}, %out: {t},
+                         %stage: {d}, %data: {d},
+                         %signal: {sig}, %counts: {cnt},
+                         %recv: {cnt}{param}) -> {t}
+    attributes {{pl.func_kind = "orchestration"}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %layers = arith.constant {n} : index
+{subs}{body}  return %result : {t}
+}}
+"#,
+        mr = case.max_recv,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::Case;
+
+    #[test]
+    fn shapes_follow_the_case() {
+        let c = Case::from_json(
+            r#"{"ranks": 4, "core_num": 10, "dtype": "i8", "max_recv": 3, "row_elems": 5,
+                "send_counts": [[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}"#,
+        )
+        .unwrap();
+        let m = chip_pipeline(&c);
+        assert!(m.contains("!pld.dtensor<12x5xi8>"));
+        assert!(m.contains("!pld.dtensor<4x8xi32>")); // S defaults to B = 8
+        assert!(m.contains("{core_num = 10 : i64}"));
+        assert!(m.contains("pl.kernel_source = \"kernels/stage_step.cpp\""));
+        assert!(
+            !m.contains("scf.") && !m.contains("arith."),
+            "layers = 1 is straight-line"
+        );
+    }
+
+    #[test]
+    fn layers_are_a_loop_in_the_chip_body() {
+        let mut c = Case::from_json(
+            r#"{"ranks": 2, "core_num": 4, "dtype": "f32", "max_recv": 3, "row_elems": 5, "layers": 5,
+                "send_counts": [[0,0],[0,0]]}"#,
+        )
+        .unwrap();
+        let m = chip_pipeline(&c);
+        assert!(m.contains("%layers = arith.constant 5 : index"));
+        assert!(m.contains(
+            "iter_args(%prev = %data, %acc = %out) -> (!pld.dtensor<6x5xf32>, !pl.tensor<6x5xf32>)"
+        ));
+        assert!(m.contains("%first = arith.cmpi eq, %layer, %c0 : index"));
+        assert!(
+            m.contains("%local = pl.cast %prev : !pld.dtensor<6x5xf32> to !pl.tensor<6x5xf32>")
+        );
+        assert!(m.contains("pld.tensor.all_to_all_v %staged, %prev, %signal"));
+        assert_eq!(m.matches("scf.for").count(), 1);
+        assert_eq!(
+            m.matches("all_to_all_v %").count(),
+            1,
+            "one collective, not unrolled"
+        );
+
+        c.inner_layers = 3;
+        let nested = chip_pipeline(&c);
+        assert_eq!(nested.matches("scf.for").count(), 2);
+        assert!(nested.contains("%subs = arith.constant 3 : index"));
+        assert!(nested.contains("%first = arith.andi %first_layer, %first_sub : i1"));
+        assert_eq!(nested.matches("all_to_all_v %").count(), 1);
+    }
+
+    #[test]
+    fn runtime_core_num_is_the_last_parameter() {
+        let mut c = Case::from_json(
+            r#"{"ranks": 4, "core_num": 10, "dtype": "i8", "max_recv": 3, "row_elems": 5,
+                "send_counts": [[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}"#,
+        )
+        .unwrap();
+        let static_text = chip_pipeline(&c);
+        c.runtime_core_num = true;
+        let m = chip_pipeline(&c);
+        assert!(m.contains("%recv: !pld.dtensor<4xi32>,\n                         %core_num: i64) -> !pl.tensor<12x5xi8>"), "{m}");
+        assert!(m.contains("%sent, %recv core_num(%core_num)\n"));
+        assert!(
+            !m.contains("{core_num") && !m.contains("10"),
+            "the module does not depend on L: {m}"
+        );
+        assert!(
+            m.contains("!pld.dtensor<4x8xi32>"),
+            "S still defaults to B = 8"
+        );
+        // Only those (and the header comment) differ from the compile-time module.
+        let back = m
+            .replace(",\n                         %core_num: i64", "")
+            .replace("core_num(%core_num)", "{core_num = 10 : i64}")
+            .replace(
+                "core_num = the runtime i64 parameter %core_num.",
+                "core_num = 10.",
+            );
+        assert_eq!(back, static_text);
+        // Another L folding to the same B: the same module (one tree for both).
+        c.core_num = 9;
+        assert_eq!(chip_pipeline(&c), m);
+        // In a loop too.
+        c.layers = 3;
+        let looped = chip_pipeline(&c);
+        assert!(looped.contains("%core_num: i64) -> !pl.tensor<12x5xi8>"));
+        assert!(looped.contains("%sent, %recv core_num(%core_num)\n"));
+    }
+}

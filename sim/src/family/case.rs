@@ -1,0 +1,743 @@
+//! A collective-family case (family spec, "pld-sim cases for the family"): the JSON keys,
+//! validated.
+//!
+//! pld-sim validates what it needs to write the module, fill the payload and check the result
+//! (types, presence, ranges, keys that do not apply to the op); everything the dialect checks
+//! (an element type outside the op's list, an unknown `reduce` or `mode`, a bad `core_num`,
+//! `root` outside `[0, NR)`, S < L, the ring's rules) is written into the module as asked and
+//! comes back as the case's `compile_error`, as pld-opt reports it.
+
+use serde_json::{Map, Value, json};
+
+use crate::SimError;
+
+/// The six family ops (`"op"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FamilyOp {
+    /// `pld.tensor.allreduce`.
+    AllReduce,
+    /// `pld.tensor.reduce_scatter`.
+    ReduceScatter,
+    /// `pld.tensor.allgather`.
+    AllGather,
+    /// `pld.tensor.broadcast`.
+    Broadcast,
+    /// `pld.tensor.all_to_all`.
+    AllToAll,
+    /// `pld.tensor.barrier`.
+    Barrier,
+}
+
+impl FamilyOp {
+    /// Every op, in the spec's order.
+    pub const ALL: [FamilyOp; 6] = [
+        FamilyOp::AllReduce,
+        FamilyOp::ReduceScatter,
+        FamilyOp::AllGather,
+        FamilyOp::Broadcast,
+        FamilyOp::AllToAll,
+        FamilyOp::Barrier,
+    ];
+
+    /// The case JSON's spelling (the op's mnemonic after `pld.tensor.`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FamilyOp::AllReduce => "allreduce",
+            FamilyOp::ReduceScatter => "reduce_scatter",
+            FamilyOp::AllGather => "allgather",
+            FamilyOp::Broadcast => "broadcast",
+            FamilyOp::AllToAll => "all_to_all",
+            FamilyOp::Barrier => "barrier",
+        }
+    }
+
+    /// The op named `name`.
+    pub fn from_name(name: &str) -> Option<FamilyOp> {
+        FamilyOp::ALL.into_iter().find(|o| o.name() == name)
+    }
+
+    /// allreduce and reduce_scatter (they take `reduce`).
+    pub fn reduces(self) -> bool {
+        matches!(self, FamilyOp::AllReduce | FamilyOp::ReduceScatter)
+    }
+
+    /// allgather and all_to_all: the op reads an `input` operand (the stage step writes it).
+    pub fn has_input(self) -> bool {
+        matches!(self, FamilyOp::AllGather | FamilyOp::AllToAll)
+    }
+}
+
+/// Element type of the payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FDType {
+    /// `"f32"`.
+    F32,
+    /// `"f16"`.
+    F16,
+    /// `"i8"`.
+    I8,
+    /// `"i32"`.
+    I32,
+}
+
+impl FDType {
+    /// Every element type.
+    pub const ALL: [FDType; 4] = [FDType::F32, FDType::F16, FDType::I8, FDType::I32];
+
+    /// The case JSON's (and MLIR's) spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            FDType::F32 => "f32",
+            FDType::F16 => "f16",
+            FDType::I8 => "i8",
+            FDType::I32 => "i32",
+        }
+    }
+
+    /// Bytes per element.
+    pub fn size(self) -> i64 {
+        match self {
+            FDType::F32 | FDType::I32 => 4,
+            FDType::F16 => 2,
+            FDType::I8 => 1,
+        }
+    }
+
+    /// The kernel symbols' `<dt>` (family spec, "Lowering").
+    pub fn symbol(self) -> &'static str {
+        match self {
+            FDType::F32 => "fp32",
+            FDType::F16 => "fp16",
+            FDType::I8 => "int8",
+            FDType::I32 => "int32",
+        }
+    }
+
+    fn from_name(s: &str) -> Option<FDType> {
+        FDType::ALL.into_iter().find(|d| d.name() == s)
+    }
+}
+
+/// Which orchestration issues the collective (`"rail"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rail {
+    /// A CHIP orchestration run by every rank (the default).
+    Chip,
+    /// A HOST orchestrator dispatching the stage step and the collective to every device.
+    Host,
+}
+
+impl Rail {
+    /// The case JSON's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rail::Chip => "chip",
+            Rail::Host => "host",
+        }
+    }
+}
+
+/// The most values a result may carry over every rank together (as for all_to_all_v cases).
+pub const MAX_RESULT_VALUES: i64 = 1 << 24;
+/// The most bytes of payload pld-sim stages over all ranks and calls together (the stage
+/// step's source tensor holds every rank's payload of every call).
+pub const MAX_SOURCE_BYTES: i64 = 1 << 28;
+/// The most back-to-back calls in one case.
+pub const MAX_REPEAT: i64 = 10_000;
+/// The longest barrier delay a case may ask for, in microseconds (10 s).
+pub const MAX_DELAY_US: i64 = 10_000_000;
+
+/// One family case, validated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilyCase {
+    /// The op.
+    pub op: FamilyOp,
+    /// P = NR, 1..16.
+    pub ranks: usize,
+    /// Element type (barrier: none, f32 is a placeholder and unused).
+    pub dtype: FDType,
+    /// M: the rows per rank block (allreduce and broadcast: the target's rows); 0 for barrier.
+    pub rows: i64,
+    /// E: elements per row; 0 for barrier.
+    pub row_elems: i64,
+    /// `reduce`, written into the module as given (`None`: the attribute is left out).
+    pub reduce: Option<String>,
+    /// `mode` (allreduce only; `None`: the attribute is left out, i.e. mesh).
+    pub mode: Option<String>,
+    /// `root` (broadcast only, default 0).
+    pub root: i64,
+    /// `core_num` (`None`: the attribute is left out, i.e. 1).
+    pub core_num: Option<i64>,
+    /// `signal_stride` S (`None`: max(L, 1), written as a `[NR]` signal when that is 1).
+    pub signal_stride: Option<i64>,
+    /// Back-to-back calls on one signal (1..=[`MAX_REPEAT`]).
+    pub repeat: u32,
+    /// The calls run as one `scf.for` (else unrolled).
+    pub looped: bool,
+    /// CHIP or HOST.
+    pub rail: Rail,
+    /// Barrier only: per rank, the microseconds it sleeps before entering each barrier (empty:
+    /// no delay).
+    pub delay_us: Vec<i64>,
+    /// `timeout_ms` (the sim spec's, default 60000).
+    pub timeout_ms: i64,
+    /// `fault` (the sim spec's; process mode only).
+    pub fault: Option<crate::case::Fault>,
+}
+
+const KEYS: [&str; 16] = [
+    "op",
+    "ranks",
+    "dtype",
+    "rows",
+    "row_elems",
+    "reduce",
+    "mode",
+    "root",
+    "core_num",
+    "signal_stride",
+    "repeat",
+    "loop",
+    "rail",
+    "delay_us",
+    "timeout_ms",
+    "fault",
+];
+
+fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_i64()
+            .map(Some)
+            .ok_or_else(|| format!("key '{key}' must be an integer, got {v}")),
+    }
+}
+
+fn present(obj: &Map<String, Value>, key: &str) -> bool {
+    obj.get(key).is_some_and(|v| !v.is_null())
+}
+
+/// A string attribute value written into the module as given: a lowercase word, so it cannot
+/// break the MLIR text (the dialect, not pld-sim, decides whether it is a valid one).
+fn word_key(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s))
+            if !s.is_empty()
+                && s.len() <= 32
+                && s.chars().all(|c| c.is_ascii_lowercase() || c == '_') =>
+        {
+            Ok(Some(s.clone()))
+        }
+        Some(v) => Err(format!(
+            "key '{key}' must be a lowercase word (a-z, _), got {v}"
+        )),
+    }
+}
+
+/// Whether a JSON case names a family op (`"op"` one of the six names).
+pub fn is_family(value: &Value) -> bool {
+    value
+        .get("op")
+        .and_then(Value::as_str)
+        .is_some_and(|s| FamilyOp::from_name(s).is_some())
+}
+
+impl FamilyCase {
+    /// Parses and validates a case. Errors are one-line messages naming the problem.
+    pub fn from_json(text: &str) -> Result<FamilyCase, SimError> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| SimError::InvalidCase(format!("bad JSON: {e}")))?;
+        FamilyCase::from_value(&value)
+    }
+
+    /// [`FamilyCase::from_json`] of a parsed JSON value.
+    pub fn from_value(value: &Value) -> Result<FamilyCase, SimError> {
+        FamilyCase::validate(value).map_err(SimError::InvalidCase)
+    }
+
+    fn validate(value: &Value) -> Result<FamilyCase, String> {
+        let obj = value.as_object().ok_or("the case must be a JSON object")?;
+        if let Some(unknown) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
+            return Err(format!(
+                "unknown key '{unknown}' for a family case (known: {})",
+                KEYS.join(", ")
+            ));
+        }
+        let op = match obj.get("op") {
+            Some(Value::String(s)) => FamilyOp::from_name(s),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            format!(
+                "op must be one of {}, got {}",
+                FamilyOp::ALL.map(FamilyOp::name).join(", "),
+                obj.get("op").unwrap_or(&Value::Null)
+            )
+        })?;
+        let name = op.name();
+        // Keys that do not apply to the op.
+        let applies = |key: &str| match key {
+            "reduce" => op.reduces(),
+            "mode" => op == FamilyOp::AllReduce,
+            "root" => op == FamilyOp::Broadcast,
+            "delay_us" => op == FamilyOp::Barrier,
+            "dtype" | "rows" | "row_elems" | "core_num" => op != FamilyOp::Barrier,
+            _ => true,
+        };
+        if let Some(k) = KEYS.iter().find(|k| present(obj, k) && !applies(k)) {
+            return Err(format!("key '{k}' does not apply to op {name}"));
+        }
+        let ranks = int_key(obj, "ranks")?.ok_or("missing key 'ranks'")?;
+        if !(1..=16).contains(&ranks) {
+            return Err(format!("ranks must be in 1..16, got {ranks}"));
+        }
+        let (timeout_ms, fault) = crate::case::run_keys(obj, ranks as usize)?;
+        let p = ranks;
+        let ranks = ranks as usize;
+        let barrier = op == FamilyOp::Barrier;
+        let (dtype, rows, row_elems) = if barrier {
+            (FDType::F32, 0, 0)
+        } else {
+            let dtype = match obj.get("dtype") {
+                None | Some(Value::Null) => return Err("missing key 'dtype'".into()),
+                Some(Value::String(s)) => FDType::from_name(s),
+                Some(_) => None,
+            }
+            .ok_or_else(|| {
+                format!(
+                    "dtype must be \"f32\", \"f16\", \"i8\" or \"i32\", got {}",
+                    obj["dtype"]
+                )
+            })?;
+            let rows = int_key(obj, "rows")?.ok_or("missing key 'rows'")?;
+            if rows < 1 {
+                return Err(format!("rows must be >= 1, got {rows}"));
+            }
+            let row_elems = int_key(obj, "row_elems")?.ok_or("missing key 'row_elems'")?;
+            if row_elems < 1 {
+                return Err(format!("row_elems must be >= 1, got {row_elems}"));
+            }
+            (dtype, rows, row_elems)
+        };
+        let reduce = word_key(obj, "reduce")?;
+        let mode = word_key(obj, "mode")?;
+        let root = int_key(obj, "root")?.unwrap_or(0);
+        let core_num = int_key(obj, "core_num")?;
+        let signal_stride = int_key(obj, "signal_stride")?;
+        if let Some(s) = signal_stride
+            && s < 1
+        {
+            return Err(format!("signal_stride must be >= 1, got {s}"));
+        }
+        let ring = mode.as_deref() == Some("ring");
+        if ring && signal_stride.is_some() {
+            return Err(
+                "signal_stride does not apply in ring mode (the signal is [2*(NR-1)+1, NR])".into(),
+            );
+        }
+        let repeat = int_key(obj, "repeat")?.unwrap_or(1);
+        if !(1..=MAX_REPEAT).contains(&repeat) {
+            return Err(format!("repeat must be in 1..{MAX_REPEAT}, got {repeat}"));
+        }
+        let looped = match obj.get("loop") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(v) => return Err(format!("loop must be true or false, got {v}")),
+        };
+        let rail = match obj.get("rail") {
+            None | Some(Value::Null) => Rail::Chip,
+            Some(Value::String(s)) if s == "chip" => Rail::Chip,
+            Some(Value::String(s)) if s == "host" => Rail::Host,
+            Some(v) => return Err(format!("rail must be \"chip\" or \"host\", got {v}")),
+        };
+        let delay_us = match obj.get("delay_us") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(list)) => {
+                if list.len() != ranks {
+                    return Err(format!(
+                        "delay_us must list {ranks} ints (one per rank), got {}",
+                        list.len()
+                    ));
+                }
+                list.iter()
+                    .enumerate()
+                    .map(|(r, v)| {
+                        v.as_i64()
+                            .filter(|d| (0..=MAX_DELAY_US).contains(d))
+                            .ok_or_else(|| {
+                                format!(
+                                    "delay_us[{r}] must be an int in 0..{MAX_DELAY_US}, got {v}"
+                                )
+                            })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?
+            }
+            Some(v) => return Err(format!("delay_us must be a list of {ranks} ints, got {v}")),
+        };
+        let case = FamilyCase {
+            op,
+            ranks,
+            dtype,
+            rows,
+            row_elems,
+            reduce,
+            mode,
+            root,
+            core_num,
+            signal_stride,
+            repeat: repeat as u32,
+            looped,
+            rail,
+            delay_us,
+            timeout_ms,
+            fault,
+        };
+        // Sizes: every rank's windows and the stage step's source, bounded before anything is
+        // allocated (a huge default S from a huge core_num included).
+        let values = case
+            .target_rows()
+            .checked_mul(row_elems)
+            .and_then(|n| n.checked_mul(p));
+        if !values.is_some_and(|n| n <= MAX_RESULT_VALUES) {
+            return Err(format!(
+                "the target windows of all ranks together (ranks * target rows * row_elems) exceed {MAX_RESULT_VALUES} values"
+            ));
+        }
+        let cells = case
+            .signal_shape()
+            .iter()
+            .try_fold(p, |acc, &d| acc.checked_mul(d));
+        if !cells.is_some_and(|n| n <= MAX_RESULT_VALUES) {
+            return Err(format!(
+                "the signal [{}] is too large: the signals of all ranks together exceed {MAX_RESULT_VALUES} values{}",
+                case.signal_shape()
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if signal_stride.is_none() {
+                    " (the default S is max(core_num, 1)); give a signal_stride"
+                } else {
+                    ""
+                }
+            ));
+        }
+        let source = case
+            .payload_rows()
+            .checked_mul(row_elems)
+            .and_then(|n| n.checked_mul(dtype.size()))
+            .and_then(|n| n.checked_mul(p))
+            .and_then(|n| n.checked_mul(repeat));
+        if !source.is_some_and(|n| n <= MAX_SOURCE_BYTES) {
+            return Err(format!(
+                "ranks * repeat * payload rows * row_elems * element size exceeds {MAX_SOURCE_BYTES} bytes"
+            ));
+        }
+        Ok(case)
+    }
+
+    /// Whether the case runs allreduce in ring mode (`mode = "ring"`).
+    pub fn ring(&self) -> bool {
+        self.op == FamilyOp::AllReduce && self.mode.as_deref() == Some("ring")
+    }
+
+    /// L: `core_num`, default 1.
+    pub fn launch(&self) -> i64 {
+        self.core_num.unwrap_or(1)
+    }
+
+    /// The launch width the collective runs with: 1 for barrier and ring mode, else L (exact,
+    /// no fold), 0 when L is outside [1, 2147483647].
+    pub fn blocks(&self) -> i64 {
+        if self.op == FamilyOp::Barrier || self.ring() {
+            return 1;
+        }
+        let l = self.launch();
+        if (1..=i32::MAX as i64).contains(&l) {
+            l
+        } else {
+            0
+        }
+    }
+
+    /// S: `signal_stride`, default max(L, 1).
+    pub fn stride(&self) -> i64 {
+        self.signal_stride.unwrap_or_else(|| self.launch().max(1))
+    }
+
+    /// The signal window's shape: ring `[2*(NR-1)+1, NR]`; else `[NR]` when S is the default 1,
+    /// `[NR, S]` otherwise.
+    pub fn signal_shape(&self) -> Vec<i64> {
+        let p = self.ranks as i64;
+        if self.ring() {
+            vec![2 * (p - 1) + 1, p]
+        } else if self.signal_stride.is_none() && self.stride() == 1 {
+            vec![p]
+        } else {
+            vec![p, self.stride()]
+        }
+    }
+
+    /// The target's rows: NR*M for reduce_scatter, allgather and all_to_all, M for allreduce
+    /// and broadcast, 0 for barrier.
+    pub fn target_rows(&self) -> i64 {
+        match self.op {
+            FamilyOp::AllReduce | FamilyOp::Broadcast => self.rows,
+            FamilyOp::Barrier => 0,
+            _ => self.ranks as i64 * self.rows,
+        }
+    }
+
+    /// The rows of `input` (allgather M, all_to_all NR*M), `None` for ops without one.
+    pub fn input_rows(&self) -> Option<i64> {
+        match self.op {
+            FamilyOp::AllGather => Some(self.rows),
+            FamilyOp::AllToAll => Some(self.ranks as i64 * self.rows),
+            _ => None,
+        }
+    }
+
+    /// The rows of the operand the stage step writes (`input`, or `target` where there is
+    /// none); 0 for barrier.
+    pub fn payload_rows(&self) -> i64 {
+        self.input_rows().unwrap_or_else(|| self.target_rows())
+    }
+
+    /// Whether `reduce = "prod"` (the float payload formula changes).
+    pub fn prod(&self) -> bool {
+        self.reduce.as_deref() == Some("prod")
+    }
+
+    /// The collective kernel's symbol (family spec, "Lowering"), for the block counts.
+    pub fn kernel_symbol(&self) -> String {
+        let dt = self.dtype.symbol();
+        let r = self.reduce.as_deref().unwrap_or("");
+        match self.op {
+            FamilyOp::AllReduce if self.ring() => format!("__builtin_allreduce_ring_{r}__{dt}"),
+            FamilyOp::AllReduce => format!("__builtin_allreduce_{r}__{dt}"),
+            FamilyOp::ReduceScatter => format!("__builtin_reduce_scatter_{r}__{dt}"),
+            FamilyOp::AllGather => format!("__builtin_allgather__{dt}"),
+            FamilyOp::Broadcast => format!("__builtin_broadcast_root{}__{dt}", self.root),
+            FamilyOp::AllToAll => format!("__builtin_all_to_all__{dt}"),
+            FamilyOp::Barrier => "__builtin_barrier".into(),
+        }
+    }
+
+    /// The collective's operand count (its CommContext is `args[n]`).
+    pub fn operand_count(&self) -> usize {
+        match self.op {
+            FamilyOp::Barrier => 1,
+            FamilyOp::AllGather | FamilyOp::AllToAll => 3,
+            _ => 2,
+        }
+    }
+
+    /// The case as JSON (the keys it sets; defaults left out).
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("op".into(), json!(self.op.name()));
+        m.insert("ranks".into(), json!(self.ranks));
+        if self.op != FamilyOp::Barrier {
+            m.insert("dtype".into(), json!(self.dtype.name()));
+            m.insert("rows".into(), json!(self.rows));
+            m.insert("row_elems".into(), json!(self.row_elems));
+        }
+        if let Some(r) = &self.reduce {
+            m.insert("reduce".into(), json!(r));
+        }
+        if let Some(x) = &self.mode {
+            m.insert("mode".into(), json!(x));
+        }
+        if self.op == FamilyOp::Broadcast {
+            m.insert("root".into(), json!(self.root));
+        }
+        if let Some(l) = self.core_num {
+            m.insert("core_num".into(), json!(l));
+        }
+        if let Some(s) = self.signal_stride {
+            m.insert("signal_stride".into(), json!(s));
+        }
+        if self.repeat != 1 {
+            m.insert("repeat".into(), json!(self.repeat));
+        }
+        if self.looped {
+            m.insert("loop".into(), json!(true));
+        }
+        if self.rail != Rail::Chip {
+            m.insert("rail".into(), json!(self.rail.name()));
+        }
+        if !self.delay_us.is_empty() {
+            m.insert("delay_us".into(), json!(self.delay_us));
+        }
+        Value::Object(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<FamilyCase, String> {
+        FamilyCase::from_json(s).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn defaults_and_shapes() {
+        let c = parse(r#"{"op": "allreduce", "ranks": 4, "dtype": "f16", "rows": 3, "row_elems": 8, "reduce": "sum"}"#).unwrap();
+        assert_eq!((c.blocks(), c.stride(), c.signal_shape()), (1, 1, vec![4]));
+        assert_eq!((c.target_rows(), c.payload_rows()), (3, 3));
+        assert_eq!(c.kernel_symbol(), "__builtin_allreduce_sum__fp16");
+        let c = parse(r#"{"op": "allreduce", "ranks": 4, "dtype": "f32", "rows": 4, "row_elems": 8, "reduce": "max", "mode": "ring"}"#).unwrap();
+        assert_eq!(c.signal_shape(), vec![7, 4]);
+        assert_eq!(c.kernel_symbol(), "__builtin_allreduce_ring_max__fp32");
+        let c = parse(r#"{"op": "all_to_all", "ranks": 3, "dtype": "i8", "rows": 2, "row_elems": 5, "core_num": 4}"#).unwrap();
+        assert_eq!(
+            (c.target_rows(), c.input_rows(), c.signal_shape()),
+            (6, Some(6), vec![3, 4])
+        );
+        let c = parse(r#"{"op": "broadcast", "ranks": 3, "dtype": "i32", "rows": 2, "row_elems": 5, "root": 2, "signal_stride": 1}"#).unwrap();
+        assert_eq!(c.signal_shape(), vec![3, 1]);
+        assert_eq!(c.kernel_symbol(), "__builtin_broadcast_root2__int32");
+        let c = parse(r#"{"op": "barrier", "ranks": 2, "delay_us": [0, 300], "rail": "host", "loop": true, "repeat": 3}"#).unwrap();
+        assert_eq!((c.blocks(), c.payload_rows(), c.operand_count()), (1, 0, 1));
+        let back = FamilyCase::from_value(&c.to_json()).unwrap();
+        assert_eq!(back, c);
+    }
+
+    #[test]
+    fn malformed_keys_are_refused() {
+        for (case, msg) in [
+            (
+                r#"{"op": "allgather", "ranks": 0, "dtype": "f32", "rows": 1, "row_elems": 1}"#,
+                "ranks must be in 1..16",
+            ),
+            (
+                r#"{"op": "allgather", "ranks": 17, "dtype": "f32", "rows": 1, "row_elems": 1}"#,
+                "ranks must be in 1..16",
+            ),
+            (
+                r#"{"op": "allgather", "ranks": 2, "dtype": "f64", "rows": 1, "row_elems": 1}"#,
+                "dtype must be",
+            ),
+            (
+                r#"{"op": "allgather", "ranks": 2, "rows": 1, "row_elems": 1}"#,
+                "missing key 'dtype'",
+            ),
+            (
+                r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "row_elems": 1}"#,
+                "missing key 'rows'",
+            ),
+            (
+                r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "rows": 0, "row_elems": 1}"#,
+                "rows must be >= 1",
+            ),
+            (
+                r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 0}"#,
+                "row_elems must be >= 1",
+            ),
+            (
+                r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "sum"}"#,
+                "key 'reduce' does not apply to op allgather",
+            ),
+            (
+                r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "root": 0}"#,
+                "key 'root' does not apply",
+            ),
+            (
+                r#"{"op": "reduce_scatter", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "mode": "ring"}"#,
+                "key 'mode' does not apply",
+            ),
+            (
+                r#"{"op": "barrier", "ranks": 2, "dtype": "f32"}"#,
+                "key 'dtype' does not apply to op barrier",
+            ),
+            (
+                r#"{"op": "barrier", "ranks": 2, "core_num": 2}"#,
+                "key 'core_num' does not apply",
+            ),
+            (
+                r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "delay_us": [1, 2]}"#,
+                "key 'delay_us' does not apply",
+            ),
+            (
+                r#"{"op": "barrier", "ranks": 2, "delay_us": [1]}"#,
+                "delay_us must list 2 ints",
+            ),
+            (
+                r#"{"op": "barrier", "ranks": 2, "delay_us": [1, -1]}"#,
+                "delay_us[1] must be an int",
+            ),
+            (
+                r#"{"op": "barrier", "ranks": 2, "delay_us": 5}"#,
+                "delay_us must be a list",
+            ),
+            (
+                r#"{"op": "barrier", "ranks": 2, "loop": 1}"#,
+                "loop must be true or false",
+            ),
+            (
+                r#"{"op": "barrier", "ranks": 2, "rail": "npu"}"#,
+                "rail must be",
+            ),
+            (
+                r#"{"op": "barrier", "ranks": 2, "repeat": 0}"#,
+                "repeat must be in",
+            ),
+            (
+                r#"{"op": "barrier", "ranks": 2, "signal_stride": 0}"#,
+                "signal_stride must be >= 1",
+            ),
+            (
+                r#"{"op": "barrier", "ranks": 2, "max_recv": 1}"#,
+                "unknown key 'max_recv'",
+            ),
+            (
+                r#"{"op": "barrier", "ranks": 2, "timeout_ms": 0}"#,
+                "timeout_ms must be an integer in 1..86400000",
+            ),
+            (
+                r#"{"op": "barrier", "ranks": 2, "fault": {"rank": 2, "kind": "crash", "at": "before"}}"#,
+                "fault.rank must be an integer in 0..2",
+            ),
+            (
+                r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "Sum\""}"#,
+                "must be a lowercase word",
+            ),
+            (
+                r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 2, "row_elems": 1, "reduce": "sum", "mode": "ring", "signal_stride": 2}"#,
+                "signal_stride does not apply in ring mode",
+            ),
+            (
+                r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "sum", "core_num": 2147483647}"#,
+                "give a signal_stride",
+            ),
+            (
+                r#"{"op": "allgather", "ranks": 16, "dtype": "f32", "rows": 1000, "row_elems": 1000}"#,
+                "exceed",
+            ),
+            (
+                r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": 3}"#,
+                "must be a lowercase word",
+            ),
+        ] {
+            let e = parse(case).expect_err(case);
+            assert!(e.contains(msg), "{case}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_dialect_decides_attribute_values() {
+        // Written into the module as given: the dialect's check is the case's compile_error.
+        for case in [
+            r#"{"op": "allreduce", "ranks": 2, "dtype": "i8", "rows": 1, "row_elems": 1, "reduce": "sum"}"#,
+            r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "avg"}"#,
+            r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1}"#,
+            r#"{"op": "broadcast", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "root": 5}"#,
+            r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "core_num": 0}"#,
+        ] {
+            parse(case).expect(case);
+        }
+    }
+}

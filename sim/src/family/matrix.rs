@@ -1,0 +1,408 @@
+//! The family's case matrix and how each entry is judged (docs/sim.md, "The collective family").
+//!
+//! - **full** (`pld-sim --matrix family`): every reduce × dtype (f32, f16, i32) × P ∈ 1..16 ×
+//!   L ∈ {1, 2, 4} for allreduce mesh and reduce_scatter; every reduce × dtype × P for allreduce
+//!   ring (L = 1); every dtype (f32, f16, i8, i32) × P × L for allgather and all_to_all, and
+//!   for broadcast with the roots 0, P/2 and P-1; barrier for every P with and without delays;
+//!   `repeat` / `loop` / HOST extras for every op; the compile_error rows.
+//! - **ci** (`pld-sim --matrix family-ci`, sim/tests/sim_family.rs): a slice covering every op,
+//!   both rails, every dtype, ring, repeat, loop, a barrier with delays, and three
+//!   compile_errors.
+//!
+//! An `ok` entry must match the golden (sim/src/family/golden.rs), have started exactly P × B ×
+//! repeat blocks of the collective's kernel and P × repeat of the stage step, and every rank's
+//! stage counter must read `repeat`.
+
+use serde_json::{Value, json};
+
+use super::case::{FDType, FamilyCase, FamilyOp};
+use super::golden;
+use super::result::FamilyResult;
+use crate::SimError;
+
+/// What an entry must produce.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expect {
+    /// `ok`, matching the golden.
+    Golden,
+    /// `compile_error` whose message contains this.
+    CompileError(String),
+}
+
+/// One matrix entry.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// A unique name (`--filter` matches substrings of it).
+    pub name: String,
+    /// The case.
+    pub case: FamilyCase,
+    /// The verdict it must get.
+    pub expect: Expect,
+}
+
+const REDUCES: [&str; 4] = ["sum", "max", "min", "prod"];
+const REDUCING_DTYPES: [FDType; 3] = [FDType::F32, FDType::F16, FDType::I32];
+const LS: [i64; 3] = [1, 2, 4];
+
+fn entry(name: String, case: Value, expect: Expect) -> Entry {
+    let case = FamilyCase::from_value(&case)
+        .unwrap_or_else(|e| panic!("matrix entry {name}: {e}: {case}"));
+    Entry { name, case, expect }
+}
+
+fn golden(name: String, case: Value) -> Entry {
+    entry(name, case, Expect::Golden)
+}
+
+fn with(mut case: Value, extra: Value) -> Value {
+    let (Value::Object(m), Value::Object(x)) = (&mut case, extra) else {
+        unreachable!("objects")
+    };
+    m.extend(x);
+    case
+}
+
+fn base(op: FamilyOp, p: usize, dt: FDType, rows: i64, e: i64) -> Value {
+    json!({"op": op.name(), "ranks": p, "dtype": dt.name(), "rows": rows, "row_elems": e})
+}
+
+fn mesh(reduce: &str, dt: FDType, p: usize, l: i64) -> Entry {
+    golden(
+        format!("allreduce:{reduce}_{}_P{p}_L{l}", dt.name()),
+        with(
+            base(FamilyOp::AllReduce, p, dt, 3, 5),
+            json!({"reduce": reduce, "core_num": l}),
+        ),
+    )
+}
+
+fn ring(reduce: &str, dt: FDType, p: usize) -> Entry {
+    golden(
+        format!("allreduce_ring:{reduce}_{}_P{p}", dt.name()),
+        with(
+            base(FamilyOp::AllReduce, p, dt, p as i64, 3),
+            json!({"reduce": reduce, "mode": "ring"}),
+        ),
+    )
+}
+
+fn scatter(reduce: &str, dt: FDType, p: usize, l: i64) -> Entry {
+    golden(
+        format!("reduce_scatter:{reduce}_{}_P{p}_L{l}", dt.name()),
+        with(
+            base(FamilyOp::ReduceScatter, p, dt, 2, 3),
+            json!({"reduce": reduce, "core_num": l}),
+        ),
+    )
+}
+
+fn moving(op: FamilyOp, dt: FDType, p: usize, l: i64) -> Entry {
+    golden(
+        format!("{}:{}_P{p}_L{l}", op.name(), dt.name()),
+        with(base(op, p, dt, 2, 5), json!({"core_num": l})),
+    )
+}
+
+fn broadcast(dt: FDType, p: usize, l: i64, root: usize) -> Entry {
+    golden(
+        format!("broadcast:{}_P{p}_L{l}_root{root}", dt.name()),
+        with(
+            base(FamilyOp::Broadcast, p, dt, 3, 4),
+            json!({"root": root, "core_num": l}),
+        ),
+    )
+}
+
+fn barrier(p: usize, delays: bool) -> Entry {
+    let mut case = json!({"op": "barrier", "ranks": p});
+    if delays {
+        // The last rank enters first, rank 0 last: every rank must wait for rank 0.
+        let d: Vec<i64> = (0..p as i64).map(|r| (p as i64 - 1 - r) * 400).collect();
+        case = with(case, json!({"delay_us": d}));
+    }
+    golden(
+        format!("barrier:P{p}{}", if delays { "_delay" } else { "" }),
+        case,
+    )
+}
+
+fn compile_errors() -> Vec<Entry> {
+    let ce = |name: &str, case: Value, msg: &str| {
+        entry(
+            format!("compile_error:{name}"),
+            case,
+            Expect::CompileError(msg.into()),
+        )
+    };
+    vec![
+        ce(
+            "allreduce_i8",
+            with(
+                base(FamilyOp::AllReduce, 2, FDType::I8, 2, 2),
+                json!({"reduce": "sum"}),
+            ),
+            // family.md's example, verbatim.
+            "supports only f32, f16 or i32, got i8",
+        ),
+        ce(
+            "reduce_missing",
+            base(FamilyOp::ReduceScatter, 2, FDType::F32, 2, 2),
+            "reduce must be one of sum, max, min, prod",
+        ),
+        ce(
+            "core_num_0",
+            with(
+                base(FamilyOp::AllGather, 2, FDType::F32, 2, 2),
+                json!({"core_num": 0}),
+            ),
+            "core_num must be in [1, 2147483647], got 0",
+        ),
+        ce(
+            "S_lt_L",
+            with(
+                base(FamilyOp::AllToAll, 2, FDType::F16, 2, 2),
+                json!({"core_num": 2, "signal_stride": 1}),
+            ),
+            "signal stride S=1 is smaller than the launch width L=2",
+        ),
+        ce(
+            "ring_core_num_2",
+            with(
+                base(FamilyOp::AllReduce, 2, FDType::F32, 2, 2),
+                json!({"reduce": "sum", "mode": "ring", "core_num": 2}),
+            ),
+            "ring mode needs core_num = 1",
+        ),
+        ce(
+            "ring_not_divisible",
+            with(
+                base(FamilyOp::AllReduce, 3, FDType::F32, 2, 2),
+                json!({"reduce": "sum", "mode": "ring"}),
+            ),
+            "ring mode needs the element count divisible by NR=3",
+        ),
+        ce(
+            "broadcast_root_out_of_range",
+            with(
+                base(FamilyOp::Broadcast, 4, FDType::I32, 2, 2),
+                json!({"root": 5}),
+            ),
+            "root must be in [0, NR=4), got 5",
+        ),
+    ]
+}
+
+/// `repeat`, `loop` and the HOST rail for every op (and ring mode), at a few P.
+fn extras() -> Vec<Entry> {
+    let mut out = Vec::new();
+    let shapes: [(&str, Value); 7] = [
+        (
+            "allreduce",
+            json!({"op": "allreduce", "reduce": "sum", "rows": 3, "row_elems": 5, "core_num": 2}),
+        ),
+        (
+            "allreduce_ring",
+            json!({"op": "allreduce", "reduce": "prod", "mode": "ring", "rows": 8, "row_elems": 2}),
+        ),
+        (
+            "reduce_scatter",
+            json!({"op": "reduce_scatter", "reduce": "max", "rows": 2, "row_elems": 3, "core_num": 2}),
+        ),
+        (
+            "allgather",
+            json!({"op": "allgather", "rows": 2, "row_elems": 5, "core_num": 4}),
+        ),
+        (
+            "broadcast",
+            json!({"op": "broadcast", "root": 1, "rows": 3, "row_elems": 4}),
+        ),
+        (
+            "all_to_all",
+            json!({"op": "all_to_all", "rows": 2, "row_elems": 5, "core_num": 2}),
+        ),
+        ("barrier", json!({"op": "barrier"})),
+    ];
+    let dts = [FDType::F32, FDType::F16, FDType::I32];
+    for (i, (name, shape)) in shapes.iter().enumerate() {
+        for (j, p) in [2usize, 4, 8].into_iter().enumerate() {
+            let dt = if matches!(*name, "allgather" | "broadcast" | "all_to_all") {
+                FDType::ALL[(i + j) % 4]
+            } else {
+                dts[(i + j) % 3]
+            };
+            let mut c = with(shape.clone(), json!({"ranks": p}));
+            if *name != "barrier" {
+                c = with(c, json!({"dtype": dt.name()}));
+            }
+            let tag = if *name == "barrier" {
+                String::new()
+            } else {
+                format!("_{}", dt.name())
+            };
+            for (variant, extra) in [
+                ("rep5", json!({"repeat": 5})),
+                ("loop20", json!({"repeat": 20, "loop": true})),
+                ("host", json!({"rail": "host"})),
+                ("host_rep3", json!({"rail": "host", "repeat": 3})),
+                (
+                    "host_loop5",
+                    json!({"rail": "host", "repeat": 5, "loop": true}),
+                ),
+            ] {
+                out.push(golden(
+                    format!("{variant}:{name}{tag}_P{p}"),
+                    with(c.clone(), extra),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The full matrix.
+pub fn full() -> Vec<Entry> {
+    let mut out = Vec::new();
+    for reduce in REDUCES {
+        for dt in REDUCING_DTYPES {
+            for p in 1..=16 {
+                for l in LS {
+                    out.push(mesh(reduce, dt, p, l));
+                    out.push(scatter(reduce, dt, p, l));
+                }
+                out.push(ring(reduce, dt, p));
+            }
+        }
+    }
+    for dt in FDType::ALL {
+        for p in 1..=16 {
+            for l in LS {
+                out.push(moving(FamilyOp::AllGather, dt, p, l));
+                out.push(moving(FamilyOp::AllToAll, dt, p, l));
+                let mut roots = vec![0, p / 2, p - 1];
+                roots.dedup();
+                roots.sort();
+                roots.dedup();
+                for root in roots {
+                    out.push(broadcast(dt, p, l, root));
+                }
+            }
+        }
+    }
+    for p in 1..=16 {
+        out.push(barrier(p, false));
+        out.push(barrier(p, true));
+    }
+    out.extend(extras());
+    out.extend(compile_errors());
+    out
+}
+
+/// The CI slice: every op, both rails, every dtype, ring, repeat, loop, a delayed barrier and
+/// three compile_errors, in shapes whose kernels the entries share.
+pub fn ci() -> Vec<Entry> {
+    let mut out = vec![
+        mesh("sum", FDType::F32, 4, 2),
+        mesh("prod", FDType::F16, 3, 1),
+        mesh("max", FDType::I32, 16, 4),
+        ring("sum", FDType::F32, 4),
+        ring("sum", FDType::F16, 8),
+        ring("min", FDType::I32, 3),
+        scatter("min", FDType::F16, 5, 2),
+        scatter("sum", FDType::I32, 2, 1),
+        moving(FamilyOp::AllGather, FDType::I8, 3, 2),
+        moving(FamilyOp::AllGather, FDType::F16, 16, 1),
+        broadcast(FDType::F32, 4, 4, 3),
+        broadcast(FDType::I8, 1, 1, 0),
+        moving(FamilyOp::AllToAll, FDType::I32, 4, 2),
+        moving(FamilyOp::AllToAll, FDType::F16, 7, 1),
+        barrier(4, true),
+    ];
+    let pick = [
+        "loop20:allreduce_f32_P2",
+        "rep5:reduce_scatter_i32_P2",
+        "loop20:all_to_all_i32_P8",
+        "rep5:barrier_P8",
+        "loop20:allreduce_ring_f32_P8",
+        "host:allreduce_f32_P2",
+        "host:allreduce_ring_i32_P4",
+        "host_loop5:all_to_all_i8_P4",
+        "host_rep3:broadcast_f32_P2",
+        "host_loop5:barrier_P4",
+        "host:allgather_f32_P4",
+    ];
+    out.extend(
+        extras()
+            .into_iter()
+            .filter(|e| pick.contains(&e.name.as_str())),
+    );
+    out.extend(compile_errors().into_iter().filter(|e| {
+        [
+            "allreduce_i8",
+            "ring_core_num_2",
+            "broadcast_root_out_of_range",
+        ]
+        .iter()
+        .any(|n| e.name.ends_with(n))
+    }));
+    out
+}
+
+/// The entry's verdict on a result.
+pub fn judge(e: &Entry, r: &FamilyResult) -> Result<(), SimError> {
+    let mismatch = |m: String| SimError::Mismatch(m);
+    match &e.expect {
+        Expect::CompileError(msg) => {
+            if r.status != "compile_error" || !r.message.contains(msg.as_str()) {
+                return Err(mismatch(format!(
+                    "expected a compile_error containing {msg:?}, got {} (code {}): {}",
+                    r.status, r.code, r.message
+                )));
+            }
+            Ok(())
+        }
+        Expect::Golden => {
+            golden::check(&e.case, r).map_err(mismatch)?;
+            let c = &e.case;
+            let p = c.ranks as i64;
+            let want = p * c.blocks() * c.repeat as i64;
+            let got = r.kernels.get(&c.kernel_symbol()).copied().unwrap_or(0);
+            if got != want {
+                return Err(mismatch(format!(
+                    "{} started {got} blocks, expected P x B x repeat = {want} ({})",
+                    c.kernel_symbol(),
+                    r.message
+                )));
+            }
+            if c.op != FamilyOp::Barrier {
+                let stage = r.kernels.get("family_stage").copied().unwrap_or(0);
+                if stage != p * c.repeat as i64 {
+                    return Err(mismatch(format!(
+                        "family_stage started {stage} blocks, expected P x repeat = {}",
+                        p * c.repeat as i64
+                    )));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_the_slice_is_in_the_full_matrix() {
+        let full = full();
+        let mut names: Vec<&str> = full.iter().map(|e| e.name.as_str()).collect();
+        names.sort();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(n, names.len(), "duplicate names");
+        let ci = ci();
+        assert_eq!(ci.len(), 29);
+        for e in &ci {
+            assert!(names.binary_search(&e.name.as_str()).is_ok(), "{}", e.name);
+        }
+    }
+}

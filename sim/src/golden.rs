@@ -1,0 +1,828 @@
+//! The independent golden for pld-sim results: what an all_to_all_v exchange must leave behind,
+//! computed from the case alone (the wire golden of all_to_all_v-protocol.md and the payload
+//! formulas of the sim spec). It shares no code with the kernel template, the runtime or the
+//! simulator's driver.
+
+use crate::SimError;
+use crate::case::{Case, DType, Op};
+use crate::result::SimResult;
+
+/// `input[r][d*max_recv + k][e]` of the sim spec, as the value the result JSON carries.
+pub fn payload(dtype: DType, r: i64, d: i64, k: i64, e: i64) -> f64 {
+    match dtype {
+        // Rounded to f32 as the element is stored (exact below 2^24).
+        DType::F32 => (r * 1_000_000 + d * 10_000 + k * 100 + e) as f32 as f64,
+        DType::I8 => ((r * 37 + d * 11 + k * 5 + e) % 251 - 125) as f64,
+    }
+}
+
+/// Rows that cross the wire for one (src, dst) pair: the count clamped to `[0, max_recv]`.
+pub fn clamped_rows(count: i32, max_recv: i64) -> i64 {
+    (count as i64).clamp(0, max_recv)
+}
+
+/// The launch width the result must report for P ranks and core_num L, folded here
+/// independently of pld's `cal_all_to_all_v_blocks`: `L < P ? L : L / P * P` for `1 <= L
+/// <= 2147483647`, and 0 for an L outside that range (no launch is derived from it: pld-opt
+/// rejects the module, or with `runtime_core_num` the orchestration refuses it with error 5).
+pub fn fold_blocks(p: usize, l: i64) -> i64 {
+    if !(1..=2_147_483_647).contains(&l) {
+        return 0;
+    }
+    let p = p as i64;
+    if l < p { l } else { l / p * p }
+}
+
+/// The launch width a result must report for a case: the fold for the plain op; for the indexed
+/// op `core_num` itself (the exact launch width, indexed.md), 0 outside [1, 2147483647].
+pub fn expected_blocks(case: &Case) -> i64 {
+    match case.op {
+        Op::AllToAllV => fold_blocks(case.ranks, case.core_num),
+        Op::IndexedAllToAllV => {
+            if (1..=2_147_483_647).contains(&case.core_num) {
+                case.core_num
+            } else {
+                0
+            }
+        }
+    }
+}
+
+/// One rank's expected state after the exchange.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankGolden {
+    /// `recv_counts[src]`.
+    pub recv_counts: Vec<i64>,
+    /// `P * max_recv` rows of `row_elems` values.
+    pub target: Vec<Vec<f64>>,
+}
+
+/// Every rank's expected `recv_counts` and `target` after a run: a direct simulation of the
+/// model, window by window. Every rank's `target` and `recv_counts` windows start at 0 and are
+/// never cleared; each `chip_pipeline` call (`repeat` of them, back to back) runs
+/// `layers` exchanges (× the internal `inner_layers`); exchange 0 of a call sends the case's
+/// input `x_0`, exchange k > 0 sends `x_k`, the whole target window the same rank held after
+/// exchange k − 1 (what stage_step copies into the staging window). In exchange k, row
+/// `src*MAX_RECV + j` of rank `dst`'s target, for `j < rows(src, dst)`, becomes row
+/// `dst*MAX_RECV + j` of `x_k` on rank `src`, and `recv_counts[src]` becomes `rows(src, dst)`;
+/// every other row keeps what it held (0 if no exchange ever wrote it). The signal must be all
+/// zeros after every exchange.
+pub fn expected(case: &Case) -> Vec<RankGolden> {
+    if case.op == Op::IndexedAllToAllV {
+        return expected_indexed(case);
+    }
+    let p = case.ranks as i64;
+    let (mr, re) = (case.max_recv, case.row_elems);
+    // x_0: input[r][d*MR + k][e].
+    let input: Vec<Vec<Vec<f64>>> = (0..p)
+        .map(|r| {
+            (0..p * mr)
+                .map(|row| {
+                    (0..re)
+                        .map(|e| payload(case.dtype, r, row / mr, row % mr, e))
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    let mut windows: Vec<RankGolden> = (0..p)
+        .map(|_| RankGolden {
+            recv_counts: vec![0; p as usize],
+            target: vec![vec![0.0; re as usize]; (p * mr) as usize],
+        })
+        .collect();
+    for _call in 0..case.repeat {
+        // What each rank stages: the input first, then its own target window.
+        let mut x = input.clone();
+        for _exchange in 0..case.exchanges_per_call() {
+            for dst in 0..p {
+                let w = &mut windows[dst as usize];
+                for src in 0..p {
+                    let rows = clamped_rows(case.send_counts[src as usize][dst as usize], mr);
+                    w.recv_counts[src as usize] = rows;
+                    for k in 0..rows {
+                        // Source row dst*MR + k of rank src's x.
+                        w.target[(src * mr + k) as usize]
+                            .clone_from(&x[src as usize][(dst * mr + k) as usize]);
+                    }
+                }
+            }
+            x = windows.iter().map(|w| w.target.clone()).collect();
+        }
+    }
+    windows
+}
+
+/// The indexed op (docs/spec/indexed.md), written from the contract alone: on rank `dst`,
+/// from every source `src` (itself included), target row `src*MAX_RECV + k` for
+/// `k < rows(src, dst)` is row `i = index[src][dst*MAX_RECV + k]` of rank src's input (the payload
+/// formula with `d = i / MAX_RECV`, `k' = i % MAX_RECV`) when `0 <= i < input_rows`, else a row
+/// of zeros; rows past the count keep their initial 0; `recv_counts[src] = rows(src, dst)`. Every
+/// call of `repeat` stages the same input and writes the same rows, so repeating changes nothing.
+fn expected_indexed(case: &Case) -> Vec<RankGolden> {
+    let p = case.ranks as i64;
+    let (mr, re, n_in) = (case.max_recv, case.row_elems, case.in_rows());
+    let index = case.index_lists();
+    (0..p)
+        .map(|dst| {
+            let mut g = RankGolden {
+                recv_counts: vec![0; p as usize],
+                target: vec![vec![0.0; re as usize]; (p * mr) as usize],
+            };
+            for src in 0..p {
+                let rows = clamped_rows(case.send_counts[src as usize][dst as usize], mr);
+                g.recv_counts[src as usize] = rows;
+                for k in 0..rows {
+                    let i = index[src as usize][(dst * mr + k) as usize] as i64;
+                    if (0..n_in).contains(&i) {
+                        g.target[(src * mr + k) as usize] = (0..re)
+                            .map(|e| payload(case.dtype, src, i / mr, i % mr, e))
+                            .collect();
+                    }
+                }
+            }
+            g
+        })
+        .collect()
+}
+
+/// Checks a pld-sim result of status `ok` against the golden: `blocks`, every rank's
+/// `recv_counts`, every target value, and an all-zero `[P, S]` signal. The error names the first
+/// few mismatches.
+pub fn check(case: &Case, result: &SimResult) -> Result<(), SimError> {
+    check_untyped(case, result).map_err(SimError::Mismatch)
+}
+
+fn check_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
+    if result.status != "ok" || result.code != 0 {
+        return Err(format!(
+            "status {} code {}: {}",
+            result.status, result.code, result.message
+        ));
+    }
+    let b = expected_blocks(case);
+    if result.blocks != b {
+        return Err(format!("blocks = {}, expected B = {b}", result.blocks));
+    }
+    let golden = expected(case);
+    if result.ranks.len() != golden.len() {
+        return Err(format!(
+            "{} ranks in the result, expected {}",
+            result.ranks.len(),
+            golden.len()
+        ));
+    }
+    let stride = case.stride() as usize;
+    let mut errors = Vec::new();
+    let mut push = |msg: String| {
+        if errors.len() < 8 {
+            errors.push(msg);
+        }
+    };
+    for (r, (got, want)) in result.ranks.iter().zip(&golden).enumerate() {
+        if got.recv_counts != want.recv_counts {
+            push(format!(
+                "rank {r}: recv_counts {:?}, expected {:?}",
+                got.recv_counts, want.recv_counts
+            ));
+        }
+        if got.target.len() != want.target.len() {
+            push(format!(
+                "rank {r}: {} target rows, expected {}",
+                got.target.len(),
+                want.target.len()
+            ));
+        } else {
+            for (row, (g, w)) in got.target.iter().zip(&want.target).enumerate() {
+                if g != w {
+                    let col = g
+                        .iter()
+                        .zip(w)
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(g.len().min(w.len()));
+                    push(format!(
+                        "rank {r}: target row {row} (from rank {}, row {} of its chunk) differs at element {col}: got {:?}, expected {:?}",
+                        row as i64 / case.max_recv,
+                        row as i64 % case.max_recv,
+                        g.get(col),
+                        w.get(col)
+                    ));
+                }
+            }
+        }
+        if got.signal.len() != case.ranks || got.signal.iter().any(|row| row.len() != stride) {
+            push(format!(
+                "rank {r}: signal is not [{}, {stride}]",
+                case.ranks
+            ));
+        } else if let Some((peer, lane)) = got
+            .signal
+            .iter()
+            .enumerate()
+            .find_map(|(peer, row)| row.iter().position(|&v| v != 0).map(|lane| (peer, lane)))
+        {
+            push(format!(
+                "rank {r}: signal cell [{peer}, {lane}] = {}, expected 0",
+                got.signal[peer][lane]
+            ));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+/// Checks a `domains` case's result of status `ok`: every domain's exchange equals the golden of
+/// its own case ([`Case::domain_case`]: N ranks, its counts) on devices `0..N`, with `blocks` the
+/// fold of (N, L); and on every world device outside the domain (`N..W`) that domain's target,
+/// recv_counts and signal windows are untouched (all zero, in the domain's shapes). The top-level
+/// `blocks` is the widest domain's B.
+pub fn check_domains(case: &Case, result: &SimResult) -> Result<(), SimError> {
+    check_domains_untyped(case, result).map_err(SimError::Mismatch)
+}
+
+fn check_domains_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
+    if result.status != "ok" || result.code != 0 {
+        return Err(format!(
+            "status {} code {}: {}",
+            result.status, result.code, result.message
+        ));
+    }
+    if result.domains.len() != case.domains.len() {
+        return Err(format!(
+            "{} domains in the result, expected {}",
+            result.domains.len(),
+            case.domains.len()
+        ));
+    }
+    let widest = (0..case.domains.len())
+        .map(|d| expected_blocks(&case.domain_case(d)))
+        .max()
+        .unwrap_or(0);
+    if result.blocks != widest {
+        return Err(format!(
+            "blocks = {}, expected the widest domain's B = {widest}",
+            result.blocks
+        ));
+    }
+    let mut errors = Vec::new();
+    for (d, got) in result.domains.iter().enumerate() {
+        let sub = case.domain_case(d);
+        let n = sub.ranks;
+        if got.ranks != n || got.devices.len() != case.ranks {
+            errors.push(format!(
+                "domain {d}: {} ranks over {} devices, expected {n} over the world's {}",
+                got.ranks,
+                got.devices.len(),
+                case.ranks
+            ));
+            continue;
+        }
+        let inside = SimResult {
+            status: result.status.clone(),
+            code: result.code,
+            message: result.message.clone(),
+            blocks: got.blocks,
+            ranks: got.devices[..n].to_vec(),
+            domains: Vec::new(),
+        };
+        if let Err(e) = check(&sub, &inside) {
+            errors.push(format!("domain {d} ({n} ranks): {e}"));
+        }
+        let rows = n * sub.max_recv as usize;
+        let zero_target = vec![vec![0.0; sub.row_elems as usize]; rows];
+        let zero_signal = vec![vec![0; sub.stride() as usize]; n];
+        for (w, dev) in got.devices.iter().enumerate().skip(n) {
+            if dev.recv_counts != vec![0; n]
+                || dev.target != zero_target
+                || dev.signal != zero_signal
+            {
+                errors.push(format!(
+                    "domain {d} ({n} ranks): device {w} is outside the domain, but its windows of the domain were written (or have the wrong shape)"
+                ));
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+/// Every rank's expected `recv_counts` and `target` after a refused first exchange (a strided
+/// operand, an over-capacity launch, or with `runtime_core_num` an L outside [1, 2147483647] or
+/// S < B): the stage task before the collective ran, the collective and everything after it did
+/// not, so target and recv_counts hold their initial zeros (as does the signal).
+pub fn expected_refused(case: &Case) -> Vec<RankGolden> {
+    let p = case.ranks;
+    let rows = p * case.max_recv as usize;
+    (0..p)
+        .map(|_| RankGolden {
+            recv_counts: vec![0; p],
+            target: vec![vec![0.0; case.row_elems as usize]; rows],
+        })
+        .collect()
+}
+
+/// Checks a refused run: the status and code, `blocks` (the fold of [`fold_blocks`]), every
+/// rank's target, recv_counts and `[P, S]` signal untouched (all zero, [`expected_refused`]), and
+/// the stage task's effect: the message reports the staging window (and the send_counts window)
+/// holding the input on every rank, which the driver checks after the run.
+pub fn check_refused(
+    case: &Case,
+    result: &SimResult,
+    status: &str,
+    code: i64,
+) -> Result<(), SimError> {
+    check_refused_untyped(case, result, status, code).map_err(SimError::Mismatch)
+}
+
+fn check_refused_untyped(
+    case: &Case,
+    result: &SimResult,
+    status: &str,
+    code: i64,
+) -> Result<(), String> {
+    if result.status != status || result.code != code {
+        return Err(format!(
+            "expected {status} {code}, got {} {}: {}",
+            result.status, result.code, result.message
+        ));
+    }
+    let b = expected_blocks(case);
+    if result.blocks != b {
+        return Err(format!("blocks = {}, expected {b}", result.blocks));
+    }
+    let staged = format!(
+        "staging windows holding the input: {p} of {p} ranks",
+        p = case.ranks
+    );
+    if !result.message.contains(&staged) {
+        return Err(format!(
+            "the stage task's effect is missing (expected \"{staged}\"): {}",
+            result.message
+        ));
+    }
+    let golden = expected_refused(case);
+    if result.ranks.len() != golden.len() {
+        return Err(format!(
+            "{} ranks in the result, expected {}",
+            result.ranks.len(),
+            golden.len()
+        ));
+    }
+    let zero_signal = vec![vec![0; case.stride() as usize]; case.ranks];
+    for (r, (got, want)) in result.ranks.iter().zip(&golden).enumerate() {
+        if got.recv_counts != want.recv_counts
+            || got.target != want.target
+            || got.signal != zero_signal
+        {
+            return Err(format!(
+                "rank {r}: the refused collective wrote its operands (or their shape is wrong)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::RankResult;
+
+    fn case(
+        ranks: usize,
+        max_recv: i64,
+        row_elems: i64,
+        dtype: DType,
+        counts: Vec<Vec<i32>>,
+    ) -> Case {
+        Case {
+            ranks,
+            core_num: 1,
+            dtype,
+            max_recv,
+            row_elems,
+            send_counts: counts,
+            signal_stride: None,
+            repeat: 1,
+            aiv_capacity: 48,
+            non_contiguous: None,
+            layers: 1,
+            inner_layers: 1,
+            runtime_core_num: false,
+            op: crate::case::Op::AllToAllV,
+            input_rows: None,
+            index: None,
+            domains: Vec::new(),
+            timeout_ms: crate::case::DEFAULT_TIMEOUT_MS,
+            fault: None,
+        }
+    }
+
+    fn indexed_case(
+        ranks: usize,
+        max_recv: i64,
+        row_elems: i64,
+        counts: Vec<Vec<i32>>,
+        input_rows: i64,
+        index: Vec<Vec<i32>>,
+    ) -> Case {
+        let mut c = case(ranks, max_recv, row_elems, DType::F32, counts);
+        (c.op, c.input_rows, c.index) = (Op::IndexedAllToAllV, Some(input_rows), Some(index));
+        c
+    }
+
+    #[test]
+    fn indexed_two_ranks_by_hand() {
+        // P=2, MR=2, one f32 per row, 3 input rows per rank: rank 0's rows are 0, 100, 10000;
+        // rank 1's 1000000, 1000100, 1010000. index[src][d*2 + k].
+        let c = indexed_case(
+            2,
+            2,
+            1,
+            vec![vec![2, 1], vec![-1, 5]],
+            3,
+            vec![vec![2, 2, 1, 0], vec![0, 1, 3, -7]],
+        );
+        let g = expected(&c);
+        let col = |g: &RankGolden| g.target.iter().map(|r| r[0]).collect::<Vec<_>>();
+        // Rank 0: from itself rows index[0][0..2] = 2, 2 (twice the same row); from rank 1
+        // nothing (count -1).
+        assert_eq!(col(&g[0]), [10_000.0, 10_000.0, 0.0, 0.0]);
+        assert_eq!(g[0].recv_counts, vec![2, 0]);
+        // Rank 1: from rank 0 one row, index[0][2] = 1; from itself clamp(5) = 2 rows,
+        // index[1][2..4] = 3 (out of range: zeros) and -7 (zeros).
+        assert_eq!(col(&g[1]), [100.0, 0.0, 0.0, 0.0]);
+        assert_eq!(g[1].recv_counts, vec![1, 2]);
+        // The identity index with input_rows = P*MR is the plain exchange.
+        let mut plain = case(
+            3,
+            4,
+            2,
+            DType::I8,
+            vec![vec![2, 0, 4], vec![1, 3, 9], vec![-1, 4, 0]],
+        );
+        let want = expected(&plain);
+        plain.op = Op::IndexedAllToAllV;
+        assert_eq!(expected(&plain), want);
+        assert_eq!(expected_blocks(&plain), 1);
+        plain.core_num = 7;
+        assert_eq!((expected_blocks(&plain), fold_blocks(3, 7)), (7, 6));
+        plain.core_num = 0;
+        assert_eq!(expected_blocks(&plain), 0);
+    }
+
+    #[test]
+    fn the_fold_by_hand() {
+        for (p, l, b) in [
+            (4, 10, 8),
+            (3, 7, 6),
+            (8, 7, 7),
+            (8, 9, 8),
+            (1, 16, 16),
+            (2, 1, 1),
+            (16, 16, 16),
+            (4, 2_147_483_647, 2_147_483_644),
+            (4, 0, 0),
+            (4, -1, 0),
+            (1, 2_147_483_648, 0),
+            (4, i64::MIN, 0),
+            (4, i64::MAX, 0),
+        ] {
+            assert_eq!(fold_blocks(p, l), b, "P={p} L={l}");
+        }
+        // Agrees with the crate's fold wherever that one is defined (the module is checked
+        // against this one, not that one).
+        for p in 1..=16usize {
+            for l in 1..=40 {
+                assert_eq!(
+                    fold_blocks(p, l),
+                    pld::cal_all_to_all_v_blocks(p as i64, l),
+                    "P={p} L={l}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn payload_formulas() {
+        assert_eq!(payload(DType::F32, 3, 2, 1, 4), 3_020_104.0);
+        assert_eq!(payload(DType::F32, 0, 0, 0, 0), 0.0);
+        // (1*37 + 2*11 + 3*5 + 4) % 251 - 125 = 78 - 125
+        assert_eq!(payload(DType::I8, 1, 2, 3, 4), -47.0);
+        // Wraps modulo 251: (15*37 + 15*11 + 0 + 200) % 251 - 125 = 920 % 251 - 125 = 167 - 125
+        assert_eq!(payload(DType::I8, 15, 15, 0, 200), 42.0);
+        for v in [
+            payload(DType::I8, 7, 9, 11, 13),
+            payload(DType::I8, 0, 0, 0, 250),
+        ] {
+            assert!((-125.0..=125.0).contains(&v));
+        }
+    }
+
+    #[test]
+    fn clamping() {
+        assert_eq!(clamped_rows(-2, 4), 0);
+        assert_eq!(clamped_rows(0, 4), 0);
+        assert_eq!(clamped_rows(3, 4), 3);
+        assert_eq!(clamped_rows(4, 4), 4);
+        assert_eq!(clamped_rows(7, 4), 4);
+        assert_eq!(clamped_rows(i32::MAX, 4), 4);
+        assert_eq!(clamped_rows(i32::MIN, 4), 0);
+    }
+
+    #[test]
+    fn two_ranks_by_hand() {
+        // P=2, MR=2, one f32 per row. send_counts[src][dst].
+        let c = case(2, 2, 1, DType::F32, vec![vec![1, 5], vec![-2, 2]]);
+        let g = expected(&c);
+        // Rank 0 receives 1 row from itself (its input row 0*2+0) and nothing from rank 1 (-2).
+        assert_eq!(g[0].recv_counts, vec![1, 0]);
+        assert_eq!(
+            g[0].target,
+            vec![vec![0.0], vec![0.0], vec![0.0], vec![0.0]]
+        );
+        // Rank 1 receives clamp(5) = 2 rows from rank 0 (rank 0's input rows 2, 3: d=1, k=0,1)
+        // and 2 rows from itself (its rows 2, 3).
+        assert_eq!(g[1].recv_counts, vec![2, 2]);
+        assert_eq!(
+            g[1].target,
+            vec![
+                vec![10_000.0],
+                vec![10_100.0],
+                vec![1_010_000.0],
+                vec![1_010_100.0]
+            ]
+        );
+    }
+
+    #[test]
+    fn rows_past_the_count_are_zero() {
+        let c = case(
+            3,
+            4,
+            2,
+            DType::I8,
+            vec![vec![2, 0, 4], vec![1, 3, 9], vec![-1, 4, 0]],
+        );
+        let g = expected(&c);
+        for dst in 0..3 {
+            for src in 0..3 {
+                let rows = clamped_rows(c.send_counts[src][dst], 4) as usize;
+                for k in 0..4 {
+                    let row = &g[dst].target[src * 4 + k];
+                    if k < rows {
+                        assert_eq!(
+                            row[1],
+                            payload(DType::I8, src as i64, dst as i64, k as i64, 1)
+                        );
+                    } else {
+                        assert_eq!(row, &vec![0.0, 0.0]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn layers_by_hand() {
+        // P=2, MR=2, one f32 per row; inputs rank 0 [0, 100, 10000, 10100], rank 1 [1000000,
+        // 1000100, 1010000, 1010100]. 0->0: 2 rows, 0->1: 1, 1->0: 0, 1->1: 2.
+        let mut c = case(2, 2, 1, DType::F32, vec![vec![2, 1], vec![0, 2]]);
+        let col = |g: &RankGolden| g.target.iter().map(|r| r[0]).collect::<Vec<_>>();
+        let g = expected(&c);
+        assert_eq!(col(&g[0]), [0.0, 100.0, 0.0, 0.0]);
+        assert_eq!(col(&g[1]), [10_000.0, 0.0, 1_010_000.0, 1_010_100.0]);
+        // Layer 1 stages those windows: rank 1's row 0 is now rank 0's target row 2, which
+        // nothing wrote (1->0 sends 0 rows), so 0; its own rows 2, 3 come back unchanged.
+        c.layers = 2;
+        let g = expected(&c);
+        assert_eq!(col(&g[0]), [0.0, 100.0, 0.0, 0.0]);
+        assert_eq!(col(&g[1]), [0.0, 0.0, 1_010_000.0, 1_010_100.0]);
+        assert_eq!(
+            (g[0].recv_counts.clone(), g[1].recv_counts.clone()),
+            (vec![2, 0], vec![1, 2])
+        );
+        c.layers = 3;
+        c.repeat = 4;
+        assert_eq!(expected(&c), g);
+    }
+
+    /// The value rank `dst` holds in target row `src*MR + k` after `n` exchanges, pointwise:
+    /// `k < rows(src, dst)` ? what rank `src` staged in row `dst*MR + k` : 0.
+    fn pointwise(c: &Case, n: u32, dst: i64, row: i64, e: i64) -> f64 {
+        let (src, k) = (row / c.max_recv, row % c.max_recv);
+        if n == 0 {
+            return payload(c.dtype, dst, src, k, e); // x_0 = the input (row = d*MR + k)
+        }
+        if k < clamped_rows(c.send_counts[src as usize][dst as usize], c.max_recv) {
+            pointwise(c, n - 1, src, dst * c.max_recv + k, e)
+        } else {
+            0.0
+        }
+    }
+
+    #[test]
+    fn layers_match_the_pointwise_recursion() {
+        let counts = vec![
+            vec![2, 0, 4, -1],
+            vec![1, 3, 9, 2],
+            vec![-1, 4, 0, 3],
+            vec![4, 4, 1, 0],
+        ];
+        for dtype in [DType::F32, DType::I8] {
+            for (layers, inner, repeat) in [
+                (1, 1, 1),
+                (2, 1, 1),
+                (3, 1, 2),
+                (5, 1, 1),
+                (2, 3, 1),
+                (4, 2, 3),
+            ] {
+                let mut c = case(4, 4, 3, dtype, counts.clone());
+                (c.layers, c.inner_layers, c.repeat) = (layers, inner, repeat);
+                let g = expected(&c);
+                let n = layers * inner;
+                for dst in 0..4 {
+                    for row in 0..16 {
+                        for e in 0..3 {
+                            assert_eq!(
+                                g[dst as usize].target[row as usize][e as usize],
+                                pointwise(&c, n, dst, row, e),
+                                "{dtype:?} n={n} repeat={repeat} rank {dst} row {row} elem {e}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn ok_result(c: &Case) -> SimResult {
+        SimResult {
+            status: "ok".into(),
+            code: 0,
+            message: String::new(),
+            blocks: fold_blocks(c.ranks, c.core_num),
+            ranks: expected(c)
+                .into_iter()
+                .map(|g| RankResult {
+                    failed: false,
+                    recv_counts: g.recv_counts,
+                    target: g.target,
+                    signal: vec![vec![0; c.stride() as usize]; c.ranks],
+                })
+                .collect(),
+            domains: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn domains_each_against_their_own_golden_and_untouched_outside() {
+        use crate::case::Domain;
+        use crate::result::DomainResult;
+        // A world of 5 devices, domains of 4 and 2 ranks (devices 4, and 2..5, outside them).
+        let mut c = case(5, 2, 3, DType::F32, Vec::new());
+        c.core_num = 3;
+        c.domains = vec![
+            Domain {
+                ranks: 4,
+                send_counts: vec![
+                    vec![2, 0, 1, 3],
+                    vec![1, 2, -1, 0],
+                    vec![5, 1, 1, 1],
+                    vec![0, 0, 2, 2],
+                ],
+            },
+            Domain {
+                ranks: 2,
+                send_counts: vec![vec![1, 2], vec![2, 0]],
+            },
+        ];
+        let domain = |d: usize| {
+            let sub = c.domain_case(d);
+            let mut devices = ok_result(&sub).ranks;
+            let zero = RankResult {
+                failed: false,
+                recv_counts: vec![0; sub.ranks],
+                target: vec![vec![0.0; 3]; sub.ranks * 2],
+                signal: vec![vec![0; sub.stride() as usize]; sub.ranks],
+            };
+            devices.resize(5, zero);
+            DomainResult {
+                ranks: sub.ranks,
+                blocks: fold_blocks(sub.ranks, 3),
+                devices,
+            }
+        };
+        let good = SimResult {
+            status: "ok".into(),
+            code: 0,
+            message: String::new(),
+            blocks: 3,
+            ranks: Vec::new(),
+            domains: vec![domain(0), domain(1)],
+        };
+        assert_eq!((good.domains[0].blocks, good.domains[1].blocks), (3, 2));
+        assert_eq!(check_domains(&c, &good), Ok(()));
+        // A write into a device outside the domain.
+        let mut bad = good.clone();
+        bad.domains[1].devices[3].target[1][0] = 7.0;
+        assert!(
+            check_domains(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("domain 1 (2 ranks): device 3 is outside the domain")
+        );
+        bad = good.clone();
+        bad.domains[1].devices[2].signal[0][0] = 1;
+        assert!(
+            check_domains(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("device 2 is outside")
+        );
+        // A domain's own exchange wrong.
+        bad = good.clone();
+        bad.domains[1].devices[0].recv_counts[1] = 0;
+        assert!(
+            check_domains(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("domain 1 (2 ranks): rank 0: recv_counts")
+        );
+        // Each domain's B, and the widest at the top.
+        bad = good.clone();
+        bad.blocks = 2;
+        assert!(
+            check_domains(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("widest domain's B = 3")
+        );
+        bad = good.clone();
+        bad.domains.pop();
+        assert!(
+            check_domains(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("1 domains in the result, expected 2")
+        );
+    }
+
+    #[test]
+    fn check_accepts_the_golden_and_names_each_kind_of_mismatch() {
+        let c = case(2, 3, 2, DType::F32, vec![vec![3, 1], vec![2, 0]]);
+        let good = ok_result(&c);
+        assert_eq!(check(&c, &good), Ok(()));
+
+        let mut bad = good.clone();
+        bad.ranks[1].target[0][1] += 1.0;
+        assert!(
+            check(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("rank 1: target row 0")
+        );
+
+        let mut bad = good.clone();
+        bad.ranks[0].target[5][0] = 7.0; // a row past rank 1's count of 0
+        assert!(
+            check(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("rank 0: target row 5")
+        );
+
+        let mut bad = good.clone();
+        bad.ranks[0].recv_counts[1] = 3;
+        assert!(
+            check(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("recv_counts")
+        );
+
+        let mut bad = good.clone();
+        bad.ranks[1].signal[0][0] = 2;
+        assert!(
+            check(&c, &bad)
+                .unwrap_err()
+                .to_string()
+                .contains("signal cell [0, 0] = 2")
+        );
+
+        let mut bad = good.clone();
+        bad.blocks = 2;
+        assert!(check(&c, &bad).unwrap_err().to_string().contains("blocks"));
+
+        let mut bad = good;
+        bad.status = "fatal".into();
+        bad.code = 7;
+        assert!(check(&c, &bad).is_err());
+    }
+}

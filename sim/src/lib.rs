@@ -1,0 +1,35 @@
+//! pld-sim: runs the rendered all_to_all_v kernel and the generated CHIP orchestration on the CPU
+//! (docs/sim.md). The `pld-sim` binary is a thin CLI over this crate, and so is `pld-run`
+//! ([`runner`], docs/running.md).
+//!
+//! - [`case`]: the case JSON and its validation;
+//! - [`error`]: [`SimError`], why a run gave no result;
+//! - [`chip_pipeline`]: the `chip_pipeline` module written for a case;
+//! - [`toolchain`]: pld-opt → pld-translate → g++ with the content-hash cache;
+//! - [`run`]: the driver run and the result;
+//! - [`golden`]: the independent expected outcome;
+//! - [`matrix`]: the case matrix and how each entry is judged;
+//! - [`family`]: the collective family's cases, modules, golden and matrix;
+//! - [`runner`]: pld-run, on top of [`toolchain`]'s cache.
+//!
+//! The simulator is its own crate so that its golden's independence is structural: it reaches
+//! pld only through pld-opt and pld-translate as subprocesses and through the `pld` library's
+//! public API, of which it uses exactly one item, [`pld::cal_all_to_all_v_blocks`] (the launch
+//! width B of a [`case`], whence its default signal stride; the golden folds its own,
+//! [`golden::fold_blocks`]). `sim/tests/independence.rs` keeps it so: no other `pld::` path in
+//! `src/`, none at all in the goldens outside their unit tests, no `#[path]` / `include!` and no
+//! path dependency but `pld`.
+#![deny(missing_docs)]
+
+pub mod case;
+pub mod chip_pipeline;
+pub mod error;
+pub mod family;
+pub mod golden;
+pub mod matrix;
+pub mod result;
+pub mod run;
+pub mod runner;
+pub mod toolchain;
+
+pub use error::SimError;

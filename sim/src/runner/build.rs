@@ -1,0 +1,429 @@
+//! From the user's module to a runner binary: `pld-opt --pld-lower-collectives` and
+//! `pld-translate --pld-to-ascend-build` (cached per module), then g++ (cached per object and
+//! per link), under `<root>/target/pld-sim-cache/run/` (the directory of pld-sim's cache,
+//! [`Toolchain`]).
+//!
+//! ```text
+//! run/trees/<key>/  key = hash(module file name and text, pld-opt and pld-translate identity,
+//!                              the kernel sources the module names)
+//!   <name>.mlir, lowered.mlir, tree/, entry-<fn>.cpp, outcome
+//! run/obj/<key>.o   key = hash(compiler identity, flags, source text, runtime/include/**)
+//! run/bin/<key>     key = hash(compiler identity, link flags, the object keys)
+//! ```
+//!
+//! The cache primitives (temp-and-rename, per-key locks, tool identity) are `sim::toolchain`'s;
+//! the compile-and-link step is pld-run's own (pld-sim's is tied to its fixed layout), keyed apart.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+use crate::toolchain::{ContentHash, KeyLock, Toolchain, identity, lock_key, temp_beside};
+
+use super::RunError;
+
+/// A rendered build tree: where it is and the lowered module text.
+pub struct Tree {
+    /// The cache entry (`run/trees/<key>`).
+    pub dir: PathBuf,
+    /// pld-opt's output (with locations).
+    pub lowered: String,
+}
+
+/// A tool's identity for a cache key.
+fn tool_identity(path: &Path) -> Result<String, RunError> {
+    identity(path).map_err(|e| RunError::Tool(e.to_string()))
+}
+
+fn output_text(out: &Output) -> String {
+    let mut s = String::from_utf8_lossy(&out.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !stdout.trim().is_empty() {
+        s.push_str(&stdout);
+    }
+    s.trim_end().to_string()
+}
+
+/// The `pl.kernel_source = "..."` paths of a module text.
+fn kernel_sources(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = text
+        .match_indices("pl.kernel_source = \"")
+        .filter_map(|(i, m)| {
+            let rest = &text[i + m.len()..];
+            rest.find('"').map(|e| rest[..e].to_string())
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn run_dir(tc: &Toolchain) -> PathBuf {
+    tc.cache.join("run")
+}
+
+/// Lowers (with locations) and renders `text`, the module the user named `file_name`, with the
+/// kernel sources under `kernel_dir`; cached by content.
+pub fn translate(
+    tc: &Toolchain,
+    file_name: &str,
+    text: &str,
+    kernel_dir: &Path,
+) -> Result<Tree, RunError> {
+    let pld_opt = tc.tool("pld-opt").map_err(RunError::from_build)?;
+    let pld_translate = tc.tool("pld-translate").map_err(RunError::from_build)?;
+    let mut h = ContentHash::new("pld-run tree v1");
+    h.part(file_name.as_bytes())
+        .part(text.as_bytes())
+        .part(tool_identity(&pld_opt)?.as_bytes())
+        .part(tool_identity(&pld_translate)?.as_bytes())
+        .part(kernel_dir.to_string_lossy().as_bytes());
+    for k in kernel_sources(text) {
+        h.part(k.as_bytes());
+        // A missing source is pld-translate's to report.
+        h.part(&fs::read(kernel_dir.join(&k)).unwrap_or_default());
+    }
+    let key = h.hex();
+    let trees = run_dir(tc).join("trees");
+    let dir = trees.join(&key);
+    fs::create_dir_all(&trees)?;
+    let _lock = lock_key(&run_dir(tc), &format!("tree-{key}"))?;
+    if !dir.join("outcome").is_file() {
+        eprintln!("pld-run: lowering and rendering {file_name}");
+        let tmp = temp_beside(&dir);
+        let _ = fs::remove_dir_all(&tmp);
+        fs::create_dir_all(&tmp)?;
+        let result = render_into(&tmp, file_name, text, kernel_dir, &pld_opt, &pld_translate);
+        if let Err(e) = result {
+            let _ = fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+        fs::rename(&tmp, &dir)?;
+    }
+    let outcome = fs::read_to_string(dir.join("outcome"))?;
+    if let Some(code) = outcome.strip_prefix("compile_error ") {
+        return Err(RunError::Compile {
+            code: code.trim().parse().unwrap_or(1),
+            message: fs::read_to_string(dir.join("diagnostics.txt"))?,
+        });
+    }
+    let lowered = fs::read_to_string(dir.join("lowered.mlir"))?;
+    Ok(Tree { dir, lowered })
+}
+
+fn render_into(
+    dir: &Path,
+    file_name: &str,
+    text: &str,
+    kernel_dir: &Path,
+    pld_opt: &Path,
+    pld_translate: &Path,
+) -> Result<(), RunError> {
+    fs::write(dir.join(file_name), text)?;
+    let reject = |tool: &str, out: &Output| -> Result<(), RunError> {
+        let code = out.status.code().unwrap_or(-1) as i64;
+        fs::write(
+            dir.join("diagnostics.txt"),
+            format!("{tool}: {}", output_text(out)),
+        )?;
+        fs::write(dir.join("outcome"), format!("compile_error {code}\n"))?;
+        Ok(())
+    };
+    let out = Command::new(pld_opt)
+        .current_dir(dir)
+        .args([
+            "--pld-lower-collectives",
+            "--mlir-print-debuginfo",
+            file_name,
+        ])
+        .args(["-o", "lowered.mlir"])
+        .output()
+        .map_err(|e| RunError::Tool(format!("cannot run {}: {e}", pld_opt.display())))?;
+    if !out.status.success() {
+        return reject("pld-opt --pld-lower-collectives", &out);
+    }
+    let out = Command::new(pld_translate)
+        .current_dir(dir)
+        .args(["--pld-to-ascend-build", "--output-dir", "tree"])
+        .arg("--kernel-source-dir")
+        .arg(kernel_dir)
+        .arg("lowered.mlir")
+        .output()
+        .map_err(|e| RunError::Tool(format!("cannot run {}: {e}", pld_translate.display())))?;
+    if !out.status.success() {
+        return reject("pld-translate --pld-to-ascend-build", &out);
+    }
+    fs::write(dir.join("outcome"), "ok\n")?;
+    Ok(())
+}
+
+/// One translation unit of the runner.
+struct Unit {
+    what: String,
+    source: PathBuf,
+    flags: Vec<String>,
+}
+
+fn sorted_files(dir: &Path, ext: &str) -> Result<Vec<PathBuf>, RunError> {
+    let mut out = Vec::new();
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries {
+            let p = e?.path();
+            if p.is_file() && p.extension().is_some_and(|x| x == ext) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn link_flags(tc: &Toolchain) -> Vec<String> {
+    let mut f: Vec<String> = vec!["-std=c++17".into(), "-O2".into(), "-pthread".into()];
+    f.extend(tc.extra_flags.iter().cloned());
+    f
+}
+
+/// Compiles and links the runner of `tree` for the entry `function` (`host`: a HOST
+/// orchestrator, else a CHIP orchestration function). Returns the executable.
+pub fn runner(
+    tc: &Toolchain,
+    tree: &Tree,
+    function: &str,
+    host: bool,
+) -> Result<PathBuf, RunError> {
+    let out = tree.dir.join("tree");
+    let entry = tree.dir.join(format!("entry-{function}.cpp"));
+    let mut text = String::from(
+        "// Generated by pld-run: the entry the driver calls.\n#include \"pld_runtime/host_entry.h\"\n",
+    );
+    if host {
+        let _ = writeln!(
+            text,
+            "extern \"C\" int {function}(pld::host::Host* host, const pld::host::HostArgs* args);\n\
+             extern const pld::host::HostEntryFn pld_run_host_entry = &{function};\n\
+             extern const pld::rt::OrchestrationFn pld_run_chip_entry = nullptr;"
+        );
+    } else {
+        let _ = writeln!(
+            text,
+            "extern \"C\" int {function}(pld::rt::Orchestration* orch, const pld::rt::OrchArgs* args);\n\
+             extern const pld::host::HostEntryFn pld_run_host_entry = nullptr;\n\
+             extern const pld::rt::OrchestrationFn pld_run_chip_entry = &{function};"
+        );
+    }
+    if fs::read_to_string(&entry).ok().as_deref() != Some(text.as_str()) {
+        let tmp = temp_beside(&entry);
+        fs::write(&tmp, &text)?;
+        fs::rename(&tmp, &entry)?;
+    }
+    let mut units = vec![
+        Unit {
+            what: "runtime".into(),
+            source: tc.root.join("runtime/host/runtime.cpp"),
+            flags: vec![],
+        },
+        Unit {
+            what: "driver".into(),
+            source: tc.root.join("sim/src/runner/driver/driver.cpp"),
+            flags: vec![],
+        },
+        Unit {
+            what: "entry".into(),
+            source: entry,
+            flags: vec![],
+        },
+    ];
+    for h in sorted_files(&out.join("host"), "cpp")? {
+        units.push(Unit {
+            what: format!("HOST orchestrator {}", h.display()),
+            source: h,
+            flags: vec![],
+        });
+    }
+    let mut levels: Vec<PathBuf> = match fs::read_dir(out.join("next_levels")) {
+        Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+        Err(_) => Vec::new(),
+    };
+    levels.sort();
+    let mut kernels: std::collections::BTreeMap<String, PathBuf> = Default::default();
+    for level in &levels {
+        for o in sorted_files(&level.join("orchestration"), "cpp")? {
+            units.push(Unit {
+                what: format!("orchestration {}", o.display()),
+                source: o,
+                flags: vec![],
+            });
+        }
+        for k in sorted_files(&level.join("kernels/aiv"), "cpp")? {
+            let name = k
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default()
+                .to_string();
+            if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(RunError::Tool(format!(
+                    "kernel name {name:?} is not an identifier"
+                )));
+            }
+            kernels.entry(name).or_insert(k);
+        }
+    }
+    for (name, source) in kernels {
+        units.push(Unit {
+            what: format!("kernel {name}"),
+            flags: vec![
+                format!("-Dkernel_entry=pld_run_kernel_{name}"),
+                format!("-DPLD_KERNEL_NAME=\"{name}\""),
+            ],
+            source,
+        });
+    }
+    let objects = compile_all(tc, &units)?;
+
+    let mut h = ContentHash::new("pld-run bin v1");
+    h.part(tc.cxx_identity().as_bytes());
+    for f in link_flags(tc) {
+        h.part(f.as_bytes());
+    }
+    for o in &objects {
+        h.part(o.to_string_lossy().as_bytes());
+    }
+    let key = h.hex();
+    let bin_dir = run_dir(tc).join("bin");
+    let binary = bin_dir.join(&key);
+    if !binary.is_file() {
+        fs::create_dir_all(&bin_dir)?;
+        let _lock = lock_key(&run_dir(tc), &format!("bin-{key}"))?;
+        if !binary.is_file() {
+            eprintln!("pld-run: linking");
+            let tmp = temp_beside(&binary);
+            let out = Command::new(&tc.cxx)
+                .args(link_flags(tc))
+                .args(&objects)
+                .arg("-o")
+                .arg(&tmp)
+                .output()
+                .map_err(|e| RunError::Tool(format!("cannot run {}: {e}", tc.cxx)))?;
+            if !out.status.success() {
+                let _ = fs::remove_file(&tmp);
+                return Err(RunError::Tool(format!(
+                    "linking the runner failed:\n{}",
+                    output_text(&out)
+                )));
+            }
+            fs::rename(&tmp, &binary)?;
+        }
+    }
+    Ok(binary)
+}
+
+/// The headers' hash: every `.h` under runtime/include.
+fn headers_hash(tc: &Toolchain) -> Result<String, RunError> {
+    fn walk(base: &Path, dir: &Path, h: &mut ContentHash) -> Result<(), RunError> {
+        let mut entries: Vec<_> = fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let p = e.path();
+            if p.is_dir() {
+                walk(base, &p, h)?;
+            } else if p.extension().is_some_and(|x| x == "h") {
+                let rel = p
+                    .strip_prefix(base)
+                    .unwrap_or(&p)
+                    .to_string_lossy()
+                    .into_owned();
+                h.part(rel.as_bytes()).part(&fs::read(&p)?);
+            }
+        }
+        Ok(())
+    }
+    let mut h = ContentHash::new("pld-run headers v1");
+    let inc = tc.root.join("runtime/include");
+    walk(&inc, &inc, &mut h)?;
+    Ok(h.hex())
+}
+
+/// Compiles every unit not yet in the object cache, in parallel, with a progress line.
+fn compile_all(tc: &Toolchain, units: &[Unit]) -> Result<Vec<PathBuf>, RunError> {
+    let headers = headers_hash(tc)?;
+    let obj_dir = run_dir(tc).join("obj");
+    fs::create_dir_all(&obj_dir)?;
+    let mut objects = Vec::new();
+    let mut todo = Vec::new();
+    for u in units {
+        let text = fs::read(&u.source)
+            .map_err(|e| RunError::Tool(format!("{}: {e}", u.source.display())))?;
+        let mut flags = link_flags(tc);
+        flags.push(format!("-I{}", tc.root.join("runtime/include").display()));
+        flags.extend(u.flags.iter().cloned());
+        let mut h = ContentHash::new("pld-run obj v1");
+        h.part(tc.cxx_identity().as_bytes())
+            .part(headers.as_bytes())
+            .part(&text);
+        for f in &flags {
+            h.part(f.as_bytes());
+        }
+        let key = h.hex();
+        let obj = obj_dir.join(format!("{key}.o"));
+        objects.push(obj.clone());
+        if !obj.is_file() {
+            todo.push((u, key, obj, flags));
+        }
+    }
+    if !todo.is_empty() {
+        eprintln!(
+            "pld-run: compiling {} of {} C++ units (cached for the next run)",
+            todo.len(),
+            units.len()
+        );
+    }
+    let mut pending: Vec<(String, PathBuf, PathBuf, KeyLock, Child)> = Vec::new();
+    for (u, key, obj, flags) in todo {
+        let lock = lock_key(&run_dir(tc), &format!("obj-{key}"))?;
+        if obj.is_file() {
+            continue;
+        }
+        let tmp = temp_beside(&obj);
+        let child = Command::new(&tc.cxx)
+            .args(&flags)
+            .arg("-c")
+            .arg(&u.source)
+            .arg("-o")
+            .arg(&tmp)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| RunError::Tool(format!("cannot run {}: {e}", tc.cxx)))?;
+        pending.push((u.what.clone(), tmp, obj, lock, child));
+    }
+    let mut failures = Vec::new();
+    for (what, tmp, obj, lock, child) in pending {
+        let out = child.wait_with_output()?;
+        if out.status.success() {
+            fs::rename(&tmp, &obj)?;
+        } else {
+            let _ = fs::remove_file(&tmp);
+            failures.push(format!(
+                "compiling the {what} failed:\n{}",
+                output_text(&out)
+            ));
+        }
+        drop(lock);
+    }
+    if failures.is_empty() {
+        Ok(objects)
+    } else {
+        Err(RunError::Tool(failures.join("\n")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn kernel_sources_are_found_once() {
+        let t = r#"a {pl.kernel_source = "kernels/a.cpp"} b {pl.kernel_source = "kernels/a.cpp", x} {pl.kernel_source = "k/b.cpp"}"#;
+        assert_eq!(super::kernel_sources(t), vec!["k/b.cpp", "kernels/a.cpp"]);
+    }
+}

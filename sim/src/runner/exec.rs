@@ -1,0 +1,540 @@
+//! One pld-run: build (cached), write the driver's parameter file and inputs, run the driver,
+//! then print, save and check the outputs.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::toolchain::Toolchain;
+
+use super::RunError;
+use super::build;
+use super::options::{Binding, Options, bind_expected, bind_inputs};
+use super::signature::{self, Kind, Param};
+use super::value::{Value, type_text};
+
+/// What the driver reported.
+pub struct Report {
+    /// The run's status (0 ok).
+    pub status: i64,
+    /// Each rank's status.
+    pub rank_status: Vec<i64>,
+    /// The runtime's message, if any.
+    pub message: Option<String>,
+    /// Where the world's window allocator ended after the run.
+    pub alloc_end: Option<u64>,
+}
+
+fn align(n: u64) -> u64 {
+    n.div_ceil(64) * 64
+}
+
+/// The window size every rank needs: the entry's windows and the module's `pld.window_buffer`s.
+fn window_bytes(params: &[Param], lowered: &str) -> u64 {
+    let mut total = 0;
+    for p in params {
+        if let Kind::Window(d, e) = &p.kind {
+            total += align(d.iter().product::<u64>() * e.size() as u64);
+        }
+    }
+    let key = "pld.window_buffer {bytes = ";
+    for (i, _) in lowered.match_indices(key) {
+        let rest = &lowered[i + key.len()..];
+        let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        total += align(n.parse().unwrap_or(0));
+    }
+    (total * 2 + 4096).max(1 << 16)
+}
+
+/// A scratch directory for one run's files, removed on drop.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(tc: &Toolchain) -> Result<Scratch, RunError> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    let dir = tc.cache.join("run").join("runs").join(format!(
+        "{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir)?;
+    Ok(Scratch(dir))
+}
+
+/// Runs `opts`; returns the exit code.
+pub fn run(opts: &Options) -> Result<u8, RunError> {
+    let source = fs::read_to_string(&opts.module)
+        .map_err(|e| RunError::Usage(format!("cannot read {}: {e}", opts.module.display())))?;
+    let file_name = opts
+        .module
+        .file_name()
+        .and_then(|n| n.to_str())
+        .filter(|n| !n.is_empty())
+        .unwrap_or("module.mlir")
+        .to_string();
+    let module_dir = opts
+        .module
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let kernel_dir = opts
+        .kernel_source_dir
+        .clone()
+        .unwrap_or_else(|| module_dir.to_path_buf());
+    let kernel_dir = fs::canonicalize(&kernel_dir).map_err(|e| {
+        RunError::Usage(format!(
+            "kernel source directory {}: {e}",
+            kernel_dir.display()
+        ))
+    })?;
+
+    let tc = Toolchain::discover().map_err(|e| RunError::Tool(e.to_string()))?;
+    let tree = build::translate(&tc, &file_name, &source, &kernel_dir)?;
+    let (mut params, host) =
+        signature::params(&source, &tree.lowered, &opts.function).map_err(RunError::Usage)?;
+    if !host
+        && !signature::header(&tree.lowered, &opts.function)
+            .is_some_and(|h| h.attributes.contains("pl.func_kind = \"orchestration\""))
+    {
+        return Err(RunError::Usage(format!(
+            "@{} is neither a HOST orchestrator (pl.level = \"host\") nor a CHIP orchestration \
+             function (pl.func_kind = \"orchestration\")",
+            opts.function
+        )));
+    }
+    if host
+        && params
+            .iter()
+            .any(|p| matches!(p.kind, Kind::Window(..) | Kind::Comm))
+    {
+        return Err(RunError::Usage(format!(
+            "the HOST orchestrator @{} takes windows or contexts as parameters",
+            opts.function
+        )));
+    }
+    // A HOST orchestrator's own windows are reported like its parameters (after them).
+    let host_windows =
+        host.then(|| signature::host_windows(&source, &tree.lowered, &opts.function));
+    if let Some(hw) = &host_windows {
+        params.extend(hw.windows.iter().cloned());
+    }
+    let base = Path::new("");
+    let bindings = bind_inputs(&opts.inputs, &params, opts.ranks, base)?;
+    let expected = bind_expected(&opts.expected, &params, opts.ranks, base)?;
+    for (p, b) in params.iter().zip(&bindings) {
+        if matches!(p.kind, Kind::Scalar(_)) && b.shared.is_none() {
+            return Err(RunError::Usage(format!(
+                "no --input for the scalar parameter {} ({})",
+                p.name, p.ty
+            )));
+        }
+        if host && !b.per_rank.is_empty() {
+            return Err(RunError::Usage(format!(
+                "parameter {}: a HOST orchestrator's tensor is one host tensor every device \
+                 shares; give one value, not one per rank",
+                p.name
+            )));
+        }
+        if !b.per_rank.is_empty() && b.shared.is_none() {
+            if let Some(r) = (0..opts.ranks).find(|r| !b.per_rank.contains_key(r)) {
+                return Err(RunError::Usage(format!(
+                    "parameter {}: rank {r} has no value",
+                    p.name
+                )));
+            }
+        }
+    }
+
+    let exe = build::runner(&tc, &tree, &opts.function, host)?;
+    let dir = scratch(&tc)?;
+    let report = drive(&exe, &dir.0, opts, &params, &bindings, &tree.lowered)?;
+
+    // The HOST orchestrator's windows are where pld-run computed only if the allocator agrees.
+    let mut notes = Vec::new();
+    let windows_known = match &host_windows {
+        Some(hw) if !hw.windows.is_empty() => {
+            if report.alloc_end == Some(hw.alloc_end) {
+                true
+            } else {
+                notes.push(format!(
+                    "the windows @{} allocates are not shown: its allocations ended at byte {}, \
+                     not at {} as its pld.window_buffers in order make",
+                    opts.function,
+                    report.alloc_end.map_or("?".to_string(), |e| e.to_string()),
+                    hw.alloc_end
+                ));
+                false
+            }
+        }
+        Some(hw) => {
+            notes.extend(
+                hw.note
+                    .iter()
+                    .map(|n| format!("the windows are not shown: {n}")),
+            );
+            false
+        }
+        None => false,
+    };
+
+    // Outputs per parameter (tensors and windows) and rank.
+    let mut tensor_ix = 0;
+    let mut outputs: Vec<(usize, Vec<Value>)> = Vec::new();
+    for (i, p) in params.iter().enumerate() {
+        let (shape, elem) = match &p.kind {
+            Kind::Tensor(d, e) | Kind::Window(d, e) => (d.clone(), *e),
+            Kind::HostWindow(d, e, _) if windows_known => (d.clone(), *e),
+            Kind::HostWindow(..) => {
+                tensor_ix += 1;
+                continue;
+            }
+            _ => continue,
+        };
+        let mut per_rank = Vec::new();
+        for r in 0..opts.ranks {
+            let path = dir.0.join(format!("out.{tensor_ix}.r{r}.bin"));
+            let bytes = fs::read(&path).map_err(|e| {
+                RunError::Tool(format!("the driver wrote no {}: {e}", path.display()))
+            })?;
+            per_rank.push(Value {
+                elem,
+                shape: shape.clone(),
+                bytes,
+            });
+        }
+        tensor_ix += 1;
+        if p.is_output() || expected.contains_key(&i) {
+            outputs.push((i, per_rank));
+        }
+    }
+
+    let mut text = String::new();
+    let ok = report.status == 0;
+    let _ = writeln!(
+        text,
+        "@{} ({}) on {} rank{}: {}",
+        opts.function,
+        if host { "HOST" } else { "CHIP" },
+        opts.ranks,
+        if opts.ranks == 1 { "" } else { "s" },
+        if ok {
+            "ok".to_string()
+        } else {
+            format!("status {}", report.status)
+        }
+    );
+    if !ok {
+        let ranks: Vec<String> = report.rank_status.iter().map(|s| s.to_string()).collect();
+        let _ = writeln!(text, "rank status: {}", ranks.join(" "));
+        if let Some(m) = &report.message {
+            let _ = writeln!(text, "error {}: {m}", report.status);
+            let at = locate(&tree.lowered, report.status, m);
+            if !at.is_empty() {
+                let _ = writeln!(
+                    text,
+                    "  raised by the check at {}",
+                    at.join(if at.len() == 2 { " or " } else { ", or " })
+                );
+            }
+        }
+    }
+    for n in &notes {
+        let _ = writeln!(text, "note: {n}");
+    }
+    for (i, vals) in &outputs {
+        let p = &params[*i];
+        if !p.is_output() {
+            continue;
+        }
+        let shared = host && !matches!(p.kind, Kind::HostWindow(..));
+        for (r, v) in vals.iter().enumerate() {
+            if shared && r > 0 {
+                break;
+            }
+            let who = if shared {
+                "host tensor".to_string()
+            } else {
+                format!("rank {r}")
+            };
+            let _ = writeln!(
+                text,
+                "{} ({}, {who}, {}):",
+                p.name,
+                type_text(&v.shape, v.elem),
+                if p.direction.is_empty() {
+                    "out"
+                } else {
+                    &p.direction
+                }
+            );
+            text.push_str(&table(v, opts.print_limit));
+        }
+    }
+    if let Some(out_dir) = &opts.output_dir {
+        fs::create_dir_all(out_dir)?;
+        for (i, vals) in &outputs {
+            for (r, v) in vals.iter().enumerate() {
+                v.write_npy(&out_dir.join(format!("{}.rank{r}.npy", params[*i].name)))?;
+            }
+        }
+        let _ = writeln!(text, "outputs written to {}", out_dir.display());
+    }
+    let mut failed = false;
+    if ok {
+        for (i, want) in &expected {
+            let p = &params[*i];
+            let Some((_, got)) = outputs.iter().find(|(j, _)| j == i) else {
+                failed = true;
+                let _ = writeln!(text, "mismatch: {}: the run's value is not known", p.name);
+                continue;
+            };
+            for (r, g) in got.iter().enumerate() {
+                let Some(w) = want.of_rank(r) else { continue };
+                if let Some(line) = compare(&p.name, r, g, w, opts.tolerance) {
+                    failed = true;
+                    let _ = writeln!(text, "{line}");
+                }
+            }
+        }
+        if !expected.is_empty() && !failed {
+            let names: Vec<&str> = expected.keys().map(|i| params[*i].name.as_str()).collect();
+            let _ = writeln!(text, "expected outputs hold: {}", names.join(", "));
+        }
+    }
+    print!("{text}");
+    if !ok {
+        return Ok(report.status.clamp(1, 255) as u8);
+    }
+    Ok(if failed { 1 } else { 0 })
+}
+
+/// Where the module raises `message` with `code`: the source locations (`file:line:col`) of
+/// every `error <code>, "<text>"` whose text starts `message` (the runtime appends `(seen: ...)`),
+/// resolved through the `#loc` aliases pld-opt prints with `--mlir-print-debuginfo`.
+fn locate(lowered: &str, code: i64, message: &str) -> Vec<String> {
+    let aliases: std::collections::HashMap<&str, &str> = lowered
+        .lines()
+        .filter_map(|l| l.strip_prefix('#').and_then(|_| l.split_once(" = ")))
+        .collect();
+    fn resolve<'a>(
+        aliases: &std::collections::HashMap<&'a str, &'a str>,
+        text: &'a str,
+        depth: usize,
+    ) -> Option<String> {
+        if let Some(q) = text.find("loc(\"") {
+            let rest = &text[q + 5..];
+            let end = rest.find('"')?;
+            let tail: String = rest[end + 1..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == ':')
+                .collect();
+            return Some(format!("{}{}", &rest[..end], tail));
+        }
+        if depth > 8 {
+            return None;
+        }
+        let h = text.find("#loc")?;
+        let name: String = text[h..]
+            .chars()
+            .take_while(|c| *c == '#' || c.is_alphanumeric() || *c == '_')
+            .collect();
+        resolve(aliases, aliases.get(name.as_str())?, depth + 1)
+    }
+    let mut out = Vec::new();
+    let head = format!("error {code}, \"");
+    for line in lowered.lines() {
+        let Some(i) = line.find(&head) else { continue };
+        let rest = &line[i + head.len()..];
+        let Some(end) = rest.find('"') else { continue };
+        let text = &rest[..end];
+        if text.is_empty() || !message.starts_with(text) {
+            continue;
+        }
+        let Some(l) = line.rfind(" loc(") else {
+            continue;
+        };
+        if let Some(at) = resolve(&aliases, &line[l + 1..], 0)
+            && !out.contains(&at)
+        {
+            out.push(at);
+        }
+    }
+    out
+}
+
+/// The mismatch line of one rank, if any.
+fn compare(name: &str, r: usize, got: &Value, want: &Value, tol: f64) -> Option<String> {
+    if got.shape != want.shape || got.elem != want.elem {
+        return Some(format!(
+            "mismatch: {name} rank {r}: the output is {}, the expected value {}",
+            type_text(&got.shape, got.elem),
+            type_text(&want.shape, want.elem)
+        ));
+    }
+    let (k, n) = got.first_mismatch(want, tol)?;
+    let idx: Vec<String> = got.index_of(k).iter().map(|d| d.to_string()).collect();
+    Some(format!(
+        "mismatch: {name} rank {r} index [{}]: got {}, expected {} ({n} of {} elements differ{})",
+        idx.join(", "),
+        got.element_text(k),
+        want.element_text(k),
+        got.numel(),
+        if got.elem.is_float() {
+            format!(", tolerance {tol}")
+        } else {
+            String::new()
+        }
+    ))
+}
+
+/// The value as rows of its last dimension (a scalar or 1-D tensor on one row).
+fn table(v: &Value, limit: usize) -> String {
+    let n = v.numel();
+    if n > limit {
+        return format!(
+            "  ({n} elements, more than --print-limit={limit}; --output-dir saves them)\n"
+        );
+    }
+    let row = v.shape.last().copied().unwrap_or(1).max(1) as usize;
+    let texts: Vec<String> = (0..n).map(|k| v.element_text(k)).collect();
+    let width = texts.iter().map(String::len).max().unwrap_or(1);
+    let leads: Vec<String> = (0..n.div_ceil(row))
+        .map(|i| {
+            if v.shape.len() > 1 {
+                let idx = v.index_of(i * row);
+                let idx: Vec<String> = idx[..idx.len() - 1].iter().map(|d| d.to_string()).collect();
+                format!("[{}] ", idx.join(", "))
+            } else {
+                String::new()
+            }
+        })
+        .collect();
+    let lead_width = leads.iter().map(String::len).max().unwrap_or(0);
+    let mut s = String::new();
+    for (i, chunk) in texts.chunks(row).enumerate() {
+        let lead = format!("{:<lead_width$}", leads[i]);
+        let cells: Vec<String> = chunk.iter().map(|t| format!("{t:>width$}")).collect();
+        let _ = writeln!(s, "  {lead}{}", cells.join(" "));
+    }
+    s
+}
+
+/// Writes the parameter file and inputs into `dir`, runs the driver, reads its result.
+fn drive(
+    exe: &Path,
+    dir: &Path,
+    opts: &Options,
+    params: &[Param],
+    bindings: &[Binding],
+    lowered: &str,
+) -> Result<Report, RunError> {
+    let mut spec = String::new();
+    let _ = writeln!(spec, "ranks {}", opts.ranks);
+    let _ = writeln!(spec, "timeout_ms {}", opts.timeout_ms.min(i32::MAX as u64));
+    let _ = writeln!(spec, "processes {}", u8::from(opts.rank_processes));
+    let _ = writeln!(spec, "window_bytes {}", window_bytes(params, lowered));
+    let comms = params.iter().filter(|p| p.kind == Kind::Comm).count();
+    let _ = writeln!(spec, "comms {comms}");
+    let mut tensor_ix = 0;
+    for (p, b) in params.iter().zip(bindings) {
+        match &p.kind {
+            Kind::Comm => {}
+            Kind::Scalar(_) => {
+                let v = b.shared.as_ref().expect("checked by the caller");
+                let _ = writeln!(spec, "scalar {}", v.element_text(0));
+            }
+            Kind::HostWindow(d, e, offset) => {
+                let dims: Vec<String> = d.iter().map(|x| x.to_string()).collect();
+                let _ = writeln!(
+                    spec,
+                    "host_window {offset} {} {} {}",
+                    e.size(),
+                    d.len(),
+                    dims.join(" ")
+                );
+                tensor_ix += 1;
+            }
+            Kind::Tensor(d, e) | Kind::Window(d, e) => {
+                let kind = if matches!(p.kind, Kind::Tensor(..)) {
+                    "tensor"
+                } else {
+                    "window"
+                };
+                let dims: Vec<String> = d.iter().map(|x| x.to_string()).collect();
+                let _ = writeln!(spec, "{kind} {} {} {}", e.size(), d.len(), dims.join(" "));
+                if let Some(v) = &b.shared {
+                    fs::write(dir.join(format!("in.{tensor_ix}.bin")), &v.bytes)?;
+                }
+                for (r, v) in &b.per_rank {
+                    fs::write(dir.join(format!("in.{tensor_ix}.r{r}.bin")), &v.bytes)?;
+                }
+                tensor_ix += 1;
+            }
+        }
+    }
+    fs::write(dir.join("params"), spec)?;
+    let out = Command::new(exe)
+        .arg(dir)
+        .output()
+        .map_err(|e| RunError::Tool(format!("cannot run {}: {e}", exe.display())))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprint!("{stderr}");
+    if !out.status.success() {
+        return Err(RunError::Tool(format!(
+            "the runner {} failed ({})",
+            exe.display(),
+            out.status
+        )));
+    }
+    let result = fs::read_to_string(dir.join("result"))
+        .map_err(|e| RunError::Tool(format!("the runner wrote no result: {e}")))?;
+    let mut report = Report {
+        status: 0,
+        rank_status: Vec::new(),
+        message: None,
+        alloc_end: None,
+    };
+    for line in result.lines() {
+        if let Some(s) = line.strip_prefix("status ") {
+            report.status = s.trim().parse().unwrap_or(1);
+        } else if let Some(s) = line.strip_prefix("rank_status ") {
+            report.rank_status.push(
+                s.split_whitespace()
+                    .nth(1)
+                    .and_then(|x| x.parse().ok())
+                    .unwrap_or(1),
+            );
+        } else if let Some(m) = line.strip_prefix("message ") {
+            report.message = Some(m.to_string());
+        } else if let Some(e) = line.strip_prefix("alloc_end ") {
+            report.alloc_end = e.trim().parse().ok();
+        }
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn messages_are_located_through_loc_aliases() {
+        let lowered = "#loc3 = loc(\"m.mlir\":7:5)\n\
+            #loc9 = loc(callsite(#loc3 at #loc4))\n\
+            module {\n\
+            pl.require %1 else error 5, \"x: bad\" seen(%a : i64) loc(#loc9)\n\
+            pl.require %2 else error 5, \"y: other\" loc(#loc3)\n\
+            pl.require %3 else error 5, \"x: bad\" loc(\"m.mlir\":9:1)\n}\n";
+        assert_eq!(
+            super::locate(lowered, 5, "x: bad (seen: a=1)"),
+            vec!["m.mlir:7:5", "m.mlir:9:1"]
+        );
+        assert!(super::locate(lowered, 4, "x: bad").is_empty());
+    }
+}

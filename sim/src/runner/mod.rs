@@ -1,0 +1,94 @@
+//! pld-run: runs one function of a pld module on the CPU host runtime and checks its outputs,
+//! like `iree-run-module` (docs/running.md). The `pld-run` binary is a thin CLI over
+//! [`main`].
+//!
+//! - [`options`]: the command line and how `--input`s bind the entry's parameters;
+//! - [`signature`]: the entry's parameters (names, types, directions);
+//! - [`value`]: tensors, literals, `.npy` / `.npz` (through `npyz`), comparisons;
+//! - [`build`]: lowering, rendering and compiling, cached by content;
+//! - [`exec`]: the driver run (`sim/src/runner/driver/driver.cpp`) and the report.
+//!
+//! The runner builds on pld-sim's toolchain ([`crate::toolchain`]): the same repository-root
+//! discovery, compiler identity and cache directory; no simulator module uses it.
+
+pub mod build;
+pub mod exec;
+pub mod options;
+pub mod signature;
+pub mod value;
+
+use crate::toolchain::BuildError;
+
+/// Why pld-run stopped before (or instead of) reporting a run.
+#[derive(Debug)]
+pub enum RunError {
+    /// A malformed command line or input (exit 2).
+    Usage(String),
+    /// pld-opt or pld-translate rejected the module (exit 3, their diagnostics).
+    Compile {
+        /// The tool's exit code.
+        code: i64,
+        /// Its diagnostics.
+        message: String,
+    },
+    /// A missing tool, an I/O failure, the generated C++ not compiling, the driver crashing
+    /// (exit 3).
+    Tool(String),
+}
+
+impl RunError {
+    /// A toolchain error of pld-sim's.
+    pub fn from_build(e: BuildError) -> RunError {
+        match e {
+            BuildError::Compile { code, message } => RunError::Compile { code, message },
+            BuildError::Internal(m) => RunError::Tool(m),
+        }
+    }
+
+    /// The process exit code.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            RunError::Usage(_) => 2,
+            RunError::Compile { .. } | RunError::Tool(_) => 3,
+        }
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Usage(m) | RunError::Tool(m) => write!(f, "{m}"),
+            RunError::Compile { code, message } => {
+                write!(f, "the module did not compile (exit {code}):\n{message}")
+            }
+        }
+    }
+}
+
+impl From<std::io::Error> for RunError {
+    fn from(e: std::io::Error) -> RunError {
+        RunError::Tool(e.to_string())
+    }
+}
+
+/// Runs pld-run with `args` (without the program name); returns the exit code.
+pub fn main(args: &[String]) -> u8 {
+    let opts = match options::Options::parse(args) {
+        Ok(Some(o)) => o,
+        Ok(None) => {
+            println!("{}", options::USAGE);
+            return 0;
+        }
+        Err(e) => {
+            eprintln!("pld-run: {e}\n{}", options::USAGE_SHORT);
+            return e.exit_code();
+        }
+    };
+    match exec::run(&opts) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("pld-run: {e}");
+            e.exit_code()
+        }
+    }
+}

@@ -1,0 +1,1176 @@
+//! pld-run as users run it (docs/running.md): the examples (`examples/moe_layers.mlir`,
+//! `examples/micro_batches.mlir`, `examples/tp_layer.mlir`, `examples/ep_moe.mlir`, HOST and CHIP
+//! entries) through `pld-run --expected-output=...`, with references computed here from the
+//! examples' documented meaning (plain Rust loops, nothing from the crate; the same reference as
+//! tests/examples.rs), written as `.npy` / `.npz` through `npyz`; a HOST orchestrator's own
+//! windows shown and checked; a wrong expectation failing with its mismatch printed; every input
+//! form; f16 and bf16 tensors; a runtime refusal exiting with the runtime's code and its located
+//! message; an already-lowered module.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use npyz::WriterBuilder;
+
+const PLD_RUN: &str = env!("CARGO_BIN_EXE_pld-run");
+
+/// pld-opt, from the root package: next to pld-run in the shared target directory, where pld-run
+/// itself finds it (`cargo test` at the repository root builds both packages).
+fn pld_opt() -> PathBuf {
+    Path::new(PLD_RUN).with_file_name("pld-opt")
+}
+
+/// The repository root (examples/, runtime/).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// `CARGO_TARGET_TMPDIR/run/<name>-<pid>`, removed when the test passes.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("run")
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    Scratch(dir)
+}
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn pld_run(args: &[String]) -> Out {
+    let t0 = Instant::now();
+    let out = Command::new(PLD_RUN).args(args).output().unwrap();
+    let o = Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    eprintln!(
+        "pld-run {} -> {} in {:.1?}",
+        args.join(" "),
+        o.code,
+        t0.elapsed()
+    );
+    assert!(
+        !o.stderr.contains("panicked"),
+        "pld-run panicked:\n{}",
+        o.stderr
+    );
+    o
+}
+
+fn expect_ok(o: &Out) {
+    assert_eq!(o.code, 0, "stdout:\n{}\nstderr:\n{}", o.stdout, o.stderr);
+}
+
+fn example(name: &str) -> String {
+    root()
+        .join(format!("examples/{name}.mlir"))
+        .display()
+        .to_string()
+}
+
+fn kernels() -> String {
+    format!(
+        "--kernel-source-dir={}",
+        root().join("runtime/examples").display()
+    )
+}
+
+fn s(x: impl AsRef<str>) -> String {
+    x.as_ref().to_string()
+}
+
+fn write_npy_f32(path: &Path, shape: &[u64], v: &[f32]) {
+    let f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut w = npyz::WriteOptions::new()
+        .default_dtype()
+        .shape(shape)
+        .writer(f)
+        .begin_nd()
+        .unwrap();
+    w.extend(v.iter().copied()).unwrap();
+    w.finish().unwrap();
+}
+
+fn write_npz_f32(path: &Path, shape: &[u64], arrays: &[Vec<f32>]) {
+    let mut npz = npyz::npz::NpzWriter::create(path).unwrap();
+    for (i, a) in arrays.iter().enumerate() {
+        let mut w = npz
+            .array::<f32>(&format!("arr_{i}"), Default::default())
+            .unwrap()
+            .default_dtype()
+            .shape(shape)
+            .begin_nd()
+            .unwrap();
+        w.extend(a.iter().copied()).unwrap();
+        w.finish().unwrap();
+    }
+}
+
+fn read_npy_f32(path: &Path) -> Vec<f32> {
+    let f = std::fs::File::open(path).unwrap();
+    npyz::NpyFile::new(std::io::BufReader::new(f))
+        .unwrap()
+        .into_vec()
+        .unwrap()
+}
+
+/// Deterministic integer-valued inputs in [0, 30) (as tests/examples.rs).
+fn inputs(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 33) % 30) as f32
+        })
+        .collect()
+}
+
+// ------------------------------------------------------------------ moe_layers (P = 4)
+
+const P_MOE: usize = 4;
+const MOE_TOKENS: usize = 8;
+const MOE_HIDDEN: usize = 4;
+const MOE_CAPACITY: usize = 3;
+
+/// Every rank's tokens after `layers` MoE layers (examples/moe_layers.mlir's header).
+fn moe_golden(p: usize, layers: i64, inp: &[f32]) -> Vec<f32> {
+    let mut h: Vec<Vec<f32>> = inp.chunks(MOE_HIDDEN).map(|c| c.to_vec()).collect();
+    for layer in 0..layers.max(0) {
+        for r in 0..p {
+            let mut taken = vec![0usize; p];
+            for row in &mut h[r * MOE_TOKENS..(r + 1) * MOE_TOKENS] {
+                let key = row.iter().fold(0.0f32, |s, x| s + x) as i64;
+                let e = (key + layer).rem_euclid(p as i64) as usize;
+                if taken[e] == MOE_CAPACITY {
+                    continue;
+                }
+                taken[e] += 1;
+                for x in row.iter_mut() {
+                    let y = 2.0f32 * *x + (e + 1) as f32;
+                    *x += y;
+                }
+            }
+        }
+    }
+    h.concat()
+}
+
+#[test]
+fn moe_host_entry_matches_the_reference() {
+    let dir = scratch("moe-host");
+    let inp = inputs(P_MOE * MOE_TOKENS * MOE_HIDDEN, 7);
+    let shape = [(P_MOE * MOE_TOKENS) as u64, MOE_HIDDEN as u64];
+    let inp_path = dir.0.join("inp.npy");
+    write_npy_f32(&inp_path, &shape, &inp);
+    let want = dir.0.join("want.npy");
+    write_npy_f32(&want, &shape, &moe_golden(P_MOE, 3, &inp));
+    let outs = dir.0.join("outs");
+    let args = |extra: &[String]| {
+        let mut a = vec![
+            s("--function=@moe_host"),
+            s("--ranks=4"),
+            format!("--input=@{}", inp_path.display()), // inp: a bare .npy, positional
+            s("--input=32x4xf32=0"),                    // out: a literal (one element fills it)
+            s("--input=i64=3"),                         // num_layers
+            s("--input=core_num=4"),                    // by name
+            kernels(),
+        ];
+        a.extend_from_slice(extra);
+        a.push(example("moe_layers"));
+        a
+    };
+    let o = pld_run(&args(&[
+        format!("--expected-output=out=@{}", want.display()),
+        format!("--output-dir={}", outs.display()),
+    ]));
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("@moe_host (HOST) on 4 ranks: ok"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("expected outputs hold: out"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("out (32x4xf32, host tensor, out):"),
+        "{}",
+        o.stdout
+    );
+    // The saved output is the reference, for every rank (one host tensor).
+    let golden = moe_golden(P_MOE, 3, &inp);
+    for r in 0..4 {
+        assert_eq!(read_npy_f32(&outs.join(format!("out.rank{r}.npy"))), golden);
+    }
+    // A repeat run with other inputs reuses the compiled tree (no build progress line).
+    let t0 = Instant::now();
+    let want2 = dir.0.join("want2.npy");
+    write_npy_f32(&want2, &shape, &moe_golden(P_MOE, 1, &inp));
+    let mut a = args(&[format!("--expected-output=out=@{}", want2.display())]);
+    a[4] = s("--input=i64=1");
+    let o = pld_run(&a);
+    expect_ok(&o);
+    assert!(!o.stderr.contains("pld-run: compiling"), "{}", o.stderr);
+    eprintln!("repeat run: {:.1?}", t0.elapsed());
+    // A core_num the runtime refuses: status 5, the message located in the module.
+    let mut a = args(&[]);
+    a[5] = s("--input=core_num=0");
+    let o = pld_run(&a);
+    assert_eq!(o.code, 5, "stdout:\n{}\nstderr:\n{}", o.stdout, o.stderr);
+    assert!(
+        o.stdout.contains("@moe_host (HOST) on 4 ranks: status 5"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("error 5: pld.tensor.all_to_all_v: core_num must be in [1, 2147483647]"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("moe_layers.mlir:"),
+        "the message is located:\n{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn moe_chip_entry_per_rank_expectations_from_an_npz() {
+    let dir = scratch("moe-chip");
+    let inp = inputs(P_MOE * MOE_TOKENS * MOE_HIDDEN, 8);
+    let shape = [(P_MOE * MOE_TOKENS) as u64, MOE_HIDDEN as u64];
+    let inp_path = dir.0.join("inp.npy");
+    write_npy_f32(&inp_path, &shape, &inp);
+    // The synthesized HOST side gives every rank its own `out`: rank r writes its rows only.
+    let golden = moe_golden(P_MOE, 2, &inp);
+    let rows = MOE_TOKENS * MOE_HIDDEN;
+    let per_rank: Vec<Vec<f32>> = (0..P_MOE)
+        .map(|r| {
+            let mut v = vec![0.0; golden.len()];
+            v[r * rows..(r + 1) * rows].copy_from_slice(&golden[r * rows..(r + 1) * rows]);
+            v
+        })
+        .collect();
+    let want = dir.0.join("want.npz");
+    write_npz_f32(&want, &shape, &per_rank);
+    let o = pld_run(&[
+        s("--function=@moe_layers"),
+        s("--ranks=4"),
+        format!("--input=inp=32x4xf32=@{}", inp_path.display()),
+        s("--input=num_layers=i64=2"),
+        s("--input=core_num=i64=8"),
+        format!("--expected-output=out=@{}", want.display()),
+        kernels(),
+        example("moe_layers"),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("@moe_layers (CHIP) on 4 ranks: ok"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("expected outputs hold: out"),
+        "{}",
+        o.stdout
+    );
+    // The windows are outputs too (inout), per rank; the signal cells are back to 0.
+    assert!(
+        o.stdout.contains("signal (4x8xi32, rank 3, inout):"),
+        "{}",
+        o.stdout
+    );
+    let zeros = "--expected-output=signal=4x8xi32=0";
+    let o2 = pld_run(&[
+        s("--function=@moe_layers"),
+        s("--ranks=4"),
+        format!("--input=inp=@{}", inp_path.display()),
+        s("--input=num_layers=2"),
+        s("--input=core_num=8"),
+        s(zeros),
+        kernels(),
+        example("moe_layers"),
+    ]);
+    expect_ok(&o2);
+}
+
+// ------------------------------------------------------------------ micro_batches (P = 2)
+
+const P_MB: usize = 2;
+const MB_MICRO: usize = 3;
+const MB_PER_PEER: usize = 2;
+const MB_HIDDEN: usize = 3;
+
+/// Every rank's y (examples/micro_batches.mlir's header).
+fn micro_golden(p: usize, x: &[Vec<f32>]) -> Vec<Vec<f32>> {
+    let mb = p * MB_PER_PEER;
+    let rows =
+        |v: &Vec<f32>| -> Vec<Vec<f32>> { v.chunks(MB_HIDDEN).map(|c| c.to_vec()).collect() };
+    let x: Vec<Vec<Vec<f32>>> = x.iter().map(rows).collect();
+    let mut y = vec![vec![vec![0.0f32; MB_HIDDEN]; MB_MICRO * mb]; p];
+    for (r, yr) in y.iter_mut().enumerate() {
+        for i in 0..MB_MICRO {
+            for (q, xq) in x.iter().enumerate() {
+                let chunk = &xq[i * mb + r * MB_PER_PEER..i * mb + (r + 1) * MB_PER_PEER];
+                let kept = chunk.iter().filter(|row| (row[0] as i64) % 3 != 0);
+                for (k, row) in kept.enumerate() {
+                    yr[i * mb + q * MB_PER_PEER + k] =
+                        row.iter().map(|v| 2.0f32 * v + 1.0).collect();
+                }
+            }
+        }
+    }
+    y.into_iter().map(|r| r.concat()).collect()
+}
+
+const MB_SHAPE: [u64; 2] = [(MB_MICRO * P_MB * MB_PER_PEER) as u64, MB_HIDDEN as u64];
+
+fn micro_inputs(seed: u64) -> Vec<Vec<f32>> {
+    let n = (MB_SHAPE[0] * MB_SHAPE[1]) as usize;
+    (0..P_MB).map(|r| inputs(n, seed + r as u64)).collect()
+}
+
+#[test]
+fn micro_batches_per_rank_inputs_and_expectations() {
+    let dir = scratch("micro");
+    let x = micro_inputs(21);
+    let y = micro_golden(P_MB, &x);
+    let mut args = vec![s("--function=@micro_batches"), s("--ranks=2"), kernels()];
+    for r in 0..P_MB {
+        let xp = dir.0.join(format!("x{r}.npy"));
+        write_npy_f32(&xp, &MB_SHAPE, &x[r]);
+        let yp = dir.0.join(format!("y{r}.npy"));
+        write_npy_f32(&yp, &MB_SHAPE, &y[r]);
+        // x: consecutive positional rank: inputs bind one parameter.
+        args.push(format!("--input=rank:{r}:@{}", xp.display()));
+        args.push(format!("--expected-output=y=rank:{r}:@{}", yp.display()));
+    }
+    args.push(example("micro_batches"));
+    let o = pld_run(&args);
+    expect_ok(&o);
+    assert!(o.stdout.contains("y (12x3xf32, rank 1, "), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("expected outputs hold: y"),
+        "{}",
+        o.stdout
+    );
+
+    // The same through one .npz per parameter (arr_0, arr_1 = ranks 0, 1).
+    let xz = dir.0.join("x.npz");
+    write_npz_f32(&xz, &MB_SHAPE, &x);
+    let yz = dir.0.join("y.npz");
+    write_npz_f32(&yz, &MB_SHAPE, &y);
+    let o = pld_run(&[
+        s("--function=@micro_batches"),
+        s("--ranks=2"),
+        kernels(),
+        format!("--input=x=@{}", xz.display()),
+        format!("--expected-output=y=@{}", yz.display()),
+        example("micro_batches"),
+    ]);
+    expect_ok(&o);
+}
+
+#[test]
+fn a_wrong_expected_output_fails_with_the_mismatch() {
+    let dir = scratch("wrong");
+    let x = micro_inputs(31);
+    let mut y = micro_golden(P_MB, &x);
+    y[1][3 * 2 + 1] += 0.5; // rank 1, row 2, column 1
+    let xz = dir.0.join("x.npz");
+    write_npz_f32(&xz, &MB_SHAPE, &x);
+    let yz = dir.0.join("y.npz");
+    write_npz_f32(&yz, &MB_SHAPE, &y);
+    let o = pld_run(&[
+        s("--function=@micro_batches"),
+        s("--ranks=2"),
+        kernels(),
+        format!("--input=@{}", xz.display()),
+        format!("--expected-output=y=@{}", yz.display()),
+        s("--tolerance=0.1"),
+        example("micro_batches"),
+    ]);
+    assert_eq!(o.code, 1, "stdout:\n{}\nstderr:\n{}", o.stdout, o.stderr);
+    assert!(
+        o.stdout.contains("mismatch: y rank 1 index [2, 1]: got ")
+            && o.stdout
+                .contains("(1 of 36 elements differ, tolerance 0.1)"),
+        "{}",
+        o.stdout
+    );
+    assert!(!o.stdout.contains("mismatch: y rank 0"), "{}", o.stdout);
+    // Within the tolerance it holds.
+    let o = pld_run(&[
+        s("--function=@micro_batches"),
+        s("--ranks=2"),
+        kernels(),
+        format!("--input=@{}", xz.display()),
+        format!("--expected-output=y=@{}", yz.display()),
+        s("--tolerance=0.5"),
+        example("micro_batches"),
+    ]);
+    expect_ok(&o);
+    // Integers compare exactly whatever the tolerance: recv_counts of rank 0 is not all 5.
+    let o = pld_run(&[
+        s("--function=@micro_batches"),
+        s("--ranks=2"),
+        kernels(),
+        format!("--input=@{}", xz.display()),
+        s("--expected-output=recv_counts=2xi32=5"),
+        s("--tolerance=100"),
+        example("micro_batches"),
+    ]);
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    assert!(
+        o.stdout
+            .contains("mismatch: recv_counts rank 0 index [0]: got "),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn input_forms_and_their_errors() {
+    let dir = scratch("forms");
+    let x = micro_inputs(41);
+    let y = micro_golden(P_MB, &x);
+    // A literal per rank, row-major.
+    let lit = |v: &[f32]| {
+        v.iter()
+            .map(|f| f.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let yz = dir.0.join("y.npz");
+    write_npz_f32(&yz, &MB_SHAPE, &y);
+    let o = pld_run(&[
+        s("--function=@micro_batches"),
+        s("--ranks=2"),
+        kernels(),
+        format!("--input=x=rank:0:12x3xf32={}", lit(&x[0])),
+        format!("--input=x=rank:1:12x3xf32={}", lit(&x[1])),
+        format!("--expected-output=y=@{}", yz.display()),
+        example("micro_batches"),
+    ]);
+    expect_ok(&o);
+    let bad = |args: &[String], code: i32, needle: &str| {
+        let mut a = vec![s("--function=@micro_batches"), s("--ranks=2"), kernels()];
+        a.extend_from_slice(args);
+        a.push(example("micro_batches"));
+        let o = pld_run(&a);
+        assert_eq!(
+            o.code, code,
+            "{a:?}\nstdout:\n{}\nstderr:\n{}",
+            o.stdout, o.stderr
+        );
+        assert!(
+            o.stderr.contains(needle),
+            "{a:?}: no `{needle}` in:\n{}",
+            o.stderr
+        );
+    };
+    bad(
+        &[s("--input=4x3xf32=1")],
+        2,
+        "parameter x (!pl.tensor<12x3xf32>): 4x3xf32 is 4x3xf32",
+    );
+    bad(
+        &[s("--input=12x3xf32=1,2")],
+        2,
+        "12x3xf32 holds 36 elements, the literal gives 2",
+    );
+    bad(
+        &[s("--input=rank:0:12x3xf32=1")],
+        2,
+        "parameter x: rank 1 has no value",
+    );
+    bad(
+        &[s("--expected-output=z=@nothing.npy")],
+        2,
+        "no tensor parameter `z`",
+    );
+    bad(&[s("--input=@/nonexistent.npy")], 2, "/nonexistent.npy");
+    bad(&[s("--frobnicate=1")], 2, "unknown option --frobnicate");
+    bad(
+        &[s("--function=@mb_pack")],
+        2,
+        "neither a HOST orchestrator",
+    );
+    bad(
+        &[s("--function=@nope")],
+        2,
+        "the module has no function @nope",
+    );
+}
+
+#[test]
+fn an_already_lowered_module_uses_arg_names() {
+    let dir = scratch("lowered");
+    let lowered = dir.0.join("micro_batches.lowered.mlir");
+    let out = Command::new(pld_opt())
+        .args(["--pld-lower-collectives", &example("micro_batches"), "-o"])
+        .arg(&lowered)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let x = micro_inputs(51);
+    let y = micro_golden(P_MB, &x);
+    let xz = dir.0.join("x.npz");
+    write_npz_f32(&xz, &MB_SHAPE, &x);
+    let yz = dir.0.join("y.npz");
+    write_npz_f32(&yz, &MB_SHAPE, &y);
+    let o = pld_run(&[
+        s("--function=@micro_batches"),
+        s("--ranks=2"),
+        kernels(),
+        format!("--input=arg0=@{}", xz.display()),
+        format!("--expected-output=arg1=@{}", yz.display()),
+        lowered.display().to_string(),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("expected outputs hold: arg1"),
+        "{}",
+        o.stdout
+    );
+}
+
+// ------------------------------------------------------------------ tp_layer (P = 4)
+
+const P_TP: usize = 4;
+const TP_TOKENS: usize = 4;
+const TP_HIDDEN: usize = 6;
+const TP_SHARD: usize = 3;
+const TP_LAYERS: usize = 3;
+const TP_FFN: usize = P_TP * TP_SHARD;
+
+/// The unsharded MLP the ranks compute together (examples/tp_layer.mlir's header), for the first
+/// `layers` layers, in exact integer arithmetic (as tests/examples.rs: small integer inputs keep
+/// every f32 sum the ranks form exact, so the comparison is exact in any summation order): per
+/// layer l, x <- x + relu(x @ W1_l) @ W2_l, W1_l rows [l*H, (l+1)*H) of w1 ([NL*H, F]) and W2_l
+/// rows [l*F, (l+1)*F) of w2 ([NL*F, H]).
+fn tp_golden(layers: usize, x: &[i64], w1: &[i64], w2: &[i64]) -> Vec<f32> {
+    let (h_n, f_n) = (TP_HIDDEN, TP_FFN);
+    let mut x: Vec<Vec<i64>> = x.chunks(h_n).map(|c| c.to_vec()).collect();
+    for l in 0..layers {
+        let w1_at = |k: usize, j: usize| w1[(l * h_n + k) * f_n + j];
+        let w2_at = |j: usize, i: usize| w2[(l * f_n + j) * h_n + i];
+        for row in &mut x {
+            let a: Vec<i64> = (0..f_n)
+                .map(|j| (0..h_n).map(|k| row[k] * w1_at(k, j)).sum::<i64>().max(0))
+                .collect();
+            let next: Vec<i64> = (0..h_n)
+                .map(|i| row[i] + (0..f_n).map(|j| a[j] * w2_at(j, i)).sum::<i64>())
+                .collect();
+            *row = next;
+        }
+    }
+    let out: Vec<f32> = x.concat().iter().map(|v| *v as f32).collect();
+    assert!(
+        out.iter().all(|v| v.abs() < (1 << 20) as f32),
+        "tp_layer: the inputs overflow f32's exact integers"
+    );
+    out
+}
+
+/// tp_layer's inputs from `seed`: tokens in [-3, 3], weights in {-1, 0, 1} (as tests/examples.rs),
+/// written as inp.npy, w1.npy and w2.npy; returns them as integers.
+fn tp_inputs(dir: &Path, seed: u64) -> (Vec<i64>, Vec<i64>, Vec<i64>) {
+    let n_w = TP_LAYERS * TP_HIDDEN * TP_FFN;
+    let x: Vec<i64> = inputs(TP_TOKENS * TP_HIDDEN, seed)
+        .iter()
+        .map(|v| *v as i64 % 7 - 3)
+        .collect();
+    let w: Vec<i64> = inputs(2 * n_w, seed + 1000)
+        .iter()
+        .map(|v| *v as i64 % 3 - 1)
+        .collect();
+    let (w1, w2) = w.split_at(n_w);
+    let f = |v: &[i64]| v.iter().map(|x| *x as f32).collect::<Vec<f32>>();
+    write_npy_f32(
+        &dir.join("inp.npy"),
+        &[TP_TOKENS as u64, TP_HIDDEN as u64],
+        &f(&x),
+    );
+    write_npy_f32(
+        &dir.join("w1.npy"),
+        &[(TP_LAYERS * TP_HIDDEN) as u64, TP_FFN as u64],
+        &f(w1),
+    );
+    write_npy_f32(
+        &dir.join("w2.npy"),
+        &[(TP_LAYERS * TP_FFN) as u64, TP_HIDDEN as u64],
+        &f(w2),
+    );
+    (x, w1.to_vec(), w2.to_vec())
+}
+
+#[test]
+fn tp_host_entry_matches_the_reference_and_shows_its_windows() {
+    let dir = scratch("tp-host");
+    let (x, w1, w2) = tp_inputs(&dir.0, 11);
+    let golden = tp_golden(TP_LAYERS, &x, &w1, &w2);
+    assert!(golden.iter().any(|v| *v != 0.0), "a trivial output");
+    // Every rank writes its copy of the result into rows [r*T, (r+1)*T) of the one host `out`.
+    let want_out: Vec<f32> = (0..P_TP).flat_map(|_| golden.iter().copied()).collect();
+    let want = dir.0.join("want_out.npy");
+    write_npy_f32(
+        &want,
+        &[(P_TP * TP_TOKENS) as u64, TP_HIDDEN as u64],
+        &want_out,
+    );
+    // The windows @tp_host allocates: the ping-pong ends with the last layer's output in act_b
+    // and the one before it in act_a, on every rank; the signal cells are back to zero.
+    let act = [TP_TOKENS as u64, TP_HIDDEN as u64];
+    let want_b = dir.0.join("want_act_b.npy");
+    write_npy_f32(&want_b, &act, &golden);
+    let want_a = dir.0.join("want_act_a.npy");
+    write_npy_f32(&want_a, &act, &tp_golden(TP_LAYERS - 1, &x, &w1, &w2));
+    let outs = dir.0.join("outs");
+    let o = pld_run(&[
+        s("--function=@tp_host"),
+        s("--ranks=4"),
+        format!("--input=@{}", dir.0.join("inp.npy").display()),
+        format!("--input=@{}", dir.0.join("w1.npy").display()),
+        format!("--input=@{}", dir.0.join("w2.npy").display()),
+        format!("--expected-output=out=@{}", want.display()),
+        format!("--expected-output=act_b=@{}", want_b.display()),
+        format!("--expected-output=act_a=@{}", want_a.display()),
+        s("--expected-output=signal=4x2xi32=0"),
+        format!("--output-dir={}", outs.display()),
+        kernels(),
+        example("tp_layer"),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("@tp_host (HOST) on 4 ranks: ok"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("expected outputs hold: out, act_a, act_b, signal"),
+        "{}",
+        o.stdout
+    );
+    for shown in [
+        "out (16x6xf32, host tensor, out):",
+        "act_a (4x6xf32, rank 0, window):",
+        "act_b (4x6xf32, rank 3, window):",
+        "signal (4x2xi32, rank 3, window):",
+    ] {
+        assert!(o.stdout.contains(shown), "no `{shown}` in:\n{}", o.stdout);
+    }
+    for r in 0..P_TP {
+        assert_eq!(
+            read_npy_f32(&outs.join(format!("act_b.rank{r}.npy"))),
+            golden
+        );
+    }
+    // A window takes no input: it starts as zeros.
+    let o = pld_run(&[
+        s("--function=@tp_host"),
+        s("--ranks=4"),
+        s("--input=act_a=4x6xf32=1"),
+        kernels(),
+        example("tp_layer"),
+    ]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("act_a is a window the HOST orchestrator allocates itself"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn tp_chip_entry_per_rank_output_rows() {
+    let dir = scratch("tp-chip");
+    let (x, w1, w2) = tp_inputs(&dir.0, 12);
+    let golden = tp_golden(TP_LAYERS, &x, &w1, &w2);
+    // pld-run gives every rank its own `out`: rank r's copy of the result is in its rows only.
+    let rows = TP_TOKENS * TP_HIDDEN;
+    let per_rank: Vec<Vec<f32>> = (0..P_TP)
+        .map(|r| {
+            let mut v = vec![0.0; P_TP * rows];
+            v[r * rows..(r + 1) * rows].copy_from_slice(&golden);
+            v
+        })
+        .collect();
+    let want = dir.0.join("want_out.npz");
+    write_npz_f32(
+        &want,
+        &[(P_TP * TP_TOKENS) as u64, TP_HIDDEN as u64],
+        &per_rank,
+    );
+    let want_b = dir.0.join("want_act_b.npy");
+    write_npy_f32(&want_b, &[TP_TOKENS as u64, TP_HIDDEN as u64], &golden);
+    let o = pld_run(&[
+        s("--function=@tp_layer"),
+        s("--ranks=4"),
+        format!("--input=inp=@{}", dir.0.join("inp.npy").display()),
+        format!("--input=w1=@{}", dir.0.join("w1.npy").display()),
+        format!("--input=w2=@{}", dir.0.join("w2.npy").display()),
+        format!("--expected-output=out=@{}", want.display()),
+        format!("--expected-output=act_b=@{}", want_b.display()),
+        s("--expected-output=signal=4x2xi32=0"),
+        kernels(),
+        example("tp_layer"),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("@tp_layer (CHIP) on 4 ranks: ok"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("expected outputs hold: out, act_b, signal"),
+        "{}",
+        o.stdout
+    );
+}
+
+// ------------------------------------------------------------------ ep_moe (P = 4)
+
+const P_EP: usize = 4;
+const EP_TOKENS: usize = 8;
+const EP_HIDDEN: usize = 4;
+const EP_CAPACITY: usize = 3;
+const EP_CLASSES: usize = 5;
+
+/// Layer l's routing table, as rank 0 makes it: token class k goes to expert (3k + l + 1) mod P.
+fn ep_table(p: usize, layer: i64) -> Vec<i64> {
+    (0..EP_CLASSES as i64)
+        .map(|k| (3 * k + layer + 1).rem_euclid(p as i64))
+        .collect()
+}
+
+/// Every rank's tokens after `layers` layers (examples/ep_moe.mlir's header): token t of rank r
+/// goes to expert e = table_l[int(sum of h) mod K] unless C earlier tokens of r already went to
+/// e in this layer; a routed token becomes h + (2h + e + 1), a dropped one stays h.
+fn ep_golden(p: usize, layers: i64, inp: &[f32]) -> Vec<f32> {
+    let mut h: Vec<Vec<f32>> = inp.chunks(EP_HIDDEN).map(|c| c.to_vec()).collect();
+    for layer in 0..layers.max(0) {
+        let table = ep_table(p, layer);
+        for r in 0..p {
+            let mut taken = vec![0usize; p];
+            for row in &mut h[r * EP_TOKENS..(r + 1) * EP_TOKENS] {
+                let key = row.iter().fold(0.0f32, |s, x| s + x) as i64;
+                let e = table[key.rem_euclid(EP_CLASSES as i64) as usize] as usize;
+                if taken[e] == EP_CAPACITY {
+                    continue;
+                }
+                taken[e] += 1;
+                for x in row.iter_mut() {
+                    let y = 2.0f32 * *x + (e + 1) as f32;
+                    *x += y;
+                }
+            }
+        }
+    }
+    h.concat()
+}
+
+fn i32_literal(v: &[i64]) -> String {
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[test]
+fn ep_host_entry_matches_the_reference_and_shows_its_windows() {
+    let dir = scratch("ep-host");
+    let inp = inputs(P_EP * EP_TOKENS * EP_HIDDEN, 13);
+    let shape = [(P_EP * EP_TOKENS) as u64, EP_HIDDEN as u64];
+    let inp_path = dir.0.join("inp.npy");
+    write_npy_f32(&inp_path, &shape, &inp);
+    let want = dir.0.join("want.npy");
+    write_npy_f32(&want, &shape, &ep_golden(P_EP, 3, &inp));
+    let outs = dir.0.join("outs");
+    let o = pld_run(&[
+        s("--function=@ep_host"),
+        s("--ranks=4"),
+        format!("--input=@{}", inp_path.display()),
+        s("--input=32x4xf32=0"),
+        s("--input=i64=3"),
+        format!("--expected-output=out=@{}", want.display()),
+        // Every rank's routing table window holds rank 0's table of the last layer (the
+        // broadcast's result), and the shared signal is back to zeros.
+        format!(
+            "--expected-output=table=5xi32={}",
+            i32_literal(&ep_table(P_EP, 2))
+        ),
+        s("--expected-output=signal=4x2xi32=0"),
+        format!("--output-dir={}", outs.display()),
+        kernels(),
+        example("ep_moe"),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("@ep_host (HOST) on 4 ranks: ok"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("expected outputs hold: out, table, signal"),
+        "{}",
+        o.stdout
+    );
+    for shown in [
+        "table (5xi32, rank 1, window):",
+        "recv (12x4xf32, rank 2, window):",
+        "combined (12x4xf32, rank 3, window):",
+    ] {
+        assert!(o.stdout.contains(shown), "no `{shown}` in:\n{}", o.stdout);
+    }
+    assert!(outs.join("table.rank3.npy").is_file());
+    // A wrong table on one rank fails there, exactly (integers).
+    let o = pld_run(&[
+        s("--function=@ep_host"),
+        s("--ranks=4"),
+        format!("--input=@{}", inp_path.display()),
+        s("--input=32x4xf32=0"),
+        s("--input=i64=3"),
+        format!(
+            "--expected-output=table=rank:2:5xi32={}",
+            i32_literal(&ep_table(P_EP, 1))
+        ),
+        kernels(),
+        example("ep_moe"),
+    ]);
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    assert!(
+        o.stdout.contains("mismatch: table rank 2 index [0]: got "),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn ep_chip_entry_per_rank_output_rows() {
+    let dir = scratch("ep-chip");
+    let inp = inputs(P_EP * EP_TOKENS * EP_HIDDEN, 14);
+    let shape = [(P_EP * EP_TOKENS) as u64, EP_HIDDEN as u64];
+    let inp_path = dir.0.join("inp.npy");
+    write_npy_f32(&inp_path, &shape, &inp);
+    let golden = ep_golden(P_EP, 2, &inp);
+    let rows = EP_TOKENS * EP_HIDDEN;
+    let per_rank: Vec<Vec<f32>> = (0..P_EP)
+        .map(|r| {
+            let mut v = vec![0.0; golden.len()];
+            v[r * rows..(r + 1) * rows].copy_from_slice(&golden[r * rows..(r + 1) * rows]);
+            v
+        })
+        .collect();
+    let want = dir.0.join("want.npz");
+    write_npz_f32(&want, &shape, &per_rank);
+    let o = pld_run(&[
+        s("--function=@ep_moe"),
+        s("--ranks=4"),
+        format!("--input=inp=@{}", inp_path.display()),
+        s("--input=num_layers=2"),
+        format!("--expected-output=out=@{}", want.display()),
+        format!(
+            "--expected-output=table=5xi32={}",
+            i32_literal(&ep_table(P_EP, 1))
+        ),
+        s("--expected-output=signal=4x2xi32=0"),
+        kernels(),
+        example("ep_moe"),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("@ep_moe (CHIP) on 4 ranks: ok"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout
+            .contains("expected outputs hold: out, table, signal"),
+        "{}",
+        o.stdout
+    );
+}
+
+// ------------------------------------------------------------------ f16 and bf16
+
+/// Two ranks sum their f16 windows in place (no user kernel).
+const SUM16: &str = r#"// Every rank's x becomes the sum of every rank's x (f16, widened to float, rounded once).
+func.func @sum16(%x: !pld.dtensor<4x8xf16>, %signal: !pld.dtensor<2xi32>)
+    attributes {pl.func_kind = "orchestration"} {
+  %y = pld.tensor.allreduce %x, %signal {reduce = "sum", core_num = 1 : i64}
+      : !pld.dtensor<4x8xf16>, !pld.dtensor<2xi32> -> !pld.dtensor<4x8xf16>
+  return
+}
+"#;
+
+fn write_npy_f16(path: &Path, shape: &[u64], v: &[f32]) {
+    let f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut w = npyz::WriteOptions::new()
+        .default_dtype()
+        .shape(shape)
+        .writer(f)
+        .begin_nd()
+        .unwrap();
+    w.extend(v.iter().map(|x| half::f16::from_f32(*x))).unwrap();
+    w.finish().unwrap();
+}
+
+fn write_npz_f16(path: &Path, shape: &[u64], arrays: &[Vec<f32>]) {
+    let mut npz = npyz::npz::NpzWriter::create(path).unwrap();
+    for (i, a) in arrays.iter().enumerate() {
+        let mut w = npz
+            .array::<half::f16>(&format!("arr_{i}"), Default::default())
+            .unwrap()
+            .default_dtype()
+            .shape(shape)
+            .begin_nd()
+            .unwrap();
+        w.extend(a.iter().map(|x| half::f16::from_f32(*x))).unwrap();
+        w.finish().unwrap();
+    }
+}
+
+#[test]
+fn f16_windows_in_out_and_expected_within_a_tolerance() {
+    let dir = scratch("f16");
+    let module = dir.0.join("sum16.mlir");
+    std::fs::write(&module, SUM16).unwrap();
+    // Per-rank inputs with fractions f16 holds exactly (k/8 for small k).
+    let n = 32;
+    let x: Vec<Vec<f32>> = (0..2)
+        .map(|r| {
+            (0..n)
+                .map(|i| ((i * 7 + r * 3) % 23) as f32 / 8.0 - 1.0)
+                .collect()
+        })
+        .collect();
+    let sum: Vec<f32> = (0..n).map(|i| x[0][i] + x[1][i]).collect();
+    let xz = dir.0.join("x.npz");
+    write_npz_f16(&xz, &[4, 8], &x);
+    // The reference in f32 (exact here), nudged by 0.01 so that only a tolerance makes it hold.
+    let nudged: Vec<f32> = sum.iter().map(|v| v + 0.01).collect();
+    let want = dir.0.join("want.npy");
+    write_npy_f16(&want, &[4, 8], &nudged);
+    let outs = dir.0.join("outs");
+    let run = |tolerance: &str| {
+        pld_run(&[
+            s("--function=@sum16"),
+            s("--ranks=2"),
+            format!("--input=x=@{}", xz.display()),
+            format!("--expected-output=x=@{}", want.display()),
+            format!("--tolerance={tolerance}"),
+            format!("--output-dir={}", outs.display()),
+            module.display().to_string(),
+        ])
+    };
+    let o = run("0.02");
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("x (4x8xf16, rank 1, inout):"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        o.stdout.contains("expected outputs hold: x"),
+        "{}",
+        o.stdout
+    );
+    // The saved output is a float16 .npy holding the sum, on both ranks.
+    for r in 0..2 {
+        let f = std::fs::File::open(outs.join(format!("x.rank{r}.npy"))).unwrap();
+        let npy = npyz::NpyFile::new(std::io::BufReader::new(f)).unwrap();
+        assert_eq!(npy.dtype().descr(), "'<f2'");
+        let got: Vec<f32> = npy
+            .into_vec::<half::f16>()
+            .unwrap()
+            .iter()
+            .map(|h| h.to_f32())
+            .collect();
+        assert_eq!(got, sum);
+    }
+    // Without the tolerance the nudge is a mismatch.
+    let o = run("0.001");
+    assert_eq!(o.code, 1, "{}", o.stdout);
+    assert!(
+        o.stdout.contains("mismatch: x rank 0 index [0, 0]: got ")
+            && o.stdout
+                .contains("(32 of 32 elements differ, tolerance 0.001)"),
+        "{}",
+        o.stdout
+    );
+    // A literal input, rounded to f16 once: 0.1 + 0.1 on two ranks.
+    let o = pld_run(&[
+        s("--function=@sum16"),
+        s("--ranks=2"),
+        s("--input=4x8xf16=0.1"),
+        s("--expected-output=x=4x8xf16=0.2"),
+        s("--tolerance=0.001"),
+        module.display().to_string(),
+    ]);
+    expect_ok(&o);
+    // An f32 file for an f16 parameter is refused (f16 reads `<f2` only).
+    let f32_file = dir.0.join("f32.npy");
+    write_npy_f32(&f32_file, &[4, 8], &sum);
+    let o = pld_run(&[
+        s("--function=@sum16"),
+        s("--ranks=2"),
+        format!("--input=@{}", f32_file.display()),
+        module.display().to_string(),
+    ]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("is 4x8xf32"), "{}", o.stderr);
+}
+
+/// A bf16 kernel: y = 2 * x + 1, widened to float and rounded once (to nearest, ties to even).
+const AFFINE_BF16_KERNEL: &str = r#"#include <cstdint>
+#include <cstring>
+#include "pld_runtime/kernel.h"
+
+static float widen(uint16_t b) {
+  const uint32_t u = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+static uint16_t narrow(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  u += 0x7FFFu + ((u >> 16) & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+PLD_AIV_KERNEL void kernel_entry(PLD_GM int64_t* args) {
+  const PLD_GM pld::Tensor* x = pld::tensor_arg(args, 0);
+  const PLD_GM pld::Tensor* y = pld::tensor_arg(args, 1);
+  const int64_t n = x->numel();
+  if (y->numel() != n) return;
+  for (int64_t i = 0; i < n; ++i) y->as<uint16_t>()[i] = narrow(2.0f * widen(x->as<uint16_t>()[i]) + 1.0f);
+}
+"#;
+
+const AFFINE_BF16: &str = r#"func.func private @affine_bf16(%x: !pl.tensor<2x4xbf16> {pl.direction = "in"},
+                               %y: !pl.tensor<2x4xbf16> {pl.direction = "out"}) -> !pl.tensor<2x4xbf16>
+    attributes {pl.func_kind = "aiv", pl.kernel_source = "affine_bf16.cpp"} {
+  return %y : !pl.tensor<2x4xbf16>
+}
+
+func.func @affine(%x: !pl.tensor<2x4xbf16>, %y: !pl.tensor<2x4xbf16>)
+    attributes {pl.func_kind = "orchestration"} {
+  %r = func.call @affine_bf16(%x, %y) : (!pl.tensor<2x4xbf16>, !pl.tensor<2x4xbf16>) -> !pl.tensor<2x4xbf16>
+  return
+}
+"#;
+
+#[test]
+fn bf16_tensors_read_and_write_float32_npy() {
+    let dir = scratch("bf16");
+    let module = dir.0.join("affine.mlir");
+    std::fs::write(&module, AFFINE_BF16).unwrap();
+    std::fs::write(dir.0.join("affine_bf16.cpp"), AFFINE_BF16_KERNEL).unwrap();
+    // 1/3 is not a bf16: the float32 file is rounded to the nearest one when read.
+    let x: Vec<f32> = vec![0.0, 1.0, -2.5, 1.0 / 3.0, 100.0, 0.125, -7.0, 3.0];
+    let to_bf16 = |v: f32| half::bf16::from_f32(v).to_f32();
+    let y: Vec<f32> = x.iter().map(|v| to_bf16(2.0 * to_bf16(*v) + 1.0)).collect();
+    let xp = dir.0.join("x.npy");
+    write_npy_f32(&xp, &[2, 4], &x);
+    let yp = dir.0.join("y.npy");
+    write_npy_f32(&yp, &[2, 4], &y);
+    let outs = dir.0.join("outs");
+    let o = pld_run(&[
+        s("--function=@affine"),
+        s("--ranks=1"),
+        format!("--input=@{}", xp.display()),
+        format!("--expected-output=y=@{}", yp.display()),
+        s("--tolerance=0"),
+        format!("--output-dir={}", outs.display()),
+        module.display().to_string(),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("y (2x4xbf16, rank 0, out):"),
+        "{}",
+        o.stdout
+    );
+    // Saved as float32, exactly the bf16 values.
+    assert_eq!(read_npy_f32(&outs.join("y.rank0.npy")), y);
+}
+
+/// Ranks as processes (the default, as pld-sim) and as threads (`--ranks-as=threads`) run the
+/// same program to the same outputs, byte for byte, the HOST orchestrator's own windows
+/// included; a bad `--ranks-as` is a usage error.
+#[test]
+fn ranks_as_processes_and_threads_give_the_same_outputs() {
+    let dir = scratch("ranks-as");
+    let (x, w1, w2) = tp_inputs(&dir.0, 5);
+    let golden = tp_golden(TP_LAYERS, &x, &w1, &w2);
+    let run = |mode: &str| {
+        let outs = dir.0.join(format!("outs-{mode}"));
+        let o = pld_run(&[
+            s("--function=@tp_host"),
+            s("--ranks=4"),
+            format!("--ranks-as={mode}"),
+            format!("--input=@{}", dir.0.join("inp.npy").display()),
+            format!("--input=@{}", dir.0.join("w1.npy").display()),
+            format!("--input=@{}", dir.0.join("w2.npy").display()),
+            format!("--output-dir={}", outs.display()),
+            kernels(),
+            example("tp_layer"),
+        ]);
+        expect_ok(&o);
+        outs
+    };
+    let (procs, threads) = (run("processes"), run("threads"));
+    for name in ["out.rank0", "act_b.rank2", "act_a.rank3", "signal.rank1"] {
+        let file = format!("{name}.npy");
+        assert_eq!(
+            std::fs::read(procs.join(&file)).unwrap(),
+            std::fs::read(threads.join(&file)).unwrap(),
+            "{file} differs between the modes"
+        );
+    }
+    assert_eq!(read_npy_f32(&procs.join("act_b.rank2.npy")), golden);
+    let o = pld_run(&[
+        s("--function=@tp_host"),
+        s("--ranks-as=fibers"),
+        example("tp_layer"),
+    ]);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("--ranks-as=fibers: expected processes or threads"),
+        "{}",
+        o.stderr
+    );
+}

@@ -1,0 +1,240 @@
+//! pld-sim for the collective family, end to end through the binary: the CI slice against the
+//! independent golden (sim/src/family/golden.rs), malformed cases (exit 2, a message, no
+//! result), a result checked by hand (keys, f16 as exact decimals), and a ThreadSanitizer slice.
+//! The full family matrix is `pld-sim --matrix family` (docs/sim.md, "The collective family"),
+//! not run here.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use pld_sim::family::case::FamilyCase;
+use pld_sim::family::golden;
+use pld_sim::family::matrix;
+use pld_sim::family::result::FamilyResult;
+
+const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");
+
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("pld-sim-family-tests")
+        .join(format!(
+            "{name}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+    std::fs::create_dir_all(&dir).unwrap();
+    Scratch(dir)
+}
+
+fn run(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(PLD_SIM);
+    cmd.args(args);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run pld-sim")
+}
+
+/// Runs one case through the binary (`-o`), returns the raw JSON and the parsed result.
+fn sim(dir: &Path, name: &str, case: &FamilyCase, envs: &[(&str, &str)]) -> (String, FamilyResult) {
+    let case_path = dir.join(format!("{name}.json"));
+    std::fs::write(&case_path, case.to_json().to_string()).unwrap();
+    let out_path = dir.join(format!("{name}.result.json"));
+    let out = run(
+        &[
+            case_path.to_str().unwrap(),
+            "-o",
+            out_path.to_str().unwrap(),
+        ],
+        envs,
+    );
+    assert!(
+        out.status.success(),
+        "{name}: pld-sim exited {}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&out_path).unwrap();
+    let r = FamilyResult::from_json(&text, case).unwrap_or_else(|e| panic!("{name}: {e}"));
+    (text, r)
+}
+
+#[test]
+fn family_ci_slice_against_the_golden() {
+    // Through the library (the tools next to the pld-sim binary), so the verdict sees the kernel
+    // block counts and stage counters the JSON does not carry.
+    let tc = pld_sim::toolchain::Toolchain::with_tools(
+        Path::new(PLD_SIM).parent().unwrap().to_path_buf(),
+    )
+    .unwrap();
+    let mut failures = Vec::new();
+    let entries = matrix::ci();
+    for e in &entries {
+        let r = pld_sim::family::run::run_family(&tc, &e.case);
+        if let Err(m) = r.and_then(|r| matrix::judge(e, &r)) {
+            failures.push(format!("{}: {m}", e.name));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        entries.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn results_through_the_binary_match_the_golden_and_by_hand() {
+    let dir = scratch("by-hand");
+    // f16 allreduce sum over 3 ranks, one element per row: payload (r*131 + i*17) % 1000 - 500
+    // over 8: row 0 sums -62.5 - 46.125 - 29.75 = -138.375 (11 significant bits: exact in f16),
+    // row 1 -60.375 - 44 - 27.625 = -132.
+    let case = FamilyCase::from_json(
+        r#"{"op": "allreduce", "ranks": 3, "dtype": "f16", "rows": 2, "row_elems": 1, "reduce": "sum"}"#,
+    )
+    .unwrap();
+    let (text, r) = sim(&dir.0, "allreduce_f16", &case, &[]);
+    golden::check(&case, &r).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["status", "code", "message", "blocks", "ranks"]);
+    let rank_keys: Vec<&str> = v["ranks"][0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(rank_keys, ["target", "signal"]);
+    assert!(text.contains("[[-138.375],[-132]]"), "{text}");
+    assert_eq!(v["ranks"][2]["signal"], serde_json::json!([[0], [0], [0]]));
+
+    // i8 all_to_all over 2 ranks: rank r row q = payload(q, r) = (q*37 + r*11) % 251 - 125.
+    let case = FamilyCase::from_json(
+        r#"{"op": "all_to_all", "ranks": 2, "dtype": "i8", "rows": 1, "row_elems": 1, "rail": "host"}"#,
+    )
+    .unwrap();
+    let (text, r) = sim(&dir.0, "a2a_i8_host", &case, &[]);
+    golden::check(&case, &r).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["ranks"][0]["target"], serde_json::json!([[-125], [-88]]));
+    assert_eq!(v["ranks"][1]["target"], serde_json::json!([[-114], [-77]]));
+
+    // Barrier with delays: enter_ns / leave_ns, every leave after every enter, rank 0 entering
+    // last (it sleeps 20 ms) so every rank's leave is at least 20 ms after the others' enter.
+    let case = FamilyCase::from_json(
+        r#"{"op": "barrier", "ranks": 3, "delay_us": [20000, 0, 0], "rail": "host"}"#,
+    )
+    .unwrap();
+    let (text, r) = sim(&dir.0, "barrier", &case, &[]);
+    golden::check(&case, &r).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["ranks"][1]["target"], serde_json::json!([]));
+    let enter0 = r.ranks[0].enter_ns.unwrap();
+    for rank in &r.ranks[1..] {
+        assert!(enter0 - rank.enter_ns.unwrap() > 15_000_000, "{text}");
+        assert!(rank.leave_ns.unwrap() >= enter0, "{text}");
+    }
+
+    // A compile_error keeps pld-opt's message and no ranks.
+    let case = FamilyCase::from_json(
+        r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 2, "row_elems": 1, "reduce": "avg"}"#,
+    )
+    .unwrap();
+    let (_, r) = sim(&dir.0, "bad_reduce", &case, &[]);
+    assert_eq!(r.status, "compile_error");
+    assert!(
+        r.message
+            .contains("reduce must be one of sum, max, min, prod"),
+        "{}",
+        r.message
+    );
+    assert!(r.ranks.is_empty());
+}
+
+#[test]
+fn malformed_family_cases_exit_2_with_a_message() {
+    let dir = scratch("malformed");
+    for (i, (case, msg)) in [
+        (r#"{"op": "allreduce", "ranks": 17, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "sum"}"#, "ranks must be in 1..16"),
+        (r#"{"op": "allgather", "ranks": 2, "dtype": "bf16", "rows": 1, "row_elems": 1}"#, "dtype must be"),
+        (r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "rows": 1}"#, "missing key 'row_elems'"),
+        (r#"{"op": "broadcast", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "sum"}"#, "key 'reduce' does not apply to op broadcast"),
+        (r#"{"op": "barrier", "ranks": 2, "delay_us": [1, 2, 3]}"#, "delay_us must list 2 ints"),
+        (r#"{"op": "barrier", "ranks": 2, "rail": "both"}"#, "rail must be"),
+        (r#"{"op": "barrier", "ranks": 2, "loop": "yes"}"#, "loop must be true or false"),
+        (r#"{"op": "all_to_all", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "send_counts": []}"#, "unknown key 'send_counts'"),
+        (r#"{"op": "allreduce_v", "ranks": 2}"#, "op must be"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let path = dir.0.join(format!("bad{i}.json"));
+        std::fs::write(&path, case).unwrap();
+        let out = run(&[path.to_str().unwrap()], &[]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{case}: {err}");
+        assert!(out.stdout.is_empty(), "{case}: a result was printed");
+        assert!(
+            err.starts_with(&format!("pld-sim: {}: ", path.display())) && err.contains(msg),
+            "{case}: {err}"
+        );
+    }
+    // A filter that selects nothing is a usage error; --list prints the entries.
+    let out = run(&["--matrix", "family-ci", "--filter", "zzzz"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(
+        &["--matrix", "family", "--list", "--filter", "barrier:P16"],
+        &[],
+    );
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+}
+
+#[test]
+fn family_under_thread_sanitizer() {
+    // `scripts/test.sh --quick` (the edit loop) leaves the sanitizer builds to the full run.
+    if std::env::var_os("PLD_QUICK").is_some() {
+        eprintln!("skipped: PLD_QUICK is set (scripts/test.sh --quick)");
+        return;
+    }
+    // The family driver, the rendered kernels, the generated orchestrations and the runtime
+    // built with -fsanitize=thread (PLD_SIM_CXXFLAGS, their own cache entries); a reported race
+    // aborts the simulator (halt_on_error) and fails the run.
+    let dir = scratch("tsan");
+    let env = [
+        ("PLD_SIM_CXXFLAGS", "-fsanitize=thread -g"),
+        ("TSAN_OPTIONS", "halt_on_error=1 second_deadlock_stack=1"),
+        // The ranks as threads of one process, where TSan sees every rank's accesses.
+        ("PLD_SIM_RANKS_AS", "threads"),
+    ];
+    let picks = [
+        "allreduce:sum_f32_P4_L2",
+        "allreduce_ring:sum_f32_P4",
+        "reduce_scatter:min_f16_P5_L2",
+        "all_to_all:i32_P4_L2",
+        "host_rep3:broadcast_f32_P2",
+        "host_loop5:barrier_P4",
+    ];
+    let entries: Vec<_> = matrix::ci()
+        .into_iter()
+        .filter(|e| picks.contains(&e.name.as_str()))
+        .collect();
+    assert_eq!(entries.len(), picks.len());
+    for e in &entries {
+        let (_, r) = sim(&dir.0, &e.name.replace(':', "_"), &e.case, &env);
+        golden::check(&e.case, &r).unwrap_or_else(|m| panic!("{}: {m}", e.name));
+    }
+}

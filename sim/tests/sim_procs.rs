@@ -1,0 +1,400 @@
+//! pld-sim's ranks as processes (the sim spec's "Ranks as processes, and faults"): both modes
+//! give identical results; a cross-rank addressing mutant passes in thread mode and fails in
+//! process mode; every fault kind × place on two ranks ends with the right status, within
+//! `timeout_ms` + 5 s, leaving no rank process and no `/dev/shm` entry; so does pld-sim itself
+//! killed by SIGTERM / SIGINT in the middle of a run.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use pld_sim::case::Case;
+use pld_sim::golden;
+use pld_sim::result::SimResult;
+
+const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");
+
+/// A scratch directory under target/tmp, removed when the test passes (kept for a failure).
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .join("target/tmp")
+        .join(format!(
+            "sim-procs-{name}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+    std::fs::create_dir_all(&dir).unwrap();
+    Scratch(dir)
+}
+
+fn run_sim(case_json: &str, envs: &[(&str, &str)]) -> (Output, Duration) {
+    let mut cmd = Command::new(PLD_SIM);
+    cmd.arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    let start = Instant::now();
+    let mut child = cmd.spawn().expect("run pld-sim");
+    let pid = child.id();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(case_json.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let took = start.elapsed();
+    // Nothing of this run may outlive pld-sim: no driver, no rank process.
+    assert_eq!(
+        leftovers(pid),
+        Vec::<String>::new(),
+        "processes left by {case_json}"
+    );
+    (out, took)
+}
+
+fn result(out: &Output, what: &str) -> SimResult {
+    assert!(
+        out.status.success(),
+        "{what}: pld-sim exited {}:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    SimResult::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap()
+}
+
+/// Processes (pid: cmdline) whose command line holds pld-sim `pid`'s run directories (the
+/// simulator driver and its forked rank processes run `<bin> <cache>/runs/<pid>.<n>/params.txt`).
+fn leftovers(pid: u32) -> Vec<String> {
+    let needle = format!("/runs/{pid}.");
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if !name.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(&needle) {
+                found.push(format!("{name}: {cmd}"));
+            }
+        }
+    }
+    found
+}
+
+/// The runtime's shared-memory objects in /dev/shm (`pld-world-*`).
+fn shm_entries() -> Vec<String> {
+    std::fs::read_dir("/dev/shm")
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().to_string())
+                .filter(|n| n.starts_with("pld-world-"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+const TWO_RANKS: &str = r#""ranks": 2, "core_num": 2, "dtype": "f32", "max_recv": 2, "row_elems": 3, "send_counts": [[2, 1], [2, 2]]"#;
+
+#[test]
+fn both_modes_give_identical_results() {
+    // A plain case, a looped one, a refusal, a runtime core_num, domains and a family case
+    // (CHIP and HOST rail): the result JSON byte for byte.
+    let cases = [
+        r#"{"ranks": 4, "core_num": 8, "dtype": "f32", "max_recv": 3, "row_elems": 5, "send_counts": [[1,2,3,4],[4,3,2,1],[0,0,0,0],[9,-2,9,9]], "repeat": 3}"#,
+        r#"{"ranks": 3, "core_num": 7, "dtype": "i8", "max_recv": 2, "row_elems": 3, "send_counts": [[1,2,3],[2,-1,0],[2,2,2]], "layers": 3}"#,
+        r#"{"ranks": 2, "core_num": 4, "dtype": "f32", "max_recv": 2, "row_elems": 3, "send_counts": [[1,2],[2,1]], "non_contiguous": "target"}"#,
+        r#"{"ranks": 4, "core_num": 5, "dtype": "f32", "max_recv": 2, "row_elems": 3, "send_counts": [[1,2,0,1],[2,1,2,2],[0,0,1,1],[2,2,2,2]], "runtime_core_num": true}"#,
+        r#"{"ranks": 5, "core_num": 3, "dtype": "f32", "max_recv": 2, "row_elems": 3, "domains": [{"ranks": 4, "send_counts": [[2,0,1,3],[1,2,-1,0],[5,1,1,1],[0,0,2,2]]}, {"ranks": 2, "send_counts": [[1,2],[2,0]]}]}"#,
+        r#"{"op": "allreduce", "ranks": 4, "dtype": "f16", "rows": 3, "row_elems": 5, "reduce": "sum", "core_num": 2, "repeat": 2}"#,
+        r#"{"op": "broadcast", "ranks": 3, "dtype": "i32", "rows": 2, "row_elems": 4, "root": 1, "rail": "host"}"#,
+    ];
+    for c in cases {
+        let (p, _) = run_sim(c, &[]);
+        let (t, _) = run_sim(c, &[("PLD_SIM_RANKS_AS", "threads")]);
+        assert!(p.status.success() && t.status.success(), "{c}");
+        assert_eq!(
+            String::from_utf8_lossy(&p.stdout),
+            String::from_utf8_lossy(&t.stdout),
+            "{c}"
+        );
+        let err = String::from_utf8_lossy(&p.stderr);
+        assert!(err.contains("ranks as processes"), "{err}");
+    }
+}
+
+/// consume_step reading every peer's *local* input through a raw pointer (the driver's test hook
+/// `pld_sim_peer_input`) instead of its own target window: the same values, as long as every rank
+/// shares one address space.
+const MUTANT_CONSUME: &str = r#"
+#include <cstring>
+#include "pld_runtime/kernel.h"
+extern "C" const void* pld_sim_peer_input(int rank);
+extern "C" int pld_sim_window_rank(const void* p);
+PLD_AIV_KERNEL void kernel_entry(PLD_GM int64_t* args) {
+  const PLD_GM pld::Tensor* data = pld::tensor_arg(args, 0);
+  const PLD_GM pld::Tensor* recv = pld::tensor_arg(args, 1);
+  const PLD_GM pld::Tensor* out = pld::tensor_arg(args, 2);
+  const int me = pld_sim_window_rank(data->data);
+  const int64_t P = recv->shape[0], rows = data->shape[0], row = data->shape[1] * data->elem_size;
+  const int64_t mr = rows / P;
+  const int32_t* counts = static_cast<const int32_t*>(recv->data);
+  char* o = static_cast<char*>(out->data);
+  std::memset(o, 0, rows * row);
+  for (int64_t s = 0; s < P; ++s) {
+    const char* in = static_cast<const char*>(pld_sim_peer_input(static_cast<int>(s)));
+    for (int64_t k = 0; k < counts[s]; ++k)
+      std::memcpy(o + (s * mr + k) * row, in + (me * mr + k) * row, row);
+  }
+}
+"#;
+
+#[test]
+fn a_cross_rank_addressing_mutant_passes_as_threads_and_fails_as_processes() {
+    let root = scratch("mutant-root");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    copy_dir(&repo.join("runtime"), &root.0.join("runtime"));
+    copy_dir(&repo.join("sim/src"), &root.0.join("sim/src"));
+    std::fs::write(
+        root.0.join("sim/src/kernels/consume_step.cpp"),
+        MUTANT_CONSUME,
+    )
+    .unwrap();
+    let root_s = root.0.to_str().unwrap();
+    let json = r#"{"ranks": 3, "core_num": 3, "dtype": "f32", "max_recv": 2, "row_elems": 3, "send_counts": [[2,1,0],[1,2,2],[0,2,1]]}"#;
+    let case = Case::from_json(json).unwrap();
+    // Thread mode: every check passes (golden, and consume_step's output equals the window).
+    let (t, _) = run_sim(
+        json,
+        &[("PLD_SIM_ROOT", root_s), ("PLD_SIM_RANKS_AS", "threads")],
+    );
+    let r = result(&t, "threads");
+    assert_eq!(r.status, "ok", "{}", r.message);
+    golden::check(&case, &r).unwrap();
+    // Process mode: a peer's input is not in this rank's address space.
+    let (p, _) = run_sim(json, &[("PLD_SIM_ROOT", root_s)]);
+    let r = result(&p, "processes");
+    assert_eq!(r.status, "rank_failed", "{}", r.message);
+    assert_eq!(r.code, 6);
+    assert!(r.message.contains("killed by signal 11"), "{}", r.message);
+    assert!(r.ranks.iter().any(|k| k.failed), "{:?}", r.ranks);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dst = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dst);
+        } else {
+            std::fs::copy(e.path(), dst).unwrap();
+        }
+    }
+}
+
+#[test]
+fn every_fault_on_two_ranks_ends_cleanly() {
+    const TIMEOUT_MS: u64 = 1500;
+    let shm_before = shm_entries();
+    // Warm the cache (the module is shared by every fault case).
+    let (w, _) = run_sim(&format!("{{{TWO_RANKS}}}"), &[]);
+    assert_eq!(result(&w, "warm").status, "ok");
+    let mut handles = Vec::new();
+    for kind in ["crash", "hang", "exit"] {
+        for at in ["before", "inside", "after"] {
+            for rank in [0, 1] {
+                handles.push(std::thread::spawn(move || {
+                    let json = format!(
+                        r#"{{{TWO_RANKS}, "timeout_ms": {TIMEOUT_MS}, "fault": {{"rank": {rank}, "kind": "{kind}", "at": "{at}"}}}}"#
+                    );
+                    let (out, took) = run_sim(&json, &[]);
+                    let r = result(&out, &json);
+                    let what = format!("{kind} {at} rank {rank}: {}", r.message);
+                    assert_eq!(r.code, 6, "{what}");
+                    assert!(
+                        took < Duration::from_millis(TIMEOUT_MS + 5000),
+                        "{what}: took {took:?}"
+                    );
+                    match kind {
+                        "hang" => {
+                            assert_eq!(r.status, "timeout", "{what}");
+                            assert!(
+                                r.message.contains(&format!("{rank}]"))
+                                    || r.message.contains(&format!("{rank},")),
+                                "{what}"
+                            );
+                        }
+                        _ => {
+                            assert_eq!(r.status, "rank_failed", "{what}");
+                            let how = if kind == "crash" {
+                                "killed by signal 9"
+                            } else {
+                                "exited with status 0 before its orchestration finished"
+                            };
+                            assert!(
+                                r.message.starts_with(&format!("rank {rank} {how}")),
+                                "{what}"
+                            );
+                        }
+                    }
+                    assert_eq!(r.ranks.len(), 2, "{what}");
+                    assert!(r.ranks[rank].failed, "{what}");
+                    // A crash or exit after the collective leaves the other rank finished, with
+                    // its windows reported.
+                    if kind != "hang" && at == "after" {
+                        let other = &r.ranks[1 - rank];
+                        assert!(!other.failed && other.recv_counts.len() == 2, "{what}");
+                    }
+                    (kind, at, rank, took)
+                }));
+            }
+        }
+    }
+    for h in handles {
+        let (kind, at, rank, took) = h.join().unwrap();
+        eprintln!("{kind} {at} rank {rank}: {took:?}");
+    }
+    let leaked: Vec<_> = shm_entries()
+        .into_iter()
+        .filter(|e| !shm_before.contains(e))
+        .collect();
+    assert!(leaked.is_empty(), "/dev/shm entries left: {leaked:?}");
+}
+
+#[test]
+fn a_family_fault_ends_cleanly() {
+    let base = r#""op": "allgather", "ranks": 2, "dtype": "f32", "rows": 2, "row_elems": 3"#;
+    // Warm the cache: the time bound is the run's, not the first build's.
+    let (w, _) = run_sim(&format!("{{{base}}}"), &[]);
+    assert!(w.status.success());
+    let json = &format!(
+        r#"{{{base}, "timeout_ms": 1000, "fault": {{"rank": 1, "kind": "crash", "at": "inside"}}}}"#
+    );
+    let (out, took) = run_sim(json, &[]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["status"], "rank_failed", "{text}");
+    assert_eq!(v["code"], 6);
+    assert_eq!(v["ranks"][1], serde_json::json!({"failed": true}), "{text}");
+    assert!(took < Duration::from_millis(6000));
+    // Faults need rank processes.
+    let (t, _) = run_sim(json, &[("PLD_SIM_RANKS_AS", "threads")]);
+    assert!(!t.status.success());
+    assert!(String::from_utf8_lossy(&t.stderr).contains("needs ranks as processes"));
+}
+
+#[test]
+fn pld_sim_killed_mid_run_leaves_nothing() {
+    let shm_before = shm_entries();
+    let json = format!(
+        r#"{{{TWO_RANKS}, "timeout_ms": 60000, "fault": {{"rank": 1, "kind": "hang", "at": "inside"}}}}"#
+    );
+    // Warm the cache so the run is under way quickly.
+    let _ = run_sim(&format!("{{{TWO_RANKS}}}"), &[]);
+    for sig in ["-TERM", "-INT"] {
+        let mut child = Command::new(PLD_SIM)
+            .arg("-")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(json.as_bytes())
+            .unwrap();
+        let pid = child.id();
+        // Wait for the driver and its two rank processes.
+        let start = Instant::now();
+        while leftovers(pid).len() < 3 {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "the run never started"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Command::new("kill")
+            .args([sig, &pid.to_string()])
+            .status()
+            .unwrap();
+        let _ = child.wait();
+        let start = Instant::now();
+        while !leftovers(pid).is_empty() {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "{sig}: left {:?}",
+                leftovers(pid)
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    let leaked: Vec<_> = shm_entries()
+        .into_iter()
+        .filter(|e| !shm_before.contains(e))
+        .collect();
+    assert!(leaked.is_empty(), "/dev/shm entries left: {leaked:?}");
+}
+
+#[test]
+fn sixteen_ranks_of_sixteen_blocks_as_processes_within_twice_the_threads_time() {
+    // The launcher is not the limit: P = 16 ranks × L = 16 blocks, 20 exchanges back to back,
+    // the best of three runs per mode (what pld-sim reports on stderr as the run's wall time).
+    let counts: Vec<String> = (0..16)
+        .map(|s| {
+            let row: Vec<String> = (0..16).map(|d| ((s * 3 + d) % 5).to_string()).collect();
+            format!("[{}]", row.join(","))
+        })
+        .collect();
+    let json = format!(
+        r#"{{"ranks": 16, "core_num": 16, "dtype": "f32", "max_recv": 4, "row_elems": 8, "repeat": 20, "send_counts": [{}]}}"#,
+        counts.join(",")
+    );
+    let wall = |envs: &[(&str, &str)]| -> f64 {
+        (0..3)
+            .map(|_| {
+                let (out, _) = run_sim(&json, envs);
+                assert_eq!(result(&out, "P16").status, "ok");
+                let err = String::from_utf8_lossy(&out.stderr).to_string();
+                let ms = err
+                    .split("ran in ")
+                    .nth(1)
+                    .and_then(|t| t.split(" ms").next())
+                    .and_then(|t| t.parse::<f64>().ok());
+                ms.unwrap_or_else(|| panic!("no wall time in {err}"))
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let _ = wall(&[]); // build
+    let procs = wall(&[]);
+    let threads = wall(&[("PLD_SIM_RANKS_AS", "threads")]);
+    eprintln!("P16 x L16, 20 exchanges: processes {procs:.1} ms, threads {threads:.1} ms");
+    // A little slack for a loaded machine's noise at this scale (tens of ms).
+    assert!(
+        procs <= 2.0 * threads + 50.0,
+        "processes {procs:.1} ms vs threads {threads:.1} ms"
+    );
+}
