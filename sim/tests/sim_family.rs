@@ -133,9 +133,10 @@ fn results_through_the_binary_match_the_golden_and_by_hand() {
     assert_eq!(v["ranks"][1]["target"], serde_json::json!([[-114], [-77]]));
 
     // Barrier with delays: enter_ns / leave_ns, every leave after every enter, rank 0 entering
-    // last (it sleeps 20 ms) so every rank's leave is at least 20 ms after the others' enter.
+    // last (it sleeps 100 ms) so every rank's leave is after rank 0's enter, which is well after
+    // the others' (> 15 ms: 85 ms of slack for ranks started late on a loaded machine).
     let case = FamilyCase::from_json(
-        r#"{"op": "barrier", "ranks": 3, "delay_us": [20000, 0, 0], "rail": "host"}"#,
+        r#"{"op": "barrier", "ranks": 3, "delay_us": [100000, 0, 0], "rail": "host"}"#,
     )
     .unwrap();
     let (text, r) = sim(&dir.0, "barrier", &case, &[]);
