@@ -509,6 +509,22 @@ impl Tarjan {
     }
 }
 
+/// Whether `value` is a parameter of a function (an argument of a
+/// `func.func`'s entry block): a root of the trace, or refused when its type
+/// is not packed; either way it traces to nothing but itself.
+pub fn is_function_param(value: Value) -> bool {
+    if !value.is_block_argument() {
+        return false;
+    }
+    // The block lives as long as the IR.
+    let block: BlockRef =
+        unsafe { BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw())) };
+    block
+        .parent_operation()
+        .is_some_and(|parent| op_kind(&parent) == OpKind::Func)
+        && is_entry(&block)
+}
+
 fn is_entry(block: &BlockRef) -> bool {
     block
         .parent_region()

@@ -272,6 +272,16 @@ pub fn check_local_distinct<'c, 'a>(
     roots: &mut RootSets,
     trace: &ContiguityTrace<'c, 'a>,
 ) -> Option<Failure<'c>> {
+    // The common case, without tracing: operands that are distinct
+    // parameters of the function have distinct roots (each its own, or none).
+    let operands: Vec<Value<'c, 'a>> = (0..roles.len())
+        .map(|i| op.operand(i).ok())
+        .collect::<Option<_>>()?;
+    if operands.iter().enumerate().all(|(i, v)| {
+        crate::analysis::contiguity::is_function_param(*v) && !operands[..i].contains(v)
+    }) {
+        return None;
+    }
     let leaf = |v: Value<'c, 'a>| Some(value_id(v));
     let mut single: Vec<Option<usize>> = Vec::with_capacity(roles.len());
     for i in 0..roles.len() {
