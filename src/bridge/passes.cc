@@ -183,45 +183,50 @@ private:
 // The pipeline and registration
 //===----------------------------------------------------------------------===//
 
-void buildPldLowerCollectivesPipeline(
-    mlir::OpPassManager &pm, const PldLowerCollectivesOptions &options) {
-  pm.addPass(createLowerCompositeOps());
-  pm.addPass(createLowerL2TensorCollectives(
-      LowerL2TensorCollectivesOptions{options.aivCores}));
-  pm.addPass(createLegalizeSpmdLaunches());
-  pm.addPass(createDeriveCallDirections());
-  pm.addPass(createAutoDeriveTaskDependencies());
-  pm.addPass(createLowerHostTensorCollectives());
-  pm.addPass(createMaterializeDistTensorCtx());
-}
+// The builder of every pipeline of Passes.td (dialect/PassShells.cmake).
+#define PLD_GEN_PIPELINE_DEFS
+#include "pld/PassShells.h.inc"
 
-void registerPassesAndPipelines() {
-  registerPldPasses();
-  // PassPipelineRegistration, plus the anchor check: its passes are module
-  // passes, and adding one to a pass manager nested on another op is a fatal
-  // error in MLIR (`func.func(pld-lower-collectives)` would abort).
+namespace {
+/// Registers the pipeline `argument` (a PassPipeline def of Passes.td: its
+/// options `Options`, its passes added by `build`) in MLIR's registry, plus
+/// the anchor check: its passes are module passes, and adding one to a pass
+/// manager nested on another op is a fatal error in MLIR
+/// (`func.func(pld-lower-collectives)` would abort).
+template <typename Options>
+void registerModulePipeline(const char *argument, const char *summary,
+                            void (*build)(mlir::OpPassManager &,
+                                          const Options &)) {
   mlir::registerPassPipeline(
-      "pld-lower-collectives",
-      "The managed-collective lowering pipeline, in the design's order",
-      [](mlir::OpPassManager &pm, llvm::StringRef optionsStr,
-         llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
-             errorHandler) -> mlir::LogicalResult {
+      argument, summary,
+      [argument, build](mlir::OpPassManager &pm, llvm::StringRef optionsStr,
+                        llvm::function_ref<mlir::LogicalResult(
+                            const llvm::Twine &)>
+                            errorHandler) -> mlir::LogicalResult {
         // An op-agnostic pass manager ("any", e.g. a C++ driver's
         // `PassManager pm(ctx)`) takes them and checks the op when it runs.
         std::optional<llvm::StringRef> anchor = pm.getOpName();
         if (anchor && *anchor != mlir::ModuleOp::getOperationName())
           return errorHandler(
-              "pipeline 'pld-lower-collectives' runs on a 'builtin.module' "
-              "(its passes are module passes), got a pass manager on '" +
+              llvm::Twine("pipeline '") + argument +
+              "' runs on a 'builtin.module' (its passes are module passes), "
+              "got a pass manager on '" +
               pm.getOpAnchorName() + "'");
-        PldLowerCollectivesOptions options;
+        Options options;
         if (mlir::failed(options.parseFromString(optionsStr)))
           return mlir::failure();
-        buildPldLowerCollectivesPipeline(pm, options);
+        build(pm, options);
         return mlir::success();
       },
       [](llvm::function_ref<void(const mlir::detail::PassOptions &)>
-             optHandler) { optHandler(PldLowerCollectivesOptions()); });
+             optHandler) { optHandler(Options()); });
+}
+} // namespace
+
+void registerPassesAndPipelines() {
+  registerPldPasses();
+#define PLD_GEN_PIPELINE_REGISTRATION
+#include "pld/PassShells.h.inc"
 }
 
 namespace bridge {

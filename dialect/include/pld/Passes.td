@@ -347,6 +347,44 @@ def MaterializeDistTensorCtx : Pass<"materialize-dist-tensor-ctx", "::mlir::Modu
 }
 
 //===----------------------------------------------------------------------===//
+// Pipelines
+//===----------------------------------------------------------------------===//
+
+// A pass pipeline (pld's own class: upstream PassBase.td has none), for
+// `dialect/PassShells.cmake` (the C++ options struct, `build<Name>Pipeline`
+// and the registration) and build.rs (the Rust constant, e.g.
+// `PLD_LOWER_COLLECTIVES`, the pipeline as text). Its passes run in order on
+// a `builtin.module` (pld's passes are module passes); each of its options
+// is forwarded to every pass of the pipeline with an option of the same flag.
+class PassPipeline<string arg, list<Pass> passList> {
+  // The command-line flag, e.g. `pld-lower-collectives`.
+  string argument = arg;
+  // A one-line description (`--help`).
+  string summary = "";
+  // The passes, in the order the pipeline runs them.
+  list<Pass> passes = passList;
+  // The pipeline's options (`Option<>` as for a pass).
+  list<Option> options = [];
+}
+
+def PldLowerCollectives : PassPipeline<"pld-lower-collectives", [
+    LowerCompositeOps,
+    LowerL2TensorCollectives,
+    LegalizeSpmdLaunches,
+    DeriveCallDirections,
+    AutoDeriveTaskDependencies,
+    LowerHostTensorCollectives,
+    MaterializeDistTensorCtx,
+  ]> {
+  let summary = "The managed-collective lowering pipeline, in the design's order";
+  let options = [
+    Option<"aivCores", "aiv-cores", "uint64_t", /*default=*/"0",
+           "lower-l2-tensor-collectives{aiv-cores}: the target's AIV core "
+           "count (0: unknown, not checked)">,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
 // Test passes
 //===----------------------------------------------------------------------===//
 
