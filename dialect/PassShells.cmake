@@ -5,10 +5,10 @@
 # a macro):
 #   PLD_GEN_PASS_DEFS    the GEN_PASS_DEF_<PASS> lines for Passes.h.inc;
 #   PLD_GEN_PASS_SHELLS  one class per pass over its TableGen base: its
-#                        options go to the Rust body by name (option
-#                        `aiv-cores` -> PassOptions::aiv_cores), the counts come
-#                        back by name (statistic `collectives-lowered` ->
-#                        PassStatistics::collectives_lowered);
+#                        options go to the Rust body as (flag, value as text)
+#                        pairs (`aiv-cores`, "4"), its counts come back as
+#                        (name, value) pairs (`collectives-lowered`, 3), each
+#                        added to the statistic of that name;
 #   PLD_GEN_PASS_CREATE  the `create_pass` cases, one per pass;
 #   PLD_GEN_PASS_NAMES   the flag of every pass;
 #   PLD_GEN_PIPELINE_DECLS         per PassPipeline def: its options struct
@@ -17,9 +17,9 @@
 #                                  each pipeline option forwarded to every
 #                                  pass option of the same flag;
 #   PLD_GEN_PIPELINE_REGISTRATION  its registration.
-# So a pass is its Passes.td def and its Rust body: nothing here is written
-# by hand. A missing PassOptions / PassStatistics field is a C++ compile
-# error naming it.
+# So a pass is its Passes.td def and its Rust body (build.rs generates the
+# Rust side from the same records: dialect/pass_rust.rs): nothing here names
+# an individual pass, option or statistic.
 cmake_policy(SET CMP0057 NEW) # if(IN_LIST)
 file(READ "${RECORDS}" json)
 string(JSON passes GET "${json}" "!instanceof" "Pass")
@@ -37,33 +37,47 @@ if(pass_count GREATER 0)
     string(APPEND defs "#define GEN_PASS_DEF_${upper}\n")
     string(APPEND cases ".Case(${pass}::getArgumentName(), create${pass})\n")
     string(APPEND names "\"${argument}\",\n")
-    set(body "    PassOptions options{};\n")
+    set(body "")
+    set(run "runBody()")
     string(JSON options GET "${json}" "${pass}" "options")
     string(JSON option_count LENGTH "${options}")
     if(option_count GREATER 0)
+      set(body "    std::vector<PassOption> options;\n")
+      set(run "runBody(options)")
       math(EXPR last_option "${option_count} - 1")
       foreach(j RANGE ${last_option})
         string(JSON def GET "${options}" ${j} "def")
         string(JSON cpp_name GET "${json}" "${def}" "cppName")
         string(JSON option GET "${json}" "${def}" "argument")
-        string(REPLACE "-" "_" field "${option}")
-        string(APPEND body "    options.${field} = ${cpp_name};\n")
+        string(APPEND body "    options.push_back(passOption(\"${option}\", ${cpp_name}.getValue()));\n")
       endforeach()
     endif()
     string(JSON statistics GET "${json}" "${pass}" "statistics")
     string(JSON stat_count LENGTH "${statistics}")
     if(stat_count GREATER 0)
-      string(APPEND body "    PassStatistics counts = runBody(options);\n")
+      string(APPEND body
+        "    for (const PassCount &count : ${run}) {\n"
+        "      llvm::StringRef name(count.name.data(), count.name.size());\n"
+        "      ")
       math(EXPR last_stat "${stat_count} - 1")
       foreach(j RANGE ${last_stat})
         string(JSON def GET "${statistics}" ${j} "def")
         string(JSON cpp_name GET "${json}" "${def}" "cppName")
         string(JSON name GET "${json}" "${def}" "name")
-        string(REPLACE "-" "_" field "${name}")
-        string(APPEND body "    PLD_COUNT(${cpp_name}, counts.${field});\n")
+        string(APPEND body
+          "if (name == \"${name}\")\n"
+          "        PLD_COUNT(${cpp_name}, count.value);\n"
+          "      else")
+        if(j LESS last_stat)
+          string(APPEND body " ")
+        endif()
       endforeach()
+      string(APPEND body
+        "\n"
+        "        unknownStatistic(name); // both sides come from Passes.td\n"
+        "    }\n")
     else()
-      string(APPEND body "    runBody(options);\n")
+      string(APPEND body "    ${run};\n")
     endif()
     string(APPEND shells
       "struct ${pass} : RustPass<impl::${pass}Base<${pass}>> {\n"
@@ -74,6 +88,7 @@ if(pass_count GREATER 0)
       "};\n\n")
   endforeach()
 endif()
+
 # The pipelines (Passes.td's PassPipeline defs).
 set(pipeline_decls "")
 set(pipeline_defs "")

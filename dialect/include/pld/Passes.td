@@ -1,11 +1,14 @@
 //===- Passes.td - the pld passes -------------------------------*- tablegen -*-===//
 //
 // Every pld pass, as upstream MLIR and CIRCT declare theirs: flag, summary,
-// description, dependent dialects, options and statistics. `mlir-tblgen
-// -gen-pass-decls` makes the C++ pass classes (src/bridge/passes.cc: each
+// description, dependent dialects, options and statistics, and the
+// pipelines. `mlir-tblgen -gen-pass-decls` makes the C++ pass bases and
+// dialect/PassShells.cmake the classes over them (src/bridge/passes.cc: each
 // runOnOperation hands the module and the option values to the pass's Rust
-// body, src/passes/<name>.rs, and adds the counts it returns to the
-// statistics); `-gen-pass-doc` makes docs/passes.md.
+// body, src/passes/<flag in snake_case>.rs, and adds the counts it returns to
+// the statistics); build.rs (dialect/pass_rust.rs) makes the Rust side (the
+// body's `pub mod`, its typed options and statistics, the pass table, the
+// pipelines as text); `-gen-pass-doc` makes docs/passes.md.
 //
 //===----------------------------------------------------------------------===//
 
