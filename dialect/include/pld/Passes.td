@@ -406,26 +406,4 @@ def PldTestFuncKinds : Pass<"pld-test-func-kinds", "::mlir::ModuleOp"> {
   let dependentDialects = PldDependentDialects;
 }
 
-def PldTestCountFunctions : Pass<"pld-test-count-functions", "::mlir::ModuleOp"> {
-  let summary = "Test pass: count the module's functions";
-  let description = [{
-    Counts the functions of the module (with `private-only`, only the private
-    ones) into its statistic; changes nothing.
-
-    ```mlir
-    func.func private @k()
-    // pld-opt --pld-test-count-functions --mlir-pass-statistics:
-    //   (S) 1 functions-counted - Functions counted
-    ```
-  }];
-  let dependentDialects = PldDependentDialects;
-  let options = [
-    Option<"privateOnly", "private-only", "bool", /*default=*/"false",
-           "Count only the private functions">,
-  ];
-  let statistics = [
-    Statistic<"numFunctionsCounted", "functions-counted", "Functions counted">,
-  ];
-}
-
 #endif // PLD_PASSES_TD
