@@ -4,6 +4,11 @@
 
 use std::{env, path::PathBuf, process::Command};
 
+// The Rust side of Passes.td (pass modules, options and statistics structs,
+// the pass table, the pipelines as text), from the records CMake dumps.
+#[path = "dialect/pass_rust.rs"]
+mod pass_rust;
+
 const PACKAGES: &str = "libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libpolly-22-dev \
                         clang-22 cmake ninja-build libzstd-dev libz3-dev libxml2-dev zlib1g-dev";
 
@@ -131,6 +136,17 @@ fn main() {
         "cargo:rustc-env=PLD_GENERATED_DOCS={}",
         build.join("dialect/docs").display()
     );
+
+    // The Rust side of Passes.td, from the records PassShells.cmake read
+    // (src/passes/mod.rs includes it): into OUT_DIR, like the docs above.
+    let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
+    if let Err(message) = pass_rust::generate(
+        &build.join("dialect/PassRecords.json"),
+        &manifest.join("src/passes"),
+        &out_dir.join("passes.rs"),
+    ) {
+        fail(&message);
+    }
 
     let include = prefix.join("include");
     let mut bridge = cxx_build::bridges(["src/bridge.rs", "src/passes/bridge.rs"]);

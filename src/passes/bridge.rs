@@ -1,45 +1,38 @@
 //! The cxx bridge the pass classes generated from `Passes.td`
 //! (`src/bridge/passes.cc`) call the Rust pass bodies through: `run_pass`
 //! with the option values, the counts for the statistics and the analyses
-//! the pipeline keeps. It sits with the passes so that the FFI layer below
-//! (`crate::bridge`) imports nothing from the crate.
+//! the pipeline keeps. Nothing here names a pass, an option or a statistic:
+//! options and counts cross as (name, value) pairs, marshalled on both sides
+//! by code generated from `Passes.td` (`dialect/PassShells.cmake`,
+//! `dialect/pass_rust.rs`). It sits with the passes so that the FFI layer
+//! below (`crate::bridge`) imports nothing from the crate.
 
 use super::run_pass;
 use crate::analysis::pipeline_analyses::drop_analyses;
 
 #[cxx::bridge(namespace = "pld::bridge")]
 pub mod ffi {
-    /// The option values of one pass run (`dialect/include/pld/Passes.td`),
-    /// from the C++ pass to its Rust body.
-    #[derive(Clone, Copy, Debug, Default)]
-    struct PassOptions {
-        /// `lower-l2-tensor-collectives{aiv-cores}`: the target's AIV core
-        /// count, 0 when unknown.
-        aiv_cores: u64,
-        /// `lower-l2-tensor-collectives{window-provenance}` (default true).
-        window_provenance: bool,
-        /// `lower-l2-tensor-collectives{provenance-timing}` (default false).
-        provenance_timing: bool,
+    /// One option of a pass run, from the C++ pass to its Rust body: the
+    /// option's flag in `Passes.td` (`aiv-cores`) and its value as text
+    /// (`4`), which the pass's generated options struct parses
+    /// (`crate::passes::PassOptions::set`).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    struct PassOption {
+        /// The option's flag.
+        name: String,
+        /// Its value, as text.
+        value: String,
     }
 
-    /// What one pass run counted, from the Rust body to the C++ pass's
-    /// statistics (`--mlir-pass-statistics`); each pass fills its own.
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-    struct PassStatistics {
-        /// lower-l2 / lower-host: collectives rewritten into calls.
-        collectives_lowered: u64,
-        /// lower-l2 / lower-host: kernel functions synthesized (not reused).
-        kernels_synthesized: u64,
-        /// lower-l2: values the contiguity trace visited.
-        contiguity_steps_traced: u64,
-        /// auto-derive-task-dependencies: tasks numbered.
-        tasks_numbered: u64,
-        /// auto-derive-task-dependencies: edges in `pl.task_deps`.
-        task_dependencies: u64,
-        /// materialize-dist-tensor-ctx: `!pld.comm_ctx` parameters appended.
-        contexts_appended: u64,
-        /// materialize-dist-tensor-ctx: context arguments passed at call sites.
-        context_arguments_threaded: u64,
+    /// One count of a pass run, from the Rust body to the C++ pass's
+    /// statistic of that name in `Passes.td` (`collectives-lowered`), which
+    /// `--mlir-pass-statistics` reports.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    struct PassCount {
+        /// The statistic's name.
+        name: String,
+        /// What the run counted.
+        value: u64,
     }
 
     /// What a successful run did to the IR (`crate::analysis::pipeline_analyses::Effect`).
@@ -59,8 +52,8 @@ pub mod ffi {
         fn run_pass(
             argument: &str,
             module: OperationHandle,
-            options: &PassOptions,
-            statistics: &mut PassStatistics,
+            options: &[PassOption],
+            statistics: &mut Vec<PassCount>,
             analyses: &mut usize,
             outcome: &mut PassOutcome,
         ) -> bool;

@@ -39,7 +39,6 @@ use melior::ir::{
 pub struct DeriveCallDirections;
 
 impl ModulePass for DeriveCallDirections {
-    const ARGUMENT: &'static str = "derive-call-directions";
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
         self.run_with(module, &mut Analyses::default())
     }

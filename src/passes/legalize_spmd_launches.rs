@@ -59,7 +59,6 @@ use melior::ir::{
 pub struct LegalizeSpmdLaunches;
 
 impl ModulePass for LegalizeSpmdLaunches {
-    const ARGUMENT: &'static str = "legalize-spmd-launches";
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
         self.run_with(module, &mut Analyses::default())
     }

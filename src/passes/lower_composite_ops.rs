@@ -39,7 +39,7 @@
 //! (The indexed rows are indexed.md's, in its order: the architecture first,
 //! then the rail. The indexed op has no InCore expansion.)
 
-use super::{ModulePass, PassStatistics};
+use super::{LowerCompositeOpsStatistics, ModulePass};
 use crate::{
     collective::{CoreNum, core_num},
     diag,
@@ -71,7 +71,6 @@ pub struct LowerCompositeOps {
 }
 
 impl ModulePass for LowerCompositeOps {
-    const ARGUMENT: &'static str = "lower-composite-ops";
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
         let mut plans: Vec<(OperationRef, i64)> = Vec::new();
         let mut errors = 0;
@@ -117,10 +116,9 @@ impl ModulePass for LowerCompositeOps {
         }
         Ok(())
     }
-    fn statistics(&self) -> PassStatistics {
-        PassStatistics {
+    fn statistics(&self) -> LowerCompositeOpsStatistics {
+        LowerCompositeOpsStatistics {
             collectives_lowered: self.lowered,
-            ..PassStatistics::default()
         }
     }
     fn effect(&self) -> super::Effect {

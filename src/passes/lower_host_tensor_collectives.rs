@@ -41,7 +41,7 @@
 //! first, then the rail.)
 //! | a symbol of the callable's / kernel's name that is something else | `symbol '@<name>' already exists` |
 
-use super::{ModulePass, PassStatistics};
+use super::{LowerHostTensorCollectivesStatistics, ModulePass};
 use crate::{
     analysis::contiguity::ContiguityTrace,
     collective::{Collective, Variant, WidthRule},
@@ -82,15 +82,13 @@ pub struct LowerHostTensorCollectives {
 pub const INVALID_ARGS: i64 = 5;
 
 impl ModulePass for LowerHostTensorCollectives {
-    const ARGUMENT: &'static str = "lower-host-tensor-collectives";
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
         self.lowered = lower(module)?;
         Ok(())
     }
-    fn statistics(&self) -> PassStatistics {
-        PassStatistics {
+    fn statistics(&self) -> LowerHostTensorCollectivesStatistics {
+        LowerHostTensorCollectivesStatistics {
             collectives_lowered: self.lowered,
-            ..PassStatistics::default()
         }
     }
     fn effect(&self) -> super::Effect {

@@ -15,7 +15,7 @@
 //! `RewritePattern`. Nothing is modified unless phases 1 and 2 pass, so a
 //! failing run leaves the module as it was.
 
-use super::{ModulePass, PassOptions, PassStatistics};
+use super::{LowerL2TensorCollectivesOptions, LowerL2TensorCollectivesStatistics, ModulePass};
 use crate::{
     analysis::contiguity::ContiguityTrace,
     collective::{
@@ -78,12 +78,11 @@ pub struct LowerL2TensorCollectives {
     pub skip_window_provenance: bool,
     /// `provenance-timing`: print phase 1b's and the pass's wall time.
     pub provenance_timing: bool,
-    statistics: PassStatistics,
+    statistics: LowerL2TensorCollectivesStatistics,
 }
 
 impl ModulePass for LowerL2TensorCollectives {
-    const ARGUMENT: &'static str = "lower-l2-tensor-collectives";
-    fn set_options(&mut self, options: &PassOptions) {
+    fn set_options(&mut self, options: &LowerL2TensorCollectivesOptions) {
         self.aiv_cores = options.aiv_cores;
         self.skip_window_provenance = !options.window_provenance;
         self.provenance_timing = options.provenance_timing;
@@ -92,7 +91,7 @@ impl ModulePass for LowerL2TensorCollectives {
         self.statistics = run(module, self)?;
         Ok(())
     }
-    fn statistics(&self) -> PassStatistics {
+    fn statistics(&self) -> LowerL2TensorCollectivesStatistics {
         self.statistics
     }
     fn effect(&self) -> super::Effect {
@@ -111,7 +110,7 @@ impl ModulePass for LowerL2TensorCollectives {
 pub fn lower_l2_tensor_collectives(
     module: OperationRef,
     aiv_cores: u64,
-) -> Result<PassStatistics, PldError> {
+) -> Result<LowerL2TensorCollectivesStatistics, PldError> {
     run(
         module,
         &LowerL2TensorCollectives {
@@ -125,7 +124,7 @@ pub fn lower_l2_tensor_collectives(
 fn run(
     module: OperationRef,
     settings: &LowerL2TensorCollectives,
-) -> Result<PassStatistics, PldError> {
+) -> Result<LowerL2TensorCollectivesStatistics, PldError> {
     let aiv_cores = settings.aiv_cores;
     let started = std::time::Instant::now();
     let body = module_body(&module)?;
@@ -271,10 +270,10 @@ fn run(
             );
         }
     };
-    let mut statistics = PassStatistics {
+    let mut statistics = LowerL2TensorCollectivesStatistics {
         collectives_lowered: plans.len() as u64,
         contiguity_steps_traced: trace.steps(),
-        ..PassStatistics::default()
+        ..Default::default()
     };
     if plans.is_empty() {
         report_timing();

@@ -27,7 +27,7 @@
 //! already passes every parameter is left alone, so a second run changes
 //! nothing. Every call is planned before any signature changes.
 
-use super::{ModulePass, PassStatistics};
+use super::{MaterializeDistTensorCtxStatistics, ModulePass};
 use crate::{
     diag,
     error::PldError,
@@ -50,11 +50,10 @@ use melior::ir::{
 /// The pass, with what its last run counted.
 #[derive(Clone, Default)]
 pub struct MaterializeDistTensorCtx {
-    statistics: PassStatistics,
+    statistics: MaterializeDistTensorCtxStatistics,
 }
 
 impl ModulePass for MaterializeDistTensorCtx {
-    const ARGUMENT: &'static str = "materialize-dist-tensor-ctx";
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
         self.run_with(module, &mut super::Analyses::default())
     }
@@ -66,7 +65,7 @@ impl ModulePass for MaterializeDistTensorCtx {
         self.statistics = materialize(module, analyses)?;
         Ok(())
     }
-    fn statistics(&self) -> PassStatistics {
+    fn statistics(&self) -> MaterializeDistTensorCtxStatistics {
         self.statistics
     }
 }
@@ -133,7 +132,7 @@ enum Source {
 fn materialize(
     module: OperationRef,
     analyses: &mut super::Analyses,
-) -> Result<PassStatistics, PldError> {
+) -> Result<MaterializeDistTensorCtxStatistics, PldError> {
     module_body(&module)?;
     let functions = module_functions(&module);
     // The pipeline's alias classes and trace (kept since derive-call-directions
@@ -286,7 +285,7 @@ fn materialize(
     )
     .into();
     let mut ctx_args: PtrMap<Vec<mlir_sys::MlirValue>> = PtrMap::default();
-    let mut statistics = PassStatistics::default();
+    let mut statistics = MaterializeDistTensorCtxStatistics::default();
     for func in &functions {
         let Some(layout) = symbol_name(func).and_then(|n| layouts.get(n)) else {
             continue;

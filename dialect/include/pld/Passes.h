@@ -18,25 +18,14 @@ namespace pld {
 #define GEN_PASS_DECL
 #include "pld/Passes.h.inc"
 
-/// The options of the `pld-lower-collectives` pipeline, forwarded to its passes.
-struct PldLowerCollectivesOptions
-    : public mlir::PassPipelineOptions<PldLowerCollectivesOptions> {
-  Option<uint64_t> aivCores{
-      *this, "aiv-cores",
-      llvm::cl::desc("lower-l2-tensor-collectives{aiv-cores}: the target's AIV "
-                     "core count (0: unknown, not checked)"),
-      llvm::cl::init(0)};
-};
+// Every pipeline of Passes.td (PassPipeline defs): its options struct, e.g.
+// PldLowerCollectivesOptions, and its builder, e.g.
+// buildPldLowerCollectivesPipeline (dialect/PassShells.cmake).
+#define PLD_GEN_PIPELINE_DECLS
+#include "pld/PassShells.h.inc"
 
-/// The design-order pipeline: lower-composite-ops, lower-l2-tensor-collectives,
-/// legalize-spmd-launches, derive-call-directions,
-/// auto-derive-task-dependencies, lower-host-tensor-collectives,
-/// materialize-dist-tensor-ctx, each on the module `pm` is anchored on.
-void buildPldLowerCollectivesPipeline(mlir::OpPassManager &pm,
-                                      const PldLowerCollectivesOptions &options);
-
-/// Registers every pld pass (`registerPldPasses`) and the
-/// `pld-lower-collectives` pipeline in MLIR's global registry.
+/// Registers every pld pass (`registerPldPasses`) and pipeline
+/// (`pld-lower-collectives`) in MLIR's global registry.
 void registerPassesAndPipelines();
 
 #define GEN_PASS_REGISTRATION

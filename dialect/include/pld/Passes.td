@@ -1,11 +1,14 @@
 //===- Passes.td - the pld passes -------------------------------*- tablegen -*-===//
 //
 // Every pld pass, as upstream MLIR and CIRCT declare theirs: flag, summary,
-// description, dependent dialects, options and statistics. `mlir-tblgen
-// -gen-pass-decls` makes the C++ pass classes (src/bridge/passes.cc: each
+// description, dependent dialects, options and statistics, and the
+// pipelines. `mlir-tblgen -gen-pass-decls` makes the C++ pass bases and
+// dialect/PassShells.cmake the classes over them (src/bridge/passes.cc: each
 // runOnOperation hands the module and the option values to the pass's Rust
-// body, src/passes/<name>.rs, and adds the counts it returns to the
-// statistics); `-gen-pass-doc` makes docs/passes.md.
+// body, src/passes/<flag in snake_case>.rs, and adds the counts it returns to
+// the statistics); build.rs (dialect/pass_rust.rs) makes the Rust side (the
+// body's `pub mod`, its typed options and statistics, the pass table, the
+// pipelines as text); `-gen-pass-doc` makes docs/passes.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -343,6 +346,44 @@ def MaterializeDistTensorCtx : Pass<"materialize-dist-tensor-ctx", "::mlir::Modu
               "!pld.comm_ctx parameters appended to functions">,
     Statistic<"numContextArguments", "context-arguments-threaded",
               "Context arguments threaded into call sites">,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines
+//===----------------------------------------------------------------------===//
+
+// A pass pipeline (pld's own class: upstream PassBase.td has none), for
+// `dialect/PassShells.cmake` (the C++ options struct, `build<Name>Pipeline`
+// and the registration) and build.rs (the Rust constant, e.g.
+// `PLD_LOWER_COLLECTIVES`, the pipeline as text). Its passes run in order on
+// a `builtin.module` (pld's passes are module passes); each of its options
+// is forwarded to every pass of the pipeline with an option of the same flag.
+class PassPipeline<string arg, list<Pass> passList> {
+  // The command-line flag, e.g. `pld-lower-collectives`.
+  string argument = arg;
+  // A one-line description (`--help`).
+  string summary = "";
+  // The passes, in the order the pipeline runs them.
+  list<Pass> passes = passList;
+  // The pipeline's options (`Option<>` as for a pass).
+  list<Option> options = [];
+}
+
+def PldLowerCollectives : PassPipeline<"pld-lower-collectives", [
+    LowerCompositeOps,
+    LowerL2TensorCollectives,
+    LegalizeSpmdLaunches,
+    DeriveCallDirections,
+    AutoDeriveTaskDependencies,
+    LowerHostTensorCollectives,
+    MaterializeDistTensorCtx,
+  ]> {
+  let summary = "The managed-collective lowering pipeline, in the design's order";
+  let options = [
+    Option<"aivCores", "aiv-cores", "uint64_t", /*default=*/"0",
+           "lower-l2-tensor-collectives{aiv-cores}: the target's AIV core "
+           "count (0: unknown, not checked)">,
   ];
 }
 

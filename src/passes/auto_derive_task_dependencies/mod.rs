@@ -40,7 +40,7 @@ mod tracker;
 #[cfg(test)]
 mod reference;
 
-use super::{Analyses, Effect, ModulePass, PassStatistics};
+use super::{Analyses, AutoDeriveTaskDependenciesStatistics, Effect, ModulePass};
 use crate::{
     analysis::alias::AliasClasses,
     analysis::directions::{Direction, Directions},
@@ -65,11 +65,10 @@ pub use tracker::{Access, TaskId};
 /// The pass, with what its last run counted.
 #[derive(Clone, Default)]
 pub struct AutoDeriveTaskDependencies {
-    statistics: PassStatistics,
+    statistics: AutoDeriveTaskDependenciesStatistics,
 }
 
 impl ModulePass for AutoDeriveTaskDependencies {
-    const ARGUMENT: &'static str = "auto-derive-task-dependencies";
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
         self.run_with(module, &mut Analyses::default())
     }
@@ -113,7 +112,7 @@ impl ModulePass for AutoDeriveTaskDependencies {
         }
         Ok(())
     }
-    fn statistics(&self) -> PassStatistics {
+    fn statistics(&self) -> AutoDeriveTaskDependenciesStatistics {
         self.statistics
     }
     fn effect(&self) -> Effect {

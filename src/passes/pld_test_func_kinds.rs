@@ -9,12 +9,11 @@ use super::ModulePass;
 use crate::{diag, error::PldError, ir::func_kind};
 use melior::ir::{BlockLike, RegionLike, operation::OperationLike, operation::OperationRef};
 
-/// `--test-func-kinds`: a test pass (see `Passes.td`).
+/// `--pld-test-func-kinds`: a test pass (see `Passes.td`).
 #[derive(Clone, Default)]
-pub struct TestFuncKinds;
+pub struct PldTestFuncKinds;
 
-impl ModulePass for TestFuncKinds {
-    const ARGUMENT: &'static str = "pld-test-func-kinds";
+impl ModulePass for PldTestFuncKinds {
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
         let body = module
             .region(0)?
