@@ -152,13 +152,27 @@ MlirOperation pldRewriteCollectiveAsCall(MlirPatternRewriter rewriterRaw,
   Operation *op = unwrap(opRaw);
   Location loc = op->getLoc();
   rewriter.setInsertionPoint(op);
+  // pl.cast has no attributes or properties: created directly with its name
+  // looked up once per collective (not per cast) and no attribute list to
+  // unique, ~40% cheaper than its ODS builder (issue #23).
+  OperationName castName(pld::pl::CastOp::getOperationName(),
+                         op->getContext());
+  auto noAttributes = DictionaryAttr::get(op->getContext());
+  auto castTo = [&](Type type, Value value) -> Value {
+    Operation *cast = Operation::create(loc, castName, TypeRange{type},
+                                        ValueRange{value}, noAttributes,
+                                        /*properties=*/nullptr, BlockRange{},
+                                        /*numRegions=*/0);
+    rewriter.insert(cast);
+    return cast->getResult(0);
+  };
   SmallVector<Value, 8> args;
   args.reserve(n);
   for (intptr_t i = 0; i < n; ++i) {
     Value value = op->getOperand(i);
     Type type = unwrap(params[i]);
     if (value.getType() != type)
-      value = pld::pl::CastOp::create(rewriter, loc, type, value);
+      value = castTo(type, value);
     args.push_back(value);
   }
   auto call = func::CallOp::create(rewriter, loc,
@@ -169,7 +183,7 @@ MlirOperation pldRewriteCollectiveAsCall(MlirPatternRewriter rewriterRaw,
   Value value = call.getResult(0);
   Type back = op->getResult(0).getType();
   if (value.getType() != back)
-    value = pld::pl::CastOp::create(rewriter, loc, back, value);
+    value = castTo(back, value);
   rewriter.replaceOp(op, value);
   return wrap(call.getOperation());
 }

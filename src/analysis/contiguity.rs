@@ -70,7 +70,9 @@ pub struct ContiguityTrace<'c, 'a> {
     /// `func.func` symbols of the module, for call/submit results.
     functions: Rc<crate::ir::walk::FunctionMap<'c, 'a>>,
     /// Final verdict per visited value (`None`: contiguous).
-    done: PtrMap<Option<Culprit<'c>>>,
+    /// (Shared culprits keep an entry at two words: the map is as large as
+    /// the traced IR, #23.)
+    done: PtrMap<Option<Rc<Culprit<'c>>>>,
     /// Values stepped through so far (each traced once: the statistic
     /// `contiguity-steps-traced`).
     steps: u64,
@@ -80,7 +82,7 @@ struct Frame<'c, 'a> {
     value: Value<'c, 'a>,
     sources: Vec<Value<'c, 'a>>,
     next: usize,
-    bad: Option<Culprit<'c>>,
+    bad: Option<Rc<Culprit<'c>>>,
 }
 
 impl<'c, 'a> ContiguityTrace<'c, 'a> {
@@ -119,11 +121,11 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
     pub fn check(&mut self, value: Value<'c, 'a>) -> Result<(), Culprit<'c>> {
         match self.verdict(value) {
             None => Ok(()),
-            Some(c) => Err(c),
+            Some(c) => Err(Rc::unwrap_or_clone(c)),
         }
     }
 
-    fn verdict(&mut self, root: Value<'c, 'a>) -> Option<Culprit<'c>> {
+    fn verdict(&mut self, root: Value<'c, 'a>) -> Option<Rc<Culprit<'c>>> {
         if let Some(v) = self.done.get(&value_id(root)) {
             return v.clone();
         }
@@ -132,10 +134,10 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
         // The common case, without the component machinery: a root, a
         // refused step, or a step to values already decided.
         let decided = match &first {
-            Err(culprit) => Some(Some(culprit.clone())),
+            Err(culprit) => Some(Some(Rc::new(culprit.clone()))),
             Ok(sources) => sources
                 .iter()
-                .try_fold(None, |bad: Option<Culprit<'c>>, s| {
+                .try_fold(None, |bad: Option<Rc<Culprit<'c>>>, s| {
                     let verdict = self.done.get(&value_id(*s))?;
                     Some(bad.or_else(|| verdict.clone()))
                 }),
@@ -498,7 +500,7 @@ impl Tarjan {
         self.stack.push(k);
         let (sources, bad) = match sources {
             Ok(s) => (s, None),
-            Err(c) => (Vec::new(), Some(c)),
+            Err(c) => (Vec::new(), Some(Rc::new(c))),
         };
         Frame {
             value,

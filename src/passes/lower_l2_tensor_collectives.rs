@@ -194,7 +194,7 @@ fn run(
     // A symbol of a variant's name that is not exactly its kernel is a clash.
     let context_ref = module.context();
     let context = crate::ir::context_borrow::borrow(&context_ref);
-    let variants: BTreeSet<Variant> = plans.values().map(|p| p.variant).collect();
+
     let mut existing: BTreeSet<Variant> = BTreeSet::new();
     // Each variant's kernel, located at the first collective that needs it.
     let mut built: HashMap<Variant, melior::ir::Operation> = HashMap::new();
@@ -210,6 +210,7 @@ fn run(
             first.push((variant, op.location()));
         }
     }
+    let variants: BTreeSet<Variant> = first.iter().map(|(v, _)| *v).collect();
     for (variant, loc) in first {
         built.insert(variant, variant.build_kernel(context, loc));
     }
