@@ -57,22 +57,13 @@ pub fn arg_attr_lists<'c>(
     func: &OperationRef<'c, '_>,
     count: usize,
 ) -> Vec<Vec<(Identifier<'c>, Attribute<'c>)>> {
-    let all = func
-        .attribute("arg_attrs")
-        .ok()
-        .and_then(|a| ArrayAttribute::try_from(a).ok());
-    (0..count)
-        .map(|i| {
-            let Some(dict) = all
-                .as_ref()
-                .and_then(|a| a.element(i).ok())
-                .and_then(|d| DictionaryAttribute::try_from(d).ok())
-            else {
-                return Vec::new();
-            };
-            (0..dict.len())
+    arg_attr_dicts(func, count)
+        .into_iter()
+        .map(|d| match DictionaryAttribute::try_from(d) {
+            Ok(dict) => (0..dict.len())
                 .filter_map(|j| dict.element(j).ok())
-                .collect()
+                .collect(),
+            Err(_) => Vec::new(),
         })
         .collect()
 }
