@@ -8,6 +8,7 @@
 //! - `host`: one HOST orchestrator → `host/<fn>.cpp`;
 //! - `kernel_config`: a sub-build's `kernel_config.py`;
 //! - `loops`: the `scf.for` header both rails emit (step guard, no overflow);
+//! - `scalars`: the integer scalar model both rails emit (`pld_runtime/scalar.h`);
 //! - [`write`]: the tree on disk, all or nothing.
 //!
 //! Every error is a located MLIR diagnostic; nothing is written unless the
@@ -21,6 +22,7 @@ pub(crate) mod loops;
 /// What a CHIP orchestration body may hold (`crate::ir::orch_ops`, shared
 /// with `--legalize-spmd-launches`).
 pub use crate::ir::orch_ops;
+pub(crate) mod scalars;
 pub(crate) mod template;
 pub(crate) mod tree_plan;
 pub(crate) mod tree_writer;
