@@ -19,6 +19,9 @@ pub(crate) mod cpp_names;
 pub(crate) mod host;
 pub(crate) mod kernel_config;
 pub(crate) mod loops;
+/// What a HOST orchestrator body may hold (`crate::ir::host_ops`, shared
+/// with `--legalize-spmd-launches`).
+pub use crate::ir::host_ops;
 /// What a CHIP orchestration body may hold (`crate::ir::orch_ops`, shared
 /// with `--legalize-spmd-launches`).
 pub use crate::ir::orch_ops;

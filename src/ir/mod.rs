@@ -29,7 +29,7 @@ pub(crate) mod context_borrow;
 pub(crate) mod direction;
 pub(crate) mod func_kind;
 pub(crate) mod handle_maps;
-pub(crate) mod host_ops;
+pub mod host_ops;
 pub mod launch_width;
 pub(crate) mod mutation;
 pub(crate) mod op_kind;

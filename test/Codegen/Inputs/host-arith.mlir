@@ -45,6 +45,11 @@ func.func @host_main(%a: i64, %b: i32, %c: i8, %d: i64, %report: i1)
   %shrs8 = arith.shrsi %negc, %three8 : i8
   %maxu8 = arith.maxui %c, %negc : i8
   %minu8 = arith.minui %c, %negc : i8
+  %maxs8 = arith.maxsi %c, %negc : i8
+  %mins8 = arith.minsi %c, %negc : i8
+  %and8 = arith.andi %negc, %three8 : i8
+  %or8 = arith.ori %c, %three8 : i8
+  %exts = arith.extsi %negc : i8 to i64
   // index casts: signed and unsigned widening, narrowing truncates.
   %ix = arith.index_cast %s : i32 to index
   %ixu = arith.index_castui %s : i32 to index
@@ -57,9 +62,9 @@ func.func @host_main(%a: i64, %b: i32, %c: i8, %d: i64, %report: i1)
   %true = arith.constant true
   %quiet = arith.xori %report, %true : i1
   pld.host.require %quiet else error 9, "values"
-      seen(%e, %z, %s, %sum8, %mul8, %slt, %sel, %divu8, %remu8, %shl8, %shru8, %shrs8, %maxu8, %minu8, %ix, %ixu, %nar, %q, %r
-           : i64, i64, i32, i8, i8, i1, i8, i8, i8, i8, i8, i8, i8, i8, index, index, i8, i64, i64)
-      {value_names = ["e", "z", "s", "sum8", "mul8", "slt", "sel", "divu8", "remu8", "shl8", "shru8", "shrs8", "maxu8", "minu8", "ix", "ixu", "nar", "q", "r"]}
+      seen(%e, %z, %s, %sum8, %mul8, %slt, %sel, %divu8, %remu8, %shl8, %shru8, %shrs8, %maxu8, %minu8, %maxs8, %mins8, %and8, %or8, %exts, %ix, %ixu, %nar, %q, %r
+           : i64, i64, i32, i8, i8, i1, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, i64, index, index, i8, i64, i64)
+      {value_names = ["e", "z", "s", "sum8", "mul8", "slt", "sel", "divu8", "remu8", "shl8", "shru8", "shrs8", "maxu8", "minu8", "maxs8", "mins8", "and8", "or8", "exts", "ix", "ixu", "nar", "q", "r"]}
   pld.host.dispatch @nop() on %c0 : (), index
   return
 }
