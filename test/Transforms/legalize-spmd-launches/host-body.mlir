@@ -9,8 +9,8 @@
 // Every integer arith op of the CHIP list (shifts and unsigned min/max
 // included), a loop without carried values, windows, a require, a dispatch.
 // CHECK-LABEL: func.func @legal
-// CHECK: arith.shli
 // CHECK: arith.maxui
+// CHECK: arith.shli
 // CHECK: scf.for
 // CHECK: pld.host.dispatch @chip
 func.func @chip(%w: !pld.dtensor<4x4xf32>, %n: i32) attributes {pl.func_kind = "orchestration"} {
