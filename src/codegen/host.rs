@@ -5,21 +5,23 @@
 //! device's stream; devices run concurrently).
 
 use super::{
-    chip::{loc_name, loc_text, task_comment, value_id},
+    chip::{fail_message, loc_name, task_comment, value_id},
     cpp_names::{Locals, c_identifier, quoted},
+    scalars,
     tree_plan::{Planner, string_attr},
 };
 use crate::{
     ir::attributes::int_attr,
     ir::calls::{call_arg_count, callee_name},
     ir::func_kind::{is_chip_orchestration, symbol_name},
+    ir::host_ops::{HostOp, param_problem, window_type_problem},
     ir::op_kind::op_name,
+    ir::orch_ops::{OrchOp, scalar_bits},
     ir::signature::{entry_block, param_types},
     ir::tensor_type::TensorLike,
-    ir::types::is_comm_ctx,
 };
 use melior::ir::{
-    BlockLike, BlockRef, RegionLike, Type, ValueLike,
+    BlockLike, BlockRef, RegionLike, ValueLike,
     operation::{OperationLike, OperationRef},
 };
 use std::{
@@ -29,8 +31,9 @@ use std::{
 
 #[derive(Clone)]
 enum HostValue {
-    /// An integer/index (`int64_t`) or i1 (`bool`) scalar variable.
-    Scalar(String),
+    /// An integer scalar (`i1`..`i64`, `index`): an `int64_t` expression
+    /// holding a value of this many bits, sign-extended (`super::scalars`).
+    Scalar(String, u32),
     HostTensor(String),
     /// A `pld.host::WindowView` variable.
     Window(String),
@@ -50,20 +53,12 @@ struct Emitter<'p, 'c, 'a> {
     out: String,
 }
 
-fn is_bool(ty: Type) -> bool {
-    ty.to_string() == "i1"
-}
-
-fn is_scalar(ty: Type) -> bool {
-    let t = ty.to_string();
-    t == "index" || (t.starts_with('i') && t[1..].parse::<u32>().is_ok())
-}
-
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
-    fn scalar(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<String> {
+    /// Operand `i` as an integer scalar: its expression and bit width.
+    fn int(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<(String, u32)> {
         let v = op.operand(i).ok()?;
         match self.vals.get(&value_id(v)) {
-            Some(HostValue::Scalar(s)) => Some(s.clone()),
+            Some(HostValue::Scalar(s, bits)) => Some((s.clone(), *bits)),
             _ => {
                 self.p.error(
                     &op,
@@ -74,11 +69,16 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         }
     }
 
+    fn scalar(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<String> {
+        self.int(op, i).map(|(s, _)| s)
+    }
+
+    /// `const int64_t v = expr;` bound to result #0 (`bits` wide).
     fn define(
         &mut self,
         op: &OperationRef<'c, 'a>,
         wanted: &str,
-        ty: &str,
+        bits: u32,
         expr: String,
         indent: &str,
     ) {
@@ -86,9 +86,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let var = self.locals.fresh(wanted);
         let _ = writeln!(
             self.out,
-            "{indent}[[maybe_unused]] const {ty} {var} = {expr};"
+            "{indent}[[maybe_unused]] const int64_t {var} = {expr};"
         );
-        self.vals.insert(value_id(r), HostValue::Scalar(var));
+        self.vals.insert(value_id(r), HostValue::Scalar(var, bits));
     }
 
     fn block(&mut self, block: &BlockRef<'c, 'a>, depth: usize) {
@@ -100,135 +100,118 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         }
     }
 
-    fn op(&mut self, op: &OperationRef<'c, 'a>, indent: &str, depth: usize) {
-        let kind = op_name(op);
-        let result_ty = op.result(0).ok().map(|r| r.r#type());
-        let scalar_ty = if result_ty.is_some_and(is_bool) {
-            "bool"
-        } else {
-            "int64_t"
-        };
-        let bin = |sym: &str| -> Option<(String, &'static str)> { Some((sym.to_string(), "")) };
-        let binop = match kind.as_str() {
-            "arith.addi" => bin("+"),
-            "arith.subi" => bin("-"),
-            "arith.muli" => bin("*"),
-            "arith.divsi" => bin("/"),
-            "arith.remsi" => bin("%"),
-            "arith.andi" => bin("&"),
-            "arith.ori" => bin("|"),
-            "arith.xori" => bin("^"),
-            "arith.divui" => Some(("/".to_string(), "u")),
-            "arith.remui" => Some(("%".to_string(), "u")),
-            _ => None,
-        };
-        if let Some((sym, unsigned)) = binop {
-            let (Some(a), Some(b)) = (self.scalar(op, 0), self.scalar(op, 1)) else {
-                return;
-            };
-            let expr = if unsigned == "u" {
-                format!(
-                    "static_cast<int64_t>(static_cast<uint64_t>({a}) {sym} static_cast<uint64_t>({b}))"
-                )
-            } else if scalar_ty == "bool" {
-                format!("(({a}) {sym} ({b})) != 0")
-            } else {
-                format!("{a} {sym} {b}")
-            };
-            self.define(op, "v", scalar_ty, expr, indent);
-            return;
+    /// The bit width of result #0, an integer scalar (else a located error).
+    fn result_bits(&mut self, op: &OperationRef<'c, 'a>) -> Option<u32> {
+        let ty = op.result(0).ok()?.r#type();
+        let bits = scalar_bits(ty);
+        if bits.is_none() {
+            self.p.error(
+                &op,
+                &format!("result #0 must be an integer scalar in a HOST orchestrator, got '{ty}'"),
+            );
         }
-        match kind.as_str() {
-            "arith.constant" => {
-                let Some(ty) = result_ty.filter(|t| is_scalar(*t)) else {
-                    self.p.error(
-                        &op,
-                        "result #0 must be an integer or index constant in a HOST orchestrator",
-                    );
+        bits
+    }
+
+    /// One integer scalar op, from the model both rails share.
+    fn scalar_op(&mut self, op: &OperationRef<'c, 'a>, kind: OrchOp, indent: &str) {
+        match kind {
+            OrchOp::Constant => {
+                let Some(bits) = self.result_bits(op) else {
                     return;
                 };
-                let Some(value) = crate::ir::attributes::int_attr(op, "value") else {
+                let Some(value) = int_attr(op, "value") else {
                     self.p
                         .error(&op, "attribute 'value' must be an integer attribute");
                     return;
                 };
-                let (wanted, expr) = if is_bool(ty) {
-                    (
-                        "c".to_string(),
-                        if value != 0 {
-                            "true".to_string()
-                        } else {
-                            "false".to_string()
-                        },
-                    )
-                } else if value == i64::MIN {
-                    (
-                        format!("c{}", value.unsigned_abs()),
-                        "INT64_MIN".to_string(),
-                    )
-                } else {
-                    (
-                        format!("c{}", value.to_string().replace('-', "m")),
-                        format!("INT64_C({value})"),
-                    )
-                };
-                self.define(op, &wanted, scalar_ty, expr, indent);
+                // A constant is a literal at its uses, never a local.
+                if let Ok(r) = op.result(0) {
+                    self.vals.insert(
+                        value_id(r),
+                        HostValue::Scalar(scalars::literal(value, bits), bits),
+                    );
+                }
             }
-            "arith.cmpi" => {
-                let (Some(a), Some(b)) = (self.scalar(op, 0), self.scalar(op, 1)) else {
-                    return;
-                };
-                let pred = int_attr(op, "predicate").unwrap_or(-1);
-                let (sym, unsigned) = match super::orch_ops::cmpi_operator(pred) {
-                    Some(found) => found,
-                    None => {
-                        self.p.error(
-                            &op,
-                            "attribute 'predicate' must be a known arith.cmpi predicate",
-                        );
-                        return;
-                    }
-                };
-                let expr = if unsigned {
-                    format!("static_cast<uint64_t>({a}) {sym} static_cast<uint64_t>({b})")
-                } else {
-                    format!("{a} {sym} {b}")
-                };
-                self.define(op, "cond", "bool", expr, indent);
-            }
-            "arith.select" => {
-                let (Some(c), Some(a), Some(b)) =
-                    (self.scalar(op, 0), self.scalar(op, 1), self.scalar(op, 2))
+            OrchOp::Binary(b) => {
+                let (Some((x, _)), Some((y, _)), Some(bits)) =
+                    (self.int(op, 0), self.int(op, 1), self.result_bits(op))
                 else {
                     return;
                 };
-                self.define(op, "v", scalar_ty, format!("{c} ? {a} : {b}"), indent);
+                let fail = format!(
+                    "return host->fail(SIMPLER_ERROR_INVALID_ARGS, {})",
+                    fail_message(op, scalars::DIVISION_BY_ZERO)
+                );
+                if let Some(check) = scalars::zero_divisor_check(b, &y, &fail) {
+                    let _ = writeln!(self.out, "{indent}{check}");
+                }
+                self.define(op, "v", bits, scalars::binary(b, &x, &y, bits), indent);
             }
-            "arith.maxsi" | "arith.minsi" => {
-                let (Some(a), Some(b)) = (self.scalar(op, 0), self.scalar(op, 1)) else {
+            OrchOp::Cmp => {
+                let (Some((x, bits)), Some((y, _))) = (self.int(op, 0), self.int(op, 1)) else {
                     return;
                 };
-                let sym = if kind == "arith.maxsi" { ">" } else { "<" };
-                self.define(
-                    op,
-                    "v",
-                    scalar_ty,
-                    format!("{a} {sym} {b} ? {a} : {b}"),
-                    indent,
-                );
-            }
-            "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui"
-            | "arith.trunci" => {
-                let Some(a) = self.scalar(op, 0) else { return };
-                let expr = if scalar_ty == "bool" {
-                    format!("(({a}) & 1) != 0")
-                } else {
-                    format!("static_cast<int64_t>({a})")
+                let pred = int_attr(op, "predicate").unwrap_or(-1);
+                let Some(expr) = scalars::cmpi(pred, &x, &y, bits) else {
+                    self.p.error(
+                        &op,
+                        &format!(
+                            "attribute 'predicate' must be a known arith.cmpi predicate, got {pred}"
+                        ),
+                    );
+                    return;
                 };
-                self.define(op, "v", scalar_ty, expr, indent);
+                self.define(op, "cond", 1, expr, indent);
             }
-            "scf.for" => self.for_loop(op, indent, depth),
-            "scf.yield" => {
+            OrchOp::Select => {
+                let (Some(c), Some(a), Some(b), Some(bits)) = (
+                    self.scalar(op, 0),
+                    self.scalar(op, 1),
+                    self.scalar(op, 2),
+                    self.result_bits(op),
+                ) else {
+                    return;
+                };
+                self.define(op, "v", bits, scalars::select(&c, &a, &b), indent);
+            }
+            OrchOp::ExtS
+            | OrchOp::ExtU
+            | OrchOp::Trunc
+            | OrchOp::IndexCast
+            | OrchOp::IndexCastUi => {
+                let (Some((x, from)), Some(to)) = (self.int(op, 0), self.result_bits(op)) else {
+                    return;
+                };
+                self.define(op, "v", to, scalars::int_cast(kind, &x, from, to), indent);
+            }
+            // Not scalar ops (HostOp::Scalar holds only those).
+            _ => self.unsupported(op),
+        }
+    }
+
+    fn unsupported(&mut self, op: &OperationRef<'c, 'a>) {
+        self.p.error(
+            &op,
+            &format!(
+                "in HOST orchestrator @{} is not supported by the host codegen",
+                self.name
+            ),
+        );
+    }
+
+    fn op(&mut self, op: &OperationRef<'c, 'a>, indent: &str, depth: usize) {
+        let Some(kind) = HostOp::from_name(&op_name(op)) else {
+            if crate::ir::orch_ops::is_deferred(op) {
+                return; // reported by the plan ("was never lowered")
+            }
+            self.unsupported(op);
+            return;
+        };
+        match kind {
+            HostOp::Scalar(scalar) => self.scalar_op(op, scalar, indent),
+            HostOp::For => self.for_loop(op, indent, depth),
+            HostOp::Yield => {
                 if op.operand_count() != 0 {
                     self.p.error(
                         &op,
@@ -236,10 +219,10 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     );
                 }
             }
-            "func.return" => {
+            HostOp::Return => {
                 let _ = writeln!(self.out, "{indent}return host->status();");
             }
-            "pl.cast" => {
+            HostOp::Cast => {
                 let Ok(src) = op.operand(0) else { return };
                 let Some(v) = self.vals.get(&value_id(src)).cloned() else {
                     self.p
@@ -250,7 +233,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     self.vals.insert(value_id(r), v);
                 }
             }
-            "pld.window_buffer" => {
+            HostOp::WindowBuffer => {
                 let Some(bytes) = int_attr(op, "bytes") else {
                     self.p
                         .error(&op, "attribute 'bytes' must be a static byte count");
@@ -266,8 +249,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     self.vals.insert(value_id(r), HostValue::Buffer(var));
                 }
             }
-            "pld.window" => self.window(op, indent),
-            "pld.comm_domain" => {
+            HostOp::Window => self.window(op, indent),
+            HostOp::CommDomain => {
                 let Some(ranks) = int_attr(op, "ranks") else {
                     return;
                 };
@@ -281,7 +264,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     self.vals.insert(value_id(r), HostValue::Domain(var));
                 }
             }
-            "pld.host.device_ctx" => {
+            HostOp::DeviceCtx => {
                 let Some(dev) = self.scalar(op, 0) else {
                     return;
                 };
@@ -307,7 +290,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     self.vals.insert(value_id(r), HostValue::Ctx(var));
                 }
             }
-            "pld.host.require" => {
+            HostOp::Require => {
                 let Some(c) = self.scalar(op, 0) else { return };
                 let code = int_attr(op, "error_code").unwrap_or(5);
                 let message = string_attr(op, "message").unwrap_or_default();
@@ -323,18 +306,11 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     .unwrap_or_else(|| quoted(&message));
                 let _ = writeln!(
                     self.out,
-                    "{indent}if (!({c})) return host->fail({code}, {text});"
+                    "{indent}if ({}) return host->fail({code}, {text});",
+                    scalars::is_false(&c)
                 );
             }
-            "pld.host.dispatch" => self.dispatch(op, indent),
-            "pld.tensor.all_to_all_v" | "pld.tensor.indexed_all_to_all_v" => {} // reported by the plan
-            _ => self.p.error(
-                &op,
-                &format!(
-                    "in HOST orchestrator @{} is not supported by the host codegen",
-                    self.name
-                ),
-            ),
+            HostOp::Dispatch => self.dispatch(op, indent),
         }
     }
 
@@ -346,8 +322,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             );
             return;
         }
-        let (Some(lb), Some(ub), Some(step)) =
-            (self.scalar(op, 0), self.scalar(op, 1), self.scalar(op, 2))
+        let (Some((lb, bits)), Some(ub), Some(step)) =
+            (self.int(op, 0), self.scalar(op, 1), self.scalar(op, 2))
         else {
             return;
         };
@@ -359,16 +335,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             .locals
             .fresh(&loc_name(iv.location()).unwrap_or_else(|| "iv".into()));
         self.vals
-            .insert(value_id(iv), HostValue::Scalar(var.clone()));
+            .insert(value_id(iv), HostValue::Scalar(var.clone(), bits));
         // The CHIP rail's loop semantics (orchestration.md): a step <= 0 fails
         // with 5 at the loop, the increment never overflows.
         let fail = format!(
             "return host->fail(SIMPLER_ERROR_INVALID_ARGS, {})",
-            quoted(&format!(
-                "{} at {}: the step must be positive",
-                op_name(op),
-                loc_text(op.location())
-            ))
+            fail_message(op, "the step must be positive")
         );
         let (lbv, ubv, stv) = (
             self.locals.fresh("lb"),
@@ -388,7 +360,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 ub: &ub,
                 step: &step,
                 iv: &var,
-                unsigned_bits: unsigned.then_some(64),
+                unsigned_bits: unsigned.then_some(bits),
                 fail: &fail,
             },
         );
@@ -409,6 +381,10 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         };
         let Ok(r) = op.result(0) else { return };
         let ty = r.r#type();
+        if let Some(problem) = window_type_problem(ty) {
+            self.p.error(&op, &problem);
+            return;
+        }
         let tensor = TensorLike::of(ty);
         let (Some(shape), Some(elem)) = (
             tensor.as_ref().and_then(|t| t.static_shape()),
@@ -416,13 +392,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 .as_ref()
                 .and_then(|t| crate::ir::orch_ops::element_bytes(t.element)),
         ) else {
-            self.p.error(&op, &format!("result type must have a static shape and a sized element type in the host codegen, got '{ty}'"));
-            return;
+            return; // window_type_problem said none
         };
-        if !tensor.as_ref().is_some_and(|t| t.is_packed_nd()) {
-            self.p.error(&op, &format!("result type must be a packed row-major (nd) view in the host codegen, got '{ty}'"));
-            return;
-        }
         let offset = int_attr(op, "offset").unwrap_or(0);
         let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
         let var = self.locals.fresh("win");
@@ -459,7 +430,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             Some("0".to_string())
         };
         let Some(width) = width else { return };
-        let (mut tensors, mut comms, mut scalars, mut shown) =
+        let (mut tensors, mut comms, mut scalar_args, mut shown) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for i in 0..n {
             let Ok(v) = op.operand(i) else { continue };
@@ -476,9 +447,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     shown.push(c.clone());
                     comms.push(c);
                 }
-                Some(HostValue::Scalar(x)) => {
+                Some(HostValue::Scalar(x, _)) => {
                     shown.push(x.clone());
-                    scalars.push(format!("static_cast<int64_t>({x})"));
+                    scalar_args.push(x);
                 }
                 _ => {
                     self.p.error(&op,
@@ -496,10 +467,10 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             task_comment(op, &callee, &shown)
         );
         // The scalar list only when the callee takes scalars (the five-list form).
-        let scalar_list = if scalars.is_empty() {
+        let scalar_list = if scalar_args.is_empty() {
             String::new()
         } else {
-            format!("{{{}}}, ", scalars.join(", "))
+            format!("{{{}}}, ", scalar_args.join(", "))
         };
         let _ = writeln!(
             self.out,
@@ -543,26 +514,19 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
                 e.vals.insert(value_id(arg), HostValue::HostTensor(var));
                 n_tensors += 1;
             }
-            None if is_scalar(ty) => {
-                let cty = if is_bool(ty) { "bool" } else { "int64_t" };
-                let conv = if is_bool(ty) {
-                    format!("args->scalar({n_scalars}) != 0")
-                } else {
-                    format!("args->scalar({n_scalars})")
-                };
-                let _ = writeln!(decls, "  [[maybe_unused]] const {cty} {var} = {conv};");
-                e.vals.insert(value_id(arg), HostValue::Scalar(var));
+            None if scalar_bits(ty).is_some() => {
+                let bits = scalar_bits(ty).unwrap_or(64);
+                let _ = writeln!(
+                    decls,
+                    "  [[maybe_unused]] const int64_t {var} = {};",
+                    scalars::param(n_scalars, bits)
+                );
+                e.vals.insert(value_id(arg), HostValue::Scalar(var, bits));
                 n_scalars += 1;
             }
             _ => {
-                let what = if is_comm_ctx(ty) {
-                    "a CommContext"
-                } else {
-                    "a value"
-                };
-                e.p.error(&func,
-                    &format!("HOST orchestrator @{name}: parameter #{i} must be a host tensor or an integer, got {what} '{ty}'"),
-                );
+                let problem = param_problem(&name, i, ty).unwrap_or_default();
+                e.p.error(&func, &problem);
             }
         }
     }
@@ -582,7 +546,8 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
     );
     let _ = writeln!(cpp, "// on its device's stream. See docs/codegen.md.");
     let _ = writeln!(cpp, "#include <cstdint>\n");
-    let _ = writeln!(cpp, "#include \"pld_runtime/host_entry.h\"\n");
+    let _ = writeln!(cpp, "#include \"pld_runtime/host_entry.h\"");
+    let _ = writeln!(cpp, "#include \"pld_runtime/scalar.h\"\n");
     for callee in &callees {
         let _ = writeln!(
             cpp,

@@ -64,8 +64,8 @@ pub fn write_header(out: &mut String, indent: &str, l: &ForLoop) {
     );
 }
 
-/// `v` zero-extended from `bits` to `uint64_t` (a plain cast at 64 bits, so
-/// the HOST rail's code needs no scalar header).
+/// `v` zero-extended from `bits` to `uint64_t` (a plain cast at 64 bits;
+/// narrower, `pld_runtime/scalar.h`'s `zext`, which both rails include).
 fn zext(v: &str, bits: u32) -> String {
     if bits >= 64 {
         format!("static_cast<uint64_t>({v})")

@@ -8,6 +8,7 @@
 //! - `host`: one HOST orchestrator → `host/<fn>.cpp`;
 //! - `kernel_config`: a sub-build's `kernel_config.py`;
 //! - `loops`: the `scf.for` header both rails emit (step guard, no overflow);
+//! - `scalars`: the integer scalar model both rails emit (`pld_runtime/scalar.h`);
 //! - [`write`]: the tree on disk, all or nothing.
 //!
 //! Every error is a located MLIR diagnostic; nothing is written unless the
@@ -18,9 +19,13 @@ pub(crate) mod cpp_names;
 pub(crate) mod host;
 pub(crate) mod kernel_config;
 pub(crate) mod loops;
+/// What a HOST orchestrator body may hold (`crate::ir::host_ops`, shared
+/// with `--legalize-spmd-launches`).
+pub use crate::ir::host_ops;
 /// What a CHIP orchestration body may hold (`crate::ir::orch_ops`, shared
 /// with `--legalize-spmd-launches`).
 pub use crate::ir::orch_ops;
+pub(crate) mod scalars;
 pub(crate) mod template;
 pub(crate) mod tree_plan;
 pub(crate) mod tree_writer;

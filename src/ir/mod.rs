@@ -19,6 +19,8 @@
 //! - `direction`: the `pl.direction` vocabulary (in / out / inout).
 //! - [`orch_ops`]: what a CHIP orchestration body may hold (the one list the
 //!   orchestration codegen and `--legalize-spmd-launches` share).
+//! - `host_ops`: what a HOST orchestrator body may hold (the one list the
+//!   HOST codegen and `--legalize-spmd-launches` share).
 
 pub(crate) mod attributes;
 pub(crate) mod builders;
@@ -27,6 +29,7 @@ pub(crate) mod context_borrow;
 pub(crate) mod direction;
 pub(crate) mod func_kind;
 pub(crate) mod handle_maps;
+pub mod host_ops;
 pub mod launch_width;
 pub(crate) mod mutation;
 pub(crate) mod op_kind;

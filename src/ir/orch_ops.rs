@@ -176,6 +176,23 @@ pub fn is_deferred(op: &OperationRef) -> bool {
 }
 
 impl OrchOp {
+    /// An integer scalar op (`arith.constant`, a binary op, `cmpi`, `select`,
+    /// a cast): the ops both orchestration rails emit from one scalar model.
+    pub fn is_scalar(&self) -> bool {
+        matches!(
+            self,
+            OrchOp::Constant
+                | OrchOp::Binary(_)
+                | OrchOp::Cmp
+                | OrchOp::Select
+                | OrchOp::ExtS
+                | OrchOp::ExtU
+                | OrchOp::Trunc
+                | OrchOp::IndexCast
+                | OrchOp::IndexCastUi
+        )
+    }
+
     /// The entry of [`ORCHESTRATION_OPS`] named `name`.
     pub fn from_name(name: &str) -> Option<OrchOp> {
         ORCHESTRATION_OPS

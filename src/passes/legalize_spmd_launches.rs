@@ -27,6 +27,17 @@
 //! AIV kernel, a task result its callee does not return as a parameter, and
 //! a task argument that is an integer scalar.
 //!
+//! Likewise it refuses, at the op's location, everything in a HOST
+//! orchestrator that `pld-translate`'s HOST codegen cannot emit (see
+//! [`crate::ir::host_ops`], the one list both read): an op not in that list
+//! (`scf.if`, `scf.while`, `func.call`, `cf` branches, floating-point
+//! `arith`, ...; the integer `arith` ops are the CHIP list's, from one scalar
+//! model), a parameter that is not a host tensor or an integer scalar, a
+//! non-integer constant or scalar result, an `scf.for` with loop-carried
+//! values, a `pld.window` view that is not a packed static shape of a sized
+//! element type, and a dispatch of a CHIP orchestration function without a
+//! body. Collectives are left to `--lower-host-tensor-collectives`.
+//!
 //! Parameter directions are the explicit `pl.direction`s, else derived (see
 //! `crate::analysis::directions`). A parameter's name is the name of its location
 //! (`%out: !pl.tensor<...> loc("out")`), else `arg<i>`. Only `pl.submit` can
@@ -46,7 +57,7 @@ use crate::{
     diag,
     error::PldError,
     ir::calls::{call_arg_count, callee, callee_name, runtime_alloc_outs},
-    ir::func_kind::{func_kind, is_chip_orchestration, symbol_name},
+    ir::func_kind::{func_kind, is_chip_orchestration, is_host_orchestrator, symbol_name},
     ir::walk::{module_body, module_functions, ops_named},
 };
 use melior::ir::{
@@ -82,6 +93,12 @@ impl ModulePass for LegalizeSpmdLaunches {
                 }
             }
             errors += crate::ir::orch_ops::check_body(func, &functions, &refused);
+        }
+        for func in module_functions(&module)
+            .iter()
+            .filter(|f| is_host_orchestrator(f))
+        {
+            errors += crate::ir::host_ops::check_body(func, &functions);
         }
         if errors > 0 {
             Err(PldError::Diagnosed(errors))

@@ -180,8 +180,8 @@ def LegalizeSpmdLaunches : Pass<"legalize-spmd-launches", "::mlir::ModuleOp"> {
                 "pl.core_num >= 1, pl.sync_start only with pl.core_num > 1, an "
                 "AIV callee, and a caller argument for every out/inout "
                 "parameter not left to the runtime (pl.submit's "
-                "runtime_alloc_outs); refuse what the orchestration codegen "
-                "cannot emit";
+                "runtime_alloc_outs); refuse what the orchestration and HOST "
+                "codegen cannot emit";
   let description = [{
     A launch is a `func.call` or `pl.submit` in a CHIP orchestration body
     whose callee is a kernel (`incore`, `aic`, `aiv`) or that carries a launch
@@ -193,7 +193,11 @@ def LegalizeSpmdLaunches : Pass<"legalize-spmd-launches", "::mlir::ModuleOp"> {
     `runtime_alloc_outs` entry, to the runtime: each must be `out` (explicit
     or derived), and an SPMD launch (`pl.core_num`) leaves none. The pass
     also refuses everything `pld-translate`'s orchestration codegen cannot
-    emit. It changes nothing.
+    emit in a CHIP orchestration body (`src/ir/orch_ops.rs`), and everything
+    its HOST codegen cannot emit in a HOST orchestrator (`src/ir/host_ops.rs`:
+    the integer `arith` ops of the CHIP list, `scf.for` without loop-carried
+    values, windows, domains, contexts, requires and dispatches). It changes
+    nothing.
 
     Example (refused):
 

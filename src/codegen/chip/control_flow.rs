@@ -157,7 +157,11 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         if let Some(forwarded) = self.terminator_vals(&before, 1) {
             self.assign_all(&results, &forwarded, depth + 1);
         }
-        let _ = writeln!(self.body, "{i}  if ({cond} == 0) break;");
+        let _ = writeln!(
+            self.body,
+            "{i}  if ({}) break;",
+            crate::codegen::scalars::is_false(&cond)
+        );
         for (n, var) in results.iter().enumerate() {
             if let Ok(a) = after.argument(n) {
                 self.bind(a.into(), var.clone());
@@ -183,7 +187,11 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             };
             results.push(var);
         }
-        let _ = writeln!(self.body, "{i}if ({cond} != 0) {{");
+        let _ = writeln!(
+            self.body,
+            "{i}if ({}) {{",
+            crate::codegen::scalars::is_true(&cond)
+        );
         if let Some(then) = Self::region_block(op, 0) {
             self.block(&then, depth + 1);
             if let Some(y) = self.terminator_vals(&then, 0) {

@@ -72,6 +72,16 @@ pub(crate) fn loc_text(loc: Location) -> String {
     crate::diag::location_text(loc)
 }
 
+/// The quoted runtime message `"<op> at <loc>: <what>"` of a check that
+/// fails at `op` (both rails word their runtime failures so).
+pub(crate) fn fail_message(op: &OperationRef, what: &str) -> String {
+    quoted(&format!(
+        "{} at {}: {what}",
+        op_name(op),
+        loc_text(op.location())
+    ))
+}
+
 /// What an SSA value is in the generated code.
 #[derive(Clone, Debug)]
 enum CppValue {
@@ -215,7 +225,8 @@ pub fn emit<'c, 'a>(
         } else if let Some(bits) = scalar_bits(ty) {
             let var = e.locals.fresh(&base);
             let decl = format!(
-                "  const int64_t {var} = pld::rt::sext(args->scalar({n_scalars}), {bits});\n"
+                "  const int64_t {var} = {};\n",
+                crate::codegen::scalars::param(n_scalars, bits)
             );
             n_scalars += 1;
             (CppValue::Int(var, bits), decl)
@@ -441,11 +452,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
 
     /// `return orch->fail(rc, "<op> at <loc>: <what>")` for a failing runtime call.
     fn fail_msg(op: &OperationRef, what: &str) -> String {
-        quoted(&format!(
-            "{} at {}: {what}",
-            op_name(op),
-            loc_text(op.location())
-        ))
+        fail_message(op, what)
     }
 
     /// The runtime arrays hold one entry per dimension of the declared rank: a
@@ -533,7 +540,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 };
                 let _ = writeln!(
                     self.body,
-                    "{i}if ({cond} == 0) return orch->fail({code}, {text});"
+                    "{i}if ({}) return orch->fail({code}, {text});",
+                    crate::codegen::scalars::is_false(&cond)
                 );
             }
             OrchOp::Cast => {
@@ -553,7 +561,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 else {
                     return;
                 };
-                let init = format!("{c} != 0 ? {} : {}", a.expr(), b.expr());
+                let init = crate::codegen::scalars::select(&c, a.expr(), b.expr());
                 if let (CppValue::Int(..), CppValue::Int(..))
                 | (CppValue::Tensor(_), CppValue::Tensor(_))
                 | (CppValue::Ctx(_), CppValue::Ctx(_)) = (&a, &b)
@@ -632,28 +640,5 @@ fn maybe_unused(v: Value) -> &'static str {
         "[[maybe_unused]] "
     } else {
         ""
-    }
-}
-
-/// `value` (an integer attribute's) as its `bits`-bit two's complement, sign-extended.
-fn sext(value: i64, bits: u32) -> i64 {
-    if bits >= 64 {
-        return value;
-    }
-    let s = 64 - bits;
-    (value << s) >> s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::sext;
-
-    #[test]
-    fn constants_are_sign_extended_from_their_width() {
-        assert_eq!(sext(1, 1), -1);
-        assert_eq!(sext(255, 8), -1);
-        assert_eq!(sext(127, 8), 127);
-        assert_eq!(sext(-5, 64), -5);
-        assert_eq!(sext(0x8000_0000, 32), i32::MIN as i64);
     }
 }

@@ -1,5 +1,6 @@
 //! The integer scalar code of a CHIP orchestration body: constants (kept
-//! sign-extended from their width), `arith` binary ops, comparisons, casts.
+//! sign-extended from their width), `arith` binary ops, comparisons, casts,
+//! as the model both rails share (`crate::codegen::scalars`) writes them.
 
 use super::*;
 
@@ -53,12 +54,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             return;
         };
         // A constant is a literal at its uses, never a local.
-        let v = sext(value, bits);
-        let lit = if v == i64::MIN {
-            "(-9223372036854775807 - 1)".to_string()
-        } else {
-            v.to_string()
-        };
+        let lit = crate::codegen::scalars::literal(value, bits);
         let _ = depth;
         self.bind(r.into(), CppValue::Int(lit, bits));
     }
@@ -71,39 +67,14 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let Some(bits) = scalar_bits(r.r#type()) else {
             return;
         };
-        let i = ind(depth);
-        let f = match b {
-            BinOp::Add => "add",
-            BinOp::Sub => "sub",
-            BinOp::Mul => "mul",
-            BinOp::DivS => "divs",
-            BinOp::DivU => "divu",
-            BinOp::RemS => "rems",
-            BinOp::RemU => "remu",
-            BinOp::MinS => "mins",
-            BinOp::MaxS => "maxs",
-            BinOp::MinU => "minu",
-            BinOp::MaxU => "maxu",
-            BinOp::And => "band",
-            BinOp::Or => "bor",
-            BinOp::Xor => "bxor",
-            BinOp::Shl => "shl",
-            BinOp::ShrS => "shrs",
-            BinOp::ShrU => "shru",
-        };
-        // A literal non-zero divisor needs no check.
-        let literal_nonzero = y.parse::<i64>().is_ok_and(|d| d != 0);
-        if matches!(b, BinOp::DivS | BinOp::DivU | BinOp::RemS | BinOp::RemU) && !literal_nonzero {
-            let msg = Self::fail_msg(op, "division by zero");
-            let _ = writeln!(
-                self.body,
-                "{i}if ({y} == 0) return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {msg});"
-            );
+        let fail = format!(
+            "return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {})",
+            Self::fail_msg(op, crate::codegen::scalars::DIVISION_BY_ZERO)
+        );
+        if let Some(check) = crate::codegen::scalars::zero_divisor_check(b, &y, &fail) {
+            let _ = writeln!(self.body, "{}{check}", ind(depth));
         }
-        let init = match b {
-            BinOp::MinS | BinOp::MaxS => format!("pld::rt::{f}({x}, {y})"),
-            _ => format!("pld::rt::{f}({x}, {y}, {bits})"),
-        };
+        let init = crate::codegen::scalars::binary(b, &x, &y, bits);
         self.declare_const(op, r.into(), "v", &init, depth);
     }
 
@@ -117,19 +88,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             self.p.error(&op, "attribute 'predicate' must be present");
             return;
         };
-        let Some((sym, unsigned)) = crate::codegen::orch_ops::cmpi_operator(pred) else {
+        let Some(init) = crate::codegen::scalars::cmpi(pred, &x, &y, bits) else {
             self.p.error(
                 &op,
                 &format!("attribute 'predicate' must be a known arith.cmpi predicate, got {pred}"),
             );
             return;
-        };
-        let init = if unsigned {
-            format!(
-                "pld::rt::from_bool(pld::rt::zext({x}, {bits}) {sym} pld::rt::zext({y}, {bits}))"
-            )
-        } else {
-            format!("pld::rt::from_bool({x} {sym} {y})")
         };
         self.declare_const(op, r.into(), "cond", &init, depth);
     }
@@ -141,15 +105,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let Some(to) = scalar_bits(r.r#type()) else {
             return;
         };
-        let init = match kind {
-            // Sign extension keeps the int64_t as it is (it is sign-extended from `from` bits,
-            // hence from any wider width); a narrowing index_cast truncates.
-            OrchOp::ExtS | OrchOp::IndexCast if to >= from => x,
-            OrchOp::ExtU | OrchOp::IndexCastUi if to >= from => {
-                format!("pld::rt::sext(pld::rt::zext({x}, {from}), {to})")
-            }
-            _ => format!("pld::rt::sext(static_cast<uint64_t>({x}), {to})"),
-        };
+        let init = crate::codegen::scalars::int_cast(kind, &x, from, to);
         self.declare_const(op, r.into(), "v", &init, depth);
     }
 }
