@@ -13,7 +13,7 @@ use crate::{
     ir::tensor_type::TensorLike,
 };
 use melior::ir::{
-    BlockLike, RegionLike, ValueLike,
+    ValueLike,
     operation::{OperationLike, OperationRef},
 };
 
@@ -129,35 +129,7 @@ pub fn check_body<'c, 'a>(
             report(func, problem);
         }
     }
-    let Ok(region) = func.region(0) else {
-        return errors;
-    };
-    let mut stack = Vec::new();
-    let mut b = region.first_block();
-    while let Some(block) = b {
-        b = block.next_in_region();
-        stack.push(block);
-    }
-    stack.reverse();
-    while let Some(block) = stack.pop() {
-        let mut next = block.first_operation();
-        while let Some(op) = next {
-            next = op.next_in_block();
-            match check_op(&op, functions) {
-                Err(msg) => report(&op, msg),
-                Ok(()) => {
-                    for r in 0..op.region_count() {
-                        let Ok(region) = op.region(r) else { continue };
-                        let mut b = region.first_block();
-                        while let Some(block) = b {
-                            b = block.next_in_region();
-                            stack.push(block);
-                        }
-                    }
-                }
-            }
-        }
-    }
+    crate::ir::walk::check_body_ops(func, |_| false, |op| check_op(op, functions), &mut report);
     errors
 }
 

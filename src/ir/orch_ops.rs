@@ -309,40 +309,12 @@ pub fn check_body<'c, 'a>(
             );
         }
     }
-    let Ok(region) = func.region(0) else {
-        return errors;
-    };
-    // Every block is walked: a body of several blocks has a `cf` branch,
-    // refused below at its own location (orchestration.md).
-    let mut blocks = Vec::new();
-    let mut b = region.first_block();
-    while let Some(block) = b {
-        b = block.next_in_region();
-        blocks.push(block);
-    }
-    let mut stack: Vec<_> = blocks.into_iter().rev().collect();
-    while let Some(block) = stack.pop() {
-        let mut next = block.first_operation();
-        while let Some(op) = next {
-            next = op.next_in_block();
-            if skip.contains(&crate::ir::op_kind::op_id(&op)) {
-                continue;
-            }
-            match check_op(&op, functions) {
-                Err(msg) => report(&op, msg),
-                Ok(()) => {
-                    for r in 0..op.region_count() {
-                        let Ok(region) = op.region(r) else { continue };
-                        let mut b = region.first_block();
-                        while let Some(block) = b {
-                            b = block.next_in_region();
-                            stack.push(block);
-                        }
-                    }
-                }
-            }
-        }
-    }
+    crate::ir::walk::check_body_ops(
+        func,
+        |op| skip.contains(&crate::ir::op_kind::op_id(op)),
+        |op| check_op(op, functions),
+        &mut report,
+    );
     errors
 }
 

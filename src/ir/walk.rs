@@ -126,3 +126,48 @@ pub fn enclosing_function<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Operation
     }
     None
 }
+
+/// Checks every op of `func`'s body in program order, block by block (every
+/// block: a body of several blocks has a `cf` branch the checker refuses at
+/// its own location), descending into an op's regions only when `check`
+/// accepts the op; `check` returns the message of a refused op, handed to
+/// `report` (one per op). Ops `skip` says were already handled are passed over.
+pub fn check_body_ops<'c, 'a>(
+    func: &OperationRef<'c, 'a>,
+    skip: impl Fn(&OperationRef<'c, 'a>) -> bool,
+    mut check: impl FnMut(&OperationRef<'c, 'a>) -> Result<(), String>,
+    mut report: impl FnMut(&OperationRef<'c, 'a>, String),
+) {
+    let Ok(region) = func.region(0) else {
+        return;
+    };
+    let mut stack = Vec::new();
+    let mut b = region.first_block();
+    while let Some(block) = b {
+        b = block.next_in_region();
+        stack.push(block);
+    }
+    stack.reverse();
+    while let Some(block) = stack.pop() {
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if skip(&op) {
+                continue;
+            }
+            match check(&op) {
+                Err(msg) => report(&op, msg),
+                Ok(()) => {
+                    for r in 0..op.region_count() {
+                        let Ok(region) = op.region(r) else { continue };
+                        let mut b = region.first_block();
+                        while let Some(block) = b {
+                            b = block.next_in_region();
+                            stack.push(block);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
