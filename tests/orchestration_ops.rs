@@ -97,31 +97,7 @@ fn refused_ops_are_refused_by_legalize_and_by_translate() {
         let module = format!(
             "func.func @chip(%n: index, %f: f32) attributes {{pl.func_kind = \"orchestration\"}} {{\n  {body}\n  return\n}}\n"
         );
-        let (ok, err) = run(
-            PLD_OPT,
-            &["--allow-unregistered-dialect", "--legalize-spmd-launches"],
-            &module,
-        );
-        assert!(
-            !ok && err.contains(&format!(
-                "'{name}' op is not supported in a CHIP orchestration body"
-            )),
-            "legalize on {name}: {err}"
-        );
-        let (ok, err) = run(
-            PLD_TRANSLATE,
-            &[
-                "--allow-unregistered-dialect",
-                "--pld-to-ascend-build",
-                "--output-dir",
-                out_dir.to_str().unwrap(),
-            ],
-            &module,
-        );
-        assert!(
-            !ok && err.contains(&format!("'{name}'")),
-            "pld-translate on {name}: {err}"
-        );
+        refused_by_both(name, &module, "CHIP orchestration body", &out_dir);
     }
 }
 
@@ -196,30 +172,35 @@ fn refused_host_ops_are_refused_by_legalize_and_by_translate() {
         let module = format!(
             "func.func @nop() attributes {{pl.func_kind = \"orchestration\"}} {{\n  return\n}}\nfunc.func @host(%n: index, %b: i1) attributes {{pl.func_kind = \"orchestration\", pl.level = \"host\"}} {{\n  {body}\n  return\n}}\n"
         );
-        let (ok, err) = run(
-            PLD_OPT,
-            &["--allow-unregistered-dialect", "--legalize-spmd-launches"],
-            &module,
-        );
-        assert!(
-            !ok && err.contains(&format!(
-                "'{name}' op is not supported in a HOST orchestrator"
-            )),
-            "legalize on {name}: {err}"
-        );
-        let (ok, err) = run(
-            PLD_TRANSLATE,
-            &[
-                "--allow-unregistered-dialect",
-                "--pld-to-ascend-build",
-                "--output-dir",
-                out_dir.to_str().unwrap(),
-            ],
-            &module,
-        );
-        assert!(
-            !ok && err.contains(&format!("'{name}'")),
-            "pld-translate on {name}: {err}"
-        );
+        refused_by_both(name, &module, "HOST orchestrator", &out_dir);
     }
+}
+
+/// `module` (holding op `name`) is refused by `--legalize-spmd-launches` at
+/// the op ("'<name>' op is not supported in a <body>") and by pld-translate:
+/// no program is accepted by pld-opt and refused later.
+fn refused_by_both(name: &str, module: &str, body: &str, out_dir: &Path) {
+    let (ok, err) = run(
+        PLD_OPT,
+        &["--allow-unregistered-dialect", "--legalize-spmd-launches"],
+        module,
+    );
+    assert!(
+        !ok && err.contains(&format!("'{name}' op is not supported in a {body}")),
+        "legalize on {name}: {err}"
+    );
+    let (ok, err) = run(
+        PLD_TRANSLATE,
+        &[
+            "--allow-unregistered-dialect",
+            "--pld-to-ascend-build",
+            "--output-dir",
+            out_dir.to_str().unwrap(),
+        ],
+        module,
+    );
+    assert!(
+        !ok && err.contains(&format!("'{name}'")),
+        "pld-translate on {name}: {err}"
+    );
 }
