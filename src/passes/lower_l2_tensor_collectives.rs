@@ -194,7 +194,6 @@ fn run(
     // A symbol of a variant's name that is not exactly its kernel is a clash.
     let context_ref = module.context();
     let context = crate::ir::context_borrow::borrow(&context_ref);
-
     let mut existing: BTreeSet<Variant> = BTreeSet::new();
     // Each variant's kernel, located at the first collective that needs it.
     let mut built: HashMap<Variant, melior::ir::Operation> = HashMap::new();
