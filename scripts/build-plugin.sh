@@ -23,7 +23,8 @@ mkdir -p "$out"
 started=$(date +%s.%N)
 
 # 1. The cdylib (pld, melior and the cmake-built libMLIR-C.so, all shared MLIR).
-MLIR_SYS_LINK_SHARED=1 CARGO_TARGET_DIR=$root/target/plugin-build \
+# No Rust debug info: nothing debugs the plugin build, and it links faster.
+MLIR_SYS_LINK_SHARED=1 CARGO_TARGET_DIR=$root/target/plugin-build CARGO_PROFILE_DEV_DEBUG=0 \
   cargo build -p pld-plugin --message-format=json-render-diagnostics > "$out/cargo.json"
 # Where cargo put the plugin, and the pld build script's CMake tree (libMLIR-C.so).
 read -r plugin capi < <(python3 - "$out/cargo.json" <<'PY'

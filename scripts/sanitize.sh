@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The sanitizer job: the C++ side (dialect, bridge) built with ASan + UBSan
-# and linked into the Rust binaries (target/sanitize, its own target dir),
-# then the lit suite and a fixed-seed fuzz slice through those binaries, and
-# the host runtime's kernel tests under ASan + UBSan. Rust code itself stays
+# and linked into the Rust binaries (pld's `sanitize` feature: its own OUT_DIR
+# and pld units, every dependency shared with the normal build), then the lit
+# suite and a fixed-seed fuzz slice through those binaries, and the host
+# runtime's kernel tests under ASan + UBSan. Rust code itself stays
 # uninstrumented (stable Rust has no sanitizers).
 #   bash scripts/sanitize.sh [--fuzz-cases N]     (default 600)
 # Recipe and caveats: docs/sanitizers.md.
@@ -10,13 +11,25 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cases=600
 if [ "${1-}" = "--fuzz-cases" ]; then cases=$2; fi
-export CARGO_TARGET_DIR=$PWD/target/sanitize
-PLD_SANITIZE=address,undefined cargo build --bin pld-opt --bin pld-translate
+out=$PWD/target/sanitize
+wrap=$out/wrapped
+mkdir -p "$wrap"
+# Cargo also copies the instrumented binaries to target/debug/: take them from
+# where cargo reports them, then put the normal ones back there at once.
+cargo build --features pld/sanitize --bin pld-opt --bin pld-translate \
+  --message-format=json-render-diagnostics > "$out/cargo.json"
+python3 - "$out/cargo.json" "$wrap" <<'PY'
+import json, shutil, sys
+for line in open(sys.argv[1]):
+    msg = json.loads(line) if line.startswith("{") else {}
+    if msg.get("reason") == "compiler-artifact" and msg.get("executable") \
+            and msg["target"]["name"] in ("pld-opt", "pld-translate"):
+        shutil.copy2(msg["executable"], f"{sys.argv[2]}/{msg['target']['name']}.asan")
+PY
+cargo build --bin pld-opt --bin pld-translate
 
 # The ASan runtime must come first in the process: preload it for our
 # binaries only (lit also runs FileCheck, python and g++).
-wrap=$CARGO_TARGET_DIR/wrapped
-mkdir -p "$wrap"
 asan=$(gcc -print-file-name=libasan.so)
 for tool in pld-opt pld-translate; do
   cat >"$wrap/$tool" <<SH
@@ -25,13 +38,13 @@ for tool in pld-opt pld-translate; do
 # false use-after-poison in mlir::Dialect::addType. Rust's allocations are
 # not tracked for leaks that matter here (detect_leaks=0).
 LD_PRELOAD=$asan ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=0:abort_on_error=0 \\
-UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 exec $CARGO_TARGET_DIR/debug/$tool "\$@"
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 exec $wrap/$tool.asan "\$@"
 SH
   chmod +x "$wrap/$tool"
 done
 
 # The one LLVM prefix variable (melior's; .cargo/config.toml sets it for cargo).
 llvm_bin=${MLIR_SYS_220_PREFIX:-$(llvm-config-22 --prefix)}/bin
-PLD_BIN_DIR=$wrap PLD_TEST_EXEC_ROOT=$CARGO_TARGET_DIR/lit "$llvm_bin/lit" -sv test --filter-out 'Plugin/'
+PLD_BIN_DIR=$wrap PLD_TEST_EXEC_ROOT=$out/lit "$llvm_bin/lit" -sv test --filter-out 'Plugin/'
 python3 fuzz/fuzz.py --seed 1 --cases "$cases" --bindir "$wrap"
-PLD_RT_BUILD=$CARGO_TARGET_DIR/runtime-tests PLD_RT_SANITIZE=1 bash runtime/tests/run.sh --quick
+PLD_RT_BUILD=$out/runtime-tests PLD_RT_SANITIZE=1 bash runtime/tests/run.sh --quick

@@ -30,8 +30,10 @@ bash scripts/build-plugin.sh
 if cargo fmt --version >/dev/null 2>&1; then
   cargo fmt --check
 fi
-# The from-scratch Rust driver of docs/embedding.md (tests/embed.rs runs it).
-cargo build -p pld-rust-driver
+# Every default member's binaries, among them the from-scratch Rust driver of
+# docs/embedding.md (tests/embed.rs runs it): `cargo test` builds binaries only
+# for its own package's integration tests.
+cargo build
 PLD_REQUIRE_PLUGIN=1 cargo test
 # The public API's documentation (the crate denies missing docs; a broken or
 # private intra-doc link is an error here).

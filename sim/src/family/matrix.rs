@@ -259,92 +259,190 @@ fn extras() -> Vec<Entry> {
     out
 }
 
-/// The full matrix.
-pub fn full() -> Vec<Entry> {
-    let mut out = Vec::new();
+/// One section of the family matrix: a collective (or the extras, or the refusals) and its
+/// entries.
+pub struct Section {
+    /// The entry-name prefix of the section's entries.
+    pub name: &'static str,
+    /// Its entries in the full matrix (`pld-sim --matrix family`).
+    pub full: fn() -> Vec<Entry>,
+    /// Its entries in the CI slice (`pld-sim --matrix family-ci`, sim/tests/sim_family.rs).
+    pub ci: fn() -> Vec<Entry>,
+}
+
+/// Every (reduce, dtype, P) of the reducing rows, P ∈ 1..16.
+fn reducing(mut each: impl FnMut(&'static str, FDType, usize)) {
     for reduce in REDUCES {
         for dt in REDUCING_DTYPES {
             for p in 1..=16 {
-                for l in LS {
-                    out.push(mesh(reduce, dt, p, l));
-                    out.push(scatter(reduce, dt, p, l));
-                }
-                out.push(ring(reduce, dt, p));
+                each(reduce, dt, p);
             }
         }
     }
+}
+
+/// Every (dtype, P, L) of the moving rows, P ∈ 1..16.
+fn moving_grid(mut each: impl FnMut(FDType, usize, i64)) {
     for dt in FDType::ALL {
         for p in 1..=16 {
             for l in LS {
-                out.push(moving(FamilyOp::AllGather, dt, p, l));
-                out.push(moving(FamilyOp::AllToAll, dt, p, l));
-                let mut roots = vec![0, p / 2, p - 1];
-                roots.dedup();
-                roots.sort();
-                roots.dedup();
-                for root in roots {
-                    out.push(broadcast(dt, p, l, root));
-                }
+                each(dt, p, l);
             }
         }
     }
-    for p in 1..=16 {
-        out.push(barrier(p, false));
-        out.push(barrier(p, true));
-    }
-    out.extend(extras());
-    out.extend(compile_errors());
-    out
+}
+
+/// The family matrix, one section per collective row, then the extras and the refusals.
+pub const SECTIONS: [Section; 9] = [
+    Section {
+        name: "allreduce",
+        full: || {
+            let mut out = Vec::new();
+            reducing(|reduce, dt, p| out.extend(LS.map(|l| mesh(reduce, dt, p, l))));
+            out
+        },
+        ci: || {
+            vec![
+                mesh("sum", FDType::F32, 4, 2),
+                mesh("prod", FDType::F16, 3, 1),
+                mesh("max", FDType::I32, 16, 4),
+            ]
+        },
+    },
+    Section {
+        name: "allreduce_ring",
+        full: || {
+            let mut out = Vec::new();
+            reducing(|reduce, dt, p| out.push(ring(reduce, dt, p)));
+            out
+        },
+        ci: || {
+            vec![
+                ring("sum", FDType::F32, 4),
+                ring("sum", FDType::F16, 8),
+                ring("min", FDType::I32, 3),
+            ]
+        },
+    },
+    Section {
+        name: "reduce_scatter",
+        full: || {
+            let mut out = Vec::new();
+            reducing(|reduce, dt, p| out.extend(LS.map(|l| scatter(reduce, dt, p, l))));
+            out
+        },
+        ci: || {
+            vec![
+                scatter("min", FDType::F16, 5, 2),
+                scatter("sum", FDType::I32, 2, 1),
+            ]
+        },
+    },
+    Section {
+        name: "allgather",
+        full: || {
+            let mut out = Vec::new();
+            moving_grid(|dt, p, l| out.push(moving(FamilyOp::AllGather, dt, p, l)));
+            out
+        },
+        ci: || {
+            vec![
+                moving(FamilyOp::AllGather, FDType::I8, 3, 2),
+                moving(FamilyOp::AllGather, FDType::F16, 16, 1),
+            ]
+        },
+    },
+    Section {
+        name: "broadcast",
+        full: || {
+            let mut out = Vec::new();
+            moving_grid(|dt, p, l| {
+                let mut roots = vec![0, p / 2, p - 1];
+                roots.sort();
+                roots.dedup();
+                out.extend(roots.into_iter().map(|root| broadcast(dt, p, l, root)));
+            });
+            out
+        },
+        ci: || {
+            vec![
+                broadcast(FDType::F32, 4, 4, 3),
+                broadcast(FDType::I8, 1, 1, 0),
+            ]
+        },
+    },
+    Section {
+        name: "all_to_all",
+        full: || {
+            let mut out = Vec::new();
+            moving_grid(|dt, p, l| out.push(moving(FamilyOp::AllToAll, dt, p, l)));
+            out
+        },
+        ci: || {
+            vec![
+                moving(FamilyOp::AllToAll, FDType::I32, 4, 2),
+                moving(FamilyOp::AllToAll, FDType::F16, 7, 1),
+            ]
+        },
+    },
+    Section {
+        name: "barrier",
+        full: || {
+            (1..=16)
+                .flat_map(|p| [barrier(p, false), barrier(p, true)])
+                .collect()
+        },
+        ci: || vec![barrier(4, true)],
+    },
+    Section {
+        name: "extras",
+        full: extras,
+        ci: || {
+            let pick = [
+                "loop20:allreduce_f32_P2",
+                "rep5:reduce_scatter_i32_P2",
+                "loop20:all_to_all_i32_P8",
+                "rep5:barrier_P8",
+                "loop20:allreduce_ring_f32_P8",
+                "host:allreduce_f32_P2",
+                "host:allreduce_ring_i32_P4",
+                "host_loop5:all_to_all_i8_P4",
+                "host_rep3:broadcast_f32_P2",
+                "host_loop5:barrier_P4",
+                "host:allgather_f32_P4",
+            ];
+            extras()
+                .into_iter()
+                .filter(|e| pick.contains(&e.name.as_str()))
+                .collect()
+        },
+    },
+    Section {
+        name: "compile_error",
+        full: compile_errors,
+        ci: || {
+            let pick = [
+                "allreduce_i8",
+                "ring_core_num_2",
+                "broadcast_root_out_of_range",
+            ];
+            compile_errors()
+                .into_iter()
+                .filter(|e| pick.iter().any(|n| e.name.ends_with(n)))
+                .collect()
+        },
+    },
+];
+
+/// The full matrix: every section's full entries.
+pub fn full() -> Vec<Entry> {
+    SECTIONS.iter().flat_map(|s| (s.full)()).collect()
 }
 
 /// The CI slice: every op, both rails, every dtype, ring, repeat, loop, a delayed barrier and
 /// three compile_errors, in shapes whose kernels the entries share.
 pub fn ci() -> Vec<Entry> {
-    let mut out = vec![
-        mesh("sum", FDType::F32, 4, 2),
-        mesh("prod", FDType::F16, 3, 1),
-        mesh("max", FDType::I32, 16, 4),
-        ring("sum", FDType::F32, 4),
-        ring("sum", FDType::F16, 8),
-        ring("min", FDType::I32, 3),
-        scatter("min", FDType::F16, 5, 2),
-        scatter("sum", FDType::I32, 2, 1),
-        moving(FamilyOp::AllGather, FDType::I8, 3, 2),
-        moving(FamilyOp::AllGather, FDType::F16, 16, 1),
-        broadcast(FDType::F32, 4, 4, 3),
-        broadcast(FDType::I8, 1, 1, 0),
-        moving(FamilyOp::AllToAll, FDType::I32, 4, 2),
-        moving(FamilyOp::AllToAll, FDType::F16, 7, 1),
-        barrier(4, true),
-    ];
-    let pick = [
-        "loop20:allreduce_f32_P2",
-        "rep5:reduce_scatter_i32_P2",
-        "loop20:all_to_all_i32_P8",
-        "rep5:barrier_P8",
-        "loop20:allreduce_ring_f32_P8",
-        "host:allreduce_f32_P2",
-        "host:allreduce_ring_i32_P4",
-        "host_loop5:all_to_all_i8_P4",
-        "host_rep3:broadcast_f32_P2",
-        "host_loop5:barrier_P4",
-        "host:allgather_f32_P4",
-    ];
-    out.extend(
-        extras()
-            .into_iter()
-            .filter(|e| pick.contains(&e.name.as_str())),
-    );
-    out.extend(compile_errors().into_iter().filter(|e| {
-        [
-            "allreduce_i8",
-            "ring_core_num_2",
-            "broadcast_root_out_of_range",
-        ]
-        .iter()
-        .any(|n| e.name.ends_with(n))
-    }));
-    out
+    SECTIONS.iter().flat_map(|s| (s.ci)()).collect()
 }
 
 /// The entry's verdict on a result.
@@ -403,6 +501,26 @@ mod tests {
         assert_eq!(ci.len(), 29);
         for e in &ci {
             assert!(names.binary_search(&e.name.as_str()).is_ok(), "{}", e.name);
+        }
+    }
+
+    #[test]
+    fn every_collective_is_a_section_of_its_own_entries() {
+        for op in FamilyOp::ALL {
+            assert!(
+                SECTIONS.iter().any(|s| s.name == op.name()),
+                "{} has no section",
+                op.name()
+            );
+        }
+        for s in &SECTIONS {
+            let (full, ci) = ((s.full)(), (s.ci)());
+            assert!(!full.is_empty() && !ci.is_empty(), "{}", s.name);
+            if s.name != "extras" {
+                for e in full.iter().chain(&ci) {
+                    assert!(e.name.starts_with(&format!("{}:", s.name)), "{}", e.name);
+                }
+            }
         }
     }
 }

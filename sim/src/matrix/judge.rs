@@ -1,0 +1,80 @@
+//! How an entry's result is judged: the golden, the blocks each kernel started, refusals.
+
+use super::*;
+
+/// Judges a result against an entry's expectation.
+pub fn judge(entry: &Entry, result: &SimResult) -> Result<(), SimError> {
+    judge_untyped(entry, result).map_err(SimError::Mismatch)
+}
+
+fn judge_untyped(entry: &Entry, result: &SimResult) -> Result<(), String> {
+    let c = &entry.case;
+    let builtin = case_kernel(c);
+    match &entry.expect {
+        Expect::Golden | Expect::Domains => {
+            if c.domains.is_empty() {
+                golden::check(c, result).map_err(|e| e.to_string())?;
+            } else {
+                golden::check_domains(c, result).map_err(|e| e.to_string())?;
+            }
+            // Blocks started: each domain (a plain case is one) runs N x B collective blocks and
+            // N of each step per exchange.
+            let started = blocks_started(&result.message);
+            let per_call = c.repeat as i64 * c.exchanges_per_call();
+            let cases: Vec<Case> = if c.domains.is_empty() {
+                vec![c.clone()]
+            } else {
+                (0..c.domains.len()).map(|d| c.domain_case(d)).collect()
+            };
+            let want_builtin: i64 = cases
+                .iter()
+                .map(|d| d.ranks as i64 * golden::expected_blocks(d) * per_call)
+                .sum();
+            let want_steps: i64 = cases.iter().map(|d| d.ranks as i64 * per_call).sum();
+            let got = started.get(builtin).copied().unwrap_or(-1);
+            if got != want_builtin {
+                return Err(format!(
+                    "{builtin} ran {got} blocks, expected (sum over domains of) N x B x repeat x layers = {want_builtin}"
+                ));
+            }
+            for k in ["stage_step", "consume_step"] {
+                let got = started.get(k).copied().unwrap_or(-1);
+                if got != want_steps {
+                    return Err(format!(
+                        "{k} ran {got} blocks, expected (sum over domains of) N x repeat x layers = {want_steps}"
+                    ));
+                }
+            }
+            Ok(())
+        }
+        Expect::CompileError(text) => {
+            if result.status != "compile_error" || !result.message.contains(text) {
+                return Err(format!(
+                    "expected compile_error containing {text:?}, got {} {}: {}",
+                    result.status, result.code, result.message
+                ));
+            }
+            Ok(())
+        }
+        Expect::Refused { status, code } => {
+            golden::check_refused(c, result, status, *code).map_err(|e| e.to_string())?;
+            let started = blocks_started(&result.message);
+            for k in [builtin, "consume_step"] {
+                if started.get(k) != Some(&0) {
+                    return Err(format!(
+                        "{k} started {:?} blocks, expected 0: {}",
+                        started.get(k),
+                        result.message
+                    ));
+                }
+            }
+            if started.get("stage_step") != Some(&(c.ranks as i64)) {
+                return Err(format!(
+                    "stage_step should have run once per rank: {}",
+                    result.message
+                ));
+            }
+            Ok(())
+        }
+    }
+}
