@@ -24,16 +24,26 @@ if ((quick)); then
   exit 0
 fi
 # The shared library (stock mlir-opt-22 plugin, C API) and the C++ driver:
-# test/Plugin runs them, and must not be skipped here.
-bash scripts/build-plugin.sh
+# test/Plugin runs them, and must not be skipped here. It builds in its own
+# target dir, beside the main build below (each leaves a core idle in its
+# serial stretches: build scripts, CMake, the pld crate, links).
+mkdir -p target
+bash scripts/build-plugin.sh > target/build-plugin.log 2>&1 &
+plugin=$!
 # The Rust sources stay rustfmt-clean (when this toolchain has rustfmt).
 if cargo fmt --version >/dev/null 2>&1; then
-  cargo fmt --check
+  cargo fmt --check || { wait "$plugin"; exit 1; }
 fi
 # Every default member's binaries, among them the from-scratch Rust driver of
 # docs/embedding.md (tests/embed.rs runs it): `cargo test` builds binaries only
 # for its own package's integration tests.
-cargo build
+cargo build || { wait "$plugin"; exit 1; }
+if ! wait "$plugin"; then
+  cat target/build-plugin.log
+  echo "test.sh: scripts/build-plugin.sh failed (its log is above)" >&2
+  exit 1
+fi
+tail -n 1 target/build-plugin.log
 PLD_REQUIRE_PLUGIN=1 cargo test
 # The public API's documentation (the crate denies missing docs; a broken or
 # private intra-doc link is an error here).

@@ -5,10 +5,11 @@
 //! device's stream; devices run concurrently).
 
 use super::{
-    chip::{fail_message, loc_name, task_comment, value_id},
+    chip::{fail_message, loc_name, task_comment},
     cpp_names::{Locals, c_identifier, quoted},
     scalars,
     tree_plan::{Planner, string_attr},
+    values::{Bindings, RtValue},
 };
 use crate::{
     ir::attributes::int_attr,
@@ -24,31 +25,13 @@ use melior::ir::{
     BlockLike, BlockRef, RegionLike, ValueLike,
     operation::{OperationLike, OperationRef},
 };
-use std::{
-    collections::{BTreeSet, HashMap},
-    fmt::Write,
-};
-
-#[derive(Clone)]
-enum HostValue {
-    /// An integer scalar (`i1`..`i64`, `index`): an `int64_t` expression
-    /// holding a value of this many bits, sign-extended (`super::scalars`).
-    Scalar(String, u32),
-    HostTensor(String),
-    /// A `pld.host::WindowView` variable.
-    Window(String),
-    /// A `pld.window_buffer` offset variable.
-    Buffer(String),
-    Ctx(String),
-    /// A `pld.comm_domain` index variable (`Host::comm_domain`).
-    Domain(String),
-}
+use std::{collections::BTreeSet, fmt::Write};
 
 struct Emitter<'p, 'c, 'a> {
     p: &'p mut Planner<'c, 'a>,
     name: String,
     locals: Locals,
-    vals: HashMap<usize, HostValue>,
+    vals: Bindings,
     callees: BTreeSet<String>,
     out: String,
 }
@@ -57,8 +40,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// Operand `i` as an integer scalar: its expression and bit width.
     fn int(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<(String, u32)> {
         let v = op.operand(i).ok()?;
-        match self.vals.get(&value_id(v)) {
-            Some(HostValue::Scalar(s, bits)) => Some((s.clone(), *bits)),
+        match self.vals.get(v) {
+            Some(RtValue::Int(s, bits)) => Some((s.clone(), *bits)),
             _ => {
                 self.p.error(
                     &op,
@@ -88,7 +71,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             self.out,
             "{indent}[[maybe_unused]] const int64_t {var} = {expr};"
         );
-        self.vals.insert(value_id(r), HostValue::Scalar(var, bits));
+        self.vals.bind(r, RtValue::Int(var, bits));
     }
 
     fn block(&mut self, block: &BlockRef<'c, 'a>, depth: usize) {
@@ -127,10 +110,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 };
                 // A constant is a literal at its uses, never a local.
                 if let Ok(r) = op.result(0) {
-                    self.vals.insert(
-                        value_id(r),
-                        HostValue::Scalar(scalars::literal(value, bits), bits),
-                    );
+                    self.vals
+                        .bind(r, RtValue::Int(scalars::literal(value, bits), bits));
                 }
             }
             OrchOp::Binary(b) => {
@@ -224,13 +205,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             }
             HostOp::Cast => {
                 let Ok(src) = op.operand(0) else { return };
-                let Some(v) = self.vals.get(&value_id(src)).cloned() else {
+                let Some(v) = self.vals.get(src).cloned() else {
                     self.p
                         .error(&op, "operand #0 must be a value the host codegen can name");
                     return;
                 };
                 if let Ok(r) = op.result(0) {
-                    self.vals.insert(value_id(r), v);
+                    self.vals.bind(r, v);
                 }
             }
             HostOp::WindowBuffer => {
@@ -246,7 +227,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 );
                 let _ = writeln!(self.out, "{indent}if (int rc = host->status()) return rc;");
                 if let Ok(r) = op.result(0) {
-                    self.vals.insert(value_id(r), HostValue::Buffer(var));
+                    self.vals.bind(r, RtValue::Buffer(var));
                 }
             }
             HostOp::Window => self.window(op, indent),
@@ -261,20 +242,16 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 );
                 let _ = writeln!(self.out, "{indent}if (int rc = host->status()) return rc;");
                 if let Ok(r) = op.result(0) {
-                    self.vals.insert(value_id(r), HostValue::Domain(var));
+                    self.vals.bind(r, RtValue::Domain(var));
                 }
             }
             HostOp::DeviceCtx => {
                 let Some(dev) = self.scalar(op, 0) else {
                     return;
                 };
-                let domain = match op
-                    .operand(1)
-                    .ok()
-                    .map(|d| self.vals.get(&value_id(d)).cloned())
-                {
+                let domain = match op.operand(1).ok().map(|d| self.vals.get(d).cloned()) {
                     None => String::new(),
-                    Some(Some(HostValue::Domain(d))) => format!(", {d}"),
+                    Some(Some(RtValue::Domain(d))) => format!(", {d}"),
                     Some(_) => {
                         self.p
                             .error(&op, "domain operand must be a pld.comm_domain of this body");
@@ -287,7 +264,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     "{indent}pld::rt::CommContext* {var} = host->device_ctx({dev}{domain});"
                 );
                 if let Ok(r) = op.result(0) {
-                    self.vals.insert(value_id(r), HostValue::Ctx(var));
+                    self.vals.bind(r, RtValue::Ctx(var));
                 }
             }
             HostOp::Require => {
@@ -334,8 +311,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let var = self
             .locals
             .fresh(&loc_name(iv.location()).unwrap_or_else(|| "iv".into()));
-        self.vals
-            .insert(value_id(iv), HostValue::Scalar(var.clone(), bits));
+        self.vals.bind(iv, RtValue::Int(var.clone(), bits));
         // The CHIP rail's loop semantics (orchestration.md): a step <= 0 fails
         // with 5 at the loop, the increment never overflows.
         let fail = format!(
@@ -370,10 +346,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     }
 
     fn window(&mut self, op: &OperationRef<'c, 'a>, indent: &str) {
-        let Some(HostValue::Buffer(buf)) = op
-            .operand(0)
-            .ok()
-            .and_then(|v| self.vals.get(&value_id(v)).cloned())
+        let Some(RtValue::Buffer(buf)) = op.operand(0).ok().and_then(|v| self.vals.get(v).cloned())
         else {
             self.p
                 .error(&op, "operand #0 must be a pld.window_buffer of this body");
@@ -402,7 +375,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             "{indent}[[maybe_unused]] const pld::host::WindowView {var} = pld::host::WindowView::make({buf} + {offset}, {elem}, {{{}}});",
             dims.join(", ")
         );
-        self.vals.insert(value_id(r), HostValue::Window(var));
+        self.vals.bind(r, RtValue::Window(var));
     }
 
     fn dispatch(&mut self, op: &OperationRef<'c, 'a>, indent: &str) {
@@ -434,20 +407,20 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for i in 0..n {
             let Ok(v) = op.operand(i) else { continue };
-            match self.vals.get(&value_id(v)).cloned() {
-                Some(HostValue::HostTensor(t)) => {
+            match self.vals.get(v).cloned() {
+                Some(RtValue::Tensor(t)) => {
                     shown.push(t.clone());
                     tensors.push(t);
                 }
-                Some(HostValue::Window(w)) => {
+                Some(RtValue::Window(w)) => {
                     shown.push(w.clone());
                     tensors.push(format!("host->window_tensor({w}, {dev})"));
                 }
-                Some(HostValue::Ctx(c)) => {
+                Some(RtValue::Ctx(c)) => {
                     shown.push(c.clone());
                     comms.push(c);
                 }
-                Some(HostValue::Scalar(x, _)) => {
+                Some(RtValue::Int(x, _)) => {
                     shown.push(x.clone());
                     scalar_args.push(x);
                 }
@@ -495,7 +468,7 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
         p,
         name: name.clone(),
         locals,
-        vals: HashMap::new(),
+        vals: Bindings::default(),
         callees: BTreeSet::new(),
         out: String::new(),
     };
@@ -511,7 +484,7 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
                     decls,
                     "  [[maybe_unused]] pld::rt::Tensor& {var} = args->tensor({n_tensors});"
                 );
-                e.vals.insert(value_id(arg), HostValue::HostTensor(var));
+                e.vals.bind(arg, RtValue::Tensor(var));
                 n_tensors += 1;
             }
             None if scalar_bits(ty).is_some() => {
@@ -521,7 +494,7 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
                     "  [[maybe_unused]] const int64_t {var} = {};",
                     scalars::param(n_scalars, bits)
                 );
-                e.vals.insert(value_id(arg), HostValue::Scalar(var, bits));
+                e.vals.bind(arg, RtValue::Int(var, bits));
                 n_scalars += 1;
             }
             _ => {

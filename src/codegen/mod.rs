@@ -9,6 +9,7 @@
 //! - `kernel_config`: a sub-build's `kernel_config.py`;
 //! - `loops`: the `scf.for` header both rails emit (step guard, no overflow);
 //! - `scalars`: the integer scalar model both rails emit (`pld_runtime/scalar.h`);
+//! - `values`: the value model both rails bind SSA values to (`RtValue`, `Bindings`);
 //! - [`write`]: the tree on disk, all or nothing.
 //!
 //! Every error is a located MLIR diagnostic; nothing is written unless the
@@ -29,6 +30,7 @@ pub(crate) mod scalars;
 pub(crate) mod template;
 pub(crate) mod tree_plan;
 pub(crate) mod tree_writer;
+pub(crate) mod values;
 
 use crate::{bridge::OperationHandle, error::PldError};
 use melior::ir::operation::{OperationLike, OperationRef};

@@ -7,8 +7,8 @@ use super::*;
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// Assigns `values` to `vars` as one parallel assignment (each value read
     /// before any variable is written).
-    pub(super) fn assign_all(&mut self, vars: &[CppValue], values: &[CppValue], depth: usize) {
-        let pairs: Vec<(&CppValue, &CppValue)> = vars
+    pub(super) fn assign_all(&mut self, vars: &[RtValue], values: &[RtValue], depth: usize) {
+        let pairs: Vec<(&RtValue, &RtValue)> = vars
             .iter()
             .zip(values)
             .filter(|(d, s)| d.expr() != s.expr())
@@ -26,11 +26,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let mut temps = Vec::new();
         for (d, s) in &pairs {
             let t = self.locals.fresh(&format!("next_{}", d.expr()));
-            let ty = match d {
-                CppValue::Tensor(_) => "pld::rt::Tensor",
-                CppValue::Int(..) => "int64_t",
-                CppValue::Ctx(_) => "pld::rt::CommContext*",
-            };
+            let ty = d.cpp_type();
             let _ = writeln!(self.body, "{i}const {ty} {t} = {};", s.expr());
             temps.push(t);
         }
@@ -44,7 +40,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         &mut self,
         block: &BlockRef<'c, 'a>,
         skip: usize,
-    ) -> Option<Vec<CppValue>> {
+    ) -> Option<Vec<RtValue>> {
         let term = block.terminator()?;
         let mut out = Vec::new();
         for k in skip..term.operand_count() {
@@ -105,7 +101,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 fail: &fail,
             },
         );
-        self.bind(iv_arg.into(), CppValue::Int(iv, bits));
+        self.bind(iv_arg.into(), RtValue::Int(iv, bits));
         for (n, var) in carried.iter().enumerate() {
             if let Ok(a) = body.argument(n + 1) {
                 self.bind(a.into(), var.clone());

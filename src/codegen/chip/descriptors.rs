@@ -106,7 +106,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             }
             _ => return,
         };
-        let Some(CppValue::Tensor(out)) = self.declare(op, r.into(), "view", None, depth) else {
+        let Some(RtValue::Tensor(out)) = self.declare(op, r.into(), "view", None, depth) else {
             return;
         };
         let call = call.replace("{out}", &out);
@@ -140,7 +140,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             return None;
         };
         let i = ind(depth);
-        let Some(CppValue::Tensor(out)) = self.declare(op, v, "buffer", None, depth) else {
+        let Some(RtValue::Tensor(out)) = self.declare(op, v, "buffer", None, depth) else {
             return None;
         };
         self.uses_scope = true;

@@ -16,6 +16,7 @@ use super::{
     cpp_names::{Locals, c_identifier, quoted},
     orch_ops::{BinOp, OrchOp, element_bytes, scalar_bits},
     tree_plan::{Kernel, Planner, param_direction},
+    values::{Bindings, RtValue},
 };
 use crate::{
     analysis::directions::{Direction, recorded_arg_directions},
@@ -80,25 +81,6 @@ pub(crate) fn fail_message(op: &OperationRef, what: &str) -> String {
         op_name(op),
         loc_text(op.location())
     ))
-}
-
-/// What an SSA value is in the generated code.
-#[derive(Clone, Debug)]
-enum CppValue {
-    /// A tensor descriptor: the C++ expression naming it.
-    Tensor(String),
-    /// A `CommContext*`.
-    Ctx(String),
-    /// An `int64_t` holding an integer of this many bits, sign-extended.
-    Int(String, u32),
-}
-
-impl CppValue {
-    fn expr(&self) -> &str {
-        match self {
-            CppValue::Tensor(e) | CppValue::Ctx(e) | CppValue::Int(e, _) => e,
-        }
-    }
 }
 
 fn dir_cpp(d: Direction) -> &'static str {
@@ -194,7 +176,7 @@ pub fn emit<'c, 'a>(
         p,
         fname: name.clone(),
         locals: Locals::default(),
-        vals: HashMap::new(),
+        vals: Bindings::default(),
         params: Vec::new(),
         param_of: HashMap::new(),
         kernels: Vec::new(),
@@ -215,13 +197,13 @@ pub fn emit<'c, 'a>(
             let var = e.locals.fresh(&format!("ctx_{base}"));
             let decl = format!("  pld::rt::CommContext* {var} = args->comm({n_comms});\n");
             n_comms += 1;
-            (CppValue::Ctx(var), decl)
+            (RtValue::Ctx(var), decl)
         } else if is_tensor_like(ty) {
             let var = e.locals.fresh(&base);
             let decl = format!("  pld::rt::Tensor& {var} = args->tensor({n_tensors});\n");
             signature.push(param_direction(func, i));
             n_tensors += 1;
-            (CppValue::Tensor(var), decl)
+            (RtValue::Tensor(var), decl)
         } else if let Some(bits) = scalar_bits(ty) {
             let var = e.locals.fresh(&base);
             let decl = format!(
@@ -229,7 +211,7 @@ pub fn emit<'c, 'a>(
                 crate::codegen::scalars::param(n_scalars, bits)
             );
             n_scalars += 1;
-            (CppValue::Int(var, bits), decl)
+            (RtValue::Int(var, bits), decl)
         } else {
             e.p.error(&func,
                 &format!(
@@ -240,7 +222,7 @@ pub fn emit<'c, 'a>(
         };
         e.param_of.insert(value_id(arg), e.params.len());
         e.params.push(Param { decl, used: false });
-        e.vals.insert(value_id(arg), val);
+        e.vals.bind(arg, val);
     }
     e.block(&entry, 1);
     if e.p.errors > errors_before {
@@ -320,7 +302,7 @@ struct Emitter<'p, 'c, 'a> {
     p: &'p mut Planner<'c, 'a>,
     fname: String,
     locals: Locals,
-    vals: HashMap<usize, CppValue>,
+    vals: Bindings,
     params: Vec<Param>,
     /// SSA key of a parameter → index into `params`.
     param_of: HashMap<usize, usize>,
@@ -345,12 +327,12 @@ fn ind(depth: usize) -> String {
 
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// The binding of `v` (marking a parameter used), or a located error.
-    fn val(&mut self, op: &OperationRef<'c, 'a>, v: Value<'c, 'a>) -> Option<CppValue> {
+    fn val(&mut self, op: &OperationRef<'c, 'a>, v: Value<'c, 'a>) -> Option<RtValue> {
         let key = value_id(v);
         if let Some(&k) = self.param_of.get(&key) {
             self.params[k].used = true;
         }
-        if let Some(b) = self.vals.get(&key) {
+        if let Some(b) = self.vals.get(v) {
             return Some(b.clone());
         }
         if self.poisoned.contains(&key) {
@@ -367,14 +349,14 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         None
     }
 
-    fn operand(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<CppValue> {
+    fn operand(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<RtValue> {
         let v = op.operand(i).ok()?;
         self.val(op, v)
     }
 
     fn tensor(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<String> {
         match self.operand(op, i)? {
-            CppValue::Tensor(t) => Some(t),
+            RtValue::Tensor(t) => Some(t),
             other => {
                 self.p.error(
                     &op,
@@ -387,7 +369,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
 
     fn int(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<(String, u32)> {
         match self.operand(op, i)? {
-            CppValue::Int(e, b) => Some((e, b)),
+            RtValue::Int(e, b) => Some((e, b)),
             _ => {
                 self.p
                     .error(&op, &format!("operand #{i} must be an integer scalar"));
@@ -411,7 +393,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         hint: &str,
         init: Option<&str>,
         depth: usize,
-    ) -> Option<CppValue> {
+    ) -> Option<RtValue> {
         let ty = v.r#type();
         let var = self.fresh(v, hint);
         let i = format!("{}{}", ind(depth), maybe_unused(v));
@@ -424,17 +406,17 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     let _ = writeln!(self.body, "{i}pld::rt::Tensor {var};");
                 }
             }
-            CppValue::Tensor(var)
+            RtValue::Tensor(var)
         } else if let Some(bits) = scalar_bits(ty) {
             let _ = writeln!(self.body, "{i}int64_t {var} = {};", init.unwrap_or("0"));
-            CppValue::Int(var, bits)
+            RtValue::Int(var, bits)
         } else if is_comm_ctx(ty) {
             let _ = writeln!(
                 self.body,
                 "{i}pld::rt::CommContext* {var} = {};",
                 init.unwrap_or("nullptr")
             );
-            CppValue::Ctx(var)
+            RtValue::Ctx(var)
         } else {
             self.p.error(
                 &op,
@@ -442,12 +424,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             );
             return None;
         };
-        self.vals.insert(value_id(v), val.clone());
+        self.vals.bind(v, val.clone());
         Some(val)
     }
 
-    fn bind(&mut self, v: Value<'c, 'a>, val: CppValue) {
-        self.vals.insert(value_id(v), val);
+    fn bind(&mut self, v: Value<'c, 'a>, val: RtValue) {
+        self.vals.bind(v, val);
     }
 
     /// `return orch->fail(rc, "<op> at <loc>: <what>")` for a failing runtime call.
@@ -484,7 +466,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         if self.p.errors > errors || self.read_poison {
             for r in 0..op.result_count() {
                 if let Ok(v) = op.result(r)
-                    && !self.vals.contains_key(&value_id(v))
+                    && !self.vals.contains(v)
                 {
                     self.poisoned.insert(value_id(v));
                 }
@@ -562,10 +544,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     return;
                 };
                 let init = crate::codegen::scalars::select(&c, a.expr(), b.expr());
-                if let (CppValue::Int(..), CppValue::Int(..))
-                | (CppValue::Tensor(_), CppValue::Tensor(_))
-                | (CppValue::Ctx(_), CppValue::Ctx(_)) = (&a, &b)
-                {
+                if a.same_kind(&b) {
                     self.declare_const(op, r.into(), "sel", &init, depth);
                 } else {
                     self.p
@@ -605,7 +584,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     "{i}  if (int rc = orch->assemble({target}, {src}, {arr})) return rc;"
                 );
                 let _ = writeln!(self.body, "{i}}}");
-                self.bind(r.into(), CppValue::Tensor(target));
+                self.bind(r.into(), RtValue::Tensor(target));
             }
             OrchOp::Write => {
                 let (Some(dst), Some((value, _)), Ok(r)) =
@@ -628,7 +607,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     "{i}  if (int rc = orch->write_int({dst}, {arr}, {value})) return rc;"
                 );
                 let _ = writeln!(self.body, "{i}}}");
-                self.bind(r.into(), CppValue::Tensor(dst));
+                self.bind(r.into(), RtValue::Tensor(dst));
             }
         }
     }

@@ -19,13 +19,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let i = format!("{}{}", ind(depth), maybe_unused(v));
         let val = if let Some(bits) = scalar_bits(ty) {
             let _ = writeln!(self.body, "{i}const int64_t {var} = {init};");
-            CppValue::Int(var, bits)
+            RtValue::Int(var, bits)
         } else if is_tensor_like(ty) {
             let _ = writeln!(self.body, "{i}const pld::rt::Tensor {var} = {init};");
-            CppValue::Tensor(var)
+            RtValue::Tensor(var)
         } else if is_comm_ctx(ty) {
             let _ = writeln!(self.body, "{i}pld::rt::CommContext* const {var} = {init};");
-            CppValue::Ctx(var)
+            RtValue::Ctx(var)
         } else {
             self.p.error(
                 &op,
@@ -56,7 +56,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         // A constant is a literal at its uses, never a local.
         let lit = crate::codegen::scalars::literal(value, bits);
         let _ = depth;
-        self.bind(r.into(), CppValue::Int(lit, bits));
+        self.bind(r.into(), RtValue::Int(lit, bits));
     }
 
     pub(super) fn binary(&mut self, op: &OperationRef<'c, 'a>, b: BinOp, depth: usize) {

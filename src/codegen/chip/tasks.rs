@@ -55,16 +55,14 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let abi = int_attr(op, "pl.abi_arg_count")
             .map(|n| n.max(0) as usize)
             .unwrap_or(usize::MAX);
-        let mut args: Vec<CppValue> = Vec::new();
+        let mut args: Vec<RtValue> = Vec::new();
         for k in 0..op.operand_count() {
             let v = if k < abi {
                 self.operand(op, k)
             } else {
-                op.operand(k)
-                    .ok()
-                    .and_then(|v| self.vals.get(&value_id(v)).cloned())
+                op.operand(k).ok().and_then(|v| self.vals.get(v).cloned())
             };
-            args.push(v.unwrap_or_else(|| CppValue::Tensor(String::new())));
+            args.push(v.unwrap_or_else(|| RtValue::Tensor(String::new())));
             if k < abi && args[k].expr().is_empty() {
                 return;
             }
@@ -78,7 +76,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 return;
             };
             fresh_results.insert(n as usize, buf.clone());
-            args.push(CppValue::Tensor(buf));
+            args.push(RtValue::Tensor(buf));
         }
         // Results: a fresh buffer, else the argument the callee returns (a kernel
         // writes its operands in place).
@@ -88,7 +86,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         for n in 0..op.result_count() {
             let Ok(res) = op.result(n) else { continue };
             if let Some(buf) = fresh_results.get(&n) {
-                self.bind(res.into(), CppValue::Tensor(buf.clone()));
+                self.bind(res.into(), RtValue::Tensor(buf.clone()));
                 continue;
             }
             match returned
@@ -130,7 +128,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     .unwrap_or(Direction::In)
             };
             match v {
-                CppValue::Tensor(t) => {
+                RtValue::Tensor(t) => {
                     if !comms.is_empty() {
                         self.p.error(&op,
                             &format!("tensor argument #{k} of @{callee} must come before every CommContext slot (the kernel ABI is all tensors, then the CommContext slots)"),
@@ -139,8 +137,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     }
                     tensors.push((t.clone(), dir));
                 }
-                CppValue::Ctx(c) => comms.push(c.clone()),
-                CppValue::Int(..) => {
+                RtValue::Ctx(c) => comms.push(c.clone()),
+                // An integer (the HOST rail's handles are never bound in a CHIP body).
+                _ => {
                     self.p.error(&op,
                         &format!("argument #{k} of @{callee} must be a tensor or a CommContext (a kernel task takes no scalars), got an integer scalar"),
                     );
