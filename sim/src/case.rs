@@ -372,6 +372,40 @@ fn required_int(obj: &Map<String, Value>, key: &str) -> Result<i64, String> {
 }
 
 impl Case {
+    /// A plain all_to_all_v case: these fields, every other at its default (no signal stride,
+    /// one exchange, capacity 48, contiguous, one layer, a static core_num, no domain, index
+    /// or fault, the default timeout).
+    pub fn exchange(
+        ranks: usize,
+        core_num: i64,
+        dtype: DType,
+        max_recv: i64,
+        row_elems: i64,
+        send_counts: Vec<Vec<i32>>,
+    ) -> Case {
+        Case {
+            ranks,
+            core_num,
+            dtype,
+            max_recv,
+            row_elems,
+            send_counts,
+            signal_stride: None,
+            repeat: 1,
+            aiv_capacity: 48,
+            non_contiguous: None,
+            layers: 1,
+            inner_layers: 1,
+            runtime_core_num: false,
+            op: Op::AllToAllV,
+            input_rows: None,
+            index: None,
+            domains: Vec::new(),
+            timeout_ms: DEFAULT_TIMEOUT_MS,
+            fault: None,
+        }
+    }
+
     /// Parses and validates a case. Errors are one-line messages naming the problem.
     pub fn from_json(text: &str) -> Result<Case, SimError> {
         let value: Value = serde_json::from_str(text)

@@ -400,27 +400,7 @@ mod tests {
         dtype: DType,
         counts: Vec<Vec<i32>>,
     ) -> Case {
-        Case {
-            ranks,
-            core_num: 1,
-            dtype,
-            max_recv,
-            row_elems,
-            send_counts: counts,
-            signal_stride: None,
-            repeat: 1,
-            aiv_capacity: 48,
-            non_contiguous: None,
-            layers: 1,
-            inner_layers: 1,
-            runtime_core_num: false,
-            op: crate::case::Op::AllToAllV,
-            input_rows: None,
-            index: None,
-            domains: Vec::new(),
-            timeout_ms: crate::case::DEFAULT_TIMEOUT_MS,
-            fault: None,
-        }
+        Case::exchange(ranks, 1, dtype, max_recv, row_elems, counts)
     }
 
     fn indexed_case(

@@ -5,13 +5,7 @@ use super::*;
 /// Repeat, signal stride, launch-width, capacity and contiguity cases.
 pub fn extras(repeat: u32) -> Vec<Entry> {
     let mut v = Vec::new();
-    let mut add = |name: &str, c: Case, expect: Expect| {
-        v.push(Entry {
-            name: format!("{name}:{}", name_of(&c, "")),
-            case: c,
-            expect,
-        });
-    };
+    let mut add = |kind: &str, c: Case, expect: Expect| v.push(kind_entry(kind, c, "", expect));
     // Back-to-back exchanges on one signal.
     let mut c = case(4, 8, DType::F32, 3, 7, Pattern::Random, 101);
     c.repeat = repeat;

@@ -15,27 +15,7 @@ pub(super) const SHAPES: [(i64, i64); 6] = [(4, 8), (3, 5), (2, 33), (5, 3), (1,
 /// and a count pattern drawn with `seed`.
 #[allow(clippy::too_many_arguments)]
 pub fn case(p: usize, l: i64, dtype: DType, mr: i64, re: i64, pattern: Pattern, seed: u64) -> Case {
-    Case {
-        ranks: p,
-        core_num: l,
-        dtype,
-        max_recv: mr,
-        row_elems: re,
-        send_counts: counts(pattern, p, mr, seed),
-        signal_stride: None,
-        repeat: 1,
-        aiv_capacity: 48,
-        non_contiguous: None,
-        layers: 1,
-        inner_layers: 1,
-        runtime_core_num: false,
-        op: crate::case::Op::AllToAllV,
-        input_rows: None,
-        index: None,
-        domains: Vec::new(),
-        timeout_ms: crate::case::DEFAULT_TIMEOUT_MS,
-        fault: None,
-    }
+    Case::exchange(p, l, dtype, mr, re, counts(pattern, p, mr, seed))
 }
 
 /// An entry's name after its `kind:` prefix (runtime core_num entries carry a `runtime` prefix).
@@ -64,6 +44,15 @@ pub(super) fn name_of(c: &Case, pattern: &str) -> String {
             (n, m) => format!("_layers{n}x{m}"),
         }
     )
+}
+
+/// An entry named `<kind>:` and the case's name (with `pattern`, when not empty).
+pub(super) fn kind_entry(kind: &str, c: Case, pattern: &str, expect: Expect) -> Entry {
+    Entry {
+        name: format!("{kind}:{}", name_of(&c, pattern)),
+        case: c,
+        expect,
+    }
 }
 
 pub(super) fn golden_entry(c: Case, pattern: &str) -> Entry {
@@ -124,9 +113,5 @@ pub(super) fn grid_ci() -> Vec<Entry> {
 pub(super) fn repeat_max() -> Vec<Entry> {
     let mut c = case(16, 16, DType::F32, 2, 33, Pattern::Random, 120);
     c.repeat = 100;
-    vec![Entry {
-        name: format!("repeat:{}", name_of(&c, "")),
-        case: c,
-        expect: Expect::Golden,
-    }]
+    vec![kind_entry("repeat", c, "", Expect::Golden)]
 }

@@ -36,11 +36,7 @@ pub(super) fn layers_full() -> Vec<Entry> {
                         pattern,
                         (500 + variant * 16 + i) as u64,
                     );
-                    v.push(Entry {
-                        name: format!("layers:{}", name_of(&c, pattern.name())),
-                        case: c,
-                        expect: Expect::Golden,
-                    });
+                    v.push(kind_entry("layers", c, pattern.name(), Expect::Golden));
                 }
                 variant += 1;
             }

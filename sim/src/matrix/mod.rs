@@ -26,7 +26,7 @@ use crate::case::{Case, DType, Domain, Op, Operand};
 use crate::golden;
 use crate::result::SimResult;
 use crate::run::{blocks_started, case_kernel};
-use grid::{SHAPES, name_of};
+use grid::{SHAPES, kind_entry};
 
 /// What an entry must produce.
 #[derive(Clone, Debug, PartialEq)]

@@ -58,11 +58,7 @@ pub(super) fn runtime_full() -> Vec<Entry> {
                     pattern,
                     (700 + variant * 16 + i) as u64,
                 );
-                v.push(Entry {
-                    name: format!("runtime:{}", name_of(&c, pattern.name())),
-                    case: c,
-                    expect: Expect::Golden,
-                });
+                v.push(kind_entry("runtime", c, pattern.name(), Expect::Golden));
             }
             variant += 1;
         }
@@ -108,13 +104,7 @@ pub(super) fn runtime_base() -> Case {
 /// no tree but the looped one).
 pub fn runtime_extras() -> Vec<Entry> {
     let mut v = Vec::new();
-    let mut add = |name: &str, c: Case, expect: Expect| {
-        v.push(Entry {
-            name: format!("{name}:{}", name_of(&c, "")),
-            case: c,
-            expect,
-        });
-    };
+    let mut add = |kind: &str, c: Case, expect: Expect| v.push(kind_entry(kind, c, "", expect));
     let refused = || Expect::Refused {
         status: "invalid_args",
         code: 5,
