@@ -84,17 +84,12 @@ fn main() {
     // gcc's runtimes. A feature, not an environment variable: cargo gives the
     // instrumented build its own OUT_DIR and pld units while every dependency
     // stays shared with the normal build in the same target dir.
-    let sanitize = env::var_os("CARGO_FEATURE_SANITIZE").map(|_| "address,undefined".to_string());
-    let sanitize_flags = sanitize
-        .as_ref()
-        .map(|s| format!("-fsanitize={s} -fno-omit-frame-pointer -fno-sanitize-recover=all"));
-    if let Some(list) = &sanitize {
-        for (name, lib) in [("address", "asan"), ("undefined", "ubsan")] {
-            if list.split(',').any(|s| s == name) {
-                println!("cargo:rustc-link-arg=-l{lib}");
-            }
+    let sanitize_flags = env::var_os("CARGO_FEATURE_SANITIZE").map(|_| {
+        for lib in ["asan", "ubsan"] {
+            println!("cargo:rustc-link-arg=-l{lib}");
         }
-    }
+        "-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+    });
 
     let mut cmake_config = cmake::Config::new("cmake");
     // Always Release (NDEBUG, as Debian's LLVM is built), at -O1 for a dev

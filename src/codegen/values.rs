@@ -4,8 +4,12 @@
 //! [`super::scalars`]; tensors are `pld::rt::Tensor` descriptors on both
 //! rails; the HOST rail adds its window and domain handles.
 
-use crate::ir::op_kind::value_id;
-use melior::ir::ValueLike;
+use crate::ir::{
+    op_kind::value_id,
+    orch_ops::scalar_bits,
+    types::{is_comm_ctx, is_tensor_like},
+};
+use melior::ir::{Type, ValueLike};
 use std::collections::HashMap;
 
 /// The runtime form of one SSA value: the C++ expression (usually a local)
@@ -28,6 +32,21 @@ pub enum RtValue {
 }
 
 impl RtValue {
+    /// A value of MLIR type `ty` named `expr` in a CHIP orchestration body:
+    /// an integer scalar, a tensor descriptor or a CommContext (`None`: the
+    /// type has no runtime form there).
+    pub fn for_type(ty: Type, expr: String) -> Option<RtValue> {
+        if let Some(bits) = scalar_bits(ty) {
+            Some(RtValue::Int(expr, bits))
+        } else if is_tensor_like(ty) {
+            Some(RtValue::Tensor(expr))
+        } else if is_comm_ctx(ty) {
+            Some(RtValue::Ctx(expr))
+        } else {
+            None
+        }
+    }
+
     /// The C++ expression.
     pub fn expr(&self) -> &str {
         match self {

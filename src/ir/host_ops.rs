@@ -208,16 +208,7 @@ mod tests {
 
     #[test]
     fn every_name_is_listed_once_and_round_trips() {
-        for (i, (name, op)) in HOST_OPS.iter().enumerate() {
-            assert_eq!(HostOp::from_name(name), Some(*op), "{name}");
-            assert!(
-                HOST_OPS[..i].iter().all(|(n, _)| n != name),
-                "{name} listed twice"
-            );
-        }
-        for name in crate::ir::op_kind::collective_op_names(&crate::test_context()) {
-            assert_eq!(HostOp::from_name(&name), None);
-        }
+        crate::ir::op_kind::assert_name_table(HOST_OPS, HostOp::from_name);
     }
 
     #[test]

@@ -12,6 +12,26 @@ pub fn is_collective_op(op: &OperationRef) -> bool {
     unsafe { crate::capi::pldOperationIsCollective(op.to_raw()) }
 }
 
+/// Checks an op-name table (what a body may hold, by name): every name maps
+/// back to its kind through `from_name`, is listed once, and no collective op
+/// is in it (a collective is lowered before any body reaches these lists).
+#[cfg(test)]
+pub fn assert_name_table<K: Copy + PartialEq + std::fmt::Debug>(
+    table: &[(&str, K)],
+    from_name: impl Fn(&str) -> Option<K>,
+) {
+    for (i, (name, kind)) in table.iter().enumerate() {
+        assert_eq!(from_name(name), Some(*kind), "{name}");
+        assert!(
+            table[..i].iter().all(|(n, _)| n != name),
+            "{name} listed twice"
+        );
+    }
+    for name in collective_op_names(&crate::test_context()) {
+        assert_eq!(from_name(&name), None, "{name}");
+    }
+}
+
 /// The names of every managed collective op registered in `context` (the ops
 /// with the ODS trait `Pld_CollectiveOp`), in name order (the variant table's
 /// test checks its rows against them).

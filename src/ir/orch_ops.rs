@@ -471,16 +471,7 @@ mod tests {
 
     #[test]
     fn every_name_is_listed_once_and_round_trips() {
-        for (i, (name, op)) in ORCHESTRATION_OPS.iter().enumerate() {
-            assert_eq!(OrchOp::from_name(name), Some(*op), "{name}");
-            assert!(
-                ORCHESTRATION_OPS[..i].iter().all(|(n, _)| n != name),
-                "{name} listed twice"
-            );
-        }
-        for name in crate::ir::op_kind::collective_op_names(&crate::test_context()) {
-            assert_eq!(OrchOp::from_name(&name), None);
-        }
+        crate::ir::op_kind::assert_name_table(ORCHESTRATION_OPS, OrchOp::from_name);
         for refused in [
             "cf.br",
             "cf.cond_br",

@@ -384,6 +384,27 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         self.locals.fresh(&base)
     }
 
+    /// A fresh local for `v`, of its type's runtime kind (else a located error).
+    fn local_for(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        v: Value<'c, 'a>,
+        hint: &str,
+    ) -> Option<RtValue> {
+        let var = self.fresh(v, hint);
+        let val = RtValue::for_type(v.r#type(), var);
+        if val.is_none() {
+            self.p.error(
+                &op,
+                &format!(
+                    "a value of type '{}' has no runtime form in the orchestration codegen",
+                    v.r#type()
+                ),
+            );
+        }
+        val
+    }
+
     /// Declares a local holding `v` (of its type), initialized with `init`
     /// (`None`: default), and binds `v` to it.
     fn declare(
@@ -394,35 +415,14 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         init: Option<&str>,
         depth: usize,
     ) -> Option<RtValue> {
-        let ty = v.r#type();
-        let var = self.fresh(v, hint);
+        let val = self.local_for(op, v, hint)?;
+        let (ty, var) = (val.cpp_type(), val.expr());
         let i = format!("{}{}", ind(depth), maybe_unused(v));
-        let val = if is_tensor_like(ty) {
-            match init {
-                Some(x) => {
-                    let _ = writeln!(self.body, "{i}pld::rt::Tensor {var} = {x};");
-                }
-                None => {
-                    let _ = writeln!(self.body, "{i}pld::rt::Tensor {var};");
-                }
-            }
-            RtValue::Tensor(var)
-        } else if let Some(bits) = scalar_bits(ty) {
-            let _ = writeln!(self.body, "{i}int64_t {var} = {};", init.unwrap_or("0"));
-            RtValue::Int(var, bits)
-        } else if is_comm_ctx(ty) {
-            let _ = writeln!(
-                self.body,
-                "{i}pld::rt::CommContext* {var} = {};",
-                init.unwrap_or("nullptr")
-            );
-            RtValue::Ctx(var)
-        } else {
-            self.p.error(
-                &op,
-                &format!("a value of type '{ty}' has no runtime form in the orchestration codegen"),
-            );
-            return None;
+        let _ = match (init, &val) {
+            (Some(x), _) => writeln!(self.body, "{i}{ty} {var} = {x};"),
+            (None, RtValue::Int(..)) => writeln!(self.body, "{i}{ty} {var} = 0;"),
+            (None, RtValue::Ctx(_)) => writeln!(self.body, "{i}{ty} {var} = nullptr;"),
+            (None, _) => writeln!(self.body, "{i}{ty} {var};"),
         };
         self.vals.bind(v, val.clone());
         Some(val)

@@ -14,25 +14,16 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         init: &str,
         depth: usize,
     ) {
-        let ty = v.r#type();
-        let var = self.fresh(v, hint);
-        let i = format!("{}{}", ind(depth), maybe_unused(v));
-        let val = if let Some(bits) = scalar_bits(ty) {
-            let _ = writeln!(self.body, "{i}const int64_t {var} = {init};");
-            RtValue::Int(var, bits)
-        } else if is_tensor_like(ty) {
-            let _ = writeln!(self.body, "{i}const pld::rt::Tensor {var} = {init};");
-            RtValue::Tensor(var)
-        } else if is_comm_ctx(ty) {
-            let _ = writeln!(self.body, "{i}pld::rt::CommContext* const {var} = {init};");
-            RtValue::Ctx(var)
-        } else {
-            self.p.error(
-                &op,
-                &format!("a value of type '{ty}' has no runtime form in the orchestration codegen"),
-            );
+        let Some(val) = self.local_for(op, v, hint) else {
             return;
         };
+        // A const pointer, not a pointer to const.
+        let decl = match val {
+            RtValue::Ctx(_) => format!("{} const", val.cpp_type()),
+            _ => format!("const {}", val.cpp_type()),
+        };
+        let i = format!("{}{}", ind(depth), maybe_unused(v));
+        let _ = writeln!(self.body, "{i}{decl} {} = {init};", val.expr());
         self.bind(v, val);
     }
 
