@@ -26,21 +26,10 @@ started=$(date +%s.%N)
 # No Rust debug info: nothing debugs the plugin build, and it links faster.
 MLIR_SYS_LINK_SHARED=1 CARGO_TARGET_DIR=$root/target/plugin-build CARGO_PROFILE_DEV_DEBUG=0 \
   cargo build -p pld-plugin --message-format=json-render-diagnostics > "$out/cargo.json"
-# Where cargo put the plugin, and the pld build script's CMake tree (libMLIR-C.so).
-read -r plugin capi < <(python3 - "$out/cargo.json" <<'PY'
-import json, sys
-plugin = capi = None
-for line in open(sys.argv[1]):
-    if not line.startswith("{"):
-        continue
-    msg = json.loads(line)
-    if msg.get("reason") == "compiler-artifact" and msg["target"]["name"] == "PldPlugin":
-        plugin = next(f for f in msg["filenames"] if f.endswith(".so"))
-    if msg.get("reason") == "build-script-executed" and "#pld@" in msg["package_id"]:
-        capi = msg["out_dir"] + "/build/lib/libMLIR-C.so"
-print(plugin, capi)
-PY
-)
+# Where cargo put the plugin, and the pld build script's CMake tree (libMLIR-C.so),
+# found by the manifest path and target name cargo states (scripts/plugin-artifacts.py).
+paths=$(python3 scripts/plugin-artifacts.py "$out/cargo.json" "$root/Cargo.toml")
+read -r plugin capi <<< "$paths"
 # Replace only what changed (a test may be running the old copy).
 install -C -m 755 "$capi" "$out/libMLIR-C.so"
 install -C -m 755 "$plugin" "$out/libPldPlugin.so"

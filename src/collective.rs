@@ -1,15 +1,23 @@
-//! The managed collectives' variant table: one row per collective op
-//! (`pld.tensor.all_to_all_v`, `pld.tensor.indexed_all_to_all_v`) holding
-//! what every rail derives from it — the kernel's operands in ABI order with
-//! their canonical types and directions, the builtin template package, the
-//! launch-width rule, whether a runtime `core_num` is accepted and the
-//! architecture the op needs. A [`Variant`] is a row and a payload element
-//! type: one synthesized kernel each (`@__builtin_<op>__fp32` / `__int8`).
+//! The managed collectives' variant table, [`TABLE`]: one row ([`Spec`]) per
+//! collective op of the dialect — `pld.tensor.all_to_all_v`,
+//! `pld.tensor.indexed_all_to_all_v` and the family of docs/spec/family.md:
+//! `allreduce` (a mesh and a ring template package), `reduce_scatter`,
+//! `allgather`, `broadcast`, `all_to_all` and `barrier`. A row holds what
+//! every rail derives from it: the kernel's operands in ABI order with their
+//! canonical types and directions, the payload element types, the attributes
+//! that select a kernel besides the element type (`reduce`, `mode`, `root`),
+//! the builtin template package, the launch-width rule, whether a runtime
+//! `core_num` is accepted, the architecture the op needs and the rails that
+//! lower it. A [`Variant`] is a row, a payload element type and those
+//! attributes: one synthesized kernel each (`@__builtin_all_to_all_v__fp32`,
+//! `@__builtin_allreduce_ring_sum__fp16`, `@__builtin_barrier`, ...).
 //!
 //! `--lower-l2-tensor-collectives` plans, checks, synthesizes and rewrites
-//! both ops from this table alone (`src/passes/lower_l2_tensor_collectives.rs`);
-//! the HOST rail builds its callable from the plain row; the codegen reads the
-//! template packages the rows name.
+//! every row's op from this table alone (`src/passes/lower_l2_tensor_collectives.rs`);
+//! `--lower-host-tensor-collectives` dispatches the same kernels for every row
+//! the HOST rail lowers (all but the indexed op); `--lower-composite-ops`
+//! expands the plain all_to_all_v in InCore bodies and refuses the rest; the
+//! codegen reads the template packages the rows name.
 
 use crate::ir::direction::Direction;
 use melior::ir::{
@@ -1029,6 +1037,24 @@ pub fn runtime_width_message(op: &str, stride: i64, ranks: i64) -> String {
         "{op}: core_num must be in [1, 2147483647] and the signal stride S={stride} must be at least \
          the admitted block count B (core_num folded for P={ranks} ranks)"
     )
+}
+
+/// `aiv-cores`: a compile-time launch width above the target's AIV core
+/// count, in the words both rails use (0: unknown, nothing is checked).
+pub fn aiv_cores_problem(spec: &Spec, ranks: i64, limit: i64, aiv_cores: u64) -> Option<String> {
+    let blocks = spec.blocks(ranks, limit);
+    if aiv_cores == 0 || blocks as u64 <= aiv_cores {
+        return None;
+    }
+    Some(match spec.width {
+        WidthRule::Folded => format!(
+            "launch width B={blocks} exceeds the target's {aiv_cores} AIV cores \
+             (core_num L={limit} folded for P={ranks} ranks; option aiv-cores={aiv_cores})"
+        ),
+        WidthRule::Exact => format!(
+            "launch width L={limit} exceeds the target's {aiv_cores} AIV cores (option aiv-cores={aiv_cores})"
+        ),
+    })
 }
 
 /// The plain op's operand names in ABI order (`args[0..4]`, both rails).

@@ -163,6 +163,33 @@ static LogicalResult verifyInputGeometry(Operation *op,
   return success();
 }
 
+/// family.md, Checks: an unprefixed attribute the op does not define is an
+/// error (it would otherwise be dropped, or obeyed by a rule written for
+/// another op); a dialect-prefixed (discardable) one such as `pl.note` is
+/// allowed. The op's own attributes live in its properties, so every
+/// unprefixed discardable attribute is foreign.
+static LogicalResult verifyNoForeignAttributes(Operation *op) {
+  for (NamedAttribute attr : op->getDiscardableAttrs()) {
+    StringRef name = attr.getName().getValue();
+    if (name.contains('.'))
+      continue;
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "has no attribute '" << name
+                              << "' (its attributes: ";
+    bool any = false;
+    for (StringAttr own : op->getName().getAttributeNames()) {
+      if (own.getValue().ends_with("SegmentSizes"))
+        continue;
+      diag << (any ? ", " : "") << own.getValue();
+      any = true;
+    }
+    return diag << (any ? "" : "none")
+                << "; a discardable attribute needs a dialect prefix, e.g. 'pl."
+                << name << "')";
+  }
+  return success();
+}
+
 static LogicalResult verifyCollective(Operation *op,
                                       ArrayRef<NamedOperand> operands,
                                       Value result, bool hasAttr,
@@ -256,7 +283,7 @@ static LogicalResult verifyCollective(Operation *op,
     return op->emitOpError()
            << "needs exactly one of the 'core_num' attribute and the "
               "'dynamic_core_num' operand";
-  return success();
+  return verifyNoForeignAttributes(op);
 }
 
 LogicalResult AllToAllVOp::verify() {
@@ -480,10 +507,22 @@ static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
              << " input rows), got " << tRows;
     break;
   case FamilyRows::SameAsInput:
-    if (known(iRows) && known(tRows) && iRows != tRows)
-      return op->emitOpError()
-             << "target rows must be NR*M, the input's row count " << iRows
-             << ", got " << tRows;
+    if (known(iRows) && known(tRows) && iRows != tRows) {
+      // family.md: the message names NR and M as numbers (M = the input's
+      // rows / NR, where that is whole).
+      InFlightDiagnostic diag = op->emitOpError() << "target rows must be NR*M";
+      if (known(nr) && iRows % nr == 0)
+        diag << " = " << nr << "*" << iRows / nr << " = " << iRows
+             << " (NR=" << nr << " ranks, M=" << iRows / nr
+             << " rows per rank, the input's " << iRows << " rows)";
+      else if (known(nr))
+        diag << ", the input's row count " << iRows << " (NR=" << nr
+             << ", M = " << iRows << "/" << nr
+             << " is not a whole number of rows)";
+      else
+        diag << ", the input's row count " << iRows << " (NR=?)";
+      return diag << ", got " << tRows;
+    }
     [[fallthrough]];
   case FamilyRows::MultipleOfNR:
     if (known(nr) && known(tRows) && tRows % nr != 0)
@@ -527,7 +566,7 @@ static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
     return op->emitOpError()
            << "result type " << o.result.getType() << " must be the type of '"
            << role << "' " << returned.getType();
-  return success();
+  return verifyNoForeignAttributes(op);
 }
 
 static std::optional<int64_t> optionalInt(IntegerAttr attr) {

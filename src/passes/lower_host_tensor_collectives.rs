@@ -41,7 +41,7 @@
 //! first, then the rail.)
 //! | a symbol of the callable's / kernel's name that is something else | `symbol '@<name>' already exists` |
 
-use super::{LowerHostTensorCollectivesStatistics, ModulePass};
+use super::{LowerHostTensorCollectivesOptions, LowerHostTensorCollectivesStatistics, ModulePass};
 use crate::{
     analysis::contiguity::ContiguityTrace,
     collective::{Collective, Variant, WidthRule},
@@ -72,18 +72,26 @@ use melior::{
 };
 use std::collections::{BTreeSet, HashSet};
 
-/// The pass, with what its last run counted.
+/// The pass: its option (`Passes.td`) and what its last run counted.
 #[derive(Clone, Default)]
 pub struct LowerHostTensorCollectives {
+    /// `aiv-cores`: the target's AIV core count (0: unknown, not checked).
+    pub aiv_cores: u64,
     lowered: u64,
 }
 
 /// SIMPLER_ERROR_INVALID_ARGS.
 pub const INVALID_ARGS: i64 = 5;
+/// SIMPLER_FATAL_SYNC_START_OVER_CAPACITY: a launch wider than the device's
+/// AIV cores, refused before any block runs.
+pub const OVER_CAPACITY: i64 = 7;
 
 impl ModulePass for LowerHostTensorCollectives {
+    fn set_options(&mut self, options: &LowerHostTensorCollectivesOptions) {
+        self.aiv_cores = options.aiv_cores;
+    }
     fn run(&mut self, module: OperationRef) -> Result<(), PldError> {
-        self.lowered = lower(module)?;
+        self.lowered = lower(module, self.aiv_cores)?;
         Ok(())
     }
     fn statistics(&self) -> LowerHostTensorCollectivesStatistics {
@@ -175,10 +183,12 @@ struct Plan {
     variant: Variant,
     ranks: i64,
     stride: i64,
+    /// `aiv-cores` (0: not checked).
+    aiv_cores: u64,
 }
 
 /// Returns how many collectives it lowered.
-fn lower(module: OperationRef) -> Result<u64, PldError> {
+fn lower(module: OperationRef, aiv_cores: u64) -> Result<u64, PldError> {
     let body = module_body(&module)?;
     let arch = crate::collective::module_arch(&module);
     let trace = ContiguityTrace::new(body);
@@ -194,7 +204,7 @@ fn lower(module: OperationRef) -> Result<u64, PldError> {
                 errors += 1;
                 continue;
             }
-            match plan(&op, func, &trace) {
+            match plan(&op, func, &trace, aiv_cores) {
                 Some(p) => plans.push((op, p)),
                 None => errors += 1,
             }
@@ -264,6 +274,7 @@ fn plan<'c, 'a>(
     op: &OperationRef<'c, 'a>,
     func: &OperationRef<'c, 'a>,
     trace: &ContiguityTrace<'c, 'a>,
+    aiv_cores: u64,
 ) -> Option<Plan> {
     let loc = op.location();
     let spec = Collective::of_op_name(&op_name(op))?.spec();
@@ -336,6 +347,12 @@ fn plan<'c, 'a>(
             );
             return None;
         }
+        // The CHIP rail's row and words (PyPTO refuses it at compile time).
+        if let Some(problem) = crate::collective::aiv_cores_problem(spec, ranks, limit, aiv_cores)
+        {
+            diag::op_error(op, &problem);
+            return None;
+        }
         let blocks = spec.blocks(ranks, limit);
         if stride < blocks {
             diag::op_error_with_note(
@@ -366,6 +383,7 @@ fn plan<'c, 'a>(
         variant,
         ranks,
         stride,
+        aiv_cores,
     })
 }
 
@@ -507,6 +525,30 @@ fn runtime_width<'c, 'a>(
             e.loc,
         )?,
     )?;
+    // `aiv-cores`: a runtime width above the target's cores fails before the
+    // dispatches, as the device would refuse the sync-start launch.
+    if plan.aiv_cores > 0 {
+        let cores = e.constant(plan.aiv_cores.min(i64::MAX as u64) as i64, i64t)?;
+        let fits_cores = e.cmp(SLE, blocks, cores)?;
+        let message = crate::diag::msg!(
+            "{}: the launch width B must not exceed the target's {} AIV cores (core_num folded for P={} ranks; option aiv-cores={})",
+            plan.variant.spec().op,
+            plan.aiv_cores,
+            plan.ranks,
+            plan.aiv_cores
+        );
+        insert_before(
+            op,
+            builders::host_require(
+                context,
+                fits_cores,
+                OVER_CAPACITY,
+                &message,
+                &[("core_num L", limit), ("B", blocks)],
+                e.loc,
+            )?,
+        )?;
+    }
     Ok(blocks)
 }
 

@@ -439,16 +439,10 @@ fn plan_collective<'c, 'a>(
                 return fail(format!("core_num must be in [1, 2147483647], got {limit}"));
             }
             let blocks = spec.blocks(ranks, limit);
-            if aiv_cores > 0 && blocks as u64 > aiv_cores {
-                return fail(match spec.width {
-                    WidthRule::Folded => format!(
-                        "launch width B={blocks} exceeds the target's {aiv_cores} AIV cores \
-                         (core_num L={limit} folded for P={ranks} ranks; option aiv-cores={aiv_cores})"
-                    ),
-                    WidthRule::Exact => format!(
-                        "launch width L={limit} exceeds the target's {aiv_cores} AIV cores (option aiv-cores={aiv_cores})"
-                    ),
-                });
+            if let Some(problem) =
+                crate::collective::aiv_cores_problem(spec, ranks, limit, aiv_cores)
+            {
+                return fail(problem);
             }
             if stride < blocks {
                 return fail_with_note(

@@ -308,8 +308,22 @@ def LowerHostTensorCollectives : Pass<"lower-host-tensor-collectives", "::mlir::
     dimension). `pld.tensor.indexed_all_to_all_v` is CHIP-only: in a HOST
     orchestrator it is an error (`indexed_all_to_all_v is not supported on the
     HOST rail`, after the `pl.arch = "a5"` check).
+
+    With `aiv-cores=N` (as for `--lower-l2-tensor-collectives`, and forwarded
+    by `pld-lower-collectives{aiv-cores=N}`), a compile-time launch width
+    above N is refused at the collective in the CHIP rail's words (`launch
+    width B=<B> exceeds the target's <N> AIV cores`); a runtime width
+    (all_to_all_v's runtime `core_num`) is checked before the dispatches by a
+    `pld.host.require` with error code 7 (the over-capacity sync-start
+    launch).
   }];
   let dependentDialects = PldDependentDialects;
+  let options = [
+    Option<"aivCores", "aiv-cores", "uint64_t", /*default=*/"0",
+           "The target's AIV core count; a compile-time launch width above it "
+           "is an error, a runtime one fails with code 7 before the dispatch "
+           "(0: unknown, not checked)">,
+  ];
   let statistics = [
     Statistic<"numCollectivesLowered", "collectives-lowered",
               "Collectives fanned out into device dispatches">,
@@ -386,8 +400,9 @@ def PldLowerCollectives : PassPipeline<"pld-lower-collectives", [
   let summary = "The managed-collective lowering pipeline, in the design's order";
   let options = [
     Option<"aivCores", "aiv-cores", "uint64_t", /*default=*/"0",
-           "lower-l2-tensor-collectives{aiv-cores}: the target's AIV core "
-           "count (0: unknown, not checked)">,
+           "The target's AIV core count, forwarded to "
+           "lower-l2-tensor-collectives and lower-host-tensor-collectives "
+           "(0: unknown, not checked)">,
   ];
 }
 
