@@ -112,3 +112,42 @@ unsafe extern "C" fn append_str(text: mlir_sys::MlirStringRef, data: *mut c_void
     let bytes = unsafe { std::slice::from_raw_parts(text.data as *const u8, text.length) };
     out.push_str(&String::from_utf8_lossy(bytes));
 }
+
+/// One managed collective of a module (`pld.tensor.*` with the collective
+/// trait), as a runner that plays the HOST side needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CollectiveSite {
+    /// The op, e.g. `pld.tensor.allgather`.
+    pub op: String,
+    /// Where it is written (`file:line:col`, or MLIR's printed location).
+    pub location: String,
+    /// Its rank count NR: the signal's static leading dimension (in
+    /// allreduce's ring mode its trailing one); `None` when not static.
+    pub ranks: Option<i64>,
+}
+
+/// Every managed collective of `module`, in program order.
+pub fn collective_sites(module: &Module) -> Vec<CollectiveSite> {
+    use melior::ir::{ValueLike, operation::OperationLike};
+    let root = module.as_operation();
+    let root = unsafe { melior::ir::operation::OperationRef::from_raw(root.to_raw()) };
+    crate::ir::walk::module_functions(&root)
+        .iter()
+        .flat_map(|f| crate::ir::walk::collectives_in(f))
+        .filter_map(|op| {
+            let name = crate::ir::op_kind::op_name(&op);
+            let spec = crate::collective::Collective::of_op_name(&name)?.spec();
+            let ranks = op
+                .operand(spec.signal)
+                .ok()
+                .and_then(|s| crate::ir::tensor_type::TensorView::of(s.r#type()))
+                .and_then(|view| crate::collective::signal_geometry(&op, spec, &view))
+                .map(|(ranks, _)| ranks);
+            Some(CollectiveSite {
+                op: name,
+                location: crate::diag::location_text(op.location()),
+                ranks,
+            })
+        })
+        .collect()
+}

@@ -28,7 +28,9 @@ mod error;
 pub mod ir;
 pub mod passes;
 
-pub use embedding::{attach_diagnostic_printer, create_context, parse_file};
+pub use embedding::{
+    CollectiveSite, attach_diagnostic_printer, collective_sites, create_context, parse_file,
+};
 pub use error::PldError;
 pub use ir::launch_width::cal_all_to_all_v_blocks;
 pub use passes::{register_all_passes, register_passes};

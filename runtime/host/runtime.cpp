@@ -51,6 +51,31 @@ struct SharedState {
   // Process mode: rank processes ready to run their body (a start gate: the bodies start
   // together, as threads would, not one fork apart).
   alignas(64) std::atomic<int32_t> ready{0};
+
+  // Per rank: the managed collective task it is running (Task::set_collective), for the reports
+  // of a signal-wait timeout and of a run past its bound. Text is copied in (no pointer has to be
+  // valid in another rank process).
+  struct Inflight {
+    std::atomic<int> active{0};
+    char op[64] = {};
+    char site[256] = {};
+    char kernel[128] = {};
+    int key = -1;      // its signal's arrival slot (-1: table full)
+    int64_t seq = 0;   // this rank's arrival number at that signal
+    int self = 0;      // the rank's index in the collective's CommContext
+    int members = 0;   // the CommContext's rank count
+    int16_t world_rank[kCommMaxRanks] = {};  // world rank of each CommContext rank (-1: unknown)
+  };
+  Inflight inflight[kCommMaxRanks];
+  // Arrivals: how many collective tasks each world rank has started on one signal (keyed by the
+  // signal's offset in the window, the same on every rank). A peer whose count is below a
+  // waiting rank's never arrived at the collective that rank waits in.
+  static constexpr int kKeys = 64;
+  std::atomic<int64_t> arrival_key[kKeys] = {};  // offset + 1; 0: free
+  std::atomic<int64_t> arrivals[kKeys][kCommMaxRanks] = {};
+  // The report of a run past Config::run_timeout_ms (error_message() returns it first).
+  std::atomic<int> run_report_set{0};
+  char run_report[8192] = {};
 };
 
 struct World::Impl {
@@ -80,6 +105,59 @@ struct World::Impl {
     if (!shared->error_state[cls][slot].compare_exchange_strong(expected, 1)) return;
     std::snprintf(shared->error[cls][slot], sizeof shared->error[cls][slot], "%s", msg.c_str());
     shared->error_state[cls][slot].store(2);
+  }
+  // The arrival slot of signal key `key`, claimed if new (-1: the table is full).
+  int arrival_slot(int64_t key) {
+    for (int i = 0; i < SharedState::kKeys; ++i) {
+      int64_t k = shared->arrival_key[i].load();
+      if (k == key) return i;
+      if (k == 0 && shared->arrival_key[i].compare_exchange_strong(k, key)) return i;
+      if (k == key) return i;
+    }
+    return -1;
+  }
+  // "pld.tensor.allgather at m.mlir:8:8 (kernel __builtin_allgather__fp32)" for `rank`'s
+  // collective in flight ("" when none).
+  std::string collective_text(int rank) const {
+    if (rank < 0 || rank >= kCommMaxRanks) return "";
+    const SharedState::Inflight& f = shared->inflight[rank];
+    if (!f.active.load()) return "";
+    return std::string(f.op) + " at " + f.site + " (kernel " + f.kernel + ")";
+  }
+  // "peers that never arrived: 3" (CommContext ranks) for `rank`'s collective in flight, else
+  // "every peer arrived" ("" when it is in none).
+  std::string missing_peers(int rank) const {
+    if (rank < 0 || rank >= kCommMaxRanks) return "";
+    const SharedState::Inflight& f = shared->inflight[rank];
+    if (!f.active.load() || f.key < 0) return "";
+    std::string list;
+    for (int d = 0; d < f.members && d < kCommMaxRanks; ++d) {
+      const int wr = f.world_rank[d];
+      if (d == f.self || wr < 0) continue;
+      if (shared->arrivals[f.key][wr].load() < f.seq) list += (list.empty() ? "" : ", ") + std::to_string(d);
+    }
+    return list.empty() ? "every peer arrived" : "peers that never arrived: " + list;
+  }
+  // Where each rank in `running` (every rank when empty) is stuck, one "; "-separated entry per
+  // rank: the collective it waits in and the peers that never arrived, or that it is in none.
+  std::string stuck_report(const std::vector<bool>& running, int limit_ms) const {
+    std::string out = "run timeout: still running after " + std::to_string(limit_ms) + " ms: ";
+    bool first = true;
+    for (int r = 0; r < ranks; ++r) {
+      if (!running.empty() && !running[static_cast<size_t>(r)]) continue;
+      const std::string what = collective_text(r);
+      out += (first ? "" : "; ") + std::string("rank ") + std::to_string(r) + " ";
+      out += what.empty() ? std::string("is in no collective")
+                          : "waits in " + what + ", " + missing_peers(r);
+      first = false;
+    }
+    return out;
+  }
+  void set_run_report(const std::string& report) {
+    int expected = 0;
+    if (!shared->run_report_set.compare_exchange_strong(expected, 1)) return;
+    std::snprintf(shared->run_report, sizeof shared->run_report, "%s", report.c_str());
+    shared->run_report_set.store(2);
   }
   // Process mode: the configured fault, if it is this rank's and `at` now.
   void maybe_fault(Config::FaultAt at) const {
@@ -231,15 +309,22 @@ bool pld_rt_signal_wait_ge(int32_t* cell, int32_t value, int32_t row, int32_t co
     if (v >= value) return true;
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {
-      char msg[256];
-      std::snprintf(msg, sizeof msg,
-                    "signal wait timeout: rank %d block %d waited %lld ms on signal cell [%d, %d] "
-                    "for >= %d, value %d",
-                    tl_block ? tl_block->rank : -1, tl_block ? tl_block->block : -1,
+      char cell_text[256];
+      const int rank = tl_block ? tl_block->rank : -1;
+      std::snprintf(cell_text, sizeof cell_text,
+                    "rank %d block %d waited %lld ms on signal cell [%d, %d] for >= %d, value %d",
+                    rank, tl_block ? tl_block->block : -1,
                     static_cast<long long>(
                         std::chrono::duration_cast<std::chrono::milliseconds>(now - start).count()),
                     row, col, value, v);
-      std::fprintf(stderr, "pld-runtime: %s\n", msg);
+      // Named after the collective (op, the user's file:line:col, the kernel) and the peers
+      // that never arrived at it, when the task was marked (Task::set_collective).
+      const std::string where = w ? w->collective_text(rank) : "";
+      std::string msg = "signal wait timeout";
+      if (!where.empty()) msg += " in " + where;
+      msg += std::string(": ") + cell_text;
+      if (!where.empty()) msg += "; " + w->missing_peers(rank);
+      std::fprintf(stderr, "pld-runtime: %s\n", msg.c_str());
       if (w) {
         w->record_error(tl_block ? tl_block->rank : -1, msg, 1);
         w->abort();
@@ -479,6 +564,8 @@ std::vector<int> World::run(const std::function<int(int, rt::Orchestration&)>& b
       }
       if (left == 0) break;
       if (limit > 0 && mono_ms() - start >= limit) {
+        // Where each rank still running is stuck, read before they are killed.
+        w->set_run_report(w->stuck_report(running, limit));
         for (int r = 0; r < P; ++r)
           if (running[r]) kill(pids[r], SIGKILL);
         for (int r = 0; r < P; ++r) {
@@ -505,19 +592,28 @@ std::vector<int> World::run(const std::function<int(int, rt::Orchestration&)>& b
   std::vector<int> status(impl_->ranks, 0);
   std::vector<std::thread> threads;
   threads.reserve(impl_->ranks);
+  for (int r = 0; r < impl_->ranks; ++r) w->shared->done[r].store(0);
   for (int r = 0; r < impl_->ranks; ++r) {
     threads.emplace_back([this, r, &body, &status] {
       rt::RankState st{impl_.get(), r, 0, {}};
       rt::Orchestration orch(&st);
       int rc = body(r, orch);
       status[r] = rc != 0 ? rc : orch.status();
+      impl_->shared->done[r].store(1);  // for waiting_report()
     });
   }
   for (auto& t : threads) t.join();
   return status;
 }
 
+std::string World::waiting_report(int limit_ms) const {
+  std::vector<bool> running(static_cast<size_t>(impl_->ranks));
+  for (int r = 0; r < impl_->ranks; ++r) running[static_cast<size_t>(r)] = !impl_->shared->done[r].load();
+  return impl_->stuck_report(running, limit_ms);
+}
+
 std::string World::error_message() const {
+  if (impl_->shared->run_report_set.load() == 2) return impl_->shared->run_report;
   for (int c = 0; c < 2; ++c)
     for (int i = 0; i < SharedState::kSlots; ++i)
       if (impl_->shared->error_state[c][i].load() == 2) return impl_->shared->error[c][i];
@@ -584,8 +680,66 @@ int Orchestration::submit(const Task& task) {
     return latch_error(SIMPLER_FATAL_SYNC_START_OVER_CAPACITY);
   }
 
-  // Argument block: tensor slots point at this task's own descriptor copies.
+  // A managed collective: its CommContext must have the signal's NR ranks (a kernel on a world
+  // of another size would return without doing anything), and it is recorded as this rank's
+  // collective in flight (for the timeout reports).
   const auto& slots = task.slots();
+  const Task::Collective& coll = task.collective();
+  host::SharedState* shared = w->shared;
+  const bool tracked = coll.op != nullptr && state_->rank >= 0 && state_->rank < kCommMaxRanks;
+  if (coll.op != nullptr) {
+    const CommContext* ctx = nullptr;
+    for (const auto& s : slots)
+      if (!s.is_tensor) {
+        ctx = s.ctx;
+        break;
+      }
+    const Tensor* sig = coll.signal_slot >= 0 && static_cast<size_t>(coll.signal_slot) < slots.size() &&
+                                slots[static_cast<size_t>(coll.signal_slot)].is_tensor
+                            ? &slots[static_cast<size_t>(coll.signal_slot)].tensor
+                            : nullptr;
+    if (ctx != nullptr && sig != nullptr && coll.nr_axis >= 0 && coll.nr_axis < sig->rank &&
+        static_cast<int64_t>(ctx->rankNum) != sig->shape[coll.nr_axis]) {
+      const std::string text =
+          std::string(coll.op) + " at " + (coll.site ? coll.site : "?") + ": the CommContext has " +
+          std::to_string(ctx->rankNum) + " ranks but the signal's NR is " +
+          std::to_string(sig->shape[coll.nr_axis]) + " (kernel " + task.kernel_name() +
+          "): a collective runs on a world (or communication domain) of exactly NR ranks";
+      return fail(SIMPLER_ERROR_INVALID_ARGS, text.c_str());
+    }
+    if (tracked) {
+      host::SharedState::Inflight& f = shared->inflight[state_->rank];
+      std::snprintf(f.op, sizeof f.op, "%s", coll.op);
+      std::snprintf(f.site, sizeof f.site, "%s", coll.site ? coll.site : "?");
+      std::snprintf(f.kernel, sizeof f.kernel, "%s", task.kernel_name().c_str());
+      f.key = -1;
+      f.members = 0;
+      if (ctx != nullptr && sig != nullptr) {
+        const int64_t offset = static_cast<int64_t>(reinterpret_cast<uintptr_t>(sig->data)) -
+                               static_cast<int64_t>(ctx->windowsIn[ctx->rankId % kCommMaxRanks]);
+        f.key = w->arrival_slot(offset + (int64_t(1) << 62));
+        f.self = static_cast<int>(ctx->rankId);
+        f.members = static_cast<int>(std::min<uint32_t>(ctx->rankNum, kCommMaxRanks));
+        for (int d = 0; d < f.members; ++d) {
+          f.world_rank[d] = -1;
+          for (int r = 0; r < w->ranks; ++r)
+            if (reinterpret_cast<uint64_t>(w->windows[static_cast<size_t>(r)]) == ctx->windowsIn[d])
+              f.world_rank[d] = static_cast<int16_t>(r);
+        }
+        if (f.key >= 0) f.seq = shared->arrivals[f.key][state_->rank].fetch_add(1) + 1;
+      }
+      f.active.store(1);
+    }
+  }
+  struct InflightEnd {
+    host::SharedState* shared;
+    int rank;
+    ~InflightEnd() {
+      if (rank >= 0) shared->inflight[rank].active.store(0);
+    }
+  } inflight_end{shared, tracked ? state_->rank : -1};
+
+  // Argument block: tensor slots point at this task's own descriptor copies.
   std::vector<Tensor> descs;
   descs.reserve(slots.size());
   std::vector<int64_t> args(slots.size());

@@ -445,9 +445,17 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         } else {
             format!("{{{}}}, ", scalar_args.join(", "))
         };
+        // A builtin callable (the HOST rail's fan-out of one collective) is
+        // told its collective's site: the runtime's rank-count check and
+        // timeout reports name it, not the callable's first user.
+        let site = if callee.starts_with("builtin.tensor.") {
+            format!(", {}", quoted(&super::chip::source_site(op.location())))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             self.out,
-            "{indent}  if (int rc = host->dispatch({dev}, &{c_name}, {}, {{{}}}, {{{}}}, {scalar_list}{width})) return rc;",
+            "{indent}  if (int rc = host->dispatch({dev}, &{c_name}, {}, {{{}}}, {{{}}}, {scalar_list}{width}{site})) return rc;",
             quoted(&callee),
             tensors.join(", "),
             comms.join(", ")

@@ -1,16 +1,24 @@
 //! `pld-translate --pld-to-ascend-build`: the Ascend build tree of a module
 //! lowered by `--pld-lower-collectives` (the contract is docs/codegen.md).
+//! [`translate`] plans the whole tree in memory, then writes it.
 //!
-//! - `plan`: walks the module, resolves every AIV kernel's source (copied
-//!   or rendered) and drives the emitters into one in-memory [`Tree`];
+//! - `tree_plan`: walks the module, resolves every AIV kernel's source (copied
+//!   from `pl.kernel_source` or rendered from its builtin template) and drives
+//!   the emitters into one in-memory [`Tree`];
 //! - `template`: the embedded builtin template packages and `${var}` rendering;
-//! - `chip`: one CHIP orchestration function → `orchestration/<fn>.cpp`;
+//! - `chip`: one CHIP orchestration function → `orchestration/<fn>.cpp`, per
+//!   op (`scalars`, `control_flow`, `descriptors`, `tasks`);
 //! - `host`: one HOST orchestrator → `host/<fn>.cpp`;
 //! - `kernel_config`: a sub-build's `kernel_config.py`;
 //! - `loops`: the `scf.for` header both rails emit (step guard, no overflow);
 //! - `scalars`: the integer scalar model both rails emit (`pld_runtime/scalar.h`);
 //! - `values`: the value model both rails bind SSA values to (`RtValue`, `Bindings`);
-//! - [`write`]: the tree on disk, all or nothing.
+//! - `cpp_names`: symbols as C identifiers, clash-free locals, string literals;
+//! - `tree_writer`: the tree on disk, all or nothing (only a tree pld-translate
+//!   wrote itself is ever replaced).
+//!
+//! `orch_ops` and `host_ops` (what a CHIP orchestration body and a HOST
+//! orchestrator may hold) are `crate::ir`'s, re-exported here.
 //!
 //! Every error is a located MLIR diagnostic; nothing is written unless the
 //! whole tree was planned without one.

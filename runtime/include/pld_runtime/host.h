@@ -39,7 +39,9 @@ struct Config {
   // through CommContext::windowsIn faults or reads its own stale copy. Default: threads.
   bool rank_processes = false;
   // Process mode: wall-clock bound of one World::run in ms (0 = none). Past it every rank process
-  // still running is killed (SIGKILL) and reported as RankEnd::kTimedOut.
+  // still running is killed (SIGKILL) and reported as RankEnd::kTimedOut, and error_message()
+  // says for each where it was stuck (waiting_report()). Thread mode cannot stop a hung rank:
+  // its caller bounds the process (pld-run's driver does).
   int run_timeout_ms = 0;
   // Process mode: fault injection for tests. Rank `fault_rank` (-1 = none) crashes (SIGKILL
   // itself), hangs (blocks forever) or exits 0 early, `fault_at` before its orchestration body,
@@ -105,11 +107,16 @@ class World {
   // How each rank ended in the last run() (all kFinished in thread mode).
   std::vector<RankEnd> rank_ends() const;
 
-  // The first fatal / invalid-args message of the lowest rank that recorded one, else the
+  // The report of a run past Config::run_timeout_ms (where every rank still running was stuck),
+  // else the first fatal / invalid-args message of the lowest rank that recorded one, else the
   // first signal-wait timeout message of the lowest such rank ("" if none): which rank thread
   // or process got there first does not change it, and a timeout that follows a peer's failure
   // does not hide the failure.
   std::string error_message() const;
+  // For every rank: the managed collective it is running (op, `file:line:col`, kernel) and the
+  // peers that never arrived at it, or that it is in none -- what a run bounded by the caller
+  // (thread mode cannot kill a hung rank) reports when it gives up after `limit_ms`.
+  std::string waiting_report(int limit_ms) const;
   // Records `message` for error_message() (a failure of no particular rank, or in a rank
   // process of that rank; the first per rank wins; seen by the launcher in process mode).
   void record_error(const std::string& message);

@@ -146,17 +146,21 @@ class Host {
   // `pld.host.dispatch @callee(tensors..., comms...) on device core_num(block_num)`: queues one
   // run of `fn` on the device's stream and returns at once (0), or latches and returns
   // SIMPLER_ERROR_INVALID_ARGS for a device out of range, or the code already latched.
-  // `block_num` (0 = none given) reaches the callee as OrchArgs::dispatch_block_num.
+  // `block_num` (0 = none given) reaches the callee as OrchArgs::dispatch_block_num, `site` (the
+  // dispatching collective's `file:line:col`, a string literal; nullptr: none) as
+  // OrchArgs::dispatch_site.
   int dispatch(int64_t device, rt::OrchestrationFn fn, const char* name,
                std::initializer_list<rt::Tensor> tensors,
-               std::initializer_list<rt::CommContext*> comms, int64_t block_num) {
-    return dispatch(device, fn, name, tensors, comms, {}, block_num);
+               std::initializer_list<rt::CommContext*> comms, int64_t block_num,
+               const char* site = nullptr) {
+    return dispatch(device, fn, name, tensors, comms, {}, block_num, site);
   }
   // The same with the callee's integer scalar arguments (OrchArgs::scalars, in order).
   int dispatch(int64_t device, rt::OrchestrationFn fn, const char* name,
                std::initializer_list<rt::Tensor> tensors,
                std::initializer_list<rt::CommContext*> comms,
-               std::initializer_list<int64_t> scalars, int64_t block_num) {
+               std::initializer_list<int64_t> scalars, int64_t block_num,
+               const char* site = nullptr) {
     if (int rc = status()) return rc;
     if (device < 0 || device >= num_devices()) {
       return fail(SIMPLER_ERROR_INVALID_ARGS,
@@ -174,6 +178,7 @@ class Host {
     item.comms.assign(comms.begin(), comms.end());
     item.scalars.assign(scalars.begin(), scalars.end());
     item.block_num = static_cast<int>(block_num);
+    item.site = site;
     if (local_orch_) {
       // Process mode: this rank process runs its own device's dispatches, in order.
       if (device != local_) return 0;
@@ -243,6 +248,7 @@ class Host {
     std::vector<rt::CommContext*> comms;
     std::vector<int64_t> scalars;
     int block_num = 0;
+    const char* site = nullptr;
   };
 
   static int run_item(Item& item, rt::Orchestration& orch) {
@@ -256,6 +262,7 @@ class Host {
     args.scalars = item.scalars.data();
     args.num_scalars = static_cast<int>(item.scalars.size());
     args.dispatch_block_num = item.block_num;
+    args.dispatch_site = item.site;
     int rc = item.fn(&orch, &args);
     if (rc == 0) rc = orch.status();
     return rc;

@@ -62,6 +62,27 @@ class Task {
   LaunchSpec& launch_spec() { return launch_; }
   const LaunchSpec& launch_spec() const { return launch_; }
 
+  // Marks the task as the launch of a managed collective: `op` (e.g. "pld.tensor.allgather") at
+  // `site` (the user's `file:line:col`), whose `[NR, S]` signal is the tensor in slot
+  // `signal_slot` with NR its dimension `nr_axis` (1 in allreduce's ring mode, else 0). Before
+  // the launch, submit() checks that the kernel's CommContext (the first CommContext slot) has
+  // NR ranks and otherwise fails with SIMPLER_ERROR_INVALID_ARGS, naming both numbers (a kernel
+  // on a world of another size would return without doing anything). A signal wait that times
+  // out inside the kernel, and a run that outlives its bound, name the collective, the site, the
+  // kernel and the peers that never arrived. `op` and `site` must outlive the run (generated
+  // code passes string literals).
+  Task& set_collective(const char* op, const char* site, int signal_slot, int nr_axis) {
+    collective_ = Collective{op, site, signal_slot, nr_axis};
+    return *this;
+  }
+  struct Collective {
+    const char* op = nullptr;  // nullptr: not a collective
+    const char* site = nullptr;
+    int signal_slot = -1;
+    int nr_axis = 0;
+  };
+  const Collective& collective() const { return collective_; }
+
   int func_id() const { return func_id_; }
   const std::string& kernel_name() const { return kernel_name_; }
 
@@ -78,6 +99,7 @@ class Task {
   std::string kernel_name_;
   std::vector<Slot> slots_;
   LaunchSpec launch_;
+  Collective collective_;
 };
 
 // The arguments of a CHIP orchestration function: its tensor parameters in declaration order,
@@ -94,6 +116,10 @@ struct OrchArgs {
   // docs/codegen.md); 0 when the dispatch gave none. Generated code for such a callable launches
   // its one kernel with B blocks and sync start when B > 1.
   int dispatch_block_num = 0;
+  // The source location (`file:line:col`) of the HOST collective whose dispatch runs this
+  // builtin callable (nullptr when none was given): the callable's collective task reports it
+  // instead of its own, so two collectives sharing one callable are told apart.
+  const char* dispatch_site = nullptr;
 
   const int64_t* scalars = nullptr;
   int num_scalars = 0;

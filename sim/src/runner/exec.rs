@@ -69,6 +69,37 @@ fn scratch(tc: &Toolchain) -> Result<Scratch, RunError> {
     Ok(Scratch(dir))
 }
 
+/// The world's rank count: `--ranks`, else the NR every collective of the
+/// module agrees on (2 when it has none). Collectives that disagree, or whose
+/// NR is not static, need `--ranks` (a usage error naming each and its NR).
+pub fn world_ranks(opts: &Options) -> Result<usize, RunError> {
+    if opts.ranks_given {
+        return Ok(opts.ranks);
+    }
+    let context = pld::create_context();
+    let module = pld::parse_file(&context, &opts.module)
+        .map_err(|e| RunError::Usage(format!("cannot parse {}: {e}", opts.module.display())))?;
+    let sites = pld::collective_sites(&module);
+    let known: std::collections::BTreeSet<Option<i64>> = sites.iter().map(|s| s.ranks).collect();
+    match known.iter().collect::<Vec<_>>()[..] {
+        [] => Ok(opts.ranks),
+        [Some(nr)] if (1..=64).contains(nr) => Ok(*nr as usize),
+        _ => {
+            let each: Vec<String> = sites
+                .iter()
+                .map(|s| {
+                    let nr = s.ranks.map_or("NR not static".to_string(), |n| format!("NR={n}"));
+                    format!("{} at {} ({nr})", s.op, s.location)
+                })
+                .collect();
+            Err(RunError::Usage(format!(
+                "--ranks=P is required: the module's collectives do not agree on a rank count: {}",
+                each.join(", ")
+            )))
+        }
+    }
+}
+
 /// Runs `opts`; returns the exit code.
 pub fn run(opts: &Options) -> Result<u8, RunError> {
     let source = fs::read_to_string(&opts.module)
@@ -98,6 +129,11 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
 
     let tc = Toolchain::discover().map_err(|e| RunError::Tool(e.to_string()))?;
     let tree = build::translate(&tc, &file_name, &source, &kernel_dir)?;
+    // pld-opt accepted the module: it parses here too.
+    let opts = &Options {
+        ranks: world_ranks(opts)?,
+        ..opts.clone()
+    };
     let (mut params, host) =
         signature::params(&source, &tree.lowered, &opts.function).map_err(RunError::Usage)?;
     if !host
@@ -201,6 +237,10 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
         let mut per_rank = Vec::new();
         for r in 0..opts.ranks {
             let path = dir.0.join(format!("out.{tensor_ix}.r{r}.bin"));
+            // A run stopped at its bound (thread mode) wrote no outputs.
+            if report.status != 0 && !path.exists() {
+                break;
+            }
             let bytes = fs::read(&path).map_err(|e| {
                 RunError::Tool(format!("the driver wrote no {}: {e}", path.display()))
             })?;
@@ -211,7 +251,7 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
             });
         }
         tensor_ix += 1;
-        if p.is_output() || expected.contains_key(&i) {
+        if (p.is_output() || expected.contains_key(&i)) && per_rank.len() == opts.ranks {
             outputs.push((i, per_rank));
         }
     }
@@ -251,7 +291,9 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
     }
     for (i, vals) in &outputs {
         let p = &params[*i];
-        if !p.is_output() {
+        // --print-limit=0 prints no values at all (the status line and errors
+        // above always print).
+        if !p.is_output() || opts.print_limit == 0 {
             continue;
         }
         let shared = host && !matches!(p.kind, Kind::HostWindow(..));
@@ -481,17 +523,25 @@ fn drive(
         }
     }
     fs::write(dir.join("params"), spec)?;
-    let out = Command::new(exe)
-        .arg(dir)
-        .output()
-        .map_err(|e| RunError::Tool(format!("cannot run {}: {e}", exe.display())))?;
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (status, stderr) = run_bounded(exe, dir, opts.timeout_ms)?;
     eprint!("{stderr}");
-    if !out.status.success() {
+    let Some(status) = status else {
+        // The driver bounds the run itself; this is the last resort for a
+        // driver that did not stop (its whole process group is killed).
+        return Ok(Report {
+            status: RANK_FAILED,
+            rank_status: vec![RANK_FAILED; opts.ranks],
+            message: Some(format!(
+                "run timeout: the runner did not stop {} ms after its {} ms bound and was killed",
+                LAST_RESORT_MS, opts.timeout_ms
+            )),
+            alloc_end: None,
+        });
+    };
+    if !status.success() {
         return Err(RunError::Tool(format!(
-            "the runner {} failed ({})",
-            exe.display(),
-            out.status
+            "the runner {} failed ({status})",
+            exe.display()
         )));
     }
     let result = fs::read_to_string(dir.join("result"))
@@ -519,6 +569,55 @@ fn drive(
         }
     }
     Ok(report)
+}
+
+/// sim.md's status of a failed or timed-out rank (and of a run past its bound).
+const RANK_FAILED: i64 = 6;
+/// How long after `--timeout-ms` pld-run waits for the driver to stop itself.
+const LAST_RESORT_MS: u64 = 10_000;
+
+/// Runs the driver in its own process group; `None` when it outlived
+/// `timeout_ms` + [`LAST_RESORT_MS`] and the group was killed. Its stderr is
+/// collected on a thread (a full pipe would stall it).
+fn run_bounded(
+    exe: &Path,
+    dir: &Path,
+    timeout_ms: u64,
+) -> Result<(Option<std::process::ExitStatus>, String), RunError> {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    let mut child = Command::new(exe)
+        .arg(dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| RunError::Tool(format!("cannot run {}: {e}", exe.display())))?;
+    let mut pipe = child.stderr.take();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(p) = pipe.as_mut() {
+            let _ = p.read_to_string(&mut text);
+        }
+        text
+    });
+    let deadline = std::time::Instant::now()
+        + std::time::Duration::from_millis(timeout_ms.saturating_add(LAST_RESORT_MS));
+    let status = loop {
+        if let Some(s) = child.try_wait()? {
+            break Some(s);
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Ok((status, reader.join().unwrap_or_default()))
 }
 
 #[cfg(test)]

@@ -12,13 +12,15 @@ use super::value::{Elem, Value, parse_type, read_npy, read_npz, type_text};
 pub const USAGE: &str = "\
 usage: pld-run [OPTIONS] MODULE.mlir
 
-Runs one function of a pld module on the CPU host runtime (threads as ranks) and prints,
-saves and checks its outputs (docs/running.md).
+Runs one function of a pld module on the CPU host runtime (each rank its own process over
+shared-memory windows, or threads with --ranks-as=threads) and prints, saves and checks its
+outputs (docs/running.md).
 
   --function=@NAME          the entry: a HOST orchestrator (pl.level = \"host\") or a CHIP
                             orchestration function (its windows, a domain of --ranks ranks and one
                             dispatch per rank are synthesized)
-  --ranks=P                 devices of the world (default 2)
+  --ranks=P                 devices of the world (default: the NR the module's collectives agree
+                            on, 2 without collectives; required when they disagree)
   --input=VALUE             binds the next parameter (declaration order; !pld.comm_ctx take none)
   --input=NAME=VALUE        binds parameter NAME (its SSA name without %)
       VALUE: 4x8xf32=1,2,... | 4x8xf32=@x.npy | @x.npy | i64=3 | 3 (by name)
@@ -33,13 +35,17 @@ saves and checks its outputs (docs/running.md).
                             compare exactly)
   --output-dir=DIR          writes every output as DIR/<param>.rank<r>.npy
   --kernel-source-dir=DIR   where pl.kernel_source paths are found (default: the module's directory)
-  --timeout-ms=MS           how long a rank waits for its peers before failing (default 10000)
+  --timeout-ms=MS           bounds each wait for a peer and the whole run after the build
+                            (default 10000): past it the ranks are stopped, each waiting rank's
+                            collective, location, kernel and missing peers printed, exit 6
   --ranks-as=MODE           processes (default: one process per rank, windows in shared memory)
                             or threads
-  --print-limit=N           prints tensors of at most N elements (default 256)
+  --print-limit=N           prints tensors of at most N elements (default 256; 0 prints no
+                            values, the status line and errors always print)
 
 exit: 0 ran and every expectation held, 1 an expectation failed, 2 usage or input error,
-      3 the module or its C++ did not build, else the runtime's status (5: a refused check)";
+      3 the module or its C++ did not build, 6 a rank failed or the run timed out, else the
+      runtime's status (5: a refused check)";
 
 /// The one-line reminder after a usage error.
 pub const USAGE_SHORT: &str = "usage: pld-run [OPTIONS] MODULE.mlir (pld-run --help)";
@@ -53,6 +59,9 @@ pub struct Options {
     pub function: String,
     /// The world's rank count.
     pub ranks: usize,
+    /// Whether `--ranks` was given (else the program's collectives decide it:
+    /// [`super::exec::world_ranks`]).
+    pub ranks_given: bool,
     /// `--input` texts, in order.
     pub inputs: Vec<String>,
     /// `--expected-output` texts, in order.
@@ -86,6 +95,7 @@ impl Options {
             module: PathBuf::new(),
             function: String::new(),
             ranks: 2,
+            ranks_given: false,
             inputs: Vec::new(),
             expected: Vec::new(),
             tolerance: 1e-5,
@@ -116,6 +126,7 @@ impl Options {
                 "function" => function = Some(val.trim_start_matches('@').to_string()),
                 "ranks" => {
                     o.ranks = num("ranks")? as usize;
+                    o.ranks_given = true;
                     if o.ranks == 0 {
                         return Err(usage("--ranks must be at least 1"));
                     }

@@ -73,6 +73,25 @@ pub(crate) fn loc_text(loc: Location) -> String {
     crate::diag::location_text(loc)
 }
 
+/// Where the user wrote the op, as `file:line:col`: a `NameLoc` (a
+/// synthesized builtin's name around its collective) is looked through to
+/// its child, a call site (inlined code) to its callee.
+pub(crate) fn source_site(loc: Location) -> String {
+    let mut raw = loc.to_raw();
+    unsafe {
+        for _ in 0..16 {
+            if mlir_sys::mlirLocationIsAName(raw) {
+                raw = mlir_sys::mlirLocationNameGetChildLoc(raw);
+            } else if mlir_sys::mlirLocationIsACallSite(raw) {
+                raw = mlir_sys::mlirLocationCallSiteGetCallee(raw);
+            } else {
+                break;
+            }
+        }
+        loc_text(Location::from_raw(raw))
+    }
+}
+
 /// The quoted runtime message `"<op> at <loc>: <what>"` of a check that
 /// fails at `op` (both rails word their runtime failures so).
 pub(crate) fn fail_message(op: &OperationRef, what: &str) -> String {

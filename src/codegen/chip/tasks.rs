@@ -151,10 +151,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         // right after its tensors: without one there (contexts never
         // materialized, or materialized before the lowering synthesized the
         // kernel), it would read past the task's arguments.
-        if let Some(spec) = callee_fn
-            .and_then(|f| crate::codegen::tree_plan::string_attr(&f, "pl.builtin_template_dir"))
-            .and_then(|dir| crate::collective::Spec::of_template_dir(&dir))
-        {
+        let template_dir = callee_fn
+            .and_then(|f| crate::codegen::tree_plan::string_attr(&f, "pl.builtin_template_dir"));
+        let builtin = template_dir
+            .as_deref()
+            .and_then(crate::collective::Spec::of_template_dir);
+        if let Some(spec) = builtin {
             let slot = spec.comm_slot();
             if slot < tensors.len() || slot >= tensors.len() + comms.len() {
                 self.p.error(&op,
@@ -194,6 +196,25 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         }
         for c in &comms {
             let _ = writeln!(self.body, "{i}  task.add_comm_context({c});");
+        }
+        // The collective's site: the runtime checks its CommContext against
+        // the signal's NR and names it in timeout reports. A HOST dispatch of
+        // a builtin callable passes its own collective's site.
+        if let Some(spec) = builtin {
+            let ring = spec.ring_template_dir.is_some() && template_dir.as_deref() == spec.ring_template_dir;
+            let here = quoted(&super::source_site(op.location()));
+            let site = if self.dispatch_width {
+                format!("args->dispatch_site ? args->dispatch_site : {here}")
+            } else {
+                here
+            };
+            let _ = writeln!(
+                self.body,
+                "{i}  task.set_collective({}, {site}, {}, {});",
+                quoted(spec.op),
+                spec.signal,
+                usize::from(ring)
+            );
         }
         if let Some(b) = self.launch_width.clone() {
             let _ = writeln!(self.body, "{i}  if ({b} > 1) {{");

@@ -27,13 +27,19 @@
 // HOST entry) and DIR/result: `status <code>`, `rank_status <r> <code>` per rank, `message <text>`
 // when the runtime recorded one, and `alloc_end <bytes>`: where the world's window allocator ended
 // (pld-run checks the host_window offsets it computed against it).
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "pld_runtime/host.h"
@@ -160,8 +166,12 @@ int main(int argc, char** argv) {
   }
   const bool host_entry = pld_run_host_entry != nullptr;
 
+  // --timeout-ms bounds the whole run (below) and each signal wait. A wait gets one second more,
+  // so a rank waiting for a peer that never arrives is reported by the run bound, which names
+  // every waiting rank's collective, site, kernel and missing peers, and kills every rank.
   pld::host::Config cfg;
-  cfg.wait_timeout_ms = static_cast<int>(timeout_ms);
+  cfg.wait_timeout_ms = static_cast<int>(timeout_ms + 1000);
+  cfg.run_timeout_ms = static_cast<int>(timeout_ms);
   // Ranks as processes (pld-sim's default): windows in shared memory, each rank its own address
   // space; the host tensors live in shared_alloc() memory so the launcher reads what ranks wrote.
   cfg.rank_processes = processes != 0;
@@ -204,9 +214,49 @@ int main(int argc, char** argv) {
       if (!fill(dir, i, r, data[i][static_cast<size_t>(r)], p.bytes())) return 2;
   }
 
+  // Thread mode cannot kill a hung rank thread: past the bound this watchdog writes the result
+  // (status 6, where each rank is stuck) and ends the process; the outputs are not written.
+  // (Process mode: World::run kills the rank processes itself.)
+  std::mutex run_mu;
+  std::condition_variable run_cv;
+  bool run_done = false;
+  std::thread watchdog;
+  if (!cfg.rank_processes && timeout_ms > 0) {
+    watchdog = std::thread([&] {
+      std::unique_lock<std::mutex> lock(run_mu);
+      if (run_cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return run_done; })) return;
+      const std::string report = world.waiting_report(static_cast<int>(timeout_ms));
+      std::fprintf(stderr, "pld-runtime: error %d: %s\n", pld::host::kRankFailedStatus, report.c_str());
+      if (FILE* f = std::fopen((dir + "/result").c_str(), "w")) {
+        std::fprintf(f, "status %d\n", pld::host::kRankFailedStatus);
+        for (int r = 0; r < ranks; ++r) std::fprintf(f, "rank_status %d %d\n", r, pld::host::kRankFailedStatus);
+        std::fprintf(f, "message %s\n", one_line(report).c_str());
+        std::fclose(f);
+      }
+      std::fflush(nullptr);
+      _exit(0);
+    });
+  }
+  struct StopWatchdog {
+    std::mutex& mu;
+    std::condition_variable& cv;
+    bool& done;
+    std::thread& t;
+    ~StopWatchdog() {
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        done = true;
+      }
+      cv.notify_all();
+      if (t.joinable()) t.join();
+    }
+  };
+
   int rc = 0;
   std::vector<int> status;
   std::string message;
+  {
+  StopWatchdog stop{run_mu, run_cv, run_done, watchdog};
   if (host_entry) {
     std::vector<pld::rt::Tensor> desc;
     for (size_t i = 0; i < tensors.size(); ++i)
@@ -245,6 +295,7 @@ int main(int argc, char** argv) {
     for (int s : status)
       if (s != 0 && rc == 0) rc = s;
     message = world.error_message();
+  }
   }
 
   for (size_t i = 0; i < tensors.size(); ++i)
