@@ -1174,3 +1174,167 @@ fn ranks_as_processes_and_threads_give_the_same_outputs() {
         o.stderr
     );
 }
+
+/// A P = 4 allgather (signal `[4]`) as a CHIP entry, and the same collective fanned out from a
+/// HOST loop over 4 devices.
+const ALLGATHER_P4: &str = r#"func.func @ag(%in: !pl.tensor<2x4xf32>, %t: !pld.dtensor<8x4xf32>, %s: !pld.dtensor<4xi32>) -> !pld.dtensor<8x4xf32>
+    attributes {pl.func_kind = "orchestration"} {
+  %0 = pld.tensor.allgather %in, %t, %s : !pl.tensor<2x4xf32>, !pld.dtensor<8x4xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<8x4xf32>
+  return %0 : !pld.dtensor<8x4xf32>
+}
+func.func @ag_host() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  %b0 = pld.window_buffer {bytes = 32 : i64} : !pld.window_buffer
+  %b1 = pld.window_buffer {bytes = 128 : i64} : !pld.window_buffer
+  %b2 = pld.window_buffer {bytes = 16 : i64} : !pld.window_buffer
+  %in = pld.window %b0 : !pld.dtensor<2x4xf32>
+  %t = pld.window %b1 : !pld.dtensor<8x4xf32>
+  %s = pld.window %b2 : !pld.dtensor<4xi32>
+  %0 = pld.tensor.allgather %in, %t, %s : !pld.dtensor<2x4xf32>, !pld.dtensor<8x4xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<8x4xf32>
+  return
+}
+"#;
+
+#[test]
+fn a_collective_on_a_world_of_another_size_fails_located() {
+    let dir = scratch("world-size");
+    let module = dir.0.join("ag.mlir");
+    std::fs::write(&module, ALLGATHER_P4).unwrap();
+    // Without --ranks the collectives' NR decides: 4 ranks, each gathers every rank's rows.
+    let o = pld_run(&[
+        s("--function=@ag"),
+        s("--input=2x4xf32=1"),
+        s("--expected-output=t=8x4xf32=1"),
+        module.display().to_string(),
+    ]);
+    expect_ok(&o);
+    assert!(o.stdout.contains("@ag (CHIP) on 4 ranks: ok"), "{}", o.stdout);
+    // Any other world size: status 5 at the collective, naming both numbers (it used to report
+    // ok with every output zeros).
+    for (entry, ranks, rail) in [
+        ("@ag", 2, "CHIP"),
+        ("@ag", 8, "CHIP"),
+        ("@ag_host", 8, "HOST"),
+    ] {
+        let mut args = vec![format!("--function={entry}"), format!("--ranks={ranks}")];
+        if entry == "@ag" {
+            args.push(s("--input=2x4xf32=1"));
+        }
+        args.push(module.display().to_string());
+        let o = pld_run(&args);
+        assert_eq!(o.code, 5, "{entry} on {ranks}:\n{}\n{}", o.stdout, o.stderr);
+        assert!(
+            o.stdout.contains(&format!("{entry} ({rail}) on {ranks} ranks: status 5")),
+            "{}",
+            o.stdout
+        );
+        let line = if entry == "@ag" { 3 } else { 13 };
+        let want = format!(
+            "error 5: pld.tensor.allgather at ag.mlir:{line}:8: the CommContext has {ranks} ranks \
+             but the signal's NR is 4 (kernel __builtin_allgather__fp32)"
+        );
+        assert!(o.stdout.contains(&want), "want {want}\n{}", o.stdout);
+    }
+}
+
+#[test]
+fn ranks_default_to_the_programs_nr_and_are_required_when_collectives_disagree() {
+    let dir = scratch("ranks-default");
+    let module = dir.0.join("two.mlir");
+    std::fs::write(
+        &module,
+        r#"func.func @two(%s: !pld.dtensor<4xi32>, %s2: !pld.dtensor<2xi32>) attributes {pl.func_kind = "orchestration"} {
+  %0 = pld.tensor.barrier %s : !pld.dtensor<4xi32> -> !pld.dtensor<4xi32>
+  %1 = pld.tensor.barrier %s2 : !pld.dtensor<2xi32> -> !pld.dtensor<2xi32>
+  return
+}
+"#,
+    )
+    .unwrap();
+    let o = pld_run(&[s("--function=@two"), module.display().to_string()]);
+    assert_eq!(o.code, 2, "{}\n{}", o.stdout, o.stderr);
+    assert!(
+        o.stderr.contains(
+            "--ranks=P is required: the module's collectives do not agree on a rank count: \
+             pld.tensor.barrier at "
+        ) && o.stderr.contains("two.mlir:2:8 (NR=4), pld.tensor.barrier at ")
+            && o.stderr.contains("two.mlir:3:8 (NR=2)"),
+        "{}",
+        o.stderr
+    );
+}
+
+/// A HOST loop that dispatches a P = 4 allreduce to 3 devices: rank 3 never arrives.
+const MISSING_PEER: &str = r#"func.func @h3() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  %b0 = pld.window_buffer {bytes = 64 : i64} : !pld.window_buffer
+  %b1 = pld.window_buffer {bytes = 16 : i64} : !pld.window_buffer
+  %t = pld.window %b0 : !pld.dtensor<4x4xf32>
+  %s = pld.window %b1 : !pld.dtensor<4xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %d = %c0 to %c3 step %c1 {
+    pld.host.dispatch @step(%t, %s) on %d : (!pld.dtensor<4x4xf32>, !pld.dtensor<4xi32>), index
+  }
+  return
+}
+func.func @step(%t: !pld.dtensor<4x4xf32>, %s: !pld.dtensor<4xi32>) attributes {pl.func_kind = "orchestration"} {
+  %0 = pld.tensor.allreduce %t, %s {reduce = "sum"} : !pld.dtensor<4x4xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<4x4xf32>
+  return
+}
+"#;
+
+#[test]
+fn a_peer_that_never_arrives_is_named_and_the_run_is_bounded() {
+    let dir = scratch("missing-peer");
+    let module = dir.0.join("h3.mlir");
+    std::fs::write(&module, MISSING_PEER).unwrap();
+    for mode in ["processes", "threads"] {
+        let t0 = Instant::now();
+        let o = pld_run(&[
+            s("--function=@h3"),
+            s("--timeout-ms=1500"),
+            format!("--ranks-as={mode}"),
+            module.display().to_string(),
+        ]);
+        let took = t0.elapsed();
+        assert_eq!(o.code, 6, "{mode}:\n{}\n{}", o.stdout, o.stderr);
+        assert!(o.stdout.contains("@h3 (HOST) on 4 ranks: status 6"), "{}", o.stdout);
+        for rank in 0..3 {
+            let want = format!(
+                "rank {rank} waits in pld.tensor.allreduce at h3.mlir:15:8 \
+                 (kernel __builtin_allreduce_sum__fp32), peers that never arrived: 3"
+            );
+            assert!(o.stdout.contains(&want), "{mode}: want {want}\n{}", o.stdout);
+        }
+        assert!(
+            !o.stdout.contains("rank 3 waits"),
+            "{mode}: rank 3 never entered:\n{}",
+            o.stdout
+        );
+        // Bounded by the timeout (plus the build and a margin), not by the 10 s default.
+        assert!(took.as_secs() < 60, "{mode} took {took:?}");
+    }
+}
+
+#[test]
+fn print_limit_zero_prints_no_values() {
+    let dir = scratch("print-limit");
+    let module = dir.0.join("ag.mlir");
+    std::fs::write(&module, ALLGATHER_P4).unwrap();
+    let o = pld_run(&[
+        s("--function=@ag"),
+        s("--input=2x4xf32=3"),
+        s("--print-limit=0"),
+        module.display().to_string(),
+    ]);
+    expect_ok(&o);
+    assert_eq!(o.stdout, "@ag (CHIP) on 4 ranks: ok\n", "{}", o.stdout);
+    let o = pld_run(&[
+        s("--function=@ag"),
+        s("--input=2x4xf32=3"),
+        s("--print-limit=32"),
+        module.display().to_string(),
+    ]);
+    expect_ok(&o);
+    assert!(o.stdout.contains("t (8x4xf32, rank 3, inout):"), "{}", o.stdout);
+}
