@@ -219,6 +219,27 @@ impl Toolchain {
         Toolchain::with_tools(tools)
     }
 
+    /// pld-run's cache: `$PLD_SIM_ROOT/target/pld-sim-cache`, as pld-sim's, when that is set;
+    /// else a per-user cache directory, `$XDG_CACHE_HOME/pld-run` or `$HOME/.cache/pld-run`, so a
+    /// user's runs never write into the checkout pld-run was built from.
+    pub fn with_user_cache(mut self) -> Toolchain {
+        if std::env::var_os(ROOT_ENV).is_some() {
+            return self;
+        }
+        let base = std::env::var_os("XDG_CACHE_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("HOME")
+                    .filter(|v| !v.is_empty())
+                    .map(|h| PathBuf::from(h).join(".cache"))
+            });
+        if let Some(base) = base {
+            self.cache = base.join("pld-run");
+        }
+        self
+    }
+
     /// As [`Toolchain::discover`], but with pld-opt and pld-translate taken from `tools` (for
     /// callers that are not pld-sim, e.g. the integration tests, which pass the directory of
     /// `CARGO_BIN_EXE_pld-sim`).

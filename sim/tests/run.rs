@@ -55,9 +55,19 @@ struct Out {
     stderr: String,
 }
 
+/// pld-run's per-user cache, kept inside the target directory for the tests.
+fn cache_home() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("run-cache")
+}
+
 fn pld_run(args: &[String]) -> Out {
     let t0 = Instant::now();
-    let out = Command::new(PLD_RUN).args(args).output().unwrap();
+    let out = Command::new(PLD_RUN)
+        .args(args)
+        .env("XDG_CACHE_HOME", cache_home())
+        .env_remove("PLD_SIM_ROOT")
+        .output()
+        .unwrap();
     let o = Out {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -1337,4 +1347,29 @@ fn print_limit_zero_prints_no_values() {
     ]);
     expect_ok(&o);
     assert!(o.stdout.contains("t (8x4xf32, rank 3, inout):"), "{}", o.stdout);
+}
+
+#[test]
+fn the_build_cache_is_per_user_not_in_the_checkout() {
+    let dir = scratch("user-cache");
+    let module = dir.0.join("ag.mlir");
+    std::fs::write(&module, ALLGATHER_P4).unwrap();
+    let home = dir.0.join("cache-home");
+    let out = Command::new(PLD_RUN)
+        .args([
+            s("--function=@ag"),
+            s("--input=2x4xf32=1"),
+            module.display().to_string(),
+        ])
+        .env("XDG_CACHE_HOME", &home)
+        .env_remove("PLD_SIM_ROOT")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let trees = home.join("pld-run/run/trees");
+    assert!(
+        std::fs::read_dir(&trees).is_ok_and(|mut d| d.next().is_some()),
+        "no cache entry under {}",
+        trees.display()
+    );
 }

@@ -127,7 +127,9 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
         ))
     })?;
 
-    let tc = Toolchain::discover().map_err(|e| RunError::Tool(e.to_string()))?;
+    let tc = Toolchain::discover()
+        .map_err(|e| RunError::Tool(e.to_string()))?
+        .with_user_cache();
     let tree = build::translate(&tc, &file_name, &source, &kernel_dir)?;
     // pld-opt accepted the module: it parses here too.
     let opts = &Options {
