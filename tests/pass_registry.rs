@@ -81,20 +81,33 @@ fn pipeline_is_the_documented_order_and_forwards_aiv_cores() {
         .iter()
         .find(|p| p.argument == "lower-l2-tensor-collectives")
         .unwrap();
-    let expected = PLD_LOWER_COLLECTIVES.replace(", ", ",").replace(
-        "lower-l2-tensor-collectives",
-        &format!(
-            "lower-l2-tensor-collectives{}",
-            printed_options(l2, &[("aiv-cores", "4")])
-        ),
-    );
+    let host = PASSES
+        .iter()
+        .find(|p| p.argument == "lower-host-tensor-collectives")
+        .unwrap();
+    let expected = PLD_LOWER_COLLECTIVES
+        .replace(", ", ",")
+        .replace(
+            "lower-l2-tensor-collectives",
+            &format!(
+                "lower-l2-tensor-collectives{}",
+                printed_options(l2, &[("aiv-cores", "4")])
+            ),
+        )
+        .replace(
+            "lower-host-tensor-collectives",
+            &format!(
+                "lower-host-tensor-collectives{}",
+                printed_options(host, &[("aiv-cores", "4")])
+            ),
+        );
     assert_eq!(printed, expected);
     assert_eq!(
         expected,
         "builtin.module(lower-composite-ops,lower-l2-tensor-collectives{aiv-cores=4 \
          provenance-timing=false window-provenance=true},legalize-spmd-launches,\
-         derive-call-directions,auto-derive-task-dependencies,lower-host-tensor-collectives,\
-         materialize-dist-tensor-ctx)"
+         derive-call-directions,auto-derive-task-dependencies,\
+         lower-host-tensor-collectives{aiv-cores=4},materialize-dist-tensor-ctx)"
     );
 }
 

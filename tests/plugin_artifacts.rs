@@ -51,18 +51,31 @@ fn finds_the_artifacts_under_every_folder_name() {
         miniature(&root);
         let log = root.join("cargo.json");
         let out = Command::new(env!("CARGO"))
-            .args(["build", "--offline", "-p", "pld-plugin", "--message-format=json"])
+            .args([
+                "build",
+                "--offline",
+                "-p",
+                "pld-plugin",
+                "--message-format=json",
+            ])
             .env("CARGO_TARGET_DIR", root.join("target"))
             .env_remove("RUSTFLAGS")
             .current_dir(&root)
             .output()
             .expect("cargo runs");
-        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         fs::write(&log, &out.stdout).unwrap();
         let ids = String::from_utf8_lossy(&out.stdout);
         if name == "pld" {
             // The spelling that defeated matching by text (issue: `install: cannot stat 'None'`).
-            assert!(!ids.contains("#pld@"), "cargo now spells the id with #pld@: {ids}");
+            assert!(
+                !ids.contains("#pld@"),
+                "cargo now spells the id with #pld@: {ids}"
+            );
         }
         let found = Command::new("python3")
             .arg(&script)
@@ -80,8 +93,16 @@ fn finds_the_artifacts_under_every_folder_name() {
         let paths: Vec<&str> = stdout.split_whitespace().collect();
         assert_eq!(paths.len(), 2, "{name}: {stdout}");
         assert!(paths[0].ends_with("libPldPlugin.so"), "{name}: {stdout}");
-        assert!(Path::new(paths[0]).is_file(), "{name}: no plugin at {}", paths[0]);
-        assert_eq!(fs::read(paths[1]).ok().as_deref(), Some(&b"capi"[..]), "{name}: {stdout}");
+        assert!(
+            Path::new(paths[0]).is_file(),
+            "{name}: no plugin at {}",
+            paths[0]
+        );
+        assert_eq!(
+            fs::read(paths[1]).ok().as_deref(),
+            Some(&b"capi"[..]),
+            "{name}: {stdout}"
+        );
     }
 }
 
@@ -100,5 +121,8 @@ fn names_what_is_missing() {
         .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("cargo reported no `PldPlugin` shared library"), "{err}");
+    assert!(
+        err.contains("cargo reported no `PldPlugin` shared library"),
+        "{err}"
+    );
 }

@@ -1217,7 +1217,11 @@ fn a_collective_on_a_world_of_another_size_fails_located() {
         module.display().to_string(),
     ]);
     expect_ok(&o);
-    assert!(o.stdout.contains("@ag (CHIP) on 4 ranks: ok"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("@ag (CHIP) on 4 ranks: ok"),
+        "{}",
+        o.stdout
+    );
     // Any other world size: status 5 at the collective, naming both numbers (it used to report
     // ok with every output zeros).
     for (entry, ranks, rail) in [
@@ -1233,7 +1237,8 @@ fn a_collective_on_a_world_of_another_size_fails_located() {
         let o = pld_run(&args);
         assert_eq!(o.code, 5, "{entry} on {ranks}:\n{}\n{}", o.stdout, o.stderr);
         assert!(
-            o.stdout.contains(&format!("{entry} ({rail}) on {ranks} ranks: status 5")),
+            o.stdout
+                .contains(&format!("{entry} ({rail}) on {ranks} ranks: status 5")),
             "{}",
             o.stdout
         );
@@ -1266,7 +1271,9 @@ fn ranks_default_to_the_programs_nr_and_are_required_when_collectives_disagree()
         o.stderr.contains(
             "--ranks=P is required: the module's collectives do not agree on a rank count: \
              pld.tensor.barrier at "
-        ) && o.stderr.contains("two.mlir:2:8 (NR=4), pld.tensor.barrier at ")
+        ) && o
+            .stderr
+            .contains("two.mlir:2:8 (NR=4), pld.tensor.barrier at ")
             && o.stderr.contains("two.mlir:3:8 (NR=2)"),
         "{}",
         o.stderr
@@ -1308,13 +1315,21 @@ fn a_peer_that_never_arrives_is_named_and_the_run_is_bounded() {
         ]);
         let took = t0.elapsed();
         assert_eq!(o.code, 6, "{mode}:\n{}\n{}", o.stdout, o.stderr);
-        assert!(o.stdout.contains("@h3 (HOST) on 4 ranks: status 6"), "{}", o.stdout);
+        assert!(
+            o.stdout.contains("@h3 (HOST) on 4 ranks: status 6"),
+            "{}",
+            o.stdout
+        );
         for rank in 0..3 {
             let want = format!(
                 "rank {rank} waits in pld.tensor.allreduce at h3.mlir:15:8 \
                  (kernel __builtin_allreduce_sum__fp32), peers that never arrived: 3"
             );
-            assert!(o.stdout.contains(&want), "{mode}: want {want}\n{}", o.stdout);
+            assert!(
+                o.stdout.contains(&want),
+                "{mode}: want {want}\n{}",
+                o.stdout
+            );
         }
         assert!(
             !o.stdout.contains("rank 3 waits"),
@@ -1346,7 +1361,11 @@ fn print_limit_zero_prints_no_values() {
         module.display().to_string(),
     ]);
     expect_ok(&o);
-    assert!(o.stdout.contains("t (8x4xf32, rank 3, inout):"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("t (8x4xf32, rank 3, inout):"),
+        "{}",
+        o.stdout
+    );
 }
 
 #[test]
@@ -1365,11 +1384,82 @@ fn the_build_cache_is_per_user_not_in_the_checkout() {
         .env_remove("PLD_SIM_ROOT")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let trees = home.join("pld-run/run/trees");
     assert!(
         std::fs::read_dir(&trees).is_ok_and(|mut d| d.next().is_some()),
         "no cache entry under {}",
         trees.display()
     );
+}
+
+/// f16 sums whose ring partials leave the f16 range (docs/spec/family.md, Reductions): the mesh
+/// fold accumulates in f32 and rounds once; the ring rounds every hop's partial to f16.
+const F16_SUMS: &str = r#"func.func @mesh(%t: !pld.dtensor<4x1xf16>, %s: !pld.dtensor<4xi32>) attributes {pl.func_kind = "orchestration"} {
+  %0 = pld.tensor.allreduce %t, %s {reduce = "sum"} : !pld.dtensor<4x1xf16>, !pld.dtensor<4xi32> -> !pld.dtensor<4x1xf16>
+  return
+}
+func.func @ring(%t: !pld.dtensor<4x1xf16>, %s: !pld.dtensor<7x4xi32>) attributes {pl.func_kind = "orchestration"} {
+  %0 = pld.tensor.allreduce %t, %s {reduce = "sum", mode = "ring"} : !pld.dtensor<4x1xf16>, !pld.dtensor<7x4xi32> -> !pld.dtensor<4x1xf16>
+  return
+}
+"#;
+
+#[test]
+fn f16_ring_partials_overflow_where_the_mesh_fold_does_not() {
+    let dir = scratch("f16-ring");
+    let module = dir.0.join("sums.mlir");
+    std::fs::write(&module, F16_SUMS).unwrap();
+    // Every element of rank r holds x[r]; the exact sum is 32, every partial of the mesh fold's
+    // f32 accumulator is in range, but a ring hop that adds two of one sign is not.
+    let x = [60000.0f32, 60000.0, -60000.0, -59968.0];
+    let xz = dir.0.join("x.npz");
+    let per_rank: Vec<Vec<f32>> = x.iter().map(|v| vec![*v; 4]).collect();
+    write_npz_f16(&xz, &[4, 1], &per_rank);
+    let run = |entry: &str| {
+        let outs = dir.0.join(format!("outs-{entry}"));
+        let o = pld_run(&[
+            format!("--function=@{entry}"),
+            format!("--input=t=@{}", xz.display()),
+            format!("--output-dir={}", outs.display()),
+            module.display().to_string(),
+        ]);
+        expect_ok(&o);
+        (0..4)
+            .map(|r| {
+                let f = std::fs::File::open(outs.join(format!("t.rank{r}.npy"))).unwrap();
+                let npy = npyz::NpyFile::new(std::io::BufReader::new(f)).unwrap();
+                npy.into_vec::<half::f16>().unwrap()
+            })
+            .collect::<Vec<_>>()
+    };
+    // Mesh: exactly 32 everywhere.
+    for (r, got) in run("mesh").iter().enumerate() {
+        assert!(
+            got.iter().all(|h| h.to_f32() == 32.0),
+            "mesh rank {r}: {got:?}"
+        );
+    }
+    // Ring: bitwise identical on every rank; each element is 32 or an overflow (+-inf), and the
+    // chunk whose partial starts with the two 60000s overflows.
+    let ring = run("ring");
+    for (r, got) in ring.iter().enumerate() {
+        assert_eq!(
+            got.iter().map(|h| h.to_bits()).collect::<Vec<_>>(),
+            ring[0].iter().map(|h| h.to_bits()).collect::<Vec<_>>(),
+            "ring rank {r} differs from rank 0"
+        );
+    }
+    assert!(
+        ring[0]
+            .iter()
+            .all(|h| h.to_f32() == 32.0 || h.is_infinite()),
+        "{:?}",
+        ring[0]
+    );
+    assert!(ring[0].iter().any(|h| h.is_infinite()), "{:?}", ring[0]);
 }

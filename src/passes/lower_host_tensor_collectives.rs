@@ -348,8 +348,7 @@ fn plan<'c, 'a>(
             return None;
         }
         // The CHIP rail's row and words (PyPTO refuses it at compile time).
-        if let Some(problem) = crate::collective::aiv_cores_problem(spec, ranks, limit, aiv_cores)
-        {
+        if let Some(problem) = crate::collective::aiv_cores_problem(spec, ranks, limit, aiv_cores) {
             diag::op_error(op, &problem);
             return None;
         }

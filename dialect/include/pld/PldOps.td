@@ -308,7 +308,13 @@ def Pld_AllReduceOp : Pld_FamilyOp<"tensor.allreduce",
     every rank. `mode = "ring"`: a reduce-scatter + allgather ring over NR
     chunks, `core_num = 1`, signal `[2*(NR-1)+1, NR]` (NR its trailing
     dimension, at most 16), element count divisible by NR; every rank's result
-    is bitwise identical. Element types f32, f16, i32.
+    is bitwise identical. Ring partials travel in the element type: f16
+    partials are rounded to f16 at every hop (as NCCL's ring), so a partial
+    beyond the f16 range becomes +-inf where the mesh fold's f32 accumulator
+    would not (60000 + 60000 - 60000 - 59968 is 32 in mesh mode and may be inf
+    in ring mode): f16 data near the range limit wants mesh mode. Where no
+    partial overflows, |ring - mesh| <= rtol * sum_q |x_q| element-wise (rtol
+    1e-5 for f32, 1e-2 for f16). Element types f32, f16, i32.
 
     ```mlir
     %t = pld.tensor.allreduce %data, %signal {reduce = "sum", core_num = 2 : i64}

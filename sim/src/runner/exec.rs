@@ -88,7 +88,9 @@ pub fn world_ranks(opts: &Options) -> Result<usize, RunError> {
             let each: Vec<String> = sites
                 .iter()
                 .map(|s| {
-                    let nr = s.ranks.map_or("NR not static".to_string(), |n| format!("NR={n}"));
+                    let nr = s
+                        .ranks
+                        .map_or("NR not static".to_string(), |n| format!("NR={n}"));
                     format!("{} at {} ({nr})", s.op, s.location)
                 })
                 .collect();

@@ -201,7 +201,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         // the signal's NR and names it in timeout reports. A HOST dispatch of
         // a builtin callable passes its own collective's site.
         if let Some(spec) = builtin {
-            let ring = spec.ring_template_dir.is_some() && template_dir.as_deref() == spec.ring_template_dir;
+            let ring = spec.ring_template_dir.is_some()
+                && template_dir.as_deref() == spec.ring_template_dir;
             let here = quoted(&super::source_site(op.location()));
             let site = if self.dispatch_width {
                 format!("args->dispatch_site ? args->dispatch_site : {here}")
