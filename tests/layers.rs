@@ -195,3 +195,198 @@ fn no_pass_imports_another_pass() {
     }
     assert!(violations.is_empty(), "{}", violations.join("\n"));
 }
+
+/// Module paths (`["codegen", "chip", "tasks"]`) that `text` (the file at module path `own`)
+/// names through `crate::`, `super::` and `self::` paths, brace groups expanded; a `#[cfg(test)]`
+/// module and everything after it is left out.
+fn module_paths(text: &str, own: &[String]) -> Vec<Vec<String>> {
+    let text = strip_comments(text);
+    let text = text.split("#[cfg(test)]").next().unwrap_or("");
+    fn ident(s: &str) -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    }
+    // Expands `a::b::{c, d::{e}}` (after its root) into paths.
+    fn expand(prefix: &[String], rest: &str, out: &mut Vec<Vec<String>>) -> usize {
+        let mut path = prefix.to_vec();
+        let mut i = 0;
+        loop {
+            if rest[i..].starts_with('{') {
+                i += 1;
+                loop {
+                    let trimmed = rest[i..].trim_start();
+                    i = rest.len() - trimmed.len();
+                    if trimmed.starts_with('}') {
+                        return i + 1;
+                    }
+                    i += expand(&path, &rest[i..], out);
+                    let trimmed = rest[i..].trim_start();
+                    i = rest.len() - trimmed.len();
+                    if trimmed.starts_with(',') {
+                        i += 1;
+                    }
+                    if i >= rest.len() {
+                        return i;
+                    }
+                }
+            }
+            let name = ident(&rest[i..]);
+            if name.is_empty() {
+                out.push(path);
+                return i;
+            }
+            i += name.len();
+            if name == "super" {
+                path.pop();
+            } else if name != "self" {
+                path.push(name);
+            }
+            if rest[i..].starts_with("::") {
+                i += 2;
+            } else {
+                out.push(path);
+                return i;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    for (root, base) in [
+        ("crate::", Vec::new()),
+        ("super::", own[..own.len().saturating_sub(1)].to_vec()),
+        ("self::", own.to_vec()),
+    ] {
+        let mut from = 0;
+        while let Some(k) = text[from..].find(root) {
+            let at = from + k;
+            from = at + root.len();
+            let boundary = at == 0
+                || !(bytes[at - 1].is_ascii_alphanumeric()
+                    || bytes[at - 1] == b'_'
+                    || bytes[at - 1] == b':');
+            if boundary {
+                expand(&base, &text[from..], &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// The cycles among the children of `folder` (module path) of the crate whose sources are
+/// `src`: each a list of children, empty when the imports give the children an order.
+fn folder_cycles(src: &Path, folder: &[&str]) -> Vec<Vec<String>> {
+    let dir = folder.iter().fold(src.to_path_buf(), |d, f| d.join(f));
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    let folder: Vec<String> = folder.iter().map(|s| s.to_string()).collect();
+    let mut edges: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for file in &files {
+        let rel = file.strip_prefix(src).unwrap();
+        let mut own: Vec<String> = rel
+            .iter()
+            .map(|c| c.to_string_lossy().trim_end_matches(".rs").to_string())
+            .collect();
+        if own
+            .last()
+            .is_some_and(|l| l == "mod" || l == "lib" || l == "main")
+        {
+            own.pop();
+        }
+        if own.len() <= folder.len() {
+            continue; // the folder's own mod.rs names its children
+        }
+        let child = own[folder.len()].clone();
+        edges.entry(child.clone()).or_default();
+        let text = std::fs::read_to_string(file).unwrap();
+        for path in module_paths(&text, &own) {
+            if path.len() > folder.len() && path[..folder.len()] == folder[..] {
+                let other = &path[folder.len()];
+                let sibling = dir.join(other).is_dir() || dir.join(format!("{other}.rs")).is_file();
+                if *other != child && sibling {
+                    edges.get_mut(&child).unwrap().insert(other.clone());
+                }
+            }
+        }
+    }
+    // Peel off children with no edge left to the rest; what remains is on or reaches a cycle.
+    let mut left = edges.clone();
+    loop {
+        let sinks: Vec<String> = left
+            .iter()
+            .filter(|(_, out)| out.iter().all(|o| !left.contains_key(o)))
+            .map(|(c, _)| c.clone())
+            .collect();
+        if sinks.is_empty() {
+            break;
+        }
+        for s in sinks {
+            left.remove(&s);
+        }
+    }
+    if left.is_empty() {
+        Vec::new()
+    } else {
+        vec![
+            left.iter()
+                .map(|(c, out)| {
+                    let inside: Vec<&String> =
+                        out.iter().filter(|o| left.contains_key(*o)).collect();
+                    format!("{c} -> {inside:?}")
+                })
+                .collect(),
+        ]
+    }
+}
+
+/// Inside the folders that hold several concepts, the files have an order too (issue #34 item 4):
+/// the codegen's emitters over their service (`planner`) under the walk (`tree_plan`), the
+/// simulator's modules and its family / runner / matrix folders.
+#[test]
+fn folders_have_an_order() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut violations = Vec::new();
+    for (src, folder) in [
+        ("src", &["codegen"][..]),
+        ("src", &["codegen", "chip"][..]),
+        ("src", &["analysis"][..]),
+        ("src", &["ir"][..]),
+        ("src", &["passes"][..]),
+        ("sim/src", &[][..]),
+        ("sim/src", &["family"][..]),
+        ("sim/src", &["runner"][..]),
+        ("sim/src", &["matrix"][..]),
+    ] {
+        for cycle in folder_cycles(&root.join(src), folder) {
+            violations.push(format!("{src}/{}: {}", folder.join("/"), cycle.join("; ")));
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "import cycles inside folders:\n{}",
+        violations.join("\n")
+    );
+}
+
+#[test]
+fn a_folder_cycle_is_found() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("layers-cycle");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("f")).unwrap();
+    std::fs::write(dir.join("f/a.rs"), "use super::b::X;\n").unwrap();
+    std::fs::write(dir.join("f/b.rs"), "use crate::f::{a::Y, c};\n").unwrap();
+    std::fs::write(dir.join("f/c.rs"), "// super::a\n").unwrap();
+    let cycles = folder_cycles(&dir, &["f"]);
+    assert_eq!(cycles.len(), 1, "{cycles:?}");
+    assert!(
+        cycles[0].iter().any(|c| c.starts_with("a ->")),
+        "{cycles:?}"
+    );
+    assert!(
+        !cycles[0].iter().any(|c| c.starts_with("c ->")),
+        "{cycles:?}"
+    );
+    std::fs::write(dir.join("f/b.rs"), "use crate::f::c;\n").unwrap();
+    assert!(folder_cycles(&dir, &["f"]).is_empty());
+}

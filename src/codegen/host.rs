@@ -7,8 +7,8 @@
 use super::{
     chip::{fail_message, loc_name, task_comment},
     cpp_names::{Locals, c_identifier, quoted},
+    planner::{Planner, string_attr},
     scalars,
-    tree_plan::{Planner, string_attr},
     values::{Bindings, RtValue},
 };
 use crate::{

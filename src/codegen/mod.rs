@@ -2,9 +2,11 @@
 //! lowered by `--pld-lower-collectives` (the contract is docs/codegen.md).
 //! [`translate`] plans the whole tree in memory, then writes it.
 //!
-//! - `tree_plan`: walks the module, resolves every AIV kernel's source (copied
-//!   from `pl.kernel_source` or rendered from its builtin template) and drives
-//!   the emitters into one in-memory [`Tree`];
+//! - `tree_plan`: walks the module and drives the emitters into one in-memory
+//!   [`Tree`];
+//! - `planner`: the emitters' service (the `Planner`: every AIV kernel's source,
+//!   copied from `pl.kernel_source` or rendered from its builtin template, once;
+//!   located errors; shared attribute readers), below every emitter;
 //! - `template`: the embedded builtin template packages and `${var}` rendering;
 //! - `chip`: one CHIP orchestration function → `orchestration/<fn>.cpp`, per
 //!   op (`scalars`, `control_flow`, `descriptors`, `tasks`);
@@ -34,6 +36,7 @@ pub use crate::ir::host_ops;
 /// What a CHIP orchestration body may hold (`crate::ir::orch_ops`, shared
 /// with `--legalize-spmd-launches`).
 pub use crate::ir::orch_ops;
+pub(crate) mod planner;
 pub(crate) mod scalars;
 pub(crate) mod template;
 pub(crate) mod tree_plan;

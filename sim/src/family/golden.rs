@@ -1,7 +1,7 @@
 //! The family's independent golden (family spec, "Meaning"): what every rank must hold after the
 //! last call, computed from the case alone. It shares no code with the kernel templates, the
 //! runtime or the driver: the payload formula is written twice (C++ in the driver to fill the
-//! stage step's source, Rust here to check), and so is the f32 → f16 rounding.
+//! stage step's source, Rust here to check); the f32 → f16 rounding here is the `half` crate's.
 //!
 //! - Reductions (allreduce mesh, reduce_scatter): the left fold in rank order 0..P-1; f32 in f32;
 //!   f16 accumulating in f32 from rank 0's value and rounding once, to nearest even; i32 wrapping;
@@ -22,77 +22,15 @@
 use super::case::{FDType, FamilyCase, FamilyOp};
 use super::result::{FamilyRank, FamilyResult};
 
-/// f32 → IEEE binary16 bits, round to nearest even (overflow to infinity).
+/// f32 → IEEE binary16 bits, round to nearest even (overflow to infinity): the `half` crate's,
+/// not the runtime's `pld_runtime/half.h` the kernels use.
 pub fn f32_to_f16(f: f32) -> u16 {
-    let x = f.to_bits();
-    let sign = ((x >> 16) & 0x8000) as u16;
-    let e = ((x >> 23) & 0xff) as i32;
-    let man = x & 0x7f_ffff;
-    if e == 0xff {
-        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
-    }
-    // The value is (1.man) * 2^(e-127); binary16 keeps 10 fraction bits for exponents >= -14.
-    let unbiased = e - 127;
-    if unbiased > 15 {
-        return sign | 0x7c00;
-    }
-    // Significand as an integer with 23 fraction bits (subnormal f32s are far below f16's range).
-    let sig: u64 = if e == 0 { 0 } else { (man | 0x80_0000) as u64 };
-    // Target: value / 2^-24 rounded = sig * 2^(unbiased - 23 + 24) for subnormals and the
-    // significand with 10 fraction bits for normals.
-    let (shift, exp_field) = if unbiased < -14 {
-        // subnormal: units of 2^-24
-        ((23 - (unbiased + 24)) as i64, 0u16)
-    } else {
-        (13i64, (unbiased + 15) as u16)
-    };
-    let rounded = if shift >= 64 {
-        0
-    } else if shift <= 0 {
-        sig << (-shift)
-    } else {
-        let q = sig >> shift;
-        let rem = sig & ((1u64 << shift) - 1);
-        let half = 1u64 << (shift - 1);
-        if rem > half || (rem == half && (q & 1) == 1) {
-            q + 1
-        } else {
-            q
-        }
-    };
-    if exp_field == 0 {
-        // A subnormal that rounded up to 2^-14 becomes the smallest normal (the bit carries).
-        return sign | rounded as u16;
-    }
-    // Normal: rounded holds the implicit bit at 2^10; a carry to 2^11 bumps the exponent.
-    let mut exp = exp_field as u64;
-    let mut frac = rounded;
-    if frac >= 1 << 11 {
-        frac >>= 1;
-        exp += 1;
-    }
-    if exp >= 31 {
-        return sign | 0x7c00;
-    }
-    sign | ((exp as u16) << 10) | (frac as u16 & 0x3ff)
+    half::f16::from_f32(f).to_bits()
 }
 
 /// IEEE binary16 bits → f32 (exact).
 pub fn f16_to_f32(h: u16) -> f32 {
-    let sign = if h & 0x8000 != 0 { -1.0f32 } else { 1.0 };
-    let e = ((h >> 10) & 0x1f) as i32;
-    let frac = (h & 0x3ff) as f32;
-    match e {
-        0 => sign * frac * 2f32.powi(-24),
-        31 => {
-            if frac == 0.0 {
-                sign * f32::INFINITY
-            } else {
-                f32::NAN
-            }
-        }
-        _ => sign * (1.0 + frac / 1024.0) * 2f32.powi(e - 15),
-    }
+    half::f16::from_bits(h).to_f32()
 }
 
 /// A word of the result (f32 and f16: bit patterns; i8 and i32: values) as a number.

@@ -10,7 +10,6 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::case::{FDType, FamilyCase, FamilyOp};
-use super::golden::{f16_to_f32, f32_to_f16};
 
 /// One rank's state after the last call.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,7 +85,7 @@ fn value_text(dtype: FDType, w: i64) -> String {
                 .unwrap_or_else(|| "null".into())
         }
         FDType::F16 => {
-            let v = f16_to_f32(w as u16) as f64;
+            let v = half::f16::from_bits(w as u16).to_f32() as f64;
             if v.is_finite() {
                 exact_decimal(v)
             } else {
@@ -216,7 +215,7 @@ impl FamilyResult {
                         .ok_or_else(|| format!("target value {x} is not a number")),
                     FDType::F16 => x
                         .as_f64()
-                        .map(|f| f32_to_f16(f as f32) as i64)
+                        .map(|f| half::f16::from_f32(f as f32).to_bits() as i64)
                         .ok_or_else(|| format!("target value {x} is not a number")),
                     _ => int(x, "target value"),
                 }
@@ -254,7 +253,10 @@ mod tests {
         assert_eq!(exact_decimal(0.0), "0");
         assert_eq!(exact_decimal(-62.5), "-62.5");
         assert_eq!(exact_decimal(3.0), "3");
-        assert_eq!(exact_decimal(f16_to_f32(0x2e66) as f64), "0.0999755859375");
+        assert_eq!(
+            exact_decimal(half::f16::from_bits(0x2e66).to_f32() as f64),
+            "0.0999755859375"
+        );
         // The smallest f16 subnormal and the largest: more digits than a shortest round trip.
         assert_eq!(exact_decimal(2f64.powi(-24)), "0.000000059604644775390625");
         assert_eq!(
@@ -262,7 +264,7 @@ mod tests {
             "0.000060975551605224609375"
         );
         for h in (0u16..0x7c00).step_by(7) {
-            let v = f16_to_f32(h) as f64;
+            let v = half::f16::from_bits(h).to_f32() as f64;
             let back: f64 = exact_decimal(v).parse().unwrap();
             assert_eq!(back, v, "{h:#x}");
         }

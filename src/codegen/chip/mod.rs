@@ -15,7 +15,7 @@
 use super::{
     cpp_names::{Locals, c_identifier, quoted},
     orch_ops::{BinOp, OrchOp, element_bytes, scalar_bits},
-    tree_plan::{Kernel, Planner, param_direction},
+    planner::{Kernel, Planner, param_direction},
     values::{Bindings, RtValue},
 };
 use crate::{

@@ -152,7 +152,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         // materialized, or materialized before the lowering synthesized the
         // kernel), it would read past the task's arguments.
         let template_dir = callee_fn
-            .and_then(|f| crate::codegen::tree_plan::string_attr(&f, "pl.builtin_template_dir"));
+            .and_then(|f| crate::codegen::planner::string_attr(&f, "pl.builtin_template_dir"));
         let builtin = template_dir
             .as_deref()
             .and_then(crate::collective::Spec::of_template_dir);
