@@ -62,7 +62,7 @@ def LowerL2TensorCollectives : Pass<"lower-l2-tensor-collectives", "::mlir::Modu
 
     `pld.tensor.indexed_all_to_all_v` (the A5 URMA variant, six tensor
     operands, `index` a gather list per destination slot) lowers the same way,
-    driven by the same variant table (`src/collective.rs`), to
+    driven by the same variant table (`src/collective/`), to
     `@__builtin_indexed_all_to_all_v__fp32` / `__int8`, in a module with
     `pl.arch = "a5"` only; its `core_num` is the exact launch width `L` (no
     folding, compile-time only, `S >= L`). Its checks and messages are

@@ -1,0 +1,260 @@
+//! What the rails read off a collective op against its row: the signal's
+//! geometry, `core_num` (attribute or folded operand), the architecture, the
+//! rows each rail refuses, and the wording both rails share.
+
+use super::table::*;
+use melior::ir::{
+    Value, ValueLike,
+    attribute::IntegerAttribute,
+    operation::{OperationLike, OperationRef},
+};
+
+/// The signal's static rank count P and stride S (docs/spec/family.md):
+/// `[NR, S]`, `[NR]` (S = 1) for the family, and in allreduce's ring mode
+/// `[2*(NR-1)+1, NR]` (P its trailing dimension, one lane). `None` when a
+/// needed dimension is not static.
+pub fn signal_geometry(
+    op: &OperationRef,
+    spec: &Spec,
+    signal: &crate::ir::tensor_type::TensorView,
+) -> Option<(i64, i64)> {
+    let shape = signal.static_shape()?;
+    let family = spec.width == WidthRule::Exact && !spec.core_num_operand;
+    match *shape {
+        [rows, columns]
+            if spec.selector == Selector::ReduceMode
+                && op
+                    .attribute("mode")
+                    .ok()
+                    .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                    .is_some_and(|m| m.value() == "ring") =>
+        {
+            let _ = rows;
+            Some((columns, 1))
+        }
+        [ranks, stride] => Some((ranks, stride)),
+        [ranks] if family => Some((ranks, 1)),
+        _ => None,
+    }
+}
+
+/// The family's rows a rail checks once the signal's NR is known (the
+/// kernels' own limits, so that no accepted program meets a kernel that
+/// returns without doing anything): at most 16 ranks, and in ring mode a
+/// statically shaped target (the verifier checks its divisibility by NR).
+/// `None` for the other rows.
+pub fn family_rail_problem(op: &OperationRef, spec: &Spec, ranks: i64) -> Option<String> {
+    if spec.core_num_operand {
+        return None;
+    }
+    if ranks > 16 {
+        return Some(crate::diag::msg!(
+            "{} supports at most 16 ranks (its kernel's limit), got NR={ranks} ranks",
+            spec.short
+        ));
+    }
+    let ring = spec.selector == Selector::ReduceMode
+        && op
+            .attribute("mode")
+            .ok()
+            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+            .is_some_and(|m| m.value() == "ring");
+    let target = op
+        .operand(spec.result)
+        .ok()
+        .and_then(|v| crate::ir::tensor_type::TensorView::of(v.r#type()));
+    if ring && target.is_some_and(|t| t.static_shape().is_none()) {
+        return Some(crate::diag::msg!(
+            "ring mode needs the element count divisible by NR={ranks}, which a target of dynamic \
+             shape does not prove"
+        ));
+    }
+    // The rows rules (reduce_scatter, allgather, all_to_all): the kernel
+    // splits the rows by NR, so they must be provable here.
+    if matches!(
+        spec.collective,
+        Collective::ReduceScatter | Collective::AllGather | Collective::AllToAll
+    ) {
+        for (i, p) in spec.params.iter().enumerate() {
+            if p.element != Element::Payload {
+                continue;
+            }
+            let view = op
+                .operand(i)
+                .ok()
+                .and_then(|v| crate::ir::tensor_type::TensorView::of(v.r#type()));
+            if view.is_some_and(|t| t.static_shape().is_none()) {
+                return Some(crate::diag::msg!(
+                    "target rows must be NR*M (NR={ranks} ranks), which operand '{}' of dynamic \
+                     shape does not prove",
+                    p.name
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// The module's `pl.arch` (`"a2a3"` when absent).
+pub fn module_arch<'c>(module: &melior::ir::operation::OperationRef<'c, '_>) -> String {
+    // The dialect's reading (`pld::moduleArch`: a2a3 when absent).
+    let s = unsafe { crate::capi::pldModuleArch(module.to_raw()) };
+    let bytes = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The first rows of indexed.md's diagnostics table that do not depend on
+/// the rail: the architecture. `None` when `spec` may be lowered in a module
+/// of architecture `arch`; else the message (without the op prefix).
+pub fn arch_problem(spec: &Spec, arch: &str) -> Option<String> {
+    let needed = spec.arch?;
+    if arch == needed {
+        return None;
+    }
+    Some(crate::diag::msg!(
+        "{short} needs pl.arch = \"{needed}\" (A5 URMA PER_PEER transport), got pl.arch = \"{arch}\"{default}",
+        short = spec.short,
+        default = if arch == "a2a3" {
+            " (the default when absent)"
+        } else {
+            ""
+        },
+    ))
+}
+
+/// indexed.md's rows for a collective met in a HOST orchestrator (by any
+/// pass): the architecture, then the rail. `None` for the collectives the
+/// HOST rail lowers (every row but the indexed op); else the message
+/// (without the op prefix).
+pub fn host_rail_problem(op_name: &str, arch: &str) -> Option<String> {
+    let spec = Collective::of_op_name(op_name).map(|c| c.spec());
+    if spec.is_some_and(|s| s.host) {
+        return None;
+    }
+    Some(spec.and_then(|s| arch_problem(s, arch)).unwrap_or_else(|| {
+        crate::diag::msg!(
+            "{} is not supported on the HOST rail (its lowering is CHIP-only)",
+            spec.map_or(op_name, |s| s.short)
+        )
+    }))
+}
+
+/// The message of the run-time check of a runtime `core_num` (its range and
+/// `S >= B`), worded once for both rails' `pl.require` / `pld.host.require`.
+pub fn runtime_width_message(op: &str, stride: i64, ranks: i64) -> String {
+    crate::diag::msg!(
+        "{op}: core_num must be in [1, 2147483647] and the signal stride S={stride} must be at least \
+         the admitted block count B (core_num folded for P={ranks} ranks)"
+    )
+}
+
+/// `aiv-cores`: a compile-time launch width above the target's AIV core
+/// count, in the words both rails use (0: unknown, nothing is checked).
+pub fn aiv_cores_problem(spec: &Spec, ranks: i64, limit: i64, aiv_cores: u64) -> Option<String> {
+    let blocks = spec.blocks(ranks, limit);
+    if aiv_cores == 0 || blocks as u64 <= aiv_cores {
+        return None;
+    }
+    Some(match spec.width {
+        WidthRule::Folded => format!(
+            "launch width B={blocks} exceeds the target's {aiv_cores} AIV cores \
+             (core_num L={limit} folded for P={ranks} ranks; option aiv-cores={aiv_cores})"
+        ),
+        WidthRule::Exact => format!(
+            "launch width L={limit} exceeds the target's {aiv_cores} AIV cores (option aiv-cores={aiv_cores})"
+        ),
+    })
+}
+
+/// The plain op's operand names in ABI order (`args[0..4]`, both rails).
+pub const ALL_TO_ALL_V_OPERANDS: [&str; 5] =
+    ["input", "target", "signal", "send_counts", "recv_counts"];
+
+/// A collective's launch width request `core_num` (L).
+pub enum CoreNum {
+    /// A compile-time constant (the attribute, or an operand that folds).
+    Static(i64),
+    /// A runtime value.
+    Runtime,
+}
+
+/// A collective's `core_num`: the attribute, or the `dynamic_core_num`
+/// operand when it folds to a constant (see [`fold_i64`]); anything else is
+/// runtime.
+pub fn core_num(op: &OperationRef) -> CoreNum {
+    if let Ok(attr) = op.attribute("core_num")
+        && let Ok(int) = IntegerAttribute::try_from(attr)
+    {
+        return CoreNum::Static(int.value());
+    }
+    // Without the attribute: the family's default 1, or the
+    // `dynamic_core_num` operand after the op's tensor operands (five for the
+    // plain op, six for the indexed one).
+    let spec = Collective::of_op_name(&crate::ir::op_kind::op_name(op)).map(|c| c.spec());
+    if spec.is_some_and(|s| !s.core_num_operand) {
+        return CoreNum::Static(1);
+    }
+    let index = dynamic_core_num_index(op);
+    let Ok(value) = op.operand(index) else {
+        return CoreNum::Runtime;
+    };
+    match fold_i64(value, 0) {
+        Some(v) => CoreNum::Static(v),
+        None => CoreNum::Runtime,
+    }
+}
+
+/// The operand index of a collective's `dynamic_core_num` (after its tensor
+/// operands, per the variant table).
+pub fn dynamic_core_num_index(op: &OperationRef) -> usize {
+    let name = op.name();
+    name.as_string_ref()
+        .as_str()
+        .ok()
+        .and_then(Collective::of_op_name)
+        .map_or(5, |c| c.spec().params.len())
+}
+
+/// The constant an integer value folds to: `arith.constant`, and the `arith`
+/// integer ops of constants that `arith`'s own folders reduce (add, sub, mul,
+/// signed div/rem, min/max, select, extsi/trunci/index_cast), evaluated on
+/// i64 with a wrapped result, at most 64 ops deep.
+pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
+    if depth > 64 {
+        return None;
+    }
+    let def = crate::ir::value_defs::as_result(value)?.owner();
+    let name = def.name();
+    let name = name.as_string_ref().as_str().ok()?;
+    let arg = |i: usize| def.operand(i).ok().and_then(|v| fold_i64(v, depth + 1));
+    Some(match name {
+        "arith.constant" => IntegerAttribute::try_from(def.attribute("value").ok()?)
+            .ok()?
+            .value(),
+        "arith.addi" => arg(0)?.wrapping_add(arg(1)?),
+        "arith.subi" => arg(0)?.wrapping_sub(arg(1)?),
+        "arith.muli" => arg(0)?.wrapping_mul(arg(1)?),
+        "arith.divsi" => arg(0)?.checked_div(arg(1)?)?,
+        "arith.remsi" => arg(0)?.checked_rem(arg(1)?)?,
+        "arith.minsi" => arg(0)?.min(arg(1)?),
+        "arith.maxsi" => arg(0)?.max(arg(1)?),
+        "arith.select" => {
+            if arg(0)? != 0 {
+                arg(1)?
+            } else {
+                arg(2)?
+            }
+        }
+        // Widening a constant of at most 64 bits keeps its value; a narrowing
+        // cast is left to run time rather than modelled here.
+        "arith.extsi" | "arith.index_cast" => {
+            let from = def.operand(0).ok()?.r#type();
+            let to = def.result(0).ok()?.r#type();
+            if crate::ir::orch_ops::scalar_bits(to)? < crate::ir::orch_ops::scalar_bits(from)? {
+                return None;
+            }
+            arg(0)?
+        }
+        _ => return None,
+    })
+}
