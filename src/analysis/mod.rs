@@ -5,7 +5,9 @@
 //! - `alias`: a function's alias classes over its tensor-like values.
 //! - `directions`: parameter and per-call argument directions.
 //! - `provenance`: window provenance and communication domains across HOST
-//!   dispatches (`docs/spec/domains.md`).
+//!   dispatches (`docs/spec/domains.md`);
+//! - `window_checks`: the checks over a collective's resolved windows
+//!   (distinct allocations, one domain, NR = ranks), on `provenance`.
 //! - `manager`: the above kept across one pipeline through MLIR's analysis
 //!   manager.
 
@@ -14,3 +16,4 @@ pub mod contiguity;
 pub(crate) mod directions;
 pub(crate) mod pipeline_analyses;
 pub(crate) mod provenance;
+pub(crate) mod window_checks;

@@ -374,7 +374,7 @@ fn plan<'c, 'a>(
         }
     }
     // domains.md: after today's checks, one communication domain, then NR = ranks.
-    if let Some(f) = crate::analysis::provenance::check_domains(&roles, &buffers, Some(ranks)) {
+    if let Some(f) = crate::analysis::window_checks::check_domains(&roles, &buffers, Some(ranks)) {
         diag::op_error_with_notes(op, &f.message, &f.notes);
         return None;
     }

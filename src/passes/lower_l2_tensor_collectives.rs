@@ -180,7 +180,7 @@ fn run(
     // buffers bound there, checked per dispatch site.
     let phase_1b = std::time::Instant::now();
     if !settings.skip_window_provenance {
-        for (op, failure) in crate::analysis::provenance::check_dispatched_collectives(
+        for (op, failure) in crate::analysis::window_checks::check_dispatched_collectives(
             &functions,
             &planned_in,
             &trace,
@@ -511,7 +511,7 @@ fn distinct_in_body<'c, 'a>(
         return true;
     };
     let roles: Vec<&str> = spec.params.iter().map(|p| p.name).collect();
-    match crate::analysis::provenance::check_local_distinct(op, &roles, roots, trace) {
+    match crate::analysis::window_checks::check_local_distinct(op, &roles, roots, trace) {
         Some(failure) => {
             diag::op_error_with_notes(op, &failure.message, &failure.notes);
             false
