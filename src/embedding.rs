@@ -126,7 +126,9 @@ pub struct CollectiveSite {
     pub ranks: Option<i64>,
 }
 
-/// Every managed collective of `module`, in program order.
+/// Every managed collective of `module`, in program order, then every
+/// `pld.comm_domain` (`ranks`: its rank count), whose collectives run on a
+/// subset of the world: with one, NR is not the world's size.
 pub fn collective_sites(module: &Module) -> Vec<CollectiveSite> {
     use melior::ir::{ValueLike, operation::OperationLike};
     let root = module.as_operation();
@@ -149,5 +151,15 @@ pub fn collective_sites(module: &Module) -> Vec<CollectiveSite> {
                 ranks,
             })
         })
+        .chain(
+            crate::ir::walk::module_functions(&root)
+                .iter()
+                .flat_map(|f| crate::ir::walk::ops_named(f, &["pld.comm_domain"]))
+                .map(|op| CollectiveSite {
+                    op: crate::ir::op_kind::op_name(&op),
+                    location: crate::diag::location_text(op.location()),
+                    ranks: crate::analysis::provenance::domain_ranks(&op),
+                }),
+        )
         .collect()
 }

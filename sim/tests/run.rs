@@ -1278,6 +1278,30 @@ fn ranks_default_to_the_programs_nr_and_are_required_when_collectives_disagree()
         "{}",
         o.stderr
     );
+    // A communication domain runs its collectives on a subset of the world: its NR says nothing
+    // of the world's size.
+    let module = dir.0.join("domain.mlir");
+    std::fs::write(
+        &module,
+        r#"func.func @dom() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  %d = pld.comm_domain {ranks = 2 : i64} : !pld.comm_domain
+  %b = pld.window_buffer in %d {bytes = 8 : i64} : !pld.window_buffer
+  %s = pld.window %b : !pld.dtensor<2xi32>
+  %0 = pld.tensor.barrier %s : !pld.dtensor<2xi32> -> !pld.dtensor<2xi32>
+  return
+}
+"#,
+    )
+    .unwrap();
+    let o = pld_run(&[s("--function=@dom"), module.display().to_string()]);
+    assert_eq!(o.code, 2, "{}\n{}", o.stdout, o.stderr);
+    assert!(
+        o.stderr.contains(
+            "--ranks=P is required: the module declares a communication domain (pld.comm_domain at "
+        ) && o.stderr.contains("domain.mlir:2:8)"),
+        "{}",
+        o.stderr
+    );
 }
 
 /// A HOST loop that dispatches a P = 4 allreduce to 3 devices: rank 3 never arrives.

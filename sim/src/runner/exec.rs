@@ -80,6 +80,13 @@ pub fn world_ranks(opts: &Options) -> Result<usize, RunError> {
     let module = pld::parse_file(&context, &opts.module)
         .map_err(|e| RunError::Usage(format!("cannot parse {}: {e}", opts.module.display())))?;
     let sites = pld::collective_sites(&module);
+    if let Some(domain) = sites.iter().find(|s| s.op == "pld.comm_domain") {
+        return Err(RunError::Usage(format!(
+            "--ranks=P is required: the module declares a communication domain ({} at {}), \
+             so its collectives' rank counts need not be the world's",
+            domain.op, domain.location
+        )));
+    }
     let known: std::collections::BTreeSet<Option<i64>> = sites.iter().map(|s| s.ranks).collect();
     match known.iter().collect::<Vec<_>>()[..] {
         [] => Ok(opts.ranks),
