@@ -1185,6 +1185,13 @@ fn ranks_as_processes_and_threads_give_the_same_outputs() {
     );
 }
 
+/// `text` saved as `<dir>/<name>`; its path, as pld-run takes it.
+fn module_file(dir: &Scratch, name: &str, text: &str) -> String {
+    let path = dir.0.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
 /// A P = 4 allgather (signal `[4]`) as a CHIP entry, and the same collective fanned out from a
 /// HOST loop over 4 devices.
 const ALLGATHER_P4: &str = r#"func.func @ag(%in: !pl.tensor<2x4xf32>, %t: !pld.dtensor<8x4xf32>, %s: !pld.dtensor<4xi32>) -> !pld.dtensor<8x4xf32>
@@ -1207,14 +1214,13 @@ func.func @ag_host() attributes {pl.func_kind = "orchestration", pl.level = "hos
 #[test]
 fn a_collective_on_a_world_of_another_size_fails_located() {
     let dir = scratch("world-size");
-    let module = dir.0.join("ag.mlir");
-    std::fs::write(&module, ALLGATHER_P4).unwrap();
+    let module = module_file(&dir, "ag.mlir", ALLGATHER_P4);
     // Without --ranks the collectives' NR decides: 4 ranks, each gathers every rank's rows.
     let o = pld_run(&[
         s("--function=@ag"),
         s("--input=2x4xf32=1"),
         s("--expected-output=t=8x4xf32=1"),
-        module.display().to_string(),
+        module.clone(),
     ]);
     expect_ok(&o);
     assert!(
@@ -1233,7 +1239,7 @@ fn a_collective_on_a_world_of_another_size_fails_located() {
         if entry == "@ag" {
             args.push(s("--input=2x4xf32=1"));
         }
-        args.push(module.display().to_string());
+        args.push(module.clone());
         let o = pld_run(&args);
         assert_eq!(o.code, 5, "{entry} on {ranks}:\n{}\n{}", o.stdout, o.stderr);
         assert!(
@@ -1254,18 +1260,17 @@ fn a_collective_on_a_world_of_another_size_fails_located() {
 #[test]
 fn ranks_default_to_the_programs_nr_and_are_required_when_collectives_disagree() {
     let dir = scratch("ranks-default");
-    let module = dir.0.join("two.mlir");
-    std::fs::write(
-        &module,
+    let module = module_file(
+        &dir,
+        "two.mlir",
         r#"func.func @two(%s: !pld.dtensor<4xi32>, %s2: !pld.dtensor<2xi32>) attributes {pl.func_kind = "orchestration"} {
   %0 = pld.tensor.barrier %s : !pld.dtensor<4xi32> -> !pld.dtensor<4xi32>
   %1 = pld.tensor.barrier %s2 : !pld.dtensor<2xi32> -> !pld.dtensor<2xi32>
   return
 }
 "#,
-    )
-    .unwrap();
-    let o = pld_run(&[s("--function=@two"), module.display().to_string()]);
+    );
+    let o = pld_run(&[s("--function=@two"), module.clone()]);
     assert_eq!(o.code, 2, "{}\n{}", o.stdout, o.stderr);
     assert!(
         o.stderr.contains(
@@ -1280,9 +1285,9 @@ fn ranks_default_to_the_programs_nr_and_are_required_when_collectives_disagree()
     );
     // A communication domain runs its collectives on a subset of the world: its NR says nothing
     // of the world's size.
-    let module = dir.0.join("domain.mlir");
-    std::fs::write(
-        &module,
+    let module = module_file(
+        &dir,
+        "domain.mlir",
         r#"func.func @dom() attributes {pl.func_kind = "orchestration", pl.level = "host"} {
   %d = pld.comm_domain {ranks = 2 : i64} : !pld.comm_domain
   %b = pld.window_buffer in %d {bytes = 8 : i64} : !pld.window_buffer
@@ -1291,9 +1296,8 @@ fn ranks_default_to_the_programs_nr_and_are_required_when_collectives_disagree()
   return
 }
 "#,
-    )
-    .unwrap();
-    let o = pld_run(&[s("--function=@dom"), module.display().to_string()]);
+    );
+    let o = pld_run(&[s("--function=@dom"), module.clone()]);
     assert_eq!(o.code, 2, "{}\n{}", o.stdout, o.stderr);
     assert!(
         o.stderr.contains(
@@ -1327,15 +1331,14 @@ func.func @step(%t: !pld.dtensor<4x4xf32>, %s: !pld.dtensor<4xi32>) attributes {
 #[test]
 fn a_peer_that_never_arrives_is_named_and_the_run_is_bounded() {
     let dir = scratch("missing-peer");
-    let module = dir.0.join("h3.mlir");
-    std::fs::write(&module, MISSING_PEER).unwrap();
+    let module = module_file(&dir, "h3.mlir", MISSING_PEER);
     for mode in ["processes", "threads"] {
         let t0 = Instant::now();
         let o = pld_run(&[
             s("--function=@h3"),
             s("--timeout-ms=1500"),
             format!("--ranks-as={mode}"),
-            module.display().to_string(),
+            module.clone(),
         ]);
         let took = t0.elapsed();
         assert_eq!(o.code, 6, "{mode}:\n{}\n{}", o.stdout, o.stderr);
@@ -1368,13 +1371,12 @@ fn a_peer_that_never_arrives_is_named_and_the_run_is_bounded() {
 #[test]
 fn print_limit_zero_prints_no_values() {
     let dir = scratch("print-limit");
-    let module = dir.0.join("ag.mlir");
-    std::fs::write(&module, ALLGATHER_P4).unwrap();
+    let module = module_file(&dir, "ag.mlir", ALLGATHER_P4);
     let o = pld_run(&[
         s("--function=@ag"),
         s("--input=2x4xf32=3"),
         s("--print-limit=0"),
-        module.display().to_string(),
+        module.clone(),
     ]);
     expect_ok(&o);
     assert_eq!(o.stdout, "@ag (CHIP) on 4 ranks: ok\n", "{}", o.stdout);
@@ -1382,7 +1384,7 @@ fn print_limit_zero_prints_no_values() {
         s("--function=@ag"),
         s("--input=2x4xf32=3"),
         s("--print-limit=32"),
-        module.display().to_string(),
+        module.clone(),
     ]);
     expect_ok(&o);
     assert!(
@@ -1395,15 +1397,10 @@ fn print_limit_zero_prints_no_values() {
 #[test]
 fn the_build_cache_is_per_user_not_in_the_checkout() {
     let dir = scratch("user-cache");
-    let module = dir.0.join("ag.mlir");
-    std::fs::write(&module, ALLGATHER_P4).unwrap();
+    let module = module_file(&dir, "ag.mlir", ALLGATHER_P4);
     let home = dir.0.join("cache-home");
     let out = Command::new(PLD_RUN)
-        .args([
-            s("--function=@ag"),
-            s("--input=2x4xf32=1"),
-            module.display().to_string(),
-        ])
+        .args([s("--function=@ag"), s("--input=2x4xf32=1"), module.clone()])
         .env("XDG_CACHE_HOME", &home)
         .env_remove("PLD_SIM_ROOT")
         .output()
@@ -1436,8 +1433,7 @@ func.func @ring(%t: !pld.dtensor<4x1xf16>, %s: !pld.dtensor<7x4xi32>) attributes
 #[test]
 fn f16_ring_partials_overflow_where_the_mesh_fold_does_not() {
     let dir = scratch("f16-ring");
-    let module = dir.0.join("sums.mlir");
-    std::fs::write(&module, F16_SUMS).unwrap();
+    let module = module_file(&dir, "sums.mlir", F16_SUMS);
     // Every element of rank r holds x[r]; the exact sum is 32, every partial of the mesh fold's
     // f32 accumulator is in range, but a ring hop that adds two of one sign is not.
     let x = [60000.0f32, 60000.0, -60000.0, -59968.0];
@@ -1450,7 +1446,7 @@ fn f16_ring_partials_overflow_where_the_mesh_fold_does_not() {
             format!("--function=@{entry}"),
             format!("--input=t=@{}", xz.display()),
             format!("--output-dir={}", outs.display()),
-            module.display().to_string(),
+            module.clone(),
         ]);
         expect_ok(&o);
         (0..4)
