@@ -31,6 +31,8 @@ static void printDispatchArgTypes(OpAsmPrinter &printer, Operation *,
   printer << '(' << types << ')';
 }
 
+#include "pld/PldOpsInterfaces.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "pld/PldOps.cpp.inc"
 

@@ -13,7 +13,6 @@
 #include "mlir/Reducer/ReductionPatternInterface.h"
 #include "mlir/Tools/mlir-reduce/MlirReduceMain.h"
 
-#include <type_traits>
 
 namespace pld {
 namespace {
@@ -22,18 +21,15 @@ using namespace mlir;
 /// A collective's result is its window (the window-as-result contract: the
 /// target, the signal for a barrier): replacing the result by that operand
 /// leaves the collective unused, so the tree can then drop it, and whatever
-/// reads the result reads the window directly.
-template <typename OpTy>
-struct ReplaceCollectiveByWindow : OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpTy op,
+/// reads the result reads the window directly. One pattern for every
+/// collective, through the ops' CollectiveOpInterface.
+struct ReplaceCollectiveByWindow
+    : OpInterfaceRewritePattern<CollectiveOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  LogicalResult matchAndRewrite(CollectiveOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    Value window;
-    if constexpr (std::is_same_v<OpTy, dist::BarrierOp>)
-      window = op.getSignal();
-    else
-      window = op.getTarget();
-    Value result = op.getResult();
+    Value window = op.getWindow();
+    Value result = op->getResult(0);
     if (result.use_empty() || window.getType() != result.getType())
       return failure();
     rewriter.replaceAllUsesWith(result, window);
@@ -114,15 +110,7 @@ struct PldReductionPatterns : DialectReductionPatternInterface {
   explicit PldReductionPatterns(Dialect *dialect)
       : DialectReductionPatternInterface(dialect) {}
   void populateReductionPatterns(RewritePatternSet &patterns) const override {
-    patterns.add<ReplaceCollectiveByWindow<dist::AllToAllVOp>,
-                 ReplaceCollectiveByWindow<dist::IndexedAllToAllVOp>,
-                 ReplaceCollectiveByWindow<dist::AllReduceOp>,
-                 ReplaceCollectiveByWindow<dist::ReduceScatterOp>,
-                 ReplaceCollectiveByWindow<dist::AllGatherOp>,
-                 ReplaceCollectiveByWindow<dist::BroadcastOp>,
-                 ReplaceCollectiveByWindow<dist::AllToAllOp>,
-                 ReplaceCollectiveByWindow<dist::BarrierOp>>(
-        patterns.getContext());
+    patterns.add<ReplaceCollectiveByWindow>(patterns.getContext());
   }
 };
 } // namespace

@@ -32,6 +32,8 @@ class CollectiveOpTrait
     : public mlir::OpTrait::TraitBase<ConcreteType, CollectiveOpTrait> {};
 } // namespace pld
 
+#include "pld/PldOpsInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "pld/PlOps.h.inc"
 #define GET_OP_CLASSES

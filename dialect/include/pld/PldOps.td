@@ -72,6 +72,23 @@ def Pld_CollectiveOp : NativeOpTrait<"CollectiveOpTrait"> {
   let cppNamespace = "::pld";
 }
 
+// What a pass or tool asks of any collective without naming its op: the
+// window its result is (the window-as-result contract).
+def Pld_CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
+  let cppNamespace = "::pld";
+  let description = [{
+    A managed collective: its result is one of its windows (the target, the
+    barrier's signal), so a use of the result is a use of that window.
+  }];
+  let methods = [
+    InterfaceMethod<"The window the op's result is: its `target`, the "
+                    "barrier's `signal`.",
+                    "::mlir::Value", "getWindow", (ins), [{}], [{
+      return $_op.getTarget();
+    }]>,
+  ];
+}
+
 def Pld_CommDomainOp : Pld_Op<"comm_domain", [
     MemoryEffects<[MemAlloc<DefaultResource>]>]> {
   let summary = "creates a communication domain over devices 0..ranks-1";
@@ -153,7 +170,7 @@ def Pld_SystemNranksOp : Pld_Op<"system.nranks", [Pure]> {
 
 class Pld_AllToAllVBase<string mnemonic, string opSummary, dag extraOperands,
                         string doc>
-    : Pld_Op<mnemonic, [Pld_CollectiveOp]> {
+    : Pld_Op<mnemonic, [Pld_CollectiveOp, Pld_CollectiveOpInterface]> {
   let summary = opSummary;
   let arguments = !con((ins
       Arg<Pl_AnyTensorLike, "payload to send", [MemRead]>:$input,
@@ -274,7 +291,7 @@ def Pld_IndexedAllToAllVOp : Pld_AllToAllVBase<"tensor.indexed_all_to_all_v",
 // the first failing type-provable row of family.md's Checks table.
 class Pld_FamilyOp<string mnemonic, string opSummary, dag operands,
                    dag attributes, string doc, string format>
-    : Pld_Op<mnemonic, [Pld_CollectiveOp]> {
+    : Pld_Op<mnemonic, [Pld_CollectiveOp, Pld_CollectiveOpInterface]> {
   let summary = opSummary;
   let arguments = !con(operands, attributes);
   let results = (outs Pl_AnyTensorLike:$result);
@@ -411,7 +428,12 @@ def Pld_BarrierOp : Pld_FamilyOp<"tensor.barrier",
     ```
   }], [{
     $signal attr-dict `:` type($signal) `->` type($result)
-  }]>;
+  }]> {
+  let extraClassDeclaration = [{
+    /// The barrier's result is its signal (CollectiveOpInterface).
+    ::mlir::Value getWindow() { return getSignal(); }
+  }];
+}
 
 
 //===----------------------------------------------------------------------===//
