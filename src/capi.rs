@@ -80,7 +80,6 @@ unsafe extern "C" {
     pub fn pldDirectionFromString(text: mlir_sys::MlirStringRef) -> i32;
     pub fn pldDirectionToString(direction: i32) -> mlir_sys::MlirStringRef;
     pub fn pldModuleArch(module: MlirOperation) -> mlir_sys::MlirStringRef;
-    #[cfg(test)]
     pub fn pldCollectiveOpNames(
         context: mlir_sys::MlirContext,
         callback: mlir_sys::MlirStringCallback,

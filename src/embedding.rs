@@ -163,3 +163,10 @@ pub fn collective_sites(module: &Module) -> Vec<CollectiveSite> {
         )
         .collect()
 }
+
+/// The dialect's managed collective ops (every op with the ODS trait
+/// `Pld_CollectiveOp`), in name order: what a tool or test iterates instead
+/// of a hand-written list.
+pub fn collective_op_names(context: &Context) -> Vec<String> {
+    crate::ir::op_kind::collective_op_names(context)
+}

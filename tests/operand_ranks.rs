@@ -4,7 +4,7 @@
 //! `target` was `!pld.dtensor<f32>` segfaulted the verifier in `formatDims`
 //! (it dropped the leading dimension of a rank-0 shape).
 //!
-//! A new collective adds its row to [`COLLECTIVES`].
+//! A new collective adds its row to [`COLLECTIVES`] (a test fails until it does).
 
 use std::{
     path::PathBuf,
@@ -213,6 +213,17 @@ fn check_outcome(what: &str, out: &Output, input: &str) {
             out.status
         ),
     }
+}
+
+/// The rows cover exactly the dialect's collectives (allreduce has a row per mode).
+#[test]
+fn every_collective_of_the_dialect_has_a_row() {
+    let mut rows: Vec<&str> = COLLECTIVES.iter().map(|r| r.op).collect();
+    rows.sort();
+    rows.dedup();
+    let mut ops = pld::collective_op_names(&pld::create_context());
+    ops.sort();
+    assert_eq!(rows, ops);
 }
 
 #[test]

@@ -34,8 +34,7 @@ pub fn assert_name_table<K: Copy + PartialEq + std::fmt::Debug>(
 
 /// The names of every managed collective op registered in `context` (the ops
 /// with the ODS trait `Pld_CollectiveOp`), in name order (the variant table's
-/// test checks its rows against them).
-#[cfg(test)]
+/// test checks its rows against them; `pld::collective_op_names` for users).
 pub fn collective_op_names(context: &melior::Context) -> Vec<String> {
     unsafe extern "C" fn push(text: mlir_sys::MlirStringRef, data: *mut std::ffi::c_void) {
         let names = unsafe { &mut *(data as *mut Vec<String>) };
