@@ -129,7 +129,8 @@ struct World::Impl {
   std::string missing_peers(int rank) const {
     if (rank < 0 || rank >= kCommMaxRanks) return "";
     const SharedState::Inflight& f = shared->inflight[rank];
-    if (!f.active.load() || f.key < 0) return "";
+    if (!f.active.load()) return "";
+    if (f.key < 0) return "its peers' arrivals are not tracked (more than 64 signals in this run)";
     std::string list;
     for (int d = 0; d < f.members && d < kCommMaxRanks; ++d) {
       const int wr = f.world_rank[d];
