@@ -1230,12 +1230,18 @@ fn a_collective_on_a_world_of_another_size_fails_located() {
     );
     // Any other world size: status 5 at the collective, naming both numbers (it used to report
     // ok with every output zeros).
-    for (entry, ranks, rail) in [
-        ("@ag", 2, "CHIP"),
-        ("@ag", 8, "CHIP"),
-        ("@ag_host", 8, "HOST"),
+    for (entry, ranks, rail, mode) in [
+        ("@ag", 2, "CHIP", "processes"),
+        ("@ag", 8, "CHIP", "processes"),
+        ("@ag_host", 8, "HOST", "processes"),
+        ("@ag_host", 2, "HOST", "processes"),
+        ("@ag_host", 2, "HOST", "threads"),
     ] {
-        let mut args = vec![format!("--function={entry}"), format!("--ranks={ranks}")];
+        let mut args = vec![
+            format!("--function={entry}"),
+            format!("--ranks={ranks}"),
+            format!("--ranks-as={mode}"),
+        ];
         if entry == "@ag" {
             args.push(s("--input=2x4xf32=1"));
         }

@@ -378,6 +378,38 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         self.vals.bind(r, RtValue::Window(var));
     }
 
+    /// A builtin callable's collective: its op, kernel symbol and the
+    /// signal's NR (read through the dispatch argument's `pl.cast` from the
+    /// window's static type; ring mode: its trailing dimension).
+    fn builtin_collective(
+        &self,
+        callable: &OperationRef<'c, 'a>,
+        dispatch: &OperationRef<'c, 'a>,
+    ) -> Option<(&'static str, String, i64)> {
+        let entry = entry_block(callable)?;
+        let mut next = entry.first_operation();
+        let call = loop {
+            let o = next?;
+            if op_name(&o) == "func.call" {
+                break o;
+            }
+            next = o.next_in_block();
+        };
+        let kernel = callee_name(&call)?;
+        let dir = string_attr(self.p.functions.get(&kernel)?, "pl.builtin_template_dir")?;
+        let spec = crate::collective::Spec::of_template_dir(&dir)?;
+        let signal = dispatch.operand(spec.signal).ok()?;
+        let source = crate::ir::value_defs::as_result(signal)
+            .map(|r| r.owner())
+            .filter(|o| op_name(o) == "pl.cast")
+            .and_then(|o| o.operand(0).ok())
+            .unwrap_or(signal);
+        let shape = TensorLike::of(source.r#type())?.static_shape()?;
+        let ring = spec.ring_template_dir == Some(dir.as_str());
+        let ranks = *shape.get(usize::from(ring))?;
+        Some((spec.op, kernel, ranks))
+    }
+
     fn dispatch(&mut self, op: &OperationRef<'c, 'a>, indent: &str) {
         // The verifier guarantees a callee that resolves; report, never drop, if not.
         let Some(func) = callee_name(op).and_then(|c| self.p.functions.get(&c).copied()) else {
@@ -449,7 +481,23 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         // told its collective's site: the runtime's rank-count check and
         // timeout reports name it, not the callable's first user.
         let site = if callee.starts_with("builtin.tensor.") {
-            format!(", {}", quoted(&super::chip::source_site(op.location())))
+            let here = super::chip::source_site(op.location());
+            // A world of fewer devices than NR: the dispatch to device
+            // P..NR-1 fails here, in the words of the runtime's rank-count
+            // check (a world of more devices fails that check itself).
+            if let Some((op_name, kernel, ranks)) = self.builtin_collective(&func, op) {
+                let text = format!("{op_name} at {here}: the CommContext has ");
+                let rest = format!(
+                    " ranks but the signal's NR is {ranks} (kernel {kernel}): a collective runs on a world (or communication domain) of exactly NR ranks"
+                );
+                let _ = writeln!(
+                    self.out,
+                    "{indent}  if ({dev} >= host->num_devices()) return host->fail(SIMPLER_ERROR_INVALID_ARGS, std::string({}) + std::to_string(host->num_devices()) + {});",
+                    quoted(&text),
+                    quoted(&rest)
+                );
+            }
+            format!(", {}", quoted(&here))
         } else {
             String::new()
         };
