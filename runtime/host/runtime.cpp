@@ -110,9 +110,8 @@ struct World::Impl {
   int arrival_slot(int64_t key) {
     for (int i = 0; i < SharedState::kKeys; ++i) {
       int64_t k = shared->arrival_key[i].load();
-      if (k == key) return i;
       if (k == 0 && shared->arrival_key[i].compare_exchange_strong(k, key)) return i;
-      if (k == key) return i;
+      if (k == key) return i;  // found, or claimed by another rank with the same key meanwhile
     }
     return -1;
   }
@@ -643,6 +642,54 @@ int Orchestration::latch_error(int code) {
 int Orchestration::status() const { return state_->latched; }
 int Orchestration::rank() const { return state_->rank; }
 
+// Task::set_collective, before the launch: the kernel's CommContext (the first CommContext slot)
+// must have the signal's NR ranks (a kernel on a world of another size would return without doing
+// anything): the refusal's text, or "" with `rank`'s collective recorded as in flight (its op,
+// site and kernel, its arrival number at its signal and the world rank of each CommContext rank)
+// for the timeout reports.
+static std::string begin_collective(host::World::Impl* w, int rank, const Task& task) {
+  const Task::Collective& coll = task.collective();
+  const auto& slots = task.slots();
+  const CommContext* ctx = nullptr;
+  for (const auto& s : slots)
+    if (!s.is_tensor) {
+      ctx = s.ctx;
+      break;
+    }
+  const size_t sig_slot = static_cast<size_t>(coll.signal_slot);
+  const Tensor* sig = coll.signal_slot >= 0 && sig_slot < slots.size() && slots[sig_slot].is_tensor
+                          ? &slots[sig_slot].tensor
+                          : nullptr;
+  if (ctx != nullptr && sig != nullptr && coll.nr_axis >= 0 && coll.nr_axis < sig->rank &&
+      static_cast<int64_t>(ctx->rankNum) != sig->shape[coll.nr_axis])
+    return collective_rank_mismatch(coll.op, coll.site, ctx->rankNum, sig->shape[coll.nr_axis],
+                                    task.kernel_name());
+  if (rank < 0 || rank >= kCommMaxRanks) return "";
+  host::SharedState::Inflight& f = w->shared->inflight[rank];
+  std::snprintf(f.op, sizeof f.op, "%s", coll.op);
+  std::snprintf(f.site, sizeof f.site, "%s", coll.site ? coll.site : "?");
+  std::snprintf(f.kernel, sizeof f.kernel, "%s", task.kernel_name().c_str());
+  f.key = -1;
+  f.members = 0;
+  if (ctx != nullptr && sig != nullptr) {
+    // Keyed by the signal's offset in the window: the same on every rank (symmetric allocation).
+    const int64_t offset = static_cast<int64_t>(reinterpret_cast<uintptr_t>(sig->data)) -
+                           static_cast<int64_t>(ctx->windowsIn[ctx->rankId % kCommMaxRanks]);
+    f.key = w->arrival_slot(offset + (int64_t(1) << 62));
+    f.self = static_cast<int>(ctx->rankId);
+    f.members = static_cast<int>(std::min<uint32_t>(ctx->rankNum, kCommMaxRanks));
+    for (int d = 0; d < f.members; ++d) {
+      f.world_rank[d] = -1;
+      for (int r = 0; r < w->ranks; ++r)
+        if (reinterpret_cast<uint64_t>(w->windows[static_cast<size_t>(r)]) == ctx->windowsIn[d])
+          f.world_rank[d] = static_cast<int16_t>(r);
+    }
+    if (f.key >= 0) f.seq = w->shared->arrivals[f.key][rank].fetch_add(1) + 1;
+  }
+  f.active.store(1);
+  return "";
+}
+
 int Orchestration::submit(const Task& task) {
   host::World::Impl* w = state_->world;
   if (state_->latched != 0) return state_->latched;
@@ -681,56 +728,13 @@ int Orchestration::submit(const Task& task) {
     return latch_error(SIMPLER_FATAL_SYNC_START_OVER_CAPACITY);
   }
 
-  // A managed collective: its CommContext must have the signal's NR ranks (a kernel on a world
-  // of another size would return without doing anything), and it is recorded as this rank's
-  // collective in flight (for the timeout reports).
+  // A managed collective: checked against its signal's NR and recorded as this rank's
+  // collective in flight until the task ends.
   const auto& slots = task.slots();
-  const Task::Collective& coll = task.collective();
-  host::SharedState* shared = w->shared;
-  const bool tracked = coll.op != nullptr && state_->rank >= 0 && state_->rank < kCommMaxRanks;
-  if (coll.op != nullptr) {
-    const CommContext* ctx = nullptr;
-    for (const auto& s : slots)
-      if (!s.is_tensor) {
-        ctx = s.ctx;
-        break;
-      }
-    const Tensor* sig = coll.signal_slot >= 0 && static_cast<size_t>(coll.signal_slot) < slots.size() &&
-                                slots[static_cast<size_t>(coll.signal_slot)].is_tensor
-                            ? &slots[static_cast<size_t>(coll.signal_slot)].tensor
-                            : nullptr;
-    if (ctx != nullptr && sig != nullptr && coll.nr_axis >= 0 && coll.nr_axis < sig->rank &&
-        static_cast<int64_t>(ctx->rankNum) != sig->shape[coll.nr_axis]) {
-      const std::string text =
-          std::string(coll.op) + " at " + (coll.site ? coll.site : "?") + ": the CommContext has " +
-          std::to_string(ctx->rankNum) + " ranks but the signal's NR is " +
-          std::to_string(sig->shape[coll.nr_axis]) + " (kernel " + task.kernel_name() +
-          "): a collective runs on a world (or communication domain) of exactly NR ranks";
-      return fail(SIMPLER_ERROR_INVALID_ARGS, text.c_str());
-    }
-    if (tracked) {
-      host::SharedState::Inflight& f = shared->inflight[state_->rank];
-      std::snprintf(f.op, sizeof f.op, "%s", coll.op);
-      std::snprintf(f.site, sizeof f.site, "%s", coll.site ? coll.site : "?");
-      std::snprintf(f.kernel, sizeof f.kernel, "%s", task.kernel_name().c_str());
-      f.key = -1;
-      f.members = 0;
-      if (ctx != nullptr && sig != nullptr) {
-        const int64_t offset = static_cast<int64_t>(reinterpret_cast<uintptr_t>(sig->data)) -
-                               static_cast<int64_t>(ctx->windowsIn[ctx->rankId % kCommMaxRanks]);
-        f.key = w->arrival_slot(offset + (int64_t(1) << 62));
-        f.self = static_cast<int>(ctx->rankId);
-        f.members = static_cast<int>(std::min<uint32_t>(ctx->rankNum, kCommMaxRanks));
-        for (int d = 0; d < f.members; ++d) {
-          f.world_rank[d] = -1;
-          for (int r = 0; r < w->ranks; ++r)
-            if (reinterpret_cast<uint64_t>(w->windows[static_cast<size_t>(r)]) == ctx->windowsIn[d])
-              f.world_rank[d] = static_cast<int16_t>(r);
-        }
-        if (f.key >= 0) f.seq = shared->arrivals[f.key][state_->rank].fetch_add(1) + 1;
-      }
-      f.active.store(1);
-    }
+  const bool collective = task.collective().op != nullptr;
+  if (collective) {
+    const std::string refused = begin_collective(w, state_->rank, task);
+    if (!refused.empty()) return fail(SIMPLER_ERROR_INVALID_ARGS, refused.c_str());
   }
   struct InflightEnd {
     host::SharedState* shared;
@@ -738,7 +742,8 @@ int Orchestration::submit(const Task& task) {
     ~InflightEnd() {
       if (rank >= 0) shared->inflight[rank].active.store(0);
     }
-  } inflight_end{shared, tracked ? state_->rank : -1};
+  } inflight_end{w->shared,
+                 collective && state_->rank >= 0 && state_->rank < kCommMaxRanks ? state_->rank : -1};
 
   // Argument block: tensor slots point at this task's own descriptor copies.
   std::vector<Tensor> descs;

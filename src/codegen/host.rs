@@ -405,8 +405,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             .and_then(|o| o.operand(0).ok())
             .unwrap_or(signal);
         let shape = TensorLike::of(source.r#type())?.static_shape()?;
-        let ring = spec.ring_template_dir == Some(dir.as_str());
-        let ranks = *shape.get(usize::from(ring))?;
+        let ranks = *shape.get(spec.nr_axis(&dir))?;
         Some((spec.op, kernel, ranks))
     }
 
@@ -486,15 +485,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             // P..NR-1 fails here, in the words of the runtime's rank-count
             // check (a world of more devices fails that check itself).
             if let Some((op_name, kernel, ranks)) = self.builtin_collective(&func, op) {
-                let text = format!("{op_name} at {here}: the CommContext has ");
-                let rest = format!(
-                    " ranks but the signal's NR is {ranks} (kernel {kernel}): a collective runs on a world (or communication domain) of exactly NR ranks"
-                );
                 let _ = writeln!(
                     self.out,
-                    "{indent}  if ({dev} >= host->num_devices()) return host->fail(SIMPLER_ERROR_INVALID_ARGS, std::string({}) + std::to_string(host->num_devices()) + {});",
-                    quoted(&text),
-                    quoted(&rest)
+                    "{indent}  if ({dev} >= host->num_devices()) return host->fail(SIMPLER_ERROR_INVALID_ARGS, pld::rt::collective_rank_mismatch({}, {}, host->num_devices(), {ranks}, {}));",
+                    quoted(op_name),
+                    quoted(&here),
+                    quoted(&kernel)
                 );
             }
             format!(", {}", quoted(&here))

@@ -312,6 +312,11 @@ impl Spec {
             .copied()
             .find(|s| s.template_dir == dir || s.ring_template_dir == Some(dir))
     }
+    /// Which dimension of the signal is NR for a kernel of template `dir`:
+    /// 1 for allreduce's ring (`[2*(NR-1)+1, NR]`), else 0 (`[NR]`, `[NR, S]`).
+    pub fn nr_axis(&self, dir: &str) -> usize {
+        usize::from(self.ring_template_dir == Some(dir))
+    }
     /// Every template package of the table.
     pub fn template_dirs() -> impl Iterator<Item = &'static str> {
         TABLE

@@ -129,6 +129,17 @@ struct OrchArgs {
   int64_t scalar(int i) const { return scalars[i]; }
 };
 
+// The one wording of a collective launched on a world (or domain) of another size than its
+// signal's NR: the runtime's check before each collective task, and the HOST entry's before a
+// builtin collective's dispatch to a device the world lacks.
+inline std::string collective_rank_mismatch(const char* op, const char* site, int64_t ranks,
+                                            int64_t nr, const std::string& kernel) {
+  return std::string(op) + " at " + (site ? site : "?") + ": the CommContext has " +
+         std::to_string(ranks) + " ranks but the signal's NR is " + std::to_string(nr) +
+         " (kernel " + kernel + "): a collective runs on a world (or communication domain) of " +
+         "exactly NR ranks";
+}
+
 class RankState;  // runtime-private
 
 // One rank's submission queue. Tasks run in submission (program) order; submit() returns once

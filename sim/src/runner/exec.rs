@@ -69,6 +69,9 @@ fn scratch(tc: &Toolchain) -> Result<Scratch, RunError> {
     Ok(Scratch(dir))
 }
 
+/// The most ranks a world holds (the runtime's `kCommMaxRanks`).
+const MAX_RANKS: i64 = 64;
+
 /// The world's rank count: `--ranks`, else the NR every collective of the
 /// module agrees on (2 when it has none). Collectives that disagree, or whose
 /// NR is not static, need `--ranks` (a usage error naming each and its NR).
@@ -90,7 +93,7 @@ pub fn world_ranks(opts: &Options) -> Result<usize, RunError> {
     let known: std::collections::BTreeSet<Option<i64>> = sites.iter().map(|s| s.ranks).collect();
     match known.iter().collect::<Vec<_>>()[..] {
         [] => Ok(opts.ranks),
-        [Some(nr)] if (1..=64).contains(nr) => Ok(*nr as usize),
+        [Some(nr)] if (1..=MAX_RANKS).contains(nr) => Ok(*nr as usize),
         _ => {
             let each: Vec<String> = sites
                 .iter()

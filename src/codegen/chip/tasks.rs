@@ -201,8 +201,6 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         // the signal's NR and names it in timeout reports. A HOST dispatch of
         // a builtin callable passes its own collective's site.
         if let Some(spec) = builtin {
-            let ring = spec.ring_template_dir.is_some()
-                && template_dir.as_deref() == spec.ring_template_dir;
             let here = quoted(&super::source_site(op.location()));
             let site = if self.dispatch_width {
                 format!("args->dispatch_site ? args->dispatch_site : {here}")
@@ -214,7 +212,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 "{i}  task.set_collective({}, {site}, {}, {});",
                 quoted(spec.op),
                 spec.signal,
-                usize::from(ring)
+                spec.nr_axis(template_dir.as_deref().unwrap_or_default())
             );
         }
         if let Some(b) = self.launch_width.clone() {
