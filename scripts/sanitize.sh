@@ -26,7 +26,11 @@ for line in open(sys.argv[1]):
             and msg["target"]["name"] in ("pld-opt", "pld-translate"):
         shutil.copy2(msg["executable"], f"{sys.argv[2]}/{msg['target']['name']}.asan")
 PY
-cargo build --bin pld-opt --bin pld-translate
+cargo build --bin pld-opt --bin pld-translate --bin pld-run
+# pld-run (uninstrumented: Rust) runs the instrumented tools next to it, so
+# test/Codegen's runs lower and render through them too: a copy, not a link
+# (it finds its tools by its own path).
+cp target/debug/pld-run "$wrap/pld-run"
 
 # The ASan runtime must come first in the process: preload it for our
 # binaries only (lit also runs FileCheck, python and g++).

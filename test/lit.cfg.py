@@ -51,4 +51,13 @@ config.environment["PATH"] = os.pathsep.join(
     [bin_dir, llvm_bindir(), config.environment.get("PATH", os.environ.get("PATH", ""))]
 )
 config.substitutions.append(("%root", root))
+# pld-run (the simulator crate's runner, built beside pld-opt) runs generated
+# trees for the Codegen tests; its build cache is this checkout's
+# (target/pld-sim-cache/run), shared by every test and content-addressed.
+if os.path.exists(os.path.join(bin_dir, "pld-run")):
+    config.available_features.add("pld-run")
+config.environment["PLD_SIM_ROOT"] = root
+# Everything pld-run compiles here (generated orchestrations, HOST entries and
+# kernels, the test kernels, the runtime and its driver) is warning-free.
+config.environment["PLD_SIM_CXXFLAGS"] = "-Wall -Wextra -Werror"
 config.substitutions.append(("%examples", os.path.join(root, "examples")))

@@ -76,6 +76,35 @@ struct SharedState {
   // The report of a run past Config::run_timeout_ms (error_message() returns it first).
   std::atomic<int> run_report_set{0};
   char run_report[8192] = {};
+  // Per kernel name: launches and block instances started (World::kernel_stats). A slot is
+  // claimed once (0 free, 1 being named, 2 named) and never freed, so ranks in any process
+  // count into the same slot by name.
+  static constexpr int kKernelStats = 64;
+  struct KernelStat {
+    std::atomic<int> state{0};
+    char name[128] = {};
+    std::atomic<long> launches{0};
+    std::atomic<long> blocks{0};
+  };
+  KernelStat kernel_stats[kKernelStats];
+  // The slot of kernel `name` (claimed now if it has none); null when every slot is taken.
+  KernelStat* kernel_stat(const std::string& name) {
+    for (KernelStat& k : kernel_stats) {
+      int st = k.state.load(std::memory_order_acquire);
+      if (st == 0) {
+        int expected = 0;
+        if (k.state.compare_exchange_strong(expected, 1)) {
+          std::snprintf(k.name, sizeof k.name, "%s", name.c_str());
+          k.state.store(2, std::memory_order_release);
+          return &k;
+        }
+        st = expected;
+      }
+      while (st == 1) st = k.state.load(std::memory_order_acquire);
+      if (std::strncmp(k.name, name.c_str(), sizeof k.name - 1) == 0) return &k;
+    }
+    return nullptr;
+  }
 };
 
 struct World::Impl {
@@ -621,6 +650,16 @@ std::string World::error_message() const {
 }
 void World::record_error(const std::string& message) { impl_->record_error(impl_->child_rank, message); }
 long World::blocks_started() const { return impl_->shared->blocks_started.load(); }
+
+std::vector<KernelStats> World::kernel_stats() const {
+  std::vector<KernelStats> out;
+  for (const SharedState::KernelStat& k : impl_->shared->kernel_stats)
+    if (k.state.load(std::memory_order_acquire) == 2)
+      out.push_back(KernelStats{k.name, k.launches.load(), k.blocks.load()});
+  std::sort(out.begin(), out.end(),
+            [](const KernelStats& a, const KernelStats& b) { return a.name < b.name; });
+  return out;
+}
 std::vector<CopyRecord> World::copies() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   return impl_->copies;
@@ -745,6 +784,9 @@ int Orchestration::submit(const Task& task) {
   } inflight_end{w->shared,
                  collective && state_->rank >= 0 && state_->rank < kCommMaxRanks ? state_->rank : -1};
 
+  host::SharedState::KernelStat* stat = w->shared->kernel_stat(task.kernel_name());
+  if (stat) stat->launches.fetch_add(1);
+
   // Argument block: tensor slots point at this task's own descriptor copies.
   std::vector<Tensor> descs;
   descs.reserve(slots.size());
@@ -778,6 +820,7 @@ int Orchestration::submit(const Task& task) {
         BlockCtx ctx{w, state_->rank, first + i, nblocks};
         tl_block = &ctx;
         w->shared->blocks_started.fetch_add(1);
+        if (stat) stat->blocks.fetch_add(1);
         fn(args.data());
         tl_block = nullptr;
       });

@@ -71,6 +71,13 @@ struct CopyRecord {
   uint64_t bytes;
 };
 
+// What World::kernel_stats reports for one kernel.
+struct KernelStats {
+  std::string name;
+  long launches;  // tasks submitted (one per launch on a rank)
+  long blocks;    // block instances started
+};
+
 class World {
  public:
   World(int ranks, uint64_t window_bytes, Config config = Config());
@@ -122,6 +129,9 @@ class World {
   void record_error(const std::string& message);
   // Number of kernel block instances that have started running.
   long blocks_started() const;
+  // Per kernel, by name: the launches submitted and block instances started so far, every rank
+  // (thread or process) counted, sorted by name.
+  std::vector<KernelStats> kernel_stats() const;
   std::vector<CopyRecord> copies() const;
   void clear_copies();
 

@@ -24,6 +24,35 @@ pub struct Report {
     pub message: Option<String>,
     /// Where the world's window allocator ended after the run.
     pub alloc_end: Option<u64>,
+    /// Per kernel that was submitted, by name: launches and block instances started (every
+    /// rank counted).
+    pub kernels: Vec<KernelStats>,
+}
+
+/// What the runtime counted for one kernel (`pld::host::World::kernel_stats`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelStats {
+    /// The kernel's registered name.
+    pub name: String,
+    /// Tasks that launched it, every rank counted.
+    pub launches: u64,
+    /// Block instances started, every rank counted.
+    pub blocks: u64,
+}
+
+/// The `--print-statistics` lines of `report`.
+fn statistics(report: &Report) -> String {
+    let blocks: u64 = report.kernels.iter().map(|k| k.blocks).sum();
+    let launches: u64 = report.kernels.iter().map(|k| k.launches).sum();
+    let mut text = format!("statistics: {launches} launches, {blocks} blocks\n");
+    for k in &report.kernels {
+        let _ = writeln!(
+            text,
+            "  kernel {}: {} launches, {} blocks",
+            k.name, k.launches, k.blocks
+        );
+    }
+    text
 }
 
 fn align(n: u64) -> u64 {
@@ -300,6 +329,9 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
             }
         }
     }
+    if opts.print_statistics {
+        text.push_str(&statistics(&report));
+    }
     for n in &notes {
         let _ = writeln!(text, "note: {n}");
     }
@@ -550,6 +582,7 @@ fn drive(
                 LAST_RESORT_MS, opts.timeout_ms
             )),
             alloc_end: None,
+            kernels: Vec::new(),
         });
     };
     if !status.success() {
@@ -565,6 +598,7 @@ fn drive(
         rank_status: Vec::new(),
         message: None,
         alloc_end: None,
+        kernels: Vec::new(),
     };
     for line in result.lines() {
         if let Some(s) = line.strip_prefix("status ") {
@@ -580,6 +614,15 @@ fn drive(
             report.message = Some(m.to_string());
         } else if let Some(e) = line.strip_prefix("alloc_end ") {
             report.alloc_end = e.trim().parse().ok();
+        } else if let Some(k) = line.strip_prefix("kernel ") {
+            let f: Vec<&str> = k.split_whitespace().collect();
+            if let [name, launches, blocks] = f[..] {
+                report.kernels.push(KernelStats {
+                    name: name.to_string(),
+                    launches: launches.parse().unwrap_or(0),
+                    blocks: blocks.parse().unwrap_or(0),
+                });
+            }
         }
     }
     Ok(report)

@@ -42,6 +42,8 @@ outputs (docs/running.md).
                             or threads
   --print-limit=N           prints tensors of at most N elements (default 256; 0 prints no
                             values, the status line and errors always print)
+  --print-statistics        prints, after the status, the kernel launches and blocks the runtime
+                            counted (every rank), in total and per kernel
 
 exit: 0 ran and every expectation held, 1 an expectation failed, 2 usage or input error,
       3 the module or its C++ did not build, 6 a rank failed or the run timed out, else the
@@ -80,6 +82,8 @@ pub struct Options {
     /// each rank its own address space) or as threads of one process
     /// (`--ranks-as=threads`).
     pub rank_processes: bool,
+    /// `--print-statistics`: the runtime's per-kernel launch and block counts.
+    pub print_statistics: bool,
 }
 
 fn usage(msg: impl Into<String>) -> RunError {
@@ -104,10 +108,15 @@ impl Options {
             timeout_ms: 10000,
             print_limit: 256,
             rank_processes: true,
+            print_statistics: false,
         };
         for a in args {
             if a == "-h" || a == "--help" {
                 return Ok(None);
+            }
+            if a == "--print-statistics" {
+                o.print_statistics = true;
+                continue;
             }
             let Some(opt) = a.strip_prefix("--") else {
                 if module.replace(PathBuf::from(a)).is_some() {

@@ -25,7 +25,8 @@
 //
 // Writes DIR/out.<i>.r<rank>.bin per tensor and rank (the one host tensor for every rank of a
 // HOST entry) and DIR/result: `status <code>`, `rank_status <r> <code>` per rank, `message <text>`
-// when the runtime recorded one, and `alloc_end <bytes>`: where the world's window allocator ended
+// when the runtime recorded one, `kernel <name> <launches> <blocks>` per kernel that was submitted
+// (World::kernel_stats), and `alloc_end <bytes>`: where the world's window allocator ended
 // (pld-run checks the host_window offsets it computed against it).
 #include <unistd.h>
 
@@ -317,6 +318,8 @@ int main(int argc, char** argv) {
   // A zero-byte allocation at alignment 1 returns where the allocator is and moves nothing.
   const uint64_t alloc_end = host_entry && world.rank_processes() ? *g_alloc_end : world.alloc(0, 1);
   std::fprintf(f, "alloc_end %llu\n", static_cast<unsigned long long>(alloc_end));
+  for (const pld::host::KernelStats& k : world.kernel_stats())
+    std::fprintf(f, "kernel %s %ld %ld\n", k.name.c_str(), k.launches, k.blocks);
   std::fclose(f);
   return 0;
 }

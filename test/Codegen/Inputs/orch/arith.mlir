@@ -1,7 +1,7 @@
 // Integer scalars in a CHIP orchestration body: parameters (OrchArgs
 // scalars), arith ops at i8/i32/i64/index with MLIR's wrapping semantics,
 // scf.for / scf.while / scf.if carrying scalars. Each result is stored into
-// %out (pl.tensor.write), which run_orch prints. Called with a = 7, b = -3,
+// %out (pl.tensor.write), which pld-run prints. Called with a = 7, b = -3,
 // c = 100.
 func.func @arith(%out: !pl.tensor<24xi64>, %a: i64, %b: i32, %c: i8) attributes {pl.func_kind = "orchestration"} {
   %i0 = arith.constant 0 : index
