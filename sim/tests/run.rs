@@ -1,193 +1,26 @@
 //! pld-run as users run it (docs/running.md): the examples (`examples/moe_layers.mlir`,
 //! `examples/micro_batches.mlir`, `examples/tp_layer.mlir`, `examples/ep_moe.mlir`, HOST and CHIP
-//! entries) through `pld-run --expected-output=...`, with references computed here from the
-//! examples' documented meaning (plain Rust loops, nothing from the crate; the same reference as
-//! tests/examples.rs), written as `.npy` / `.npz` through `npyz`; a HOST orchestrator's own
+//! entries) through `pld-run --expected-output=...`, with references computed from the
+//! examples' documented meaning (`common::goldens`: plain Rust loops, nothing from the crate),
+//! written as `.npy` / `.npz` through `npyz`; a HOST orchestrator's own
 //! windows shown and checked; a wrong expectation failing with its mismatch printed; every input
 //! form; f16 and bf16 tensors; a runtime refusal exiting with the runtime's code and its located
-//! message; an already-lowered module.
+//! message; an already-lowered module. sim/tests/examples.rs runs the examples' full matrices on 2
+//! and 4 ranks against the same references.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 use npyz::WriterBuilder;
 
-const PLD_RUN: &str = env!("CARGO_BIN_EXE_pld-run");
-
-/// pld-opt, from the root package: next to pld-run in the shared target directory, where pld-run
-/// itself finds it (`cargo test` at the repository root builds both packages).
-fn pld_opt() -> PathBuf {
-    Path::new(PLD_RUN).with_file_name("pld-opt")
-}
-
-/// The repository root (examples/, runtime/).
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-/// `CARGO_TARGET_TMPDIR/run/<name>-<pid>`, removed when the test passes.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("run")
-        .join(format!("{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
-}
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// pld-run's per-user cache, kept inside the target directory for the tests.
-fn cache_home() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("run-cache")
-}
-
-fn pld_run(args: &[String]) -> Out {
-    let t0 = Instant::now();
-    let out = Command::new(PLD_RUN)
-        .args(args)
-        .env("XDG_CACHE_HOME", cache_home())
-        .env_remove("PLD_SIM_ROOT")
-        .output()
-        .unwrap();
-    let o = Out {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    };
-    eprintln!(
-        "pld-run {} -> {} in {:.1?}",
-        args.join(" "),
-        o.code,
-        t0.elapsed()
-    );
-    assert!(
-        !o.stderr.contains("panicked"),
-        "pld-run panicked:\n{}",
-        o.stderr
-    );
-    o
-}
-
-fn expect_ok(o: &Out) {
-    assert_eq!(o.code, 0, "stdout:\n{}\nstderr:\n{}", o.stdout, o.stderr);
-}
-
-fn example(name: &str) -> String {
-    root()
-        .join(format!("examples/{name}.mlir"))
-        .display()
-        .to_string()
-}
-
-fn kernels() -> String {
-    format!(
-        "--kernel-source-dir={}",
-        root().join("runtime/examples").display()
-    )
-}
-
-fn s(x: impl AsRef<str>) -> String {
-    x.as_ref().to_string()
-}
-
-fn write_npy_f32(path: &Path, shape: &[u64], v: &[f32]) {
-    let f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    let mut w = npyz::WriteOptions::new()
-        .default_dtype()
-        .shape(shape)
-        .writer(f)
-        .begin_nd()
-        .unwrap();
-    w.extend(v.iter().copied()).unwrap();
-    w.finish().unwrap();
-}
-
-fn write_npz_f32(path: &Path, shape: &[u64], arrays: &[Vec<f32>]) {
-    let mut npz = npyz::npz::NpzWriter::create(path).unwrap();
-    for (i, a) in arrays.iter().enumerate() {
-        let mut w = npz
-            .array::<f32>(&format!("arr_{i}"), Default::default())
-            .unwrap()
-            .default_dtype()
-            .shape(shape)
-            .begin_nd()
-            .unwrap();
-        w.extend(a.iter().copied()).unwrap();
-        w.finish().unwrap();
-    }
-}
-
-fn read_npy_f32(path: &Path) -> Vec<f32> {
-    let f = std::fs::File::open(path).unwrap();
-    npyz::NpyFile::new(std::io::BufReader::new(f))
-        .unwrap()
-        .into_vec()
-        .unwrap()
-}
-
-/// Deterministic integer-valued inputs in [0, 30) (as tests/examples.rs).
-fn inputs(n: usize, seed: u64) -> Vec<f32> {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 33) % 30) as f32
-        })
-        .collect()
-}
+mod common;
+use common::goldens::*;
+use common::*;
 
 // ------------------------------------------------------------------ moe_layers (P = 4)
 
 const P_MOE: usize = 4;
-const MOE_TOKENS: usize = 8;
-const MOE_HIDDEN: usize = 4;
-const MOE_CAPACITY: usize = 3;
-
-/// Every rank's tokens after `layers` MoE layers (examples/moe_layers.mlir's header).
-fn moe_golden(p: usize, layers: i64, inp: &[f32]) -> Vec<f32> {
-    let mut h: Vec<Vec<f32>> = inp.chunks(MOE_HIDDEN).map(|c| c.to_vec()).collect();
-    for layer in 0..layers.max(0) {
-        for r in 0..p {
-            let mut taken = vec![0usize; p];
-            for row in &mut h[r * MOE_TOKENS..(r + 1) * MOE_TOKENS] {
-                let key = row.iter().fold(0.0f32, |s, x| s + x) as i64;
-                let e = (key + layer).rem_euclid(p as i64) as usize;
-                if taken[e] == MOE_CAPACITY {
-                    continue;
-                }
-                taken[e] += 1;
-                for x in row.iter_mut() {
-                    let y = 2.0f32 * *x + (e + 1) as f32;
-                    *x += y;
-                }
-            }
-        }
-    }
-    h.concat()
-}
 
 #[test]
 fn moe_host_entry_matches_the_reference() {
@@ -197,7 +30,7 @@ fn moe_host_entry_matches_the_reference() {
     let inp_path = dir.0.join("inp.npy");
     write_npy_f32(&inp_path, &shape, &inp);
     let want = dir.0.join("want.npy");
-    write_npy_f32(&want, &shape, &moe_golden(P_MOE, 3, &inp));
+    write_npy_f32(&want, &shape, &moe_golden(P_MOE, 3, &inp).0);
     let outs = dir.0.join("outs");
     let args = |extra: &[String]| {
         let mut a = vec![
@@ -234,14 +67,14 @@ fn moe_host_entry_matches_the_reference() {
         o.stdout
     );
     // The saved output is the reference, for every rank (one host tensor).
-    let golden = moe_golden(P_MOE, 3, &inp);
+    let golden = moe_golden(P_MOE, 3, &inp).0;
     for r in 0..4 {
         assert_eq!(read_npy_f32(&outs.join(format!("out.rank{r}.npy"))), golden);
     }
     // A repeat run with other inputs reuses the compiled tree (no build progress line).
     let t0 = Instant::now();
     let want2 = dir.0.join("want2.npy");
-    write_npy_f32(&want2, &shape, &moe_golden(P_MOE, 1, &inp));
+    write_npy_f32(&want2, &shape, &moe_golden(P_MOE, 1, &inp).0);
     let mut a = args(&[format!("--expected-output=out=@{}", want2.display())]);
     a[4] = s("--input=i64=1");
     let o = pld_run(&a);
@@ -279,7 +112,7 @@ fn moe_chip_entry_per_rank_expectations_from_an_npz() {
     let inp_path = dir.0.join("inp.npy");
     write_npy_f32(&inp_path, &shape, &inp);
     // The synthesized HOST side gives every rank its own `out`: rank r writes its rows only.
-    let golden = moe_golden(P_MOE, 2, &inp);
+    let golden = moe_golden(P_MOE, 2, &inp).0;
     let rows = MOE_TOKENS * MOE_HIDDEN;
     let per_rank: Vec<Vec<f32>> = (0..P_MOE)
         .map(|r| {
@@ -334,43 +167,13 @@ fn moe_chip_entry_per_rank_expectations_from_an_npz() {
 // ------------------------------------------------------------------ micro_batches (P = 2)
 
 const P_MB: usize = 2;
-const MB_MICRO: usize = 3;
-const MB_PER_PEER: usize = 2;
-const MB_HIDDEN: usize = 3;
-
-/// Every rank's y (examples/micro_batches.mlir's header).
-fn micro_golden(p: usize, x: &[Vec<f32>]) -> Vec<Vec<f32>> {
-    let mb = p * MB_PER_PEER;
-    let rows =
-        |v: &Vec<f32>| -> Vec<Vec<f32>> { v.chunks(MB_HIDDEN).map(|c| c.to_vec()).collect() };
-    let x: Vec<Vec<Vec<f32>>> = x.iter().map(rows).collect();
-    let mut y = vec![vec![vec![0.0f32; MB_HIDDEN]; MB_MICRO * mb]; p];
-    for (r, yr) in y.iter_mut().enumerate() {
-        for i in 0..MB_MICRO {
-            for (q, xq) in x.iter().enumerate() {
-                let chunk = &xq[i * mb + r * MB_PER_PEER..i * mb + (r + 1) * MB_PER_PEER];
-                let kept = chunk.iter().filter(|row| (row[0] as i64) % 3 != 0);
-                for (k, row) in kept.enumerate() {
-                    yr[i * mb + q * MB_PER_PEER + k] =
-                        row.iter().map(|v| 2.0f32 * v + 1.0).collect();
-                }
-            }
-        }
-    }
-    y.into_iter().map(|r| r.concat()).collect()
-}
 
 const MB_SHAPE: [u64; 2] = [(MB_MICRO * P_MB * MB_PER_PEER) as u64, MB_HIDDEN as u64];
-
-fn micro_inputs(seed: u64) -> Vec<Vec<f32>> {
-    let n = (MB_SHAPE[0] * MB_SHAPE[1]) as usize;
-    (0..P_MB).map(|r| inputs(n, seed + r as u64)).collect()
-}
 
 #[test]
 fn micro_batches_per_rank_inputs_and_expectations() {
     let dir = scratch("micro");
-    let x = micro_inputs(21);
+    let x = micro_inputs(P_MB, 21);
     let y = micro_golden(P_MB, &x);
     let mut args = vec![s("--function=@micro_batches"), s("--ranks=2"), kernels()];
     for r in 0..P_MB {
@@ -411,7 +214,7 @@ fn micro_batches_per_rank_inputs_and_expectations() {
 #[test]
 fn a_wrong_expected_output_fails_with_the_mismatch() {
     let dir = scratch("wrong");
-    let x = micro_inputs(31);
+    let x = micro_inputs(P_MB, 31);
     let mut y = micro_golden(P_MB, &x);
     y[1][3 * 2 + 1] += 0.5; // rank 1, row 2, column 1
     let xz = dir.0.join("x.npz");
@@ -469,7 +272,7 @@ fn a_wrong_expected_output_fails_with_the_mismatch() {
 #[test]
 fn input_forms_and_their_errors() {
     let dir = scratch("forms");
-    let x = micro_inputs(41);
+    let x = micro_inputs(P_MB, 41);
     let y = micro_golden(P_MB, &x);
     // A literal per rank, row-major.
     let lit = |v: &[f32]| {
@@ -550,7 +353,7 @@ fn an_already_lowered_module_uses_arg_names() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    let x = micro_inputs(51);
+    let x = micro_inputs(P_MB, 51);
     let y = micro_golden(P_MB, &x);
     let xz = dir.0.join("x.npz");
     write_npz_f32(&xz, &MB_SHAPE, &x);
@@ -575,78 +378,12 @@ fn an_already_lowered_module_uses_arg_names() {
 // ------------------------------------------------------------------ tp_layer (P = 4)
 
 const P_TP: usize = 4;
-const TP_TOKENS: usize = 4;
-const TP_HIDDEN: usize = 6;
-const TP_SHARD: usize = 3;
-const TP_LAYERS: usize = 3;
-const TP_FFN: usize = P_TP * TP_SHARD;
-
-/// The unsharded MLP the ranks compute together (examples/tp_layer.mlir's header), for the first
-/// `layers` layers, in exact integer arithmetic (as tests/examples.rs: small integer inputs keep
-/// every f32 sum the ranks form exact, so the comparison is exact in any summation order): per
-/// layer l, x <- x + relu(x @ W1_l) @ W2_l, W1_l rows [l*H, (l+1)*H) of w1 ([NL*H, F]) and W2_l
-/// rows [l*F, (l+1)*F) of w2 ([NL*F, H]).
-fn tp_golden(layers: usize, x: &[i64], w1: &[i64], w2: &[i64]) -> Vec<f32> {
-    let (h_n, f_n) = (TP_HIDDEN, TP_FFN);
-    let mut x: Vec<Vec<i64>> = x.chunks(h_n).map(|c| c.to_vec()).collect();
-    for l in 0..layers {
-        let w1_at = |k: usize, j: usize| w1[(l * h_n + k) * f_n + j];
-        let w2_at = |j: usize, i: usize| w2[(l * f_n + j) * h_n + i];
-        for row in &mut x {
-            let a: Vec<i64> = (0..f_n)
-                .map(|j| (0..h_n).map(|k| row[k] * w1_at(k, j)).sum::<i64>().max(0))
-                .collect();
-            let next: Vec<i64> = (0..h_n)
-                .map(|i| row[i] + (0..f_n).map(|j| a[j] * w2_at(j, i)).sum::<i64>())
-                .collect();
-            *row = next;
-        }
-    }
-    let out: Vec<f32> = x.concat().iter().map(|v| *v as f32).collect();
-    assert!(
-        out.iter().all(|v| v.abs() < (1 << 20) as f32),
-        "tp_layer: the inputs overflow f32's exact integers"
-    );
-    out
-}
-
-/// tp_layer's inputs from `seed`: tokens in [-3, 3], weights in {-1, 0, 1} (as tests/examples.rs),
-/// written as inp.npy, w1.npy and w2.npy; returns them as integers.
-fn tp_inputs(dir: &Path, seed: u64) -> (Vec<i64>, Vec<i64>, Vec<i64>) {
-    let n_w = TP_LAYERS * TP_HIDDEN * TP_FFN;
-    let x: Vec<i64> = inputs(TP_TOKENS * TP_HIDDEN, seed)
-        .iter()
-        .map(|v| *v as i64 % 7 - 3)
-        .collect();
-    let w: Vec<i64> = inputs(2 * n_w, seed + 1000)
-        .iter()
-        .map(|v| *v as i64 % 3 - 1)
-        .collect();
-    let (w1, w2) = w.split_at(n_w);
-    let f = |v: &[i64]| v.iter().map(|x| *x as f32).collect::<Vec<f32>>();
-    write_npy_f32(
-        &dir.join("inp.npy"),
-        &[TP_TOKENS as u64, TP_HIDDEN as u64],
-        &f(&x),
-    );
-    write_npy_f32(
-        &dir.join("w1.npy"),
-        &[(TP_LAYERS * TP_HIDDEN) as u64, TP_FFN as u64],
-        &f(w1),
-    );
-    write_npy_f32(
-        &dir.join("w2.npy"),
-        &[(TP_LAYERS * TP_FFN) as u64, TP_HIDDEN as u64],
-        &f(w2),
-    );
-    (x, w1.to_vec(), w2.to_vec())
-}
 
 #[test]
 fn tp_host_entry_matches_the_reference_and_shows_its_windows() {
     let dir = scratch("tp-host");
-    let (x, w1, w2) = tp_inputs(&dir.0, 11);
-    let golden = tp_golden(TP_LAYERS, &x, &w1, &w2);
+    let (x, w1, w2) = tp_inputs(&dir.0, P_TP, 11);
+    let golden = tp_golden(P_TP, TP_LAYERS, &x, &w1, &w2).0;
     assert!(golden.iter().any(|v| *v != 0.0), "a trivial output");
     // Every rank writes its copy of the result into rows [r*T, (r+1)*T) of the one host `out`.
     let want_out: Vec<f32> = (0..P_TP).flat_map(|_| golden.iter().copied()).collect();
@@ -662,7 +399,11 @@ fn tp_host_entry_matches_the_reference_and_shows_its_windows() {
     let want_b = dir.0.join("want_act_b.npy");
     write_npy_f32(&want_b, &act, &golden);
     let want_a = dir.0.join("want_act_a.npy");
-    write_npy_f32(&want_a, &act, &tp_golden(TP_LAYERS - 1, &x, &w1, &w2));
+    write_npy_f32(
+        &want_a,
+        &act,
+        &tp_golden(P_TP, TP_LAYERS - 1, &x, &w1, &w2).0,
+    );
     let outs = dir.0.join("outs");
     let o = pld_run(&[
         s("--function=@tp_host"),
@@ -724,8 +465,8 @@ fn tp_host_entry_matches_the_reference_and_shows_its_windows() {
 #[test]
 fn tp_chip_entry_per_rank_output_rows() {
     let dir = scratch("tp-chip");
-    let (x, w1, w2) = tp_inputs(&dir.0, 12);
-    let golden = tp_golden(TP_LAYERS, &x, &w1, &w2);
+    let (x, w1, w2) = tp_inputs(&dir.0, P_TP, 12);
+    let golden = tp_golden(P_TP, TP_LAYERS, &x, &w1, &w2).0;
     // pld-run gives every rank its own `out`: rank r's copy of the result is in its rows only.
     let rows = TP_TOKENS * TP_HIDDEN;
     let per_rank: Vec<Vec<f32>> = (0..P_TP)
@@ -772,50 +513,6 @@ fn tp_chip_entry_per_rank_output_rows() {
 // ------------------------------------------------------------------ ep_moe (P = 4)
 
 const P_EP: usize = 4;
-const EP_TOKENS: usize = 8;
-const EP_HIDDEN: usize = 4;
-const EP_CAPACITY: usize = 3;
-const EP_CLASSES: usize = 5;
-
-/// Layer l's routing table, as rank 0 makes it: token class k goes to expert (3k + l + 1) mod P.
-fn ep_table(p: usize, layer: i64) -> Vec<i64> {
-    (0..EP_CLASSES as i64)
-        .map(|k| (3 * k + layer + 1).rem_euclid(p as i64))
-        .collect()
-}
-
-/// Every rank's tokens after `layers` layers (examples/ep_moe.mlir's header): token t of rank r
-/// goes to expert e = table_l[int(sum of h) mod K] unless C earlier tokens of r already went to
-/// e in this layer; a routed token becomes h + (2h + e + 1), a dropped one stays h.
-fn ep_golden(p: usize, layers: i64, inp: &[f32]) -> Vec<f32> {
-    let mut h: Vec<Vec<f32>> = inp.chunks(EP_HIDDEN).map(|c| c.to_vec()).collect();
-    for layer in 0..layers.max(0) {
-        let table = ep_table(p, layer);
-        for r in 0..p {
-            let mut taken = vec![0usize; p];
-            for row in &mut h[r * EP_TOKENS..(r + 1) * EP_TOKENS] {
-                let key = row.iter().fold(0.0f32, |s, x| s + x) as i64;
-                let e = table[key.rem_euclid(EP_CLASSES as i64) as usize] as usize;
-                if taken[e] == EP_CAPACITY {
-                    continue;
-                }
-                taken[e] += 1;
-                for x in row.iter_mut() {
-                    let y = 2.0f32 * *x + (e + 1) as f32;
-                    *x += y;
-                }
-            }
-        }
-    }
-    h.concat()
-}
-
-fn i32_literal(v: &[i64]) -> String {
-    v.iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join(",")
-}
 
 #[test]
 fn ep_host_entry_matches_the_reference_and_shows_its_windows() {
@@ -825,7 +522,7 @@ fn ep_host_entry_matches_the_reference_and_shows_its_windows() {
     let inp_path = dir.0.join("inp.npy");
     write_npy_f32(&inp_path, &shape, &inp);
     let want = dir.0.join("want.npy");
-    write_npy_f32(&want, &shape, &ep_golden(P_EP, 3, &inp));
+    write_npy_f32(&want, &shape, &ep_golden(P_EP, 3, &inp).0);
     let outs = dir.0.join("outs");
     let o = pld_run(&[
         s("--function=@ep_host"),
@@ -894,7 +591,7 @@ fn ep_chip_entry_per_rank_output_rows() {
     let shape = [(P_EP * EP_TOKENS) as u64, EP_HIDDEN as u64];
     let inp_path = dir.0.join("inp.npy");
     write_npy_f32(&inp_path, &shape, &inp);
-    let golden = ep_golden(P_EP, 2, &inp);
+    let golden = ep_golden(P_EP, 2, &inp).0;
     let rows = EP_TOKENS * EP_HIDDEN;
     let per_rank: Vec<Vec<f32>> = (0..P_EP)
         .map(|r| {
@@ -1143,8 +840,8 @@ fn bf16_tensors_read_and_write_float32_npy() {
 #[test]
 fn ranks_as_processes_and_threads_give_the_same_outputs() {
     let dir = scratch("ranks-as");
-    let (x, w1, w2) = tp_inputs(&dir.0, 5);
-    let golden = tp_golden(TP_LAYERS, &x, &w1, &w2);
+    let (x, w1, w2) = tp_inputs(&dir.0, P_TP, 5);
+    let golden = tp_golden(P_TP, TP_LAYERS, &x, &w1, &w2).0;
     let run = |mode: &str| {
         let outs = dir.0.join(format!("outs-{mode}"));
         let o = pld_run(&[

@@ -27,6 +27,9 @@ pub struct Report {
     /// Per kernel that was submitted, by name: launches and block instances started (every
     /// rank counted).
     pub kernels: Vec<KernelStats>,
+    /// A CHIP entry's runtime-owned buffers (`pl.tensor.create`) still live when it returned,
+    /// every rank counted (a HOST entry's devices are not counted).
+    pub live_buffers: Option<u64>,
 }
 
 /// What the runtime counted for one kernel (`pld::host::World::kernel_stats`).
@@ -45,6 +48,9 @@ fn statistics(report: &Report) -> String {
     let blocks: u64 = report.kernels.iter().map(|k| k.blocks).sum();
     let launches: u64 = report.kernels.iter().map(|k| k.launches).sum();
     let mut text = format!("statistics: {launches} launches, {blocks} blocks\n");
+    if let Some(live) = report.live_buffers {
+        let _ = writeln!(text, "  runtime-owned buffers live after the run: {live}");
+    }
     for k in &report.kernels {
         let _ = writeln!(
             text,
@@ -583,6 +589,7 @@ fn drive(
             )),
             alloc_end: None,
             kernels: Vec::new(),
+            live_buffers: None,
         });
     };
     if !status.success() {
@@ -599,6 +606,7 @@ fn drive(
         message: None,
         alloc_end: None,
         kernels: Vec::new(),
+        live_buffers: None,
     };
     for line in result.lines() {
         if let Some(s) = line.strip_prefix("status ") {
@@ -614,6 +622,8 @@ fn drive(
             report.message = Some(m.to_string());
         } else if let Some(e) = line.strip_prefix("alloc_end ") {
             report.alloc_end = e.trim().parse().ok();
+        } else if let Some(n) = line.strip_prefix("live_buffers ") {
+            report.live_buffers = n.trim().parse().ok();
         } else if let Some(k) = line.strip_prefix("kernel ") {
             let f: Vec<&str> = k.split_whitespace().collect();
             if let [name, launches, blocks] = f[..] {

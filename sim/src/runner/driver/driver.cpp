@@ -26,7 +26,8 @@
 // Writes DIR/out.<i>.r<rank>.bin per tensor and rank (the one host tensor for every rank of a
 // HOST entry) and DIR/result: `status <code>`, `rank_status <r> <code>` per rank, `message <text>`
 // when the runtime recorded one, `kernel <name> <launches> <blocks>` per kernel that was submitted
-// (World::kernel_stats), and `alloc_end <bytes>`: where the world's window allocator ended
+// (World::kernel_stats), for a CHIP entry `live_buffers <n>` (runtime-owned buffers still live
+// when the entry returned, every rank), and `alloc_end <bytes>`: where the world's window allocator ended
 // (pld-run checks the host_window offsets it computed against it).
 #include <unistd.h>
 
@@ -256,6 +257,7 @@ int main(int argc, char** argv) {
   int rc = 0;
   std::vector<int> status;
   std::string message;
+  long* live = nullptr;
   {
   StopWatchdog stop{run_mu, run_cv, run_done, watchdog};
   if (host_entry) {
@@ -275,6 +277,9 @@ int main(int argc, char** argv) {
     g_alloc_end = static_cast<uint64_t*>(world.shared_alloc(sizeof(uint64_t)));
     rc = pld::host::run_host_entry(world, &host_entry_recording_alloc_end, args, &status, &message);
   } else {
+    // Per rank: the runtime-owned buffers (pl.tensor.create) still live when the entry returned
+    // (in shared memory: a rank process counts its own).
+    live = static_cast<long*>(world.shared_alloc(sizeof(long) * static_cast<uint64_t>(ranks)));
     status = world.run([&](int r, pld::rt::Orchestration& orch) {
       std::vector<pld::rt::Tensor> desc;
       for (size_t i = 0; i < tensors.size(); ++i)
@@ -291,7 +296,9 @@ int main(int argc, char** argv) {
       args.num_comms = comms;
       args.scalars = scalars.data();
       args.num_scalars = static_cast<int>(scalars.size());
-      return pld_run_chip_entry(&orch, &args);
+      const int entry_rc = pld_run_chip_entry(&orch, &args);
+      live[r] = static_cast<long>(orch.live_buffers());
+      return entry_rc;
     });
     for (int s : status)
       if (s != 0 && rc == 0) rc = s;
@@ -320,6 +327,11 @@ int main(int argc, char** argv) {
   std::fprintf(f, "alloc_end %llu\n", static_cast<unsigned long long>(alloc_end));
   for (const pld::host::KernelStats& k : world.kernel_stats())
     std::fprintf(f, "kernel %s %ld %ld\n", k.name.c_str(), k.launches, k.blocks);
+  if (live) {
+    long total = 0;
+    for (int r = 0; r < ranks; ++r) total += live[r];
+    std::fprintf(f, "live_buffers %ld\n", total);
+  }
   std::fclose(f);
   return 0;
 }
