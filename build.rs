@@ -58,6 +58,7 @@ fn main() {
         "src/bridge/lsp.cc",
         "src/bridge/reduce.cc",
         "src/bridge/passes.cc",
+        "src/bridge/names.cc",
     ] {
         println!("cargo:rerun-if-changed={path}");
     }
@@ -172,6 +173,7 @@ fn main() {
         .file("src/bridge/passes.cc")
         .file("src/bridge/lsp.cc")
         .file("src/bridge/reduce.cc")
+        .file("src/bridge/names.cc")
         .include(&include)
         .include(manifest.join("dialect/include"))
         .include(build.join("dialect/include"))

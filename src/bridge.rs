@@ -38,6 +38,16 @@ unsafe impl ExternType for PassHandle {
 
 #[cxx::bridge(namespace = "pld::bridge")]
 pub mod ffi {
+    /// The SSA names a function's source text gives (`source_names`).
+    struct SourceNames {
+        /// Whether the source parsed and holds the function with a body.
+        found: bool,
+        /// Its entry block's argument names, without `%` (`""` where unknown).
+        args: Vec<String>,
+        /// Its `pld.window` results' names, in program order.
+        windows: Vec<String>,
+    }
+
     unsafe extern "C++" {
         include!("pld/src/bridge/shim.h");
 
@@ -74,6 +84,10 @@ pub mod ffi {
         fn reduce_main(args: &[String]) -> i32;
         /// Inserts `pl`, `pld` and `func` (with the pld inliner extension).
         fn register_dialects(registry: DialectRegistryHandle);
+        /// The names `source` (module text) gives `@function`'s parameters and
+        /// `pld.window` results, read from MLIR's parser state
+        /// (`src/bridge/names.cc`).
+        fn source_names(source: &str, function: &str) -> SourceNames;
 
     }
 }

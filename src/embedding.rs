@@ -170,3 +170,25 @@ pub fn collective_sites(module: &Module) -> Vec<CollectiveSite> {
 pub fn collective_op_names(context: &Context) -> Vec<String> {
     crate::ir::op_kind::collective_op_names(context)
 }
+
+/// The SSA names a module's text gives one function: what a runner shows and
+/// binds values by (`%x` → `x`). Read from MLIR's own parser state, so any
+/// syntax pld-opt accepts is named as the user wrote it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceNames {
+    /// The entry block's argument names, in order (`""` where unknown).
+    pub params: Vec<String>,
+    /// The names of its `pld.window` results, in program order (`""` where
+    /// unknown).
+    pub windows: Vec<String>,
+}
+
+/// The names `source` (a module's text) gives `@function`; `None` when the
+/// text does not parse or has no such function with a body.
+pub fn source_names(source: &str, function: &str) -> Option<SourceNames> {
+    let names = crate::bridge::ffi::source_names(source, function);
+    names.found.then(|| SourceNames {
+        params: names.args,
+        windows: names.windows,
+    })
+}

@@ -1,7 +1,8 @@
 //! The simulator's independence from what it checks (issue #22 item 5): `pld-sim` is its own
 //! crate, so it reaches pld only through pld-opt / pld-translate (subprocesses) and the `pld`
 //! library's public API. This test keeps that API use to the items it needs (`ALLOWED`:
-//! `pld::cal_all_to_all_v_blocks`, a case's launch width B; pld-run's collective sites), keeps the goldens free of `pld`
+//! `pld::cal_all_to_all_v_blocks`, a case's launch width B; pld-run's collective sites and
+//! source names), keeps the goldens free of `pld`
 //! altogether (outside their unit tests, which compare the golden's own fold with pld's), and
 //! keeps pld's sources out of the crate (`#[path]`, `include!` and path dependencies other than
 //! `pld` itself).
@@ -10,12 +11,15 @@ use std::path::{Path, PathBuf};
 
 /// The only `pld::` items the simulator may name: a case's launch width, and (pld-run's
 /// `runner::exec::world_ranks`, never a golden) the compiler's own account of a module's
-/// collectives, so that nothing outside the compiler scans MLIR text for their rank counts.
+/// collectives, so that nothing outside the compiler scans MLIR text for their rank counts, and
+/// (pld-run's `runner::manifest`) the names the user's text gives an entry's values, read by
+/// MLIR's parser.
 const ALLOWED: &[&str] = &[
     "cal_all_to_all_v_blocks",
     "create_context",
     "parse_file",
     "collective_sites",
+    "source_names",
 ];
 
 /// The goldens: no `pld::` at all outside `#[cfg(test)]`.

@@ -834,6 +834,51 @@ fn bf16_tensors_read_and_write_float32_npy() {
     assert_eq!(read_npy_f32(&outs.join("y.rank0.npy")), y);
 }
 
+/// The build cache follows the kernel sources the manifest lists: editing one renders and
+/// builds the program again (its new behaviour shows), restoring it reuses the first build.
+#[test]
+fn an_edited_kernel_source_is_built_again() {
+    let dir = scratch("edited-kernel");
+    let module = dir.0.join("affine.mlir");
+    std::fs::write(&module, AFFINE_BF16).unwrap();
+    let kernel = dir.0.join("affine_bf16.cpp");
+    let run = |want: f32| {
+        let o = pld_run(&[
+            s("--function=@affine"),
+            s("--ranks=1"),
+            s("--input=2x4xbf16=1"),
+            format!("--expected-output=y=2x4xbf16={want}"),
+            module.display().to_string(),
+        ]);
+        expect_ok(&o);
+        o.stderr
+    };
+    std::fs::write(&kernel, AFFINE_BF16_KERNEL).unwrap();
+    let first = run(3.0); // 2 * 1 + 1
+    // A text no earlier run has built (the cache outlives test runs).
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let edited_text = format!(
+        "// edited {stamp}\n{}",
+        AFFINE_BF16_KERNEL.replace("+ 1.0f", "+ 5.0f")
+    );
+    std::fs::write(&kernel, edited_text).unwrap();
+    let edited = run(7.0); // 2 * 1 + 5
+    assert!(
+        edited.contains("pld-run: lowering and rendering"),
+        "{edited}"
+    );
+    assert!(edited.contains("pld-run: compiling"), "{edited}");
+    std::fs::write(&kernel, AFFINE_BF16_KERNEL).unwrap();
+    let restored = run(3.0);
+    assert!(
+        !restored.contains("pld-run: compiling"),
+        "{first}\n{restored}"
+    );
+}
+
 /// Ranks as processes (the default, as pld-sim) and as threads (`--ranks-as=threads`) run the
 /// same program to the same outputs, byte for byte, the HOST orchestrator's own windows
 /// included; a bad `--ranks-as` is a usage error.

@@ -11,6 +11,7 @@ namespace pld::bridge {
 using PassHandle = ::MlirPass;
 using OperationHandle = ::MlirOperation;
 using DialectRegistryHandle = ::MlirDialectRegistry;
+struct SourceNames;
 
 /// mlir-opt's main over the pl/pld/func/arith/scf/cf registry.
 int32_t opt_main(rust::Slice<const rust::String> args);
@@ -38,4 +39,8 @@ int32_t lsp_main(rust::Slice<const rust::String> args);
 int32_t reduce_main(rust::Slice<const rust::String> args);
 /// Inserts pl, pld and func (with its pld inliner extension) into `registry`.
 void register_dialects(DialectRegistryHandle registry);
+/// The SSA names of `function`'s parameters and pld.window results in
+/// `source` (src/bridge/names.cc).
+SourceNames source_names(rust::Str source, rust::Str function);
+
 } // namespace pld::bridge

@@ -12,6 +12,8 @@
 //!   op (`scalars`, `control_flow`, `descriptors`, `tasks`);
 //! - `host`: one HOST orchestrator → `host/<fn>.cpp`;
 //! - `kernel_config`: a sub-build's `kernel_config.py`;
+//! - `manifest`: the tree's `manifest.json` (entries, parameters, HOST
+//!   windows, kernels, runtime checks) for runners;
 //! - `loops`: the `scf.for` header both rails emit (step guard, no overflow);
 //! - `scalars`: the integer scalar model both rails emit (`pld_runtime/scalar.h`);
 //! - `values`: the value model both rails bind SSA values to (`RtValue`, `Bindings`);
@@ -30,6 +32,7 @@ pub(crate) mod cpp_names;
 pub(crate) mod host;
 pub(crate) mod kernel_config;
 pub(crate) mod loops;
+pub(crate) mod manifest;
 /// What a HOST orchestrator body may hold (`crate::ir::host_ops`, shared
 /// with `--legalize-spmd-launches`).
 pub use crate::ir::host_ops;

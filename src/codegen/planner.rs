@@ -23,6 +23,19 @@ pub struct Kernel {
     pub text: Vec<u8>,
     /// Directions of its tensor parameters (CommContext slots excluded).
     pub signature: Vec<Direction>,
+    /// Where its text came from: `pl.kernel_source` as written (a user
+    /// kernel, relative to `--kernel-source-dir`) or the builtin template
+    /// package it was rendered from.
+    pub origin: KernelOrigin,
+}
+
+/// Where a kernel's text came from (the manifest reports it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelOrigin {
+    /// `pl.kernel_source`, as written.
+    Source(String),
+    /// A builtin template package.
+    Template(String),
 }
 
 /// The walk's state: the module's functions, the resolved kernels, the error count.
@@ -88,7 +101,9 @@ impl<'c, 'a> Planner<'c, 'a> {
             );
             return None;
         }
+        let origin;
         let text = if let Some(package) = string_attr(&func, "pl.builtin_template_dir") {
+            origin = KernelOrigin::Template(package.clone());
             let Some(pkg) = template::package(&package) else {
                 self.error(&func,
                     &format!("AIV kernel @{name}: attribute 'pl.builtin_template_dir' must name a builtin template package, got \"{package}\""),
@@ -108,6 +123,7 @@ impl<'c, 'a> Planner<'c, 'a> {
                 }
             }
         } else if let Some(source) = string_attr(&func, "pl.kernel_source") {
+            origin = KernelOrigin::Source(source.clone());
             let path = match self.kernel_source_path(&source) {
                 Ok(path) => path,
                 Err(why) => {
@@ -139,6 +155,7 @@ impl<'c, 'a> Planner<'c, 'a> {
             name: name.to_string(),
             text,
             signature,
+            origin,
         }))
     }
 }

@@ -4,7 +4,7 @@
 //! located diagnostics for whatever cannot be built.
 
 use super::planner::{Planner, path_component_ok, string_attr};
-use super::{Options, Tree, chip, cpp_names::quoted, host, kernel_config};
+use super::{Options, Tree, chip, cpp_names::quoted, host, kernel_config, manifest};
 use crate::{
     error::PldError,
     ir::calls::callee_name,
@@ -93,6 +93,7 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
     }
 
     let mut tree = Tree::default();
+    let mut entries: Vec<manifest::Entry> = Vec::new();
     let mut c_names: HashMap<String, String> = HashMap::new();
     // The module's pl.arch (verified by the pl dialect), for kernel_config.py.
     let arch = string_attr(module, "pl.arch");
@@ -137,6 +138,14 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
                 root.join("kernel_config.py"),
                 kernel_config::render(&sub, arch.as_deref()).into_bytes(),
             );
+            entries.push(manifest::Entry {
+                func: *func,
+                name: name.to_string(),
+                c_name: sub.c_name.clone(),
+                rail: manifest::Rail::Chip,
+                source: format!("next_levels/{name}/orchestration/{name}.cpp"),
+                kernels: sub.kernels.clone(),
+            });
         } else if is_orchestration_body(func) && is_host_level(func) {
             if !entry_name_ok(
                 &mut p,
@@ -151,11 +160,23 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
             if let Some(cpp) = host::emit(&mut p, func) {
                 tree.files
                     .insert(PathBuf::from(format!("host/{name}.cpp")), cpp.into_bytes());
+                entries.push(manifest::Entry {
+                    func: *func,
+                    name: name.to_string(),
+                    c_name: super::cpp_names::c_identifier(name),
+                    rail: manifest::Rail::Host,
+                    source: format!("host/{name}.cpp"),
+                    kernels: Vec::new(),
+                });
             }
         }
     }
     if p.errors > 0 {
         return Err(PldError::Diagnosed(p.errors));
     }
+    tree.files.insert(
+        PathBuf::from("manifest.json"),
+        manifest::render(module, arch.as_deref(), &entries).into_bytes(),
+    );
     Ok(tree)
 }

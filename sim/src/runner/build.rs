@@ -4,9 +4,10 @@
 //! [`Toolchain`]).
 //!
 //! ```text
-//! run/trees/<key>/  key = hash(module file name and text, pld-opt and pld-translate identity,
-//!                              the kernel sources the module names)
-//!   <name>.mlir, lowered.mlir, tree/, entry-<fn>.cpp, outcome
+//! run/index/<m>     m = hash(module file name and text, pld-opt and pld-translate identity,
+//!                        the kernel directory): the kernel sources its tree copied (manifest.json)
+//! run/trees/<key>/  key = hash(m, those kernel sources' contents)
+//!   <name>.mlir, lowered.mlir, tree/ (with manifest.json), entry-<fn>.cpp
 //! run/obj/<key>.o   key = hash(compiler identity, flags, source text, runtime/include/**)
 //! run/bin/<key>     key = hash(compiler identity, link flags, the object keys)
 //! ```
@@ -22,13 +23,14 @@ use std::process::{Child, Command, Output, Stdio};
 use crate::toolchain::{ContentHash, KeyLock, Toolchain, identity, lock_key, temp_beside};
 
 use super::RunError;
+use super::manifest::Manifest;
 
-/// A rendered build tree: where it is and the lowered module text.
+/// A rendered build tree: where it is and its manifest.
 pub struct Tree {
     /// The cache entry (`run/trees/<key>`).
     pub dir: PathBuf,
-    /// pld-opt's output (with locations).
-    pub lowered: String,
+    /// What pld-translate wrote about it (`tree/manifest.json`).
+    pub manifest: Manifest,
 }
 
 /// A tool's identity for a cache key.
@@ -45,26 +47,30 @@ fn output_text(out: &Output) -> String {
     s.trim_end().to_string()
 }
 
-/// The `pl.kernel_source = "..."` paths of a module text.
-fn kernel_sources(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = text
-        .match_indices("pl.kernel_source = \"")
-        .filter_map(|(i, m)| {
-            let rest = &text[i + m.len()..];
-            rest.find('"').map(|e| rest[..e].to_string())
-        })
-        .collect();
-    out.sort();
-    out.dedup();
-    out
-}
-
 fn run_dir(tc: &Toolchain) -> PathBuf {
     tc.cache.join("run")
 }
 
+/// A tree's key: the module's key and the content of every kernel source it copied (missing
+/// ones count as missing), so an edited kernel is rendered again.
+fn tree_key(module_key: &str, kernel_dir: &Path, sources: &[String]) -> String {
+    let mut h = ContentHash::new("pld-run tree v2");
+    h.part(module_key.as_bytes());
+    for k in sources {
+        h.part(k.as_bytes());
+        match fs::read(kernel_dir.join(k)) {
+            Ok(bytes) => h.part(b"present").part(&bytes),
+            Err(_) => h.part(b"missing"),
+        };
+    }
+    h.hex()
+}
+
 /// Lowers (with locations) and renders `text`, the module the user named `file_name`, with the
-/// kernel sources under `kernel_dir`; cached by content.
+/// kernel sources under `kernel_dir`; cached by content. The module's key (its text, name, the
+/// tools, the kernel directory) indexes the kernel sources its last rendering copied (from the
+/// manifest); the tree's key adds their contents. A module pld-opt or pld-translate rejects is
+/// not cached.
 pub fn translate(
     tc: &Toolchain,
     file_name: &str,
@@ -73,43 +79,61 @@ pub fn translate(
 ) -> Result<Tree, RunError> {
     let pld_opt = tc.tool("pld-opt").map_err(RunError::from_build)?;
     let pld_translate = tc.tool("pld-translate").map_err(RunError::from_build)?;
-    let mut h = ContentHash::new("pld-run tree v1");
+    let mut h = ContentHash::new("pld-run module v2");
     h.part(file_name.as_bytes())
         .part(text.as_bytes())
         .part(tool_identity(&pld_opt)?.as_bytes())
         .part(tool_identity(&pld_translate)?.as_bytes())
         .part(kernel_dir.to_string_lossy().as_bytes());
-    for k in kernel_sources(text) {
-        h.part(k.as_bytes());
-        // A missing source is pld-translate's to report.
-        h.part(&fs::read(kernel_dir.join(&k)).unwrap_or_default());
-    }
-    let key = h.hex();
+    let module_key = h.hex();
     let trees = run_dir(tc).join("trees");
-    let dir = trees.join(&key);
+    let index = run_dir(tc).join("index").join(&module_key);
+    let known = |sources: &[String]| -> Option<Tree> {
+        let dir = trees.join(tree_key(&module_key, kernel_dir, sources));
+        let manifest = Manifest::read(&dir.join("tree")).ok()?;
+        Some(Tree { dir, manifest })
+    };
+    let listed = |path: &Path| -> Option<Vec<String>> {
+        let list = fs::read_to_string(path).ok()?;
+        Some(list.lines().map(str::to_string).collect())
+    };
+    if let Some(tree) = listed(&index).and_then(|s| known(&s)) {
+        return Ok(tree);
+    }
     fs::create_dir_all(&trees)?;
-    let _lock = lock_key(&run_dir(tc), &format!("tree-{key}"))?;
-    if !dir.join("outcome").is_file() {
-        eprintln!("pld-run: lowering and rendering {file_name}");
-        let tmp = temp_beside(&dir);
-        let _ = fs::remove_dir_all(&tmp);
-        fs::create_dir_all(&tmp)?;
-        let result = render_into(&tmp, file_name, text, kernel_dir, &pld_opt, &pld_translate);
-        if let Err(e) = result {
+    fs::create_dir_all(index.parent().unwrap_or(&trees))?;
+    let _lock = lock_key(&run_dir(tc), &format!("module-{module_key}"))?;
+    if let Some(tree) = listed(&index).and_then(|s| known(&s)) {
+        return Ok(tree);
+    }
+    eprintln!("pld-run: lowering and rendering {file_name}");
+    let tmp = temp_beside(&trees.join(&module_key));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp)?;
+    let rendered = render_into(&tmp, file_name, text, kernel_dir, &pld_opt, &pld_translate)
+        .and_then(|()| Manifest::read(&tmp.join("tree")));
+    let manifest = match rendered {
+        Ok(m) => m,
+        Err(e) => {
             let _ = fs::remove_dir_all(&tmp);
             return Err(e);
         }
+    };
+    let sources = manifest.kernel_sources();
+    let dir = trees.join(tree_key(&module_key, kernel_dir, &sources));
+    if dir.join("tree/manifest.json").is_file() {
+        let _ = fs::remove_dir_all(&tmp);
+    } else {
+        let _ = fs::remove_dir_all(&dir);
         fs::rename(&tmp, &dir)?;
     }
-    let outcome = fs::read_to_string(dir.join("outcome"))?;
-    if let Some(code) = outcome.strip_prefix("compile_error ") {
-        return Err(RunError::Compile {
-            code: code.trim().parse().unwrap_or(1),
-            message: fs::read_to_string(dir.join("diagnostics.txt"))?,
-        });
-    }
-    let lowered = fs::read_to_string(dir.join("lowered.mlir"))?;
-    Ok(Tree { dir, lowered })
+    let list = temp_beside(&index);
+    fs::write(&list, sources.join("\n"))?;
+    fs::rename(&list, &index)?;
+    Ok(Tree {
+        manifest: Manifest::read(&dir.join("tree"))?,
+        dir,
+    })
 }
 
 fn render_into(
@@ -122,13 +146,10 @@ fn render_into(
 ) -> Result<(), RunError> {
     fs::write(dir.join(file_name), text)?;
     let reject = |tool: &str, out: &Output| -> Result<(), RunError> {
-        let code = out.status.code().unwrap_or(-1) as i64;
-        fs::write(
-            dir.join("diagnostics.txt"),
-            format!("{tool}: {}", output_text(out)),
-        )?;
-        fs::write(dir.join("outcome"), format!("compile_error {code}\n"))?;
-        Ok(())
+        Err(RunError::Compile {
+            code: out.status.code().unwrap_or(-1) as i64,
+            message: format!("{tool}: {}", output_text(out)),
+        })
     };
     let out = Command::new(pld_opt)
         .current_dir(dir)
@@ -154,7 +175,6 @@ fn render_into(
     if !out.status.success() {
         return reject("pld-translate --pld-to-ascend-build", &out);
     }
-    fs::write(dir.join("outcome"), "ok\n")?;
     Ok(())
 }
 
@@ -416,14 +436,5 @@ fn compile_all(tc: &Toolchain, units: &[Unit]) -> Result<Vec<PathBuf>, RunError>
         Ok(objects)
     } else {
         Err(RunError::Tool(failures.join("\n")))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn kernel_sources_are_found_once() {
-        let t = r#"a {pl.kernel_source = "kernels/a.cpp"} b {pl.kernel_source = "kernels/a.cpp", x} {pl.kernel_source = "k/b.cpp"}"#;
-        assert_eq!(super::kernel_sources(t), vec!["k/b.cpp", "kernels/a.cpp"]);
     }
 }

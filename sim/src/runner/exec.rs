@@ -10,8 +10,8 @@ use crate::toolchain::Toolchain;
 
 use super::RunError;
 use super::build;
+use super::manifest::{Kind, Param};
 use super::options::{Binding, Options, bind_expected, bind_inputs};
-use super::signature::{self, Kind, Param};
 use super::value::{Value, type_text};
 
 /// What the driver reported.
@@ -59,27 +59,6 @@ fn statistics(report: &Report) -> String {
         );
     }
     text
-}
-
-fn align(n: u64) -> u64 {
-    n.div_ceil(64) * 64
-}
-
-/// The window size every rank needs: the entry's windows and the module's `pld.window_buffer`s.
-fn window_bytes(params: &[Param], lowered: &str) -> u64 {
-    let mut total = 0;
-    for p in params {
-        if let Kind::Window(d, e) = &p.kind {
-            total += align(d.iter().product::<u64>() * e.size() as u64);
-        }
-    }
-    let key = "pld.window_buffer {bytes = ";
-    for (i, _) in lowered.match_indices(key) {
-        let rest = &lowered[i + key.len()..];
-        let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-        total += align(n.parse().unwrap_or(0));
-    }
-    (total * 2 + 4096).max(1 << 16)
 }
 
 /// A scratch directory for one run's files, removed on drop.
@@ -183,18 +162,12 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
         ranks: world_ranks(opts)?,
         ..opts.clone()
     };
-    let (mut params, host) =
-        signature::params(&source, &tree.lowered, &opts.function).map_err(RunError::Usage)?;
-    if !host
-        && !signature::header(&tree.lowered, &opts.function)
-            .is_some_and(|h| h.attributes.contains("pl.func_kind = \"orchestration\""))
-    {
-        return Err(RunError::Usage(format!(
-            "@{} is neither a HOST orchestrator (pl.level = \"host\") nor a CHIP orchestration \
-             function (pl.func_kind = \"orchestration\")",
-            opts.function
-        )));
-    }
+    let entry = tree
+        .manifest
+        .entry(&opts.function, &source)
+        .map_err(RunError::Usage)?;
+    let host = entry.host;
+    let mut params = entry.params;
     if host
         && params
             .iter()
@@ -206,8 +179,7 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
         )));
     }
     // A HOST orchestrator's own windows are reported like its parameters (after them).
-    let host_windows =
-        host.then(|| signature::host_windows(&source, &tree.lowered, &opts.function));
+    let host_windows = entry.host_windows;
     if let Some(hw) = &host_windows {
         params.extend(hw.windows.iter().cloned());
     }
@@ -240,13 +212,13 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
 
     let exe = build::runner(&tc, &tree, &opts.function, host)?;
     let dir = scratch(&tc)?;
-    let report = drive(&exe, &dir.0, opts, &params, &bindings, &tree.lowered)?;
+    let report = drive(&exe, &dir.0, opts, &params, &bindings, entry.window_bytes)?;
 
     // The HOST orchestrator's windows are where pld-run computed only if the allocator agrees.
     let mut notes = Vec::new();
     let windows_known = match &host_windows {
         Some(hw) if !hw.windows.is_empty() => {
-            if report.alloc_end == Some(hw.alloc_end) {
+            if report.alloc_end.is_some() && report.alloc_end == hw.alloc_end {
                 true
             } else {
                 notes.push(format!(
@@ -254,7 +226,7 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
                      not at {} as its pld.window_buffers in order make",
                     opts.function,
                     report.alloc_end.map_or("?".to_string(), |e| e.to_string()),
-                    hw.alloc_end
+                    hw.alloc_end.map_or("?".to_string(), |e| e.to_string())
                 ));
                 false
             }
@@ -325,7 +297,7 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
         let _ = writeln!(text, "rank status: {}", ranks.join(" "));
         if let Some(m) = &report.message {
             let _ = writeln!(text, "error {}: {m}", report.status);
-            let at = locate(&tree.lowered, report.status, m);
+            let at = tree.manifest.locate(report.status, m);
             if !at.is_empty() {
                 let _ = writeln!(
                     text,
@@ -410,61 +382,6 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
     Ok(if failed { 1 } else { 0 })
 }
 
-/// Where the module raises `message` with `code`: the source locations (`file:line:col`) of
-/// every `error <code>, "<text>"` whose text starts `message` (the runtime appends `(seen: ...)`),
-/// resolved through the `#loc` aliases pld-opt prints with `--mlir-print-debuginfo`.
-fn locate(lowered: &str, code: i64, message: &str) -> Vec<String> {
-    let aliases: std::collections::HashMap<&str, &str> = lowered
-        .lines()
-        .filter_map(|l| l.strip_prefix('#').and_then(|_| l.split_once(" = ")))
-        .collect();
-    fn resolve<'a>(
-        aliases: &std::collections::HashMap<&'a str, &'a str>,
-        text: &'a str,
-        depth: usize,
-    ) -> Option<String> {
-        if let Some(q) = text.find("loc(\"") {
-            let rest = &text[q + 5..];
-            let end = rest.find('"')?;
-            let tail: String = rest[end + 1..]
-                .chars()
-                .take_while(|c| c.is_ascii_digit() || *c == ':')
-                .collect();
-            return Some(format!("{}{}", &rest[..end], tail));
-        }
-        if depth > 8 {
-            return None;
-        }
-        let h = text.find("#loc")?;
-        let name: String = text[h..]
-            .chars()
-            .take_while(|c| *c == '#' || c.is_alphanumeric() || *c == '_')
-            .collect();
-        resolve(aliases, aliases.get(name.as_str())?, depth + 1)
-    }
-    let mut out = Vec::new();
-    let head = format!("error {code}, \"");
-    for line in lowered.lines() {
-        let Some(i) = line.find(&head) else { continue };
-        let rest = &line[i + head.len()..];
-        let Some(end) = rest.find('"') else { continue };
-        let text = &rest[..end];
-        if text.is_empty() || !message.starts_with(text) {
-            continue;
-        }
-        let Some(l) = line.rfind(" loc(") else {
-            continue;
-        };
-        if let Some(at) = resolve(&aliases, &line[l + 1..], 0)
-            && !out.contains(&at)
-        {
-            out.push(at);
-        }
-    }
-    out
-}
-
-/// The mismatch line of one rank, if any.
 fn compare(name: &str, r: usize, got: &Value, want: &Value, tol: f64) -> Option<String> {
     if got.shape != want.shape || got.elem != want.elem {
         return Some(format!(
@@ -528,13 +445,13 @@ fn drive(
     opts: &Options,
     params: &[Param],
     bindings: &[Binding],
-    lowered: &str,
+    window_bytes: u64,
 ) -> Result<Report, RunError> {
     let mut spec = String::new();
     let _ = writeln!(spec, "ranks {}", opts.ranks);
     let _ = writeln!(spec, "timeout_ms {}", opts.timeout_ms.min(i32::MAX as u64));
     let _ = writeln!(spec, "processes {}", u8::from(opts.rank_processes));
-    let _ = writeln!(spec, "window_bytes {}", window_bytes(params, lowered));
+    let _ = writeln!(spec, "window_bytes {window_bytes}");
     let comms = params.iter().filter(|p| p.kind == Kind::Comm).count();
     let _ = writeln!(spec, "comms {comms}");
     let mut tensor_ix = 0;
@@ -685,22 +602,4 @@ fn run_bounded(
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
     Ok((status, reader.join().unwrap_or_default()))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn messages_are_located_through_loc_aliases() {
-        let lowered = "#loc3 = loc(\"m.mlir\":7:5)\n\
-            #loc9 = loc(callsite(#loc3 at #loc4))\n\
-            module {\n\
-            pl.require %1 else error 5, \"x: bad\" seen(%a : i64) loc(#loc9)\n\
-            pl.require %2 else error 5, \"y: other\" loc(#loc3)\n\
-            pl.require %3 else error 5, \"x: bad\" loc(\"m.mlir\":9:1)\n}\n";
-        assert_eq!(
-            super::locate(lowered, 5, "x: bad (seen: a=1)"),
-            vec!["m.mlir:7:5", "m.mlir:9:1"]
-        );
-        assert!(super::locate(lowered, 4, "x: bad").is_empty());
-    }
 }

@@ -3,7 +3,8 @@
 //! [`main`].
 //!
 //! - [`options`]: the command line and how `--input`s bind the entry's parameters;
-//! - [`signature`]: the entry's parameters (names, types, directions);
+//! - [`manifest`]: the entry's parameters, windows and checks, from the tree's manifest.json
+//!   and the names the user's text gives them;
 //! - [`value`]: tensors, literals, `.npy` / `.npz` (through `npyz`), comparisons;
 //! - [`build`]: lowering, rendering and compiling, cached by content;
 //! - [`exec`]: the driver run (`sim/src/runner/driver/driver.cpp`) and the report.
@@ -13,8 +14,8 @@
 
 pub mod build;
 pub mod exec;
+pub mod manifest;
 pub mod options;
-pub mod signature;
 pub mod value;
 
 use crate::toolchain::BuildError;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::RunError;
-use super::signature::{Kind, Param};
+use super::manifest::{Kind, Param};
 use super::value::{Elem, Value, parse_type, read_npy, read_npz, type_text};
 
 /// `pld-run --help`.
