@@ -1,6 +1,6 @@
-//! Builtin kernel templates: the packages `pl.builtin_template_dir` names,
-//! embedded in the binary (so `pld-translate` works from any directory), and
-//! `${var}` rendering from `pl.builtin_template_vars`.
+//! Builtin kernel templates: the package `pl.builtin_template_dir` names
+//! (each row of [`crate::collective`]'s table carries its own, embedded in
+//! the binary), and `${var}` rendering from `pl.builtin_template_vars`.
 
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -34,52 +34,11 @@ pub enum TemplateError {
     Unused(String),
 }
 
-/// One builtin template package: its `:dotted.name` and `kernel.cpp.in`.
-pub struct Package {
-    pub name: &'static str,
-    /// Path of the template in the source tree (a unit test holds it to the
-    /// name).
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub path: &'static str,
-    pub text: &'static str,
-}
-
-/// Every package the codegen knows (the `template_dir` of each row of
-/// [`crate::collective`]'s table; a unit test holds the two together).
-/// One package per template directory (`templates/pypto/runtime/builtins/collectives/<name>/`).
-macro_rules! package {
-    ($name:literal) => {
-        Package {
-            name: concat!(":pypto.runtime.builtins.collectives.", $name),
-            path: concat!(
-                "templates/pypto/runtime/builtins/collectives/",
-                $name,
-                "/kernel.cpp.in"
-            ),
-            text: include_str!(concat!(
-                "../../templates/pypto/runtime/builtins/collectives/",
-                $name,
-                "/kernel.cpp.in"
-            )),
-        }
-    };
-}
-
-pub const PACKAGES: &[Package] = &[
-    package!("all_to_all_v"),
-    package!("indexed_all_to_all_v"),
-    package!("allreduce"),
-    package!("allreduce_ring"),
-    package!("reduce_scatter"),
-    package!("allgather"),
-    package!("broadcast"),
-    package!("all_to_all"),
-    package!("barrier"),
-];
+pub use crate::collective::Package;
 
 /// The package named `name` (`:a.b.c`, the form `pl.builtin_template_dir` uses).
 pub fn package(name: &str) -> Option<&'static Package> {
-    PACKAGES.iter().find(|p| p.name == name)
+    crate::collective::Spec::packages().find(|p| p.name == name)
 }
 
 /// Parses `pl.builtin_template_vars` (`name=value`, several separated by `;`
@@ -298,11 +257,23 @@ mod tests {
                 }
             }
         }
-        // No package without a row.
-        let dirs: Vec<&str> = crate::collective::Spec::template_dirs().collect();
-        for p in PACKAGES {
-            assert!(dirs.contains(&p.name), "{} is no row's template", p.name);
+        // Every template directory is a row's package (none left without a row).
+        let names: Vec<&str> = crate::collective::Spec::packages()
+            .map(|p| p.name)
+            .collect();
+        let root = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/templates/pypto/runtime/builtins/collectives"
+        );
+        let mut dirs: Vec<String> = std::fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        dirs.sort();
+        for d in &dirs {
+            let name = format!(":pypto.runtime.builtins.collectives.{d}");
+            assert!(names.contains(&name.as_str()), "{d} is no row's template");
         }
-        assert_eq!(dirs.len(), PACKAGES.len());
+        assert_eq!(dirs.len(), names.len());
     }
 }

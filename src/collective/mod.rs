@@ -53,10 +53,10 @@ mod tests {
     #[test]
     fn table_rows() {
         // NR is the ring signal's trailing dimension, every other signal's leading one.
-        let ring = ALLREDUCE.ring_template_dir.unwrap();
+        let ring = ALLREDUCE.ring_template.unwrap().name;
         assert_eq!(ALLREDUCE.nr_axis(ring), 1);
-        assert_eq!(ALLREDUCE.nr_axis(ALLREDUCE.template_dir), 0);
-        assert_eq!(BARRIER.nr_axis(BARRIER.template_dir), 0);
+        assert_eq!(ALLREDUCE.nr_axis(ALLREDUCE.template.name), 0);
+        assert_eq!(BARRIER.nr_axis(BARRIER.template.name), 0);
         assert_eq!(
             Collective::of_op_name("pld.tensor.all_to_all_v"),
             Some(Collective::AllToAllV)

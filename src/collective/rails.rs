@@ -69,12 +69,9 @@ pub fn family_rail_problem(op: &OperationRef, spec: &Spec, ranks: i64) -> Option
              shape does not prove"
         ));
     }
-    // The rows rules (reduce_scatter, allgather, all_to_all): the kernel
-    // splits the rows by NR, so they must be provable here.
-    if matches!(
-        spec.collective,
-        Collective::ReduceScatter | Collective::AllGather | Collective::AllToAll
-    ) {
+    // The rows rules (the rows_by_nr rows): the kernel splits the rows by
+    // NR, so they must be provable here.
+    if spec.rows_by_nr {
         for (i, p) in spec.params.iter().enumerate() {
             if p.element != Element::Payload {
                 continue;

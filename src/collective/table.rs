@@ -44,6 +44,9 @@ pub struct Param {
     pub distributed: bool,
     pub element: Element,
     pub direction: Direction,
+    /// Whether the CHIP rail needs a window here although the kernel's type
+    /// admits a local tensor (peers read it remotely there).
+    pub chip_window: bool,
 }
 
 /// The attributes that select a variant besides the element type.
@@ -57,6 +60,37 @@ pub enum Selector {
     ReduceMode,
     /// `root` (broadcast).
     Root,
+}
+
+/// A builtin kernel template package: its `:dotted.name` (what
+/// `pl.builtin_template_dir` names) and its `kernel.cpp.in`, embedded in the
+/// binary so `pld-translate` works from any directory.
+#[derive(Clone, Copy, Debug)]
+pub struct Package {
+    pub name: &'static str,
+    /// Path of the template in the source tree (a unit test holds it to the
+    /// name).
+    pub path: &'static str,
+    pub text: &'static str,
+}
+
+/// The package of `templates/pypto/runtime/builtins/collectives/<name>/`.
+macro_rules! package {
+    ($name:literal) => {
+        Package {
+            name: concat!(":pypto.runtime.builtins.collectives.", $name),
+            path: concat!(
+                "templates/pypto/runtime/builtins/collectives/",
+                $name,
+                "/kernel.cpp.in"
+            ),
+            text: include_str!(concat!(
+                "../../templates/pypto/runtime/builtins/collectives/",
+                $name,
+                "/kernel.cpp.in"
+            )),
+        }
+    };
 }
 
 /// A row of the table.
@@ -77,10 +111,10 @@ pub struct Spec {
     pub dtypes: &'static [Dtype],
     /// What else selects the variant.
     pub selector: Selector,
-    /// `pl.builtin_template_dir` (allreduce: of mesh mode).
-    pub template_dir: &'static str,
+    /// The kernel template package (allreduce: of mesh mode).
+    pub template: Package,
     /// allreduce's ring-mode template package.
-    pub ring_template_dir: Option<&'static str>,
+    pub ring_template: Option<Package>,
     pub width: WidthRule,
     /// Whether the op has the `dynamic_core_num` operand (after its tensor
     /// operands); without one and without the attribute, `core_num` is 1.
@@ -94,6 +128,12 @@ pub struct Spec {
     pub host: bool,
     /// Whether an InCore body expands it (`--lower-composite-ops`).
     pub incore: bool,
+    /// Whether the kernel splits the payload's rows by NR (target rows
+    /// `NR*M`), so a payload operand needs a static shape.
+    pub rows_by_nr: bool,
+    /// Whether the kernel symbol ends in `__<dtype>` (one kernel per element
+    /// type; the barrier has none).
+    pub symbol_dtype: bool,
 }
 
 const fn param(
@@ -107,6 +147,7 @@ const fn param(
         distributed,
         element,
         direction,
+        chip_window: false,
     }
 }
 
@@ -122,21 +163,26 @@ pub static ALL_TO_ALL_V: Spec = Spec {
         param("input", false, Payload, In),
         param("target", true, Payload, InOut),
         param("signal", true, I32, InOut),
-        param("send_counts", false, I32, In),
+        Param {
+            chip_window: true,
+            ..param("send_counts", false, I32, In)
+        },
         param("recv_counts", true, I32, InOut),
     ],
     result: 1,
     signal: 2,
     dtypes: &[Dtype::Fp32, Dtype::Int8],
     selector: Selector::None,
-    template_dir: ":pypto.runtime.builtins.collectives.all_to_all_v",
-    ring_template_dir: None,
+    template: package!("all_to_all_v"),
+    ring_template: None,
     width: WidthRule::Folded,
     core_num_operand: true,
     runtime_core_num: true,
     arch: None,
     host: true,
     incore: true,
+    rows_by_nr: false,
+    symbol_dtype: true,
 };
 
 /// `pld.tensor.indexed_all_to_all_v` (docs/spec/indexed.md): six tensor
@@ -158,14 +204,16 @@ pub static INDEXED_ALL_TO_ALL_V: Spec = Spec {
     signal: 2,
     dtypes: &[Dtype::Fp32, Dtype::Int8],
     selector: Selector::None,
-    template_dir: ":pypto.runtime.builtins.collectives.indexed_all_to_all_v",
-    ring_template_dir: None,
+    template: package!("indexed_all_to_all_v"),
+    ring_template: None,
     width: WidthRule::Exact,
     core_num_operand: true,
     runtime_core_num: false,
     arch: Some("a5"),
     host: false,
     incore: false,
+    rows_by_nr: false,
+    symbol_dtype: true,
 };
 
 /// The reducing ops' element types (docs/spec/family.md).
@@ -193,7 +241,7 @@ const fn family(
     params: &'static [Param],
     dtypes: &'static [Dtype],
     selector: Selector,
-    template_dir: &'static str,
+    template: Package,
 ) -> Spec {
     let n = params.len();
     Spec {
@@ -206,20 +254,22 @@ const fn family(
         signal: n - 1,
         dtypes,
         selector,
-        template_dir,
-        ring_template_dir: None,
+        template,
+        ring_template: None,
         width: WidthRule::Exact,
         core_num_operand: false,
         runtime_core_num: false,
         arch: None,
         host: true,
         incore: false,
+        rows_by_nr: false,
+        symbol_dtype: true,
     }
 }
 
 /// `pld.tensor.allreduce` (mesh: `allreduce`, ring: `allreduce_ring`).
 pub static ALLREDUCE: Spec = Spec {
-    ring_template_dir: Some(":pypto.runtime.builtins.collectives.allreduce_ring"),
+    ring_template: Some(package!("allreduce_ring")),
     ..family(
         Collective::AllReduce,
         "pld.tensor.allreduce",
@@ -227,27 +277,33 @@ pub static ALLREDUCE: Spec = Spec {
         TARGET_SIGNAL,
         REDUCING,
         Selector::ReduceMode,
-        ":pypto.runtime.builtins.collectives.allreduce",
+        package!("allreduce"),
     )
 };
-pub static REDUCE_SCATTER: Spec = family(
-    Collective::ReduceScatter,
-    "pld.tensor.reduce_scatter",
-    "reduce_scatter",
-    TARGET_SIGNAL,
-    REDUCING,
-    Selector::Reduce,
-    ":pypto.runtime.builtins.collectives.reduce_scatter",
-);
-pub static ALLGATHER: Spec = family(
-    Collective::AllGather,
-    "pld.tensor.allgather",
-    "allgather",
-    INPUT_TARGET_SIGNAL,
-    MOVING,
-    Selector::None,
-    ":pypto.runtime.builtins.collectives.allgather",
-);
+pub static REDUCE_SCATTER: Spec = Spec {
+    rows_by_nr: true,
+    ..family(
+        Collective::ReduceScatter,
+        "pld.tensor.reduce_scatter",
+        "reduce_scatter",
+        TARGET_SIGNAL,
+        REDUCING,
+        Selector::Reduce,
+        package!("reduce_scatter"),
+    )
+};
+pub static ALLGATHER: Spec = Spec {
+    rows_by_nr: true,
+    ..family(
+        Collective::AllGather,
+        "pld.tensor.allgather",
+        "allgather",
+        INPUT_TARGET_SIGNAL,
+        MOVING,
+        Selector::None,
+        package!("allgather"),
+    )
+};
 pub static BROADCAST: Spec = family(
     Collective::Broadcast,
     "pld.tensor.broadcast",
@@ -255,27 +311,33 @@ pub static BROADCAST: Spec = family(
     TARGET_SIGNAL,
     MOVING,
     Selector::Root,
-    ":pypto.runtime.builtins.collectives.broadcast",
+    package!("broadcast"),
 );
-pub static ALL_TO_ALL: Spec = family(
-    Collective::AllToAll,
-    "pld.tensor.all_to_all",
-    "all_to_all",
-    INPUT_TARGET_SIGNAL,
-    MOVING,
-    Selector::None,
-    ":pypto.runtime.builtins.collectives.all_to_all",
-);
+pub static ALL_TO_ALL: Spec = Spec {
+    rows_by_nr: true,
+    ..family(
+        Collective::AllToAll,
+        "pld.tensor.all_to_all",
+        "all_to_all",
+        INPUT_TARGET_SIGNAL,
+        MOVING,
+        Selector::None,
+        package!("all_to_all"),
+    )
+};
 /// `pld.tensor.barrier`: the signal alone, one block, kernel `@__builtin_barrier`.
-pub static BARRIER: Spec = family(
-    Collective::Barrier,
-    "pld.tensor.barrier",
-    "barrier",
-    &[param("signal", true, I32, InOut)],
-    &[Dtype::Int32],
-    Selector::None,
-    ":pypto.runtime.builtins.collectives.barrier",
-);
+pub static BARRIER: Spec = Spec {
+    symbol_dtype: false,
+    ..family(
+        Collective::Barrier,
+        "pld.tensor.barrier",
+        "barrier",
+        &[param("signal", true, I32, InOut)],
+        &[Dtype::Int32],
+        Selector::None,
+        package!("barrier"),
+    )
+};
 
 /// Every row, in the order their kernels are appended to a module.
 pub static TABLE: [&Spec; 8] = [
@@ -310,18 +372,18 @@ impl Spec {
         TABLE
             .iter()
             .copied()
-            .find(|s| s.template_dir == dir || s.ring_template_dir == Some(dir))
+            .find(|s| s.template.name == dir || s.ring_template.is_some_and(|r| r.name == dir))
     }
     /// Which dimension of the signal is NR for a kernel of template `dir`:
     /// 1 for allreduce's ring (`[2*(NR-1)+1, NR]`), else 0 (`[NR]`, `[NR, S]`).
     pub fn nr_axis(&self, dir: &str) -> usize {
-        usize::from(self.ring_template_dir == Some(dir))
+        usize::from(self.ring_template.is_some_and(|r| r.name == dir))
     }
     /// Every template package of the table.
-    pub fn template_dirs() -> impl Iterator<Item = &'static str> {
+    pub fn packages() -> impl Iterator<Item = &'static Package> {
         TABLE
             .iter()
-            .flat_map(|s| std::iter::once(s.template_dir).chain(s.ring_template_dir))
+            .flat_map(|s| std::iter::once(&s.template).chain(s.ring_template.as_ref()))
     }
     /// The kernel ABI slot its template reads the `CommContext*` from:
     /// `args[n]`, right after the `n` tensors (the contexts

@@ -119,7 +119,7 @@ impl Variant {
     /// `__builtin_<op>[_ring][_<reduce>|_root<R>]__<dt>`, `__builtin_barrier`.
     pub fn symbol(self) -> String {
         let spec = self.spec();
-        if self.collective == Collective::Barrier {
+        if !spec.symbol_dtype {
             return format!("__builtin_{}", spec.short);
         }
         let mut name = format!("__builtin_{}", spec.short);
@@ -156,9 +156,9 @@ impl Variant {
     /// `pl.builtin_template_dir` of the kernel.
     pub fn template_dir(self) -> &'static str {
         let spec = self.spec();
-        match spec.ring_template_dir {
-            Some(ring) if self.ring => ring,
-            _ => spec.template_dir,
+        match &spec.ring_template {
+            Some(ring) if self.ring => ring.name,
+            _ => spec.template.name,
         }
     }
     /// The canonical types in ABI order, then the result type (`!pld.dtensor<*xT>`).

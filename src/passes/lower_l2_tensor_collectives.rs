@@ -47,7 +47,7 @@ pub(crate) use crate::collective::Variant;
 /// The plain op.
 pub const ALL_TO_ALL_V: &str = crate::collective::ALL_TO_ALL_V.op;
 /// The builtin template package of the plain op (both rails render it).
-pub const TEMPLATE_DIR: &str = crate::collective::ALL_TO_ALL_V.template_dir;
+pub const TEMPLATE_DIR: &str = crate::collective::ALL_TO_ALL_V.template.name;
 /// The plain op's operand names in ABI order (`args[0..4]`).
 pub const OPERANDS: [&str; 5] = crate::collective::ALL_TO_ALL_V_OPERANDS;
 
@@ -469,13 +469,16 @@ fn plan_collective<'c, 'a>(
         Ok(v) => v,
         Err(e) => return fail(e.0),
     };
-    // A local send_counts: the plain op's verifier and canonical kernel type
-    // let it through, but on the CHIP rail peers read it remotely.
-    if spec.collective == Collective::AllToAllV && !view(3)?.distributed {
-        return fail(format!(
-            "send_counts must be a DistributedTensor (a !pld.dtensor window that peers read remotely), got '{}'",
-            operand(3)?.r#type()
-        ));
+    // A local operand the kernel's type admits but peers read remotely on
+    // the CHIP rail (the plain op's send_counts): the row says which.
+    for (i, param) in spec.params.iter().enumerate() {
+        if param.chip_window && !view(i)?.distributed {
+            return fail(format!(
+                "{} must be a DistributedTensor (a !pld.dtensor window that peers read remotely), got '{}'",
+                param.name,
+                operand(i)?.r#type()
+            ));
+        }
     }
 
     for (i, param) in spec.params.iter().enumerate() {

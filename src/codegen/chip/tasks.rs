@@ -164,7 +164,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                         "callee @{callee} must receive a !pld.comm_ctx as args[{slot}], after its {slot} tensor arguments \
                          (its builtin template '{}' reads the CommContext there: run --materialize-dist-tensor-ctx \
                          after the collective lowering, as --pld-lower-collectives does), got {} tensor and {} !pld.comm_ctx arguments",
-                        spec.template_dir,
+                        spec.template.name,
                         tensors.len(),
                         comms.len()
                     ),
