@@ -11,61 +11,7 @@ use serde_json::{Map, Value, json};
 
 use crate::SimError;
 
-/// The six family ops (`"op"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FamilyOp {
-    /// `pld.tensor.allreduce`.
-    AllReduce,
-    /// `pld.tensor.reduce_scatter`.
-    ReduceScatter,
-    /// `pld.tensor.allgather`.
-    AllGather,
-    /// `pld.tensor.broadcast`.
-    Broadcast,
-    /// `pld.tensor.all_to_all`.
-    AllToAll,
-    /// `pld.tensor.barrier`.
-    Barrier,
-}
-
-impl FamilyOp {
-    /// Every op, in the spec's order.
-    pub const ALL: [FamilyOp; 6] = [
-        FamilyOp::AllReduce,
-        FamilyOp::ReduceScatter,
-        FamilyOp::AllGather,
-        FamilyOp::Broadcast,
-        FamilyOp::AllToAll,
-        FamilyOp::Barrier,
-    ];
-
-    /// The case JSON's spelling (the op's mnemonic after `pld.tensor.`).
-    pub fn name(self) -> &'static str {
-        match self {
-            FamilyOp::AllReduce => "allreduce",
-            FamilyOp::ReduceScatter => "reduce_scatter",
-            FamilyOp::AllGather => "allgather",
-            FamilyOp::Broadcast => "broadcast",
-            FamilyOp::AllToAll => "all_to_all",
-            FamilyOp::Barrier => "barrier",
-        }
-    }
-
-    /// The op named `name`.
-    pub fn from_name(name: &str) -> Option<FamilyOp> {
-        FamilyOp::ALL.into_iter().find(|o| o.name() == name)
-    }
-
-    /// allreduce and reduce_scatter (they take `reduce`).
-    pub fn reduces(self) -> bool {
-        matches!(self, FamilyOp::AllReduce | FamilyOp::ReduceScatter)
-    }
-
-    /// allgather and all_to_all: the op reads an `input` operand (the stage step writes it).
-    pub fn has_input(self) -> bool {
-        matches!(self, FamilyOp::AllGather | FamilyOp::AllToAll)
-    }
-}
+pub use super::ops::FamilyOp;
 
 /// Element type of the payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -279,11 +225,8 @@ impl FamilyCase {
         let name = op.name();
         // Keys that do not apply to the op.
         let applies = |key: &str| match key {
-            "reduce" => op.reduces(),
-            "mode" => op == FamilyOp::AllReduce,
-            "root" => op == FamilyOp::Broadcast,
-            "delay_us" => op == FamilyOp::Barrier,
-            "dtype" | "rows" | "row_elems" | "core_num" => op != FamilyOp::Barrier,
+            "reduce" | "mode" | "root" | "delay_us" => op.takes(key),
+            "dtype" | "rows" | "row_elems" | "core_num" => op.moves_payload(),
             _ => true,
         };
         if let Some(k) = KEYS.iter().find(|k| present(obj, k) && !applies(k)) {
@@ -296,7 +239,7 @@ impl FamilyCase {
         let (timeout_ms, fault) = crate::case::run_keys(obj, ranks as usize)?;
         let p = ranks;
         let ranks = ranks as usize;
-        let barrier = op == FamilyOp::Barrier;
+        let barrier = !op.moves_payload();
         let (dtype, rows, row_elems) = if barrier {
             (FDType::F32, 0, 0)
         } else {
@@ -440,7 +383,7 @@ impl FamilyCase {
 
     /// Whether the case runs allreduce in ring mode (`mode = "ring"`).
     pub fn ring(&self) -> bool {
-        self.op == FamilyOp::AllReduce && self.mode.as_deref() == Some("ring")
+        self.op.takes("mode") && self.mode.as_deref() == Some("ring")
     }
 
     /// L: `core_num`, default 1.
@@ -451,7 +394,7 @@ impl FamilyCase {
     /// The launch width the collective runs with: 1 for barrier and ring mode, else L (exact,
     /// no fold), 0 when L is outside [1, 2147483647].
     pub fn blocks(&self) -> i64 {
-        if self.op == FamilyOp::Barrier || self.ring() {
+        if !self.op.moves_payload() || self.ring() {
             return 1;
         }
         let l = self.launch();
@@ -480,23 +423,15 @@ impl FamilyCase {
         }
     }
 
-    /// The target's rows: NR*M for reduce_scatter, allgather and all_to_all, M for allreduce
-    /// and broadcast, 0 for barrier.
+    /// The target's rows (the op's rule: e.g. NR*M for reduce_scatter, M for allreduce, 0 for
+    /// barrier).
     pub fn target_rows(&self) -> i64 {
-        match self.op {
-            FamilyOp::AllReduce | FamilyOp::Broadcast => self.rows,
-            FamilyOp::Barrier => 0,
-            _ => self.ranks as i64 * self.rows,
-        }
+        (self.op.rules().target_rows)(self.ranks as i64, self.rows)
     }
 
-    /// The rows of `input` (allgather M, all_to_all NR*M), `None` for ops without one.
+    /// The rows of `input` (e.g. allgather M, all_to_all NR*M), `None` for ops without one.
     pub fn input_rows(&self) -> Option<i64> {
-        match self.op {
-            FamilyOp::AllGather => Some(self.rows),
-            FamilyOp::AllToAll => Some(self.ranks as i64 * self.rows),
-            _ => None,
-        }
+        (self.op.rules().input_rows)(self.ranks as i64, self.rows)
     }
 
     /// The rows of the operand the stage step writes (`input`, or `target` where there is
@@ -512,25 +447,23 @@ impl FamilyCase {
 
     /// The collective kernel's symbol (family spec, "Lowering"), for the block counts.
     pub fn kernel_symbol(&self) -> String {
-        let dt = self.dtype.symbol();
-        let r = self.reduce.as_deref().unwrap_or("");
-        match self.op {
-            FamilyOp::AllReduce if self.ring() => format!("__builtin_allreduce_ring_{r}__{dt}"),
-            FamilyOp::AllReduce => format!("__builtin_allreduce_{r}__{dt}"),
-            FamilyOp::ReduceScatter => format!("__builtin_reduce_scatter_{r}__{dt}"),
-            FamilyOp::AllGather => format!("__builtin_allgather__{dt}"),
-            FamilyOp::Broadcast => format!("__builtin_broadcast_root{}__{dt}", self.root),
-            FamilyOp::AllToAll => format!("__builtin_all_to_all__{dt}"),
-            FamilyOp::Barrier => "__builtin_barrier".into(),
-        }
+        (self.op.rules().symbol)(self)
     }
 
-    /// The collective's operand count (its CommContext is `args[n]`).
+    /// `reduce` as the symbols spell it (empty when absent).
+    pub fn reduce_name(&self) -> &str {
+        self.reduce.as_deref().unwrap_or("")
+    }
+
+    /// The collective's operand count (its CommContext is `args[n]`): the signal, the target
+    /// unless it is a barrier, and the input where the op has one.
     pub fn operand_count(&self) -> usize {
-        match self.op {
-            FamilyOp::Barrier => 1,
-            FamilyOp::AllGather | FamilyOp::AllToAll => 3,
-            _ => 2,
+        if !self.op.moves_payload() {
+            1
+        } else if self.op.has_input() {
+            3
+        } else {
+            2
         }
     }
 
@@ -539,7 +472,7 @@ impl FamilyCase {
         let mut m = Map::new();
         m.insert("op".into(), json!(self.op.name()));
         m.insert("ranks".into(), json!(self.ranks));
-        if self.op != FamilyOp::Barrier {
+        if self.op.moves_payload() {
             m.insert("dtype".into(), json!(self.dtype.name()));
             m.insert("rows".into(), json!(self.rows));
             m.insert("row_elems".into(), json!(self.row_elems));
@@ -550,7 +483,7 @@ impl FamilyCase {
         if let Some(x) = &self.mode {
             m.insert("mode".into(), json!(x));
         }
-        if self.op == FamilyOp::Broadcast {
+        if self.op.takes("root") {
             m.insert("root".into(), json!(self.root));
         }
         if let Some(l) = self.core_num {

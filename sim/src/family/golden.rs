@@ -19,7 +19,8 @@
 //! is that of call K-1; a residue an earlier call left in the signal would show in the signal
 //! check or break a later call's data.
 
-use super::case::{FDType, FamilyCase, FamilyOp};
+use super::case::{FDType, FamilyCase};
+use super::ops::At;
 use super::result::{FamilyRank, FamilyResult};
 
 /// f32 → IEEE binary16 bits, round to nearest even (overflow to infinity): the `half` crate's,
@@ -127,7 +128,7 @@ pub fn fold(dtype: FDType, reduce: &str, words: &[i64]) -> i64 {
 /// an `ok` case (reductions: the mesh fold, also the reference of ring mode).
 pub fn expected_targets(case: &FamilyCase) -> Vec<Vec<i64>> {
     let p = case.ranks as i64;
-    let (m, e_n) = (case.rows, case.row_elems);
+    let e_n = case.row_elems;
     let k = case.repeat as i64 - 1;
     let reduce = case.reduce.as_deref().unwrap_or("sum");
     let pay = |r: i64, i: i64, e: i64| payload(case, r, i, e, k);
@@ -135,25 +136,20 @@ pub fn expected_targets(case: &FamilyCase) -> Vec<Vec<i64>> {
         let words: Vec<i64> = (0..p).map(|q| pay(q, i, e)).collect();
         fold(case.dtype, reduce, &words)
     };
+    let meaning = case.op.rules().meaning;
     (0..p)
         .map(|r| {
             let mut out = Vec::with_capacity((case.target_rows() * e_n) as usize);
             for row in 0..case.target_rows() {
                 for e in 0..e_n {
-                    out.push(match case.op {
-                        FamilyOp::AllReduce => folded(row, e),
-                        FamilyOp::ReduceScatter => {
-                            if row / m == r {
-                                folded(row, e)
-                            } else {
-                                pay(r, row, e)
-                            }
-                        }
-                        FamilyOp::AllGather => pay(row / m, row % m, e),
-                        FamilyOp::Broadcast => pay(case.root, row, e),
-                        FamilyOp::AllToAll => pay(row / m, r * m + row % m, e),
-                        FamilyOp::Barrier => unreachable!("a barrier has no target"),
-                    });
+                    out.push(meaning(&At {
+                        case,
+                        rank: r,
+                        row,
+                        elem: e,
+                        payload: &pay,
+                        folded: &folded,
+                    }));
                 }
             }
             out
@@ -211,7 +207,7 @@ pub fn check(case: &FamilyCase, result: &FamilyResult) -> Result<(), String> {
             }
         }
     }
-    if case.op == FamilyOp::Barrier {
+    if !case.op.moves_payload() {
         return check_barrier(case, result);
     }
     let expected = expected_targets(case);

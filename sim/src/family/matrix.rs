@@ -40,21 +40,19 @@ pub struct Entry {
     pub expect: Expect,
 }
 
-const REDUCES: [&str; 4] = ["sum", "max", "min", "prod"];
-const REDUCING_DTYPES: [FDType; 3] = [FDType::F32, FDType::F16, FDType::I32];
-const LS: [i64; 3] = [1, 2, 4];
-
-fn entry(name: String, case: Value, expect: Expect) -> Entry {
+pub(crate) fn entry(name: String, case: Value, expect: Expect) -> Entry {
     let case = FamilyCase::from_value(&case)
         .unwrap_or_else(|e| panic!("matrix entry {name}: {e}: {case}"));
     Entry { name, case, expect }
 }
 
-fn golden(name: String, case: Value) -> Entry {
+/// An entry that must match the golden.
+pub(crate) fn golden(name: String, case: Value) -> Entry {
     entry(name, case, Expect::Golden)
 }
 
-fn with(mut case: Value, extra: Value) -> Value {
+/// `case` with the keys of `extra` added.
+pub(crate) fn with(mut case: Value, extra: Value) -> Value {
     let (Value::Object(m), Value::Object(x)) = (&mut case, extra) else {
         unreachable!("objects")
     };
@@ -62,67 +60,16 @@ fn with(mut case: Value, extra: Value) -> Value {
     case
 }
 
-fn base(op: FamilyOp, p: usize, dt: FDType, rows: i64, e: i64) -> Value {
-    json!({"op": op.name(), "ranks": p, "dtype": dt.name(), "rows": rows, "row_elems": e})
+/// The case of `op` on `p` ranks with M = `rows` rows of `e` elements of `dt`.
+pub(crate) fn base(op: &str, p: usize, dt: FDType, rows: i64, e: i64) -> Value {
+    json!({"op": op, "ranks": p, "dtype": dt.name(), "rows": rows, "row_elems": e})
 }
 
-fn mesh(reduce: &str, dt: FDType, p: usize, l: i64) -> Entry {
+/// A moving op's entry: M = 2 rows of 5 elements, L = `l`.
+pub(crate) fn moving(op: &str, dt: FDType, p: usize, l: i64) -> Entry {
     golden(
-        format!("allreduce:{reduce}_{}_P{p}_L{l}", dt.name()),
-        with(
-            base(FamilyOp::AllReduce, p, dt, 3, 5),
-            json!({"reduce": reduce, "core_num": l}),
-        ),
-    )
-}
-
-fn ring(reduce: &str, dt: FDType, p: usize) -> Entry {
-    golden(
-        format!("allreduce_ring:{reduce}_{}_P{p}", dt.name()),
-        with(
-            base(FamilyOp::AllReduce, p, dt, p as i64, 3),
-            json!({"reduce": reduce, "mode": "ring"}),
-        ),
-    )
-}
-
-fn scatter(reduce: &str, dt: FDType, p: usize, l: i64) -> Entry {
-    golden(
-        format!("reduce_scatter:{reduce}_{}_P{p}_L{l}", dt.name()),
-        with(
-            base(FamilyOp::ReduceScatter, p, dt, 2, 3),
-            json!({"reduce": reduce, "core_num": l}),
-        ),
-    )
-}
-
-fn moving(op: FamilyOp, dt: FDType, p: usize, l: i64) -> Entry {
-    golden(
-        format!("{}:{}_P{p}_L{l}", op.name(), dt.name()),
+        format!("{op}:{}_P{p}_L{l}", dt.name()),
         with(base(op, p, dt, 2, 5), json!({"core_num": l})),
-    )
-}
-
-fn broadcast(dt: FDType, p: usize, l: i64, root: usize) -> Entry {
-    golden(
-        format!("broadcast:{}_P{p}_L{l}_root{root}", dt.name()),
-        with(
-            base(FamilyOp::Broadcast, p, dt, 3, 4),
-            json!({"root": root, "core_num": l}),
-        ),
-    )
-}
-
-fn barrier(p: usize, delays: bool) -> Entry {
-    let mut case = json!({"op": "barrier", "ranks": p});
-    if delays {
-        // The last rank enters first, rank 0 last: every rank must wait for rank 0.
-        let d: Vec<i64> = (0..p as i64).map(|r| (p as i64 - 1 - r) * 400).collect();
-        case = with(case, json!({"delay_us": d}));
-    }
-    golden(
-        format!("barrier:P{p}{}", if delays { "_delay" } else { "" }),
-        case,
     )
 }
 
@@ -138,7 +85,7 @@ fn compile_errors() -> Vec<Entry> {
         ce(
             "allreduce_i8",
             with(
-                base(FamilyOp::AllReduce, 2, FDType::I8, 2, 2),
+                base("allreduce", 2, FDType::I8, 2, 2),
                 json!({"reduce": "sum"}),
             ),
             // family.md's example, verbatim.
@@ -146,13 +93,13 @@ fn compile_errors() -> Vec<Entry> {
         ),
         ce(
             "reduce_missing",
-            base(FamilyOp::ReduceScatter, 2, FDType::F32, 2, 2),
+            base("reduce_scatter", 2, FDType::F32, 2, 2),
             "reduce must be one of sum, max, min, prod",
         ),
         ce(
             "core_num_0",
             with(
-                base(FamilyOp::AllGather, 2, FDType::F32, 2, 2),
+                base("allgather", 2, FDType::F32, 2, 2),
                 json!({"core_num": 0}),
             ),
             "core_num must be in [1, 2147483647], got 0",
@@ -160,7 +107,7 @@ fn compile_errors() -> Vec<Entry> {
         ce(
             "S_lt_L",
             with(
-                base(FamilyOp::AllToAll, 2, FDType::F16, 2, 2),
+                base("all_to_all", 2, FDType::F16, 2, 2),
                 json!({"core_num": 2, "signal_stride": 1}),
             ),
             "signal stride S=1 is smaller than the launch width L=2",
@@ -168,7 +115,7 @@ fn compile_errors() -> Vec<Entry> {
         ce(
             "ring_core_num_2",
             with(
-                base(FamilyOp::AllReduce, 2, FDType::F32, 2, 2),
+                base("allreduce", 2, FDType::F32, 2, 2),
                 json!({"reduce": "sum", "mode": "ring", "core_num": 2}),
             ),
             "ring mode needs core_num = 1",
@@ -176,17 +123,14 @@ fn compile_errors() -> Vec<Entry> {
         ce(
             "ring_not_divisible",
             with(
-                base(FamilyOp::AllReduce, 3, FDType::F32, 2, 2),
+                base("allreduce", 3, FDType::F32, 2, 2),
                 json!({"reduce": "sum", "mode": "ring"}),
             ),
             "ring mode needs the element count divisible by NR=3",
         ),
         ce(
             "broadcast_root_out_of_range",
-            with(
-                base(FamilyOp::Broadcast, 4, FDType::I32, 2, 2),
-                json!({"root": 5}),
-            ),
+            with(base("broadcast", 4, FDType::I32, 2, 2), json!({"root": 5})),
             "root must be in [0, NR=4), got 5",
         ),
     ]
@@ -195,49 +139,25 @@ fn compile_errors() -> Vec<Entry> {
 /// `repeat`, `loop` and the HOST rail for every op (and ring mode), at a few P.
 fn extras() -> Vec<Entry> {
     let mut out = Vec::new();
-    let shapes: [(&str, Value); 7] = [
-        (
-            "allreduce",
-            json!({"op": "allreduce", "reduce": "sum", "rows": 3, "row_elems": 5, "core_num": 2}),
-        ),
-        (
-            "allreduce_ring",
-            json!({"op": "allreduce", "reduce": "prod", "mode": "ring", "rows": 8, "row_elems": 2}),
-        ),
-        (
-            "reduce_scatter",
-            json!({"op": "reduce_scatter", "reduce": "max", "rows": 2, "row_elems": 3, "core_num": 2}),
-        ),
-        (
-            "allgather",
-            json!({"op": "allgather", "rows": 2, "row_elems": 5, "core_num": 4}),
-        ),
-        (
-            "broadcast",
-            json!({"op": "broadcast", "root": 1, "rows": 3, "row_elems": 4}),
-        ),
-        (
-            "all_to_all",
-            json!({"op": "all_to_all", "rows": 2, "row_elems": 5, "core_num": 2}),
-        ),
-        ("barrier", json!({"op": "barrier"})),
-    ];
-    let dts = [FDType::F32, FDType::F16, FDType::I32];
-    for (i, (name, shape)) in shapes.iter().enumerate() {
+    // Every op's shapes, in the ops' order, with the element types each cycles through.
+    let shapes: Vec<(&str, Value, &[FDType])> = FamilyOp::ALL
+        .iter()
+        .flat_map(|op| {
+            let rules = op.rules();
+            (rules.extras)()
+                .into_iter()
+                .map(move |(name, shape)| (name, shape, rules.dtypes))
+        })
+        .collect();
+    for (i, (name, shape, dtypes)) in shapes.iter().enumerate() {
         for (j, p) in [2usize, 4, 8].into_iter().enumerate() {
-            let dt = if matches!(*name, "allgather" | "broadcast" | "all_to_all") {
-                FDType::ALL[(i + j) % 4]
-            } else {
-                dts[(i + j) % 3]
-            };
             let mut c = with(shape.clone(), json!({"ranks": p}));
-            if *name != "barrier" {
-                c = with(c, json!({"dtype": dt.name()}));
-            }
-            let tag = if *name == "barrier" {
-                String::new()
-            } else {
-                format!("_{}", dt.name())
+            let tag = match dtypes.get((i + j) % dtypes.len().max(1)) {
+                Some(dt) => {
+                    c = with(c, json!({"dtype": dt.name()}));
+                    format!("_{}", dt.name())
+                }
+                None => String::new(),
             };
             for (variant, extra) in [
                 ("rep5", json!({"repeat": 5})),
@@ -270,130 +190,9 @@ pub struct Section {
     pub ci: fn() -> Vec<Entry>,
 }
 
-/// Every (reduce, dtype, P) of the reducing rows, P ∈ 1..16.
-fn reducing(mut each: impl FnMut(&'static str, FDType, usize)) {
-    for reduce in REDUCES {
-        for dt in REDUCING_DTYPES {
-            for p in 1..=16 {
-                each(reduce, dt, p);
-            }
-        }
-    }
-}
-
-/// Every (dtype, P, L) of the moving rows, P ∈ 1..16.
-fn moving_grid(mut each: impl FnMut(FDType, usize, i64)) {
-    for dt in FDType::ALL {
-        for p in 1..=16 {
-            for l in LS {
-                each(dt, p, l);
-            }
-        }
-    }
-}
-
-/// The family matrix, one section per collective row, then the extras and the refusals.
-pub const SECTIONS: [Section; 9] = [
-    Section {
-        name: "allreduce",
-        full: || {
-            let mut out = Vec::new();
-            reducing(|reduce, dt, p| out.extend(LS.map(|l| mesh(reduce, dt, p, l))));
-            out
-        },
-        ci: || {
-            vec![
-                mesh("sum", FDType::F32, 4, 2),
-                mesh("prod", FDType::F16, 3, 1),
-                mesh("max", FDType::I32, 16, 4),
-            ]
-        },
-    },
-    Section {
-        name: "allreduce_ring",
-        full: || {
-            let mut out = Vec::new();
-            reducing(|reduce, dt, p| out.push(ring(reduce, dt, p)));
-            out
-        },
-        ci: || {
-            vec![
-                ring("sum", FDType::F32, 4),
-                ring("sum", FDType::F16, 8),
-                ring("min", FDType::I32, 3),
-            ]
-        },
-    },
-    Section {
-        name: "reduce_scatter",
-        full: || {
-            let mut out = Vec::new();
-            reducing(|reduce, dt, p| out.extend(LS.map(|l| scatter(reduce, dt, p, l))));
-            out
-        },
-        ci: || {
-            vec![
-                scatter("min", FDType::F16, 5, 2),
-                scatter("sum", FDType::I32, 2, 1),
-            ]
-        },
-    },
-    Section {
-        name: "allgather",
-        full: || {
-            let mut out = Vec::new();
-            moving_grid(|dt, p, l| out.push(moving(FamilyOp::AllGather, dt, p, l)));
-            out
-        },
-        ci: || {
-            vec![
-                moving(FamilyOp::AllGather, FDType::I8, 3, 2),
-                moving(FamilyOp::AllGather, FDType::F16, 16, 1),
-            ]
-        },
-    },
-    Section {
-        name: "broadcast",
-        full: || {
-            let mut out = Vec::new();
-            moving_grid(|dt, p, l| {
-                let mut roots = vec![0, p / 2, p - 1];
-                roots.sort();
-                roots.dedup();
-                out.extend(roots.into_iter().map(|root| broadcast(dt, p, l, root)));
-            });
-            out
-        },
-        ci: || {
-            vec![
-                broadcast(FDType::F32, 4, 4, 3),
-                broadcast(FDType::I8, 1, 1, 0),
-            ]
-        },
-    },
-    Section {
-        name: "all_to_all",
-        full: || {
-            let mut out = Vec::new();
-            moving_grid(|dt, p, l| out.push(moving(FamilyOp::AllToAll, dt, p, l)));
-            out
-        },
-        ci: || {
-            vec![
-                moving(FamilyOp::AllToAll, FDType::I32, 4, 2),
-                moving(FamilyOp::AllToAll, FDType::F16, 7, 1),
-            ]
-        },
-    },
-    Section {
-        name: "barrier",
-        full: || {
-            (1..=16)
-                .flat_map(|p| [barrier(p, false), barrier(p, true)])
-                .collect()
-        },
-        ci: || vec![barrier(4, true)],
-    },
+/// The sections after the ops' own: the extras (`repeat`, `loop`, the HOST rail for every op)
+/// and the refusals.
+const CLOSING: [Section; 2] = [
     Section {
         name: "extras",
         full: extras,
@@ -434,15 +233,25 @@ pub const SECTIONS: [Section; 9] = [
     },
 ];
 
+/// The family matrix: every op's sections (its file's, in the ops' order), then the extras and
+/// the refusals.
+pub fn sections() -> Vec<&'static Section> {
+    FamilyOp::ALL
+        .iter()
+        .flat_map(|op| op.rules().sections.iter())
+        .chain(CLOSING.iter())
+        .collect()
+}
+
 /// The full matrix: every section's full entries.
 pub fn full() -> Vec<Entry> {
-    SECTIONS.iter().flat_map(|s| (s.full)()).collect()
+    sections().iter().flat_map(|s| (s.full)()).collect()
 }
 
 /// The CI slice: every op, both rails, every dtype, ring, repeat, loop, a delayed barrier and
 /// three compile_errors, in shapes whose kernels the entries share.
 pub fn ci() -> Vec<Entry> {
-    SECTIONS.iter().flat_map(|s| (s.ci)()).collect()
+    sections().iter().flat_map(|s| (s.ci)()).collect()
 }
 
 /// The entry's verdict on a result.
@@ -471,7 +280,7 @@ pub fn judge(e: &Entry, r: &FamilyResult) -> Result<(), SimError> {
                     r.message
                 )));
             }
-            if c.op != FamilyOp::Barrier {
+            if c.op.moves_payload() {
                 let stage = r.kernels.get("family_stage").copied().unwrap_or(0);
                 if stage != p * c.repeat as i64 {
                     return Err(mismatch(format!(
@@ -508,12 +317,12 @@ mod tests {
     fn every_collective_is_a_section_of_its_own_entries() {
         for op in FamilyOp::ALL {
             assert!(
-                SECTIONS.iter().any(|s| s.name == op.name()),
+                sections().iter().any(|s| s.name == op.name()),
                 "{} has no section",
                 op.name()
             );
         }
-        for s in &SECTIONS {
+        for s in sections() {
             let (full, ci) = ((s.full)(), (s.ci)());
             assert!(!full.is_empty() && !ci.is_empty(), "{}", s.name);
             if s.name != "extras" {

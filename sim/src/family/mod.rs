@@ -2,7 +2,8 @@
 //! ring), reduce_scatter, allgather, broadcast, all_to_all and barrier, on the CHIP and the HOST
 //! rail, kept apart from the all_to_all_v paths.
 //!
-//! - [`case`]: the case JSON (`"op"` one of the six names) and its validation;
+//! - [`ops`]: each op in one file (its case rules, its meaning, its matrix rows);
+//! - [`case`]: the case JSON (`"op"` one of the ops' names) and its validation;
 //! - [`module`]: the CHIP / HOST module written for a case;
 //! - [`run`]: build (the shared toolchain and cache), the family driver, the result;
 //! - [`result`]: the result JSON (f16 as exact decimals);
@@ -13,5 +14,6 @@ pub mod case;
 pub mod golden;
 pub mod matrix;
 pub mod module;
+pub mod ops;
 pub mod result;
 pub mod run;

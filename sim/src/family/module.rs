@@ -29,7 +29,7 @@
 //! HOST rail dispatches its builtin per device). Barrier: no stage step, the op K times on the
 //! one signal (chained through its result on the CHIP rail).
 
-use super::case::{FamilyCase, FamilyOp, Rail};
+use super::case::{FamilyCase, Rail};
 
 /// The CHIP orchestration's name.
 pub const CHIP_FN: &str = "chip_family";
@@ -88,7 +88,7 @@ fn attrs(case: &FamilyCase) -> String {
     if let Some(m) = &case.mode {
         a.push(format!("mode = \"{m}\""));
     }
-    if case.op == FamilyOp::Broadcast {
+    if case.op.takes("root") {
         a.push(format!("root = {} : i64", case.root));
     }
     if let Some(l) = case.core_num {
@@ -112,19 +112,18 @@ fn op_line(
 ) -> String {
     let name = case.op.name();
     let a = attrs(case);
-    match case.op {
-        FamilyOp::Barrier => format!(
-            "{res} = pld.tensor.barrier {sig}{a} : {s} -> {s}",
+    if !case.op.moves_payload() {
+        return format!(
+            "{res} = pld.tensor.{name} {sig}{a} : {s} -> {s}",
             s = t.signal
-        ),
-        FamilyOp::AllGather | FamilyOp::AllToAll => format!(
+        );
+    }
+    match &t.input {
+        Some(input_type) => format!(
             "{res} = pld.tensor.{name} {input}, {target}, {sig}{a}\n      : {}, {}, {} -> {}",
-            t.input.as_deref().unwrap_or(""),
-            t.target,
-            t.signal,
-            t.target
+            input_type, t.target, t.signal, t.target
         ),
-        _ => format!(
+        None => format!(
             "{res} = pld.tensor.{name} {target}, {sig}{a}\n      : {}, {} -> {}",
             t.target, t.signal, t.target
         ),
@@ -172,7 +171,7 @@ fn chip(case: &FamilyCase) -> String {
     let t = types(case);
     let k = case.repeat;
     let mut out = header(case);
-    if case.op == FamilyOp::Barrier {
+    if !case.op.moves_payload() {
         out.push_str(&format!(
             "\nfunc.func @{CHIP_FN}(%signal: {s}) -> {s}\n    attributes {{pl.func_kind = \"orchestration\"}} {{\n",
             s = t.signal
@@ -298,7 +297,7 @@ fn host(case: &FamilyCase) -> String {
     let p = case.ranks;
     let mut out = header(case);
     let sig_bytes = case.signal_shape().iter().product::<i64>() * 4;
-    let barrier = case.op == FamilyOp::Barrier;
+    let barrier = !case.op.moves_payload();
     if !barrier {
         out.push('\n');
         out.push_str(&stage_kernel(&t));

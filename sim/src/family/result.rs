@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::case::{FDType, FamilyCase, FamilyOp};
+use super::case::{FDType, FamilyCase};
 
 /// One rank's state after the last call.
 #[derive(Clone, Debug, PartialEq)]
@@ -147,7 +147,7 @@ impl FamilyResult {
             }
             s.push_str("],\"signal\":");
             s.push_str(&Value::from(rank.signal.clone()).to_string());
-            if case.op == FamilyOp::Barrier {
+            if !case.op.moves_payload() {
                 let opt = |v: Option<i64>| v.map_or("null".to_string(), |x| x.to_string());
                 let _ = write!(
                     s,

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::case::{FamilyCase, FamilyOp, Rail};
+use super::case::{FamilyCase, Rail};
 use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, module};
 use super::result::{FamilyRank, FamilyResult};
 use crate::SimError;
@@ -399,7 +399,7 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
     }
     match status.iter().position(|&s| s != 0) {
         None => {
-            if case.op != FamilyOp::Barrier
+            if case.op.moves_payload()
                 && let Some(r) = res.calls.iter().position(|&c| c != case.repeat as i64)
             {
                 return Err(format!(

@@ -1,0 +1,34 @@
+//! `pld.tensor.allgather`: every rank's target rows `[q*M, (q+1)*M)` become rank q's input.
+
+use serde_json::json;
+
+use super::super::case::FDType;
+use super::super::matrix::{Section, moving};
+use super::{Rules, collect, moving_grid};
+
+pub static RULES: Rules = Rules {
+    name: "allgather",
+    keys: &[],
+    payload: true,
+    dtypes: &FDType::ALL,
+    input_rows: |_, m| Some(m),
+    target_rows: |p, m| p * m,
+    symbol: |c| format!("__builtin_allgather__{}", c.dtype.symbol()),
+    meaning: |at| at.payload(at.row / at.m(), at.row % at.m()),
+    sections: &[Section {
+        name: "allgather",
+        full: || collect(|out| moving_grid(|dt, p, l| out.push(moving("allgather", dt, p, l)))),
+        ci: || {
+            vec![
+                moving("allgather", FDType::I8, 3, 2),
+                moving("allgather", FDType::F16, 16, 1),
+            ]
+        },
+    }],
+    extras: || {
+        vec![(
+            "allgather",
+            json!({"op": "allgather", "rows": 2, "row_elems": 5, "core_num": 4}),
+        )]
+    },
+};

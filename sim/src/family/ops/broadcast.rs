@@ -1,0 +1,53 @@
+//! `pld.tensor.broadcast {root}`: every rank's target becomes the root's.
+
+use serde_json::json;
+
+use super::super::case::FDType;
+use super::super::matrix::{Entry, Section, base, golden, with};
+use super::{Rules, collect, moving_grid};
+
+pub static RULES: Rules = Rules {
+    name: "broadcast",
+    keys: &["root"],
+    payload: true,
+    dtypes: &FDType::ALL,
+    input_rows: |_, _| None,
+    target_rows: |_, m| m,
+    symbol: |c| format!("__builtin_broadcast_root{}__{}", c.root, c.dtype.symbol()),
+    meaning: |at| at.payload(at.case.root, at.row),
+    sections: &[Section {
+        name: "broadcast",
+        full: || {
+            collect(|out| {
+                moving_grid(|dt, p, l| {
+                    let mut roots = vec![0, p / 2, p - 1];
+                    roots.sort();
+                    roots.dedup();
+                    out.extend(roots.into_iter().map(|root| broadcast(dt, p, l, root)));
+                })
+            })
+        },
+        ci: || {
+            vec![
+                broadcast(FDType::F32, 4, 4, 3),
+                broadcast(FDType::I8, 1, 1, 0),
+            ]
+        },
+    }],
+    extras: || {
+        vec![(
+            "broadcast",
+            json!({"op": "broadcast", "root": 1, "rows": 3, "row_elems": 4}),
+        )]
+    },
+};
+
+fn broadcast(dt: FDType, p: usize, l: i64, root: usize) -> Entry {
+    golden(
+        format!("broadcast:{}_P{p}_L{l}_root{root}", dt.name()),
+        with(
+            base("broadcast", p, dt, 3, 4),
+            json!({"root": root, "core_num": l}),
+        ),
+    )
+}
