@@ -326,6 +326,8 @@ enum class FamilyRows {
   MultipleOfNR, // reduce_scatter: [NR*M, row...]
   GatherNR,     // allgather: input [M, row...], target [NR*M, row...]
   SameAsInput,  // all_to_all: input and target both [NR*M, row...]
+  ScatterNR,    // scatter: input [NR*M, row...], target [M, row...]
+  Permute,      // permute: input and target the same [M, row...]
 };
 
 /// One family op's operands and the rows of the Checks table that apply.
@@ -340,6 +342,8 @@ struct FamilyOperands {
   Attribute reduce, mode;
   std::optional<int64_t> coreNum, root;
   FamilyRows rows;
+  /// permute's `pairs` (null for every other op).
+  Attribute pairs = {};
 };
 } // namespace
 
@@ -364,6 +368,58 @@ static bool rowShapesDiffer(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
         a[i] != b[i])
       return true;
   return false;
+}
+
+/// permute's rows (family.md's added Checks): `pairs` is an [N, 2] i64 array of
+/// [source, dest] ranks, each in [0, NR), no rank a destination or a source
+/// twice; input and target have the same rows.
+static LogicalResult verifyPairs(Operation *op, Attribute pairs, int64_t nr,
+                                 const std::optional<TensorLikeInfo> &in,
+                                 const std::optional<TensorLikeInfo> &tgt) {
+  auto dense = llvm::dyn_cast_or_null<DenseIntElementsAttr>(pairs);
+  auto type = dense ? llvm::dyn_cast<RankedTensorType>(dense.getType())
+                    : RankedTensorType();
+  if (!type || type.getRank() != 2 || type.getDimSize(1) != 2 ||
+      !type.getElementType().isSignlessInteger(64))
+    return op->emitOpError()
+           << "pairs must be an [N, 2] i64 array of [source, dest] ranks "
+              "(e.g. dense<[[0, 1]]> : tensor<1x2xi64>; no pairs: dense<> : "
+              "tensor<0x2xi64>), got "
+           << pairs;
+  SmallVector<int64_t> values;
+  for (const APInt &v : dense.getValues<APInt>())
+    values.push_back(v.getSExtValue());
+  int64_t count = type.getDimSize(0);
+  for (int64_t k = 0; k < count; ++k)
+    for (int64_t x : {values[2 * k], values[2 * k + 1]})
+      if (x < 0 || (!ShapedType::isDynamic(nr) && x >= nr)) {
+        InFlightDiagnostic diag = op->emitOpError()
+                                  << "pairs entry " << k << " names rank " << x
+                                  << " outside [0, NR=";
+        if (ShapedType::isDynamic(nr))
+          diag << "?";
+        else
+          diag << nr;
+        return diag << ")";
+      }
+  for (int side : {1, 0})
+    for (int64_t k = 0; k < count; ++k)
+      for (int64_t j = 0; j < k; ++j)
+        if (values[2 * j + side] == values[2 * k + side])
+          return op->emitOpError()
+                 << "pairs has rank " << values[2 * k + side] << " as a "
+                 << (side == 1 ? "destination" : "source") << " twice";
+  if (in && tgt && in->ranked && tgt->ranked &&
+      (in->shape.size() != tgt->shape.size() ||
+       llvm::any_of(llvm::zip(in->shape, tgt->shape), [](auto dims) {
+         auto [a, b] = dims;
+         return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) &&
+                a != b;
+       })))
+    return op->emitOpError()
+           << "input and target rows must agree, got input "
+           << formatDims(in->shape) << " and target " << formatDims(tgt->shape);
+  return success();
 }
 
 static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
@@ -487,17 +543,26 @@ static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
     return op->emitOpError() << "operand 'input' must have a row dimension";
   auto known = [](int64_t d) { return !ShapedType::isDynamic(d); };
   int64_t nr = ranks;
-  if (in && in->ranked && tgt->ranked &&
+  if (in && in->ranked && tgt->ranked && o.rows != FamilyRows::Permute &&
       rowShapesDiffer(in->shape, tgt->shape))
     return op->emitOpError()
-           << "target rows must be NR*M rows of the input's row shape, got "
-              "input rows "
-           << formatDims(in->shape.drop_front()) << " and target rows "
-           << formatDims(tgt->shape.drop_front());
+           << (o.rows == FamilyRows::ScatterNR
+                   ? "input rows must be NR*M rows of the target's row shape"
+                   : "target rows must be NR*M rows of the input's row shape")
+           << ", got input rows " << formatDims(in->shape.drop_front())
+           << " and target rows " << formatDims(tgt->shape.drop_front());
   int64_t tRows = needsRows && tgt->ranked ? tgt->shape[0] : ShapedType::kDynamic;
   int64_t iRows = in && in->ranked ? in->shape[0] : ShapedType::kDynamic;
   switch (o.rows) {
   case FamilyRows::Any:
+  case FamilyRows::Permute:
+    break;
+  case FamilyRows::ScatterNR:
+    if (known(nr) && known(iRows) && known(tRows) && iRows != nr * tRows)
+      return op->emitOpError()
+             << "input rows must be NR*M = " << nr << "*" << tRows << " = "
+             << nr * tRows << " (NR=" << nr << " ranks, M=" << tRows
+             << " target rows), got " << iRows;
     break;
   case FamilyRows::GatherNR:
     if (known(nr) && known(iRows) && known(tRows) && tRows != nr * iRows)
@@ -531,6 +596,10 @@ static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
              << "/" << nr << " is not a whole number of rows), got " << tRows;
     break;
   }
+
+  if (o.rows == FamilyRows::Permute &&
+      failed(verifyPairs(op, o.pairs, nr, in, tgt)))
+    return failure();
 
   // Operand-local rules, as for all_to_all_v: the kernel addresses every
   // operand flat from its base.
@@ -610,6 +679,37 @@ LogicalResult AllToAllOp::verify() {
                               getResult(), true, false, false, false, {}, {},
                               optionalInt(getCoreNumAttr()), std::nullopt,
                               FamilyRows::SameAsInput});
+}
+
+LogicalResult ReduceOp::verify() {
+  return verifyFamily(*this, {{}, getTarget(), getSignal(), getResult(),
+                              false, true, false, true, getReduceAttr(), {},
+                              optionalInt(getCoreNumAttr()),
+                              getRootAttr().getValue().getSExtValue(),
+                              FamilyRows::Any});
+}
+
+LogicalResult GatherOp::verify() {
+  return verifyFamily(*this, {getInput(), getTarget(), getSignal(),
+                              getResult(), true, false, false, true, {}, {},
+                              optionalInt(getCoreNumAttr()),
+                              getRootAttr().getValue().getSExtValue(),
+                              FamilyRows::GatherNR});
+}
+
+LogicalResult ScatterOp::verify() {
+  return verifyFamily(*this, {getInput(), getTarget(), getSignal(),
+                              getResult(), true, false, false, true, {}, {},
+                              optionalInt(getCoreNumAttr()),
+                              getRootAttr().getValue().getSExtValue(),
+                              FamilyRows::ScatterNR});
+}
+
+LogicalResult PermuteOp::verify() {
+  return verifyFamily(*this, {getInput(), getTarget(), getSignal(),
+                              getResult(), true, false, false, false, {}, {},
+                              optionalInt(getCoreNumAttr()), std::nullopt,
+                              FamilyRows::Permute, getPairsAttr()});
 }
 
 LogicalResult BarrierOp::verify() {

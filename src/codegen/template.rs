@@ -42,7 +42,7 @@ pub fn package(name: &str) -> Option<&'static Package> {
 }
 
 /// Parses `pl.builtin_template_vars` (`name=value`, several separated by `;`
-/// as the collective family spells them, or by `,`).
+/// as the collective family spells them, or by `,` in a list without `;`).
 /// A name without `=`, with an empty value, an empty or non-identifier name
 /// or a name given twice is an error.
 pub fn parse_vars(text: &str) -> Result<BTreeMap<String, String>, TemplateError> {
@@ -50,7 +50,10 @@ pub fn parse_vars(text: &str) -> Result<BTreeMap<String, String>, TemplateError>
     if text.trim().is_empty() {
         return Ok(vars);
     }
-    for item in text.split([';', ',']) {
+    // `;` separates the family's variables (a value may then hold commas:
+    // `pairs=0:1,1:2`); a list without `;` may use `,`.
+    let separator: &[char] = if text.contains(';') { &[';'] } else { &[','] };
+    for item in text.split(separator) {
         let item = item.trim();
         let Some((name, value)) = item.split_once('=') else {
             return Err(TemplateError::NoValue(item.to_string()));
@@ -194,42 +197,53 @@ mod tests {
 
     #[test]
     fn every_collective_has_its_package_and_renders_every_variant() {
-        use crate::collective::{Reduce, Selector, Variant};
+        use crate::collective::{Pairs, Reduce, Select, Variant};
         for spec in crate::collective::TABLE {
             for &dtype in spec.dtypes {
                 let mut variants = vec![Variant::new(spec.collective, dtype)];
-                let with = |f: &dyn Fn(&mut Variant)| {
-                    let mut v = Variant::new(spec.collective, dtype);
-                    f(&mut v);
-                    v
-                };
-                match spec.selector {
-                    Selector::None => {}
-                    Selector::Reduce | Selector::ReduceMode => {
-                        variants = Reduce::ALL
-                            .iter()
-                            .flat_map(|&r| {
-                                let rings: &[bool] = if spec.selector == Selector::ReduceMode {
-                                    &[false, true]
-                                } else {
-                                    &[false]
-                                };
-                                rings.iter().map(move |&ring| (r, ring))
+                if spec.selects(Select::Reduce) {
+                    let rings: &[bool] = if spec.selects(Select::Mode) {
+                        &[false, true]
+                    } else {
+                        &[false]
+                    };
+                    variants = Reduce::ALL
+                        .iter()
+                        .flat_map(|&r| rings.iter().map(move |&ring| (r, ring)))
+                        .flat_map(|(r, ring)| {
+                            variants.iter().map(move |v| {
+                                let mut v = *v;
+                                v.reduce = Some(r);
+                                v.ring = ring;
+                                v
                             })
-                            .map(|(r, ring)| {
-                                with(&|v| {
-                                    v.reduce = Some(r);
-                                    v.ring = ring;
-                                })
+                        })
+                        .collect();
+                }
+                if spec.selects(Select::Root) {
+                    variants = [0, 3, 15]
+                        .iter()
+                        .flat_map(|&root| {
+                            variants.iter().map(move |v| {
+                                let mut v = *v;
+                                v.root = Some(root);
+                                v
                             })
-                            .collect()
-                    }
-                    Selector::Root => {
-                        variants = [0, 3, 15]
-                            .iter()
-                            .map(|&root| with(&|v| v.root = Some(root)))
-                            .collect()
-                    }
+                        })
+                        .collect();
+                }
+                if spec.selects(Select::Pairs) {
+                    let sets: [&[(u8, u8)]; 3] = [&[(0, 1)], &[(0, 1), (1, 2), (2, 0)], &[(3, 3)]];
+                    variants = sets
+                        .iter()
+                        .flat_map(|set| {
+                            variants.iter().map(move |v| {
+                                let mut v = *v;
+                                v.pairs = Pairs::from_list(set);
+                                v
+                            })
+                        })
+                        .collect();
                 }
                 for v in variants {
                     let dir = v.template_dir();

@@ -44,7 +44,7 @@ mod tests {
         ods.sort();
         rows.sort();
         assert_eq!(rows, ods);
-        assert_eq!(ods.len(), 8);
+        assert_eq!(ods.len(), 12);
     }
 
     use super::*;

@@ -22,7 +22,7 @@ pub fn signal_geometry(
     let family = spec.width == WidthRule::Exact && !spec.core_num_operand;
     match *shape {
         [rows, columns]
-            if spec.selector == Selector::ReduceMode
+            if spec.selects(Select::Mode)
                 && op
                     .attribute("mode")
                     .ok()
@@ -53,7 +53,7 @@ pub fn family_rail_problem(op: &OperationRef, spec: &Spec, ranks: i64) -> Option
             spec.short
         ));
     }
-    let ring = spec.selector == Selector::ReduceMode
+    let ring = spec.selects(Select::Mode)
         && op
             .attribute("mode")
             .ok()

@@ -15,6 +15,10 @@ pub enum Collective {
     Broadcast,
     AllToAll,
     Barrier,
+    Reduce,
+    Gather,
+    Scatter,
+    Permute,
 }
 
 /// How the launch width B follows from `core_num` L and the rank count P.
@@ -49,17 +53,18 @@ pub struct Param {
     pub chip_window: bool,
 }
 
-/// The attributes that select a variant besides the element type.
+/// An attribute that selects a variant besides the element type (a row lists
+/// its own, in the order the symbol and the template variables name them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Selector {
-    /// None (the element type alone).
-    None,
-    /// `reduce` (reduce_scatter).
+pub enum Select {
+    /// `reduce` (`_<reduce>`, `;reduce=<r>`).
     Reduce,
-    /// `reduce` and `mode` (allreduce: mesh or ring).
-    ReduceMode,
-    /// `root` (broadcast).
+    /// `mode` (allreduce: mesh or ring; ring selects the ring package).
+    Mode,
+    /// `root` (`_root<R>`, `;root=<R>`).
     Root,
+    /// `pairs` (permute: `_<s>to<d>...`, `;pairs=<s>:<d>,...`).
+    Pairs,
 }
 
 /// A builtin kernel template package: its `:dotted.name` (what
@@ -110,7 +115,7 @@ pub struct Spec {
     /// The payload element types the rails lower (the kernels' dtypes).
     pub dtypes: &'static [Dtype],
     /// What else selects the variant.
-    pub selector: Selector,
+    pub selector: &'static [Select],
     /// The kernel template package (allreduce: of mesh mode).
     pub template: Package,
     /// allreduce's ring-mode template package.
@@ -172,7 +177,7 @@ pub static ALL_TO_ALL_V: Spec = Spec {
     result: 1,
     signal: 2,
     dtypes: &[Dtype::Fp32, Dtype::Int8],
-    selector: Selector::None,
+    selector: &[],
     template: package!("all_to_all_v"),
     ring_template: None,
     width: WidthRule::Folded,
@@ -203,7 +208,7 @@ pub static INDEXED_ALL_TO_ALL_V: Spec = Spec {
     result: 1,
     signal: 2,
     dtypes: &[Dtype::Fp32, Dtype::Int8],
-    selector: Selector::None,
+    selector: &[],
     template: package!("indexed_all_to_all_v"),
     ring_template: None,
     width: WidthRule::Exact,
@@ -240,7 +245,7 @@ const fn family(
     short: &'static str,
     params: &'static [Param],
     dtypes: &'static [Dtype],
-    selector: Selector,
+    selector: &'static [Select],
     template: Package,
 ) -> Spec {
     let n = params.len();
@@ -276,7 +281,7 @@ pub static ALLREDUCE: Spec = Spec {
         "allreduce",
         TARGET_SIGNAL,
         REDUCING,
-        Selector::ReduceMode,
+        &[Select::Reduce, Select::Mode],
         package!("allreduce"),
     )
 };
@@ -288,7 +293,7 @@ pub static REDUCE_SCATTER: Spec = Spec {
         "reduce_scatter",
         TARGET_SIGNAL,
         REDUCING,
-        Selector::Reduce,
+        &[Select::Reduce],
         package!("reduce_scatter"),
     )
 };
@@ -300,7 +305,7 @@ pub static ALLGATHER: Spec = Spec {
         "allgather",
         INPUT_TARGET_SIGNAL,
         MOVING,
-        Selector::None,
+        &[],
         package!("allgather"),
     )
 };
@@ -310,7 +315,7 @@ pub static BROADCAST: Spec = family(
     "broadcast",
     TARGET_SIGNAL,
     MOVING,
-    Selector::Root,
+    &[Select::Root],
     package!("broadcast"),
 );
 pub static ALL_TO_ALL: Spec = Spec {
@@ -321,10 +326,57 @@ pub static ALL_TO_ALL: Spec = Spec {
         "all_to_all",
         INPUT_TARGET_SIGNAL,
         MOVING,
-        Selector::None,
+        &[],
         package!("all_to_all"),
     )
 };
+/// `pld.tensor.reduce`: the mesh fold into the root's target.
+pub static REDUCE: Spec = family(
+    Collective::Reduce,
+    "pld.tensor.reduce",
+    "reduce",
+    TARGET_SIGNAL,
+    REDUCING,
+    &[Select::Reduce, Select::Root],
+    package!("reduce"),
+);
+/// `pld.tensor.gather`: every rank's input into the root's target rows.
+pub static GATHER: Spec = Spec {
+    rows_by_nr: true,
+    ..family(
+        Collective::Gather,
+        "pld.tensor.gather",
+        "gather",
+        INPUT_TARGET_SIGNAL,
+        MOVING,
+        &[Select::Root],
+        package!("gather"),
+    )
+};
+/// `pld.tensor.scatter`: the root's input row blocks, one per rank.
+pub static SCATTER: Spec = Spec {
+    rows_by_nr: true,
+    ..family(
+        Collective::Scatter,
+        "pld.tensor.scatter",
+        "scatter",
+        INPUT_TARGET_SIGNAL,
+        MOVING,
+        &[Select::Root],
+        package!("scatter"),
+    )
+};
+/// `pld.tensor.permute`: point-to-point transfers along `pairs` (no pairs:
+/// erased by both rails).
+pub static PERMUTE: Spec = family(
+    Collective::Permute,
+    "pld.tensor.permute",
+    "permute",
+    INPUT_TARGET_SIGNAL,
+    MOVING,
+    &[Select::Pairs],
+    package!("permute"),
+);
 /// `pld.tensor.barrier`: the signal alone, one block, kernel `@__builtin_barrier`.
 pub static BARRIER: Spec = Spec {
     symbol_dtype: false,
@@ -334,13 +386,13 @@ pub static BARRIER: Spec = Spec {
         "barrier",
         &[param("signal", true, I32, InOut)],
         &[Dtype::Int32],
-        Selector::None,
+        &[],
         package!("barrier"),
     )
 };
 
 /// Every row, in the order their kernels are appended to a module.
-pub static TABLE: [&Spec; 8] = [
+pub static TABLE: [&Spec; 12] = [
     &ALL_TO_ALL_V,
     &INDEXED_ALL_TO_ALL_V,
     &ALLREDUCE,
@@ -349,6 +401,10 @@ pub static TABLE: [&Spec; 8] = [
     &BROADCAST,
     &ALL_TO_ALL,
     &BARRIER,
+    &REDUCE,
+    &GATHER,
+    &SCATTER,
+    &PERMUTE,
 ];
 
 impl Collective {
@@ -406,6 +462,10 @@ impl Spec {
     /// The parameter directions, in ABI order.
     pub fn directions(&self) -> Vec<&'static str> {
         self.params.iter().map(|p| p.direction.as_str()).collect()
+    }
+    /// Whether `attribute` selects the row's variant.
+    pub fn selects(&self, attribute: Select) -> bool {
+        self.selector.contains(&attribute)
     }
     /// The parameter whose element type is the variant's payload (`None`:
     /// the barrier, whose one kernel is i32).

@@ -22,8 +22,78 @@ pub struct Variant {
     pub reduce: Option<Reduce>,
     /// allreduce: ring mode.
     pub ring: bool,
-    /// broadcast: the root rank.
+    /// broadcast, reduce, gather, scatter: the root rank.
     pub root: Option<i64>,
+    /// permute: its `[source, dest]` pairs (never empty: a permute without
+    /// pairs is erased, it has no kernel).
+    pub pairs: Option<Pairs>,
+}
+
+/// permute's `pairs`, in attribute order (at most 16: each rank is at most
+/// one pair's destination, and the family's kernels hold at most 16 ranks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pairs {
+    len: u8,
+    items: [(u8, u8); 16],
+}
+
+impl Pairs {
+    /// The pairs of a `pairs` attribute (an `[N, 2]` i64 dense array the
+    /// verifier checked), `None` when it is not one or holds more than 16
+    /// pairs or a rank beyond 255.
+    pub fn of_attribute(attr: Attribute) -> Option<Pairs> {
+        let raw = attr.to_raw();
+        unsafe {
+            if !mlir_sys::mlirAttributeIsADenseElements(raw) {
+                return None;
+            }
+            let n = mlir_sys::mlirElementsAttrGetNumElements(raw);
+            if n % 2 != 0 || n / 2 > 16 {
+                return None;
+            }
+            let mut pairs = Pairs {
+                len: (n / 2) as u8,
+                items: [(0, 0); 16],
+            };
+            for k in 0..(n / 2) as usize {
+                let s = mlir_sys::mlirDenseElementsAttrGetInt64Value(raw, 2 * k as isize);
+                let d = mlir_sys::mlirDenseElementsAttrGetInt64Value(raw, 2 * k as isize + 1);
+                pairs.items[k] = (u8::try_from(s).ok()?, u8::try_from(d).ok()?);
+            }
+            Some(pairs)
+        }
+    }
+    /// The pairs, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
+        self.items[..self.len as usize].iter().copied()
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Pairs from a list (tests and tools).
+    pub fn from_list(list: &[(u8, u8)]) -> Option<Pairs> {
+        if list.len() > 16 {
+            return None;
+        }
+        let mut pairs = Pairs {
+            len: list.len() as u8,
+            items: [(0, 0); 16],
+        };
+        pairs.items[..list.len()].copy_from_slice(list);
+        Some(pairs)
+    }
+}
+
+/// Whether `op` is a permute without pairs: a no-op both rails erase (its
+/// result is its target; no kernel, no launch), [`erase_noop`].
+pub fn is_empty_permute(op: &OperationRef) -> bool {
+    crate::ir::op_kind::op_name(op) == PERMUTE.op
+        && op
+            .attribute("pairs")
+            .ok()
+            .and_then(Pairs::of_attribute)
+            .is_some_and(|p| p.is_empty())
 }
 
 /// Why an op has no variant: its payload element type is not one the rails
@@ -40,6 +110,7 @@ impl Variant {
             reduce: None,
             ring: false,
             root: None,
+            pairs: None,
         }
     }
     /// The plain `all_to_all_v` variant of a dtype.
@@ -90,7 +161,7 @@ impl Variant {
                 .map(|s| s.value().to_string())
         };
         let mut variant = Self::new(spec.collective, dtype);
-        if matches!(spec.selector, Selector::Reduce | Selector::ReduceMode) {
+        if spec.selects(Select::Reduce) {
             variant.reduce = Some(
                 string("reduce")
                     .as_deref()
@@ -98,16 +169,29 @@ impl Variant {
                     .ok_or_else(|| NoVariant("reduce must be one of sum, max, min, prod".into()))?,
             );
         }
-        if spec.selector == Selector::ReduceMode {
+        if spec.selects(Select::Mode) {
             variant.ring = string("mode").as_deref() == Some("ring");
         }
-        if spec.selector == Selector::Root {
+        if spec.selects(Select::Root) {
             variant.root = Some(
                 op.attribute("root")
                     .ok()
                     .and_then(|a| IntegerAttribute::try_from(a).ok())
                     .map(|i| i.value())
-                    .ok_or_else(|| NoVariant("broadcast needs a root".into()))?,
+                    .ok_or_else(|| NoVariant(format!("{} needs a root", spec.short)))?,
+            );
+        }
+        if spec.selects(Select::Pairs) {
+            variant.pairs = Some(
+                op.attribute("pairs")
+                    .ok()
+                    .and_then(Pairs::of_attribute)
+                    .ok_or_else(|| {
+                        NoVariant(format!(
+                            "{} needs pairs: an [N, 2] i64 array of at most 16 [source, dest] ranks",
+                            spec.short
+                        ))
+                    })?,
             );
         }
         Ok(variant)
@@ -133,6 +217,11 @@ impl Variant {
         if let Some(root) = self.root {
             name.push_str(&format!("_root{root}"));
         }
+        if let Some(pairs) = self.pairs {
+            for (s, d) in pairs.iter() {
+                name.push_str(&format!("_{s}to{d}"));
+            }
+        }
         name.push_str("__");
         name.push_str(self.dtype.suffix());
         name
@@ -142,7 +231,8 @@ impl Variant {
         self.dtype.element()
     }
     /// `pl.builtin_template_vars` of the kernel: `dtype_cpp=<T>`, then
-    /// `;reduce=<r>` / `;root=<R>` where they apply (the same on every rail).
+    /// `;reduce=<r>`, `;root=<R>`, `;pairs=<s>:<d>,...` where they apply (the
+    /// same on every rail).
     pub fn template_vars(self) -> String {
         let mut vars = format!("dtype_cpp={}", self.dtype.cpp());
         if let Some(r) = self.reduce {
@@ -150,6 +240,10 @@ impl Variant {
         }
         if let Some(root) = self.root {
             vars.push_str(&format!(";root={root}"));
+        }
+        if let Some(pairs) = self.pairs {
+            let list: Vec<String> = pairs.iter().map(|(s, d)| format!("{s}:{d}")).collect();
+            vars.push_str(&format!(";pairs={}", list.join(",")));
         }
         vars
     }
@@ -291,4 +385,17 @@ impl Variant {
             loc,
         )
     }
+}
+
+/// Erases a collective that is a no-op ([`is_empty_permute`]): its result's
+/// uses take the window it returns (its target).
+pub fn erase_noop(op: OperationRef) {
+    let spec = match Collective::of_op_name(&crate::ir::op_kind::op_name(&op)) {
+        Some(c) => c.spec(),
+        None => return,
+    };
+    if let (Ok(result), Ok(target)) = (op.result(0), op.operand(spec.result)) {
+        crate::ir::mutation::replace_all_uses(result.into(), target);
+    }
+    crate::ir::mutation::erase(op);
 }

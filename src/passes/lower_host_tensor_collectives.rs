@@ -193,12 +193,18 @@ fn lower(module: OperationRef, aiv_cores: u64) -> Result<u64, PldError> {
     let arch = crate::collective::module_arch(&module);
     let trace = ContiguityTrace::new(body);
     let mut plans: Vec<(OperationRef, Plan)> = Vec::new();
+    // No-ops (a permute without pairs): erased, nothing launched.
+    let mut noops: Vec<OperationRef> = Vec::new();
     let mut errors = 0;
     for func in module_functions(&module)
         .iter()
         .filter(|f| is_host_orchestrator(f))
     {
         for op in crate::ir::walk::collectives_in(func) {
+            if crate::collective::is_empty_permute(&op) {
+                noops.push(op);
+                continue;
+            }
             if let Some(message) = crate::collective::host_rail_problem(&op_name(&op), &arch) {
                 diag::op_error(&op, &message);
                 errors += 1;
@@ -214,6 +220,9 @@ fn lower(module: OperationRef, aiv_cores: u64) -> Result<u64, PldError> {
         return Err(PldError::Diagnosed(errors));
     }
     if plans.is_empty() {
+        for op in noops {
+            crate::collective::erase_noop(op);
+        }
         return Ok(0);
     }
 
@@ -261,6 +270,9 @@ fn lower(module: OperationRef, aiv_cores: u64) -> Result<u64, PldError> {
     }
     for op in to_add {
         symbols.insert(op);
+    }
+    for op in noops {
+        crate::collective::erase_noop(op);
     }
     let lowered = plans.len() as u64;
     for (op, plan) in plans {

@@ -143,6 +143,8 @@ fn run(
     let mut errors = 0;
     // Every collective of a CHIP orchestration body, with its function (for phase 2).
     let mut seen: Vec<(OperationRef, OperationRef)> = Vec::new();
+    // No-ops (a permute without pairs): erased before the rewrite, nothing launched.
+    let mut noops: Vec<OperationRef> = Vec::new();
     for func in &functions {
         if is_host_orchestrator(func) {
             // indexed.md: a collective the HOST rail cannot lower is an error
@@ -161,6 +163,10 @@ fn run(
             continue;
         }
         for op in collectives_in(func) {
+            if crate::collective::is_empty_permute(&op) {
+                noops.push(op);
+                continue;
+            }
             seen.push((*func, op));
             match plan_collective(&op, &mut trace, aiv_cores, &arch)
                 .filter(|_| distinct_in_body(&op, &mut local_roots, &trace))
@@ -275,6 +281,10 @@ fn run(
         contiguity_steps_traced: trace.steps(),
         ..Default::default()
     };
+    // Every check passed: the no-ops go (their results are their targets).
+    for op in noops {
+        crate::collective::erase_noop(op);
+    }
     if plans.is_empty() {
         report_timing();
         return Ok(statistics);

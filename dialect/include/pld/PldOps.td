@@ -414,6 +414,90 @@ def Pld_AllToAllOp : Pld_FamilyOp<"tensor.all_to_all",
     type($signal) `->` type($result)
   }]>;
 
+def Pld_ReduceOp : Pld_FamilyOp<"tensor.reduce",
+    "element-wise reduction of every rank's window into the root's",
+    (ins Arg<Pl_AnyTensorLike, "window reduced into the root's", [MemRead, MemWrite]>:$target,
+         Arg<Pl_AnyTensorLike, "i32 signal window", [MemRead, MemWrite]>:$signal),
+    (ins OptionalAttr<AnyAttr>:$reduce, I64Attr:$root, OptionalAttr<I64Attr>:$core_num), [{
+    On rank `root` (in `[0, NR)`, required), `target` becomes the element-wise
+    `reduce` (`"sum"`, `"max"`, `"min"`, `"prod"`; required) over every rank's
+    target: the left fold in rank order 0..P-1, f16 accumulating in f32 and
+    rounding once, i32 wrapping (the mesh fold of `pld.tensor.allreduce`).
+    Every other rank's `target` is left unchanged. Element types f32, f16,
+    i32.
+
+    ```mlir
+    %t = pld.tensor.reduce %loss, %signal {reduce = "sum", root = 0 : i64}
+        : !pld.dtensor<1x8xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<1x8xf32>
+    ```
+  }], [{
+    $target `,` $signal attr-dict `:` type($target) `,` type($signal) `->` type($result)
+  }]>;
+
+def Pld_GatherOp : Pld_FamilyOp<"tensor.gather",
+    "gathers every rank's input into the root's target",
+    (ins Arg<Pl_AnyTensorLike, "[M, row...] payload (local or window)", [MemRead]>:$input,
+         Arg<Pl_AnyTensorLike, "[NR*M, row...] window", [MemRead, MemWrite]>:$target,
+         Arg<Pl_AnyTensorLike, "i32 signal window", [MemRead, MemWrite]>:$signal),
+    (ins I64Attr:$root, OptionalAttr<I64Attr>:$core_num), [{
+    On rank `root` (in `[0, NR)`, required), rows `[q*M, (q+1)*M)` of
+    `target` become rank q's `input` (`[M, row...]`, local or a window; the
+    target's row shape) for every q. Every other rank's `target` is left
+    unchanged. Element types f32, f16, i8, i32.
+
+    ```mlir
+    %t = pld.tensor.gather %out, %all, %signal {root = 0 : i64}
+        : !pl.tensor<4x16xf32>, !pld.dtensor<16x16xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<16x16xf32>
+    ```
+  }], [{
+    $input `,` $target `,` $signal attr-dict `:` type($input) `,` type($target) `,`
+    type($signal) `->` type($result)
+  }]>;
+
+def Pld_ScatterOp : Pld_FamilyOp<"tensor.scatter",
+    "scatters the root's input row blocks, one to each rank's target",
+    (ins Arg<Pl_AnyTensorLike, "[NR*M, row...] payload (local or window); the root's is read", [MemRead]>:$input,
+         Arg<Pl_AnyTensorLike, "[M, row...] window", [MemRead, MemWrite]>:$target,
+         Arg<Pl_AnyTensorLike, "i32 signal window", [MemRead, MemWrite]>:$signal),
+    (ins I64Attr:$root, OptionalAttr<I64Attr>:$core_num), [{
+    On every rank r, `target` (`[M, row...]`) becomes rows `[r*M, (r+1)*M)`
+    of rank `root`'s `input` (`[NR*M, row...]`, local or a window; `root` in
+    `[0, NR)`, required). The other ranks' `input` is never read. Element
+    types f32, f16, i8, i32.
+
+    ```mlir
+    %t = pld.tensor.scatter %batch, %mine, %signal {root = 0 : i64}
+        : !pl.tensor<16x16xf32>, !pld.dtensor<4x16xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<4x16xf32>
+    ```
+  }], [{
+    $input `,` $target `,` $signal attr-dict `:` type($input) `,` type($target) `,`
+    type($signal) `->` type($result)
+  }]>;
+
+def Pld_PermuteOp : Pld_FamilyOp<"tensor.permute",
+    "point-to-point transfers along source-target pairs (XLA collective_permute)",
+    (ins Arg<Pl_AnyTensorLike, "[M, row...] payload (local or window)", [MemRead]>:$input,
+         Arg<Pl_AnyTensorLike, "[M, row...] window", [MemRead, MemWrite]>:$target,
+         Arg<Pl_AnyTensorLike, "i32 signal window", [MemRead, MemWrite]>:$signal),
+    (ins AnyAttr:$pairs, OptionalAttr<I64Attr>:$core_num), [{
+    For every pair `[s, d]` of `pairs` (StableHLO's `source_target_pairs`
+    spelling: `dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>`, rows `[source,
+    dest]`), rank d's `target` becomes rank s's `input` (`s == d` copies
+    locally); a rank that is no pair's destination leaves its `target`
+    unchanged. Each rank is at most one pair's source and one pair's
+    destination; `input` and `target` have the same rows. With no pairs
+    (`dense<> : tensor<0x2xi64>`) the op is a no-op, which both rails erase
+    (its result is the target). Element types f32, f16, i8, i32.
+
+    ```mlir
+    %t = pld.tensor.permute %act, %next, %signal {pairs = dense<[[0, 1], [1, 2], [2, 3]]> : tensor<3x2xi64>}
+        : !pl.tensor<8x64xf32>, !pld.dtensor<8x64xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<8x64xf32>
+    ```
+  }], [{
+    $input `,` $target `,` $signal attr-dict `:` type($input) `,` type($target) `,`
+    type($signal) `->` type($result)
+  }]>;
+
 def Pld_BarrierOp : Pld_FamilyOp<"tensor.barrier",
     "no rank leaves before every rank has entered",
     (ins Arg<Pl_AnyTensorLike, "i32 signal window", [MemRead, MemWrite]>:$signal),
