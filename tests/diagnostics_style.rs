@@ -53,6 +53,7 @@ const FROZEN: &[&str] = &[
     // docs/spec/family.md's Checks table.
     "ring mode needs the element count divisible by NR=<NR>",
     "root must be in [0, NR=<NR>), got <R>",
+    "pairs entry <k> names rank <x> outside [0, NR=<NR>)",
 ];
 
 fn template_regex(template: &str) -> Regex {

@@ -402,13 +402,16 @@ static LogicalResult verifyPairs(Operation *op, Attribute pairs, int64_t nr,
           diag << nr;
         return diag << ")";
       }
-  for (int side : {1, 0})
-    for (int64_t k = 0; k < count; ++k)
-      for (int64_t j = 0; j < k; ++j)
-        if (values[2 * j + side] == values[2 * k + side])
-          return op->emitOpError()
-                 << "pairs has rank " << values[2 * k + side] << " as a "
-                 << (side == 1 ? "destination" : "source") << " twice";
+  for (int64_t k = 0; k < count; ++k)
+    for (int64_t j = 0; j < k; ++j)
+      if (values[2 * j + 1] == values[2 * k + 1])
+        return op->emitOpError() << "pairs has rank " << values[2 * k + 1]
+                                 << " as a destination twice";
+  for (int64_t k = 0; k < count; ++k)
+    for (int64_t j = 0; j < k; ++j)
+      if (values[2 * j] == values[2 * k])
+        return op->emitOpError()
+               << "pairs has rank " << values[2 * k] << " as a source twice";
   if (in && tgt && in->ranked && tgt->ranked &&
       (in->shape.size() != tgt->shape.size() ||
        llvm::any_of(llvm::zip(in->shape, tgt->shape), [](auto dims) {
@@ -543,14 +546,21 @@ static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
     return op->emitOpError() << "operand 'input' must have a row dimension";
   auto known = [](int64_t d) { return !ShapedType::isDynamic(d); };
   int64_t nr = ranks;
-  if (in && in->ranked && tgt->ranked && o.rows != FamilyRows::Permute &&
-      rowShapesDiffer(in->shape, tgt->shape))
+  bool rowShapes = in && in->ranked && tgt->ranked &&
+                   o.rows != FamilyRows::Permute &&
+                   rowShapesDiffer(in->shape, tgt->shape);
+  if (rowShapes && o.rows == FamilyRows::ScatterNR)
     return op->emitOpError()
-           << (o.rows == FamilyRows::ScatterNR
-                   ? "input rows must be NR*M rows of the target's row shape"
-                   : "target rows must be NR*M rows of the input's row shape")
-           << ", got input rows " << formatDims(in->shape.drop_front())
-           << " and target rows " << formatDims(tgt->shape.drop_front());
+           << "input rows must be NR*M rows of the target's row shape, got "
+              "input rows "
+           << formatDims(in->shape.drop_front()) << " and target rows "
+           << formatDims(tgt->shape.drop_front());
+  if (rowShapes)
+    return op->emitOpError()
+           << "target rows must be NR*M rows of the input's row shape, got "
+              "input rows "
+           << formatDims(in->shape.drop_front()) << " and target rows "
+           << formatDims(tgt->shape.drop_front());
   int64_t tRows = needsRows && tgt->ranked ? tgt->shape[0] : ShapedType::kDynamic;
   int64_t iRows = in && in->ranked ? in->shape[0] : ShapedType::kDynamic;
   switch (o.rows) {

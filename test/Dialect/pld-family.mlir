@@ -79,3 +79,28 @@ func.func @barrier(%s: !pld.dtensor<4xi32>, %s8: !pld.dtensor<4x8xi32>) {
   %2 = pld.tensor.barrier %s8 : !pld.dtensor<4x8xi32> -> !pld.dtensor<4x8xi32>
   return
 }
+
+// CHECK-LABEL: func.func @vocabulary
+// CHECK: pld.tensor.reduce %{{.*}}, %{{.*}} {reduce = "sum", root = 0 : i64} : !pld.dtensor<1x8xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<1x8xf32>
+// CHECK: pld.tensor.reduce %{{.*}}, %{{.*}} {core_num = 2 : i64, reduce = "max", root = 3 : i64} : !pld.dtensor<?x8xf16>, !pld.dtensor<4x2xi32> -> !pld.dtensor<?x8xf16>
+// CHECK: pld.tensor.gather %{{.*}}, %{{.*}}, %{{.*}} {root = 1 : i64} : !pl.tensor<4x16xi8>, !pld.dtensor<16x16xi8>, !pld.dtensor<4xi32> -> !pld.dtensor<16x16xi8>
+// CHECK: pld.tensor.scatter %{{.*}}, %{{.*}}, %{{.*}} {core_num = 2 : i64, root = 0 : i64} : !pld.dtensor<16x16xi32>, !pld.dtensor<4x16xi32>, !pld.dtensor<4x2xi32> -> !pld.dtensor<4x16xi32>
+// CHECK: pld.tensor.permute %{{.*}}, %{{.*}}, %{{.*}} {pairs = dense<{{\[\[}}0, 1], [1, 2], [2, 3], [3, 0]]> : tensor<4x2xi64>} : !pl.tensor<4x16xf32>, !pld.dtensor<4x16xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<4x16xf32>
+// CHECK: pld.tensor.permute %{{.*}}, %{{.*}}, %{{.*}} {pairs = dense<> : tensor<0x2xi64>} : !pl.tensor<4x16xf32>, !pld.dtensor<4x16xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<4x16xf32>
+func.func @vocabulary(%loss: !pld.dtensor<1x8xf32>, %s: !pld.dtensor<4xi32>, %h: !pld.dtensor<?x8xf16>, %s2: !pld.dtensor<4x2xi32>,
+                      %part: !pl.tensor<4x16xi8>, %all: !pld.dtensor<16x16xi8>, %batch: !pld.dtensor<16x16xi32>,
+                      %mine: !pld.dtensor<4x16xi32>, %act: !pl.tensor<4x16xf32>, %next: !pld.dtensor<4x16xf32>) {
+  %0 = pld.tensor.reduce %loss, %s {reduce = "sum", root = 0 : i64}
+      : !pld.dtensor<1x8xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<1x8xf32>
+  %1 = "pld.tensor.reduce"(%h, %s2) {reduce = "max", root = 3 : i64, core_num = 2 : i64}
+      : (!pld.dtensor<?x8xf16>, !pld.dtensor<4x2xi32>) -> !pld.dtensor<?x8xf16>
+  %2 = pld.tensor.gather %part, %all, %s {root = 1 : i64}
+      : !pl.tensor<4x16xi8>, !pld.dtensor<16x16xi8>, !pld.dtensor<4xi32> -> !pld.dtensor<16x16xi8>
+  %3 = "pld.tensor.scatter"(%batch, %mine, %s2) {root = 0 : i64, core_num = 2 : i64}
+      : (!pld.dtensor<16x16xi32>, !pld.dtensor<4x16xi32>, !pld.dtensor<4x2xi32>) -> !pld.dtensor<4x16xi32>
+  %4 = pld.tensor.permute %act, %next, %s {pairs = dense<[[0, 1], [1, 2], [2, 3], [3, 0]]> : tensor<4x2xi64>}
+      : !pl.tensor<4x16xf32>, !pld.dtensor<4x16xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<4x16xf32>
+  %5 = "pld.tensor.permute"(%act, %4, %s) {pairs = dense<> : tensor<0x2xi64>}
+      : (!pl.tensor<4x16xf32>, !pld.dtensor<4x16xf32>, !pld.dtensor<4xi32>) -> !pld.dtensor<4x16xf32>
+  return
+}

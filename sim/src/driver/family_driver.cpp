@@ -10,7 +10,8 @@
 // PARAMS (`key value...` lines): rail chip|host, op NAME, ranks P, dtype f32|f16|i8|i32,
 // payload_rows N (rows of the staged operand; 0 for barrier), row_elems E, target_rows T,
 // input_rows I (0: no input), signal_dims <the signal's shape>, repeat K, prod 0|1, collective SYMBOL
-// (the builtin kernel), ctx_slot n (its CommContext is args[n]), delay_us <P ints> (barrier).
+// (the builtin kernel), ctx_slot n (its CommContext is args[n]), delay_us <P ints> (barrier),
+// prefill 0|1 (1: every rank's target starts as the payload rule with k = 501).
 //
 // The stage step's source is one host buffer [P][K][N*E] holding the family spec's payload of
 // rank r, row i, element e, call k; `calls` is one [P] i32 counter buffer; both are shared by
@@ -76,6 +77,7 @@ struct Params {
   int ranks = 0, repeat = 1, ctx_slot = 0;
   int64_t payload_rows = 0, row_elems = 0, target_rows = 0, input_rows = 0, signal_cells = 0;
   bool prod = false;
+  int prefill = 0;  // 1: every rank's target starts as the payload rule with k = 501
   std::vector<int64_t> delay_us;
   std::vector<int64_t> signal_dims;
   bool processes = false;
@@ -113,6 +115,7 @@ Params read_params(const char* path) {
     else if (key == "repeat") ls >> p.repeat;
     else if (key == "ctx_slot") ls >> p.ctx_slot;
     else if (key == "collective") ls >> p.collective;
+    else if (key == "prefill") ls >> p.prefill;
     else if (key == "prod") {
       int v = 0;
       ls >> v;
@@ -306,6 +309,16 @@ int main(int argc, char** argv) {
   int32_t* calls = static_cast<int32_t*>(w.shared_alloc(sizeof(int32_t) * P));
   pld::Tensor t_src = pld::Tensor::contiguous(src.data(), elem, {P * p.repeat * p.payload_rows, p.row_elems});
   pld::Tensor t_calls = pld::Tensor::contiguous(calls, 4, {P});
+
+  // `prefill`: every rank's target window starts as the payload rule with k = 501 (the windows
+  // are zero when the World is made and an allocation does not clear them, so both rails'
+  // targets start so).
+  if (p.prefill && !barrier)
+    for (int64_t r = 0; r < P; ++r)
+      for (int64_t i = 0; i < p.target_rows; ++i)
+        for (int64_t e = 0; e < p.row_elems; ++e)
+          payload(p, r, i, e, 501,
+                  static_cast<char*>(w.window(static_cast<int>(r), off_target)) + (i * p.row_elems + e) * elem);
 
   std::vector<int> status;
   std::string message;

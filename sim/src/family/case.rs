@@ -11,58 +11,7 @@ use serde_json::{Map, Value, json};
 
 use crate::SimError;
 
-pub use super::ops::FamilyOp;
-
-/// Element type of the payload.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FDType {
-    /// `"f32"`.
-    F32,
-    /// `"f16"`.
-    F16,
-    /// `"i8"`.
-    I8,
-    /// `"i32"`.
-    I32,
-}
-
-impl FDType {
-    /// Every element type.
-    pub const ALL: [FDType; 4] = [FDType::F32, FDType::F16, FDType::I8, FDType::I32];
-
-    /// The case JSON's (and MLIR's) spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            FDType::F32 => "f32",
-            FDType::F16 => "f16",
-            FDType::I8 => "i8",
-            FDType::I32 => "i32",
-        }
-    }
-
-    /// Bytes per element.
-    pub fn size(self) -> i64 {
-        match self {
-            FDType::F32 | FDType::I32 => 4,
-            FDType::F16 => 2,
-            FDType::I8 => 1,
-        }
-    }
-
-    /// The kernel symbols' `<dt>` (family spec, "Lowering").
-    pub fn symbol(self) -> &'static str {
-        match self {
-            FDType::F32 => "fp32",
-            FDType::F16 => "fp16",
-            FDType::I8 => "int8",
-            FDType::I32 => "int32",
-        }
-    }
-
-    fn from_name(s: &str) -> Option<FDType> {
-        FDType::ALL.into_iter().find(|d| d.name() == s)
-    }
-}
+pub use super::ops::{FDType, FamilyOp};
 
 /// Which orchestration issues the collective (`"rail"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -110,8 +59,10 @@ pub struct FamilyCase {
     pub reduce: Option<String>,
     /// `mode` (allreduce only; `None`: the attribute is left out, i.e. mesh).
     pub mode: Option<String>,
-    /// `root` (broadcast only, default 0).
+    /// `root` (the ops that take one; broadcast's default 0, else 0 when left out).
     pub root: i64,
+    /// Whether the module writes `root` (given, or the op's default).
+    pub root_given: bool,
     /// `core_num` (`None`: the attribute is left out, i.e. 1).
     pub core_num: Option<i64>,
     /// `signal_stride` S (`None`: max(L, 1), written as a `[NR]` signal when that is 1).
@@ -129,9 +80,18 @@ pub struct FamilyCase {
     pub timeout_ms: i64,
     /// `fault` (the sim spec's; process mode only).
     pub fault: Option<crate::case::Fault>,
+    /// permute: `pairs` as given (`None`: the attribute is left out), written into the module
+    /// as is (the dialect checks them).
+    pub pairs: Option<Vec<(i64, i64)>>,
+    /// `prefill`: before call 0 every rank's target holds the payload rule with k = 501 (else
+    /// zeros), so a target a call leaves unchanged is observable.
+    pub prefill: bool,
 }
 
-const KEYS: [&str; 16] = [
+/// The call index of the `prefill` payload (family spec).
+pub const PREFILL_CALL: i64 = 501;
+
+const KEYS: [&str; 18] = [
     "op",
     "ranks",
     "dtype",
@@ -148,6 +108,8 @@ const KEYS: [&str; 16] = [
     "delay_us",
     "timeout_ms",
     "fault",
+    "pairs",
+    "prefill",
 ];
 
 fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
@@ -225,8 +187,8 @@ impl FamilyCase {
         let name = op.name();
         // Keys that do not apply to the op.
         let applies = |key: &str| match key {
-            "reduce" | "mode" | "root" | "delay_us" => op.takes(key),
-            "dtype" | "rows" | "row_elems" | "core_num" => op.moves_payload(),
+            "reduce" | "mode" | "root" | "delay_us" | "pairs" => op.takes(key),
+            "dtype" | "rows" | "row_elems" | "core_num" | "prefill" => op.moves_payload(),
             _ => true,
         };
         if let Some(k) = KEYS.iter().find(|k| present(obj, k) && !applies(k)) {
@@ -266,7 +228,8 @@ impl FamilyCase {
         };
         let reduce = word_key(obj, "reduce")?;
         let mode = word_key(obj, "mode")?;
-        let root = int_key(obj, "root")?.unwrap_or(0);
+        let root_key = int_key(obj, "root")?.or(op.rules().root_default);
+        let (root, root_given) = (root_key.unwrap_or(0), root_key.is_some());
         let core_num = int_key(obj, "core_num")?;
         let signal_stride = int_key(obj, "signal_stride")?;
         if let Some(s) = signal_stride
@@ -319,6 +282,35 @@ impl FamilyCase {
             }
             Some(v) => return Err(format!("delay_us must be a list of {ranks} ints, got {v}")),
         };
+        let pairs = match obj.get("pairs") {
+            None | Some(Value::Null) => None,
+            Some(Value::Array(list)) if list.len() <= 64 => Some(
+                list.iter()
+                    .enumerate()
+                    .map(|(k, v)| match v.as_array().map(|a| a.as_slice()) {
+                        Some([s, d]) => match (s.as_i64(), d.as_i64()) {
+                            (Some(s), Some(d)) => Ok((s, d)),
+                            _ => Err(format!(
+                                "pairs[{k}] must be two ints [source, dest], got {v}"
+                            )),
+                        },
+                        _ => Err(format!(
+                            "pairs[{k}] must be two ints [source, dest], got {v}"
+                        )),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            Some(v) => {
+                return Err(format!(
+                    "pairs must be a list of at most 64 [source, dest] int pairs, got {v}"
+                ));
+            }
+        };
+        let prefill = match obj.get("prefill") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(v) => return Err(format!("prefill must be true or false, got {v}")),
+        };
         let case = FamilyCase {
             op,
             ranks,
@@ -328,6 +320,7 @@ impl FamilyCase {
             reduce,
             mode,
             root,
+            root_given,
             core_num,
             signal_stride,
             repeat: repeat as u32,
@@ -336,6 +329,8 @@ impl FamilyCase {
             delay_us,
             timeout_ms,
             fault,
+            pairs,
+            prefill,
         };
         // Sizes: every rank's windows and the stage step's source, bounded before anything is
         // allocated (a huge default S from a huge core_num included).
@@ -394,6 +389,9 @@ impl FamilyCase {
     /// The launch width the collective runs with: 1 for barrier and ring mode, else L (exact,
     /// no fold), 0 when L is outside [1, 2147483647].
     pub fn blocks(&self) -> i64 {
+        if self.noop() {
+            return 0;
+        }
         if !self.op.moves_payload() || self.ring() {
             return 1;
         }
@@ -447,7 +445,29 @@ impl FamilyCase {
 
     /// The collective kernel's symbol (family spec, "Lowering"), for the block counts.
     pub fn kernel_symbol(&self) -> String {
-        (self.op.rules().symbol)(self)
+        (self.op.rules().symbol)(&super::ops::Selected {
+            dtype: self.dtype,
+            reduce: self.reduce_name(),
+            ring: self.ring(),
+            root: self.root,
+            pairs: self.pairs.as_deref().unwrap_or(&[]),
+        })
+    }
+
+    /// permute without pairs: a no-op both rails erase (no kernel, `blocks` 0).
+    pub fn noop(&self) -> bool {
+        self.op.takes("pairs") && self.pairs.as_ref().is_some_and(|p| p.is_empty())
+    }
+
+    /// Per rank, the rank whose input lands in its target (permute's pairs), if any.
+    pub fn sources(&self) -> Vec<Option<i64>> {
+        let mut out = vec![None; self.ranks];
+        for &(s, d) in self.pairs.as_deref().unwrap_or(&[]) {
+            if let Some(slot) = usize::try_from(d).ok().and_then(|d| out.get_mut(d)) {
+                *slot = Some(s);
+            }
+        }
+        out
     }
 
     /// `reduce` as the symbols spell it (empty when absent).
@@ -483,11 +503,18 @@ impl FamilyCase {
         if let Some(x) = &self.mode {
             m.insert("mode".into(), json!(x));
         }
-        if self.op.takes("root") {
+        if self.op.takes("root") && self.root_given {
             m.insert("root".into(), json!(self.root));
         }
         if let Some(l) = self.core_num {
             m.insert("core_num".into(), json!(l));
+        }
+        if let Some(pairs) = &self.pairs {
+            let list: Vec<Value> = pairs.iter().map(|(s, d)| json!([s, d])).collect();
+            m.insert("pairs".into(), Value::Array(list));
+        }
+        if self.prefill {
+            m.insert("prefill".into(), json!(true));
         }
         if let Some(s) = self.signal_stride {
             m.insert("signal_stride".into(), json!(s));

@@ -137,18 +137,29 @@ pub fn expected_targets(case: &FamilyCase) -> Vec<Vec<i64>> {
         fold(case.dtype, reduce, &words)
     };
     let meaning = case.op.rules().meaning;
+    let sources = case.sources();
+    let initial = |r: i64, i: i64, e: i64| -> i64 {
+        if case.prefill {
+            payload(case, r, i, e, super::case::PREFILL_CALL)
+        } else {
+            0
+        }
+    };
     (0..p)
         .map(|r| {
             let mut out = Vec::with_capacity((case.target_rows() * e_n) as usize);
             for row in 0..case.target_rows() {
                 for e in 0..e_n {
                     out.push(meaning(&At {
-                        case,
+                        m: case.rows,
+                        root: case.root,
+                        sources: &sources,
                         rank: r,
                         row,
                         elem: e,
                         payload: &pay,
                         folded: &folded,
+                        initial: &initial,
                     }));
                 }
             }

@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 
 use super::case::{FDType, FamilyCase, FamilyOp};
 use super::golden;
+use super::ops::{base, with};
 use super::result::FamilyResult;
 use crate::SimError;
 
@@ -51,28 +52,6 @@ pub(crate) fn golden(name: String, case: Value) -> Entry {
     entry(name, case, Expect::Golden)
 }
 
-/// `case` with the keys of `extra` added.
-pub(crate) fn with(mut case: Value, extra: Value) -> Value {
-    let (Value::Object(m), Value::Object(x)) = (&mut case, extra) else {
-        unreachable!("objects")
-    };
-    m.extend(x);
-    case
-}
-
-/// The case of `op` on `p` ranks with M = `rows` rows of `e` elements of `dt`.
-pub(crate) fn base(op: &str, p: usize, dt: FDType, rows: i64, e: i64) -> Value {
-    json!({"op": op, "ranks": p, "dtype": dt.name(), "rows": rows, "row_elems": e})
-}
-
-/// A moving op's entry: M = 2 rows of 5 elements, L = `l`.
-pub(crate) fn moving(op: &str, dt: FDType, p: usize, l: i64) -> Entry {
-    golden(
-        format!("{op}:{}_P{p}_L{l}", dt.name()),
-        with(base(op, p, dt, 2, 5), json!({"core_num": l})),
-    )
-}
-
 fn compile_errors() -> Vec<Entry> {
     let ce = |name: &str, case: Value, msg: &str| {
         entry(
@@ -82,6 +61,53 @@ fn compile_errors() -> Vec<Entry> {
         )
     };
     vec![
+        ce(
+            "gather_root_out_of_range",
+            with(base("gather", 3, FDType::F32, 2, 2), json!({"root": 3})),
+            "root must be in [0, NR=3), got 3",
+        ),
+        ce(
+            "scatter_root_missing",
+            base("scatter", 2, FDType::I8, 2, 2),
+            "requires attribute 'root'",
+        ),
+        ce(
+            "reduce_i8",
+            with(
+                base("reduce", 2, FDType::I8, 2, 2),
+                json!({"reduce": "sum", "root": 0}),
+            ),
+            "supports only f32, f16 or i32, got i8",
+        ),
+        ce(
+            "permute_rank_outside",
+            with(
+                base("permute", 4, FDType::F32, 2, 2),
+                json!({"pairs": [[0, 1], [3, 4]]}),
+            ),
+            "pairs entry 1 names rank 4 outside [0, NR=4)",
+        ),
+        ce(
+            "permute_dest_twice",
+            with(
+                base("permute", 4, FDType::F32, 2, 2),
+                json!({"pairs": [[0, 2], [1, 2]]}),
+            ),
+            "pairs has rank 2 as a destination twice",
+        ),
+        ce(
+            "permute_source_twice",
+            with(
+                base("permute", 4, FDType::I32, 2, 2),
+                json!({"pairs": [[1, 2], [1, 3]]}),
+            ),
+            "pairs has rank 1 as a source twice",
+        ),
+        ce(
+            "permute_pairs_missing",
+            base("permute", 2, FDType::F16, 2, 2),
+            "requires attribute 'pairs'",
+        ),
         ce(
             "allreduce_i8",
             with(
@@ -179,8 +205,7 @@ fn extras() -> Vec<Entry> {
     out
 }
 
-/// One section of the family matrix: a collective (or the extras, or the refusals) and its
-/// entries.
+/// One of the matrix's closing sections (the extras, the refusals) and its entries.
 pub struct Section {
     /// The entry-name prefix of the section's entries.
     pub name: &'static str,
@@ -209,6 +234,13 @@ const CLOSING: [Section; 2] = [
                 "host_rep3:broadcast_f32_P2",
                 "host_loop5:barrier_P4",
                 "host:allgather_f32_P4",
+                "host:reduce_i32_P4",
+                "loop20:reduce_f16_P2",
+                "host_rep3:gather_i8_P8",
+                "rep5:gather_f16_P4",
+                "host_loop5:scatter_i8_P4",
+                "loop20:permute_i32_P4",
+                "host:permute_i8_P2",
             ];
             extras()
                 .into_iter()
@@ -224,6 +256,8 @@ const CLOSING: [Section; 2] = [
                 "allreduce_i8",
                 "ring_core_num_2",
                 "broadcast_root_out_of_range",
+                "permute_dest_twice",
+                "scatter_root_missing",
             ];
             compile_errors()
                 .into_iter()
@@ -233,25 +267,49 @@ const CLOSING: [Section; 2] = [
     },
 ];
 
-/// The family matrix: every op's sections (its file's, in the ops' order), then the extras and
-/// the refusals.
-pub fn sections() -> Vec<&'static Section> {
+/// A section of the matrix with its entries.
+pub struct Built {
+    /// The entry-name prefix of the section's entries.
+    pub name: &'static str,
+    /// Its full-matrix entries.
+    pub full: Vec<Entry>,
+    /// Its CI-slice entries.
+    pub ci: Vec<Entry>,
+}
+
+/// The family matrix: every op's sections (its file's rows, each an entry that must match the
+/// golden, in the ops' order), then the extras and the refusals.
+pub fn sections() -> Vec<Built> {
+    let rows = |rows: Vec<(String, Value)>| -> Vec<Entry> {
+        rows.into_iter()
+            .map(|(name, case)| golden(name, case))
+            .collect()
+    };
     FamilyOp::ALL
         .iter()
         .flat_map(|op| op.rules().sections.iter())
-        .chain(CLOSING.iter())
+        .map(|s| Built {
+            name: s.name,
+            full: rows((s.full)()),
+            ci: rows((s.ci)()),
+        })
+        .chain(CLOSING.iter().map(|s| Built {
+            name: s.name,
+            full: (s.full)(),
+            ci: (s.ci)(),
+        }))
         .collect()
 }
 
 /// The full matrix: every section's full entries.
 pub fn full() -> Vec<Entry> {
-    sections().iter().flat_map(|s| (s.full)()).collect()
+    sections().into_iter().flat_map(|s| s.full).collect()
 }
 
 /// The CI slice: every op, both rails, every dtype, ring, repeat, loop, a delayed barrier and
 /// three compile_errors, in shapes whose kernels the entries share.
 pub fn ci() -> Vec<Entry> {
-    sections().iter().flat_map(|s| (s.ci)()).collect()
+    sections().into_iter().flat_map(|s| s.ci).collect()
 }
 
 /// The entry's verdict on a result.
@@ -307,7 +365,7 @@ mod tests {
         names.dedup();
         assert_eq!(n, names.len(), "duplicate names");
         let ci = ci();
-        assert_eq!(ci.len(), 29);
+        assert_eq!(ci.len(), 53);
         for e in &ci {
             assert!(names.binary_search(&e.name.as_str()).is_ok(), "{}", e.name);
         }
@@ -323,7 +381,7 @@ mod tests {
             );
         }
         for s in sections() {
-            let (full, ci) = ((s.full)(), (s.ci)());
+            let (full, ci) = (s.full, s.ci);
             assert!(!full.is_empty() && !ci.is_empty(), "{}", s.name);
             if s.name != "extras" {
                 for e in full.iter().chain(&ci) {

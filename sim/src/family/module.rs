@@ -88,8 +88,20 @@ fn attrs(case: &FamilyCase) -> String {
     if let Some(m) = &case.mode {
         a.push(format!("mode = \"{m}\""));
     }
-    if case.op.takes("root") {
+    if case.op.takes("root") && case.root_given {
         a.push(format!("root = {} : i64", case.root));
+    }
+    if let Some(pairs) = &case.pairs {
+        a.push(if pairs.is_empty() {
+            "pairs = dense<> : tensor<0x2xi64>".to_string()
+        } else {
+            let rows: Vec<String> = pairs.iter().map(|(s, d)| format!("[{s}, {d}]")).collect();
+            format!(
+                "pairs = dense<[{}]> : tensor<{}x2xi64>",
+                rows.join(", "),
+                pairs.len()
+            )
+        });
     }
     if let Some(l) = case.core_num {
         a.push(format!("core_num = {l} : i64"));

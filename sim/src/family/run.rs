@@ -234,6 +234,7 @@ pub fn params(case: &FamilyCase) -> String {
     let _ = writeln!(s, "prod {}", i32::from(case.prod()));
     let _ = writeln!(s, "collective {}", case.kernel_symbol());
     let _ = writeln!(s, "ctx_slot {}", case.operand_count());
+    let _ = writeln!(s, "prefill {}", i32::from(case.prefill));
     if !case.delay_us.is_empty() {
         s.push_str("delay_us");
         for d in &case.delay_us {

@@ -3,13 +3,12 @@
 
 use serde_json::json;
 
-use super::super::case::FDType;
-use super::super::matrix::{Section, moving};
-use super::{Rules, collect, moving_grid};
+use super::{FDType, Rules, Section, collect, moving, moving_grid};
 
 pub static RULES: Rules = Rules {
     name: "all_to_all",
     keys: &[],
+    root_default: None,
     payload: true,
     dtypes: &FDType::ALL,
     input_rows: |p, m| Some(p * m),

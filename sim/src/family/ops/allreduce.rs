@@ -4,22 +4,21 @@
 
 use serde_json::json;
 
-use super::super::case::FDType;
-use super::super::matrix::{Section, base, golden, with};
-use super::{LS, REDUCING, Rules, collect, reducing};
+use super::{FDType, LS, REDUCING, Rules, Section, base, collect, reducing, with};
 
 pub static RULES: Rules = Rules {
     name: "allreduce",
     keys: &["reduce", "mode"],
+    root_default: None,
     payload: true,
     dtypes: &REDUCING,
     input_rows: |_, _| None,
     target_rows: |_, m| m,
     symbol: |c| {
-        let ring = if c.ring() { "_ring" } else { "" };
+        let ring = if c.ring { "_ring" } else { "" };
         format!(
             "__builtin_allreduce{ring}_{}__{}",
-            c.reduce_name(),
+            c.reduce,
             c.dtype.symbol()
         )
     },
@@ -62,8 +61,8 @@ pub static RULES: Rules = Rules {
     },
 };
 
-fn mesh(reduce: &str, dt: FDType, p: usize, l: i64) -> super::super::matrix::Entry {
-    golden(
+fn mesh(reduce: &str, dt: FDType, p: usize, l: i64) -> (String, serde_json::Value) {
+    (
         format!("allreduce:{reduce}_{}_P{p}_L{l}", dt.name()),
         with(
             base("allreduce", p, dt, 3, 5),
@@ -72,8 +71,8 @@ fn mesh(reduce: &str, dt: FDType, p: usize, l: i64) -> super::super::matrix::Ent
     )
 }
 
-fn ring(reduce: &str, dt: FDType, p: usize) -> super::super::matrix::Entry {
-    golden(
+fn ring(reduce: &str, dt: FDType, p: usize) -> (String, serde_json::Value) {
+    (
         format!("allreduce_ring:{reduce}_{}_P{p}", dt.name()),
         with(
             base("allreduce", p, dt, p as i64, 3),

@@ -3,12 +3,12 @@
 
 use serde_json::json;
 
-use super::super::matrix::{Entry, Section, golden, with};
-use super::Rules;
+use super::{Rules, Section, with};
 
 pub static RULES: Rules = Rules {
     name: "barrier",
     keys: &["delay_us"],
+    root_default: None,
     payload: false,
     dtypes: &[],
     input_rows: |_, _| None,
@@ -27,14 +27,14 @@ pub static RULES: Rules = Rules {
     extras: || vec![("barrier", json!({"op": "barrier"}))],
 };
 
-fn barrier(p: usize, delays: bool) -> Entry {
+fn barrier(p: usize, delays: bool) -> (String, serde_json::Value) {
     let mut case = json!({"op": "barrier", "ranks": p});
     if delays {
         // The last rank enters first, rank 0 last: every rank must wait for rank 0.
         let d: Vec<i64> = (0..p as i64).map(|r| (p as i64 - 1 - r) * 400).collect();
         case = with(case, json!({"delay_us": d}));
     }
-    golden(
+    (
         format!("barrier:P{p}{}", if delays { "_delay" } else { "" }),
         case,
     )

@@ -2,19 +2,18 @@
 
 use serde_json::json;
 
-use super::super::case::FDType;
-use super::super::matrix::{Entry, Section, base, golden, with};
-use super::{Rules, collect, moving_grid};
+use super::{FDType, Rules, Section, base, collect, moving_grid, with};
 
 pub static RULES: Rules = Rules {
     name: "broadcast",
     keys: &["root"],
+    root_default: Some(0),
     payload: true,
     dtypes: &FDType::ALL,
     input_rows: |_, _| None,
     target_rows: |_, m| m,
     symbol: |c| format!("__builtin_broadcast_root{}__{}", c.root, c.dtype.symbol()),
-    meaning: |at| at.payload(at.case.root, at.row),
+    meaning: |at| at.payload(at.root, at.row),
     sections: &[Section {
         name: "broadcast",
         full: || {
@@ -42,8 +41,8 @@ pub static RULES: Rules = Rules {
     },
 };
 
-fn broadcast(dt: FDType, p: usize, l: i64, root: usize) -> Entry {
-    golden(
+fn broadcast(dt: FDType, p: usize, l: i64, root: usize) -> (String, serde_json::Value) {
+    (
         format!("broadcast:{}_P{p}_L{l}_root{root}", dt.name()),
         with(
             base("broadcast", p, dt, 3, 4),

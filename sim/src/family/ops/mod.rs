@@ -1,19 +1,24 @@
 //! Each op of the collective family in one file: its case rules (which keys it takes, its
 //! operands' rows, its kernel symbol), its reference meaning (what every rank's target holds
 //! after the last call, family spec "Meaning"; the golden folds and compares,
-//! [`super::golden`]) and its rows of the matrix. The rest of pld-sim (the case parser, the
-//! module writer, the run, the judge) asks [`FamilyOp::rules`]; a new op is one file here and
-//! its line in [`FamilyOp`].
+//! [`super::golden`]) and its rows of the matrix (as case JSON; [`super::matrix`] judges them).
+//! The rest of pld-sim (the case parser, the module writer, the run, the judge) asks
+//! [`FamilyOp::rules`]; a new op is one file here and its line in [`FamilyOp`]. This folder is
+//! the family's bottom layer: it knows the element types and JSON, nothing of pld-sim's other
+//! modules.
 
-use super::case::{FDType, FamilyCase};
-use super::matrix::{Entry, Section};
+use serde_json::{Value, json};
 
 mod all_to_all;
 mod allgather;
 mod allreduce;
 mod barrier;
 mod broadcast;
+mod gather;
+mod permute;
+mod reduce;
 mod reduce_scatter;
+mod scatter;
 
 /// The family ops (`"op"`), in the spec's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,17 +35,29 @@ pub enum FamilyOp {
     AllToAll,
     /// `pld.tensor.barrier`.
     Barrier,
+    /// `pld.tensor.reduce`.
+    Reduce,
+    /// `pld.tensor.gather`.
+    Gather,
+    /// `pld.tensor.scatter`.
+    Scatter,
+    /// `pld.tensor.permute`.
+    Permute,
 }
 
 impl FamilyOp {
     /// Every op, in the spec's order (the matrix's order).
-    pub const ALL: [FamilyOp; 6] = [
+    pub const ALL: [FamilyOp; 10] = [
         FamilyOp::AllReduce,
         FamilyOp::ReduceScatter,
         FamilyOp::AllGather,
         FamilyOp::Broadcast,
         FamilyOp::AllToAll,
         FamilyOp::Barrier,
+        FamilyOp::Reduce,
+        FamilyOp::Gather,
+        FamilyOp::Scatter,
+        FamilyOp::Permute,
     ];
 
     /// The op's rules (its file).
@@ -52,6 +69,10 @@ impl FamilyOp {
             FamilyOp::Broadcast => &broadcast::RULES,
             FamilyOp::AllToAll => &all_to_all::RULES,
             FamilyOp::Barrier => &barrier::RULES,
+            FamilyOp::Reduce => &reduce::RULES,
+            FamilyOp::Gather => &gather::RULES,
+            FamilyOp::Scatter => &scatter::RULES,
+            FamilyOp::Permute => &permute::RULES,
         }
     }
 
@@ -88,11 +109,67 @@ impl FamilyOp {
     }
 }
 
+/// Element type of the payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FDType {
+    /// `"f32"`.
+    F32,
+    /// `"f16"`.
+    F16,
+    /// `"i8"`.
+    I8,
+    /// `"i32"`.
+    I32,
+}
+
+impl FDType {
+    /// Every element type.
+    pub const ALL: [FDType; 4] = [FDType::F32, FDType::F16, FDType::I8, FDType::I32];
+
+    /// The case JSON's (and MLIR's) spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            FDType::F32 => "f32",
+            FDType::F16 => "f16",
+            FDType::I8 => "i8",
+            FDType::I32 => "i32",
+        }
+    }
+
+    /// Bytes per element.
+    pub fn size(self) -> i64 {
+        match self {
+            FDType::F32 | FDType::I32 => 4,
+            FDType::F16 => 2,
+            FDType::I8 => 1,
+        }
+    }
+
+    /// The kernel symbols' `<dt>` (family spec, "Lowering").
+    pub fn symbol(self) -> &'static str {
+        match self {
+            FDType::F32 => "fp32",
+            FDType::F16 => "fp16",
+            FDType::I8 => "int8",
+            FDType::I32 => "int32",
+        }
+    }
+
+    /// The element type spelled `s`.
+    pub fn from_name(s: &str) -> Option<FDType> {
+        FDType::ALL.into_iter().find(|d| d.name() == s)
+    }
+}
+
 /// Where a target word is, for an op's meaning: rank `rank`'s target row `row`, element `elem`,
 /// after the last call.
 pub struct At<'a> {
-    /// The case.
-    pub case: &'a FamilyCase,
+    /// M, the rows per rank block.
+    pub m: i64,
+    /// `root` (0 where the op takes none).
+    pub root: i64,
+    /// permute: each rank's source (the rank whose input lands in its target), if any.
+    pub sources: &'a [Option<i64>],
     /// The rank whose target it is.
     pub rank: i64,
     /// The target row.
@@ -101,6 +178,7 @@ pub struct At<'a> {
     pub elem: i64,
     pub(super) payload: &'a dyn Fn(i64, i64, i64) -> i64,
     pub(super) folded: &'a dyn Fn(i64, i64) -> i64,
+    pub(super) initial: &'a dyn Fn(i64, i64, i64) -> i64,
 }
 
 impl At<'_> {
@@ -115,16 +193,69 @@ impl At<'_> {
     }
     /// M, the rows per rank block.
     pub fn m(&self) -> i64 {
-        self.case.rows
+        self.m
     }
+    /// What this target word held before call 0 (zeros, or the `prefill` rule): what a target
+    /// no call writes keeps.
+    pub fn initial(&self) -> i64 {
+        (self.initial)(self.rank, self.row, self.elem)
+    }
+}
+
+/// What selects an op's kernel: its symbol's parts.
+pub struct Selected<'a> {
+    /// The element type.
+    pub dtype: FDType,
+    /// `reduce` (empty when absent).
+    pub reduce: &'a str,
+    /// allreduce: ring mode.
+    pub ring: bool,
+    /// `root`.
+    pub root: i64,
+    /// permute: `[source, dest]` pairs, in order.
+    pub pairs: &'a [(i64, i64)],
+}
+
+/// A matrix section of an op: its entries as (name, case JSON).
+pub struct Section {
+    /// The entry-name prefix of the section's entries.
+    pub name: &'static str,
+    /// Its entries in the full matrix (`pld-sim --matrix family`).
+    pub full: fn() -> Vec<(String, Value)>,
+    /// Its entries in the CI slice (`pld-sim --matrix family-ci`, sim/tests/sim_family.rs).
+    pub ci: fn() -> Vec<(String, Value)>,
+}
+
+/// The case of `op` on `p` ranks with M = `rows` rows of `e` elements of `dt`.
+pub fn base(op: &str, p: usize, dt: FDType, rows: i64, e: i64) -> Value {
+    json!({"op": op, "ranks": p, "dtype": dt.name(), "rows": rows, "row_elems": e})
+}
+
+/// `case` with the keys of `extra` added.
+pub fn with(mut case: Value, extra: Value) -> Value {
+    if let (Value::Object(m), Value::Object(x)) = (&mut case, extra) {
+        m.extend(x);
+    }
+    case
+}
+
+/// A moving op's row: M = 2 rows of 5 elements, L = `l`.
+pub fn moving(op: &str, dt: FDType, p: usize, l: i64) -> (String, Value) {
+    (
+        format!("{op}:{}_P{p}_L{l}", dt.name()),
+        with(base(op, p, dt, 2, 5), json!({"core_num": l})),
+    )
 }
 
 /// What pld-sim knows about one op.
 pub struct Rules {
     /// The case JSON's spelling.
     pub name: &'static str,
-    /// The op-specific keys it takes (among `reduce`, `mode`, `root`, `delay_us`).
+    /// The op-specific keys it takes (among `reduce`, `mode`, `root`, `delay_us`, `pairs`).
     pub keys: &'static [&'static str],
+    /// `root` when a case leaves it out (broadcast: 0; `None`: the attribute is left out, which
+    /// the dialect refuses).
+    pub root_default: Option<i64>,
     /// Whether it moves a payload (the barrier does not).
     pub payload: bool,
     /// The element types its rows of the matrix's extras cycle through.
@@ -134,13 +265,13 @@ pub struct Rules {
     /// Its target's rows for P ranks and M rows per block.
     pub target_rows: fn(p: i64, m: i64) -> i64,
     /// Its kernel's symbol (family spec, "Lowering"), for the block counts.
-    pub symbol: fn(case: &FamilyCase) -> String,
+    pub symbol: fn(selected: &Selected) -> String,
     /// The target word at `at` after the last call (family spec, "Meaning").
     pub meaning: fn(at: &At) -> i64,
     /// Its sections of the matrix (full and CI entries).
     pub sections: &'static [Section],
     /// Its shapes in the extras (`repeat`, `loop`, the HOST rail), by name.
-    pub extras: fn() -> Vec<(&'static str, serde_json::Value)>,
+    pub extras: fn() -> Vec<(&'static str, Value)>,
 }
 
 /// The reducing ops' element types.
@@ -173,8 +304,8 @@ pub(crate) fn moving_grid(mut each: impl FnMut(FDType, usize, i64)) {
     }
 }
 
-/// The entries a grid fills.
-pub(crate) fn collect(fill: impl FnOnce(&mut Vec<Entry>)) -> Vec<Entry> {
+/// The rows a grid fills.
+pub(crate) fn collect(fill: impl FnOnce(&mut Vec<(String, Value)>)) -> Vec<(String, Value)> {
     let mut out = Vec::new();
     fill(&mut out);
     out

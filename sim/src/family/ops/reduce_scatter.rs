@@ -3,13 +3,12 @@
 
 use serde_json::json;
 
-use super::super::case::FDType;
-use super::super::matrix::{Entry, Section, base, golden, with};
-use super::{LS, REDUCING, Rules, collect, reducing};
+use super::{FDType, LS, REDUCING, Rules, Section, base, collect, reducing, with};
 
 pub static RULES: Rules = Rules {
     name: "reduce_scatter",
     keys: &["reduce"],
+    root_default: None,
     payload: true,
     dtypes: &REDUCING,
     input_rows: |_, _| None,
@@ -17,7 +16,7 @@ pub static RULES: Rules = Rules {
     symbol: |c| {
         format!(
             "__builtin_reduce_scatter_{}__{}",
-            c.reduce_name(),
+            c.reduce,
             c.dtype.symbol()
         )
     },
@@ -46,8 +45,8 @@ pub static RULES: Rules = Rules {
     },
 };
 
-fn scatter(reduce: &str, dt: FDType, p: usize, l: i64) -> Entry {
-    golden(
+fn scatter(reduce: &str, dt: FDType, p: usize, l: i64) -> (String, serde_json::Value) {
+    (
         format!("reduce_scatter:{reduce}_{}_P{p}_L{l}", dt.name()),
         with(
             base("reduce_scatter", p, dt, 2, 3),
