@@ -1,5 +1,6 @@
 //! The example programs' lowering, structurally: `examples/moe_layers.mlir`,
-//! `examples/micro_batches.mlir`, `examples/tp_layer.mlir` and `examples/ep_moe.mlir` are lowered
+//! `examples/micro_batches.mlir`, `examples/tp_layer.mlir`, `examples/ep_moe.mlir` and
+//! `examples/pp_pipeline.mlir` are lowered
 //! with `pld-opt --pld-lower-collectives` and rendered with `pld-translate --pld-to-ascend-build`;
 //! the loop stays an `scf.for` in the CHIP body, no collective op is left, each collective is one
 //! call of its synthesized kernel inside the loop, and the orchestration source has a C++ `for (`
@@ -212,6 +213,16 @@ fn tp_layer() {
         hosts: &["tp_host"],
         loop_carried: true,
         collectives: &[("__builtin_allreduce_sum__fp32", 1)],
+    });
+}
+
+#[test]
+fn pp_pipeline() {
+    check(&Example {
+        name: "pp_pipeline",
+        hosts: &["pp_host"],
+        loop_carried: true,
+        collectives: &[("__builtin_permute_0to1_1to2_2to3__fp32", 1)],
     });
 }
 

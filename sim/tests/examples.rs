@@ -415,12 +415,82 @@ fn ep_moe_p4() {
     ep(4);
 }
 
+// ------------------------------------------------------------------ pp_pipeline
+
+fn pp(p: usize) {
+    let dir = scratch(&format!("pp-p{p}"));
+    let module = PP.module_for(p, &dir.0);
+    let rows = PP_MICRO * PP_TOKENS;
+    for (mode, seed) in [("chip", 1u64), ("chip", 2), ("host", 5)] {
+        // Tokens in [0, 3), weights in {-1, 0, 1}: every f32 sum is an exact integer.
+        let inp: Vec<i64> = inputs(rows * PP_HIDDEN, seed + 100 * p as u64)
+            .iter()
+            .map(|v| *v as i64 % 3)
+            .collect();
+        let w: Vec<i64> = inputs(p * PP_HIDDEN * PP_HIDDEN, seed + 1000 + 100 * p as u64)
+            .iter()
+            .map(|v| *v as i64 % 3 - 1)
+            .collect();
+        let inp_path = dir.0.join(format!("inp-{seed}.npy"));
+        let w_path = dir.0.join(format!("w-{seed}.npy"));
+        let f = |v: &[i64]| v.iter().map(|x| *x as f32).collect::<Vec<f32>>();
+        write_npy_f32(&inp_path, &[rows as u64, PP_HIDDEN as u64], &f(&inp));
+        write_npy_f32(&w_path, &[(p * PP_HIDDEN) as u64, PP_HIDDEN as u64], &f(&w));
+        let chip = mode == "chip";
+        let r = run(
+            &dir.0,
+            &seed.to_string(),
+            &module,
+            if chip { "pp_pipeline" } else { "pp_host" },
+            p,
+            &[
+                format!("--input=inp=@{}", inp_path.display()),
+                format!("--input=w=@{}", w_path.display()),
+                format!("--input=out={rows}x{PP_HIDDEN}xf32=-1"),
+            ],
+        );
+        let what = format!("pp_pipeline P={p} {mode} seed {seed}");
+        assert_eq!(r.out.code, 0, "{what}:\n{}\n{}", r.out.stdout, r.out.stderr);
+        // Per rank: a stage and a permute per step (NM + P - 1 steps; none for one stage), and
+        // the reduce.
+        let steps = (PP_MICRO + p - 1) as i64;
+        let permutes = if p > 1 { steps } else { 0 };
+        assert_eq!(
+            r.blocks,
+            p as i64 * (steps + permutes + 1),
+            "{what}: launches"
+        );
+        let (want_out, want_loss) = pp_golden(p, &inp, &w);
+        assert!(
+            want_out.iter().any(|v| *v > 1.0),
+            "{what}: a trivial output"
+        );
+        // The last stage stores every micro-batch's output (the CHIP entry: its own copy of out).
+        let last = if chip { p - 1 } else { 0 };
+        assert_rows_eq(&what, &r.f32s("out", last), &want_out, PP_HIDDEN);
+        for (rank, want) in want_loss.iter().enumerate() {
+            assert_eq!(&r.f32s("loss", rank), want, "{what}: rank {rank}'s loss");
+        }
+        r.signal_back_to_zero(p, &what);
+    }
+}
+
+#[test]
+fn pp_pipeline_p2() {
+    pp(2);
+}
+
+#[test]
+fn pp_pipeline_p4() {
+    pp(4);
+}
+
 /// Retargeting reaches every P-dependent shape: the file written for one rank count, retargeted
 /// to it, is unchanged (checked by `module_for`), and to the other count differs.
 #[test]
 fn retargeting_changes_the_file_only_for_another_rank_count() {
     let dir = scratch("retarget");
-    for ex in [&MOE, &MICRO, &TP, &EP] {
+    for ex in [&MOE, &MICRO, &TP, &EP, &PP] {
         let same = ex.module_for(ex.written_for, &dir.0);
         assert!(same.starts_with(root().join("examples")));
         let other = if ex.written_for == 2 { 4 } else { 2 };

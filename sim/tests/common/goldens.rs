@@ -356,3 +356,74 @@ pub fn i32_literal(v: &[i64]) -> String {
         .collect::<Vec<_>>()
         .join(",")
 }
+
+// ------------------------------------------------------------------ pp_pipeline
+
+pub const PP_MICRO: usize = 6;
+pub const PP_TOKENS: usize = 2;
+pub const PP_HIDDEN: usize = 4;
+
+pub const PP: Example = Example {
+    name: "pp_pipeline",
+    written_for: 4,
+    shapes: |p| {
+        let pairs: Vec<String> = (0..p - 1).map(|r| format!("[{r}, {}]", r + 1)).collect();
+        vec![
+            ("<16x4xf32>", format!("<{}x4xf32>", p * PP_HIDDEN)),
+            ("<4xi32>", format!("<{p}xi32>")),
+            (
+                "dense<[[0, 1], [1, 2], [2, 3]]> : tensor<3x2xi64>",
+                if p == 1 {
+                    "dense<> : tensor<0x2xi64>".to_string()
+                } else {
+                    format!("dense<[{}]> : tensor<{}x2xi64>", pairs.join(", "), p - 1)
+                },
+            ),
+            (
+                "%steps = arith.constant 9 : index",
+                format!("%steps = arith.constant {} : index", PP_MICRO + p - 1),
+            ),
+            (
+                "%devices = arith.constant 4 : index",
+                format!("%devices = arith.constant {p} : index"),
+            ),
+        ]
+    },
+};
+
+/// The pipeline's meaning (examples/pp_pipeline.mlir's header) on `p` stages: every
+/// micro-batch through f_0 .. f_{P-1}, f_r(x) = relu(x @ W_r) + 1 (W_r rows [r*H, (r+1)*H) of w),
+/// in exact integer arithmetic. Returns the last stage's outputs (`out`'s rows) and every rank's
+/// loss row after the reduce (rank 0: the sum over the stages; rank r > 0: its own stage's).
+pub fn pp_golden(p: usize, inp: &[i64], w: &[i64]) -> (Vec<f32>, Vec<Vec<f32>>) {
+    let (t_n, h_n) = (PP_TOKENS, PP_HIDDEN);
+    let mut out = Vec::new();
+    let mut loss = vec![vec![0i64; h_n]; p];
+    for m in 0..PP_MICRO {
+        let mut x: Vec<i64> = inp[m * t_n * h_n..(m + 1) * t_n * h_n].to_vec();
+        for (r, loss_r) in loss.iter_mut().enumerate() {
+            let mut y = vec![0i64; t_n * h_n];
+            for t in 0..t_n {
+                for j in 0..h_n {
+                    let acc: i64 = (0..h_n)
+                        .map(|k| x[t * h_n + k] * w[(r * h_n + k) * h_n + j])
+                        .sum();
+                    y[t * h_n + j] = acc.max(0) + 1;
+                    loss_r[j] += y[t * h_n + j];
+                }
+            }
+            x = y;
+        }
+        out.extend(x);
+    }
+    let total: Vec<i64> = (0..h_n).map(|j| loss.iter().map(|l| l[j]).sum()).collect();
+    loss[0] = total;
+    let f = |v: &[i64]| -> Vec<f32> {
+        assert!(
+            v.iter().all(|x| x.abs() < 1 << 24),
+            "pp_pipeline: the inputs overflow f32's exact integers"
+        );
+        v.iter().map(|x| *x as f32).collect()
+    };
+    (f(&out), loss.iter().map(|l| f(l)).collect())
+}
