@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): the collective family's kernels (allreduce mesh and ring, reduce_scatter,
-# allgather, all_to_all, barrier) on the host runtime, as NCCL bus bandwidth over this machine's
+# allgather, all_to_all, barrier, and reduce, gather, scatter, a ring-shift permute) on the host runtime, as NCCL bus bandwidth over this machine's
 # single-thread memcpy bandwidth measured in the same process, and latency in µs
 # (docs/sim-performance.md, "The collective family").
 #
@@ -23,8 +23,17 @@ mkdir -p "$out"
 "$render" "$ctmpl/allgather/kernel.cpp.in" dtype_cpp=float >"$out/allgather.cpp"
 "$render" "$ctmpl/all_to_all/kernel.cpp.in" dtype_cpp=float >"$out/all_to_all.cpp"
 "$render" "$ctmpl/barrier/kernel.cpp.in" dtype_cpp=int32_t >"$out/barrier.cpp"
+# The vocabulary: root 0; permute as the ring shift r -> r + 1 mod P, one kernel per P in 2..16
+# (its pairs name the ranks; entry pld_b_permute_p<P>).
+"$render" "$ctmpl/reduce/kernel.cpp.in" dtype_cpp=float reduce=sum root=0 >"$out/reduce.cpp"
+"$render" "$ctmpl/gather/kernel.cpp.in" dtype_cpp=float root=0 >"$out/gather.cpp"
+"$render" "$ctmpl/scatter/kernel.cpp.in" dtype_cpp=float root=0 >"$out/scatter.cpp"
+for p in $(seq 2 16); do
+  pairs=$(for r in $(seq 0 $((p - 1))); do printf '%s%d:%d' "$([ "$r" -gt 0 ] && echo ,)" "$r" $(((r + 1) % p)); done)
+  "$render" "$ctmpl/permute/kernel.cpp.in" dtype_cpp=float "pairs=$pairs" >"$out/permute_p$p.cpp"
+done
 pids=()
-for k in allreduce ring reduce_scatter allgather all_to_all barrier; do
+for k in allreduce ring reduce_scatter allgather all_to_all barrier reduce gather scatter $(seq -f 'permute_p%g' 2 16); do
   "$cxx" "${flags[@]}" -c "$out/$k.cpp" "-Dkernel_entry=pld_b_$k" -o "$out/$k.o" & pids+=($!)
 done
 "$cxx" "${flags[@]}" -c "$root/runtime/host/runtime.cpp" -o "$out/runtime.o" & pids+=($!)

@@ -3,7 +3,7 @@
 // Built and run by benches/sim_family.sh (which renders the kernels); see docs/sim-performance.md.
 //
 // Usage: family_bench [--ranks 4,8] [--sizes-kib 1,4,...,65536] [--lanes P|2P|N]
-//                     [--ops allreduce,ring,reduce_scatter,allgather,all_to_all]
+//                     [--ops allreduce,ring,reduce_scatter,allgather,all_to_all,reduce,gather,scatter,permute]
 //                     [--iters N] [--small-iters N] [--warmup N]
 //                     [--barrier-ranks 2,3,...,16] [--barrier-iters N] [--no-barrier] [-v]
 // The last column, P x busbw / memcpy, is all ranks' bus traffic over one single-thread memcpy
@@ -29,6 +29,14 @@ void pld_b_reduce_scatter(int64_t* args);
 void pld_b_allgather(int64_t* args);
 void pld_b_all_to_all(int64_t* args);
 void pld_b_barrier(int64_t* args);
+void pld_b_reduce(int64_t* args);
+void pld_b_gather(int64_t* args);
+void pld_b_scatter(int64_t* args);
+#define PLD_B_PERMUTE(P) void pld_b_permute_p##P(int64_t* args);
+PLD_B_PERMUTE(2) PLD_B_PERMUTE(3) PLD_B_PERMUTE(4) PLD_B_PERMUTE(5) PLD_B_PERMUTE(6) PLD_B_PERMUTE(7)
+PLD_B_PERMUTE(8) PLD_B_PERMUTE(9) PLD_B_PERMUTE(10) PLD_B_PERMUTE(11) PLD_B_PERMUTE(12)
+PLD_B_PERMUTE(13) PLD_B_PERMUTE(14) PLD_B_PERMUTE(15) PLD_B_PERMUTE(16)
+#undef PLD_B_PERMUTE
 int32_t pld_rt_block_idx(void);
 }
 
@@ -38,7 +46,9 @@ using pld::Tensor;
 using pld::host::World;
 using Clock = std::chrono::steady_clock;
 
-enum class Op { allreduce, ring, reduce_scatter, allgather, all_to_all, barrier };
+enum class Op { allreduce, ring, reduce_scatter, allgather, all_to_all, barrier, reduce, gather, scatter, permute };
+constexpr Op kDataOps[] = {Op::allreduce, Op::ring,   Op::reduce_scatter, Op::allgather, Op::all_to_all,
+                           Op::reduce,    Op::gather, Op::scatter,        Op::permute};
 const char* op_name(Op o) {
   switch (o) {
     case Op::allreduce: return "allreduce";
@@ -47,15 +57,37 @@ const char* op_name(Op o) {
     case Op::allgather: return "allgather";
     case Op::all_to_all: return "all_to_all";
     case Op::barrier: return "barrier";
+    case Op::reduce: return "reduce";
+    case Op::gather: return "gather";
+    case Op::scatter: return "scatter";
+    case Op::permute: return "permute";
   }
   return "?";
 }
-// NCCL's bus-bandwidth factor (bytes = the full target per rank).
+// NCCL's bus-bandwidth factor (bytes = the full target per rank; scatter: the root's input).
+// reduce and a permute (send/recv) move `bytes` once: factor 1, as in nccl-tests.
 double bus_factor(Op o, int P) {
   switch (o) {
     case Op::allreduce:
     case Op::ring: return 2.0 * (P - 1) / P;
+    case Op::reduce:
+    case Op::permute: return 1.0;
     default: return static_cast<double>(P - 1) / P;
+  }
+}
+// The 2-core ceiling of busbw / memcpy (docs/sim-performance.md's argument: all ranks share this
+// machine's 2 cores, whose combined memcpy speed-up is at most 2): a call moves `traffic` x bytes
+// in memcpys over every rank together, so it takes at least traffic x bytes / (2 x memcpy), and
+// busbw / memcpy <= factor x 2 / traffic. The vocabulary ops (the rest: see the docs):
+//   reduce: the root reads P targets and writes its own, traffic P + 1;
+//   gather, scatter: the P chunks of `bytes`, traffic 1;  permute (ring shift): P pushes, traffic P.
+double ceiling(Op o, int P) {
+  switch (o) {
+    case Op::reduce: return bus_factor(o, P) * 2.0 / (P + 1);
+    case Op::gather:
+    case Op::scatter: return bus_factor(o, P) * 2.0;
+    case Op::permute: return bus_factor(o, P) * 2.0 / P;
+    default: return 0;
   }
 }
 
@@ -136,6 +168,9 @@ int lanes_for(const Opts& o, int P) {
 struct Result {
   double memcpy_gbs, us, algbw, busbw, ratio;  // medians
 };
+}  // namespace
+// The vocabulary kernels are rendered with root 0 and the ring shift's pairs (sim_family.sh).
+namespace {
 
 constexpr int64_t kRowElems = 32;  // f32 row of 128 B; the kernels work on flat elements
 
@@ -147,8 +182,14 @@ bool run_config(const Opts& o, Op op, int P, int64_t bytes, std::vector<char>& m
   const int64_t n = bytes / 4;                       // target elements per rank
   const int64_t rows = n / kRowElems;                // target rows
   const int64_t chunk = n / P;                       // one rank's share
-  const bool has_input = op == Op::allgather || op == Op::all_to_all;
-  const int64_t in_n = op == Op::allgather ? chunk : op == Op::all_to_all ? n : 0;
+  const bool has_input = op == Op::allgather || op == Op::all_to_all || op == Op::gather ||
+                         op == Op::scatter || op == Op::permute;
+  // Elements of the input and of the target per rank (scatter: `bytes` is the root's input).
+  const int64_t in_n = op == Op::allgather || op == Op::gather ? chunk
+                       : op == Op::all_to_all || op == Op::scatter || op == Op::permute ? n
+                                                                                         : 0;
+  const int64_t tgt_n = op == Op::scatter ? chunk : n;
+  constexpr int kRoot = 0;
   const int sig_rows = ring ? 2 * (P - 1) + 1 : P, sig_cols = ring ? P : L;
   if (!barrier && (rows % P != 0 || rows <= 0)) {
     std::fprintf(stderr, "family_bench: %lld bytes do not split into %d ranks of 128-byte rows\n",
@@ -156,7 +197,7 @@ bool run_config(const Opts& o, Op op, int P, int64_t bytes, std::vector<char>& m
     return false;
   }
   World w(P, (barrier ? 0 : bytes) + 4096 + sig_rows * sig_cols * 4);
-  const uint64_t off_t = barrier ? 0 : w.alloc(bytes);
+  const uint64_t off_t = barrier ? 0 : w.alloc(tgt_n * 4);
   const uint64_t off_s = w.alloc(sig_rows * sig_cols * 4);
   std::vector<std::vector<float>> input(has_input ? P : 0, std::vector<float>(in_n));
   const char* key = op_name(op);
@@ -168,6 +209,20 @@ bool run_config(const Opts& o, Op op, int P, int64_t bytes, std::vector<char>& m
     case Op::allgather: fn = pld_b_allgather; g_comm_slot = 3; break;
     case Op::all_to_all: fn = pld_b_all_to_all; g_comm_slot = 3; break;
     case Op::barrier: fn = pld_b_barrier; g_comm_slot = 1; break;
+    case Op::reduce: fn = pld_b_reduce; g_comm_slot = 2; break;
+    case Op::gather: fn = pld_b_gather; g_comm_slot = 3; break;
+    case Op::scatter: fn = pld_b_scatter; g_comm_slot = 3; break;
+    case Op::permute: {
+      // The ring shift's kernel names the ranks: one per P (benches/sim_family.sh).
+      static void (*const shift[])(int64_t*) = {
+          nullptr,          nullptr,           pld_b_permute_p2,  pld_b_permute_p3,  pld_b_permute_p4,
+          pld_b_permute_p5, pld_b_permute_p6,  pld_b_permute_p7,  pld_b_permute_p8,  pld_b_permute_p9,
+          pld_b_permute_p10, pld_b_permute_p11, pld_b_permute_p12, pld_b_permute_p13, pld_b_permute_p14,
+          pld_b_permute_p15, pld_b_permute_p16};
+      fn = shift[P];
+      g_comm_slot = 3;
+      break;
+    }
   }
   g_fn = fn;
   w.register_kernel(key, &wrapped);
@@ -184,17 +239,15 @@ bool run_config(const Opts& o, Op op, int P, int64_t bytes, std::vector<char>& m
       if (has_input) {
         for (int64_t i = 0; i < in_n; ++i) input[r][i] = static_cast<float>(pv(r, i, k));
       } else if (tgt) {
-        for (int64_t i = 0; i < n; ++i) tgt[i] = static_cast<float>(pv(r, i, k));
+        for (int64_t i = 0; i < tgt_n; ++i) tgt[i] = static_cast<float>(pv(r, i, k));
       }
       pld::rt::Task t(1, key);
       Tensor sig = ring || sig_cols > 1
                        ? Tensor::contiguous(w.window(r, off_s), 4, {sig_rows, sig_cols})
                        : Tensor::contiguous(w.window(r, off_s), 4, {sig_rows});
-      if (op == Op::allgather)
-        t.add_tensor(Tensor::contiguous(input[r].data(), 4, {rows / P, kRowElems}), pld::rt::Dir::In);
-      if (op == Op::all_to_all)
-        t.add_tensor(Tensor::contiguous(input[r].data(), 4, {rows, kRowElems}), pld::rt::Dir::In);
-      if (tgt) t.add_tensor(Tensor::contiguous(tgt, 4, {rows, kRowElems}), pld::rt::Dir::InOut);
+      if (has_input)
+        t.add_tensor(Tensor::contiguous(input[r].data(), 4, {in_n / kRowElems, kRowElems}), pld::rt::Dir::In);
+      if (tgt) t.add_tensor(Tensor::contiguous(tgt, 4, {tgt_n / kRowElems, kRowElems}), pld::rt::Dir::InOut);
       t.add_tensor(sig, pld::rt::Dir::InOut).add_comm_context(w.comm(r));
       if (L > 1) {
         t.launch_spec().set_block_num(L);
@@ -237,9 +290,14 @@ bool run_config(const Opts& o, Op op, int P, int64_t bytes, std::vector<char>& m
     }
     for (int r = 0; r < P; ++r) {
       const float* tgt = static_cast<const float*>(w.window(r, off_t));
-      for (int64_t i = 0; i < n; ++i) {
+      for (int64_t i = 0; i < tgt_n; ++i) {
         int want = 0;
         switch (op) {
+          case Op::reduce: want = r == kRoot ? sum17[i % 17] : pv(r, i, k); break;
+          // Non-roots' targets are never written: zeros from the window's allocation.
+          case Op::gather: want = r == kRoot ? pv(static_cast<int>(i / chunk), i % chunk, k) : 0; break;
+          case Op::scatter: want = pv(kRoot, r * chunk + i, k); break;
+          case Op::permute: want = pv((r + P - 1) % P, i, k); break;
           case Op::allreduce:
           case Op::ring: want = sum17[i % 17]; break;
           case Op::reduce_scatter: want = i / chunk == r ? sum17[i % 17] : pv(r, i, k); break;
@@ -310,7 +368,7 @@ int main(int argc, char** argv) {
         const size_t e = std::min(s.find(',', p), s.size());
         const std::string name = s.substr(p, e - p);
         bool found = false;
-        for (Op x : {Op::allreduce, Op::ring, Op::reduce_scatter, Op::allgather, Op::all_to_all})
+        for (Op x : kDataOps)
           if (name == op_name(x)) { o.ops.push_back(x); found = true; }
         if (!found) { std::fprintf(stderr, "family_bench: unknown op '%s'\n", name.c_str()); return 2; }
         p = e + 1;
@@ -330,8 +388,8 @@ int main(int argc, char** argv) {
   bool ok = true;
 
   if (!o.ops.empty() && !o.sizes_kib.empty()) {
-    std::printf("| op | P | L | bytes per rank | memcpy GB/s | time µs | algbw GB/s | busbw GB/s | busbw / memcpy | P × busbw / memcpy |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("| op | P | L | bytes per rank | memcpy GB/s | time µs | algbw GB/s | busbw GB/s | busbw / memcpy | P × busbw / memcpy | of the 2-core ceiling |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
     std::fflush(stdout);
     for (Op op : o.ops)
       for (int P : o.ranks)
@@ -339,9 +397,12 @@ int main(int argc, char** argv) {
           Result r{};
           const int64_t bytes = kib << 10;
           if (!run_config(o, op, P, bytes, ma, mb, &r)) { ok = false; continue; }
-          std::printf("| %s | %d | %d | %s | %.2f | %.1f | %.3f | %.3f | %.3f | %.2f |\n", op_name(op), P,
+          const double c = ceiling(op, P);
+          char of[32] = "—";
+          if (c > 0) std::snprintf(of, sizeof of, "%.2f", r.ratio / c);
+          std::printf("| %s | %d | %d | %s | %.2f | %.1f | %.3f | %.3f | %.3f | %.2f | %s |\n", op_name(op), P,
                       op == Op::ring ? 1 : lanes_for(o, P), size_str(bytes).c_str(), r.memcpy_gbs, r.us,
-                      r.algbw, r.busbw, r.ratio, P * r.ratio);
+                      r.algbw, r.busbw, r.ratio, P * r.ratio, of);
           std::fflush(stdout);
         }
   }

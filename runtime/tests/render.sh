@@ -14,7 +14,8 @@ if [ $# -eq 1 ] && [[ $1 != *=* ]]; then set -- "dtype_cpp=$1"; fi
 for kv in "$@"; do
   [[ $kv == *=* ]] || usage
   name=${kv%%=*} value=${kv#*=}
-  [[ $name =~ ^[A-Za-z_][A-Za-z0-9_]*$ && $value =~ ^[A-Za-z0-9_]+$ ]] || {
+  # (`:` and `,` for permute's pairs list, `0:1,1:2`.)
+  [[ $name =~ ^[A-Za-z_][A-Za-z0-9_]*$ && $value =~ ^[A-Za-z0-9_:,]+$ ]] || {
     echo "render.sh: bad substitution '$kv'" >&2; exit 2; }
   if ! grep -qF "\${$name}" <<<"$out"; then
     echo "render.sh: $tmpl does not use the variable '$name'" >&2

@@ -53,3 +53,35 @@ func.func @barrier(%s: !pld.dtensor<4xi32>, %n: index) attributes {pl.func_kind 
   }
   return
 }
+
+// -----
+
+func.func @reduce(%t: !pld.dtensor<16x4xf32>, %s: !pld.dtensor<4xi32>) attributes {pl.func_kind = "incore"} {
+  // expected-error@+1 {{'pld.tensor.reduce' op reduce is not supported in an InCore body}}
+  %0 = pld.tensor.reduce %t, %s {reduce = "sum", root = 0 : i64} : !pld.dtensor<16x4xf32>, !pld.dtensor<4xi32> -> !pld.dtensor<16x4xf32>
+  return
+}
+
+// -----
+
+func.func @gather(%in: !pl.tensor<4x4xi8>, %t: !pld.dtensor<16x4xi8>, %s: !pld.dtensor<4xi32>) attributes {pl.func_kind = "aiv"} {
+  // expected-error@+1 {{'pld.tensor.gather' op gather is not supported in an InCore body}}
+  %0 = pld.tensor.gather %in, %t, %s {root = 1 : i64} : !pl.tensor<4x4xi8>, !pld.dtensor<16x4xi8>, !pld.dtensor<4xi32> -> !pld.dtensor<16x4xi8>
+  return
+}
+
+// -----
+
+func.func @scatter(%in: !pl.tensor<16x4xi8>, %t: !pld.dtensor<4x4xi8>, %s: !pld.dtensor<4xi32>) attributes {pl.func_kind = "aic"} {
+  // expected-error@+1 {{'pld.tensor.scatter' op scatter is not supported in an InCore body}}
+  %0 = pld.tensor.scatter %in, %t, %s {root = 1 : i64} : !pl.tensor<16x4xi8>, !pld.dtensor<4x4xi8>, !pld.dtensor<4xi32> -> !pld.dtensor<4x4xi8>
+  return
+}
+
+// -----
+
+func.func @permute(%in: !pl.tensor<4x4xf16>, %t: !pld.dtensor<4x4xf16>, %s: !pld.dtensor<4xi32>) attributes {pl.func_kind = "incore"} {
+  // expected-error@+1 {{'pld.tensor.permute' op permute is not supported in an InCore body}}
+  %0 = pld.tensor.permute %in, %t, %s {pairs = dense<[[0, 1]]> : tensor<1x2xi64>} : !pl.tensor<4x4xf16>, !pld.dtensor<4x4xf16>, !pld.dtensor<4xi32> -> !pld.dtensor<4x4xf16>
+  return
+}
