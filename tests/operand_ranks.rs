@@ -120,6 +120,49 @@ const COLLECTIVES: &[Row] = &[
         attrs: "",
         rank0_ok: &[],
     },
+    Row {
+        op: "pld.tensor.reduce",
+        module_attrs: "",
+        operands: &[
+            ("target", "!pld.dtensor<16x4xf32>"),
+            ("signal", "!pld.dtensor<4x2xi32>"),
+        ],
+        attrs: "{reduce = \"sum\", root = 1 : i64, core_num = 2 : i64}",
+        rank0_ok: &["target"],
+    },
+    Row {
+        op: "pld.tensor.gather",
+        module_attrs: "",
+        operands: &[
+            ("input", "!pl.tensor<4x4xi8>"),
+            ("target", "!pld.dtensor<16x4xi8>"),
+            ("signal", "!pld.dtensor<4xi32>"),
+        ],
+        attrs: "{root = 2 : i64}",
+        rank0_ok: &[],
+    },
+    Row {
+        op: "pld.tensor.scatter",
+        module_attrs: "",
+        operands: &[
+            ("input", "!pl.tensor<16x4xf16>"),
+            ("target", "!pld.dtensor<4x4xf16>"),
+            ("signal", "!pld.dtensor<4xi32>"),
+        ],
+        attrs: "{root = 0 : i64}",
+        rank0_ok: &[],
+    },
+    Row {
+        op: "pld.tensor.permute",
+        module_attrs: "",
+        operands: &[
+            ("input", "!pl.tensor<4x4xi32>"),
+            ("target", "!pld.dtensor<4x4xi32>"),
+            ("signal", "!pld.dtensor<4xi32>"),
+        ],
+        attrs: "{pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}",
+        rank0_ok: &[],
+    },
 ];
 
 /// `ty` with its shape replaced by `rank` dims (rank 0: no dims; rank 1: 16).
