@@ -443,8 +443,9 @@ impl Case {
             Some(Value::String(s)) if s == "all_to_all_v" => Op::AllToAllV,
             Some(Value::String(s)) if s == "indexed_all_to_all_v" => Op::IndexedAllToAllV,
             Some(v) => {
+                // (A family op never gets here: pld-sim dispatches those first.)
                 return Err(format!(
-                    "op must be \"all_to_all_v\" or \"indexed_all_to_all_v\" (or a family op: allreduce, reduce_scatter, allgather, broadcast, all_to_all, barrier), got {v}"
+                    "op must be \"all_to_all_v\" or \"indexed_all_to_all_v\" (or a family op, docs/sim.md), got {v}"
                 ));
             }
         };

@@ -408,7 +408,7 @@ fn indexed_case_keys_and_a_result_by_hand() {
     let cases = [
         (
             "op",
-            case.replace("indexed_all_to_all_v", "gather"),
+            case.replace("indexed_all_to_all_v", "all_gather_v"),
             "op must be \"all_to_all_v\" or \"indexed_all_to_all_v\"",
         ),
         (
