@@ -122,23 +122,29 @@ fn host_windows(func: &OperationRef) -> Value {
             "buffer_bytes": buffer_bytes,
         });
     }
+    // Every pld.window, in program order (a reader names them by position), with what is known
+    // of it: a view of a buffer this body does not allocate, or of no static shape, has nulls.
     let windows: Vec<Value> = ops_named(func, &["pld.window"])
         .iter()
-        .filter_map(|w| {
-            let buffer = w.operand(0).ok()?;
-            let (_, base) = buffers.iter().find(|(b, _)| {
-                b.result(0)
-                    .is_ok_and(|r| r.to_raw().ptr == buffer.to_raw().ptr)
-            })?;
-            let ty = w.result(0).ok()?.r#type();
-            let view = TensorView::of(ty)?;
-            Some(json!({
-                "offset": base + int_attr(w, "offset").unwrap_or(0).max(0) as u64,
-                "type": ty.to_string(),
-                "shape": view.static_shape()?,
-                "element_type": view.element.to_string(),
+        .map(|w| {
+            let base = w.operand(0).ok().and_then(|buffer| {
+                buffers
+                    .iter()
+                    .find(|(b, _)| {
+                        b.result(0)
+                            .is_ok_and(|r| r.to_raw().ptr == buffer.to_raw().ptr)
+                    })
+                    .map(|(_, at)| *at)
+            });
+            let ty = w.result(0).ok().map(|r| r.r#type());
+            let view = ty.and_then(TensorView::of);
+            json!({
+                "offset": base.map(|at| at + int_attr(w, "offset").unwrap_or(0).max(0) as u64),
+                "type": ty.map(|t| t.to_string()),
+                "shape": view.and_then(|v| v.static_shape()),
+                "element_type": view.map(|v| v.element.to_string()),
                 "location": loc_text(w.location()),
-            }))
+            })
         })
         .collect();
     json!({"static_layout": true, "windows": windows, "alloc_end": end, "buffer_bytes": buffer_bytes})

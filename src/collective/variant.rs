@@ -47,6 +47,16 @@ impl Pairs {
             if !mlir_sys::mlirAttributeIsADenseElements(raw) {
                 return None;
             }
+            // An [N, 2] array of i64 (what the verifier admits), else nothing is read.
+            let ty = mlir_sys::mlirAttributeGetType(raw);
+            let element = mlir_sys::mlirShapedTypeGetElementType(ty);
+            if !mlir_sys::mlirTypeIsAInteger(element)
+                || mlir_sys::mlirIntegerTypeGetWidth(element) != 64
+                || mlir_sys::mlirShapedTypeGetRank(ty) != 2
+                || mlir_sys::mlirShapedTypeGetDimSize(ty, 1) != 2
+            {
+                return None;
+            }
             let n = mlir_sys::mlirElementsAttrGetNumElements(raw);
             if n % 2 != 0 || n / 2 > 16 {
                 return None;

@@ -484,7 +484,9 @@ def Pld_PermuteOp : Pld_FamilyOp<"tensor.permute",
     spelling: `dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>`, rows `[source,
     dest]`), rank d's `target` becomes rank s's `input` (`s == d` copies
     locally); a rank that is no pair's destination leaves its `target`
-    unchanged. Each rank is at most one pair's source and one pair's
+    unchanged (StableHLO's `collective_permute` gives such a rank zeros: a
+    frontend lowering it one-to-one zero-fills the target first). Each rank
+    is at most one pair's source and one pair's
     destination; `input` and `target` have the same rows. With no pairs
     (`dense<> : tensor<0x2xi64>`) the op is a no-op, which both rails erase
     (its result is the target). Element types f32, f16, i8, i32.

@@ -119,13 +119,28 @@ pub fn translate(
             return Err(e);
         }
     };
+    // The tree is keyed by the kernel sources' contents read now: a source saved while
+    // pld-translate copied it would leave the old text under the new key, so the copies must be
+    // what the sources hold.
+    if let Some(changed) = manifest.kernel_copies().into_iter().find(|(source, copy)| {
+        fs::read(kernel_dir.join(source)).ok() != fs::read(tmp.join("tree").join(copy)).ok()
+    }) {
+        let _ = fs::remove_dir_all(&tmp);
+        return Err(RunError::Tool(format!(
+            "kernel source {} changed while pld-run was rendering it: run again",
+            changed.0
+        )));
+    }
     let sources = manifest.kernel_sources();
     let dir = trees.join(tree_key(&module_key, kernel_dir, &sources));
     if dir.join("tree/manifest.json").is_file() {
         let _ = fs::remove_dir_all(&tmp);
     } else {
         let _ = fs::remove_dir_all(&dir);
-        fs::rename(&tmp, &dir)?;
+        if let Err(e) = fs::rename(&tmp, &dir) {
+            let _ = fs::remove_dir_all(&tmp);
+            return Err(e.into());
+        }
     }
     let list = temp_beside(&index);
     fs::write(&list, sources.join("\n"))?;

@@ -154,6 +154,15 @@ impl Manifest {
         out
     }
 
+    /// Each user kernel's `pl.kernel_source` and where the tree holds its copy (relative to the
+    /// tree), once per copy.
+    pub fn kernel_copies(&self) -> Vec<(String, String)> {
+        self.entries()
+            .flat_map(|e| e["kernels"].as_array().cloned().unwrap_or_default())
+            .filter_map(|k| Some((k["kernel_source"].as_str()?.to_string(), text(&k["source"]))))
+            .collect()
+    }
+
     fn entries(&self) -> impl Iterator<Item = &Value> {
         self.json["entries"].as_array().into_iter().flatten()
     }
@@ -372,6 +381,19 @@ mod tests {
         // Neither an entry nor a function.
         let err = manifest().entry("g", SOURCE).err().unwrap();
         assert!(err.contains("has no function @g"), "{err}");
+    }
+
+    /// A window the manifest cannot place (no static shape) is skipped without shifting the
+    /// names of the ones after it: names go by position among all the `pld.window`s.
+    #[test]
+    fn an_unplaced_window_does_not_shift_the_names_after_it() {
+        let mut m = manifest();
+        m.json["entries"][0]["host_windows"]["windows"][0] = serde_json::json!(
+            {"offset": null, "type": "!pld.dtensor<?x6xf32>", "shape": null, "element_type": "f32"}
+        );
+        let hw = m.entry("h", SOURCE).unwrap().host_windows.unwrap();
+        let names: Vec<&str> = hw.windows.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["tail"]);
     }
 
     #[test]
