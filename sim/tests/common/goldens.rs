@@ -84,15 +84,35 @@ pub const MOE: Example = Example {
 /// to e in layer l; a routed token becomes h + (2h + e + 1), a dropped one stays h. Also whether
 /// a token was dropped (the capacity limit was exercised).
 pub fn moe_golden(p: usize, layers: i64, inp: &[f32]) -> (Vec<f32>, bool) {
-    let mut h: Vec<Vec<f32>> = inp.chunks(MOE_HIDDEN).map(|c| c.to_vec()).collect();
+    routed(
+        p,
+        layers,
+        inp,
+        (MOE_TOKENS, MOE_HIDDEN, MOE_CAPACITY),
+        |layer, key| (key + layer).rem_euclid(p as i64) as usize,
+    )
+}
+
+/// The layer loop both MoE examples share: per layer, token t of rank r (T tokens of H per rank)
+/// goes to expert `expert(layer, key)`, key = int(sum of h), unless C earlier tokens of r already
+/// went to that expert in this layer; a routed token becomes h + (2h + e + 1), a dropped one stays
+/// h. Also whether a token was dropped.
+fn routed(
+    p: usize,
+    layers: i64,
+    inp: &[f32],
+    (tokens, hidden, capacity): (usize, usize, usize),
+    expert: impl Fn(i64, i64) -> usize,
+) -> (Vec<f32>, bool) {
+    let mut h: Vec<Vec<f32>> = inp.chunks(hidden).map(|c| c.to_vec()).collect();
     let mut dropped = false;
     for layer in 0..layers.max(0) {
         for r in 0..p {
             let mut taken = vec![0usize; p];
-            for row in &mut h[r * MOE_TOKENS..(r + 1) * MOE_TOKENS] {
+            for row in &mut h[r * tokens..(r + 1) * tokens] {
                 let key = row.iter().fold(0.0f32, |s, x| s + x) as i64;
-                let e = (key + layer).rem_euclid(p as i64) as usize;
-                if taken[e] == MOE_CAPACITY {
+                let e = expert(layer, key);
+                if taken[e] == capacity {
                     dropped = true;
                     continue;
                 }
@@ -325,28 +345,13 @@ pub fn ep_table(p: usize, layer: i64) -> Vec<i64> {
 /// e in this layer; a routed token becomes h + (2h + e + 1), a dropped one stays h. Also whether
 /// a token was dropped.
 pub fn ep_golden(p: usize, layers: i64, inp: &[f32]) -> (Vec<f32>, bool) {
-    let mut h: Vec<Vec<f32>> = inp.chunks(EP_HIDDEN).map(|c| c.to_vec()).collect();
-    let mut dropped = false;
-    for layer in 0..layers.max(0) {
-        let table = ep_table(p, layer);
-        for r in 0..p {
-            let mut taken = vec![0usize; p];
-            for row in &mut h[r * EP_TOKENS..(r + 1) * EP_TOKENS] {
-                let key = row.iter().fold(0.0f32, |s, x| s + x) as i64;
-                let e = table[key.rem_euclid(EP_CLASSES as i64) as usize] as usize;
-                if taken[e] == EP_CAPACITY {
-                    dropped = true;
-                    continue;
-                }
-                taken[e] += 1;
-                for x in row.iter_mut() {
-                    let y = 2.0f32 * *x + (e + 1) as f32;
-                    *x += y;
-                }
-            }
-        }
-    }
-    (h.concat(), dropped)
+    routed(
+        p,
+        layers,
+        inp,
+        (EP_TOKENS, EP_HIDDEN, EP_CAPACITY),
+        |layer, key| ep_table(p, layer)[key.rem_euclid(EP_CLASSES as i64) as usize] as usize,
+    )
 }
 
 /// A comma-separated integer literal for `--input` / `--expected-output`.

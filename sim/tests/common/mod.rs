@@ -135,6 +135,11 @@ pub fn write_npz_f32(path: &Path, shape: &[u64], arrays: &[Vec<f32>]) {
 }
 
 pub fn read_npy_f32(path: &Path) -> Vec<f32> {
+    read_npy(path)
+}
+
+/// A `.npy` file's elements, row-major.
+pub fn read_npy<T: npyz::Deserialize>(path: &Path) -> Vec<T> {
     let f = std::fs::File::open(path).unwrap();
     npyz::NpyFile::new(std::io::BufReader::new(f))
         .unwrap()
@@ -157,9 +162,5 @@ pub fn inputs(n: usize, seed: u64) -> Vec<f32> {
         .collect()
 }
 pub fn read_npy_i32(path: &Path) -> Vec<i32> {
-    let f = std::fs::File::open(path).unwrap();
-    npyz::NpyFile::new(std::io::BufReader::new(f))
-        .unwrap()
-        .into_vec()
-        .unwrap()
+    read_npy(path)
 }
