@@ -50,6 +50,9 @@ def llvm_bindir():
 config.environment["PATH"] = os.pathsep.join(
     [bin_dir, llvm_bindir(), config.environment.get("PATH", os.environ.get("PATH", ""))]
 )
+# The include folders every rendered .cpp compiles with (pld_runtime/ and the device headers).
+config.substitutions.append(
+    ("%rt_includes", "-I {0}/runtime/include -I {0}/runtime/include/device".format(root)))
 config.substitutions.append(("%root", root))
 # pld-run (the simulator crate's runner, built beside pld-opt) runs generated
 # trees for the Codegen tests; its build cache is this checkout's

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -27,6 +28,9 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+
+#include <intrinsic.h>  // runtime/include/device
+#include <tensor.h>
 
 #include "pld_runtime/host.h"
 #include "pld_runtime/kernel.h"
@@ -231,12 +235,75 @@ namespace {
 
 using pld::host::World;
 
+// Slots of a kernel's argument block: the task's own (at most 48), then the two context pointers
+// intrinsic.h reads (args[48], args[49]).
+constexpr size_t kKernelArgSlots = SPMD_GLOBAL_CONTEXT_INDEX + 1;
+
+// The device's element type of a tensor pld knows only by element size (the kernels read sizes
+// from their own text, never this byte).
+DataType dtype_of_size(int32_t bytes) {
+  switch (bytes) {
+    case 2: return DataType::FLOAT16;
+    case 4: return DataType::FLOAT32;
+    case 8: return DataType::INT64;
+    default: return DataType::INT8;
+  }
+}
+
+// `t` as the device's descriptor: at most 5 dimensions, extents and strides below 2^32, every
+// stride > 0 (a stride of an extent-1 dimension is free, so it is set to the packed one).
+bool to_chip_tensor(const pld::Tensor& t, ChipTensor* c, std::string* why) {
+  *c = ChipTensor{};
+  if (t.rank < 0 || t.rank > MAX_TENSOR_DIMS) {
+    *why = "rank " + std::to_string(t.rank) + " exceeds " + std::to_string(MAX_TENSOR_DIMS);
+    return false;
+  }
+  if (t.elem_size <= 0) {
+    *why = "element size " + std::to_string(t.elem_size);
+    return false;
+  }
+  const int n = t.rank == 0 ? 1 : t.rank;
+  const bool empty = t.numel() == 0;
+  uint64_t extent = empty ? 0 : 1, packed = 1;
+  for (int k = n - 1; k >= 0; --k) {
+    const int64_t dim = t.rank == 0 ? 1 : t.shape[k];
+    const int64_t stride = (t.rank == 0 || dim <= 1 || empty) ? static_cast<int64_t>(packed) : t.strides[k];
+    if (dim < 0 || dim > static_cast<int64_t>(UINT32_MAX)) {
+      *why = "extent " + std::to_string(dim) + " of dimension " + std::to_string(k) + " is not below 2^32";
+      return false;
+    }
+    if (stride <= 0 || stride > static_cast<int64_t>(UINT32_MAX)) {
+      *why = "stride " + std::to_string(stride) + " of dimension " + std::to_string(k) + " is not in [1, 2^32)";
+      return false;
+    }
+    c->shapes[k] = static_cast<uint32_t>(dim);
+    c->strides[k] = static_cast<uint32_t>(stride);
+    if (!empty) extent += static_cast<uint64_t>(dim - 1) * static_cast<uint64_t>(stride);
+    packed *= static_cast<uint64_t>(dim > 0 ? dim : 1);
+  }
+  c->buffer.addr = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(t.data));
+  c->buffer.size = extent * static_cast<uint64_t>(t.elem_size);
+  c->owner_task_id = PTO2TaskId::invalid();
+  c->start_offset = 0;
+  c->ndims = static_cast<uint32_t>(n);
+  c->dtype = dtype_of_size(t.elem_size);
+  c->is_contiguous = t.is_contiguous();
+  c->address_space = AddressSpace::HOST;
+  c->extent_elem_cache = extent;
+  return true;
+}
+
 // What the current thread is running: set for kernel block threads only.
 struct BlockCtx {
   World::Impl* world;
   int rank;
   int block;
   int nblocks;
+  // The task's argument slots: the device descriptors the kernel's args point at, and pld's
+  // descriptor of the same tensor per slot (what kernel.h's CPU-only adapter hands out).
+  const ChipTensor* chips;
+  const pld::Tensor* descs;
+  size_t nslots;
 };
 thread_local const BlockCtx* tl_block = nullptr;
 
@@ -305,6 +372,14 @@ extern "C" {
 
 int32_t pld_rt_block_idx(void) { return tl_block ? tl_block->block : 0; }
 int32_t pld_rt_block_num(void) { return tl_block ? tl_block->nblocks : 1; }
+
+const pld::Tensor* pld_rt_tensor_arg(const int64_t* args, int32_t i) {
+  if (!tl_block || i < 0 || static_cast<size_t>(i) >= tl_block->nslots) return nullptr;
+  const auto* chip = reinterpret_cast<const ChipTensor*>(static_cast<uintptr_t>(args[i]));
+  const ptrdiff_t k = chip - tl_block->chips;
+  if (k < 0 || static_cast<size_t>(k) >= tl_block->nslots) return nullptr;
+  return &tl_block->descs[k];
+}
 
 void pld_rt_signal_add(int32_t* cell, int32_t delta) {
   __atomic_fetch_add(cell, delta, __ATOMIC_SEQ_CST);
@@ -787,14 +862,27 @@ int Orchestration::submit(const Task& task) {
   host::SharedState::KernelStat* stat = w->shared->kernel_stat(task.kernel_name());
   if (stat) stat->launches.fetch_add(1);
 
-  // Argument block: tensor slots point at this task's own descriptor copies.
-  std::vector<Tensor> descs;
-  descs.reserve(slots.size());
-  std::vector<int64_t> args(slots.size());
+  // Argument block (the device's kernel ABI, docs/spec/device.md): tensor slots point at this
+  // task's own ChipTensor copies, CommContext slots at the context; each block gets its own copy
+  // of the block with its LocalContext at args[48] and the core's GlobalContext at args[49].
+  if (slots.size() > static_cast<size_t>(SPMD_LOCAL_CONTEXT_INDEX)) {
+    std::snprintf(msg, sizeof msg, "rank %d: kernel '%s': %zu argument slots exceed the %d a kernel can take",
+                  state_->rank, task.kernel_name().c_str(), slots.size(), SPMD_LOCAL_CONTEXT_INDEX);
+    return fail(SIMPLER_ERROR_INVALID_ARGS, msg);
+  }
+  std::vector<ChipTensor> chips(slots.size());
+  std::vector<Tensor> descs(slots.size());
+  std::array<int64_t, kKernelArgSlots> args{};
   for (size_t i = 0; i < slots.size(); ++i) {
     if (slots[i].is_tensor) {
-      descs.push_back(slots[i].tensor);
-      args[i] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&descs.back()));
+      descs[i] = slots[i].tensor;
+      std::string why;
+      if (!to_chip_tensor(descs[i], &chips[i], &why)) {
+        std::snprintf(msg, sizeof msg, "rank %d: kernel '%s': argument %zu is not a ChipTensor: %s",
+                      state_->rank, task.kernel_name().c_str(), i, why.c_str());
+        return fail(SIMPLER_ERROR_INVALID_ARGS, msg);
+      }
+      args[i] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&chips[i]));
     } else {
       args[i] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(slots[i].ctx));
     }
@@ -817,11 +905,16 @@ int Orchestration::submit(const Task& task) {
           if (++arrived == count) gate_cv.notify_all();
           else gate_cv.wait(lock, [&] { return arrived == count; });
         }
-        BlockCtx ctx{w, state_->rank, first + i, nblocks};
+        BlockCtx ctx{w, state_->rank, first + i, nblocks, chips.data(), descs.data(), slots.size()};
+        LocalContext local{first + i, nblocks};
+        GlobalContext global{0};
+        std::array<int64_t, kKernelArgSlots> block_args = args;
+        block_args[SPMD_LOCAL_CONTEXT_INDEX] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&local));
+        block_args[SPMD_GLOBAL_CONTEXT_INDEX] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&global));
         tl_block = &ctx;
         w->shared->blocks_started.fetch_add(1);
         if (stat) stat->blocks.fetch_add(1);
-        fn(args.data());
+        fn(block_args.data());
         tl_block = nullptr;
       });
     }

@@ -66,7 +66,7 @@ fam barrier barrier dtype_cpp=int32_t
 # $out/VARIANT/views_test (the runtime and views_test.cpp only).
 build() {
   local v=$1; shift
-  local d=$out/$v flags=(-std=c++17 -pthread -Wall -Wextra -Werror -I"$root/runtime/include" "$@")
+  local d=$out/$v flags=(-std=c++17 -pthread -Wall -Wextra -Werror -I"$root/runtime/include" -I"$root/runtime/include/device" "$@")
   rm -rf "$d" && mkdir -p "$d"
   local pids=()
   unit() { local o=$1; shift; "$cxx" "${flags[@]}" -c "$@" -o "$d/$o.o" & pids+=($!); }

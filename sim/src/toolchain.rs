@@ -344,6 +344,7 @@ impl Toolchain {
     fn base_flags(&self) -> Vec<String> {
         let mut f = self.link_flags();
         f.push(format!("-I{}", self.root.join("runtime/include").display()));
+        f.push(format!("-I{}", self.root.join("runtime/include/device").display()));
         f.push(format!("-I{}", self.root.join("sim/src/driver").display()));
         f
     }
@@ -674,7 +675,7 @@ impl Toolchain {
         let mut headers = ContentHash::new("pld-sim headers v1");
         for dir in ["runtime/include", "sim/src/driver"] {
             for (name, text) in read_tree(&self.root.join(dir))? {
-                if name.ends_with(".h") {
+                if name.ends_with(".h") || name.ends_with(".hpp") {
                     headers
                         .part(dir.as_bytes())
                         .part(name.as_bytes())

@@ -1,23 +1,21 @@
-// pld_runtime/comm.h: the communication context a collective kernel receives in args[5].
+// pld_runtime/comm.h: the communication context a collective kernel receives (args[n]).
 #ifndef PLD_RUNTIME_COMM_H
 #define PLD_RUNTIME_COMM_H
 
 #include <cstdint>
 
+#include <platform_comm/comm_context.h>  // runtime/include/device
+
 #include "pld_runtime/tensor.h"
 
 namespace pld {
 
-constexpr int kCommMaxRanks = 64;
+constexpr int kCommMaxRanks = static_cast<int>(COMM_MAX_RANK_NUM);
 
-// One per rank and comm domain. Every rank's window has the same layout (symmetric allocation), so
-// an address inside this rank's window maps to the same offset inside a peer's window.
-struct CommContext {
-  uint32_t rankId = 0;   // this rank, 0..rankNum-1
-  uint32_t rankNum = 0;  // ranks in the comm domain
-  uint64_t winSize = 0;  // bytes of every rank's window
-  uint64_t windowsIn[kCommMaxRanks] = {};  // base address of each rank's window
-};
+// The device's CommContext (simpler's layout: rankId, rankNum, winSize, windowsIn[64], ...), one
+// per rank and comm domain. Every rank's window has the same layout (symmetric allocation), so an
+// address inside this rank's window maps to the same offset inside a peer's window.
+using CommContext = ::CommContext;
 
 // Address of the peer's copy of `local`, which points into this rank's window:
 // peer_base + (local - local_base).

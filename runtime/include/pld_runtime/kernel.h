@@ -4,9 +4,12 @@
 //
 //     PLD_AIV_KERNEL void kernel_entry(PLD_GM int64_t* args) { ... }
 //
-// `args[i]` is either a `const pld::Tensor*` (a tensor slot) or a `pld::CommContext*` (a
-// CommContext slot), cast to int64_t, in the order the orchestration task added them (tensors
-// first, then CommContext slots). Since each kernel is its own compilation unit with the same entry
+// `args[i]` is either a `ChipTensor*` (a tensor slot) or a `CommContext*` (a CommContext slot),
+// cast to int64_t, in the order the orchestration task added them (tensors first, then
+// CommContext slots): the device's kernel ABI (docs/spec/device.md). This header is pld's CPU-only
+// adapter over it, not portable to simpler: `tensor_arg` hands out pld's own descriptor of the
+// slot's tensor, which only pld's runtime keeps beside the ChipTensor. Kernels meant to run on
+// the device are written against the device headers instead (`tensor.h`, `intrinsic.h`, pto-isa). Since each kernel is its own compilation unit with the same entry
 // name, a build that links several kernels into one binary renames the entry per kernel on the
 // command line: `-Dkernel_entry=<unique symbol>`. Defining `PLD_KERNEL_NAME` as a string literal
 // too (`-DPLD_KERNEL_NAME='"stage_step"'`) registers the entry under that kernel name with the
@@ -31,6 +34,8 @@
 extern "C" {
 int32_t pld_rt_block_idx(void);
 int32_t pld_rt_block_num(void);
+// pld's descriptor of tensor slot `i` of the running block's argument block (null if none).
+const pld::Tensor* pld_rt_tensor_arg(const int64_t* args, int32_t i);
 // Atomic `*cell += delta`, sequentially consistent (so at least release), visible to every rank;
 // wakes a waiter parked on `cell`.
 void pld_rt_signal_add(PLD_GM int32_t* cell, int32_t delta);
@@ -51,7 +56,7 @@ inline int32_t block_idx() { return pld_rt_block_idx(); }
 inline int32_t block_num() { return pld_rt_block_num(); }
 
 inline const PLD_GM Tensor* tensor_arg(PLD_GM int64_t* args, int i) {
-  return reinterpret_cast<const PLD_GM Tensor*>(static_cast<uintptr_t>(args[i]));
+  return pld_rt_tensor_arg(args, i);
 }
 inline const PLD_GM CommContext* comm_arg(PLD_GM int64_t* args, int i) {
   return reinterpret_cast<const PLD_GM CommContext*>(static_cast<uintptr_t>(args[i]));

@@ -20,9 +20,9 @@ constexpr int SIMPLER_ERROR_INVALID_ARGS = 5;
 // runtime rejects it at submit, before any block runs.
 constexpr int SIMPLER_FATAL_SYNC_START_OVER_CAPACITY = 7;
 // pld host runtime only: no kernel is registered under the submitted name.
-constexpr int PLD_ERROR_UNKNOWN_KERNEL = 101;
+constexpr int PLD_ERROR_UNKNOWN_KERNEL = 121;
 // pld host runtime only: a signal wait timed out (the message names rank, block and cell).
-constexpr int PLD_ERROR_WAIT_TIMEOUT = 102;
+constexpr int PLD_ERROR_WAIT_TIMEOUT = 120;
 static_assert(pld::rt::kViewInvalidArgs == SIMPLER_ERROR_INVALID_ARGS, "views.h error code");
 
 namespace pld {

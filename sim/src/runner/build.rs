@@ -354,7 +354,7 @@ pub fn runner(
     Ok(binary)
 }
 
-/// The headers' hash: every `.h` under runtime/include.
+/// The headers' hash: every `.h` and `.hpp` under runtime/include.
 fn headers_hash(tc: &Toolchain) -> Result<String, RunError> {
     fn walk(base: &Path, dir: &Path, h: &mut ContentHash) -> Result<(), RunError> {
         let mut entries: Vec<_> = fs::read_dir(dir)?.collect::<Result<_, _>>()?;
@@ -363,7 +363,7 @@ fn headers_hash(tc: &Toolchain) -> Result<String, RunError> {
             let p = e.path();
             if p.is_dir() {
                 walk(base, &p, h)?;
-            } else if p.extension().is_some_and(|x| x == "h") {
+            } else if p.extension().is_some_and(|x| x == "h" || x == "hpp") {
                 let rel = p
                     .strip_prefix(base)
                     .unwrap_or(&p)
@@ -392,6 +392,7 @@ fn compile_all(tc: &Toolchain, units: &[Unit]) -> Result<Vec<PathBuf>, RunError>
             .map_err(|e| RunError::Tool(format!("{}: {e}", u.source.display())))?;
         let mut flags = link_flags(tc);
         flags.push(format!("-I{}", tc.root.join("runtime/include").display()));
+        flags.push(format!("-I{}", tc.root.join("runtime/include/device").display()));
         flags.extend(u.flags.iter().cloned());
         let mut h = ContentHash::new("pld-run obj v1");
         h.part(tc.cxx_identity().as_bytes())
