@@ -29,8 +29,8 @@ pub mod ir;
 pub mod passes;
 
 pub use embedding::{
-    CollectiveSite, SourceNames, attach_diagnostic_printer, collective_op_names, collective_sites,
-    create_context, parse_file, source_names,
+    BuiltinKernel, CollectiveSite, SourceNames, attach_diagnostic_printer, builtin_kernels,
+    collective_op_names, collective_sites, create_context, parse_file, source_names,
 };
 pub use error::PldError;
 pub use ir::launch_width::cal_all_to_all_v_blocks;

@@ -32,6 +32,7 @@
 #include <intrinsic.h>  // runtime/include/device
 #include <tensor.h>
 
+#include "internal.h"
 #include "pld_runtime/host.h"
 #include "pld_runtime/kernel.h"
 
@@ -42,6 +43,9 @@ namespace host {
 // so rank processes forked by World::run share it with the launcher.
 struct SharedState {
   std::atomic<int> aborted{0};
+  // The status a submit whose run was aborted returns (a wait timeout unless a device-order
+  // violation set another).
+  std::atomic<int> abort_code{0};
   std::atomic<long> blocks_started{0};
   // One message slot per rank (first wins per rank) and one for messages of no rank, in two
   // classes: refusals and failures (class 0), and signal-wait timeouts (class 1, usually the
@@ -304,6 +308,7 @@ struct BlockCtx {
   const ChipTensor* chips;
   const pld::Tensor* descs;
   size_t nslots;
+  const char* kernel;
 };
 thread_local const BlockCtx* tl_block = nullptr;
 
@@ -365,6 +370,46 @@ int default_timeout_ms(const pld::host::Config& c) {
   return 20000;
 }
 
+// WaitCmp (pto/comm/comm_types.hpp) numbering.
+constexpr int kCmpGe = 3;
+bool meets(int32_t v, int32_t value, int cmp) {
+  switch (cmp) {
+    case 0: return v == value;
+    case 1: return v != value;
+    case 2: return v > value;
+    case 4: return v < value;
+    case 5: return v <= value;
+    default: return v >= value;
+  }
+}
+const char* cmp_text(int cmp) {
+  static const char* const t[] = {"==", "!=", ">", ">=", "<", "<="};
+  return cmp >= 0 && cmp < 6 ? t[cmp] : ">=";
+}
+
+// [row, col] of an int32 cell inside one of the running block's tensor arguments (a signal
+// [NR] or [NR, S]); -1s when no argument holds it.
+void signal_cell_of(const int32_t* cell, int* row, int* col) {
+  if (!tl_block) return;
+  const char* p = reinterpret_cast<const char*>(cell);
+  for (size_t i = 0; i < tl_block->nslots; ++i) {
+    const pld::Tensor& t = tl_block->descs[i];
+    if (t.data == nullptr || t.elem_size != 4 || t.rank < 1) continue;
+    const char* base = static_cast<const char*>(t.data);
+    const int64_t off = (p - base) / 4;
+    if (p < base || off >= t.numel()) continue;
+    const int64_t outer = t.rank >= 2 ? t.strides[0] : 1;
+    *row = static_cast<int>(outer > 0 ? off / outer : off);
+    *col = static_cast<int>(outer > 0 ? off % outer : 0);
+    return;
+  }
+}
+
+// The bounded wait of every signal wait (kernel.h's and TWAIT): true once `*cell <cmp> value`,
+// false when the run was aborted or the wait timed out (then reported, and the run aborted).
+// `row`/`col` name the cell for pld_runtime's kernels; a TWAIT gives -1 and its line.
+bool wait_until(int32_t* cell, int32_t value, int cmp, int32_t row, int32_t col, int line);
+
 }  // namespace
 
 // ---------------------------------------------------------------- kernel services (extern "C")
@@ -387,15 +432,70 @@ void pld_rt_signal_add(int32_t* cell, int32_t delta) {
   if (tl_block) tl_block->world->maybe_fault(pld::host::Config::FaultAt::kInside);
 }
 
+void pld_rt_signal_set(int32_t* cell, int32_t value) {
+  __atomic_store_n(cell, value, __ATOMIC_SEQ_CST);
+  if (bucket_of(cell).waiters.load(std::memory_order_seq_cst) > 0) futex_wake_all(cell);
+  if (tl_block) tl_block->world->maybe_fault(pld::host::Config::FaultAt::kInside);
+}
+
 bool pld_rt_signal_wait_ge(int32_t* cell, int32_t value, int32_t row, int32_t col) {
+  return wait_until(cell, value, kCmpGe, row, col, 0);
+}
+
+}  // extern "C"
+
+namespace pld {
+namespace host {
+namespace internal {
+
+bool current_block(BlockInfo* info) {
+  if (!tl_block) return false;
+  *info = BlockInfo{tl_block->rank, tl_block->block, tl_block->kernel ? tl_block->kernel : "?"};
+  return true;
+}
+
+void fail_run(int code, const std::string& message) {
+  std::fprintf(stderr, "pld-runtime: %s\n", message.c_str());
+  World::Impl* w = tl_block ? tl_block->world : nullptr;
+  if (!w) return;
+  int none = 0;
+  w->shared->abort_code.compare_exchange_strong(none, code);
+  w->record_error(tl_block->rank, message);
+  w->abort();
+}
+
+bool run_aborted() { return tl_block && tl_block->world->aborted(); }
+
+void trace_copy(void* dst, const void* src, uint64_t bytes) {
+  if (tl_block && tl_block->world->config.trace_copies) {
+    std::lock_guard<std::mutex> lock(tl_block->world->mu);
+    tl_block->world->copies.push_back(pld::host::CopyRecord{tl_block->rank, tl_block->block, dst, src, bytes});
+  }
+}
+
+bool wait_signal(int32_t* cell, int32_t value, int cmp, int line) {
+  return wait_until(cell, value, cmp, -1, -1, line);
+}
+
+}  // namespace internal
+}  // namespace host
+}  // namespace pld
+
+extern "C" {
+
+}  // extern "C"
+
+namespace {
+
+bool wait_until(int32_t* cell, int32_t value, int cmp, int32_t row, int32_t col, int line) {
   // 1. Brief spin, 2. a few yields, 3. park on the futex in short slices (so an abort elsewhere
   // is noticed) until the deadline.
   for (int i = 0; i < 128; ++i) {
-    if (__atomic_load_n(cell, __ATOMIC_ACQUIRE) >= value) return true;
+    if (meets(__atomic_load_n(cell, __ATOMIC_ACQUIRE), value, cmp)) return true;
     cpu_relax();
   }
   for (int i = 0; i < 4; ++i) {
-    if (__atomic_load_n(cell, __ATOMIC_ACQUIRE) >= value) return true;
+    if (meets(__atomic_load_n(cell, __ATOMIC_ACQUIRE), value, cmp)) return true;
     sched_yield();
   }
   World::Impl* w = tl_block ? tl_block->world : nullptr;
@@ -407,20 +507,29 @@ bool pld_rt_signal_wait_ge(int32_t* cell, int32_t value, int32_t row, int32_t co
     if (w && w->aborted()) return false;
     b.waiters.fetch_add(1, std::memory_order_seq_cst);
     int32_t v = __atomic_load_n(cell, __ATOMIC_SEQ_CST);
-    if (v < value) futex_wait(cell, v, 20);
+    if (!meets(v, value, cmp)) futex_wait(cell, v, 20);
     b.waiters.fetch_sub(1, std::memory_order_relaxed);
     v = __atomic_load_n(cell, __ATOMIC_ACQUIRE);
-    if (v >= value) return true;
+    if (meets(v, value, cmp)) return true;
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) {
       char cell_text[256];
       const int rank = tl_block ? tl_block->rank : -1;
-      std::snprintf(cell_text, sizeof cell_text,
-                    "rank %d block %d waited %lld ms on signal cell [%d, %d] for >= %d, value %d",
-                    rank, tl_block ? tl_block->block : -1,
-                    static_cast<long long>(
-                        std::chrono::duration_cast<std::chrono::milliseconds>(now - start).count()),
-                    row, col, value, v);
+      const long long waited = static_cast<long long>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(now - start).count());
+      if (row >= 0) {
+        std::snprintf(cell_text, sizeof cell_text,
+                      "rank %d block %d waited %lld ms on signal cell [%d, %d] for >= %d, value %d", rank,
+                      tl_block ? tl_block->block : -1, waited, row, col, value, v);
+      } else {  // a TWAIT: the cell's place in the argument that holds it, and the kernel's line
+        int r = -1, c = -1;
+        signal_cell_of(cell, &r, &c);
+        std::snprintf(cell_text, sizeof cell_text,
+                      "rank %d block %d waited %lld ms on signal cell [%d, %d] for %s %d, value %d "
+                      "(TWAIT at line %d of kernel '%s')",
+                      rank, tl_block ? tl_block->block : -1, waited, r, c, cmp_text(cmp), value, v, line,
+                      tl_block && tl_block->kernel ? tl_block->kernel : "?");
+      }
       // Named after the collective (op, the user's file:line:col, the kernel) and the peers
       // that never arrived at it, when the task was marked (Task::set_collective).
       const std::string where = w ? w->collective_text(rank) : "";
@@ -437,6 +546,10 @@ bool pld_rt_signal_wait_ge(int32_t* cell, int32_t value, int32_t row, int32_t co
     }
   }
 }
+
+}  // namespace
+
+extern "C" {
 
 void pld_rt_copy(void* dst, const void* src, uint64_t bytes) {
   if (bytes == 0) return;
@@ -905,7 +1018,8 @@ int Orchestration::submit(const Task& task) {
           if (++arrived == count) gate_cv.notify_all();
           else gate_cv.wait(lock, [&] { return arrived == count; });
         }
-        BlockCtx ctx{w, state_->rank, first + i, nblocks, chips.data(), descs.data(), slots.size()};
+        BlockCtx ctx{w, state_->rank, first + i, nblocks, chips.data(), descs.data(), slots.size(),
+                     task.kernel_name().c_str()};
         LocalContext local{first + i, nblocks};
         GlobalContext global{0};
         std::array<int64_t, kKernelArgSlots> block_args = args;
@@ -914,14 +1028,23 @@ int Orchestration::submit(const Task& task) {
         tl_block = &ctx;
         w->shared->blocks_started.fetch_add(1);
         if (stat) stat->blocks.fetch_add(1);
-        fn(block_args.data());
+        pld::host::internal::device_block_begin();
+        try {
+          fn(block_args.data());
+        } catch (const pld::host::internal::BlockEnded&) {
+          // The run failed inside the block (reported where it failed).
+        }
+        pld::host::internal::device_block_end();
         tl_block = nullptr;
       });
     }
     for (auto& t : blocks) t.join();
   }
 
-  if (w->aborted()) return latch_error(PLD_ERROR_WAIT_TIMEOUT);
+  if (w->aborted()) {
+    const int code = w->shared->abort_code.load();
+    return latch_error(code != 0 ? code : PLD_ERROR_WAIT_TIMEOUT);
+  }
   return 0;
 }
 

@@ -9,7 +9,9 @@ set -euo pipefail
 usage() { echo "usage: render.sh kernel.cpp.in <dtype_cpp | name=value...>" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 tmpl=$1; shift
-out=$(cat "$tmpl")
+# The device prelude line becomes the prelude (as pld-translate's renderer splices it).
+prelude=$(dirname "$tmpl")/../device_prelude.inc
+out=$(awk -v p="$prelude" '$0 == "// @pld-device-prelude" { while ((getline l < p) > 0) print l; next } { print }' "$tmpl")
 if [ $# -eq 1 ] && [[ $1 != *=* ]]; then set -- "dtype_cpp=$1"; fi
 for kv in "$@"; do
   [[ $kv == *=* ]] || usage

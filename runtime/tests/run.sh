@@ -21,15 +21,16 @@ mkdir -p "$out"
 
 "$here/render.sh" "$tmpl" float >"$out/all_to_all_v__fp32.cpp"
 "$here/render.sh" "$tmpl" int8_t >"$out/all_to_all_v__int8.cpp"
-# The two renderings differ only where the dtype is named.
-if diff <(sed 's/float/DT/g' "$out/all_to_all_v__fp32.cpp") \
-        <(sed 's/int8_t/DT/g' "$out/all_to_all_v__int8.cpp") >/dev/null; then :; else
+# The two renderings differ only where the dtype is named (outside the shared device prelude).
+body() { sed '/---- The device prelude/,/---- end of the device prelude/d' "$1"; }
+if diff <(body "$out/all_to_all_v__fp32.cpp" | sed 's/float/DT/g') \
+        <(body "$out/all_to_all_v__int8.cpp" | sed 's/int8_t/DT/g') >/dev/null; then :; else
   echo "run.sh: renderings differ beyond dtype_cpp" >&2; exit 1
 fi
 "$here/render.sh" "$itmpl" float >"$out/indexed_all_to_all_v__fp32.cpp"
 "$here/render.sh" "$itmpl" int8_t >"$out/indexed_all_to_all_v__int8.cpp"
-if diff <(sed 's/float/DT/g' "$out/indexed_all_to_all_v__fp32.cpp") \
-        <(sed 's/int8_t/DT/g' "$out/indexed_all_to_all_v__int8.cpp") >/dev/null; then :; else
+if diff <(body "$out/indexed_all_to_all_v__fp32.cpp" | sed 's/float/DT/g') \
+        <(body "$out/indexed_all_to_all_v__int8.cpp" | sed 's/int8_t/DT/g') >/dev/null; then :; else
   echo "run.sh: indexed renderings differ beyond dtype_cpp" >&2; exit 1
 fi
 
@@ -72,19 +73,19 @@ build() {
   unit() { local o=$1; shift; "$cxx" "${flags[@]}" -c "$@" -o "$d/$o.o" & pids+=($!); }
   if [ -n "$only_family" ] && [ "$only_family" != skip ]; then  # the family alone
     unit runtime "$root/runtime/host/runtime.cpp"
+    unit device "$root/runtime/host/device.cpp"
     unit family_test "$here/family_test.cpp"
     local fv p rc=0
     for fv in "${family[@]}"; do unit "fam_$fv" "$out/family/$fv.cpp" "-Dkernel_entry=pld_$fv"; done
     for p in "${pids[@]}"; do wait "$p" || rc=1; done
     [ $rc -eq 0 ] || { echo "run.sh: $v build failed" >&2; exit 1; }
-    "$cxx" "${flags[@]}" "$d/runtime.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
+    "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
     return
   fi
   unit runtime "$root/runtime/host/runtime.cpp"
-  unit a2a_fp32 "$out/all_to_all_v__fp32.cpp" -Dkernel_entry=pld_a2a_f32 \
-    '-DPLD_KERNEL_NAME="__builtin_all_to_all_v__fp32"'
-  unit a2a_int8 "$out/all_to_all_v__int8.cpp" -Dkernel_entry=pld_a2a_i8 \
-    '-DPLD_KERNEL_NAME="__builtin_all_to_all_v__int8"'
+  unit device "$root/runtime/host/device.cpp"
+  unit a2a_fp32 "$out/all_to_all_v__fp32.cpp" -Dkernel_entry=pld_a2a_f32
+  unit a2a_int8 "$out/all_to_all_v__int8.cpp" -Dkernel_entry=pld_a2a_i8
   unit stage_step "$root/runtime/examples/kernels/stage_step.cpp" -Dkernel_entry=pld_k_stage_step \
     '-DPLD_KERNEL_NAME="stage_step"'
   unit consume_step "$root/runtime/examples/kernels/consume_step.cpp" \
@@ -111,11 +112,11 @@ build() {
     esac
   done
   "$cxx" "${flags[@]}" "${a2a_objs[@]}" -o "$d/a2a_test"
-  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/idx_fp32.o" "$d/idx_int8.o" "$d/indexed_test.o" -o "$d/indexed_test"
-  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/views_test.o" -o "$d/views_test"
-  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/procs_test.o" -o "$d/procs_test"
+  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/idx_fp32.o" "$d/idx_int8.o" "$d/indexed_test.o" -o "$d/indexed_test"
+  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/views_test.o" -o "$d/views_test"
+  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/procs_test.o" -o "$d/procs_test"
   if [ "$only_family" != skip ]; then
-    "$cxx" "${flags[@]}" "$d/runtime.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
+    "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
   fi
 }
 

@@ -185,6 +185,11 @@ fn output_text(out: &Output) -> String {
 }
 
 /// One translation unit of the simulator binary.
+/// The runtime's translation units (relative to the checkout), compiled into every binary that
+/// runs kernels.
+pub(crate) const RUNTIME_SOURCES: &[&str] =
+    &["runtime/host/runtime.cpp", "runtime/host/device.cpp"];
+
 pub(crate) struct Unit {
     /// What it is, for error messages.
     pub what: String,
@@ -344,7 +349,10 @@ impl Toolchain {
     fn base_flags(&self) -> Vec<String> {
         let mut f = self.link_flags();
         f.push(format!("-I{}", self.root.join("runtime/include").display()));
-        f.push(format!("-I{}", self.root.join("runtime/include/device").display()));
+        f.push(format!(
+            "-I{}",
+            self.root.join("runtime/include/device").display()
+        ));
         f.push(format!("-I{}", self.root.join("sim/src/driver").display()));
         f
     }
@@ -587,18 +595,19 @@ impl Toolchain {
             fs::rename(&tmp, &table_path)?;
         }
 
-        let mut units = vec![
-            Unit {
+        let mut units: Vec<Unit> = RUNTIME_SOURCES
+            .iter()
+            .map(|src| Unit {
                 what: "runtime".into(),
-                source: self.root.join("runtime/host/runtime.cpp"),
+                source: self.root.join(src),
                 flags: vec![],
-            },
-            Unit {
-                what: "driver".into(),
-                source: self.root.join("sim/src/driver/driver.cpp"),
-                flags: vec![],
-            },
-        ];
+            })
+            .collect();
+        units.extend([Unit {
+            what: "driver".into(),
+            source: self.root.join("sim/src/driver/driver.cpp"),
+            flags: vec![],
+        }]);
         for (i, orch) in orchs.into_iter().enumerate() {
             let flags = if single {
                 vec![]

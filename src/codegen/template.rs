@@ -80,10 +80,33 @@ fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// Substitutes every `${name}` of `template` from `vars`. A `${name}` with no
+/// The line a template writes where the device prelude goes (the helpers every builtin kernel
+/// shares, so each rendered kernel stays one self-contained file).
+pub const DEVICE_PRELUDE_MARKER: &str = "// @pld-device-prelude";
+const DEVICE_PRELUDE: &str =
+    include_str!("../../templates/pypto/runtime/builtins/collectives/device_prelude.inc");
+
+/// `template` with its device-prelude line (if any) replaced by the prelude.
+fn with_prelude(template: &str) -> std::borrow::Cow<'_, str> {
+    match template.find(DEVICE_PRELUDE_MARKER) {
+        Some(at) if template[at..].starts_with(&format!("{DEVICE_PRELUDE_MARKER}\n")) => {
+            let end = at + DEVICE_PRELUDE_MARKER.len() + 1;
+            std::borrow::Cow::Owned(format!(
+                "{}{}{}",
+                &template[..at],
+                DEVICE_PRELUDE,
+                &template[end..]
+            ))
+        }
+        _ => std::borrow::Cow::Borrowed(template),
+    }
+}
+
+/// Substitutes every `${name}` of `template` (its device prelude spliced in) from `vars`. A `${name}` with no
 /// value, an unterminated or malformed `${...}`, and a variable in `vars`
 /// that the template never uses are errors (never an empty string).
 pub fn render(template: &str, vars: &BTreeMap<String, String>) -> Result<String, TemplateError> {
+    let template = &*with_prelude(template);
     let mut out = String::with_capacity(template.len());
     let mut used = std::collections::BTreeSet::new();
     let mut rest = template;
@@ -119,6 +142,20 @@ mod tests {
 
     fn vars(text: &str) -> BTreeMap<String, String> {
         parse_vars(text).unwrap()
+    }
+
+    #[test]
+    fn splices_the_device_prelude_once() {
+        let out = render(
+            "// head\n// @pld-device-prelude\nusing T = ${dtype_cpp};\n",
+            &vars("dtype_cpp=float"),
+        )
+        .unwrap();
+        assert!(out.starts_with("// head\n// ---- The device prelude"));
+        assert!(out.ends_with("// ---- end of the device prelude ----\nusing T = float;\n"));
+        assert!(!out.contains(DEVICE_PRELUDE_MARKER));
+        // Without the marker, nothing is added.
+        assert_eq!(render("x", &vars("")).unwrap(), "x");
     }
 
     #[test]
@@ -191,60 +228,24 @@ mod tests {
         let i8 = render(pkg.text, &vars("dtype_cpp=int8_t")).unwrap();
         assert!(f32.contains("using Elem = float;") && i8.contains("using Elem = int8_t;"));
         assert!(!f32.contains("${") && !i8.contains("${"));
-        assert_eq!(f32.replace("float", "DT"), i8.replace("int8_t", "DT"));
+        // Outside the shared device prelude, the two differ only where the dtype is named.
+        assert_eq!(
+            f32.replace(DEVICE_PRELUDE, "").replace("float", "DT"),
+            i8.replace(DEVICE_PRELUDE, "").replace("int8_t", "DT")
+        );
         assert!(package(":pypto.runtime.builtins.collectives.nope").is_none());
     }
 
     #[test]
     fn every_collective_has_its_package_and_renders_every_variant() {
-        use crate::collective::{Pairs, Reduce, Select, Variant};
+        use crate::collective::Variant;
         for spec in crate::collective::TABLE {
-            for &dtype in spec.dtypes {
-                let mut variants = vec![Variant::new(spec.collective, dtype)];
-                if spec.selects(Select::Reduce) {
-                    let rings: &[bool] = if spec.selects(Select::Mode) {
-                        &[false, true]
-                    } else {
-                        &[false]
-                    };
-                    variants = Reduce::ALL
-                        .iter()
-                        .flat_map(|&r| rings.iter().map(move |&ring| (r, ring)))
-                        .flat_map(|(r, ring)| {
-                            variants.iter().map(move |v| {
-                                let mut v = *v;
-                                v.reduce = Some(r);
-                                v.ring = ring;
-                                v
-                            })
-                        })
-                        .collect();
-                }
-                if spec.selects(Select::Root) {
-                    variants = [0, 3, 15]
-                        .iter()
-                        .flat_map(|&root| {
-                            variants.iter().map(move |v| {
-                                let mut v = *v;
-                                v.root = Some(root);
-                                v
-                            })
-                        })
-                        .collect();
-                }
-                if spec.selects(Select::Pairs) {
-                    let sets: [&[(u8, u8)]; 3] = [&[(0, 1)], &[(0, 1), (1, 2), (2, 0)], &[(3, 3)]];
-                    variants = sets
-                        .iter()
-                        .flat_map(|set| {
-                            variants.iter().map(move |v| {
-                                let mut v = *v;
-                                v.pairs = Pairs::from_list(set);
-                                v
-                            })
-                        })
-                        .collect();
-                }
+            {
+                let variants: Vec<Variant> = Variant::samples()
+                    .into_iter()
+                    .filter(|v| std::ptr::eq(v.spec(), spec))
+                    .collect();
+                assert!(!variants.is_empty(), "{}: no variant", spec.op);
                 for v in variants {
                     let dir = v.template_dir();
                     let pkg = package(dir).unwrap_or_else(|| panic!("no package {dir}"));
@@ -255,14 +256,15 @@ mod tests {
                     let given = vars(&v.template_vars());
                     let text =
                         render(pkg.text, &given).unwrap_or_else(|e| panic!("{}: {e}", v.symbol()));
-                    // The rendering is the template with its variables substituted, nothing else.
-                    let mut expected = pkg.text.to_string();
+                    // The rendering is the template (its device prelude spliced in) with its
+                    // variables substituted, nothing else.
+                    let mut expected = with_prelude(pkg.text).into_owned();
                     for (name, value) in &given {
                         expected = expected.replace(&format!("${{{name}}}"), value);
                     }
                     assert_eq!(text, expected);
                     // The CommContext slot the codegen checks a task against.
-                    let slot = format!("pld::comm_arg(args, {})", spec.comm_slot());
+                    let slot = format!("pld_dev::comm_arg(args, {})", spec.comm_slot());
                     assert!(pkg.text.contains(&slot), "{}: no {slot}", pkg.path);
                     assert!(
                         crate::collective::Spec::of_template_dir(dir)
@@ -279,9 +281,12 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/templates/pypto/runtime/builtins/collectives"
         );
+        // Every package folder (the device prelude beside them is a file).
         let mut dirs: Vec<String> = std::fs::read_dir(root)
             .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .map(|e| e.unwrap())
+            .filter(|e| e.path().is_dir())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         dirs.sort();
         for d in &dirs {

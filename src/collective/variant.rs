@@ -123,6 +123,62 @@ impl Variant {
             pairs: None,
         }
     }
+    /// A sample of every kernel the table synthesizes: each row × each of its
+    /// dtypes × every reduction (and allreduce's two modes) × roots 0 and 15
+    /// × three permute pair lists (one pair, a ring of three, a self pair).
+    /// What tests and the device conformance run render (a root or a pair
+    /// list only substitutes constants, so these stand for every value).
+    pub fn samples() -> Vec<Variant> {
+        let mut out = Vec::new();
+        for spec in TABLE {
+            for &dtype in spec.dtypes {
+                let mut variants = vec![Variant::new(spec.collective, dtype)];
+                if spec.selects(Select::Reduce) {
+                    let rings: &[bool] = if spec.selects(Select::Mode) {
+                        &[false, true]
+                    } else {
+                        &[false]
+                    };
+                    variants = Reduce::ALL
+                        .iter()
+                        .flat_map(|&r| rings.iter().map(move |&ring| (r, ring)))
+                        .flat_map(|(r, ring)| {
+                            variants.iter().map(move |v| Variant {
+                                reduce: Some(r),
+                                ring,
+                                ..*v
+                            })
+                        })
+                        .collect();
+                }
+                if spec.selects(Select::Root) {
+                    variants = [0, 15]
+                        .iter()
+                        .flat_map(|&root| {
+                            variants.iter().map(move |v| Variant {
+                                root: Some(root),
+                                ..*v
+                            })
+                        })
+                        .collect();
+                }
+                if spec.selects(Select::Pairs) {
+                    let sets: [&[(u8, u8)]; 3] = [&[(0, 1)], &[(0, 1), (1, 2), (2, 0)], &[(3, 3)]];
+                    variants = sets
+                        .iter()
+                        .flat_map(|set| {
+                            variants.iter().map(move |v| Variant {
+                                pairs: Pairs::from_list(set),
+                                ..*v
+                            })
+                        })
+                        .collect();
+                }
+                out.extend(variants);
+            }
+        }
+        out
+    }
     /// The plain `all_to_all_v` variant of a dtype.
     pub fn plain(dtype: Dtype) -> Self {
         Self::new(Collective::AllToAllV, dtype)

@@ -23,6 +23,10 @@ constexpr int SIMPLER_FATAL_SYNC_START_OVER_CAPACITY = 7;
 constexpr int PLD_ERROR_UNKNOWN_KERNEL = 121;
 // pld host runtime only: a signal wait timed out (the message names rank, block and cell).
 constexpr int PLD_ERROR_WAIT_TIMEOUT = 120;
+// pld host runtime only: a kernel broke the device's ordering rules (a notify with a transfer in
+// flight, a tile used before its transfer completed; docs/device.md). The message names the
+// kernel and the line.
+constexpr int PLD_ERROR_DEVICE_ORDER = 122;
 static_assert(pld::rt::kViewInvalidArgs == SIMPLER_ERROR_INVALID_ARGS, "views.h error code");
 
 namespace pld {

@@ -14,7 +14,7 @@ use super::result::{FamilyRank, FamilyResult};
 use crate::SimError;
 use crate::case::run_params;
 use crate::run::{Driven, fault_outcome, killed_result, run_bounded};
-use crate::toolchain::{BuildError, Toolchain, Unit};
+use crate::toolchain::{BuildError, RUNTIME_SOURCES, Toolchain, Unit};
 
 /// The simulator binary of a family case's tree.
 #[derive(Clone, Debug)]
@@ -166,12 +166,15 @@ fn link(tc: &Toolchain, case: &FamilyCase, tree: &Path) -> Result<FamilySimulato
         fs::write(&tmp, &table).map_err(|e| e.to_string())?;
         fs::rename(&tmp, &table_path).map_err(|e| e.to_string())?;
     }
-    let mut units = vec![
-        Unit {
+    let mut units: Vec<Unit> = RUNTIME_SOURCES
+        .iter()
+        .map(|src| Unit {
             what: "runtime".into(),
-            source: tc.root.join("runtime/host/runtime.cpp"),
+            source: tc.root.join(src),
             flags: vec![],
-        },
+        })
+        .collect();
+    units.extend([
         Unit {
             what: "family driver".into(),
             source: tc.root.join("sim/src/driver/family_driver.cpp"),
@@ -182,7 +185,7 @@ fn link(tc: &Toolchain, case: &FamilyCase, tree: &Path) -> Result<FamilySimulato
             source: table_path,
             flags: vec![],
         },
-    ];
+    ]);
     for o in orchs {
         units.push(Unit {
             what: format!("orchestration {}", o.display()),

@@ -20,7 +20,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-use crate::toolchain::{ContentHash, KeyLock, Toolchain, identity, lock_key, temp_beside};
+use crate::toolchain::{
+    ContentHash, KeyLock, RUNTIME_SOURCES, Toolchain, identity, lock_key, temp_beside,
+};
 
 use super::RunError;
 use super::manifest::Manifest;
@@ -253,12 +255,15 @@ pub fn runner(
         fs::write(&tmp, &text)?;
         fs::rename(&tmp, &entry)?;
     }
-    let mut units = vec![
-        Unit {
+    let mut units: Vec<Unit> = RUNTIME_SOURCES
+        .iter()
+        .map(|src| Unit {
             what: "runtime".into(),
-            source: tc.root.join("runtime/host/runtime.cpp"),
+            source: tc.root.join(src),
             flags: vec![],
-        },
+        })
+        .collect();
+    units.extend([
         Unit {
             what: "driver".into(),
             source: tc.root.join("sim/src/runner/driver/driver.cpp"),
@@ -269,7 +274,7 @@ pub fn runner(
             source: entry,
             flags: vec![],
         },
-    ];
+    ]);
     for h in sorted_files(&out.join("host"), "cpp")? {
         units.push(Unit {
             what: format!("HOST orchestrator {}", h.display()),
@@ -392,7 +397,10 @@ fn compile_all(tc: &Toolchain, units: &[Unit]) -> Result<Vec<PathBuf>, RunError>
             .map_err(|e| RunError::Tool(format!("{}: {e}", u.source.display())))?;
         let mut flags = link_flags(tc);
         flags.push(format!("-I{}", tc.root.join("runtime/include").display()));
-        flags.push(format!("-I{}", tc.root.join("runtime/include/device").display()));
+        flags.push(format!(
+            "-I{}",
+            tc.root.join("runtime/include/device").display()
+        ));
         flags.extend(u.flags.iter().cloned());
         let mut h = ContentHash::new("pld-run obj v1");
         h.part(tc.cxx_identity().as_bytes())
