@@ -171,39 +171,6 @@ pub fn collective_op_names(context: &Context) -> Vec<String> {
     crate::ir::op_kind::collective_op_names(context)
 }
 
-/// One builtin kernel as pld-translate renders it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BuiltinKernel {
-    /// Its symbol, e.g. `__builtin_allreduce_sum__fp32`.
-    pub symbol: String,
-    /// Its template in the source tree.
-    pub template: &'static str,
-    /// The rendered kernel source (one self-contained file).
-    pub source: String,
-}
-
-/// A sample of every builtin kernel the collective table synthesizes (each op
-/// × dtype × reduction × mode, roots 0 and 15, three permute pair lists),
-/// rendered exactly as `pld-translate` renders it: what a toolchain check
-/// compiles (docs/device.md, conformance).
-pub fn builtin_kernels() -> Vec<BuiltinKernel> {
-    crate::collective::Variant::samples()
-        .into_iter()
-        .map(|v| {
-            let package = crate::codegen::template::package(v.template_dir())
-                .expect("every variant's template is in the table");
-            let vars = crate::codegen::template::parse_vars(&v.template_vars())
-                .expect("the table's template variables parse");
-            BuiltinKernel {
-                symbol: v.symbol(),
-                template: package.path,
-                source: crate::codegen::template::render(package.text, &vars)
-                    .expect("every template renders its variants"),
-            }
-        })
-        .collect()
-}
-
 /// The SSA names a module's text gives one function: what a runner shows and
 /// binds values by (`%x` → `x`). Read from MLIR's own parser state, so any
 /// syntax pld-opt accepts is named as the user wrote it.

@@ -28,9 +28,10 @@ mod error;
 pub mod ir;
 pub mod passes;
 
+pub use codegen::{BuiltinKernel, builtin_kernels};
 pub use embedding::{
-    BuiltinKernel, CollectiveSite, SourceNames, attach_diagnostic_printer, builtin_kernels,
-    collective_op_names, collective_sites, create_context, parse_file, source_names,
+    CollectiveSite, SourceNames, attach_diagnostic_printer, collective_op_names, collective_sites,
+    create_context, parse_file, source_names,
 };
 pub use error::PldError;
 pub use ir::launch_width::cal_all_to_all_v_blocks;

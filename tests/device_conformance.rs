@@ -1,4 +1,5 @@
-//! docs/spec/device.md, "Conformance" 1: every rendered builtin kernel variant compiles against
+//! docs/spec/device.md, "Conformance" 1: every rendered builtin kernel variant, and every user
+//! kernel of the examples (`runtime/examples/kernels`, copied verbatim into the trees), compiles against
 //! only pto-isa's and simpler's headers (the reference snapshots, extracted where
 //! `PLD_PTO_ISA_DIR` and `PLD_SIMPLER_DIR` point; `.ci/run` sets both), with the contract's exact
 //! clang++-22 command, each kernel alone in an empty folder. Without the two variables the test
@@ -47,7 +48,7 @@ fn snapshots() -> Option<(PathBuf, PathBuf)> {
 }
 
 #[test]
-fn every_builtin_kernel_compiles_against_pto_isa_and_simpler_headers() {
+fn every_builtin_and_example_kernel_compiles_against_pto_isa_and_simpler_headers() {
     let Some((pto, simpler)) = snapshots() else {
         eprintln!(
             "skipped: PLD_PTO_ISA_DIR / PLD_SIMPLER_DIR unset (the reference snapshots; .ci/run sets them)"
@@ -112,7 +113,7 @@ fn every_builtin_kernel_compiles_against_pto_isa_and_simpler_headers() {
     let _ = std::fs::remove_dir_all(&work);
     assert!(
         failures.is_empty(),
-        "{} of {} builtin kernels do not compile against pto-isa + simpler:\n{}",
+        "{} of {} kernels do not compile against pto-isa + simpler:\n{}",
         failures.len(),
         kernels.len(),
         failures.join("\n\n")

@@ -16,6 +16,9 @@
 extern "C" void pld_a2a_f32(int64_t* args);  // rendered kernel.cpp.in, dtype_cpp = float
 extern "C" void pld_a2a_i8(int64_t* args);   // rendered kernel.cpp.in, dtype_cpp = int8_t
 extern "C" int chip_pipeline(pld::rt::Orchestration* orch, const pld::rt::OrchArgs* args);
+// The example's user kernels (runtime/examples/kernels, device kernel text), entries renamed.
+extern "C" void pld_k_stage_step(int64_t* args);
+extern "C" void pld_k_consume_step(int64_t* args);
 
 namespace {
 
@@ -472,14 +475,16 @@ void contiguity() {
 }
 
 // The docs/runtime-api.md example orchestration (stage -> all_to_all_v with B=8, sync start ->
-// consume): stage_step / consume_step registered by name through PLD_KERNEL_NAME (kernel.h), the
-// builtin (a device kernel, which has no registration hook) by the world. `bad` names an operand made
+// consume), its kernels registered by name with the world (device kernels have no registration
+// hook of their own). `bad` names an operand made
 // strided on every rank: the backstop must return 5 without running the collective or consume.
 void example_pipeline(int P, const std::string& bad) {
   const int MR = 3, RE = 5, B = 8, S = 8;
   const int64_t n = P * MR * RE;
   World w(P, 1 << 20);
   w.register_kernel("__builtin_all_to_all_v__fp32", &pld_a2a_f32);
+  w.register_kernel("stage_step", &pld_k_stage_step);
+  w.register_kernel("consume_step", &pld_k_consume_step);
   const uint64_t o_stage = w.alloc(n * 4), o_data = w.alloc(n * 4), o_sig = w.alloc(P * S * 4),
                  o_cnt = w.alloc(P * 4), o_recv = w.alloc(P * 4);
   std::vector<std::vector<float>> inp(P, std::vector<float>(n)), out(P, std::vector<float>(n, -1.0f));

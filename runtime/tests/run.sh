@@ -86,10 +86,8 @@ build() {
   unit device "$root/runtime/host/device.cpp"
   unit a2a_fp32 "$out/all_to_all_v__fp32.cpp" -Dkernel_entry=pld_a2a_f32
   unit a2a_int8 "$out/all_to_all_v__int8.cpp" -Dkernel_entry=pld_a2a_i8
-  unit stage_step "$root/runtime/examples/kernels/stage_step.cpp" -Dkernel_entry=pld_k_stage_step \
-    '-DPLD_KERNEL_NAME="stage_step"'
-  unit consume_step "$root/runtime/examples/kernels/consume_step.cpp" \
-    -Dkernel_entry=pld_k_consume_step '-DPLD_KERNEL_NAME="consume_step"'
+  unit stage_step "$root/runtime/examples/kernels/stage_step.cpp" -Dkernel_entry=pld_k_stage_step
+  unit consume_step "$root/runtime/examples/kernels/consume_step.cpp" -Dkernel_entry=pld_k_consume_step
   unit chip_pipeline "$root/runtime/examples/chip_pipeline.cpp"
   unit a2a_test "$here/a2a_test.cpp"
   unit views_test "$here/views_test.cpp"

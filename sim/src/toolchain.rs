@@ -629,10 +629,7 @@ impl Toolchain {
             units.push(Unit {
                 what: format!("kernel {k}"),
                 source: src.clone(),
-                flags: vec![
-                    format!("-Dkernel_entry={}", symbol(k)),
-                    format!("-DPLD_KERNEL_NAME=\"{k}\""),
-                ],
+                flags: vec![format!("-Dkernel_entry={}", symbol(k))],
             });
         }
         let objects = self.compile_all(&units)?;

@@ -136,6 +136,38 @@ pub fn render(template: &str, vars: &BTreeMap<String, String>) -> Result<String,
     Ok(out)
 }
 
+/// One builtin kernel as pld-translate renders it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuiltinKernel {
+    /// Its symbol, e.g. `__builtin_allreduce_sum__fp32`.
+    pub symbol: String,
+    /// Its template in the source tree.
+    pub template: &'static str,
+    /// The rendered kernel source (one self-contained file).
+    pub source: String,
+}
+
+/// A sample of every builtin kernel the collective table synthesizes (each op
+/// × dtype × reduction × mode, roots 0 and 15, three permute pair lists),
+/// rendered exactly as `pld-translate` renders it: what a toolchain check
+/// compiles (docs/device.md, conformance).
+pub fn builtin_kernels() -> Vec<BuiltinKernel> {
+    crate::collective::Variant::samples()
+        .into_iter()
+        .map(|v| {
+            let package =
+                package(v.template_dir()).expect("every variant's template is in the table");
+            let vars =
+                parse_vars(&v.template_vars()).expect("the table's template variables parse");
+            BuiltinKernel {
+                symbol: v.symbol(),
+                template: package.path,
+                source: render(package.text, &vars).expect("every template renders its variants"),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

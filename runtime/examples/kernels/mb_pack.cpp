@@ -4,24 +4,51 @@
 // as an integer, is not a multiple of 3 are packed, in order, to the front of chunk q of stage
 // (rows q * R ..); send_counts[q] = how many. xs may be a strided view (a slice of a bigger
 // tensor): rows are addressed through its strides. Single block.
-#include "pld_runtime/kernel.h"
+#include <cstdint>
 
-PLD_AIV_KERNEL void kernel_entry(PLD_GM int64_t* args) {
-  const PLD_GM pld::Tensor* xs = pld::tensor_arg(args, 0);
-  const PLD_GM pld::Tensor* stage = pld::tensor_arg(args, 1);
-  const PLD_GM pld::Tensor* send_counts = pld::tensor_arg(args, 2);
-  const int64_t peers = send_counts->numel();
-  if (peers <= 0 || xs->rank != 2 || stage->rank != 2 || xs->shape[1] != stage->shape[1]) return;
-  const int64_t per_peer = stage->rows() / peers, width = xs->shape[1];
+#include <pto/pto-inst.hpp>
+
+#include "tensor.h"
+
+#ifndef __gm__
+#define __gm__
+#endif
+#ifndef __aicore__
+#define __aicore__
+#endif
+
+// Element 0 of a tensor argument (ChipTensor fields only).
+template <typename T>
+static __aicore__ inline __gm__ T* data(__gm__ ChipTensor* t) {
+  return reinterpret_cast<__gm__ T*>(t->buffer.addr) + t->start_offset;
+}
+
+static __aicore__ inline int64_t rows(__gm__ ChipTensor* t) { return t->shapes[0]; }
+
+static __aicore__ inline int64_t row_elems(__gm__ ChipTensor* t) {
+  int64_t n = 1;
+  for (uint32_t k = 1; k < t->ndims; ++k) n *= t->shapes[k];
+  return n;
+}
+
+static __aicore__ inline int64_t numel(__gm__ ChipTensor* t) { return t->shapes[0] * row_elems(t); }
+
+extern "C" __aicore__ void kernel_entry(__gm__ int64_t* args) {
+  __gm__ ChipTensor* xs = reinterpret_cast<__gm__ ChipTensor*>(args[0]);
+  __gm__ ChipTensor* stage = reinterpret_cast<__gm__ ChipTensor*>(args[1]);
+  __gm__ ChipTensor* send_counts = reinterpret_cast<__gm__ ChipTensor*>(args[2]);
+  const int64_t peers = numel(send_counts);
+  if (peers <= 0 || xs->ndims != 2 || stage->ndims != 2 || xs->shapes[1] != stage->shapes[1]) return;
+  const int64_t per_peer = rows(stage) / peers, width = xs->shapes[1];
   for (int64_t q = 0; q < peers; ++q) {
     int32_t kept = 0;
-    for (int64_t j = q * per_peer; j < (q + 1) * per_peer && j < xs->rows(); ++j) {
-      const PLD_GM float* row = xs->as<float>() + j * xs->strides[0];
+    for (int64_t j = q * per_peer; j < (q + 1) * per_peer && j < rows(xs); ++j) {
+      __gm__ float* row = data<float>(xs) + j * xs->strides[0];
       if (static_cast<int64_t>(row[0]) % 3 == 0) continue;
-      PLD_GM float* dst = stage->as<float>() + (q * per_peer + kept) * stage->strides[0];
+      __gm__ float* dst = data<float>(stage) + (q * per_peer + kept) * stage->strides[0];
       for (int64_t e = 0; e < width; ++e) dst[e * stage->strides[1]] = row[e * xs->strides[1]];
       ++kept;
     }
-    send_counts->as<int32_t>()[q] = kept;
+    data<int32_t>(send_counts)[q] = kept;
   }
 }

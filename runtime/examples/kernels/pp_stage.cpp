@@ -7,28 +7,54 @@
 // sent (recv) on every other rank; it computes y = relu(x @ W_r) + 1, W_r = rows [r*H, (r+1)*H)
 // of w, writes y to send (the permute that follows moves it to stage r + 1), adds y's column
 // sums to loss, and the last stage stores y as rows [m*T, (m+1)*T) of out. Single block.
-#include "pld_runtime/kernel.h"
+#include <cstdint>
 
-PLD_AIV_KERNEL void kernel_entry(PLD_GM int64_t* args) {
-  const PLD_GM pld::Tensor* step = pld::tensor_arg(args, 0);
-  const PLD_GM pld::Tensor* inp = pld::tensor_arg(args, 1);
-  const PLD_GM pld::Tensor* w = pld::tensor_arg(args, 2);
-  const PLD_GM pld::Tensor* recv = pld::tensor_arg(args, 3);
-  const PLD_GM pld::Tensor* send = pld::tensor_arg(args, 4);
-  const PLD_GM pld::Tensor* out = pld::tensor_arg(args, 5);
-  const PLD_GM pld::Tensor* loss = pld::tensor_arg(args, 6);
-  const PLD_GM pld::CommContext* ctx = pld::comm_arg(args, 7);
+#include <pto/pto-inst.hpp>
+#include "platform_comm/comm_context.h"
+
+#include "tensor.h"
+
+#ifndef __gm__
+#define __gm__
+#endif
+#ifndef __aicore__
+#define __aicore__
+#endif
+
+// Element 0 of a tensor argument (ChipTensor fields only).
+template <typename T>
+static __aicore__ inline __gm__ T* data(__gm__ ChipTensor* t) {
+  return reinterpret_cast<__gm__ T*>(t->buffer.addr) + t->start_offset;
+}
+
+static __aicore__ inline int64_t rows(__gm__ ChipTensor* t) { return t->shapes[0]; }
+
+static __aicore__ inline int64_t row_elems(__gm__ ChipTensor* t) {
+  int64_t n = 1;
+  for (uint32_t k = 1; k < t->ndims; ++k) n *= t->shapes[k];
+  return n;
+}
+
+extern "C" __aicore__ void kernel_entry(__gm__ int64_t* args) {
+  __gm__ ChipTensor* step = reinterpret_cast<__gm__ ChipTensor*>(args[0]);
+  __gm__ ChipTensor* inp = reinterpret_cast<__gm__ ChipTensor*>(args[1]);
+  __gm__ ChipTensor* w = reinterpret_cast<__gm__ ChipTensor*>(args[2]);
+  __gm__ ChipTensor* recv = reinterpret_cast<__gm__ ChipTensor*>(args[3]);
+  __gm__ ChipTensor* send = reinterpret_cast<__gm__ ChipTensor*>(args[4]);
+  __gm__ ChipTensor* out = reinterpret_cast<__gm__ ChipTensor*>(args[5]);
+  __gm__ ChipTensor* loss = reinterpret_cast<__gm__ ChipTensor*>(args[6]);
+  __gm__ CommContext* ctx = reinterpret_cast<__gm__ CommContext*>(args[7]);
   const int64_t r = ctx->rankId, stages = ctx->rankNum;
-  const int64_t tokens = send->rows(), width = send->row_elems();
-  const int64_t micro = inp->rows() / tokens;
-  const int64_t m = static_cast<int64_t>(step->as<int32_t>()[0]) - r;
+  const int64_t tokens = rows(send), width = row_elems(send);
+  const int64_t micro = rows(inp) / tokens;
+  const int64_t m = static_cast<int64_t>(data<int32_t>(step)[0]) - r;
   if (m < 0 || m >= micro) return;
-  if (w->rows() != stages * width || w->row_elems() != width || recv->rows() != tokens ||
-      out->rows() != micro * tokens || loss->row_elems() != width)
+  if (rows(w) != stages * width || row_elems(w) != width || rows(recv) != tokens ||
+      rows(out) != micro * tokens || row_elems(loss) != width)
     return;
-  const PLD_GM float* x = r == 0 ? inp->as<float>() + m * tokens * width : recv->as<float>();
-  const PLD_GM float* wr = w->as<float>() + r * width * width;
-  PLD_GM float* y = send->as<float>();
+  __gm__ float* x = r == 0 ? data<float>(inp) + m * tokens * width : data<float>(recv);
+  __gm__ float* wr = data<float>(w) + r * width * width;
+  __gm__ float* y = data<float>(send);
   for (int64_t t = 0; t < tokens; ++t)
     for (int64_t j = 0; j < width; ++j) {
       float acc = 0.0f;
@@ -36,7 +62,7 @@ PLD_AIV_KERNEL void kernel_entry(PLD_GM int64_t* args) {
       y[t * width + j] = (acc > 0.0f ? acc : 0.0f) + 1.0f;
     }
   for (int64_t j = 0; j < width; ++j)
-    for (int64_t t = 0; t < tokens; ++t) loss->as<float>()[j] += y[t * width + j];
+    for (int64_t t = 0; t < tokens; ++t) data<float>(loss)[j] += y[t * width + j];
   if (r == stages - 1)
-    for (int64_t i = 0; i < tokens * width; ++i) out->as<float>()[m * tokens * width + i] = y[i];
+    for (int64_t i = 0; i < tokens * width; ++i) data<float>(out)[m * tokens * width + i] = y[i];
 }

@@ -197,10 +197,7 @@ fn link(tc: &Toolchain, case: &FamilyCase, tree: &Path) -> Result<FamilySimulato
         units.push(Unit {
             what: format!("kernel {k}"),
             source: src.clone(),
-            flags: vec![
-                format!("-Dkernel_entry={}", symbol(k)),
-                format!("-DPLD_KERNEL_NAME=\"{k}\""),
-            ],
+            flags: vec![format!("-Dkernel_entry={}", symbol(k))],
         });
     }
     let fail = |e: BuildError| match e {
