@@ -5,8 +5,9 @@
 # suite without the family (PLD_RT_FAMILY=skip, ~20 s on 2 cores); a family mutant runs only
 # family_test's quick slice on the mutated package's kernels (PLD_RT_FAMILY=<package>, --quick,
 # ~10-25 s). Exit 0 iff every mutant was caught. `mutants.sh indexed` (or `plain`, or `family`)
-# runs only those mutants (`prelude`: the device prelude every builtin kernel shares, run
-# against the all_to_all_v suite and two family kernels).
+# runs only those mutants (`order`: the device-order mutants, each dropping a barrier, a dsb or a
+# flag; a prelude mutant runs against two family kernels, a folding and a pushing one).
+# PLD_RT_NO_TSAN=1 skips the ThreadSanitizer pass of each run (the order mutants need none).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -22,8 +23,6 @@ plain_mutants=(
   's/pld_dev::notify(sig + p \* stride + b, -2)/pld_dev::notify(sig + p * stride + b, -1)/'               # epilogue leaves credit
   's/nranks > kMaxRanks || //'                                                                            # runs with rankNum > 16
   's/pld_dev::put(pld_dev::peer(ctx, tgt + me \* chunk + s.begin/pld_dev::put(pld_dev::peer(ctx, tgt + me * chunk + s.begin + (s.begin > 0)/'  # off-by-one slice
-  's/^  pld_dev::publish();/  (void)0;/'                                                                  # device order: no barrier before barrier B
-  's/^      pipe_barrier(PIPE_ALL);/      (void)0;/'                                                      # device order: count read before its TGET completed
 )
 indexed_mutants=(
   's/    const int64_t r = index\[pos\];/    const int64_t r = pos;/'                                               # drops the index (plain layout)
@@ -34,15 +33,20 @@ indexed_mutants=(
   's/  for (int64_t s = b; s < nranks; s += active) {/  for (int64_t s = 0; s < nranks; ++s) {/'                  # every block stores recv_counts
   's/    if (d == me) continue;/    if (d == me \&\& false) continue;/'                                            # local chunk also written by its "writer"
   's/^  pld_dev::wait_peers(ctx, sig, stride, b, 1);/  (void)0;/'                                              # no barrier-A wait
-  's/^  pld_dev::publish();/  (void)0;/'                                                                       # device order: no barrier before barrier B
-  's/^  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);/  (void)0;/'                                                  # device order: zero tile stored before it is filled
 )
 fam=templates/pypto/runtime/builtins/collectives
 prelude=$fam/device_prelude.inc
-prelude_mutants=(
-  "$prelude|/^__aicore__ inline void publish() {/,/^}/s/^  pipe_barrier(PIPE_ALL);/  (void)0;/"  # device order: publish completes nothing
-  "$prelude|/^__aicore__ inline void publish() {/,/^}/s/^  dsb(DSB_DDR);/  (void)0;/"              # device order: publish orders nothing
-  "$prelude|s/^  __aicore__ void end() { pipe_barrier(PIPE_ALL); }/  __aicore__ void end() {}/"       # device order: fold tiles reused in flight
+# The device's order (docs/device.md): each drops a barrier, a dsb or a flag that guards a
+# transfer; pld's runtime must report the violation (or the data must come out wrong).
+order_mutants=(
+  "$plain|s/^  pld_dev::publish();/  (void)0;/"                       # no barrier before barrier B
+  "$plain|s/^      pipe_barrier(PIPE_ALL);/      (void)0;/"           # count read before its TGET completed
+  "$indexed|s/^  pld_dev::publish();/  (void)0;/"                     # no barrier before barrier B
+  "$indexed|s/^  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);/  (void)0;/"  # zero tile stored before it is filled
+  "$prelude|/^__aicore__ inline void publish() {/,/^}/s/^  pipe_barrier(PIPE_ALL);/  (void)0;/"  # publish completes nothing
+  "$prelude|/^__aicore__ inline void publish() {/,/^}/s/^  dsb(DSB_DDR);/  (void)0;/"              # publish orders nothing
+  "$prelude|s/^  __aicore__ void end() { pipe_barrier(PIPE_ALL); }/  __aicore__ void end() {}/"       # fold tiles reused in flight
+  "$prelude|/^  __aicore__ void next(/,/^  }/s/^    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);/    (void)0;/"  # folds a tile before its TLOAD completed
 )
 family_mutants=(
   "$fam/allreduce/kernel.cpp.in|s/fold.next(pld_dev::peer(ctx, tgt + off, q))/fold.next(pld_dev::peer(ctx, tgt + off, q - 1))/"  # folds the wrong ranks
@@ -55,20 +59,20 @@ family_mutants=(
   "$fam/all_to_all/kernel.cpp.in|s/^  pld_dev::wait_peers(ctx, sig, stride, b, 1);/  (void)0;/"  # no barrier-A wait
   "$fam/barrier/kernel.cpp.in|s/^    pld_dev::wait_ge(sig + p \* stride, 1);/    if (me != 0) pld_dev::wait_ge(sig + p * stride, 1);/"  # rank 0 through early
 )
-# Device order: every kernel that publishes transfers, without the barrier before its notify.
+# Device order: every family kernel that publishes transfers, without the barrier before its notify.
 for pkg in allreduce reduce_scatter allreduce_ring allgather broadcast all_to_all; do
-  family_mutants+=("$fam/$pkg/kernel.cpp.in|s/^ *pld_dev::publish();/(void)0;/")
+  order_mutants+=("$fam/$pkg/kernel.cpp.in|s/^ *pld_dev::publish();/(void)0;/")
 done
 mutants=()
 case "${1:-all}" in
   plain) for m in "${plain_mutants[@]}"; do mutants+=("$plain|$m"); done ;;
   indexed) for m in "${indexed_mutants[@]}"; do mutants+=("$indexed|$m"); done ;;
   family) mutants=("${family_mutants[@]}") ;;
-  prelude) mutants=("${prelude_mutants[@]}") ;;
+  order) mutants=("${order_mutants[@]}") ;;
   all) for m in "${plain_mutants[@]}"; do mutants+=("$plain|$m"); done
        for m in "${indexed_mutants[@]}"; do mutants+=("$indexed|$m"); done
-       mutants+=("${prelude_mutants[@]}" "${family_mutants[@]}") ;;
-  *) echo "usage: mutants.sh [all|plain|indexed|family|prelude]" >&2; exit 2 ;;
+       mutants+=("${family_mutants[@]}" "${order_mutants[@]}") ;;
+  *) echo "usage: mutants.sh [all|plain|indexed|family|order]" >&2; exit 2 ;;
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

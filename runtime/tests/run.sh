@@ -3,8 +3,8 @@
 # int8_t, builds the two test harnesses and runs them (full matrices at -O2, then quick slices under
 # ThreadSanitizer), renders every kernel of the collective family (family_test.cpp: every dtype,
 # reduce and a few roots) and runs family_test the same way, builds and runs procs_test (ranks as
-# processes: shared windows, faults; release build only) and builds and runs views_test (views.h, scalar.h, create_tensor / AllocScope /
-# assemble / write_int) in both builds.
+# processes: shared windows, faults; release build only), views_test (views.h, scalar.h, create_tensor / AllocScope /
+# assemble / write_int) and device_test (the device ordering model, docs/device.md) in both builds.
 # Env: CXX (default g++), PLD_RT_BUILD (build dir, default <repo>/target/pld-runtime-tests),
 #      PLD_RT_NO_TSAN=1 to skip the TSan run; PLD_RT_FAMILY=skip to leave the family out, or
 #      PLD_RT_FAMILY=pkg[,pkg...] (e.g. allreduce,barrier) to build and run only the family, only
@@ -92,6 +92,7 @@ build() {
   unit a2a_test "$here/a2a_test.cpp"
   unit views_test "$here/views_test.cpp"
   unit procs_test "$here/procs_test.cpp"
+  unit device_test "$here/device_test.cpp"
   unit idx_fp32 "$out/indexed_all_to_all_v__fp32.cpp" -Dkernel_entry=pld_idx_f32
   unit idx_int8 "$out/indexed_all_to_all_v__int8.cpp" -Dkernel_entry=pld_idx_i8
   unit indexed_test "$here/indexed_test.cpp"
@@ -105,7 +106,7 @@ build() {
   [ $rc -eq 0 ] || { echo "run.sh: $v build failed" >&2; exit 1; }
   local a2a_objs=() o
   for o in "$d"/*.o; do
-    case "$o" in "$d/views_test.o" | "$d/procs_test.o" | "$d/indexed_test.o" | "$d"/idx_*.o | "$d/family_test.o" | "$d"/fam_*.o) ;;
+    case "$o" in "$d/views_test.o" | "$d/procs_test.o" | "$d/device_test.o" | "$d/indexed_test.o" | "$d"/idx_*.o | "$d/family_test.o" | "$d"/fam_*.o) ;;
       *) a2a_objs+=("$o") ;;
     esac
   done
@@ -113,6 +114,7 @@ build() {
   "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/idx_fp32.o" "$d/idx_int8.o" "$d/indexed_test.o" -o "$d/indexed_test"
   "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/views_test.o" -o "$d/views_test"
   "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/procs_test.o" -o "$d/procs_test"
+  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/device_test.o" -o "$d/device_test"
   if [ "$only_family" != skip ]; then
     "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
   fi
@@ -147,6 +149,9 @@ suites() {
     run "$out/$b.log" "$out/$b/a2a_test" "$@"
     run "$out/$b-indexed.log" "$out/$b/indexed_test" "$@"
     run "$out/$b-views.log" "$out/$b/views_test"
+    # The device ordering model: at the latest completion points, then at seeded random ones.
+    run "$out/$b-device.log" "$out/$b/device_test"
+    PLD_DMA_SEED=7 run "$out/$b-device-seeded.log" "$out/$b/device_test" --seeded
     # Forked rank processes: not under ThreadSanitizer (it does not follow a multi-threaded fork).
     [ "$b" = tsan ] || run "$out/$b-procs.log" "$out/$b/procs_test"
   fi
