@@ -187,6 +187,11 @@ const Entry* conflict(const DeviceBlock& d, unsigned pipes, const Region& r, boo
   return nullptr;
 }
 
+// "TLOAD (line 12), not yet completed, still" (a conflict's other side).
+std::string still(const Entry& x) {
+  return std::string(x.what) + " (line " + std::to_string(x.line) + "), not yet completed, still";
+}
+
 std::string in_flight(const Entry& x) {
   return std::string(x.what) + " (line " + std::to_string(x.line) + ") has not completed";
 }
@@ -248,13 +253,13 @@ void pld_rt_dma_issue(const pld_dma_op* op) {
     x.pipes = kOnMte2;
     x.ub_write = tile_region(op->dst, op->rows, op->elem);
     if (const Entry* c = conflict(d, x.pipes, x.ub_write, true))
-      violation(op->what, op->line, "it overwrites a tile that " + in_flight(*c) + " with (no set_flag/wait_flag between them)");
+      violation(op->what, op->line, "it overwrites a tile that " + still(*c) + " uses (no set_flag/wait_flag orders them)");
   } else if (name == "TSTORE") {
     x.pipes = kOnMte3;
     x.writes_gm = true;
     x.ub_read = tile_region(op->src, op->rows, op->elem);
     if (const Entry* c = conflict(d, x.pipes, x.ub_read, false))
-      violation(op->what, op->line, "it reads a tile that " + in_flight(*c) + " writing (no set_flag/wait_flag between them)");
+      violation(op->what, op->line, "it reads a tile that " + still(*c) + " writes (no set_flag/wait_flag orders them)");
   } else {  // TPUT, TGET: GM to GM through a staging tile, both MTE stages
     x.pipes = kOnMte2 | kOnMte3;
     x.writes_gm = true;
@@ -276,14 +281,14 @@ void pld_rt_vector_access(const char* what, int line, const void* const* reads, 
     rs[i].lo = static_cast<const char*>(reads[i]);
     rs[i].hi = rs[i].lo + read_bytes[i];
     if (const Entry* c = conflict(d, x.pipes, rs[i], false))
-      violation(what, line, "it reads a tile that " + in_flight(*c) + " writing (no set_flag/wait_flag between them)");
+      violation(what, line, "it reads a tile that " + still(*c) + " writes (no set_flag/wait_flag orders them)");
   }
   x.ub_read = rs[0];
   x.ub_read2 = rs[1];
   x.ub_write.lo = static_cast<const char*>(write);
   x.ub_write.hi = x.ub_write.lo + write_bytes;
   if (const Entry* c = conflict(d, x.pipes, x.ub_write, true))
-    violation(what, line, "it writes a tile that " + in_flight(*c) + " with (no set_flag/wait_flag between them)");
+    violation(what, line, "it writes a tile that " + still(*c) + " uses (no set_flag/wait_flag orders them)");
   d.pending.push_back(x);
 }
 

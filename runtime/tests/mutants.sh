@@ -4,9 +4,10 @@
 # suite (run.sh, release + TSan) must fail on every one. An all_to_all_v / indexed mutant runs the
 # suite without the family (PLD_RT_FAMILY=skip, ~20 s on 2 cores); a family mutant runs only
 # family_test's quick slice on the mutated package's kernels (PLD_RT_FAMILY=<package>, --quick,
-# ~10-25 s). Exit 0 iff every mutant was caught. `mutants.sh indexed` (or `plain`, or `family`)
-# runs only those mutants (`order`: the device-order mutants, each dropping a barrier, a dsb or a
-# flag; a prelude mutant runs against two family kernels, a folding and a pushing one).
+# ~10-25 s). Exit 0 iff every mutant was caught. `mutants.sh indexed` (or `plain`, `family`,
+# `order`) runs only those mutants; `order` are the device-order mutants, each dropping a barrier,
+# a dsb or a flag (a prelude mutant runs against two family kernels, a folding and a pushing one).
+# A second argument keeps only the mutants whose entry contains it (`mutants.sh order 'void end'`).
 # PLD_RT_NO_TSAN=1 skips the ThreadSanitizer pass of each run (the order mutants need none).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -74,6 +75,12 @@ case "${1:-all}" in
        mutants+=("${family_mutants[@]}" "${order_mutants[@]}") ;;
   *) echo "usage: mutants.sh [all|plain|indexed|family|order]" >&2; exit 2 ;;
 esac
+# An optional second argument keeps only the mutants whose entry contains it.
+if [ -n "${2:-}" ]; then
+  kept=()
+  for m in "${mutants[@]}"; do [[ $m == *"$2"* ]] && kept+=("$m"); done
+  mutants=("${kept[@]}")
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 caught=0
