@@ -15,6 +15,7 @@ out=${PLD_BENCH_BUILD:-$root/target/pld-family-bench}
 cxx=${CXX:-g++}
 ctmpl=$root/templates/pypto/runtime/builtins/collectives
 render=$root/runtime/tests/render.sh
+export PLD_DMA_EARLIEST=${PLD_DMA_EARLIEST:-1}  # transfers move at issue (docs/device.md)
 flags=(-std=c++17 -O2 -pthread -Wall -Wextra -Werror -I"$root/runtime/include" -I"$root/runtime/include/device")
 mkdir -p "$out"
 "$render" "$ctmpl/allreduce/kernel.cpp.in" dtype_cpp=float reduce=sum >"$out/allreduce.cpp"

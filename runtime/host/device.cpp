@@ -2,8 +2,9 @@
 // (runtime/include/device/pto). On the device a transfer is an asynchronous job of a pipe, done
 // only at a completion point; a memcpy at the call hides every missing barrier. Here each block
 // queues its transfers and runs them at the latest point the device allows (or, under
-// PLD_DMA_SEED=n, at seeded random earlier points), and every access that the device would race
-// is reported as a device-order violation naming the kernel and the line.
+// PLD_DMA_SEED=n, at seeded random earlier points; under PLD_DMA_EARLIEST=1, the benchmarks'
+// mode, at issue), and every access that the device would race is reported as a device-order
+// violation naming the kernel and the line.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,6 +47,7 @@ struct Entry {
   uint64_t seq;
   unsigned pipes;
   bool dma;            // a transfer (else a vector access, which moved its data at the call)
+  bool moved;          // its data already moved (PLD_DMA_EARLIEST), its completion still pending
   pld_dma_op op;       // the transfer
   bool writes_gm;      // its destination is global memory
   Region ub_read;      // UB it reads
@@ -134,7 +136,7 @@ void move(const pld_dma_op& op) {
 
 void complete(DeviceBlock& d, const Entry& x) {
   if (!x.dma) return;
-  move(x.op);
+  if (!x.moved) move(x.op);
   if (x.writes_gm) {
     ++d.unordered;
     d.unordered_what = x.what;
@@ -144,29 +146,34 @@ void complete(DeviceBlock& d, const Entry& x) {
 
 // Completes, in issue order, every entry on a pipe of `mask` issued before `limit`.
 void complete_until(DeviceBlock& d, unsigned mask, uint64_t limit) {
-  std::vector<Entry> keep;
-  keep.reserve(d.pending.size());
-  for (const Entry& x : d.pending) {
-    if ((x.pipes & mask) && x.seq < limit) complete(d, x);
-    else keep.push_back(x);
+  size_t kept = 0;
+  for (size_t i = 0; i < d.pending.size(); ++i) {
+    if ((d.pending[i].pipes & mask) && d.pending[i].seq < limit) {
+      complete(d, d.pending[i]);
+    } else {
+      if (kept != i) d.pending[kept] = d.pending[i];
+      ++kept;
+    }
   }
-  d.pending.swap(keep);
+  d.pending.resize(kept);
 }
 
 // PLD_DMA_SEED: before each instruction, every pipe's queue may have advanced by a random prefix.
 void maybe_advance(DeviceBlock& d) {
   if (!d.seeded || d.pending.empty()) return;
   unsigned stopped = 0;
-  std::vector<Entry> keep;
-  for (const Entry& x : d.pending) {
-    const bool go = !(x.pipes & stopped) && (d.rng() & 1u);
-    if (go) complete(d, x);
-    else {
+  size_t kept = 0;
+  for (size_t i = 0; i < d.pending.size(); ++i) {
+    const Entry& x = d.pending[i];
+    if (!(x.pipes & stopped) && (d.rng() & 1u)) {
+      complete(d, x);
+    } else {
       stopped |= x.pipes;
-      keep.push_back(x);
+      if (kept != i) d.pending[kept] = d.pending[i];
+      ++kept;
     }
   }
-  d.pending.swap(keep);
+  d.pending.resize(kept);
 }
 
 Region tile_region(const pld_dma_side& s, int64_t rows, int64_t elem) {
@@ -194,6 +201,17 @@ std::string still(const Entry& x) {
 
 std::string in_flight(const Entry& x) {
   return std::string(x.what) + " (line " + std::to_string(x.line) + ") has not completed";
+}
+
+// PLD_DMA_EARLIEST=1: every transfer moves its data when issued (the earliest point the device
+// allows), while its completion, and so every check, stays where the kernel puts it. Not the
+// tests' mode (it cannot show a source changed before the completion point); the benchmarks'.
+bool env_earliest() {
+  static const bool earliest = [] {
+    const char* e = std::getenv("PLD_DMA_EARLIEST");
+    return e && *e && std::strcmp(e, "0") != 0;
+  }();
+  return earliest;
 }
 
 uint64_t env_seed() {
@@ -248,13 +266,12 @@ void pld_rt_dma_issue(const pld_dma_op* op) {
   x.op = *op;
   x.what = op->what;
   x.line = op->line;
-  const std::string name(op->what);
-  if (name == "TLOAD") {
+  if (op->dst.is_tile) {  // TLOAD
     x.pipes = kOnMte2;
     x.ub_write = tile_region(op->dst, op->rows, op->elem);
     if (const Entry* c = conflict(d, x.pipes, x.ub_write, true))
       violation(op->what, op->line, "it overwrites a tile that " + still(*c) + " uses (no set_flag/wait_flag orders them)");
-  } else if (name == "TSTORE") {
+  } else if (op->src.is_tile) {  // TSTORE
     x.pipes = kOnMte3;
     x.writes_gm = true;
     x.ub_read = tile_region(op->src, op->rows, op->elem);
@@ -263,6 +280,10 @@ void pld_rt_dma_issue(const pld_dma_op* op) {
   } else {  // TPUT, TGET: GM to GM through a staging tile, both MTE stages
     x.pipes = kOnMte2 | kOnMte3;
     x.writes_gm = true;
+  }
+  if (env_earliest() && !d.seeded) {
+    move(x.op);
+    x.moved = true;
   }
   d.pending.push_back(x);
 }
