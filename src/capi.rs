@@ -17,6 +17,8 @@ pub struct PldTensorLikeInfo {
     pub layout: u32,
     pub has_valid: bool,
     pub has_strides: bool,
+    /// `rank` explicit strides in the type's uniqued storage; null when packed.
+    pub strides: *const i64,
 }
 
 unsafe extern "C" {

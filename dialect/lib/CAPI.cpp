@@ -100,6 +100,7 @@ PldTensorLikeInfo pldTypeGetTensorLikeInfo(MlirType type) {
   out.layout = static_cast<uint32_t>(info->layout);
   out.hasValid = !info->valid.empty();
   out.hasStrides = !info->strides.empty();
+  out.strides = info->strides.empty() ? nullptr : info->strides.data();
   return out;
 }
 

@@ -102,11 +102,15 @@ pub fn window_type_problem(ty: melior::ir::Type) -> Option<String> {
 /// (`args->tensor(i)`) and integer scalars (`args->scalar(j)`).
 pub fn param_problem(name: &str, i: usize, ty: melior::ir::Type) -> Option<String> {
     let host_tensor = TensorLike::of(ty).is_some_and(|t| !t.distributed);
-    (!host_tensor && scalar_bits(ty).is_none()).then(|| {
-        diag::msg!(
+    if !host_tensor && scalar_bits(ty).is_none() {
+        return Some(diag::msg!(
             "HOST orchestrator @{name}: parameter #{i} must be a host tensor (!pl.tensor) or an integer scalar (i1..i64, index), got '{ty}'"
-        )
-    })
+        ));
+    }
+    crate::ir::tensor_type::chip_tensor_problem(
+        &format!("HOST orchestrator @{name}: parameter #{i}"),
+        ty,
+    )
 }
 
 /// Reports (at each op's location) everything in the HOST orchestrator `func`
@@ -179,7 +183,9 @@ fn check_op<'c, 'a>(
             Ok(())
         }
         HostOp::Window => match op.result(0) {
-            Ok(r) => window_type_problem(r.r#type()).map_or(Ok(()), Err),
+            Ok(r) => window_type_problem(r.r#type())
+                .or_else(|| crate::ir::tensor_type::chip_tensor_problem("result #0", r.r#type()))
+                .map_or(Ok(()), Err),
             Err(_) => Ok(()),
         },
         HostOp::Dispatch => {

@@ -307,6 +307,11 @@ pub fn check_body<'c, 'a>(
                     "CHIP orchestration function @{name}: parameter #{i} must be a tensor, a CommContext or an integer scalar (i1..i64, index), got '{ty}'"
                 ),
             );
+        } else if let Some(problem) = crate::ir::tensor_type::chip_tensor_problem(
+            &format!("CHIP orchestration function @{name}: parameter #{i}"),
+            ty,
+        ) {
+            report(func, problem);
         }
     }
     crate::ir::walk::check_body_ops(
@@ -340,6 +345,11 @@ fn check_op<'c, 'a>(
                 v.r#type()
             ));
         }
+        if let Some(problem) =
+            crate::ir::tensor_type::chip_tensor_problem(&format!("result #{r}"), v.r#type())
+        {
+            return Err(problem);
+        }
     }
     for r in 0..op.region_count() {
         let Ok(region) = op.region(r) else { continue };
@@ -358,6 +368,12 @@ fn check_op<'c, 'a>(
                         "region argument #{k} must be a tensor, a CommContext or an integer scalar (i1..i64, index) in a CHIP orchestration body, got '{}'",
                         a.r#type()
                     ));
+                }
+                if let Some(problem) = crate::ir::tensor_type::chip_tensor_problem(
+                    &format!("region argument #{k}"),
+                    a.r#type(),
+                ) {
+                    return Err(problem);
                 }
             }
         }

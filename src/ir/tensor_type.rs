@@ -53,6 +53,8 @@ pub struct TensorView<'c> {
     pub has_valid: bool,
     /// Explicit strides.
     pub has_strides: bool,
+    /// The explicit strides (`None`: packed row-major); `i64::MIN` for `?`.
+    pub strides: Option<&'c [i64]>,
 }
 
 impl<'c> TensorView<'c> {
@@ -77,7 +79,66 @@ impl<'c> TensorView<'c> {
             layout: Layout::from_raw(info.layout),
             has_valid: info.has_valid,
             has_strides: info.has_strides,
+            strides: (info.has_strides && info.rank > 0 && !info.strides.is_null()).then(|| {
+                // Uniqued with the type, as the shape.
+                unsafe { std::slice::from_raw_parts::<'c, i64>(info.strides, info.rank as usize) }
+            }),
         })
+    }
+
+    /// Why a value of this type cannot be the device's tensor descriptor (simpler's
+    /// `ChipTensor`, docs/spec/device.md "Layouts": at most 5 dimensions, 32-bit extents and
+    /// strides, every stride > 0), or `None` when it can. Dynamic extents and strides are left to
+    /// the runtime (it refuses them with status 5 at the launch).
+    pub fn chip_tensor_refusal(&self) -> Option<String> {
+        const LIMIT: i64 = 1 << 32;
+        let shape = self.shape?;
+        if shape.len() > 5 {
+            return Some(format!(
+                "a ChipTensor holds at most 5 dimensions, this type has {}",
+                shape.len()
+            ));
+        }
+        if let Some((k, &d)) = shape.iter().enumerate().find(|&(_, &d)| d >= LIMIT) {
+            return Some(format!(
+                "extent {d} of dimension {k} does not fit a ChipTensor's 32-bit extents"
+            ));
+        }
+        let strides: Vec<i64> = match self.strides {
+            Some(s) => s.to_vec(),
+            None => {
+                // The packed row-major strides, as far as the extents are static.
+                let mut out = vec![i64::MIN; shape.len()];
+                let mut acc: i64 = 1;
+                for k in (0..shape.len()).rev() {
+                    out[k] = acc;
+                    if shape[k] == i64::MIN {
+                        break;
+                    }
+                    acc = acc.saturating_mul(shape[k].max(1));
+                }
+                out
+            }
+        };
+        if shape.contains(&0) {
+            return None; // an empty tensor: its strides are never used
+        }
+        for (k, &s) in strides.iter().enumerate() {
+            if s == i64::MIN || shape[k] == 1 {
+                continue; // dynamic, or the stride of an extent-1 dimension (never used)
+            }
+            if s <= 0 {
+                return Some(format!(
+                    "stride {s} of dimension {k} is not a ChipTensor stride (every stride is > 0)"
+                ));
+            }
+            if s >= LIMIT {
+                return Some(format!(
+                    "stride {s} of dimension {k} does not fit a ChipTensor's 32-bit strides"
+                ));
+            }
+        }
+        None
     }
 
     /// The shape, if ranked and every dim is static.
@@ -89,6 +150,15 @@ impl<'c> TensorView<'c> {
     pub fn is_packed_nd(&self) -> bool {
         self.layout == Layout::Nd && !self.has_strides && !self.has_valid
     }
+}
+
+/// The refusal of `subject` (e.g. `parameter #2`) of type `ty` when a value of that type cannot
+/// be the device's tensor descriptor (both rails pass every tensor to kernels as one).
+pub fn chip_tensor_problem(subject: &str, ty: Type) -> Option<String> {
+    let why = TensorView::of(ty)?.chip_tensor_refusal()?;
+    Some(crate::diag::msg!(
+        "{subject} cannot be the device's tensor descriptor (a ChipTensor, docs/spec/device.md): {why}, got '{ty}'"
+    ))
 }
 
 /// The parameters of a tensor-like type.

@@ -38,6 +38,12 @@
 //! element type, and a dispatch of a CHIP orchestration function without a
 //! body. Collectives are left to `--lower-host-tensor-collectives`.
 //!
+//! On both rails a tensor the device's tensor descriptor cannot hold (simpler's
+//! `ChipTensor`: more than 5 dimensions, a static extent or stride of 2^32 or
+//! more, a zero stride on a dimension of extent > 1; docs/spec/device.md) is
+//! refused, at the function for a parameter and at the defining op for a
+//! value ([`crate::ir::tensor_type::chip_tensor_problem`]).
+//!
 //! Parameter directions are the explicit `pl.direction`s, else derived (see
 //! `crate::analysis::directions`). A parameter's name is the name of its location
 //! (`%out: !pl.tensor<...> loc("out")`), else `arg<i>`. Only `pl.submit` can

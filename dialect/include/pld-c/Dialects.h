@@ -49,6 +49,7 @@ typedef struct {
   uint32_t layout;
   bool hasValid;
   bool hasStrides;
+  const int64_t *strides; /* `rank` explicit strides (uniqued storage), NULL when packed */
 } PldTensorLikeInfo;
 MLIR_CAPI_EXPORTED PldTensorLikeInfo pldTypeGetTensorLikeInfo(MlirType type);
 /* Sets `n` discardable attributes of `op` at once: one new attribute

@@ -196,7 +196,12 @@ def LegalizeSpmdLaunches : Pass<"legalize-spmd-launches", "::mlir::ModuleOp"> {
     emit in a CHIP orchestration body (`src/ir/orch_ops.rs`), and everything
     its HOST codegen cannot emit in a HOST orchestrator (`src/ir/host_ops.rs`:
     the integer `arith` ops of the CHIP list, `scf.for` without loop-carried
-    values, windows, domains, contexts, requires and dispatches). It changes
+    values, windows, domains, contexts, requires and dispatches). On both rails
+    it refuses a tensor the device's tensor descriptor cannot hold (simpler's
+    `ChipTensor`, docs/spec/device.md: more than 5 dimensions, a static extent
+    or stride of 2^32 or more, a zero stride on a dimension of extent > 1), at
+    the function for a parameter and at the defining op for a value (a
+    dynamic one is refused by the runtime at the launch). It changes
     nothing.
 
     Example (refused):
