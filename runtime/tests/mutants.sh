@@ -8,6 +8,8 @@
 # `order`) runs only those mutants; `order` are the device-order mutants, each dropping a barrier,
 # a dsb or a flag (a prelude mutant runs against two family kernels, a folding and a pushing one).
 # A second argument keeps only the mutants whose entry contains it (`mutants.sh order 'void end'`).
+# reduce, gather, scatter and permute mutants run the simulator's CI slice of their op instead
+# (target/debug/pld-sim, rendering the mutated template through PLD_DEV_TEMPLATE_DIR).
 # PLD_RT_NO_TSAN=1 skips the ThreadSanitizer pass of each run (the order mutants need none).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -61,7 +63,7 @@ family_mutants=(
   "$fam/barrier/kernel.cpp.in|s/^    pld_dev::wait_ge(sig + p \* stride, 1);/    if (me != 0) pld_dev::wait_ge(sig + p * stride, 1);/"  # rank 0 through early
 )
 # Device order: every family kernel that publishes transfers, without the barrier before its notify.
-for pkg in allreduce reduce_scatter allreduce_ring allgather broadcast all_to_all; do
+for pkg in allreduce reduce_scatter allreduce_ring allgather broadcast all_to_all reduce gather scatter permute; do
   order_mutants+=("$fam/$pkg/kernel.cpp.in|s/^ *pld_dev::publish();/(void)0;/")
 done
 mutants=()
@@ -92,6 +94,17 @@ for entry in "${mutants[@]}"; do
   if cmp -s "$root/$tmpl" "$work/tree/$tmpl"; then echo "NOT APPLIED  $m"; continue; fi
   pkg=${tmpl#"$fam"/}; pkg=${pkg%%/*}
   case "$pkg" in
+    reduce | gather | scatter | permute)
+      # Checked by the simulator's matrices (not family_test): its CI slice of the op, the
+      # mutated templates rendered through PLD_DEV_TEMPLATE_DIR (needs `cargo build`).
+      if PLD_DEV_TEMPLATE_DIR="$work/tree/$fam" PLD_WAIT_TIMEOUT_MS=3000 \
+           "$root/target/debug/pld-sim" --matrix family-ci --filter "$pkg" >"$work/log" 2>&1; then
+        echo "SURVIVED     $m"
+      else
+        echo "caught ($(tail -1 "$work/log"))  $m"
+        caught=$((caught + 1))
+      fi
+      continue ;;
     allreduce | allreduce_ring | reduce_scatter | allgather | broadcast | all_to_all | barrier)
       mode=$pkg; args=(--quick) ;;
     device_prelude.inc) mode=allreduce,allgather; args=(--quick) ;;  # a folding and a pushing kernel

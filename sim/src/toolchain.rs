@@ -148,6 +148,20 @@ pub(crate) fn identity(path: &Path) -> std::io::Result<String> {
     Ok(format!("{}:{}:{mtime}", path.display(), meta.len()))
 }
 
+/// What pld-translate renders builtin kernels from besides its own binary: empty, or (when
+/// `PLD_DEV_TEMPLATE_DIR` points it at a template tree, docs/codegen.md) a hash of that tree's
+/// files, so a cached rendering never outlives an edited template.
+pub(crate) fn template_override_identity() -> Result<String, BuildError> {
+    let Some(dir) = std::env::var_os("PLD_DEV_TEMPLATE_DIR").filter(|d| !d.is_empty()) else {
+        return Ok(String::new());
+    };
+    let mut h = ContentHash::new("pld templates v1");
+    for (name, text) in read_tree(Path::new(&dir))? {
+        h.part(name.as_bytes()).part(&text);
+    }
+    Ok(h.hex())
+}
+
 /// The files of a directory tree, sorted, as (relative path, contents).
 fn read_tree(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, BuildError> {
     fn walk(base: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), BuildError> {
@@ -373,7 +387,8 @@ impl Toolchain {
         let mut h = ContentHash::new("pld-sim tree v1");
         h.part(module.as_bytes())
             .part(identity(&pld_opt)?.as_bytes())
-            .part(identity(&pld_translate)?.as_bytes());
+            .part(identity(&pld_translate)?.as_bytes())
+            .part(template_override_identity()?.as_bytes());
         for (name, text) in &kernels {
             h.part(name.as_bytes()).part(text);
         }

@@ -111,7 +111,7 @@ impl<'c, 'a> Planner<'c, 'a> {
                 return None;
             };
             let vars = string_attr(&func, "pl.builtin_template_vars").unwrap_or_default();
-            match template::parse_vars(&vars).and_then(|v| template::render(pkg.text, &v)) {
+            match template::parse_vars(&vars).and_then(|v| template::render_package(pkg, &v)) {
                 Ok(text) => text.into_bytes(),
                 Err(e) => {
                     self.error(&func,

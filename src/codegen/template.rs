@@ -32,6 +32,47 @@ pub enum TemplateError {
     /// The vars give a name the template never uses.
     #[error("template variable '{0}' is not used by the template")]
     Unused(String),
+    /// `$PLD_DEV_TEMPLATE_DIR` names a template tree without this file.
+    #[error("cannot read {0} (PLD_DEV_TEMPLATE_DIR): {1}")]
+    Unreadable(String, String),
+}
+
+/// The environment variable that points the renderer at a template tree (a copy of
+/// `templates/pypto/runtime/builtins/collectives`) instead of the templates embedded in the
+/// binary: for developing or mutating a kernel template without rebuilding pld
+/// (docs/codegen.md, "Builtin kernel templates"). Unset, the embedded ones render.
+pub const TEMPLATE_DIR_ENV: &str = "PLD_DEV_TEMPLATE_DIR";
+
+/// The text of `file` (a package's `<dir>/kernel.cpp.in`, or the prelude) under
+/// `$PLD_DEV_TEMPLATE_DIR`, or `embedded` when the variable is unset or empty.
+fn template_file(
+    file: &str,
+    embedded: &'static str,
+) -> Result<std::borrow::Cow<'static, str>, TemplateError> {
+    match std::env::var_os(TEMPLATE_DIR_ENV).filter(|d| !d.is_empty()) {
+        None => Ok(std::borrow::Cow::Borrowed(embedded)),
+        Some(dir) => {
+            let path = std::path::Path::new(&dir).join(file);
+            std::fs::read_to_string(&path)
+                .map(std::borrow::Cow::Owned)
+                .map_err(|e| TemplateError::Unreadable(path.display().to_string(), e.to_string()))
+        }
+    }
+}
+
+/// Renders `package` with `vars` as pld-translate does: its template (and the device prelude) as
+/// embedded, or from `$PLD_DEV_TEMPLATE_DIR` when that is set.
+pub fn render_package(
+    package: &Package,
+    vars: &BTreeMap<String, String>,
+) -> Result<String, TemplateError> {
+    let folder = &package.name[package.name.rfind('.').map_or(0, |i| i + 1)..];
+    let template = template_file(&format!("{folder}/kernel.cpp.in"), package.text)?;
+    let prelude = template_file("device_prelude.inc", DEVICE_PRELUDE)?;
+    match (&template, &prelude) {
+        (std::borrow::Cow::Borrowed(t), std::borrow::Cow::Borrowed(_)) => render(t, vars),
+        _ => substitute(&with_prelude_text(&template, &prelude), vars),
+    }
 }
 
 pub use crate::collective::Package;
@@ -88,13 +129,18 @@ const DEVICE_PRELUDE: &str =
 
 /// `template` with its device-prelude line (if any) replaced by the prelude.
 fn with_prelude(template: &str) -> std::borrow::Cow<'_, str> {
+    with_prelude_text(template, DEVICE_PRELUDE)
+}
+
+/// `template` with its device-prelude line (if any) replaced by `prelude`.
+fn with_prelude_text<'t>(template: &'t str, prelude: &str) -> std::borrow::Cow<'t, str> {
     match template.find(DEVICE_PRELUDE_MARKER) {
         Some(at) if template[at..].starts_with(&format!("{DEVICE_PRELUDE_MARKER}\n")) => {
             let end = at + DEVICE_PRELUDE_MARKER.len() + 1;
             std::borrow::Cow::Owned(format!(
                 "{}{}{}",
                 &template[..at],
-                DEVICE_PRELUDE,
+                prelude,
                 &template[end..]
             ))
         }
@@ -106,7 +152,11 @@ fn with_prelude(template: &str) -> std::borrow::Cow<'_, str> {
 /// value, an unterminated or malformed `${...}`, and a variable in `vars`
 /// that the template never uses are errors (never an empty string).
 pub fn render(template: &str, vars: &BTreeMap<String, String>) -> Result<String, TemplateError> {
-    let template = &*with_prelude(template);
+    substitute(&with_prelude(template), vars)
+}
+
+/// Substitutes every `${name}` of `template` from `vars` (see [`render`]).
+fn substitute(template: &str, vars: &BTreeMap<String, String>) -> Result<String, TemplateError> {
     let mut out = String::with_capacity(template.len());
     let mut used = std::collections::BTreeSet::new();
     let mut rest = template;
@@ -162,7 +212,8 @@ pub fn builtin_kernels() -> Vec<BuiltinKernel> {
             BuiltinKernel {
                 symbol: v.symbol(),
                 template: package.path,
-                source: render(package.text, &vars).expect("every template renders its variants"),
+                source: render_package(package, &vars)
+                    .expect("every template renders its variants"),
             }
         })
         .collect()

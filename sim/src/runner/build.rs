@@ -86,6 +86,11 @@ pub fn translate(
         .part(text.as_bytes())
         .part(tool_identity(&pld_opt)?.as_bytes())
         .part(tool_identity(&pld_translate)?.as_bytes())
+        .part(
+            crate::toolchain::template_override_identity()
+                .map_err(RunError::from_build)?
+                .as_bytes(),
+        )
         .part(kernel_dir.to_string_lossy().as_bytes());
     let module_key = h.hex();
     let trees = run_dir(tc).join("trees");
