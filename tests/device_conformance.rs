@@ -123,3 +123,120 @@ fn every_builtin_and_example_kernel_compiles_against_pto_isa_and_simpler_headers
         kernels.len()
     );
 }
+
+/// The kernels the run harness links, by symbol, and the entry name it calls each by.
+const RUN_KERNELS: &[(&str, &str)] = &[
+    ("__builtin_allreduce_sum__fp32", "k_allreduce"),
+    ("__builtin_reduce_scatter_sum__fp32", "k_reduce_scatter"),
+    ("__builtin_allgather__fp32", "k_allgather"),
+    ("__builtin_broadcast_root0__fp32", "k_broadcast"),
+    ("__builtin_all_to_all__fp32", "k_all_to_all"),
+    ("__builtin_reduce_sum_root0__fp32", "k_reduce"),
+    ("__builtin_gather_root0__fp32", "k_gather"),
+    ("__builtin_scatter_root0__fp32", "k_scatter"),
+];
+
+/// Beyond compiling: the rendered kernels run on pto-isa's own CPU implementation (its
+/// `TPUT`/`TNOTIFY`/`TWAIT`/`TLOAD`/`TADD`/..., with its shape checks) over simpler's structures,
+/// P = 2 and 4 ranks × L = 1 and 2 blocks as threads, and give each op's meaning
+/// (`tests/conformance/pto_cpu_run.cpp`). Not simpler's runtime or a2a3sim (Conformance 2).
+#[test]
+fn builtin_kernels_run_on_pto_isa_cpu_implementation() {
+    let Some((pto, simpler)) = snapshots() else {
+        eprintln!(
+            "skipped: PLD_PTO_ISA_DIR / PLD_SIMPLER_DIR unset (the reference snapshots; .ci/run sets them)"
+        );
+        return;
+    };
+    let cxx = std::env::var("PLD_CONFORMANCE_CXX").unwrap_or_else(|_| "clang++-22".into());
+    let work = std::env::temp_dir().join(format!("pld-pto-run-{}", std::process::id()));
+    std::fs::create_dir_all(&work).unwrap();
+    let mut flags: Vec<String> = [
+        "-std=c++20",
+        "-O1",
+        "-D__CPU_SIM",
+        "-D__DAV_VEC__",
+        "-DPTO_CPU_MAX_THREADS=1",
+        "-Wno-macro-redefined",
+        "-Wno-ignored-attributes",
+        "-include",
+        "stdint.h",
+        "-include",
+        "stddef.h",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for d in include_dirs(&pto, &simpler) {
+        flags.push("-isystem".into());
+        flags.push(d.display().to_string());
+    }
+    let kernels = pld::builtin_kernels();
+    let mut objects = Vec::new();
+    let mut jobs = Vec::new();
+    for (symbol, entry) in RUN_KERNELS {
+        let k = kernels
+            .iter()
+            .find(|k| k.symbol == *symbol)
+            .unwrap_or_else(|| panic!("no builtin kernel {symbol}"));
+        let src = work.join(format!("{entry}.cpp"));
+        std::fs::write(&src, &k.source).unwrap();
+        let obj = work.join(format!("{entry}.o"));
+        jobs.push(
+            Command::new(&cxx)
+                .args(&flags)
+                .arg(format!("-Dkernel_entry={entry}"))
+                .arg("-c")
+                .arg(&src)
+                .arg("-o")
+                .arg(&obj)
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap_or_else(|e| panic!("cannot run {cxx}: {e}")),
+        );
+        objects.push(obj);
+    }
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/pto_cpu_run.cpp");
+    let harness_obj = work.join("harness.o");
+    jobs.push(
+        Command::new(&cxx)
+            .args(&flags)
+            .arg("-c")
+            .arg(&harness)
+            .arg("-o")
+            .arg(&harness_obj)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    for j in jobs {
+        let out = j.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "compile failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let exe = work.join("pto_cpu_run");
+    let link = Command::new(&cxx)
+        .args(&objects)
+        .arg(&harness_obj)
+        .args(["-lpthread", "-o"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(
+        link.status.success(),
+        "link failed:\n{}",
+        String::from_utf8_lossy(&link.stderr)
+    );
+    let run = Command::new(&exe).output().unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let _ = std::fs::remove_dir_all(&work);
+    assert!(
+        run.status.success(),
+        "the builtin kernels on pto-isa's CPU implementation:\n{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(stdout.contains("0 failed"), "{stdout}");
+}

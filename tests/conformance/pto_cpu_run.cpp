@@ -1,0 +1,197 @@
+// The builtin kernels on pto-isa's own CPU implementation (tests/device_conformance.rs): pld's
+// rendered kernel text, compiled against pto-isa's and simpler's headers (not pld's) and linked
+// with this harness, runs P ranks x L blocks as threads over per-rank windows; every rank's
+// target is checked against the op's meaning (docs/spec/family.md) and every signal cell must be
+// back to 0. The harness is pld's code: it builds simpler's ChipTensor / CommContext /
+// LocalContext from their fields, as simpler's runtime would hand them to a kernel.
+//
+// Usage: pto_cpu_run  (exit 0 when every case passes; one line per case)
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "intrinsic.h"
+#include "platform_comm/comm_context.h"
+#include "tensor.h"
+
+// simpler's assertion hook (referenced by its headers' inline helpers).
+[[noreturn]] void assert_impl(const char* cond, const char* file, int line) {
+  std::fprintf(stderr, "assertion %s failed at %s:%d\n", cond, file, line);
+  std::abort();
+}
+
+extern "C" {
+void k_allreduce(int64_t* args);
+void k_reduce_scatter(int64_t* args);
+void k_allgather(int64_t* args);
+void k_broadcast(int64_t* args);
+void k_all_to_all(int64_t* args);
+void k_reduce(int64_t* args);
+void k_gather(int64_t* args);
+void k_scatter(int64_t* args);
+}
+
+namespace {
+
+constexpr uint64_t kWindow = 1 << 20;
+
+// One tensor argument: `rows` x `cols` floats at byte `offset` of the rank's window.
+struct Arg {
+  uint64_t offset;
+  uint32_t rows, cols;
+};
+
+ChipTensor chip(void* base, uint32_t rows, uint32_t cols, DataType dt) {
+  ChipTensor t{};
+  t.buffer.addr = reinterpret_cast<uint64_t>(base);
+  t.buffer.size = static_cast<uint64_t>(rows) * cols * get_element_size(dt);
+  t.owner_task_id = PTO2TaskId::invalid();
+  t.start_offset = 0;
+  t.ndims = 2;
+  t.dtype = dt;
+  t.is_contiguous = true;
+  t.shapes[0] = rows;
+  t.shapes[1] = cols;
+  t.strides[0] = cols;
+  t.strides[1] = 1;
+  t.extent_elem_cache = static_cast<uint64_t>(rows) * cols;
+  return t;
+}
+
+float value(int rank, uint32_t i) { return static_cast<float>((rank + 1) * 1000 + static_cast<int>(i % 997)); }
+
+// Runs `kernel` on P ranks x L blocks; `args` are the tensors (in a window each, filled with
+// value(rank, i)) followed by the signal [P, L] and the CommContext. `check(rank, tensors)` says
+// whether rank's outputs are right.
+bool run_case(const char* name, void (*kernel)(int64_t*), int P, int L, const std::vector<Arg>& tensors,
+              const std::function<bool(int, std::vector<float*>&)>& check) {
+  std::vector<std::vector<uint8_t>> windows(P, std::vector<uint8_t>(kWindow, 0));
+  std::vector<CommContext> ctx(P);
+  const uint64_t sig_offset = kWindow - 4096;
+  for (int r = 0; r < P; ++r) {
+    std::memset(&ctx[r], 0, sizeof(CommContext));
+    ctx[r].rankId = static_cast<uint32_t>(r);
+    ctx[r].rankNum = static_cast<uint32_t>(P);
+    ctx[r].winSize = kWindow;
+    for (int q = 0; q < P; ++q) ctx[r].windowsIn[q] = ctx[r].windowsOut[q] = reinterpret_cast<uint64_t>(windows[q].data());
+    for (const Arg& a : tensors) {
+      auto* f = reinterpret_cast<float*>(windows[r].data() + a.offset);
+      for (uint32_t i = 0; i < a.rows * a.cols; ++i) f[i] = value(r, i);
+    }
+  }
+  std::vector<std::vector<ChipTensor>> chips(P);
+  for (int r = 0; r < P; ++r) {
+    for (const Arg& a : tensors) chips[r].push_back(chip(windows[r].data() + a.offset, a.rows, a.cols, DataType::FLOAT32));
+    chips[r].push_back(chip(windows[r].data() + sig_offset, static_cast<uint32_t>(P), static_cast<uint32_t>(L), DataType::INT32));
+  }
+  std::vector<std::thread> threads;
+  std::vector<LocalContext> locals(static_cast<size_t>(P) * L);
+  std::vector<GlobalContext> globals(static_cast<size_t>(P) * L);
+  std::vector<std::vector<int64_t>> args(static_cast<size_t>(P) * L, std::vector<int64_t>(64, 0));
+  for (int r = 0; r < P; ++r) {
+    for (int b = 0; b < L; ++b) {
+      const size_t k = static_cast<size_t>(r) * L + b;
+      locals[k] = LocalContext{};
+      locals[k].block_idx = b;
+      locals[k].block_num = L;
+      globals[k] = GlobalContext{};
+      size_t slot = 0;
+      for (ChipTensor& t : chips[r]) args[k][slot++] = reinterpret_cast<int64_t>(&t);
+      args[k][slot] = reinterpret_cast<int64_t>(&ctx[r]);
+      args[k][SPMD_LOCAL_CONTEXT_INDEX] = reinterpret_cast<int64_t>(&locals[k]);
+      args[k][SPMD_GLOBAL_CONTEXT_INDEX] = reinterpret_cast<int64_t>(&globals[k]);
+      threads.emplace_back([kernel, &args, k] { kernel(args[k].data()); });
+    }
+  }
+  for (auto& t : threads) t.join();
+  bool ok = true;
+  for (int r = 0; r < P; ++r) {
+    std::vector<float*> out;
+    for (const Arg& a : tensors) out.push_back(reinterpret_cast<float*>(windows[r].data() + a.offset));
+    if (!check(r, out)) {
+      std::printf("FAIL %s P=%d L=%d: rank %d's output\n", name, P, L, r);
+      ok = false;
+    }
+    const auto* sig = reinterpret_cast<const int32_t*>(windows[r].data() + sig_offset);
+    for (int c = 0; c < P * L; ++c) {
+      if (sig[c] != 0) {
+        std::printf("FAIL %s P=%d L=%d: rank %d's signal cell %d is %d\n", name, P, L, r, c, sig[c]);
+        ok = false;
+        break;
+      }
+    }
+  }
+  if (ok) std::printf("ok   %s P=%d L=%d\n", name, P, L);
+  return ok;
+}
+
+}  // namespace
+
+int main() {
+  const uint32_t M = 3, E = 1500;  // 4500 floats per rank's rows: lanes span one or two fold tiles
+  const uint64_t A = 0, B = 256 * 1024;
+  int failed = 0;
+  for (int P : {2, 4}) {
+    for (int L : {1, 2}) {
+      const uint32_t PM = static_cast<uint32_t>(P) * M;
+      auto sum = [&](uint32_t i) {
+        float s = 0;
+        for (int q = 0; q < P; ++q) s += value(q, i);
+        return s;
+      };
+      failed += !run_case("allreduce_sum", k_allreduce, P, L, {{A, M, E}}, [&](int, std::vector<float*>& t) {
+        for (uint32_t i = 0; i < M * E; ++i)
+          if (t[0][i] != sum(i)) return false;
+        return true;
+      });
+      failed += !run_case("reduce_scatter_sum", k_reduce_scatter, P, L, {{A, PM, E}}, [&](int r, std::vector<float*>& t) {
+        for (uint32_t i = 0; i < PM * E; ++i) {
+          const bool mine = i / (M * E) == static_cast<uint32_t>(r);
+          if (t[0][i] != (mine ? sum(i) : value(r, i))) return false;
+        }
+        return true;
+      });
+      failed += !run_case("allgather", k_allgather, P, L, {{A, M, E}, {B, PM, E}}, [&](int, std::vector<float*>& t) {
+        for (uint32_t i = 0; i < PM * E; ++i)
+          if (t[1][i] != value(static_cast<int>(i / (M * E)), i % (M * E))) return false;
+        return true;
+      });
+      failed += !run_case("broadcast_root0", k_broadcast, P, L, {{A, M, E}}, [&](int, std::vector<float*>& t) {
+        for (uint32_t i = 0; i < M * E; ++i)
+          if (t[0][i] != value(0, i)) return false;
+        return true;
+      });
+      failed += !run_case("all_to_all", k_all_to_all, P, L, {{A, PM, E}, {B, PM, E}}, [&](int r, std::vector<float*>& t) {
+        for (uint32_t i = 0; i < PM * E; ++i) {
+          const uint32_t q = i / (M * E), k = i % (M * E);
+          if (t[1][i] != value(static_cast<int>(q), static_cast<uint32_t>(r) * M * E + k)) return false;
+        }
+        return true;
+      });
+      failed += !run_case("reduce_sum_root0", k_reduce, P, L, {{A, M, E}}, [&](int r, std::vector<float*>& t) {
+        for (uint32_t i = 0; i < M * E; ++i)
+          if (t[0][i] != (r == 0 ? sum(i) : value(r, i))) return false;
+        return true;
+      });
+      failed += !run_case("gather_root0", k_gather, P, L, {{A, M, E}, {B, PM, E}}, [&](int r, std::vector<float*>& t) {
+        for (uint32_t i = 0; i < PM * E; ++i) {
+          const float want = r == 0 ? value(static_cast<int>(i / (M * E)), i % (M * E)) : value(r, i);
+          if (t[1][i] != want) return false;
+        }
+        return true;
+      });
+      failed += !run_case("scatter_root0", k_scatter, P, L, {{A, PM, E}, {B, M, E}}, [&](int r, std::vector<float*>& t) {
+        for (uint32_t i = 0; i < M * E; ++i)
+          if (t[1][i] != value(0, static_cast<uint32_t>(r) * M * E + i)) return false;
+        return true;
+      });
+    }
+  }
+  std::printf("%d failed\n", failed);
+  return failed == 0 ? 0 : 1;
+}
