@@ -34,6 +34,9 @@ void k_all_to_all(int64_t* args);
 void k_reduce(int64_t* args);
 void k_gather(int64_t* args);
 void k_scatter(int64_t* args);
+void k_ring(int64_t* args);
+void k_permute(int64_t* args);
+void k_barrier(int64_t* args);
 }
 
 namespace {
@@ -69,7 +72,12 @@ float value(int rank, uint32_t i) { return static_cast<float>((rank + 1) * 1000 
 // value(rank, i)) followed by the signal [P, L] and the CommContext. `check(rank, tensors)` says
 // whether rank's outputs are right.
 bool run_case(const char* name, void (*kernel)(int64_t*), int P, int L, const std::vector<Arg>& tensors,
-              const std::function<bool(int, std::vector<float*>&)>& check) {
+              const std::function<bool(int, std::vector<float*>&)>& check, uint32_t sig_rows = 0,
+              uint32_t sig_cols = 0) {
+  if (sig_rows == 0) {
+    sig_rows = static_cast<uint32_t>(P);
+    sig_cols = static_cast<uint32_t>(L);
+  }
   std::vector<std::vector<uint8_t>> windows(P, std::vector<uint8_t>(kWindow, 0));
   std::vector<CommContext> ctx(P);
   const uint64_t sig_offset = kWindow - 4096;
@@ -87,7 +95,7 @@ bool run_case(const char* name, void (*kernel)(int64_t*), int P, int L, const st
   std::vector<std::vector<ChipTensor>> chips(P);
   for (int r = 0; r < P; ++r) {
     for (const Arg& a : tensors) chips[r].push_back(chip(windows[r].data() + a.offset, a.rows, a.cols, DataType::FLOAT32));
-    chips[r].push_back(chip(windows[r].data() + sig_offset, static_cast<uint32_t>(P), static_cast<uint32_t>(L), DataType::INT32));
+    chips[r].push_back(chip(windows[r].data() + sig_offset, sig_rows, sig_cols, DataType::INT32));
   }
   std::vector<std::thread> threads;
   std::vector<LocalContext> locals(static_cast<size_t>(P) * L);
@@ -118,9 +126,9 @@ bool run_case(const char* name, void (*kernel)(int64_t*), int P, int L, const st
       ok = false;
     }
     const auto* sig = reinterpret_cast<const int32_t*>(windows[r].data() + sig_offset);
-    for (int c = 0; c < P * L; ++c) {
+    for (uint32_t c = 0; c < sig_rows * sig_cols; ++c) {
       if (sig[c] != 0) {
-        std::printf("FAIL %s P=%d L=%d: rank %d's signal cell %d is %d\n", name, P, L, r, c, sig[c]);
+        std::printf("FAIL %s P=%d L=%d: rank %d's signal cell %u is %d\n", name, P, L, r, c, sig[c]);
         ok = false;
         break;
       }
@@ -192,6 +200,27 @@ int main() {
       });
     }
   }
+  // The ring (core_num 1, signal [2*(P-1)+1, P]); the barrier (a signal only); the permute
+  // 0 -> 1, 1 -> 2, 2 -> 0 on 4 ranks (rank 3 in no pair keeps its target).
+  for (int P : {2, 4}) {
+    const uint32_t n = static_cast<uint32_t>(P) * 1200;
+    failed += !run_case("allreduce_ring_sum", k_ring, P, 1, {{A, 1, n}}, [&](int, std::vector<float*>& t) {
+      for (uint32_t i = 0; i < n; ++i) {
+        float s = 0;
+        for (int q = 0; q < P; ++q) s += value(q, i);
+        if (t[0][i] != s) return false;
+      }
+      return true;
+    }, static_cast<uint32_t>(2 * (P - 1) + 1), static_cast<uint32_t>(P));
+    failed += !run_case("barrier", k_barrier, P, 1, {}, [](int, std::vector<float*>&) { return true; },
+                        static_cast<uint32_t>(P), 1);
+  }
+  failed += !run_case("permute_0to1_1to2_2to0", k_permute, 4, 2, {{A, M, E}, {B, M, E}}, [&](int r, std::vector<float*>& t) {
+    const int src = r == 1 ? 0 : r == 2 ? 1 : r == 0 ? 2 : -1;
+    for (uint32_t i = 0; i < M * E; ++i)
+      if (t[1][i] != value(src >= 0 ? src : r, i)) return false;
+    return true;
+  });
   std::printf("%d failed\n", failed);
   return failed == 0 ? 0 : 1;
 }
