@@ -137,10 +137,12 @@ const RUN_KERNELS: &[(&str, &str)] = &[
     ("__builtin_allreduce_ring_sum__fp32", "k_ring"),
     ("__builtin_permute_0to1_1to2_2to0__fp32", "k_permute"),
     ("__builtin_barrier", "k_barrier"),
+    ("__builtin_all_to_all_v__fp32", "k_all_to_all_v"),
+    ("__builtin_indexed_all_to_all_v__fp32", "k_indexed"),
 ];
 
-/// Beyond compiling: the rendered kernels (every op but the two all_to_all_v variants) run on
-/// pto-isa's own CPU implementation (its
+/// Beyond compiling: the rendered kernels (one variant of every op) run on pto-isa's own CPU
+/// implementation (its
 /// `TPUT`/`TNOTIFY`/`TWAIT`/`TLOAD`/`TADD`/..., with its shape checks) over simpler's structures,
 /// P = 2 and 4 ranks × L = 1 and 2 blocks as threads, and give each op's meaning
 /// (`tests/conformance/pto_cpu_run.cpp`). Not simpler's runtime or a2a3sim (Conformance 2).

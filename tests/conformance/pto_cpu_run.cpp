@@ -37,6 +37,8 @@ void k_scatter(int64_t* args);
 void k_ring(int64_t* args);
 void k_permute(int64_t* args);
 void k_barrier(int64_t* args);
+void k_all_to_all_v(int64_t* args);
+void k_indexed(int64_t* args);
 }
 
 namespace {
@@ -47,6 +49,8 @@ constexpr uint64_t kWindow = 1 << 20;
 struct Arg {
   uint64_t offset;
   uint32_t rows, cols;
+  // An int32 tensor (counts, an index), filled with fill(rank, i); else floats value(rank, i).
+  int32_t (*fill)(int rank, uint32_t i) = nullptr;
 };
 
 ChipTensor chip(void* base, uint32_t rows, uint32_t cols, DataType dt) {
@@ -68,12 +72,22 @@ ChipTensor chip(void* base, uint32_t rows, uint32_t cols, DataType dt) {
 
 float value(int rank, uint32_t i) { return static_cast<float>((rank + 1) * 1000 + static_cast<int>(i % 997)); }
 
+// all_to_all_v's counts: rank r sends (r + d) % (kMaxRecv + 2) - 1 rows to d (-1 .. kMaxRecv:
+// a negative count sends nothing, as does 0); the clamped count is what lands.
+constexpr int32_t kMaxRecv = 3;
+int32_t send_count(int r, uint32_t d) { return static_cast<int32_t>((r + static_cast<int>(d)) % (kMaxRecv + 2)) - 1; }
+int32_t clamped(int32_t c) { return c < 0 ? 0 : c > kMaxRecv ? kMaxRecv : c; }
+int32_t unset(int, uint32_t) { return -7; }  // recv_counts before the call
+// The indexed kernel's gather list: slot (d, k) reads input row (d * kMaxRecv + k + 1) mod rows,
+// except slot (1, 0), out of range (-1): a row of zeros.
+int32_t index_of(int, uint32_t i) { return i == kMaxRecv ? -1 : static_cast<int32_t>(i + 1); }
+
 // Runs `kernel` on P ranks x L blocks; `args` are the tensors (in a window each, filled with
 // value(rank, i)) followed by the signal [P, L] and the CommContext. `check(rank, tensors)` says
 // whether rank's outputs are right.
 bool run_case(const char* name, void (*kernel)(int64_t*), int P, int L, const std::vector<Arg>& tensors,
               const std::function<bool(int, std::vector<float*>&)>& check, uint32_t sig_rows = 0,
-              uint32_t sig_cols = 0) {
+              uint32_t sig_cols = 0, int sig_at = -1) {
   if (sig_rows == 0) {
     sig_rows = static_cast<uint32_t>(P);
     sig_cols = static_cast<uint32_t>(L);
@@ -89,13 +103,21 @@ bool run_case(const char* name, void (*kernel)(int64_t*), int P, int L, const st
     for (int q = 0; q < P; ++q) ctx[r].windowsIn[q] = ctx[r].windowsOut[q] = reinterpret_cast<uint64_t>(windows[q].data());
     for (const Arg& a : tensors) {
       auto* f = reinterpret_cast<float*>(windows[r].data() + a.offset);
-      for (uint32_t i = 0; i < a.rows * a.cols; ++i) f[i] = value(r, i);
+      auto* n = reinterpret_cast<int32_t*>(windows[r].data() + a.offset);
+      for (uint32_t i = 0; i < a.rows * a.cols; ++i) {
+        if (a.fill) n[i] = a.fill(r, i);
+        else f[i] = value(r, i);
+      }
     }
   }
   std::vector<std::vector<ChipTensor>> chips(P);
   for (int r = 0; r < P; ++r) {
-    for (const Arg& a : tensors) chips[r].push_back(chip(windows[r].data() + a.offset, a.rows, a.cols, DataType::FLOAT32));
-    chips[r].push_back(chip(windows[r].data() + sig_offset, sig_rows, sig_cols, DataType::INT32));
+    for (const Arg& a : tensors)
+      chips[r].push_back(chip(windows[r].data() + a.offset, a.rows, a.cols, a.fill ? DataType::INT32 : DataType::FLOAT32));
+    // The signal: after the tensors, or at argument `sig_at` (all_to_all_v's args[2]).
+    const ChipTensor signal = chip(windows[r].data() + sig_offset, sig_rows, sig_cols, DataType::INT32);
+    if (sig_at < 0) chips[r].push_back(signal);
+    else chips[r].insert(chips[r].begin() + sig_at, signal);
   }
   std::vector<std::thread> threads;
   std::vector<LocalContext> locals(static_cast<size_t>(P) * L);
@@ -221,6 +243,50 @@ int main() {
       if (t[1][i] != value(src >= 0 ? src : r, i)) return false;
     return true;
   });
+  // The seed's all_to_all_v and its indexed variant (E = 600 floats a row): rows past a count are
+  // left as staged; recv_counts gets every sender's clamped count.
+  for (int P : {2, 4}) {
+    for (int L : {1, 3}) {
+      const uint32_t E2 = 600, R = static_cast<uint32_t>(P) * kMaxRecv;
+      const uint64_t C = 512 * 1024, D = C + 256, X = C + 512;
+      auto check_a2av = [&](bool indexed) {
+        return [&, indexed, P, R, E2](int r, std::vector<float*>& t) {
+          const auto* recv = reinterpret_cast<const int32_t*>(t[3]);
+          for (int s = 0; s < P; ++s) {
+            const int32_t n = clamped(send_count(s, static_cast<uint32_t>(r)));
+            if (recv[s] != n) return false;
+            for (uint32_t k = 0; k < kMaxRecv; ++k) {
+              for (uint32_t e = 0; e < E2; ++e) {
+                const uint32_t at = (static_cast<uint32_t>(s) * kMaxRecv + k) * E2 + e;
+                float want = value(r, at);  // past the count: as staged
+                if (static_cast<int32_t>(k) < n) {
+                  uint32_t row = static_cast<uint32_t>(r) * kMaxRecv + k;  // plain: the chunk for r
+                  if (indexed) {
+                    const int32_t idx = index_of(s, row);
+                    if (idx < 0 || static_cast<uint32_t>(idx) >= R) {
+                      if (t[1][at] != 0.0f) return false;
+                      continue;
+                    }
+                    row = static_cast<uint32_t>(idx);
+                  }
+                  want = value(s, row * E2 + e);
+                }
+                if (t[1][at] != want) return false;
+              }
+            }
+          }
+          return true;
+        };
+      };
+      failed += !run_case("all_to_all_v", k_all_to_all_v, P, L,
+                          {{A, R, E2}, {B, R, E2}, {D, static_cast<uint32_t>(P), 1, send_count}, {X, static_cast<uint32_t>(P), 1, unset}},
+                          check_a2av(false), static_cast<uint32_t>(P), static_cast<uint32_t>(L), 2);
+      failed += !run_case("indexed_all_to_all_v", k_indexed, P, L,
+                          {{A, R, E2}, {B, R, E2}, {D, static_cast<uint32_t>(P), 1, send_count}, {X, static_cast<uint32_t>(P), 1, unset},
+                           {X + 256, R, 1, index_of}},
+                          check_a2av(true), static_cast<uint32_t>(P), static_cast<uint32_t>(L), 2);
+    }
+  }
   std::printf("%d failed\n", failed);
   return failed == 0 ? 0 : 1;
 }
