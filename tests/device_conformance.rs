@@ -139,6 +139,7 @@ const RUN_KERNELS: &[(&str, &str)] = &[
     ("__builtin_barrier", "k_barrier"),
     ("__builtin_all_to_all_v__fp32", "k_all_to_all_v"),
     ("__builtin_indexed_all_to_all_v__fp32", "k_indexed"),
+    ("__builtin_allreduce_sum__fp16", "k_allreduce_f16"),
 ];
 
 /// Beyond compiling: the rendered kernels (one variant of every op) run on pto-isa's own CPU

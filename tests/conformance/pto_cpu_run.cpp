@@ -39,6 +39,7 @@ void k_permute(int64_t* args);
 void k_barrier(int64_t* args);
 void k_all_to_all_v(int64_t* args);
 void k_indexed(int64_t* args);
+void k_allreduce_f16(int64_t* args);
 }
 
 namespace {
@@ -161,6 +162,65 @@ bool run_case(const char* name, void (*kernel)(int64_t*), int P, int L, const st
 }
 
 }  // namespace
+
+// The f16 mesh allreduce: half widens to float, the ranks fold in order, the sum rounds once to
+// half (round to nearest even: C++'s float -> _Float16). Values with 11 significant bits whose
+// sums need more, so the rounding is exercised.
+bool run_allreduce_f16(int P, int L) {
+  const uint32_t n = 5000;
+  std::vector<std::vector<uint8_t>> windows(P, std::vector<uint8_t>(kWindow, 0));
+  std::vector<CommContext> ctx(P);
+  const uint64_t sig_offset = kWindow - 4096;
+  auto h = [](int r, uint32_t i) { return static_cast<_Float16>(0.37f * static_cast<float>(r + 1) + 0.013f * static_cast<float>(i % 127)); };
+  std::vector<ChipTensor> target(P), signal(P);
+  for (int r = 0; r < P; ++r) {
+    std::memset(&ctx[r], 0, sizeof(CommContext));
+    ctx[r].rankId = static_cast<uint32_t>(r);
+    ctx[r].rankNum = static_cast<uint32_t>(P);
+    ctx[r].winSize = kWindow;
+    for (int q = 0; q < P; ++q) ctx[r].windowsIn[q] = ctx[r].windowsOut[q] = reinterpret_cast<uint64_t>(windows[q].data());
+    auto* t = reinterpret_cast<_Float16*>(windows[r].data());
+    for (uint32_t i = 0; i < n; ++i) t[i] = h(r, i);
+    target[r] = chip(windows[r].data(), 1, n, DataType::FLOAT16);
+    signal[r] = chip(windows[r].data() + sig_offset, static_cast<uint32_t>(P), static_cast<uint32_t>(L), DataType::INT32);
+  }
+  std::vector<LocalContext> locals(static_cast<size_t>(P) * L);
+  std::vector<GlobalContext> globals(static_cast<size_t>(P) * L);
+  std::vector<std::vector<int64_t>> args(static_cast<size_t>(P) * L, std::vector<int64_t>(64, 0));
+  std::vector<std::thread> threads;
+  for (int r = 0; r < P; ++r) {
+    for (int b = 0; b < L; ++b) {
+      const size_t k = static_cast<size_t>(r) * L + b;
+      locals[k] = LocalContext{};
+      locals[k].block_idx = b;
+      locals[k].block_num = L;
+      args[k][0] = reinterpret_cast<int64_t>(&target[r]);
+      args[k][1] = reinterpret_cast<int64_t>(&signal[r]);
+      args[k][2] = reinterpret_cast<int64_t>(&ctx[r]);
+      args[k][SPMD_LOCAL_CONTEXT_INDEX] = reinterpret_cast<int64_t>(&locals[k]);
+      args[k][SPMD_GLOBAL_CONTEXT_INDEX] = reinterpret_cast<int64_t>(&globals[k]);
+      threads.emplace_back([&args, k] { k_allreduce_f16(args[k].data()); });
+    }
+  }
+  for (auto& t : threads) t.join();
+  bool ok = true;
+  for (int r = 0; r < P && ok; ++r) {
+    const auto* t = reinterpret_cast<const _Float16*>(windows[r].data());
+    for (uint32_t i = 0; i < n; ++i) {
+      float acc = static_cast<float>(h(0, i));
+      for (int q = 1; q < P; ++q) acc += static_cast<float>(h(q, i));
+      const _Float16 want = static_cast<_Float16>(acc);
+      if (std::memcmp(&t[i], &want, sizeof want) != 0) {
+        std::printf("FAIL allreduce_sum_f16 P=%d L=%d: rank %d element %u is %g, want %g\n", P, L, r, i,
+                    static_cast<double>(t[i]), static_cast<double>(want));
+        ok = false;
+        break;
+      }
+    }
+  }
+  if (ok) std::printf("ok   allreduce_sum_f16 P=%d L=%d\n", P, L);
+  return ok;
+}
 
 int main() {
   const uint32_t M = 3, E = 1500;  // 4500 floats per rank's rows: lanes span one or two fold tiles
@@ -287,6 +347,8 @@ int main() {
                           check_a2av(true), static_cast<uint32_t>(P), static_cast<uint32_t>(L), 2);
     }
   }
+  for (int P : {2, 4})
+    for (int L : {1, 2}) failed += !run_allreduce_f16(P, L);
   std::printf("%d failed\n", failed);
   return failed == 0 ? 0 : 1;
 }
