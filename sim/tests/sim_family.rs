@@ -96,6 +96,22 @@ fn family_ci_slice_against_the_golden() {
     );
 }
 
+/// The family's and all_to_all_v's CI slices again with every transfer completing at seeded
+/// random points before its completion point instead of the latest (`PLD_DMA_SEED`,
+/// docs/device.md): no kernel may depend on when, inside that window, its transfers land.
+#[test]
+fn ci_slices_at_seeded_random_completion_points() {
+    for (matrix, seed) in [("family-ci", "11"), ("ci", "12")] {
+        let out = run(&["--matrix", matrix], &[("PLD_DMA_SEED", seed)]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains(" 0 failed"),
+            "{matrix} under PLD_DMA_SEED={seed}:\n{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 #[test]
 fn results_through_the_binary_match_the_golden_and_by_hand() {
     let dir = scratch("by-hand");
