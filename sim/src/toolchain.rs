@@ -152,7 +152,7 @@ pub(crate) fn identity(path: &Path) -> std::io::Result<String> {
 /// `PLD_DEV_TEMPLATE_DIR` points it at a template tree, docs/codegen.md) a hash of that tree's
 /// files, so a cached rendering never outlives an edited template.
 pub(crate) fn template_override_identity() -> Result<String, BuildError> {
-    let Some(dir) = std::env::var_os("PLD_DEV_TEMPLATE_DIR").filter(|d| !d.is_empty()) else {
+    let Some(dir) = std::env::var_os(pld::TEMPLATE_DIR_ENV).filter(|d| !d.is_empty()) else {
         return Ok(String::new());
     };
     let mut h = ContentHash::new("pld templates v1");

@@ -42,7 +42,7 @@ pub use crate::ir::orch_ops;
 pub(crate) mod planner;
 pub(crate) mod scalars;
 pub(crate) mod template;
-pub use template::{BuiltinKernel, builtin_kernels};
+pub use template::{BuiltinKernel, TEMPLATE_DIR_ENV, builtin_kernels};
 pub(crate) mod tree_plan;
 pub(crate) mod tree_writer;
 pub(crate) mod values;

@@ -83,6 +83,48 @@ int32_t unset(int, uint32_t) { return -7; }  // recv_counts before the call
 // except slot (1, 0), out of range (-1): a row of zeros.
 int32_t index_of(int, uint32_t i) { return i == kMaxRecv ? -1 : static_cast<int32_t>(i + 1); }
 
+// Rank r's CommContext over the ranks' windows.
+std::vector<CommContext> contexts(std::vector<std::vector<uint8_t>>& windows) {
+  const int P = static_cast<int>(windows.size());
+  std::vector<CommContext> ctx(windows.size());
+  for (int r = 0; r < P; ++r) {
+    std::memset(&ctx[r], 0, sizeof(CommContext));
+    ctx[r].rankId = static_cast<uint32_t>(r);
+    ctx[r].rankNum = static_cast<uint32_t>(P);
+    ctx[r].winSize = kWindow;
+    for (int q = 0; q < P; ++q) ctx[r].windowsIn[q] = ctx[r].windowsOut[q] = reinterpret_cast<uint64_t>(windows[q].data());
+  }
+  return ctx;
+}
+
+// Runs `kernel` as L blocks on each rank, every block a thread, as simpler hands a kernel its
+// arguments: rank r's tensors `chips[r]` in order, its CommContext after them, the block's
+// LocalContext at args[48] and a GlobalContext at args[49]. Returns once every block returned.
+void launch(void (*kernel)(int64_t*), int L, std::vector<std::vector<ChipTensor>>& chips,
+            std::vector<CommContext>& ctx) {
+  const size_t P = chips.size();
+  std::vector<LocalContext> locals(P * L);
+  std::vector<GlobalContext> globals(P * L);
+  std::vector<std::vector<int64_t>> args(P * L, std::vector<int64_t>(64, 0));
+  std::vector<std::thread> threads;
+  for (size_t r = 0; r < P; ++r) {
+    for (int b = 0; b < L; ++b) {
+      const size_t k = r * L + b;
+      locals[k] = LocalContext{};
+      locals[k].block_idx = b;
+      locals[k].block_num = L;
+      globals[k] = GlobalContext{};
+      size_t slot = 0;
+      for (ChipTensor& t : chips[r]) args[k][slot++] = reinterpret_cast<int64_t>(&t);
+      args[k][slot] = reinterpret_cast<int64_t>(&ctx[r]);
+      args[k][SPMD_LOCAL_CONTEXT_INDEX] = reinterpret_cast<int64_t>(&locals[k]);
+      args[k][SPMD_GLOBAL_CONTEXT_INDEX] = reinterpret_cast<int64_t>(&globals[k]);
+      threads.emplace_back([kernel, &args, k] { kernel(args[k].data()); });
+    }
+  }
+  for (auto& t : threads) t.join();
+}
+
 // Runs `kernel` on P ranks x L blocks; `args` are the tensors (in a window each, filled with
 // value(rank, i)) followed by the signal [P, L] and the CommContext. `check(rank, tensors)` says
 // whether rank's outputs are right.
@@ -94,14 +136,9 @@ bool run_case(const char* name, void (*kernel)(int64_t*), int P, int L, const st
     sig_cols = static_cast<uint32_t>(L);
   }
   std::vector<std::vector<uint8_t>> windows(P, std::vector<uint8_t>(kWindow, 0));
-  std::vector<CommContext> ctx(P);
+  std::vector<CommContext> ctx = contexts(windows);
   const uint64_t sig_offset = kWindow - 4096;
   for (int r = 0; r < P; ++r) {
-    std::memset(&ctx[r], 0, sizeof(CommContext));
-    ctx[r].rankId = static_cast<uint32_t>(r);
-    ctx[r].rankNum = static_cast<uint32_t>(P);
-    ctx[r].winSize = kWindow;
-    for (int q = 0; q < P; ++q) ctx[r].windowsIn[q] = ctx[r].windowsOut[q] = reinterpret_cast<uint64_t>(windows[q].data());
     for (const Arg& a : tensors) {
       auto* f = reinterpret_cast<float*>(windows[r].data() + a.offset);
       auto* n = reinterpret_cast<int32_t*>(windows[r].data() + a.offset);
@@ -120,26 +157,7 @@ bool run_case(const char* name, void (*kernel)(int64_t*), int P, int L, const st
     if (sig_at < 0) chips[r].push_back(signal);
     else chips[r].insert(chips[r].begin() + sig_at, signal);
   }
-  std::vector<std::thread> threads;
-  std::vector<LocalContext> locals(static_cast<size_t>(P) * L);
-  std::vector<GlobalContext> globals(static_cast<size_t>(P) * L);
-  std::vector<std::vector<int64_t>> args(static_cast<size_t>(P) * L, std::vector<int64_t>(64, 0));
-  for (int r = 0; r < P; ++r) {
-    for (int b = 0; b < L; ++b) {
-      const size_t k = static_cast<size_t>(r) * L + b;
-      locals[k] = LocalContext{};
-      locals[k].block_idx = b;
-      locals[k].block_num = L;
-      globals[k] = GlobalContext{};
-      size_t slot = 0;
-      for (ChipTensor& t : chips[r]) args[k][slot++] = reinterpret_cast<int64_t>(&t);
-      args[k][slot] = reinterpret_cast<int64_t>(&ctx[r]);
-      args[k][SPMD_LOCAL_CONTEXT_INDEX] = reinterpret_cast<int64_t>(&locals[k]);
-      args[k][SPMD_GLOBAL_CONTEXT_INDEX] = reinterpret_cast<int64_t>(&globals[k]);
-      threads.emplace_back([kernel, &args, k] { kernel(args[k].data()); });
-    }
-  }
-  for (auto& t : threads) t.join();
+  launch(kernel, L, chips, ctx);
   bool ok = true;
   for (int r = 0; r < P; ++r) {
     std::vector<float*> out;
@@ -169,40 +187,17 @@ bool run_case(const char* name, void (*kernel)(int64_t*), int P, int L, const st
 bool run_allreduce_f16(int P, int L) {
   const uint32_t n = 5000;
   std::vector<std::vector<uint8_t>> windows(P, std::vector<uint8_t>(kWindow, 0));
-  std::vector<CommContext> ctx(P);
+  std::vector<CommContext> ctx = contexts(windows);
   const uint64_t sig_offset = kWindow - 4096;
   auto h = [](int r, uint32_t i) { return static_cast<_Float16>(0.37f * static_cast<float>(r + 1) + 0.013f * static_cast<float>(i % 127)); };
-  std::vector<ChipTensor> target(P), signal(P);
+  std::vector<std::vector<ChipTensor>> chips(P);
   for (int r = 0; r < P; ++r) {
-    std::memset(&ctx[r], 0, sizeof(CommContext));
-    ctx[r].rankId = static_cast<uint32_t>(r);
-    ctx[r].rankNum = static_cast<uint32_t>(P);
-    ctx[r].winSize = kWindow;
-    for (int q = 0; q < P; ++q) ctx[r].windowsIn[q] = ctx[r].windowsOut[q] = reinterpret_cast<uint64_t>(windows[q].data());
     auto* t = reinterpret_cast<_Float16*>(windows[r].data());
     for (uint32_t i = 0; i < n; ++i) t[i] = h(r, i);
-    target[r] = chip(windows[r].data(), 1, n, DataType::FLOAT16);
-    signal[r] = chip(windows[r].data() + sig_offset, static_cast<uint32_t>(P), static_cast<uint32_t>(L), DataType::INT32);
+    chips[r] = {chip(windows[r].data(), 1, n, DataType::FLOAT16),
+                chip(windows[r].data() + sig_offset, static_cast<uint32_t>(P), static_cast<uint32_t>(L), DataType::INT32)};
   }
-  std::vector<LocalContext> locals(static_cast<size_t>(P) * L);
-  std::vector<GlobalContext> globals(static_cast<size_t>(P) * L);
-  std::vector<std::vector<int64_t>> args(static_cast<size_t>(P) * L, std::vector<int64_t>(64, 0));
-  std::vector<std::thread> threads;
-  for (int r = 0; r < P; ++r) {
-    for (int b = 0; b < L; ++b) {
-      const size_t k = static_cast<size_t>(r) * L + b;
-      locals[k] = LocalContext{};
-      locals[k].block_idx = b;
-      locals[k].block_num = L;
-      args[k][0] = reinterpret_cast<int64_t>(&target[r]);
-      args[k][1] = reinterpret_cast<int64_t>(&signal[r]);
-      args[k][2] = reinterpret_cast<int64_t>(&ctx[r]);
-      args[k][SPMD_LOCAL_CONTEXT_INDEX] = reinterpret_cast<int64_t>(&locals[k]);
-      args[k][SPMD_GLOBAL_CONTEXT_INDEX] = reinterpret_cast<int64_t>(&globals[k]);
-      threads.emplace_back([&args, k] { k_allreduce_f16(args[k].data()); });
-    }
-  }
-  for (auto& t : threads) t.join();
+  launch(k_allreduce_f16, L, chips, ctx);
   bool ok = true;
   for (int r = 0; r < P && ok; ++r) {
     const auto* t = reinterpret_cast<const _Float16*>(windows[r].data());
