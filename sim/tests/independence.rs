@@ -2,7 +2,7 @@
 //! crate, so it reaches pld only through pld-opt / pld-translate (subprocesses) and the `pld`
 //! library's public API. This test keeps that API use to the items it needs (`ALLOWED`:
 //! `pld::cal_all_to_all_v_blocks`, a case's launch width B; pld-run's collective sites and
-//! source names), keeps the goldens free of `pld`
+//! source names; the template-override variable's name), keeps the goldens free of `pld`
 //! altogether (outside their unit tests, which compare the golden's own fold with pld's), and
 //! keeps pld's sources out of the crate (`#[path]`, `include!` and path dependencies other than
 //! `pld` itself).
@@ -13,13 +13,15 @@ use std::path::{Path, PathBuf};
 /// `runner::exec::world_ranks`, never a golden) the compiler's own account of a module's
 /// collectives, so that nothing outside the compiler scans MLIR text for their rank counts, and
 /// (pld-run's `runner::manifest`) the names the user's text gives an entry's values, read by
-/// MLIR's parser.
+/// MLIR's parser, and (the build caches) the name of the variable that points pld-translate at
+/// another template tree, so a cached rendering keys on it.
 const ALLOWED: &[&str] = &[
     "cal_all_to_all_v_blocks",
     "create_context",
     "parse_file",
     "collective_sites",
     "source_names",
+    "TEMPLATE_DIR_ENV",
 ];
 
 /// The goldens: no `pld::` at all outside `#[cfg(test)]`.
