@@ -39,6 +39,7 @@ for k in allreduce ring reduce_scatter allgather all_to_all barrier reduce gathe
 done
 "$cxx" "${flags[@]}" -c "$root/runtime/host/runtime.cpp" -o "$out/runtime.o" & pids+=($!)
 "$cxx" "${flags[@]}" -c "$root/runtime/host/device.cpp" -o "$out/device.o" & pids+=($!)
+"$cxx" "${flags[@]}" -c "$root/runtime/host/orchestration_api.cpp" -o "$out/orchestration_api.o" & pids+=($!)
 "$cxx" "${flags[@]}" -c "$root/runtime/bench/family_bench.cpp" -o "$out/family_bench.o" & pids+=($!)
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done

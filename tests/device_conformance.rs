@@ -239,3 +239,77 @@ fn builtin_kernels_run_on_pto_isa_cpu_implementation() {
     );
     assert!(stdout.contains("0 failed"), "{stdout}");
 }
+
+/// simpler's orchestration include folders (what its `compile_orchestration` passes; no pto-isa).
+fn orchestration_include_dirs(simpler: &Path) -> Vec<PathBuf> {
+    [
+        "src/a2a3/runtime/tensormap_and_ringbuffer/runtime",
+        "src/a2a3/runtime/tensormap_and_ringbuffer/orchestration",
+        "src/a2a3/runtime/tensormap_and_ringbuffer/common",
+        "src/common/task_interface",
+        "src/common",
+        "src/a2a3/platform/include",
+        "src/common/platform/include",
+    ]
+    .iter()
+    .map(|d| simpler.join(d))
+    .collect()
+}
+
+/// device.md, "Orchestration text": an orchestration written against simpler's orchestration API
+/// (`runtime/examples/chip_pipeline.cpp`, the shape pld renders; pld's runtime runs the same text
+/// in runtime/tests) compiles against simpler's own headers with the host g++ and C++17, as
+/// simpler builds orchestrations, alone in an empty folder.
+#[test]
+fn orchestration_text_compiles_against_simpler_orchestration_api() {
+    let Some((_, simpler)) = snapshots() else {
+        eprintln!(
+            "skipped: PLD_PTO_ISA_DIR / PLD_SIMPLER_DIR unset (the reference snapshots; .ci/run sets them)"
+        );
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sources = [root.join("runtime/examples/chip_pipeline.cpp")];
+    let work = std::env::temp_dir().join(format!("pld-orch-conformance-{}", std::process::id()));
+    let mut failures = Vec::new();
+    for src in &sources {
+        let text = std::fs::read_to_string(src).unwrap();
+        assert!(
+            text.contains("#include \"pto_orchestration_api.h\"")
+                && text.contains("aicpu_orchestration_entry")
+                && text.contains("aicpu_orchestration_config"),
+            "{} is not written against simpler's orchestration API",
+            src.display()
+        );
+        let dir = work.join(src.file_stem().unwrap());
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("orchestration.cpp"), &text).unwrap();
+        let mut cmd = Command::new("g++");
+        cmd.args(["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror"]);
+        for d in orchestration_include_dirs(&simpler) {
+            cmd.arg("-isystem").arg(d);
+        }
+        let out = cmd
+            .arg("orchestration.cpp")
+            .current_dir(&dir)
+            .output()
+            .expect("cannot run g++");
+        if !out.status.success() {
+            failures.push(format!(
+                "{}:\n{}",
+                src.display(),
+                String::from_utf8_lossy(&out.stderr)
+                    .lines()
+                    .take(20)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+    assert!(
+        failures.is_empty(),
+        "orchestrations that do not compile against simpler's API:\n{}",
+        failures.join("\n\n")
+    );
+}

@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <string>
 
+#include "pld_runtime/tensor.h"
+#include "tensor.h"
+
 namespace pld {
 namespace host {
 namespace internal {
@@ -25,6 +28,9 @@ bool current_block(BlockInfo* info);
 // Fails the run from inside a kernel block: records `message` for the rank, aborts the world
 // (every other wait ends promptly) and remembers `code` as the status of the task's submit.
 void fail_run(int code, const std::string& message);
+
+// `t` as the device's descriptor (false, with the reason, when a ChipTensor cannot hold it).
+bool chip_tensor_of(const pld::Tensor& t, ChipTensor* c, std::string* why);
 
 // The run was aborted (by a failure anywhere).
 bool run_aborted();

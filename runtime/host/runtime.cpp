@@ -464,6 +464,8 @@ void fail_run(int code, const std::string& message) {
   w->abort();
 }
 
+bool chip_tensor_of(const pld::Tensor& t, ChipTensor* c, std::string* why) { return to_chip_tensor(t, c, why); }
+
 bool run_aborted() { return tl_block && tl_block->world->aborted(); }
 
 void trace_copy(void* dst, const void* src, uint64_t bytes) {
@@ -997,7 +999,7 @@ int Orchestration::submit(const Task& task) {
       }
       args[i] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&chips[i]));
     } else {
-      args[i] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(slots[i].ctx));
+      args[i] = static_cast<int64_t>(slots[i].bits);
     }
   }
 

@@ -15,7 +15,9 @@
 
 extern "C" void pld_a2a_f32(int64_t* args);  // rendered kernel.cpp.in, dtype_cpp = float
 extern "C" void pld_a2a_i8(int64_t* args);   // rendered kernel.cpp.in, dtype_cpp = int8_t
-extern "C" int chip_pipeline(pld::rt::Orchestration* orch, const pld::rt::OrchArgs* args);
+// runtime/examples/chip_pipeline.cpp, its entry points renamed on the command line (run.sh).
+extern "C" void chip_pipeline_entry(const ChipTaskArgs& orch_args);
+extern "C" PTO2OrchestrationConfig chip_pipeline_config(const ChipTaskArgs& orch_args);
 // The example's user kernels (runtime/examples/kernels, device kernel text), entries renamed.
 extern "C" void pld_k_stage_step(int64_t* args);
 extern "C" void pld_k_consume_step(int64_t* args);
@@ -511,14 +513,16 @@ void example_pipeline(int P, const std::string& bad) {
       if (bad == names[i]) t[i].strides[0] += 1;  // padded rows: not contiguous
     Tensor* tp[7];
     for (int i = 0; i < 7; ++i) tp[i] = &t[i];
-    pld::CommContext* cp[5];
-    for (auto& c : cp) c = w.comm(r);
-    pld::rt::OrchArgs args;
-    args.tensors = tp;
-    args.num_tensors = 7;
-    args.comms = cp;
-    args.num_comms = 5;
-    return chip_pipeline(&orch, &args);
+    uint64_t ctx[5];
+    for (auto& c : ctx) c = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(w.comm(r)));
+    static const char* const kernels[] = {"stage_step", "__builtin_all_to_all_v__fp32", "consume_step"};
+    const pld::rt::ChipEntry entry{"chip_pipeline", &chip_pipeline_entry, &chip_pipeline_config, kernels, 3};
+    pld::rt::ChipCall call;
+    call.tensors = tp;
+    call.num_tensors = 7;
+    call.scalars = ctx;
+    call.num_scalars = 5;
+    return orch.run_chip(entry, call);
   });
   if (!bad.empty()) {
     for (int r = 0; r < P; ++r) CHECK(st[r] == SIMPLER_ERROR_INVALID_ARGS, "rank %d status %d", r, st[r]);

@@ -74,21 +74,24 @@ build() {
   if [ -n "$only_family" ] && [ "$only_family" != skip ]; then  # the family alone
     unit runtime "$root/runtime/host/runtime.cpp"
     unit device "$root/runtime/host/device.cpp"
+    unit orch_api "$root/runtime/host/orchestration_api.cpp"
     unit family_test "$here/family_test.cpp"
     local fv p rc=0
     for fv in "${family[@]}"; do unit "fam_$fv" "$out/family/$fv.cpp" "-Dkernel_entry=pld_$fv"; done
     for p in "${pids[@]}"; do wait "$p" || rc=1; done
     [ $rc -eq 0 ] || { echo "run.sh: $v build failed" >&2; exit 1; }
-    "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
+    "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
     return
   fi
   unit runtime "$root/runtime/host/runtime.cpp"
   unit device "$root/runtime/host/device.cpp"
+  unit orch_api "$root/runtime/host/orchestration_api.cpp"
   unit a2a_fp32 "$out/all_to_all_v__fp32.cpp" -Dkernel_entry=pld_a2a_f32
   unit a2a_int8 "$out/all_to_all_v__int8.cpp" -Dkernel_entry=pld_a2a_i8
   unit stage_step "$root/runtime/examples/kernels/stage_step.cpp" -Dkernel_entry=pld_k_stage_step
   unit consume_step "$root/runtime/examples/kernels/consume_step.cpp" -Dkernel_entry=pld_k_consume_step
-  unit chip_pipeline "$root/runtime/examples/chip_pipeline.cpp"
+  unit chip_pipeline "$root/runtime/examples/chip_pipeline.cpp" \
+    -Daicpu_orchestration_entry=chip_pipeline_entry -Daicpu_orchestration_config=chip_pipeline_config
   unit a2a_test "$here/a2a_test.cpp"
   unit views_test "$here/views_test.cpp"
   unit procs_test "$here/procs_test.cpp"
@@ -111,12 +114,12 @@ build() {
     esac
   done
   "$cxx" "${flags[@]}" "${a2a_objs[@]}" -o "$d/a2a_test"
-  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/idx_fp32.o" "$d/idx_int8.o" "$d/indexed_test.o" -o "$d/indexed_test"
-  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/views_test.o" -o "$d/views_test"
-  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/procs_test.o" -o "$d/procs_test"
-  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/device_test.o" -o "$d/device_test"
+  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d/idx_fp32.o" "$d/idx_int8.o" "$d/indexed_test.o" -o "$d/indexed_test"
+  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d/views_test.o" -o "$d/views_test"
+  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d/procs_test.o" -o "$d/procs_test"
+  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d/device_test.o" -o "$d/device_test"
   if [ "$only_family" != skip ]; then
-    "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
+    "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
   fi
 }
 

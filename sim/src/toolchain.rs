@@ -201,8 +201,11 @@ fn output_text(out: &Output) -> String {
 /// One translation unit of the simulator binary.
 /// The runtime's translation units (relative to the checkout), compiled into every binary that
 /// runs kernels.
-pub(crate) const RUNTIME_SOURCES: &[&str] =
-    &["runtime/host/runtime.cpp", "runtime/host/device.cpp"];
+pub(crate) const RUNTIME_SOURCES: &[&str] = &[
+    "runtime/host/runtime.cpp",
+    "runtime/host/device.cpp",
+    "runtime/host/orchestration_api.cpp",
+];
 
 pub(crate) struct Unit {
     /// What it is, for error messages.

@@ -29,6 +29,9 @@ constexpr int PLD_ERROR_WAIT_TIMEOUT = 120;
 constexpr int PLD_ERROR_DEVICE_ORDER = 122;
 static_assert(pld::rt::kViewInvalidArgs == SIMPLER_ERROR_INVALID_ARGS, "views.h error code");
 
+struct ChipTaskArgs;             // pto_orchestration_api.h
+struct PTO2OrchestrationConfig;  // pto_orchestration_api.h
+
 namespace pld {
 namespace rt {
 
@@ -56,11 +59,17 @@ class Task {
   Task(int func_id, const char* kernel_name) : func_id_(func_id), kernel_name_(kernel_name) {}
 
   Task& add_tensor(const Tensor& t, Dir dir) {
-    slots_.push_back(Slot{true, t, dir, nullptr});
+    slots_.push_back(Slot{true, t, dir, nullptr, 0});
     return *this;
   }
   Task& add_comm_context(CommContext* ctx) {
-    slots_.push_back(Slot{false, Tensor{}, Dir::In, ctx});
+    slots_.push_back(Slot{false, Tensor{}, Dir::In, ctx, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(ctx))});
+    return *this;
+  }
+  // A scalar slot holding `bits` as is (simpler's `add_scalar`; a CommContext passed as a scalar
+  // is a raw pointer here, not a CommContext slot: the runtime does not check it).
+  Task& add_scalar(uint64_t bits) {
+    slots_.push_back(Slot{false, Tensor{}, Dir::In, nullptr, bits});
     return *this;
   }
   LaunchSpec& launch_spec() { return launch_; }
@@ -94,7 +103,8 @@ class Task {
     bool is_tensor;
     Tensor tensor;
     Dir dir;
-    CommContext* ctx;
+    CommContext* ctx;  // a CommContext slot (nullptr: a tensor or a raw scalar)
+    uint64_t bits;     // what a scalar slot passes (the context's address for a CommContext slot)
   };
   const std::vector<Slot>& slots() const { return slots_; }
 
@@ -146,6 +156,28 @@ inline std::string collective_rank_mismatch(const char* op, const char* site, in
 
 class RankState;  // runtime-private
 
+// A CHIP orchestration written against simpler's orchestration API (`pto_orchestration_api.h`,
+// docs/device.md): its two entry points, compiled with their names changed on the command line
+// (`-Daicpu_orchestration_entry=...`), and its kernels by func_id (`kernel_config.py`'s KERNELS),
+// each the name it is registered under.
+using ChipEntryFn = void (*)(const ::ChipTaskArgs& orch_args);
+using ChipConfigFn = ::PTO2OrchestrationConfig (*)(const ::ChipTaskArgs& orch_args);
+struct ChipEntry {
+  const char* name;              // for messages
+  ChipEntryFn entry;
+  ChipConfigFn config;           // nullptr: the argument count is not checked
+  const char* const* kernels;    // kernels[func_id]
+  int num_kernels;
+};
+// The arguments of one call of a ChipEntry: its tensors in order (each becomes a ChipTensor),
+// then its scalars in order (integers sign-extended to 64 bits, a CommContext's address).
+struct ChipCall {
+  const Tensor* const* tensors = nullptr;
+  int num_tensors = 0;
+  const uint64_t* scalars = nullptr;
+  int num_scalars = 0;
+};
+
 // One rank's submission queue. Tasks run in submission (program) order; submit() returns once
 // the task has completed on this rank.
 class Orchestration {
@@ -164,6 +196,10 @@ class Orchestration {
   int fail(int code, const char* message);
   // This rank's index (informational; generated code does not need it).
   int rank() const;
+  // Runs `entry` on this rank with `call`'s arguments, as simpler's executor does: checks the
+  // argument count against its config, binds the orchestration API to this Orchestration, opens
+  // one scope around the entry. Returns 0 or the status it latched (a fatal report's code).
+  int run_chip(const ChipEntry& entry, const ChipCall& call);
 
   // `pl.tensor.create`: a fresh zero-filled packed row-major buffer of `rank` dims, owned by the
   // runtime until the innermost live AllocScope of this Orchestration ends. Returns 0 and sets

@@ -1,0 +1,295 @@
+// pld's implementation of simpler's orchestration API (pto_orchestration_api.h) over
+// pld::rt::Orchestration: Orchestration::run_chip calls an orchestration entry with this thread
+// bound to it, and every rt_* call of the entry acts on that binding.
+//
+// A submitted task runs to completion on this rank before the submit returns (every task
+// dependency holds in program order); docs/device.md says what of simpler's asynchrony this
+// models and what not.
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <pto_orchestration_api.h>  // runtime/include/device
+
+#include "internal.h"
+#include "pld_runtime/orchestration.h"
+
+namespace {
+
+using pld::rt::AllocScope;
+using pld::rt::ChipEntry;
+using pld::rt::Orchestration;
+
+// One PTO2_SCOPE: the buffers its tasks' OUTPUT slots and alloc_tensors made, and the
+// descriptors TaskOutputTensors::get_ref hands out, live until it ends.
+struct Scope {
+  std::unique_ptr<AllocScope> buffers;
+  std::deque<ChipTensor> outputs;
+};
+
+// What the calling thread's orchestration is bound to.
+struct Binding {
+  Orchestration* orch;
+  const ChipEntry* entry;
+  std::vector<std::unique_ptr<Scope>> scopes;
+  uint32_t next_task = 0;  // local id of the next task (ring 0)
+};
+
+thread_local Binding* tl_binding = nullptr;
+
+Binding& bound() {
+  if (tl_binding == nullptr) throw std::logic_error("an orchestration API call outside Orchestration::run_chip");
+  return *tl_binding;
+}
+
+bool fatal() { return tl_binding == nullptr || tl_binding->orch->status() != 0; }
+
+void fail(int code, const std::string& message) {
+  Binding& b = bound();
+  const std::string text = std::string("orchestration '") + b.entry->name + "': " + message;
+  b.orch->fail(code, text.c_str());
+}
+
+// The view a ChipTensor describes, as the runtime's descriptor (element 0 at start_offset).
+bool to_tensor(const ChipTensor& c, pld::Tensor* t, std::string* why) {
+  const uint64_t elem = get_element_size(c.dtype);
+  if (c.ndims < 1 || c.ndims > static_cast<uint32_t>(MAX_TENSOR_DIMS) || elem == 0) {
+    *why = "a ChipTensor of " + std::to_string(c.ndims) + " dimensions and dtype " +
+           std::to_string(static_cast<int>(c.dtype));
+    return false;
+  }
+  *t = pld::Tensor{};
+  t->data = reinterpret_cast<void*>(static_cast<uintptr_t>(c.buffer.addr + c.start_offset * elem));
+  t->elem_size = static_cast<int32_t>(elem);
+  t->rank = static_cast<int32_t>(c.ndims);
+  for (uint32_t d = 0; d < c.ndims; ++d) {
+    t->shape[d] = c.shapes[d];
+    t->strides[d] = c.strides[d];
+  }
+  return true;
+}
+
+// A fresh buffer for `ci` in the innermost scope; its descriptor stays there.
+const ChipTensor* materialize(const TensorCreateInfo& ci, PTO2TaskId owner) {
+  Binding& b = bound();
+  if (b.scopes.empty()) {
+    fail(PTO2_ERROR_INVALID_ARGS, "a tensor created outside any scope");
+    return nullptr;
+  }
+  if (ci.ndims < 1 || ci.ndims > static_cast<uint32_t>(MAX_TENSOR_DIMS)) {
+    fail(PTO2_ERROR_INVALID_ARGS, "a TensorCreateInfo of " + std::to_string(ci.ndims) + " dimensions");
+    return nullptr;
+  }
+  int64_t dims[MAX_TENSOR_DIMS];
+  for (uint32_t d = 0; d < ci.ndims; ++d) dims[d] = ci.shapes[d];
+  const auto elem = static_cast<int32_t>(get_element_size(ci.dtype));
+  pld::Tensor t;
+  if (b.orch->create_tensor(elem, dims, static_cast<int>(ci.ndims), &t) != 0) return nullptr;
+  // The device's contents are undefined unless an initial value is set: a recognizable pattern
+  // instead of create_tensor's zeros, so a program that reads before it writes shows it.
+  const uint64_t bytes = static_cast<uint64_t>(t.numel()) * static_cast<uint64_t>(elem);
+  auto* p = static_cast<unsigned char*>(t.data);
+  if (ci.has_initial_value) {
+    for (uint64_t i = 0; i < bytes; i += static_cast<uint64_t>(elem))
+      std::memcpy(p + i, &ci.initial_value, static_cast<size_t>(elem));
+  } else {
+    std::memset(p, 0xA5, bytes);
+  }
+  ChipTensor c = make_tensor_external(t.data, ci.shapes, ci.ndims, ci.dtype, ci.manual_dep);
+  c.owner_task_id = owner;
+  b.scopes.back()->outputs.push_back(c);
+  return &b.scopes.back()->outputs.back();
+}
+
+// The element `indices` addresses, or nullptr (reported) when an index is out of range.
+unsigned char* element(const ChipTensor* t, uint32_t ndims, const uint32_t indices[], const char* what) {
+  if (t->buffer.addr == 0 || ndims != t->ndims) {
+    fail(PTO2_ERROR_INVALID_ARGS, std::string(what) + ": " + std::to_string(ndims) + " indices for a tensor of " +
+                                      std::to_string(t->ndims) + " dimensions");
+    return nullptr;
+  }
+  for (uint32_t d = 0; d < ndims; ++d) {
+    if (indices[d] >= t->shapes[d]) {
+      fail(PTO2_ERROR_INVALID_ARGS, std::string(what) + ": index " + std::to_string(indices[d]) + " of dimension " +
+                                        std::to_string(d) + " is outside its extent " + std::to_string(t->shapes[d]));
+      return nullptr;
+    }
+  }
+  const uint64_t elem = get_element_size(t->dtype);
+  return reinterpret_cast<unsigned char*>(static_cast<uintptr_t>(t->buffer.addr)) +
+         t->compute_flat_offset(indices, ndims) * elem;
+}
+
+}  // namespace
+
+extern "C" {
+
+bool pld_orch_is_fatal(void) { return fatal(); }
+
+void pld_orch_report_fatal(int32_t code, const char* func, const char* fmt, ...) {
+  (void)func;
+  char text[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  if (tl_binding == nullptr) return;
+  // The message is the program's own (pld's orchestration text words it, located).
+  tl_binding->orch->fail(code != 0 ? code : PTO2_ERROR_EXPLICIT_ORCH_FATAL, text);
+}
+
+void pld_orch_scope_begin(PTO2ScopeMode mode) {
+  (void)mode;  // every task runs in program order: AUTO and MANUAL order alike here
+  Binding& b = bound();
+  auto s = std::make_unique<Scope>();
+  s->buffers = std::make_unique<AllocScope>(b.orch);
+  b.scopes.push_back(std::move(s));
+}
+
+void pld_orch_scope_end(void) {
+  Binding& b = bound();
+  if (!b.scopes.empty()) b.scopes.pop_back();
+}
+
+void pld_orch_submit(int32_t kernel_id, const CoreTaskArgs* args, TaskOutputTensors* out) {
+  Binding& b = bound();
+  const PTO2TaskId id = PTO2TaskId::make(0, b.next_task);
+  if (args->has_error) return fail(PTO2_ERROR_INVALID_ARGS, args->error_msg ? args->error_msg : "bad task arguments");
+  if (kernel_id < 0 || kernel_id >= b.entry->num_kernels) {
+    return fail(PTO2_ERROR_INVALID_ARGS, "no kernel has func_id " + std::to_string(kernel_id));
+  }
+  for (uint32_t i = 0; i < args->explicit_dep_count(); ++i) {
+    const PTO2TaskId dep = args->explicit_dep(i);
+    if (!dep.is_valid() || dep.ring() != 0 || dep.local() >= b.next_task) {
+      return fail(PTO2_ERROR_INVALID_ARGS, "task " + std::to_string(b.next_task) + " (kernel " +
+                                               b.entry->kernels[kernel_id] + ") depends on task id " +
+                                               std::to_string(dep.raw) + ", which no earlier submit returned");
+    }
+  }
+  const char* name = b.entry->kernels[kernel_id];
+  pld::rt::Task task(kernel_id, name);
+  TaskOutputTensors result;
+  for (int32_t i = 0; i < args->tensor_count(); ++i) {
+    const TensorArgType tag = args->tag(i);
+    const ChipTensor* c = tag == TensorArgType::OUTPUT ? materialize(*args->tensor(i).create_info, id)
+                                                       : &args->tensor(i).ref();
+    if (c == nullptr) return;
+    if (tag == TensorArgType::OUTPUT) result.add(c);
+    pld::Tensor t;
+    std::string why;
+    if (!to_tensor(*c, &t, &why)) {
+      return fail(PTO2_ERROR_INVALID_ARGS, std::string("kernel '") + name + "' argument " + std::to_string(i) +
+                                               ": " + why);
+    }
+    const pld::rt::Dir dir = tag == TensorArgType::INPUT  ? pld::rt::Dir::In
+                             : tag == TensorArgType::INOUT ? pld::rt::Dir::InOut
+                                                           : pld::rt::Dir::Out;
+    task.add_tensor(t, dir);
+  }
+  for (int32_t k = 0; k < args->scalar_count(); ++k) task.add_scalar(args->scalar(k));
+  task.launch_spec().set_block_num(args->launch_spec.block_num());
+  task.launch_spec().set_require_sync_start(args->launch_spec.require_sync_start());
+  ++b.next_task;
+  if (b.orch->submit(task) != 0) return;
+  result.set_task_id(id);
+  *out = result;
+}
+
+void pld_orch_alloc(const CoreTaskArgs* args, TaskOutputTensors* out) {
+  Binding& b = bound();
+  const PTO2TaskId id = PTO2TaskId::make(0, b.next_task);
+  if (args->has_error) return fail(PTO2_ERROR_INVALID_ARGS, args->error_msg ? args->error_msg : "bad alloc arguments");
+  if (args->scalar_count() != 0) return fail(PTO2_ERROR_INVALID_ARGS, "alloc_tensors with scalars");
+  TaskOutputTensors result;
+  for (int32_t i = 0; i < args->tensor_count(); ++i) {
+    if (args->tag(i) != TensorArgType::OUTPUT) {
+      return fail(PTO2_ERROR_INVALID_ARGS, "alloc_tensors with an existing tensor");
+    }
+    const ChipTensor* c = materialize(*args->tensor(i).create_info, id);
+    if (c == nullptr) return;
+    result.add(c);
+  }
+  ++b.next_task;
+  result.set_task_id(id);
+  *out = result;
+}
+
+uint64_t pld_orch_get_tensor_data(const ChipTensor* tensor, uint32_t ndims, const uint32_t indices[]) {
+  const unsigned char* p = element(tensor, ndims, indices, "get_tensor_data");
+  uint64_t bits = 0;
+  if (p != nullptr) std::memcpy(&bits, p, get_element_size(tensor->dtype));
+  return bits;
+}
+
+void pld_orch_set_tensor_data(const ChipTensor* tensor, uint32_t ndims, const uint32_t indices[], uint64_t value) {
+  unsigned char* p = element(tensor, ndims, indices, "set_tensor_data");
+  if (p != nullptr) std::memcpy(p, &value, get_element_size(tensor->dtype));
+}
+
+int32_t pld_orch_available_aiv_count(void) { return 0; }
+
+}  // extern "C"
+
+namespace pld {
+namespace rt {
+
+int Orchestration::run_chip(const ChipEntry& entry, const ChipCall& call) {
+  if (status() != 0) return status();
+  if (call.num_tensors < 0 || call.num_tensors > CHIP_MAX_TENSOR_ARGS || call.num_scalars < 0 ||
+      call.num_scalars > CHIP_MAX_SCALAR_ARGS) {
+    return fail(PTO2_ERROR_INVALID_ARGS, (std::string("orchestration '") + entry.name + "': " +
+                                          std::to_string(call.num_tensors) + " tensors and " +
+                                          std::to_string(call.num_scalars) + " scalars exceed a ChipTaskArgs")
+                                             .c_str());
+  }
+  // The entry's tensors, as the executor hands them over: external (no owner), contiguous or not.
+  std::vector<ChipTensor> chips(static_cast<size_t>(call.num_tensors));
+  auto args = std::make_unique<ChipTaskArgs>();
+  for (int i = 0; i < call.num_tensors; ++i) {
+    std::string why;
+    if (!pld::host::internal::chip_tensor_of(*call.tensors[i], &chips[i], &why)) {
+      return fail(PTO2_ERROR_INVALID_ARGS, (std::string("orchestration '") + entry.name + "': tensor argument " +
+                                            std::to_string(i) + " is not a ChipTensor: " + why)
+                                               .c_str());
+    }
+    args->tensors_[i].tensor = &chips[i];
+  }
+  for (int k = 0; k < call.num_scalars; ++k) args->scalars_[k] = call.scalars[k];
+  args->tensor_count_ = call.num_tensors;
+  args->scalar_count_ = call.num_scalars;
+
+  Binding binding{this, &entry, {}, 0};
+  Binding* outer = tl_binding;
+  tl_binding = &binding;
+  struct Unbind {
+    Binding* outer;
+    ~Unbind() { tl_binding = outer; }
+  } unbind{outer};
+  if (entry.config != nullptr) {
+    const PTO2OrchestrationConfig cfg = entry.config(*args);
+    const int given = call.num_tensors + call.num_scalars;
+    if (cfg.expected_arg_count > 0 && given != cfg.expected_arg_count) {
+      return fail(PTO2_ERROR_INVALID_ARGS, (std::string("orchestration '") + entry.name + "': " +
+                                            std::to_string(given) + " arguments, but its config expects " +
+                                            std::to_string(cfg.expected_arg_count))
+                                               .c_str());
+    }
+  }
+  try {
+    PTO2ScopeGuard scope;
+    entry.entry(*args);
+  } catch (const std::exception& e) {
+    // A view outside its tensor, get_ref of a missing output: the device's runtime asserts.
+    fail(PTO2_ERROR_INVALID_ARGS, (std::string("orchestration '") + entry.name + "': " + e.what()).c_str());
+  }
+  binding.scopes.clear();
+  return status();
+}
+
+}  // namespace rt
+}  // namespace pld
