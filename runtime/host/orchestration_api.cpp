@@ -2,16 +2,23 @@
 // pld::rt::Orchestration: Orchestration::run_chip calls an orchestration entry with this thread
 // bound to it, and every rt_* call of the entry acts on that binding.
 //
-// A submitted task runs to completion on this rank before the submit returns (every task
-// dependency holds in program order); docs/device.md says what of simpler's asynchrony this
-// models and what not.
+// Tasks run asynchronously, ordered as simpler's tensormap runtime orders them (docs/device.md,
+// "Orchestration API"): a submit returns at once; its task starts, on a thread of its own, once
+// every task it depends on has finished, and then after a seeded delay (PLD_TASK_SEED), so an
+// order the program did not state is not one it gets by luck.
+#include <algorithm>
+#include <condition_variable>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <mutex>
+#include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <pto_orchestration_api.h>  // runtime/include/device
@@ -28,8 +35,15 @@ using pld::rt::Orchestration;
 // One PTO2_SCOPE: the buffers its tasks' OUTPUT slots and alloc_tensors made, and the
 // descriptors TaskOutputTensors::get_ref hands out, live until it ends.
 struct Scope {
+  PTO2ScopeMode mode;  // MANUAL: its tasks are ordered by their explicit dependencies only
   std::unique_ptr<AllocScope> buffers;
   std::deque<ChipTensor> outputs;
+};
+
+// A region of memory a task writes (simpler's tensormap entry), by bytes.
+struct Writer {
+  uint64_t lo, hi;
+  uint32_t task;
 };
 
 // What the calling thread's orchestration is bound to.
@@ -38,7 +52,43 @@ struct Binding {
   const ChipEntry* entry;
   std::vector<std::unique_ptr<Scope>> scopes;
   uint32_t next_task = 0;  // local id of the next task (ring 0)
+
+  // The executor: which tasks have finished, the threads that run them, the writers so far.
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<char> done;  // by local id
+  std::vector<std::thread> running;
+  std::vector<Writer> writers;
+  std::mt19937_64 rng;
+  uint32_t max_delay_us = 0;
+
+  // Every task submitted so far has finished (and its thread is joined).
+  void wait_all() {
+    std::vector<std::thread> threads;
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      cv.wait(lock, [&] { return std::all_of(done.begin(), done.end(), [](char d) { return d != 0; }); });
+      threads.swap(running);
+    }
+    for (std::thread& t : threads) t.join();
+  }
 };
+
+// PLD_TASK_SEED=n: a task waits a random 0..200 µs (seeded by n) once it is ready; 0 turns the
+// delay off. Unset: seed 1.
+void seed_executor(Binding* b) {
+  uint64_t seed = 1;
+  if (const char* e = std::getenv("PLD_TASK_SEED")) seed = std::strtoull(e, nullptr, 10);
+  b->rng.seed(seed);
+  b->max_delay_us = seed == 0 ? 0 : 200;
+}
+
+// The bytes a view spans ([lo, hi), empty for an empty tensor).
+Writer span_of(const ChipTensor& c, uint32_t task) {
+  const uint64_t elem = get_element_size(c.dtype);
+  const uint64_t lo = c.buffer.addr + c.start_offset * elem;
+  return Writer{lo, lo + c.extent_elem() * elem, task};
+}
 
 thread_local Binding* tl_binding = nullptr;
 
@@ -144,15 +194,17 @@ void pld_orch_report_fatal(int32_t code, const char* func, const char* fmt, ...)
 }
 
 void pld_orch_scope_begin(PTO2ScopeMode mode) {
-  (void)mode;  // every task runs in program order: AUTO and MANUAL order alike here
   Binding& b = bound();
   auto s = std::make_unique<Scope>();
+  s->mode = mode;
   s->buffers = std::make_unique<AllocScope>(b.orch);
   b.scopes.push_back(std::move(s));
 }
 
 void pld_orch_scope_end(void) {
   Binding& b = bound();
+  // Its buffers outlive every task that may use them.
+  b.wait_all();
   if (!b.scopes.empty()) b.scopes.pop_back();
 }
 
@@ -174,12 +226,31 @@ void pld_orch_submit(int32_t kernel_id, const CoreTaskArgs* args, TaskOutputTens
   const char* name = b.entry->kernels[kernel_id];
   pld::rt::Task task(kernel_id, name);
   TaskOutputTensors result;
+  // The tasks this one waits for, by simpler's rule: its explicit dependencies; the creator of
+  // every tensor it names; for an INPUT or INOUT slot every earlier writer of overlapping memory.
+  // Its INOUT and OUTPUT_EXISTING slots then become writers. No write-after-read edge.
+  std::vector<uint32_t> deps;
+  for (uint32_t i = 0; i < args->explicit_dep_count(); ++i) deps.push_back(args->explicit_dep(i).local());
+  std::vector<Writer> writes;
   for (int32_t i = 0; i < args->tensor_count(); ++i) {
     const TensorArgType tag = args->tag(i);
     const ChipTensor* c = tag == TensorArgType::OUTPUT ? materialize(*args->tensor(i).create_info, id)
                                                        : &args->tensor(i).ref();
     if (c == nullptr) return;
     if (tag == TensorArgType::OUTPUT) result.add(c);
+    const bool manual_scope = !b.scopes.empty() && b.scopes.back()->mode == PTO2ScopeMode::MANUAL;
+    if (tag != TensorArgType::OUTPUT && !manual_scope) {
+      if (c->owner_task_id.is_valid() && c->owner_task_id.local() < b.next_task) deps.push_back(c->owner_task_id.local());
+      const Writer span = span_of(*c, b.next_task);
+      if (!c->manual_dep && span.hi > span.lo) {
+        if (tag == TensorArgType::INPUT || tag == TensorArgType::INOUT) {
+          std::lock_guard<std::mutex> lock(b.mu);
+          for (const Writer& w : b.writers)
+            if (w.lo < span.hi && span.lo < w.hi) deps.push_back(w.task);
+        }
+        if (tag == TensorArgType::INOUT || tag == TensorArgType::OUTPUT_EXISTING) writes.push_back(span);
+      }
+    }
     pld::Tensor t;
     std::string why;
     if (!to_tensor(*c, &t, &why)) {
@@ -194,8 +265,32 @@ void pld_orch_submit(int32_t kernel_id, const CoreTaskArgs* args, TaskOutputTens
   for (int32_t k = 0; k < args->scalar_count(); ++k) task.add_scalar(args->scalar(k));
   task.launch_spec().set_block_num(args->launch_spec.block_num());
   task.launch_spec().set_require_sync_start(args->launch_spec.require_sync_start());
-  ++b.next_task;
-  if (b.orch->submit(task) != 0) return;
+  const uint32_t delay_us = b.max_delay_us == 0 ? 0 : static_cast<uint32_t>(b.rng() % (b.max_delay_us + 1));
+  {
+    std::lock_guard<std::mutex> lock(b.mu);
+    b.writers.insert(b.writers.end(), writes.begin(), writes.end());
+    b.done.push_back(0);
+    ++b.next_task;
+    Binding* bp = &b;
+    const uint32_t me = id.local();
+    b.running.emplace_back([bp, me, deps = std::move(deps), task = std::move(task), delay_us] {
+      {
+        std::unique_lock<std::mutex> lock(bp->mu);
+        bp->cv.wait(lock, [&] {
+          return std::all_of(deps.begin(), deps.end(), [&](uint32_t d) { return bp->done[d] != 0; });
+        });
+      }
+      if (delay_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+      try {
+        bp->orch->submit(task);  // runs it on this rank; a failure latches the rank's status
+      } catch (const std::exception& e) {
+        bp->orch->fail(PTO2_ERROR_INVALID_ARGS, e.what());
+      }
+      std::lock_guard<std::mutex> lock(bp->mu);
+      bp->done[me] = 1;
+      bp->cv.notify_all();
+    });
+  }
   result.set_task_id(id);
   *out = result;
 }
@@ -214,12 +309,17 @@ void pld_orch_alloc(const CoreTaskArgs* args, TaskOutputTensors* out) {
     if (c == nullptr) return;
     result.add(c);
   }
-  ++b.next_task;
+  {
+    std::lock_guard<std::mutex> lock(b.mu);
+    b.done.push_back(1);  // an allocation is complete when it returns
+    ++b.next_task;
+  }
   result.set_task_id(id);
   *out = result;
 }
 
 uint64_t pld_orch_get_tensor_data(const ChipTensor* tensor, uint32_t ndims, const uint32_t indices[]) {
+  bound().wait_all();  // after its writers (here: after every task so far)
   const unsigned char* p = element(tensor, ndims, indices, "get_tensor_data");
   uint64_t bits = 0;
   if (p != nullptr) std::memcpy(&bits, p, get_element_size(tensor->dtype));
@@ -227,6 +327,7 @@ uint64_t pld_orch_get_tensor_data(const ChipTensor* tensor, uint32_t ndims, cons
 }
 
 void pld_orch_set_tensor_data(const ChipTensor* tensor, uint32_t ndims, const uint32_t indices[], uint64_t value) {
+  bound().wait_all();  // after its writers and their readers (here: after every task so far)
   unsigned char* p = element(tensor, ndims, indices, "set_tensor_data");
   if (p != nullptr) std::memcpy(p, &value, get_element_size(tensor->dtype));
 }
@@ -263,13 +364,20 @@ int Orchestration::run_chip(const ChipEntry& entry, const ChipCall& call) {
   args->tensor_count_ = call.num_tensors;
   args->scalar_count_ = call.num_scalars;
 
-  Binding binding{this, &entry, {}, 0};
+  Binding binding;
+  binding.orch = this;
+  binding.entry = &entry;
+  seed_executor(&binding);
   Binding* outer = tl_binding;
   tl_binding = &binding;
   struct Unbind {
+    Binding* binding;
     Binding* outer;
-    ~Unbind() { tl_binding = outer; }
-  } unbind{outer};
+    ~Unbind() {
+      binding->wait_all();  // the orchestration is done once its tasks are
+      tl_binding = outer;
+    }
+  } unbind{&binding, outer};
   if (entry.config != nullptr) {
     const PTO2OrchestrationConfig cfg = entry.config(*args);
     const int given = call.num_tensors + call.num_scalars;
@@ -287,6 +395,7 @@ int Orchestration::run_chip(const ChipEntry& entry, const ChipCall& call) {
     // A view outside its tensor, get_ref of a missing output: the device's runtime asserts.
     fail(PTO2_ERROR_INVALID_ARGS, (std::string("orchestration '") + entry.name + "': " + e.what()).c_str());
   }
+  binding.wait_all();
   binding.scopes.clear();
   return status();
 }

@@ -226,7 +226,7 @@ class RankState {
  public:
   host::World::Impl* world;
   int rank;
-  int latched = 0;
+  std::atomic<int> latched{0};  // tasks of one rank may run at once (orchestration_api.cpp)
   // create_tensor's buffers in creation order; an AllocScope frees back to its mark. Whatever no
   // scope freed lives until the rank's orchestration body (World::run) returns.
   std::vector<std::unique_ptr<char, FreeDeleter>> buffers;
@@ -865,7 +865,8 @@ void World::clear_copies() {
 namespace rt {
 
 int Orchestration::latch_error(int code) {
-  if (state_->latched == 0) state_->latched = code;
+  int none = 0;
+  state_->latched.compare_exchange_strong(none, code);
   return state_->latched;
 }
 int Orchestration::status() const { return state_->latched; }

@@ -2,6 +2,9 @@
 // scalar semantics), and Orchestration::create_tensor / AllocScope / assemble / write_int / fail.
 // Usage: views_test [--filter SUBSTR] [-v]   (other arguments, e.g. --quick, are ignored)
 #include <cstdint>
+#include <cstdlib>
+#include <thread>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -902,6 +905,72 @@ void orch_api_errors() {
   }
 }
 
+// Tasks run asynchronously by simpler's ordering rule. A kernel that waits (bounded) for a flag a
+// later task sets: an OUTPUT_EXISTING slot waits for no earlier writer, so the later task runs
+// while the first still waits (a synchronous executor would time out here); an INPUT reader waits
+// for both writers; a chain of INOUT tasks on one counter is ordered (each adds one).
+void api_wait_kernel(int64_t* args) {
+  const auto* t = reinterpret_cast<const ChipTensor*>(args[0]);
+  auto* f = reinterpret_cast<int32_t*>(static_cast<uintptr_t>(t->buffer.addr)) + t->start_offset;
+  for (int i = 0; i < 5000 && __atomic_load_n(&f[0], __ATOMIC_ACQUIRE) != 1; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  f[1] = __atomic_load_n(&f[0], __ATOMIC_ACQUIRE) == 1 ? 2 : -1;
+}
+void api_set_kernel(int64_t* args) {
+  const auto* t = reinterpret_cast<const ChipTensor*>(args[0]);
+  auto* f = reinterpret_cast<int32_t*>(static_cast<uintptr_t>(t->buffer.addr)) + t->start_offset;
+  __atomic_store_n(&f[0], 1, __ATOMIC_RELEASE);
+}
+void api_async_entry(const ChipTaskArgs& orch_args) {
+  const ChipTensor& flag = orch_args.tensor(0).ref();   // int32 [3]
+  const ChipTensor& count = orch_args.tensor(1).ref();  // int32 [1]
+  CoreTaskArgs w;
+  w.add_inout(flag);
+  rt_submit_aiv_task(1, w);  // waits for flag[0] == 1
+  CoreTaskArgs s;
+  s.add_output(flag);
+  rt_submit_aiv_task(2, s);  // sets it
+  CoreTaskArgs r;
+  const uint32_t one[] = {1}, at2[] = {2};
+  const ChipTensor tail = flag.view(one, at2);  // flag[2]: the writers above span all of flag
+  r.add_inout(tail);
+  r.add_scalar(int64_t{7});
+  rt_submit_aiv_task(0, r);  // flag[2] += 7 after both writers
+  for (int i = 0; i < 20; ++i) {
+    CoreTaskArgs c;
+    c.add_inout(count);
+    c.add_scalar(int64_t{1});
+    rt_submit_aiv_task(0, c);
+  }
+}
+
+void orch_api_async() {
+  for (const char* seed : {"1", "2", "0"}) {
+    setenv("PLD_TASK_SEED", seed, 1);
+    World w(1, 4096);
+    w.register_kernel("api_add", &api_add_kernel);
+    w.register_kernel("api_wait", &api_wait_kernel);
+    w.register_kernel("api_set", &api_set_kernel);
+    std::vector<int32_t> flag(3, 0), count(1, 0);
+    Tensor tf = make_tensor(flag.data(), 4, {3});
+    Tensor tc = make_tensor(count.data(), 4, {1});
+    static const char* const kernels[] = {"api_add", "api_wait", "api_set"};
+    const pld::rt::ChipEntry entry{"api_async", &api_async_entry, nullptr, kernels, 3};
+    const int st = run1(w, [&](Orchestration& orch) {
+      const Tensor* tp[] = {&tf, &tc};
+      pld::rt::ChipCall call;
+      call.tensors = tp;
+      call.num_tensors = 2;
+      return orch.run_chip(entry, call);
+    });
+    CHECK(st == 0, "seed %s: status %d (%s)", seed, st, w.error_message().c_str());
+    CHECK(flag[0] == 1 && flag[1] == 2, "seed %s: flag %d %d: the setter did not run beside the waiter", seed,
+          flag[0], flag[1]);
+    CHECK(flag[2] == 7 && count[0] == 20, "seed %s: flag[2] %d, count %d", seed, flag[2], count[0]);
+  }
+  unsetenv("PLD_TASK_SEED");
+}
+
 // ------------------------------------------------------------------ fail and the latch
 void fail_and_latch() {
   World w(2, 4096);
@@ -994,6 +1063,7 @@ int main(int argc, char** argv) {
   add("chip_views", chip_views);
   add("orch_api_tasks", orch_api_tasks);
   add("orch_api_errors", orch_api_errors);
+  add("orch_api_async", orch_api_async);
   std::printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }
