@@ -1,4 +1,5 @@
-// A CHIP orchestration in simpler's orchestration API (docs/device.md), the shape pld renders, for
+// A CHIP orchestration in simpler's orchestration API (docs/device.md; the form pld-translate's
+// rendering moves to, written by hand until it does), for
 //   def chip_pipeline(self, inp, out, stage, data, signal, counts, recv):
 //       stage, counts = self.stage_step(inp, stage, counts)
 //       data = pld.tensor.all_to_all_v(stage, data, signal, counts, recv, core_num=8)  # P=4: B=8

@@ -517,12 +517,7 @@ void example_pipeline(int P, const std::string& bad) {
     for (auto& c : ctx) c = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(w.comm(r)));
     static const char* const kernels[] = {"stage_step", "__builtin_all_to_all_v__fp32", "consume_step"};
     const pld::rt::ChipEntry entry{"chip_pipeline", &chip_pipeline_entry, &chip_pipeline_config, kernels, 3};
-    pld::rt::ChipCall call;
-    call.tensors = tp;
-    call.num_tensors = 7;
-    call.scalars = ctx;
-    call.num_scalars = 5;
-    return orch.run_chip(entry, call);
+    return orch.run_chip(entry, pld::rt::ChipCall(tp, 7, ctx, 5));
   });
   if (!bad.empty()) {
     for (int r = 0; r < P; ++r) CHECK(st[r] == SIMPLER_ERROR_INVALID_ARGS, "rank %d status %d", r, st[r]);

@@ -819,12 +819,7 @@ void orch_api_tasks() {
   const int st = run1(w, [&](Orchestration& orch) {
     const Tensor* tp[] = {&tx};
     const uint64_t sc[] = {static_cast<uint64_t>(int64_t{3})};
-    pld::rt::ChipCall call;
-    call.tensors = tp;
-    call.num_tensors = 1;
-    call.scalars = sc;
-    call.num_scalars = 1;
-    return orch.run_chip(entry, call);
+    return orch.run_chip(entry, pld::rt::ChipCall(tp, 1, sc, 1));
   });
   CHECK(st == 0, "status %d (%s)", st, w.error_message().c_str());
   const std::vector<int64_t> want{0, 42, 42, 42, 3, 6};
@@ -893,10 +888,7 @@ void orch_api_errors() {
     const pld::rt::ChipEntry entry{"api", c.fn, c.config, kernels, 1};
     const int st = run1(w, [&](Orchestration& orch) {
       const Tensor* tp[] = {&tx};
-      pld::rt::ChipCall call;
-      call.tensors = tp;
-      call.num_tensors = 1;
-      return orch.run_chip(entry, call);
+      return orch.run_chip(entry, pld::rt::ChipCall(tp, 1));
     });
     CHECK(st == c.code, "'%s': status %d", c.message, st);
     CHECK(w.error_message() == c.message, "message '%s', expected '%s'", w.error_message().c_str(), c.message);
@@ -958,10 +950,7 @@ void orch_api_async() {
     const pld::rt::ChipEntry entry{"api_async", &api_async_entry, nullptr, kernels, 3};
     const int st = run1(w, [&](Orchestration& orch) {
       const Tensor* tp[] = {&tf, &tc};
-      pld::rt::ChipCall call;
-      call.tensors = tp;
-      call.num_tensors = 2;
-      return orch.run_chip(entry, call);
+      return orch.run_chip(entry, pld::rt::ChipCall(tp, 2));
     });
     CHECK(st == 0, "seed %s: status %d (%s)", seed, st, w.error_message().c_str());
     CHECK(flag[0] == 1 && flag[1] == 2, "seed %s: flag %d %d: the setter did not run beside the waiter", seed,

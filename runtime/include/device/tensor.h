@@ -78,6 +78,12 @@ struct PTOBufferHandle {
   uint64_t size;  // bytes
 };
 
+struct ChipTensor;
+// A packed row-major descriptor over `addr` (element 0 at `addr`); defined below.
+inline ChipTensor make_tensor_external(void* addr, const uint32_t shapes[], uint32_t ndims,
+                                       DataType dtype = DataType::FLOAT32, bool manual_dep = false,
+                                       int32_t version = 0, AddressSpace address_space = AddressSpace::HOST);
+
 struct alignas(64) ChipTensor {
   // First cache line: what a kernel addresses the data with.
   PTOBufferHandle buffer;
@@ -141,12 +147,8 @@ struct alignas(64) ChipTensor {
     check(new_ndims >= 1 && new_ndims <= MAX_TENSOR_DIMS, "reshape rank outside [1, 5]");
     ChipTensor t = *this;
     t.ndims = new_ndims;
-    uint64_t n = 1;
-    for (uint32_t d = new_ndims; d-- > 0;) {
-      t.shapes[d] = new_shapes[d];
-      t.strides[d] = static_cast<uint32_t>(n);
-      n *= new_shapes[d] == 0 ? 1 : new_shapes[d];
-    }
+    for (uint32_t d = 0; d < new_ndims; ++d) t.shapes[d] = new_shapes[d];
+    t.pack();
     check(t.numel() == numel(), "reshape changes the element count");
     t.manual_dep = in_manual_dep;
     t.refresh();
@@ -177,6 +179,15 @@ struct alignas(64) ChipTensor {
   }
 
  private:
+  friend ChipTensor make_tensor_external(void*, const uint32_t[], uint32_t, DataType, bool, int32_t, AddressSpace);
+  // Packed row-major strides for the current shape.
+  void pack() {
+    uint64_t n = 1;
+    for (uint32_t d = ndims; d-- > 0;) {
+      strides[d] = static_cast<uint32_t>(n);
+      n *= shapes[d] == 0 ? 1 : shapes[d];
+    }
+  }
   static void check(bool ok, const char* what) {
     if (!ok) throw std::logic_error(what);
   }
@@ -193,10 +204,8 @@ struct alignas(64) ChipTensor {
   }
 };
 
-// A packed row-major descriptor over `addr` (element 0 at `addr`).
-inline ChipTensor make_tensor_external(void* addr, const uint32_t shapes[], uint32_t ndims,
-                                       DataType dtype = DataType::FLOAT32, bool manual_dep = false,
-                                       int32_t version = 0, AddressSpace address_space = AddressSpace::HOST) {
+inline ChipTensor make_tensor_external(void* addr, const uint32_t shapes[], uint32_t ndims, DataType dtype,
+                                       bool manual_dep, int32_t version, AddressSpace address_space) {
   ChipTensor t{};
   t.buffer.addr = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(addr));
   t.owner_task_id = PTO2TaskId::invalid();
@@ -205,12 +214,8 @@ inline ChipTensor make_tensor_external(void* addr, const uint32_t shapes[], uint
   t.dtype = dtype;
   t.manual_dep = manual_dep;
   t.address_space = address_space;
-  uint64_t n = 1;
-  for (uint32_t d = ndims; d-- > 0;) {
-    t.shapes[d] = shapes[d];
-    t.strides[d] = static_cast<uint32_t>(n);
-    n *= shapes[d] == 0 ? 1 : shapes[d];
-  }
+  for (uint32_t d = 0; d < ndims; ++d) t.shapes[d] = shapes[d];
+  t.pack();
   t.is_contiguous = true;
   t.extent_elem_cache = t.extent_elem();
   t.buffer.size = t.numel() * get_element_size(dtype);

@@ -172,6 +172,9 @@ struct ChipEntry {
 // The arguments of one call of a ChipEntry: its tensors in order (each becomes a ChipTensor),
 // then its scalars in order (integers sign-extended to 64 bits, a CommContext's address).
 struct ChipCall {
+  ChipCall() = default;
+  ChipCall(const Tensor* const* t, int nt, const uint64_t* s = nullptr, int ns = 0)
+      : tensors(t), num_tensors(nt), scalars(s), num_scalars(ns) {}
   const Tensor* const* tensors = nullptr;
   int num_tensors = 0;
   const uint64_t* scalars = nullptr;
