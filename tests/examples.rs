@@ -130,7 +130,11 @@ fn check(ex: &Example) {
         .arg(&lowered_path));
     let sub = tree.join("next_levels").join(ex.name);
     let orch = sub.join(format!("orchestration/{}.cpp", ex.name));
-    let cpp = std::fs::read_to_string(&orch).unwrap();
+    let text = std::fs::read_to_string(&orch).unwrap();
+    // The entry's body (the prelude before it has loops of its own).
+    let cpp = &text[text
+        .find("void aicpu_orchestration_entry")
+        .unwrap_or_else(|| panic!("{} has no aicpu_orchestration_entry", orch.display()))..];
     assert!(
         cpp.contains("for ("),
         "{} has no C++ loop:\n{cpp}",
@@ -138,9 +142,9 @@ fn check(ex: &Example) {
     );
     let loop_at = cpp.find("for (").unwrap();
     for &(kernel, n) in ex.collectives {
-        let name = format!("\"{kernel}\"");
+        let name = format!(": {kernel}(");
         let tasks: Vec<usize> = cpp
-            .match_indices("Task task(")
+            .match_indices("{  // task ")
             .filter(|(i, _)| cpp[*i..].lines().next().is_some_and(|l| l.contains(&name)))
             .map(|(i, _)| i)
             .collect();

@@ -59,6 +59,12 @@ struct Binding {
   std::vector<char> done;  // by local id
   std::vector<std::thread> running;
   std::vector<Writer> writers;
+  const char* dispatch_site = nullptr;  // a HOST dispatch's collective site (overrides the entry's)
+  // The orchestration's own failure (rt_report_fatal, a refused call), first one wins: later rt_*
+  // calls do nothing, the tasks submitted before it still run, and run_chip latches it on the
+  // rank once they have.
+  int fatal_code = 0;
+  std::string fatal_message;
   std::mt19937_64 rng;
   uint32_t max_delay_us = 0;
 
@@ -91,18 +97,25 @@ Writer span_of(const ChipTensor& c, uint32_t task) {
 }
 
 thread_local Binding* tl_binding = nullptr;
+// The site run_chip(entry, OrchArgs) passes to the run it starts.
+thread_local const char* tl_dispatch_site = nullptr;
 
 Binding& bound() {
   if (tl_binding == nullptr) throw std::logic_error("an orchestration API call outside Orchestration::run_chip");
   return *tl_binding;
 }
 
-bool fatal() { return tl_binding == nullptr || tl_binding->orch->status() != 0; }
+bool fatal() { return tl_binding == nullptr || tl_binding->fatal_code != 0 || tl_binding->orch->status() != 0; }
+
+void report(Binding& b, int code, const std::string& text) {
+  if (b.fatal_code != 0) return;
+  b.fatal_code = code;
+  b.fatal_message = text;
+}
 
 void fail(int code, const std::string& message) {
   Binding& b = bound();
-  const std::string text = std::string("orchestration '") + b.entry->name + "': " + message;
-  b.orch->fail(code, text.c_str());
+  report(b, code, std::string("orchestration '") + b.entry->name + "': " + message);
 }
 
 // The view a ChipTensor describes, as the runtime's descriptor (element 0 at start_offset).
@@ -190,7 +203,7 @@ void pld_orch_report_fatal(int32_t code, const char* func, const char* fmt, ...)
   va_end(ap);
   if (tl_binding == nullptr) return;
   // The message is the program's own (pld's orchestration text words it, located).
-  tl_binding->orch->fail(code != 0 ? code : PTO2_ERROR_EXPLICIT_ORCH_FATAL, text);
+  report(*tl_binding, code != 0 ? code : PTO2_ERROR_EXPLICIT_ORCH_FATAL, text);
 }
 
 void pld_orch_scope_begin(PTO2ScopeMode mode) {
@@ -262,7 +275,22 @@ void pld_orch_submit(int32_t kernel_id, const CoreTaskArgs* args, TaskOutputTens
                                                            : pld::rt::Dir::Out;
     task.add_tensor(t, dir);
   }
-  for (int32_t k = 0; k < args->scalar_count(); ++k) task.add_scalar(args->scalar(k));
+  // A collective's scalars are its CommContexts: the runtime checks and records it (the rank
+  // count against its signal's NR, its arrival for the timeout reports).
+  const pld::rt::ChipCollective* coll =
+      b.entry->collectives != nullptr && b.entry->collectives[kernel_id].op != nullptr ? &b.entry->collectives[kernel_id]
+                                                                                        : nullptr;
+  for (int32_t k = 0; k < args->scalar_count(); ++k) {
+    if (coll != nullptr) {
+      task.add_comm_context(reinterpret_cast<pld::CommContext*>(static_cast<uintptr_t>(args->scalar(k))));
+    } else {
+      task.add_scalar(args->scalar(k));
+    }
+  }
+  if (coll != nullptr) {
+    task.set_collective(coll->op, b.dispatch_site != nullptr ? b.dispatch_site : coll->site, coll->signal_slot,
+                        coll->nr_axis);
+  }
   task.launch_spec().set_block_num(args->launch_spec.block_num());
   task.launch_spec().set_require_sync_start(args->launch_spec.require_sync_start());
   const uint32_t delay_us = b.max_delay_us == 0 ? 0 : static_cast<uint32_t>(b.rng() % (b.max_delay_us + 1));
@@ -339,6 +367,22 @@ int32_t pld_orch_available_aiv_count(void) { return 0; }
 namespace pld {
 namespace rt {
 
+int Orchestration::run_chip(const ChipEntry& entry, const OrchArgs& args) {
+  std::vector<uint64_t> scalars;
+  for (int k = 0; k < args.num_scalars; ++k) scalars.push_back(static_cast<uint64_t>(args.scalars[k]));
+  for (int k = 0; k < args.num_comms; ++k)
+    scalars.push_back(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(args.comms[k])));
+  if (entry.dispatch_args) {
+    scalars.push_back(static_cast<uint64_t>(args.dispatch_block_num));
+    scalars.push_back(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(args.dispatch_site)));
+  }
+  tl_dispatch_site = entry.dispatch_args ? args.dispatch_site : nullptr;
+  const int rc = run_chip(entry, ChipCall(args.tensors, args.num_tensors, scalars.data(),
+                                          static_cast<int>(scalars.size())));
+  tl_dispatch_site = nullptr;
+  return rc;
+}
+
 int Orchestration::run_chip(const ChipEntry& entry, const ChipCall& call) {
   if (status() != 0) return status();
   if (call.num_tensors < 0 || call.num_tensors > CHIP_MAX_TENSOR_ARGS || call.num_scalars < 0 ||
@@ -367,6 +411,7 @@ int Orchestration::run_chip(const ChipEntry& entry, const ChipCall& call) {
   Binding binding;
   binding.orch = this;
   binding.entry = &entry;
+  binding.dispatch_site = tl_dispatch_site;
   seed_executor(&binding);
   Binding* outer = tl_binding;
   tl_binding = &binding;
@@ -393,10 +438,11 @@ int Orchestration::run_chip(const ChipEntry& entry, const ChipCall& call) {
     entry.entry(*args);
   } catch (const std::exception& e) {
     // A view outside its tensor, get_ref of a missing output: the device's runtime asserts.
-    fail(PTO2_ERROR_INVALID_ARGS, (std::string("orchestration '") + entry.name + "': " + e.what()).c_str());
+    report(binding, PTO2_ERROR_INVALID_ARGS, std::string("orchestration '") + entry.name + "': " + e.what());
   }
   binding.wait_all();
   binding.scopes.clear();
+  if (binding.fatal_code != 0) fail(binding.fatal_code, binding.fatal_message.c_str());
   return status();
 }
 

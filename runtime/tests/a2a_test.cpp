@@ -521,9 +521,9 @@ void example_pipeline(int P, const std::string& bad) {
   });
   if (!bad.empty()) {
     for (int r = 0; r < P; ++r) CHECK(st[r] == SIMPLER_ERROR_INVALID_ARGS, "rank %d status %d", r, st[r]);
-    // The backstop's fatal report ends the run: stage_step, submitted before it, may or may not
-    // have started (tasks run asynchronously); nothing after it runs.
-    CHECK(w.blocks_started() <= P, "%ld blocks started; only stage_step may run", w.blocks_started());
+    // The backstop's fatal report ends the run: stage_step, submitted before it, still runs;
+    // nothing after it does.
+    CHECK(w.blocks_started() == P, "%ld blocks started; only stage_step may run", w.blocks_started());
     for (int r = 0; r < P; ++r) {
       for (int64_t i = 0; i < n; ++i) {
         CHECK(static_cast<float*>(w.window(r, o_data))[i] == 0.0f, "collective ran");

@@ -548,15 +548,11 @@ impl Toolchain {
             }
         }
         let kernels: Vec<String> = sources.keys().cloned().collect();
-        // The pipelines' entry symbols: the tree's own `chip_pipeline` for one tree (its object
-        // is the one a single-domain case compiles), renamed per tree otherwise.
-        let pipeline = |i: usize| {
-            if single {
-                CHIP_FN.to_string()
-            } else {
-                format!("pld_sim_pipeline_{i}")
-            }
-        };
+        // The pipelines' symbols: tree i's ChipEntry `pld_chip_chip_pipeline` and its
+        // orchestration's two entry points are renamed to `pld_sim_pipeline_<i>[_entry|_config]`
+        // on the command line, so several trees link into one binary.
+        let pipeline = |i: usize| format!("pld_sim_pipeline_{i}");
+        let chip_entry = format!("pld_chip_{CHIP_FN}");
 
         // The kernel table: one entry per kernel, entry symbols renamed on the command line; and
         // the pipeline table.
@@ -580,13 +576,9 @@ impl Toolchain {
             kernels.len()
         );
         for i in 0..orchs.len() {
-            let _ = writeln!(
-                table,
-                "extern \"C\" int {}(pld::rt::Orchestration* orch, const pld::rt::OrchArgs* args);",
-                pipeline(i)
-            );
+            let _ = writeln!(table, "extern const pld::rt::ChipEntry {};", pipeline(i));
         }
-        table.push_str("extern const PldSimPipelineFn pld_sim_pipelines[] = {");
+        table.push_str("extern const pld::rt::ChipEntry* const pld_sim_pipelines[] = {");
         for i in 0..orchs.len() {
             let _ = write!(table, "{}&{}", if i == 0 { "" } else { ", " }, pipeline(i));
         }
@@ -626,16 +618,26 @@ impl Toolchain {
             source: self.root.join("sim/src/driver/driver.cpp"),
             flags: vec![],
         }]);
-        for (i, orch) in orchs.into_iter().enumerate() {
-            let flags = if single {
-                vec![]
-            } else {
-                vec![format!("-D{CHIP_FN}={}", pipeline(i))]
-            };
+        for (i, (orch, tree)) in orchs.into_iter().zip(trees).enumerate() {
+            let p = pipeline(i);
             units.push(Unit {
                 what: format!("orchestration {i}"),
                 source: orch,
-                flags,
+                flags: vec![
+                    format!("-Daicpu_orchestration_entry={p}_entry"),
+                    format!("-Daicpu_orchestration_config={p}_config"),
+                ],
+            });
+            units.push(Unit {
+                what: format!("chip entries {i}"),
+                source: tree.join("chip_entries.cpp"),
+                flags: vec![
+                    format!("-D{chip_entry}={p}"),
+                    format!("-D{chip_entry}_entry={p}_entry"),
+                    format!("-D{chip_entry}_config={p}_config"),
+                    format!("-D{chip_entry}_kernels={p}_kernels"),
+                    format!("-D{chip_entry}_collectives={p}_collectives"),
+                ],
             });
         }
         units.push(Unit {

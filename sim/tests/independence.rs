@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 /// collectives, so that nothing outside the compiler scans MLIR text for their rank counts, and
 /// (pld-run's `runner::manifest`) the names the user's text gives an entry's values, read by
 /// MLIR's parser, and (the build caches) the name of the variable that points pld-translate at
-/// another template tree, so a cached rendering keys on it.
+/// another template tree, so a cached rendering keys on it, and (the builds) the `-D` flags a
+/// CHIP orchestration is compiled with so its ChipEntry (the tree's chip_entries.cpp) finds it.
 const ALLOWED: &[&str] = &[
     "cal_all_to_all_v_blocks",
     "create_context",
@@ -22,6 +23,7 @@ const ALLOWED: &[&str] = &[
     "collective_sites",
     "source_names",
     "TEMPLATE_DIR_ENV",
+    "orchestration_rename_flags",
 ];
 
 /// The goldens: no `pld::` at all outside `#[cfg(test)]`.

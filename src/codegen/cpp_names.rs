@@ -103,6 +103,21 @@ const RESERVED: &[&str] = &[
     "Task",
     "std",
     "block_num",
+    // simpler's orchestration API and what a rendered orchestration declares (its entry's
+    // argument, the dispatch site, the prelude's namespace, the fixed names of a
+    // descriptor op's arrays and of a create's locals).
+    "orch_args",
+    "dispatch_site",
+    "pld_orch",
+    "info",
+    "made",
+    "dims",
+    "offsets",
+    "sizes",
+    "shape",
+    "perm",
+    "valid",
+    "indices",
     // Types and object-like macros of <cstdint>/<cerrno> a local would collide with.
     "int8_t",
     "int16_t",
@@ -188,6 +203,7 @@ impl Locals {
         if KEYWORDS.contains(&base.as_str())
             || RESERVED.contains(&base.as_str())
             || base.starts_with("__")
+            || base.starts_with("pld_")
             || base.chars().any(|c| c.is_ascii_uppercase())
             || self.taken.contains(&base)
         {

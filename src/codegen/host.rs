@@ -499,7 +499,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         };
         let _ = writeln!(
             self.out,
-            "{indent}  if (int rc = host->dispatch({dev}, &{c_name}, {}, {{{}}}, {{{}}}, {scalar_list}{width}{site})) return rc;",
+            "{indent}  if (int rc = host->dispatch({dev}, &{}, {}, {{{}}}, {{{}}}, {scalar_list}{width}{site})) return rc;",
+            crate::codegen::chip_entries::entry_symbol(&c_name),
             quoted(&callee),
             tensors.join(", "),
             comms.join(", ")
@@ -576,8 +577,8 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
     for callee in &callees {
         let _ = writeln!(
             cpp,
-            "// next_levels/{callee}/orchestration/{callee}.cpp\nextern \"C\" int {}(pld::rt::Orchestration* orch, const pld::rt::OrchArgs* args);",
-            c_identifier(callee)
+            "// next_levels/{callee}/orchestration/{callee}.cpp (chip_entries.cpp)\nextern const pld::rt::ChipEntry {};",
+            crate::codegen::chip_entries::entry_symbol(&c_identifier(callee))
         );
     }
     if !callees.is_empty() {

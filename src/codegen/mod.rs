@@ -28,6 +28,8 @@
 //! whole tree was planned without one.
 
 pub(crate) mod chip;
+pub(crate) mod chip_entries;
+pub use chip_entries::rename_flags as orchestration_rename_flags;
 pub(crate) mod cpp_names;
 pub(crate) mod host;
 pub(crate) mod kernel_config;

@@ -97,6 +97,7 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
     let mut c_names: HashMap<String, String> = HashMap::new();
     // The module's pl.arch (verified by the pl dialect), for kernel_config.py.
     let arch = string_attr(module, "pl.arch");
+    let mut chip_subs: Vec<chip::SubBuild> = Vec::new();
     for func in &functions {
         let Some(name) = symbol_name(func) else {
             continue;
@@ -138,6 +139,7 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
                 root.join("kernel_config.py"),
                 kernel_config::render(&sub, arch.as_deref()).into_bytes(),
             );
+            chip_subs.push(sub.clone());
             entries.push(manifest::Entry {
                 func: *func,
                 name: name.to_string(),
@@ -173,6 +175,13 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
     }
     if p.errors > 0 {
         return Err(PldError::Diagnosed(p.errors));
+    }
+    if !chip_subs.is_empty() {
+        let subs: Vec<&chip::SubBuild> = chip_subs.iter().collect();
+        tree.files.insert(
+            PathBuf::from("chip_entries.cpp"),
+            super::chip_entries::render(&subs).into_bytes(),
+        );
     }
     tree.files.insert(
         PathBuf::from("manifest.json"),

@@ -71,6 +71,16 @@ impl RtValue {
         }
     }
 
+    /// The C++ type of a local holding the value in a CHIP orchestration
+    /// (simpler's API: a `ChipTensor`, a CommContext as its scalar slot).
+    pub fn chip_cpp_type(&self) -> &'static str {
+        match self {
+            RtValue::Tensor(_) => "ChipTensor",
+            RtValue::Ctx(_) => "uint64_t",
+            other => other.cpp_type(),
+        }
+    }
+
     /// Whether `other` has the same runtime kind (an integer of any width is
     /// one kind): what `arith.select` may choose between.
     pub fn same_kind(&self, other: &RtValue) -> bool {

@@ -283,3 +283,35 @@ func.func @host(%in: !pl.tensor<16x4xf32>) attributes {pl.func_kind = "orchestra
   pld.host.dispatch @builtin.tensor.all_to_all_v__fp32(%0, %1, %2, %3, %4) on %c0 : (!pl.tensor<*xf32>, !pld.dtensor<*xf32>, !pld.dtensor<*xi32>, !pl.tensor<*xi32>, !pld.dtensor<*xi32>), index
   return
 }
+
+// -----
+
+// simpler's calling convention passes the integer scalars before the
+// CommContexts: an integer parameter after a !pld.comm_ctx one has no slot.
+// expected-error @+1 {{'func.func' op orchestration function @late_int: integer parameter #2 must come before every !pld.comm_ctx parameter (a runner passes the integer scalars first, then the CommContexts)}}
+func.func @late_int(%a: !pl.tensor<4xf32>, %c: !pld.comm_ctx, %n: i64) attributes {pl.func_kind = "orchestration"} {
+  return
+}
+
+// -----
+
+// A launch spec's block_num is an int16_t: a static width above 32767 is
+// refused where the call names it.
+func.func private @wide(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/scale.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'func.call' op attribute 'pl.core_num' of the call to @wide must be a block count in [1, 32767] (a launch spec's block_num is an int16_t), got 40000}}
+  %r = call @wide(%a) {pl.core_num = 40000 : i64, pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// A pl.tensor.create a ChipTensor cannot hold (six dimensions) is refused at
+// the create (pld-opt's --legalize-spmd-launches refuses it earlier).
+func.func @chip() attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.tensor.create' op '!pl.tensor<1x1x1x1x1x2xf32>' cannot be a ChipTensor (at most 5 dimensions, extents below 2^32)}}
+  %t = pl.tensor.create : !pl.tensor<1x1x1x1x1x2xf32>
+  return
+}

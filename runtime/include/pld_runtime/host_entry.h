@@ -144,19 +144,20 @@ class Host {
   }
 
   // `pld.host.dispatch @callee(tensors..., comms...) on device core_num(block_num)`: queues one
-  // run of `fn` on the device's stream and returns at once (0), or latches and returns
+  // run of the callee's CHIP orchestration `entry` (its ChipEntry, chip_entries.cpp) on the
+  // device's stream and returns at once (0), or latches and returns
   // SIMPLER_ERROR_INVALID_ARGS for a device out of range, or the code already latched.
-  // `block_num` (0 = none given) reaches the callee as OrchArgs::dispatch_block_num, `site` (the
-  // dispatching collective's `file:line:col`, a string literal; nullptr: none) as
-  // OrchArgs::dispatch_site.
-  int dispatch(int64_t device, rt::OrchestrationFn fn, const char* name,
+  // `block_num` (0 = none given) and `site` (the dispatching collective's `file:line:col`, a
+  // string literal; nullptr: none) reach a builtin callable (ChipEntry::dispatch_args) as its last
+  // two scalars.
+  int dispatch(int64_t device, const rt::ChipEntry* entry, const char* name,
                std::initializer_list<rt::Tensor> tensors,
                std::initializer_list<rt::CommContext*> comms, int64_t block_num,
                const char* site = nullptr) {
-    return dispatch(device, fn, name, tensors, comms, {}, block_num, site);
+    return dispatch(device, entry, name, tensors, comms, {}, block_num, site);
   }
   // The same with the callee's integer scalar arguments (OrchArgs::scalars, in order).
-  int dispatch(int64_t device, rt::OrchestrationFn fn, const char* name,
+  int dispatch(int64_t device, const rt::ChipEntry* entry, const char* name,
                std::initializer_list<rt::Tensor> tensors,
                std::initializer_list<rt::CommContext*> comms,
                std::initializer_list<int64_t> scalars, int64_t block_num,
@@ -172,7 +173,7 @@ class Host {
                   "dispatch of " + std::string(name) + " with core_num " + std::to_string(block_num));
     }
     Item item;
-    item.fn = fn;
+    item.entry = entry;
     item.name = name;
     item.tensors.assign(tensors.begin(), tensors.end());
     item.comms.assign(comms.begin(), comms.end());
@@ -242,7 +243,7 @@ class Host {
 
  private:
   struct Item {
-    rt::OrchestrationFn fn = nullptr;
+    const rt::ChipEntry* entry = nullptr;
     std::string name;
     std::vector<rt::Tensor> tensors;
     std::vector<rt::CommContext*> comms;
@@ -263,7 +264,7 @@ class Host {
     args.num_scalars = static_cast<int>(item.scalars.size());
     args.dispatch_block_num = item.block_num;
     args.dispatch_site = item.site;
-    int rc = item.fn(&orch, &args);
+    int rc = orch.run_chip(*item.entry, args);
     if (rc == 0) rc = orch.status();
     return rc;
   }

@@ -162,12 +162,24 @@ class RankState;  // runtime-private
 // each the name it is registered under.
 using ChipEntryFn = void (*)(const ::ChipTaskArgs& orch_args);
 using ChipConfigFn = ::PTO2OrchestrationConfig (*)(const ::ChipTaskArgs& orch_args);
+// A kernel that is a managed collective (pld-translate's builtin): the runtime records it for its
+// timeout reports as Task::set_collective does; its scalars are CommContext slots.
+struct ChipCollective {
+  const char* op;    // nullptr: not a collective
+  const char* site;  // the user's file:line:col
+  int signal_slot;
+  int nr_axis;
+};
 struct ChipEntry {
   const char* name;              // for messages
   ChipEntryFn entry;
   ChipConfigFn config;           // nullptr: the argument count is not checked
   const char* const* kernels;    // kernels[func_id]
   int num_kernels;
+  const ChipCollective* collectives = nullptr;  // collectives[func_id], or none
+  // A builtin callable of a HOST dispatch: it takes two more scalars, the launch width and the
+  // dispatching collective's site (OrchArgs::dispatch_block_num / dispatch_site).
+  bool dispatch_args = false;
 };
 // The arguments of one call of a ChipEntry: its tensors in order (each becomes a ChipTensor),
 // then its scalars in order (integers sign-extended to 64 bits, a CommContext's address).
@@ -203,6 +215,11 @@ class Orchestration {
   // argument count against its config, binds the orchestration API to this Orchestration, opens
   // one scope around the entry. Returns 0 or the status it latched (a fatal report's code).
   int run_chip(const ChipEntry& entry, const ChipCall& call);
+  // The same with `args` in the runtime's argument struct: its tensors, then its integer scalars
+  // and its CommContexts (their addresses) as the scalars, in that order (pld-translate renders
+  // every integer parameter before the CommContexts), then for a `dispatch_args` entry the
+  // launch width and the site.
+  int run_chip(const ChipEntry& entry, const OrchArgs& args);
 
   // `pl.tensor.create`: a fresh zero-filled packed row-major buffer of `rank` dims, owned by the
   // runtime until the innermost live AllocScope of this Orchestration ends. Returns 0 and sets

@@ -437,7 +437,7 @@ int run_domains(const Params& p, const char* out_path) {
     for (int it = 0; it < p.repeat; ++it)
       for (int d = 0; d < D; ++d)
         if (rank < p.domains[d].ranks)
-          if (int rc = pld_sim_pipelines[d](&orch, &ranks[d][rank].args)) return rc;
+          if (int rc = orch.run_chip(*pld_sim_pipelines[d], ranks[d][rank].args)) return rc;
     return 0;
   };
   const std::vector<int> status = w.run([&](int rank, pld::rt::Orchestration& orch) {
@@ -582,7 +582,7 @@ int main(int argc, char** argv) {
 
   auto body = [&](int rank, pld::rt::Orchestration& orch) {
     for (int it = 0; it < p.repeat; ++it) {
-      if (int rc = pld_sim_pipelines[0](&orch, &ranks[rank].args)) return rc;
+      if (int rc = orch.run_chip(*pld_sim_pipelines[0], ranks[rank].args)) return rc;
     }
     return 0;
   };

@@ -61,7 +61,7 @@ struct PldSimFamilyKernel {
   const char* name;
   void (*fn)(int64_t*);
 };
-using PldSimFamilyChipFn = int (*)(pld::rt::Orchestration* orch, const pld::rt::OrchArgs* args);
+using PldSimFamilyChipFn = const pld::rt::ChipEntry*;  // chip_entries.cpp
 using PldSimFamilyHostFn = int (*)(pld::host::Host* host, const pld::host::HostArgs* args);
 extern const PldSimFamilyKernel pld_sim_family_kernels[];
 extern const int pld_sim_family_kernel_count;
@@ -358,7 +358,7 @@ int main(int argc, char** argv) {
       R.args.num_comms = windows;
     }
     status = w.run([&](int rank, pld::rt::Orchestration& orch) {
-      return pld_sim_family_chip(&orch, &ranks[rank].args);
+      return orch.run_chip(*pld_sim_family_chip, ranks[rank].args);
     });
     message = w.error_message();
   } else {

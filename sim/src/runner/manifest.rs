@@ -163,6 +163,13 @@ impl Manifest {
             .collect()
     }
 
+    /// The C symbol of the entry `function` (its ChipEntry is `pld_chip_<c_symbol>`).
+    pub fn c_symbol(&self, function: &str) -> Option<String> {
+        self.entries()
+            .find(|e| e["symbol"] == function)
+            .map(|e| text(&e["c_symbol"]))
+    }
+
     fn entries(&self) -> impl Iterator<Item = &Value> {
         self.json["entries"].as_array().into_iter().flatten()
     }

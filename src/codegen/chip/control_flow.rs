@@ -26,7 +26,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let mut temps = Vec::new();
         for (d, s) in &pairs {
             let t = self.locals.fresh(&format!("next_{}", d.expr()));
-            let ty = d.cpp_type();
+            let ty = d.chip_cpp_type();
             let _ = writeln!(self.body, "{i}const {ty} {t} = {};", s.expr());
             temps.push(t);
         }
@@ -85,7 +85,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         );
         let Ok(iv_arg) = body.argument(0) else { return };
         let iv = self.fresh(iv_arg.into(), "iv");
-        let fail = format!("return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {msg})");
+        let fail = fatal(crate::codegen::chip::INVALID_ARGS, &msg);
         crate::codegen::loops::write_header(
             &mut self.body,
             &format!("{i}  "),

@@ -1,8 +1,9 @@
-//! Tensor descriptors: the view ops (`pld::rt::slice`, `view`, `reshape`,
-//! `transpose`, `set_validshape`), `pl.tensor.create` and runtime-allocated
-//! buffers.
+//! Tensor descriptors: the view ops (`pld_orch::slice`, `view`, `reshape`,
+//! `transpose`, `set_validshape` on `ChipTensor`, spliced into the text),
+//! `pl.tensor.create` and runtime-allocated buffers (`alloc_tensors`).
 
 use super::*;
+use melior::ir::TypeLike;
 
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// The static shape of a tensor-typed value, or a located error.
@@ -53,7 +54,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let o = array_arg(&mut pre, &i2, "offsets", &offsets);
                 let s = array_arg(&mut pre, &i2, "sizes", &sizes);
                 (
-                    format!("pld::rt::slice({src}, {o}, {s}, &{{out}})"),
+                    format!("pld_orch::slice({src}, {o}, {s}, &{{out}})"),
                     "the slice leaves its source",
                 )
             }
@@ -71,7 +72,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 };
                 let s = array_arg(&mut pre, &i2, "shape", &lits(shape));
                 (
-                    format!("pld::rt::view({src}, {o}, {s}, {rank}, &{{out}})"),
+                    format!("pld_orch::view({src}, {o}, {s}, {rank}, &{{out}})"),
                     "the view leaves its source",
                 )
             }
@@ -82,7 +83,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let rank = shape.len();
                 let s = array_arg(&mut pre, &i2, "shape", &lits(shape));
                 (
-                    format!("pld::rt::reshape({src}, {s}, {rank}, &{{out}})"),
+                    format!("pld_orch::reshape({src}, {s}, {rank}, &{{out}})"),
                     "the source is not contiguous or its element count differs",
                 )
             }
@@ -91,7 +92,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 src_rank = Some(perm.len());
                 let s = array_arg(&mut pre, &i2, "perm", &perm);
                 (
-                    format!("pld::rt::transpose({src}, {s}, &{{out}})"),
+                    format!("pld_orch::transpose({src}, {s}, &{{out}})"),
                     "perm is not a permutation of the source's dimensions",
                 )
             }
@@ -100,7 +101,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 src_rank = Some(valid.len());
                 let s = array_arg(&mut pre, &i2, "valid", &valid);
                 (
-                    format!("pld::rt::set_validshape({src}, {s}, &{{out}})"),
+                    format!("pld_orch::set_validshape({src}, {s}, &{{out}})"),
                     "valid exceeds the source's shape",
                 )
             }
@@ -116,10 +117,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             self.rank_guard(op, &src, k, depth + 1);
         }
         self.body.push_str(&pre);
-        let _ = writeln!(
-            self.body,
-            "{i}  if (int rc = {call}) return orch->fail(rc, {msg});"
-        );
+        let _ = writeln!(self.body, "{i}  if (int rc = {call}) {}", fatal("rc", &msg));
         let _ = writeln!(self.body, "{i}}}");
     }
 
@@ -132,7 +130,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     ) -> Option<String> {
         let ty = v.r#type();
         let shape = self.static_shape(op, ty, "allocated type")?;
-        let Some(bytes) = TensorLike::of(ty).and_then(|t| element_bytes(t.element)) else {
+        let Some(dtype) = TensorLike::of(ty).and_then(|t| data_type(t.element)) else {
             self.p.error(
                 &op,
                 &format!("the element type of '{ty}' has no runtime size"),
@@ -143,19 +141,42 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let Some(RtValue::Tensor(out)) = self.declare(op, v, "buffer", None, depth) else {
             return None;
         };
-        self.uses_scope = true;
+        // A ChipTensor has 1 to 5 dimensions of 32-bit extents (rank 0: [1]).
+        if shape.len() > 5 || shape.iter().any(|&d| !(0..=u32::MAX as i64).contains(&d)) {
+            self.p.error(
+                &op,
+                &format!(
+                    "'{ty}' cannot be a ChipTensor (at most 5 dimensions, extents below 2^32)"
+                ),
+            );
+            return None;
+        }
+        let dims: Vec<String> = if shape.is_empty() {
+            vec!["1".into()]
+        } else {
+            shape.iter().map(|d| d.to_string()).collect()
+        };
+        // Zero-filled (pl.tensor.create's meaning): the runtime fills the buffer with the
+        // create-info's initial value when it allocates it.
         let _ = writeln!(self.body, "{i}{{");
-        let dims = array_arg(
-            &mut self.body,
-            &format!("{i}  "),
-            "dims",
-            &shape.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
+        let _ = writeln!(
+            self.body,
+            "{i}  const uint32_t dims[{}] = {{{}}};",
+            dims.len(),
+            dims.join(", ")
         );
         let _ = writeln!(
             self.body,
-            "{i}  if (int rc = orch->create_tensor({bytes}, {dims}, {}, &{out})) return rc;",
-            shape.len()
+            "{i}  TensorCreateInfo info(dims, {}, DataType::{dtype});",
+            dims.len()
         );
+        let _ = writeln!(self.body, "{i}  info.set_initial_value(uint64_t{{0}});");
+        let _ = writeln!(
+            self.body,
+            "{i}  const TaskOutputTensors made = alloc_tensors(info);"
+        );
+        let _ = writeln!(self.body, "{i}  if (rt_is_fatal()) return;");
+        let _ = writeln!(self.body, "{i}  {out} = made.get_ref(0);");
         let _ = writeln!(self.body, "{i}}}");
         Some(out)
     }
@@ -165,4 +186,21 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             self.alloc(op, r.into(), depth);
         }
     }
+}
+
+/// simpler's `DataType` of an element type: what sizes the buffer (pld moves
+/// the bits; an 8-byte float, which simpler lacks, travels as INT64).
+fn data_type(element: Type) -> Option<&'static str> {
+    let text = element.to_string();
+    let bytes = element_bytes(element)?;
+    let is_float = unsafe { mlir_sys::mlirTypeIsAFloat(element.to_raw()) };
+    Some(match (is_float, bytes, text.as_str()) {
+        (true, 2, "bf16") => "BFLOAT16",
+        (true, 2, _) => "FLOAT16",
+        (true, 4, _) => "FLOAT32",
+        (_, 1, _) => "INT8",
+        (_, 2, _) => "INT16",
+        (_, 4, _) => "INT32",
+        _ => "INT64",
+    })
 }

@@ -1,16 +1,19 @@
 //! One CHIP orchestration function → `orchestration/<fn>.cpp`, written against
-//! `pld_runtime/orchestration.h` as docs/runtime-api.md prescribes.
+//! simpler's orchestration API (`pto_orchestration_api.h`, docs/spec/device.md,
+//! "Orchestration text").
 //!
 //! Code is emitted per op, not per pattern (`docs/spec/orchestration.md`):
 //! every op of [`OrchOp`] has one arm in [`Emitter::op`], regions recurse, so
 //! nested loops, loops inside branches and tasks inside both come out as C++
 //! loops and branches. SSA values become C++ locals: a tensor is a
-//! `pld::rt::Tensor` descriptor (a parameter by reference, everything else by
-//! value), an integer scalar an `int64_t` kept sign-extended from its width
-//! (`pld_runtime/scalar.h`), a CommContext a pointer. Values that carry across
-//! region boundaries (`scf.for` iter_args, `scf.while` arguments, `scf.if` and
-//! loop results) are variables declared before the op and assigned at its
-//! terminator (all yielded values are read before any is assigned).
+//! `ChipTensor` (a parameter by reference, everything else by value), an
+//! integer scalar an `int64_t` kept sign-extended from its width
+//! (`pld_runtime/scalar_semantics.inc`, spliced into the text), a CommContext
+//! its `uint64_t` scalar slot. Values that carry across region boundaries
+//! (`scf.for` iter_args, `scf.while` arguments, `scf.if` and loop results)
+//! are variables declared before the op and assigned at its terminator (all
+//! yielded values are read before any is assigned). A failure reports its
+//! located message with `rt_report_fatal` and returns.
 
 use super::{
     cpp_names::{Locals, c_identifier, quoted},
@@ -41,6 +44,7 @@ mod scalars;
 mod tasks;
 
 /// One planned sub-build: its orchestration source and the kernels it launches.
+#[derive(Clone)]
 pub struct SubBuild {
     /// The function's symbol (directory and file name).
     pub name: String,
@@ -51,6 +55,21 @@ pub struct SubBuild {
     pub kernels: Vec<(usize, Rc<Kernel>)>,
     /// Directions of the function's tensor parameters.
     pub signature: Vec<Direction>,
+    /// The kernels that are managed collectives, by func_id (chip_entries.cpp).
+    pub collectives: std::collections::BTreeMap<usize, Collective>,
+    /// A builtin callable of a HOST dispatch: two more scalars (width, site).
+    pub dispatch_args: bool,
+}
+
+/// A collective kernel of a sub-build: what pld's runtime names in its
+/// timeout reports.
+#[derive(Clone, Debug, Default)]
+pub struct Collective {
+    pub op: String,
+    /// Every site that launches it, in program order.
+    pub sites: Vec<String>,
+    pub signal_slot: usize,
+    pub nr_axis: usize,
 }
 
 pub use crate::ir::op_kind::value_id;
@@ -102,12 +121,40 @@ pub(crate) fn fail_message(op: &OperationRef, what: &str) -> String {
     ))
 }
 
-fn dir_cpp(d: Direction) -> &'static str {
+/// The `CoreTaskArgs` adder of a tensor argument of direction `d`.
+fn adder(d: Direction) -> &'static str {
     match d {
-        Direction::In => "Dir::In",
-        Direction::Out => "Dir::Out",
-        Direction::InOut => "Dir::InOut",
+        Direction::In => "add_input",
+        Direction::Out => "add_output",
+        Direction::InOut => "add_inout",
     }
+}
+
+/// simpler's code for invalid arguments (a failed check, a bad view).
+pub(crate) const INVALID_ARGS: &str = "PTO2_ERROR_INVALID_ARGS";
+/// simpler's code for a launch its sync start cannot hold (here: a width an
+/// `int16_t` cannot hold).
+pub(crate) const SYNC_START_INVALID: &str = "PTO2_ERROR_REQUIRE_SYNC_START_INVALID";
+
+/// The statement a failing check runs: the located message `msg` (a C string
+/// expression) reported with `code`, then the orchestration returns.
+pub(crate) fn fatal(code: &str, msg: &str) -> String {
+    format!("{{ rt_report_fatal({code}, \"%s\", {msg}); return; }}")
+}
+
+/// The text every rendered orchestration carries before its entry points:
+/// pld's integer semantics (in `pld::rt`, as the HOST rail has them from
+/// `pld_runtime/scalar.h`) and its descriptor ops on `ChipTensor`
+/// (`pld_orch`), so the file includes nothing of pld's.
+const ORCHESTRATION_PRELUDE_SCALARS: &str =
+    include_str!("../../../runtime/include/pld_runtime/scalar_semantics.inc");
+const ORCHESTRATION_PRELUDE_VIEWS: &str =
+    include_str!("../../../runtime/include/pld_runtime/chip_views.inc");
+
+fn prelude() -> String {
+    format!(
+        "namespace pld {{\nnamespace rt {{\n\n{ORCHESTRATION_PRELUDE_SCALARS}\n}}  // namespace rt\n}}  // namespace pld\n\n{ORCHESTRATION_PRELUDE_VIEWS}"
+    )
 }
 
 fn i64_list(op: &OperationRef, name: &str) -> Option<Vec<i64>> {
@@ -200,34 +247,47 @@ pub fn emit<'c, 'a>(
         param_of: HashMap::new(),
         kernels: Vec::new(),
         dispatch_width,
-        uses_dispatch_width: false,
-        uses_scope: false,
+        uses_comm_context: false,
+        collectives: Default::default(),
+        task_ids: Default::default(),
         launch_width: None,
         body: String::new(),
         poisoned: Default::default(),
         read_poison: false,
     };
-    let (mut n_tensors, mut n_comms, mut n_scalars) = (0usize, 0usize, 0usize);
+    // simpler's calling convention: the tensors in order, then the scalars
+    // (integers, then CommContexts) in order.
+    let (mut n_tensors, mut n_scalars) = (0usize, 0usize);
+    let mut seen_ctx = false;
     let mut signature = Vec::new();
     for (i, ty) in param_types(func).into_iter().enumerate() {
         let Ok(arg) = entry.argument(i) else { continue };
         let base = loc_name(arg.location()).unwrap_or_else(|| format!("arg{i}"));
         let (val, decl) = if is_comm_ctx(ty) {
             let var = e.locals.fresh(&format!("ctx_{base}"));
-            let decl = format!("  pld::rt::CommContext* {var} = args->comm({n_comms});\n");
-            n_comms += 1;
+            let decl = format!("  const uint64_t {var} = orch_args.scalar({n_scalars});\n");
+            n_scalars += 1;
+            seen_ctx = true;
             (RtValue::Ctx(var), decl)
         } else if is_tensor_like(ty) {
             let var = e.locals.fresh(&base);
-            let decl = format!("  pld::rt::Tensor& {var} = args->tensor({n_tensors});\n");
+            let decl =
+                format!("  const ChipTensor& {var} = orch_args.tensor({n_tensors}).ref();\n");
             signature.push(param_direction(func, i));
             n_tensors += 1;
             (RtValue::Tensor(var), decl)
         } else if let Some(bits) = scalar_bits(ty) {
+            if seen_ctx {
+                e.p.error(&func,
+                    &format!(
+                        "orchestration function @{name}: integer parameter #{i} must come before every !pld.comm_ctx parameter (a runner passes the integer scalars first, then the CommContexts)"
+                    ),
+                );
+                continue;
+            }
             let var = e.locals.fresh(&base);
             let decl = format!(
-                "  const int64_t {var} = {};\n",
-                crate::codegen::scalars::param(n_scalars, bits)
+                "  const int64_t {var} = pld::rt::sext(orch_args.scalar({n_scalars}), {bits});\n"
             );
             n_scalars += 1;
             (RtValue::Int(var, bits), decl)
@@ -243,77 +303,91 @@ pub fn emit<'c, 'a>(
         e.params.push(Param { decl, used: false });
         e.vals.bind(arg, val);
     }
-    e.block(&entry, 1);
+    e.block(&entry, 2);
     if e.p.errors > errors_before {
         return None;
     }
 
+    let dispatch_scalars = if dispatch_width { 2 } else { 0 };
     let mut cpp = String::new();
     let _ = writeln!(
         cpp,
-        "// Generated by pld-translate --pld-to-ascend-build: CHIP orchestration @{name}."
+        "// Generated by pld-translate --pld-to-ascend-build: CHIP orchestration @{name}, written\n\
+         // against simpler's orchestration API (docs/device.md). Tasks run asynchronously, ordered\n\
+         // by the tensors they name and by pld's derived task order (set_dependencies)."
     );
-    let _ = writeln!(
-        cpp,
-        "// Tasks are submitted in program order (= dependency order; each submit completes"
-    );
-    let _ = writeln!(
-        cpp,
-        "// before it returns). See docs/runtime-api.md and docs/codegen.md."
-    );
-    let _ = writeln!(cpp, "#include \"pld_runtime/orchestration.h\"\n");
-    let _ = writeln!(
-        cpp,
-        "extern \"C\" int {c_name}(pld::rt::Orchestration* orch, const pld::rt::OrchArgs* args) {{"
-    );
-    let _ = writeln!(cpp, "  using pld::rt::Dir;");
-    let _ = writeln!(cpp, "  using pld::rt::Task;");
-    if n_scalars > 0 {
-        let _ = writeln!(
-            cpp,
-            "  if (args->num_tensors != {n_tensors} || args->num_comms != {n_comms} || args->num_scalars != {n_scalars}) {{"
-        );
-    } else {
-        let _ = writeln!(
-            cpp,
-            "  if (args->num_tensors != {n_tensors} || args->num_comms != {n_comms}) {{"
-        );
+    let _ = writeln!(cpp, "#include <cstdint>\n#include <string>\n");
+    if e.uses_comm_context {
+        let _ = writeln!(cpp, "#include \"platform_comm/comm_context.h\"");
     }
+    let _ = writeln!(cpp, "#include \"pto_orchestration_api.h\"\n");
+    cpp.push_str(&prelude());
+    let _ = writeln!(cpp, "\nextern \"C\" {{\n");
     let _ = writeln!(
         cpp,
-        "    return orch->latch_error(SIMPLER_ERROR_INVALID_ARGS);"
+        "__attribute__((visibility(\"default\"))) PTO2OrchestrationConfig aicpu_orchestration_config(const ChipTaskArgs& orch_args) {{"
     );
-    let _ = writeln!(cpp, "  }}");
-    if e.uses_dispatch_width {
+    let _ = writeln!(cpp, "  (void)orch_args;");
+    let _ = writeln!(
+        cpp,
+        "  return PTO2OrchestrationConfig{{{}}};",
+        n_tensors + n_scalars + dispatch_scalars
+    );
+    let _ = writeln!(cpp, "}}\n");
+    let _ = writeln!(
+        cpp,
+        "__attribute__((visibility(\"default\"))) void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {{"
+    );
+    let _ = writeln!(
+        cpp,
+        "  if (orch_args.tensor_count() != {n_tensors} || orch_args.scalar_count() != {}) {{",
+        n_scalars + dispatch_scalars
+    );
+    let _ = writeln!(
+        cpp,
+        "    rt_report_fatal({INVALID_ARGS}, \"orchestration @{name}: %d tensors and %d scalars, expected {n_tensors} and {}\", orch_args.tensor_count(), orch_args.scalar_count());",
+        n_scalars + dispatch_scalars
+    );
+    let _ = writeln!(cpp, "    return;\n  }}");
+    if dispatch_width {
         let _ = writeln!(
             cpp,
-            "  // The launch width the HOST dispatch gave this callable (0: none, one block)."
+            "  // The launch width (0: none, one block) and the collective's site the HOST dispatch gave\n  \
+             // this callable: its last two scalars."
         );
-        let _ = writeln!(cpp, "  const int block_num = args->dispatch_block_num;");
         let _ = writeln!(
             cpp,
-            "  if (block_num < 0) return orch->latch_error(SIMPLER_ERROR_INVALID_ARGS);"
+            "  [[maybe_unused]] const int64_t block_num = static_cast<int64_t>(orch_args.scalar({n_scalars}));"
         );
-    }
-    if e.uses_scope {
         let _ = writeln!(
             cpp,
-            "  // Owns every pl.tensor.create buffer until this call returns."
+            "  [[maybe_unused]] const char* const dispatch_site = reinterpret_cast<const char*>(static_cast<uintptr_t>(orch_args.scalar({})));",
+            n_scalars + 1
         );
-        let _ = writeln!(cpp, "  pld::rt::AllocScope alloc_scope(orch);");
+        let msg = quoted(&format!("orchestration @{name}: a negative launch width"));
+        let _ = writeln!(cpp, "  if (block_num < 0) {}", fatal(INVALID_ARGS, &msg));
     }
     for param in e.params.iter().filter(|p| p.used) {
         cpp.push_str(&param.decl);
     }
-    cpp.push('\n');
+    for id in &e.task_ids {
+        let _ = writeln!(
+            cpp,
+            "  [[maybe_unused]] PTO2TaskId pld_task_{id} = PTO2TaskId::invalid();"
+        );
+    }
+    let _ = writeln!(cpp, "  PTO2_SCOPE() {{");
     cpp.push_str(&e.body);
-    let _ = writeln!(cpp, "}}");
+    let _ = writeln!(cpp, "  }}");
+    let _ = writeln!(cpp, "}}\n\n}}  // extern \"C\"");
     Some(SubBuild {
         name,
         c_name,
         cpp,
         kernels: e.kernels,
         signature,
+        collectives: e.collectives,
+        dispatch_args: dispatch_width,
     })
 }
 
@@ -327,8 +401,10 @@ struct Emitter<'p, 'c, 'a> {
     param_of: HashMap<usize, usize>,
     kernels: Vec<(usize, Rc<Kernel>)>,
     dispatch_width: bool,
-    uses_dispatch_width: bool,
-    uses_scope: bool,
+    uses_comm_context: bool,
+    collectives: std::collections::BTreeMap<usize, Collective>,
+    /// The `pl.task_id`s of the tasks, each a `PTO2TaskId pld_task_<id>` local.
+    task_ids: std::collections::BTreeSet<i64>,
     /// Inside a `pl.launch`: the C++ expression of its block count.
     launch_width: Option<String>,
     body: String,
@@ -435,12 +511,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         depth: usize,
     ) -> Option<RtValue> {
         let val = self.local_for(op, v, hint)?;
-        let (ty, var) = (val.cpp_type(), val.expr());
+        let (ty, var) = (val.chip_cpp_type(), val.expr());
         let i = format!("{}{}", ind(depth), maybe_unused(v));
         let _ = match (init, &val) {
             (Some(x), _) => writeln!(self.body, "{i}{ty} {var} = {x};"),
             (None, RtValue::Int(..)) => writeln!(self.body, "{i}{ty} {var} = 0;"),
-            (None, RtValue::Ctx(_)) => writeln!(self.body, "{i}{ty} {var} = nullptr;"),
+            (None, RtValue::Ctx(_)) => writeln!(self.body, "{i}{ty} {var} = 0;"),
             (None, _) => writeln!(self.body, "{i}{ty} {var};"),
         };
         self.vals.bind(v, val.clone());
@@ -451,7 +527,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         self.vals.bind(v, val);
     }
 
-    /// `return orch->fail(rc, "<op> at <loc>: <what>")` for a failing runtime call.
+    /// The quoted message `"<op> at <loc>: <what>"` of a check that fails at `op`.
     fn fail_msg(op: &OperationRef, what: &str) -> String {
         fail_message(op, what)
     }
@@ -463,10 +539,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             op,
             &format!("the tensor has another rank than {rank} at run time"),
         );
+        // A ChipTensor has at least one dimension: rank 0 is the one-element [1].
         let _ = writeln!(
             self.body,
-            "{}if ({t}.rank != {rank}) return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {msg});",
-            ind(depth)
+            "{}if ({t}.ndims != {}) {}",
+            ind(depth),
+            rank.max(1),
+            fatal(INVALID_ARGS, &msg)
         );
     }
 
@@ -512,7 +591,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let i = ind(depth);
         match kind {
             OrchOp::Return => {
-                let _ = writeln!(self.body, "{i}return orch->status();");
+                let _ = writeln!(self.body, "{i}return;");
             }
             OrchOp::Terminator => {} // emitted by the owner of the region
             OrchOp::Call | OrchOp::Submit => self.task(op, kind == OrchOp::Submit, depth),
@@ -541,8 +620,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 };
                 let _ = writeln!(
                     self.body,
-                    "{i}if ({}) return orch->fail({code}, {text});",
-                    crate::codegen::scalars::is_false(&cond)
+                    "{i}if ({}) {}",
+                    crate::codegen::scalars::is_false(&cond),
+                    fatal(&code.to_string(), &text)
                 );
             }
             OrchOp::Cast => {
@@ -598,9 +678,15 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let _ = writeln!(self.body, "{i}{{");
                 self.rank_guard(op, &target, offsets.len(), depth + 1);
                 let arr = array_arg(&mut self.body, &format!("{i}  "), "offsets", &offsets);
+                let msg = Self::fail_msg(
+                    op,
+                    "the source does not fit the target at the offsets (or their ranks or element sizes differ)",
+                );
                 let _ = writeln!(
                     self.body,
-                    "{i}  if (int rc = orch->assemble({target}, {src}, {arr})) return rc;"
+                    "{i}  if (int rc = pld_orch::assemble({target}, {src}, {arr}, {})) {}",
+                    offsets.len(),
+                    fatal("rc", &msg)
                 );
                 let _ = writeln!(self.body, "{i}}}");
                 self.bind(r.into(), RtValue::Tensor(target));
@@ -621,9 +707,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let _ = writeln!(self.body, "{i}{{");
                 self.rank_guard(op, &dst, indices.len(), depth + 1);
                 let arr = array_arg(&mut self.body, &format!("{i}  "), "indices", &indices);
+                let msg = Self::fail_msg(op, "an index is outside the tensor");
                 let _ = writeln!(
                     self.body,
-                    "{i}  if (int rc = orch->write_int({dst}, {arr}, {value})) return rc;"
+                    "{i}  if (int rc = pld_orch::write_int({dst}, {arr}, {}, {value})) {}",
+                    indices.len(),
+                    fatal("rc", &msg)
                 );
                 let _ = writeln!(self.body, "{i}}}");
                 self.bind(r.into(), RtValue::Tensor(dst));

@@ -17,11 +17,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let Some(val) = self.local_for(op, v, hint) else {
             return;
         };
-        // A const pointer, not a pointer to const.
-        let decl = match val {
-            RtValue::Ctx(_) => format!("{} const", val.cpp_type()),
-            _ => format!("const {}", val.cpp_type()),
-        };
+        let decl = format!("const {}", val.chip_cpp_type());
         let i = format!("{}{}", ind(depth), maybe_unused(v));
         let _ = writeln!(self.body, "{i}{decl} {} = {init};", val.expr());
         self.bind(v, val);
@@ -58,9 +54,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let Some(bits) = scalar_bits(r.r#type()) else {
             return;
         };
-        let fail = format!(
-            "return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {})",
-            Self::fail_msg(op, crate::codegen::scalars::DIVISION_BY_ZERO)
+        let fail = fatal(
+            INVALID_ARGS,
+            &Self::fail_msg(op, crate::codegen::scalars::DIVISION_BY_ZERO),
         );
         if let Some(check) = crate::codegen::scalars::zero_divisor_check(b, &y, &fail) {
             let _ = writeln!(self.body, "{}{check}", ind(depth));

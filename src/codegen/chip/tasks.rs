@@ -1,5 +1,6 @@
-//! Tasks: a kernel call or `pl.submit` as one `orch->submit` (arguments,
-//! directions, dependencies, launch width) and `pl.launch`.
+//! Tasks: a kernel call or `pl.submit` as one `rt_submit_aiv_task` of a
+//! `CoreTaskArgs` (arguments by direction, the CommContexts as scalars, launch
+//! width, dependencies) and `pl.launch`.
 
 use super::*;
 
@@ -14,10 +15,20 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let Some(body) = Self::region_block(op, 0) else {
             return;
         };
-        let msg = Self::fail_msg(op, "the block count is outside [1, 2147483647]");
+        let msg = Self::fail_msg(op, "the block count is below 1");
         let _ = writeln!(
             self.body,
-            "{i}if ({blocks} < 1 || {blocks} > 2147483647) return orch->fail(SIMPLER_ERROR_INVALID_ARGS, {msg});"
+            "{i}if ({blocks} < 1) {}",
+            fatal(INVALID_ARGS, &msg)
+        );
+        let msg = Self::fail_msg(
+            op,
+            "the block count is above 32767 (a launch spec's block_num is an int16_t)",
+        );
+        let _ = writeln!(
+            self.body,
+            "{i}if ({blocks} > 32767) {}",
+            fatal(SYNC_START_INVALID, &msg)
         );
         let outer = self.launch_width.replace(blocks);
         self.block(&body, depth);
@@ -183,81 +194,148 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             task_comment(op, &callee, &all_operands)
         );
         if callee_fn.is_some_and(|f| f.attribute("pl.require_contiguous_operands").is_ok()) {
-            for (t, _) in &tensors {
+            for (k, (t, _)) in tensors.iter().enumerate() {
+                let msg = Self::fail_msg(
+                    op,
+                    &format!(
+                        "operand #{k} of @{callee} is not contiguous (the kernel addresses it flat)"
+                    ),
+                );
                 let _ = writeln!(
                     self.body,
-                    "{i}  if (!{t}.is_contiguous()) return orch->latch_error(SIMPLER_ERROR_INVALID_ARGS);"
+                    "{i}  if (!{t}.is_contiguous) {}",
+                    fatal(INVALID_ARGS, &msg)
                 );
             }
         }
-        let _ = writeln!(self.body, "{i}  Task task({func_id}, {});", quoted(&callee));
-        for (t, d) in &tensors {
-            let _ = writeln!(self.body, "{i}  task.add_tensor({t}, {});", dir_cpp(*d));
-        }
-        for c in &comms {
-            let _ = writeln!(self.body, "{i}  task.add_comm_context({c});");
-        }
-        // The collective's site: the runtime checks its CommContext against
-        // the signal's NR and names it in timeout reports. A HOST dispatch of
-        // a builtin callable passes its own collective's site.
+        // A collective runs on a world of exactly NR ranks (a kernel on another
+        // would return without doing anything): its first CommContext against
+        // its signal's NR. A HOST dispatch of a builtin callable passes its own
+        // collective's site.
         if let Some(spec) = builtin {
+            self.uses_comm_context = true;
             let here = quoted(&super::source_site(op.location()));
             let site = if self.dispatch_width {
-                format!("args->dispatch_site ? args->dispatch_site : {here}")
+                format!("dispatch_site ? dispatch_site : {here}")
             } else {
                 here
             };
+            let sig = &tensors[spec.signal].0;
+            let axis = spec.nr_axis(template_dir.as_deref().unwrap_or_default());
+            let c = self
+                .collectives
+                .entry(func_id)
+                .or_insert_with(|| Collective {
+                    op: spec.op.to_string(),
+                    sites: Vec::new(),
+                    signal_slot: spec.signal,
+                    nr_axis: axis,
+                });
+            let site_text = super::source_site(op.location());
+            if !c.sites.contains(&site_text) {
+                c.sites.push(site_text);
+            }
+            let comm = self.locals.fresh("comm");
             let _ = writeln!(
                 self.body,
-                "{i}  task.set_collective({}, {site}, {}, {});",
+                "{i}  const CommContext* {comm} = reinterpret_cast<const CommContext*>(static_cast<uintptr_t>({}));",
+                comms[0]
+            );
+            let _ = writeln!(
+                self.body,
+                "{i}  if ({comm}->rankNum != {sig}.shapes[{axis}]) {{"
+            );
+            let _ = writeln!(
+                self.body,
+                "{i}    rt_report_fatal({INVALID_ARGS}, \"%s at %s: the CommContext has %u ranks but the signal's NR is %u (kernel %s): a collective runs on a world (or communication domain) of exactly NR ranks\", {}, {site}, {comm}->rankNum, {sig}.shapes[{axis}], {});",
                 quoted(spec.op),
-                spec.signal,
-                spec.nr_axis(template_dir.as_deref().unwrap_or_default())
+                quoted(&callee)
             );
-        }
-        if let Some(b) = self.launch_width.clone() {
-            let _ = writeln!(self.body, "{i}  if ({b} > 1) {{");
-            let _ = writeln!(
-                self.body,
-                "{i}    task.launch_spec().set_block_num(static_cast<int>({b}));"
-            );
-            let _ = writeln!(
-                self.body,
-                "{i}    task.launch_spec().set_require_sync_start(true);"
-            );
+            let _ = writeln!(self.body, "{i}    return;");
             let _ = writeln!(self.body, "{i}  }}");
         }
+        let ta = self.locals.fresh("task_args");
+        let _ = writeln!(self.body, "{i}  CoreTaskArgs {ta};");
+        for (t, d) in &tensors {
+            let _ = writeln!(self.body, "{i}  {ta}.{}({t});", adder(*d));
+        }
+        for c in &comms {
+            let _ = writeln!(self.body, "{i}  {ta}.add_scalar({c});");
+        }
+        let width_msg = Self::fail_msg(
+            op,
+            "the launch width is above 32767 (a launch spec's block_num is an int16_t)",
+        );
+        // `check`: a width pl.launch has not checked already (a HOST dispatch's).
+        let launch = |body: &mut String, b: &str, check: bool| {
+            if check {
+                let _ = writeln!(
+                    body,
+                    "{i}  if ({b} > 32767) {}",
+                    fatal(SYNC_START_INVALID, &width_msg)
+                );
+            }
+            let _ = writeln!(body, "{i}  if ({b} > 1) {{");
+            let _ = writeln!(
+                body,
+                "{i}    {ta}.launch_spec.set_block_num(static_cast<int16_t>({b}));"
+            );
+            let _ = writeln!(
+                body,
+                "{i}    {ta}.launch_spec.set_require_sync_start(true);"
+            );
+            let _ = writeln!(body, "{i}  }}");
+        };
+        if let Some(b) = self.launch_width.clone() {
+            launch(&mut self.body, &b, false);
+        }
         match int_attr(op, "pl.core_num") {
-            Some(b) if !(1..=i32::MAX as i64).contains(&b) => {
-                self.p.error(&op, &format!("attribute 'pl.core_num' of the call to @{callee} must be a block count in [1, 2147483647], got {b}"));
+            Some(b) if !(1..=32767).contains(&b) => {
+                self.p.error(&op, &format!("attribute 'pl.core_num' of the call to @{callee} must be a block count in [1, 32767] (a launch spec's block_num is an int16_t), got {b}"));
             }
             Some(b) if b > 1 => {
-                let _ = writeln!(self.body, "{i}  task.launch_spec().set_block_num({b});");
+                let _ = writeln!(self.body, "{i}  {ta}.launch_spec.set_block_num({b});");
                 let _ = writeln!(
                     self.body,
-                    "{i}  task.launch_spec().set_require_sync_start(true);"
+                    "{i}  {ta}.launch_spec.set_require_sync_start(true);"
                 );
             }
             Some(_) => {}
             None if self.dispatch_width && self.launch_width.is_none() => {
-                self.uses_dispatch_width = true;
-                let _ = writeln!(self.body, "{i}  if (block_num > 1) {{");
-                let _ = writeln!(
-                    self.body,
-                    "{i}    task.launch_spec().set_block_num(block_num);"
-                );
-                let _ = writeln!(
-                    self.body,
-                    "{i}    task.launch_spec().set_require_sync_start(true);"
-                );
-                let _ = writeln!(self.body, "{i}  }}");
+                launch(&mut self.body, "block_num", true);
             }
             None => {}
         }
-        let _ = writeln!(
-            self.body,
-            "{i}  if (int rc = orch->submit(task)) return rc;"
-        );
+        // pld's derived order (--auto-derive-task-dependencies): the tensors
+        // order reads after writes; a write after a read, and every other
+        // order the analysis found, is stated.
+        let deps = i64_list(op, "pl.task_deps").unwrap_or_default();
+        if !deps.is_empty() {
+            let (arr, n) = (self.locals.fresh("deps"), self.locals.fresh("ndeps"));
+            let _ = writeln!(self.body, "{i}  PTO2TaskId {arr}[{}];", deps.len());
+            let _ = writeln!(self.body, "{i}  uint32_t {n} = 0;");
+            for d in &deps {
+                self.task_ids.insert(*d);
+                let _ = writeln!(
+                    self.body,
+                    "{i}  if (pld_task_{d}.is_valid()) {arr}[{n}++] = pld_task_{d};"
+                );
+            }
+            let _ = writeln!(self.body, "{i}  {ta}.set_dependencies({arr}, {n});");
+        }
+        match int_attr(op, "pl.task_id") {
+            Some(id) => {
+                self.task_ids.insert(id);
+                let _ = writeln!(
+                    self.body,
+                    "{i}  pld_task_{id} = rt_submit_aiv_task({func_id}, {ta}).task_id();"
+                );
+            }
+            None => {
+                let _ = writeln!(self.body, "{i}  rt_submit_aiv_task({func_id}, {ta});");
+            }
+        }
+        let _ = writeln!(self.body, "{i}  if (rt_is_fatal()) return;");
         let _ = writeln!(self.body, "{i}}}");
     }
 }

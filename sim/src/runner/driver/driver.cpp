@@ -61,7 +61,7 @@ int host_entry_recording_alloc_end(pld::host::Host* host, const pld::host::HostA
   return rc;
 }
 }  // namespace
-extern const pld::rt::OrchestrationFn pld_run_chip_entry;
+extern const pld::rt::ChipEntry* const pld_run_chip_entry;
 
 namespace {
 
@@ -296,7 +296,7 @@ int main(int argc, char** argv) {
       args.num_comms = comms;
       args.scalars = scalars.data();
       args.num_scalars = static_cast<int>(scalars.size());
-      const int entry_rc = pld_run_chip_entry(&orch, &args);
+      const int entry_rc = orch.run_chip(*pld_run_chip_entry, args);
       live[r] = static_cast<long>(orch.live_buffers());
       return entry_rc;
     });
