@@ -260,57 +260,157 @@ fn orchestration_include_dirs(simpler: &Path) -> Vec<PathBuf> {
     .collect()
 }
 
-/// device.md, "Orchestration text": an orchestration written against simpler's orchestration API
-/// (`runtime/examples/chip_pipeline.cpp`, the shape pld renders; pld's runtime runs the same text
-/// in runtime/tests) compiles against simpler's own headers with the host g++ and C++17, as
-/// simpler builds orchestrations, alone in an empty folder.
+/// Modules whose rendered CHIP orchestrations the conformance compiles: the examples and the
+/// orchestration inputs of the lit suite (loops, branches, views, creates, assembles, writes,
+/// requires, launches, the family on both rails, the indexed variant).
+const ORCHESTRATION_MODULES: &[(&str, &str)] = &[
+    ("examples/chip_pipeline.mlir", "runtime/examples"),
+    ("examples/tp_layer.mlir", "runtime/examples"),
+    ("examples/ep_moe.mlir", "runtime/examples"),
+    ("examples/moe_layers.mlir", "runtime/examples"),
+    ("examples/micro_batches.mlir", "runtime/examples"),
+    ("examples/pp_pipeline.mlir", "runtime/examples"),
+    ("test/Codegen/Inputs/orch/arith.mlir", "test/Codegen/Inputs"),
+    (
+        "test/Codegen/Inputs/orch/launch.mlir",
+        "test/Codegen/Inputs",
+    ),
+    (
+        "test/Codegen/Inputs/orch/nested.mlir",
+        "test/Codegen/Inputs",
+    ),
+    ("test/Codegen/Inputs/orch/views.mlir", "test/Codegen/Inputs"),
+    (
+        "test/Codegen/Inputs/orch/submit-alloc.mlir",
+        "test/Codegen/Inputs",
+    ),
+    (
+        "test/Codegen/Inputs/orch/require-literals.mlir",
+        "test/Codegen/Inputs",
+    ),
+    ("test/Codegen/Inputs/family.mlir", "test/Codegen/Inputs"),
+    ("test/Codegen/Inputs/indexed.mlir", "runtime/examples"),
+    ("test/Codegen/Inputs/both-rails.mlir", "runtime/examples"),
+];
+
+/// Every `next_levels/*/orchestration/*.cpp` pld-opt + pld-translate render for `module`.
+fn rendered_orchestrations(root: &Path, module: &str, kernels: &str, work: &Path) -> Vec<PathBuf> {
+    let out = work.join(module.replace('/', "_"));
+    let lowered = Command::new(env!("CARGO_BIN_EXE_pld-opt"))
+        .arg("--pld-lower-collectives")
+        .arg(root.join(module))
+        .output()
+        .expect("cannot run pld-opt");
+    assert!(
+        lowered.status.success(),
+        "pld-opt {module}: {}",
+        String::from_utf8_lossy(&lowered.stderr)
+    );
+    let lowered_path = work.join(format!("{}.lowered.mlir", module.replace('/', "_")));
+    std::fs::write(&lowered_path, &lowered.stdout).unwrap();
+    let translated = Command::new(env!("CARGO_BIN_EXE_pld-translate"))
+        .args(["--pld-to-ascend-build", "--output-dir"])
+        .arg(&out)
+        .arg("--kernel-source-dir")
+        .arg(root.join(kernels))
+        .arg(&lowered_path)
+        .output()
+        .expect("cannot run pld-translate");
+    assert!(
+        translated.status.success(),
+        "pld-translate {module}: {}",
+        String::from_utf8_lossy(&translated.stderr)
+    );
+    let mut found = Vec::new();
+    for level in std::fs::read_dir(out.join("next_levels")).unwrap() {
+        let orch = level.unwrap().path().join("orchestration");
+        for f in std::fs::read_dir(&orch).unwrap() {
+            found.push(f.unwrap().path());
+        }
+    }
+    found.sort();
+    found
+}
+
+/// device.md, "Orchestration text": every CHIP orchestration pld-translate renders for the
+/// examples and the lit suite's orchestration inputs, and `runtime/examples/chip_pipeline.cpp`
+/// (the runtime suite's hand-written one), compiles against simpler's own headers with the host
+/// g++ and C++17, as simpler builds orchestrations, each alone in an empty folder; pld's runtime
+/// runs the very same text (pld-run, pld-sim, runtime/tests).
 #[test]
 fn orchestration_text_compiles_against_simpler_orchestration_api() {
     let Some((_, simpler)) = snapshots() else {
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let sources = [root.join("runtime/examples/chip_pipeline.cpp")];
+    let render_dir = std::env::temp_dir().join(format!("pld-orch-render-{}", std::process::id()));
+    std::fs::create_dir_all(&render_dir).unwrap();
+    let mut sources = vec![root.join("runtime/examples/chip_pipeline.cpp")];
+    for (module, kernels) in ORCHESTRATION_MODULES {
+        sources.extend(rendered_orchestrations(root, module, kernels, &render_dir));
+    }
+    assert!(sources.len() > 20, "only {} orchestrations", sources.len());
     let work = std::env::temp_dir().join(format!("pld-orch-conformance-{}", std::process::id()));
     let mut failures = Vec::new();
-    for src in &sources {
-        let text = std::fs::read_to_string(src).unwrap();
-        assert!(
-            text.contains("#include \"pto_orchestration_api.h\"")
-                && text.contains("aicpu_orchestration_entry")
-                && text.contains("aicpu_orchestration_config"),
-            "{} is not written against simpler's orchestration API",
-            src.display()
-        );
-        let dir = work.join(src.file_stem().unwrap());
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("orchestration.cpp"), &text).unwrap();
-        let mut cmd = Command::new("g++");
-        cmd.args(["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror"]);
-        for d in orchestration_include_dirs(&simpler) {
-            cmd.arg("-isystem").arg(d);
-        }
-        let out = cmd
-            .arg("orchestration.cpp")
-            .current_dir(&dir)
-            .output()
-            .expect("cannot run g++");
-        if !out.status.success() {
-            failures.push(format!(
-                "{}:\n{}",
-                src.display(),
-                String::from_utf8_lossy(&out.stderr)
-                    .lines()
-                    .take(20)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            ));
+    // Each alone in its own empty folder, `jobs` at a time.
+    let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let numbered: Vec<(usize, &PathBuf)> = sources.iter().enumerate().collect();
+    for batch in numbered.chunks(jobs) {
+        let running: Vec<_> = batch
+            .iter()
+            .map(|&(n, src)| {
+                let text = std::fs::read_to_string(src).unwrap();
+                assert!(
+                    text.contains("#include \"pto_orchestration_api.h\"")
+                        && text.contains("aicpu_orchestration_entry")
+                        && text.contains("aicpu_orchestration_config"),
+                    "{} is not written against simpler's orchestration API",
+                    src.display()
+                );
+                let dir = work.join(n.to_string());
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(dir.join("orchestration.cpp"), &text).unwrap();
+                let mut cmd = Command::new("g++");
+                cmd.args(["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror"]);
+                for d in orchestration_include_dirs(&simpler) {
+                    cmd.arg("-isystem").arg(d);
+                }
+                let child = cmd
+                    .arg("orchestration.cpp")
+                    .current_dir(&dir)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .expect("cannot run g++");
+                (src, child)
+            })
+            .collect();
+        for (src, child) in running {
+            let out = child.wait_with_output().expect("cannot run g++");
+            if !out.status.success() {
+                failures.push(format!(
+                    "{}:\n{}",
+                    src.display(),
+                    String::from_utf8_lossy(&out.stderr)
+                        .lines()
+                        .take(20)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                ));
+            }
         }
     }
     let _ = std::fs::remove_dir_all(&work);
+    let _ = std::fs::remove_dir_all(&render_dir);
     assert!(
         failures.is_empty(),
-        "orchestrations that do not compile against simpler's API:\n{}",
+        "{} of {} orchestrations do not compile against simpler's API:\n{}",
+        failures.len(),
+        sources.len(),
         failures.join("\n\n")
+    );
+    eprintln!(
+        "{} orchestrations compile against simpler's orchestration API",
+        sources.len()
     );
 }

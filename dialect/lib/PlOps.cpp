@@ -60,7 +60,7 @@ static LogicalResult verifyView(Operation *op, Value source, Value result) {
 }
 
 /// The types must not lie: reshape, view and slice produce a descriptor whose
-/// shape is the result's whole shape (views.h), so a result type narrowing
+/// shape is the result's whole shape (chip_views.inc), so a result type narrowing
 /// its valid_shape would state extents the runtime does not have.
 static LogicalResult verifyWholeResult(Operation *op, const TensorLikeInfo &res) {
   if (res.valid.empty())

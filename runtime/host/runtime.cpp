@@ -1060,7 +1060,7 @@ int Orchestration::fail(int code, const char* message) {
   return latch_error(code);
 }
 
-// ---------------------------------------------------------------- create / assemble / write
+// ---------------------------------------------------------------- create
 namespace {
 
 // "[4, 8]" for `n` entries of v.
@@ -1074,62 +1074,6 @@ std::string dims_str(const int64_t* v, int n) {
 }
 
 bool rank_ok(int rank) { return rank >= 0 && rank <= kMaxTensorRank; }
-
-// The byte addresses [lo, hi) that a descriptor's elements span (empty for an empty tensor).
-void byte_extent(const Tensor& t, uintptr_t* lo, uintptr_t* hi) {
-  const uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
-  int64_t first = 0, last = 0;
-  for (int i = 0; i < t.rank; ++i) {
-    if (t.shape[i] == 0) {
-      *lo = *hi = base;
-      return;
-    }
-    const int64_t span = (t.shape[i] - 1) * t.strides[i];
-    if (span < 0) first += span;
-    else last += span;
-  }
-  *lo = base + static_cast<uintptr_t>(first * t.elem_size);
-  *hi = base + static_cast<uintptr_t>((last + 1) * t.elem_size);
-}
-
-// Copies every element of src (shape `shape`) to dst's elements of the same index; both
-// descriptors' strides are honoured. Rows whose innermost stride is 1 on both sides move with one
-// memmove.
-void strided_copy(const Tensor& dst, const Tensor& src, const int64_t* shape, int rank) {
-  const int64_t esz = src.elem_size;
-  char* d0 = static_cast<char*>(dst.data);
-  const char* s0 = static_cast<const char*>(src.data);
-  if (rank == 0) {
-    std::memmove(d0, s0, static_cast<size_t>(esz));
-    return;
-  }
-  for (int i = 0; i < rank; ++i)
-    if (shape[i] == 0) return;
-  const int inner = rank - 1;
-  const int64_t n = shape[inner];
-  const bool packed_rows = dst.strides[inner] == 1 && src.strides[inner] == 1;
-  int64_t idx[kMaxTensorRank] = {};
-  for (;;) {
-    int64_t doff = 0, soff = 0;
-    for (int i = 0; i < inner; ++i) {
-      doff += idx[i] * dst.strides[i];
-      soff += idx[i] * src.strides[i];
-    }
-    if (packed_rows) {
-      std::memmove(d0 + doff * esz, s0 + soff * esz, static_cast<size_t>(n * esz));
-    } else {
-      for (int64_t k = 0; k < n; ++k)
-        std::memmove(d0 + (doff + k * dst.strides[inner]) * esz,
-                     s0 + (soff + k * src.strides[inner]) * esz, static_cast<size_t>(esz));
-    }
-    int i = inner - 1;
-    for (; i >= 0; --i) {
-      if (++idx[i] < shape[i]) break;
-      idx[i] = 0;
-    }
-    if (i < 0) return;
-  }
-}
 
 }  // namespace
 
@@ -1170,94 +1114,6 @@ int Orchestration::create_tensor(int32_t elem_size, const int64_t* dims, int ran
   std::unique_ptr<char, FreeDeleter> owned(p);
   state_->buffers.push_back(std::move(owned));
   *out = Tensor::contiguous(p, elem_size, dims, static_cast<size_t>(rank));
-  return 0;
-}
-
-int Orchestration::assemble(const Tensor& target, const Tensor& src, const int64_t* offsets) {
-  if (state_->latched != 0) return state_->latched;
-  std::string why;
-  if (!rank_ok(target.rank) || !rank_ok(src.rank)) {
-    why = "bad rank (target " + std::to_string(target.rank) + ", src " +
-          std::to_string(src.rank) + ")";
-  } else if (src.rank != target.rank) {
-    why = "src " + dims_str(src.shape, src.rank) + " has rank " + std::to_string(src.rank) +
-          ", target " + dims_str(target.shape, target.rank) + " has rank " +
-          std::to_string(target.rank);
-  } else if (src.elem_size != target.elem_size) {
-    why = "src element size " + std::to_string(src.elem_size) + " differs from target's " +
-          std::to_string(target.elem_size);
-  } else if (src.elem_size <= 0) {
-    why = "element size " + std::to_string(src.elem_size);
-  } else if (target.rank > 0 && !offsets) {
-    why = "no offsets";
-  } else {
-    bool fits = true;
-    for (int i = 0; i < target.rank; ++i)
-      fits = fits && src.shape[i] >= 0 && target.shape[i] >= 0 && offsets[i] >= 0 &&
-             offsets[i] <= target.shape[i] - src.shape[i];
-    if (!fits)
-      why = "src " + dims_str(src.shape, src.rank) + " at offsets " +
-            dims_str(offsets, target.rank) + " does not fit target " +
-            dims_str(target.shape, target.rank);
-  }
-  if (!why.empty()) {
-    return fail(SIMPLER_ERROR_INVALID_ARGS,
-                ("rank " + std::to_string(state_->rank) + ": pl.tensor.assemble: " + why).c_str());
-  }
-  // The destination box: target sliced at offsets to src's shape.
-  Tensor dst = target;
-  int64_t elems = 0;
-  for (int i = 0; i < target.rank; ++i) {
-    elems += offsets[i] * target.strides[i];
-    dst.shape[i] = src.shape[i];
-  }
-  if (src.numel() == 0) return 0;
-  dst.data = static_cast<char*>(target.data) + elems * target.elem_size;
-  // pl.tensor.assemble is functional: when src overlaps the box, read all of src first.
-  uintptr_t dlo, dhi, slo, shi;
-  byte_extent(dst, &dlo, &dhi);
-  byte_extent(src, &slo, &shi);
-  if (dlo < shi && slo < dhi) {
-    std::vector<char> tmp(static_cast<size_t>(src.numel() * src.elem_size));
-    Tensor staged = Tensor::contiguous(tmp.data(), src.elem_size, src.shape,
-                                       static_cast<size_t>(src.rank));
-    strided_copy(staged, src, src.shape, src.rank);
-    strided_copy(dst, staged, src.shape, src.rank);
-  } else {
-    strided_copy(dst, src, src.shape, src.rank);
-  }
-  return 0;
-}
-
-int Orchestration::write_int(const Tensor& dst, const int64_t* indices, int64_t value) {
-  if (state_->latched != 0) return state_->latched;
-  std::string why;
-  if (!rank_ok(dst.rank)) {
-    why = "bad rank " + std::to_string(dst.rank);
-  } else if (dst.elem_size != 1 && dst.elem_size != 2 && dst.elem_size != 4 && dst.elem_size != 8) {
-    why = "element size " + std::to_string(dst.elem_size) + " is not 1, 2, 4 or 8 bytes";
-  } else if (dst.rank > 0 && !indices) {
-    why = "no indices";
-  } else {
-    for (int i = 0; i < dst.rank; ++i)
-      if (indices[i] < 0 || indices[i] >= dst.shape[i]) {
-        why = "indices " + dims_str(indices, dst.rank) + " outside " +
-              dims_str(dst.shape, dst.rank);
-        break;
-      }
-  }
-  if (!why.empty()) {
-    return fail(SIMPLER_ERROR_INVALID_ARGS,
-                ("rank " + std::to_string(state_->rank) + ": pl.tensor.write: " + why).c_str());
-  }
-  int64_t elems = 0;
-  for (int i = 0; i < dst.rank; ++i) elems += indices[i] * dst.strides[i];
-  // Little-endian two's complement, whatever the host's byte order.
-  unsigned char bytes[8];
-  const uint64_t u = static_cast<uint64_t>(value);
-  for (int b = 0; b < dst.elem_size; ++b) bytes[b] = static_cast<unsigned char>(u >> (8 * b));
-  std::memcpy(static_cast<char*>(dst.data) + elems * dst.elem_size, bytes,
-              static_cast<size_t>(dst.elem_size));
   return 0;
 }
 

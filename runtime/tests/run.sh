@@ -3,8 +3,8 @@
 # int8_t, builds the two test harnesses and runs them (full matrices at -O2, then quick slices under
 # ThreadSanitizer), renders every kernel of the collective family (family_test.cpp: every dtype,
 # reduce and a few roots) and runs family_test the same way, builds and runs procs_test (ranks as
-# processes: shared windows, faults; release build only), views_test (views.h, scalar.h, create_tensor / AllocScope /
-# assemble / write_int) and device_test (the device ordering model, docs/device.md) in both builds.
+# processes: shared windows, faults; release build only), views_test (chip_views.inc, scalar.h, create_tensor / AllocScope,
+# the orchestration API) and device_test (the device ordering model, docs/device.md) in both builds.
 # Env: CXX (default g++), PLD_RT_BUILD (build dir, default <repo>/target/pld-runtime-tests),
 #      PLD_RT_NO_TSAN=1 to skip the TSan run; PLD_RT_FAMILY=skip to leave the family out, or
 #      PLD_RT_FAMILY=pkg[,pkg...] (e.g. allreduce,barrier) to build and run only the family, only

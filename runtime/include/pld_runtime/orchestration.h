@@ -10,7 +10,6 @@
 #include "pld_runtime/comm.h"
 #include "pld_runtime/scalar.h"
 #include "pld_runtime/tensor.h"
-#include "pld_runtime/views.h"
 
 // Status codes returned by submit() and by orchestration functions (0 = success).
 constexpr int SIMPLER_OK = 0;
@@ -27,7 +26,6 @@ constexpr int PLD_ERROR_WAIT_TIMEOUT = 120;
 // flight, a tile used before its transfer completed; docs/device.md). The message names the
 // kernel and the line.
 constexpr int PLD_ERROR_DEVICE_ORDER = 122;
-static_assert(pld::rt::kViewInvalidArgs == SIMPLER_ERROR_INVALID_ARGS, "views.h error code");
 
 struct ChipTaskArgs;             // pto_orchestration_api.h
 struct PTO2OrchestrationConfig;  // pto_orchestration_api.h
@@ -226,16 +224,6 @@ class Orchestration {
   // *out, or fails (latches SIMPLER_ERROR_INVALID_ARGS: a negative dim, a bad rank or element
   // size, or a size that cannot be allocated).
   int create_tensor(int32_t elem_size, const int64_t* dims, int rank, Tensor* out);
-  // `pl.tensor.assemble`: copies every element of `src` into `target` at `offsets` (one per
-  // dimension of target; src must have target's rank), honouring both descriptors' strides.
-  // Ordered with the tasks around it: it runs when called, and submit() completes its task
-  // before returning. Fails with SIMPLER_ERROR_INVALID_ARGS when src does not fit, the ranks or
-  // element sizes differ.
-  int assemble(const Tensor& target, const Tensor& src, const int64_t* offsets);
-  // `pl.tensor.write`: stores the integer `value`, truncated to the element size (1, 2, 4 or 8
-  // bytes, little-endian two's complement), at `indices` (one per dimension). Fails with
-  // SIMPLER_ERROR_INVALID_ARGS when an index is out of range.
-  int write_int(const Tensor& dst, const int64_t* indices, int64_t value);
   // How many create_tensor buffers of this rank are live (for tests and diagnostics).
   size_t live_buffers() const;
 
