@@ -57,7 +57,11 @@ struct Binding {
   std::mutex mu;
   std::condition_variable cv;
   std::vector<char> done;  // by local id
-  std::vector<std::thread> running;
+  std::deque<std::thread> running;  // in submit order
+  // The last collective task submitted (-1: none): a rank's collectives run one at a time, in
+  // program order (the same on every rank, so no two ranks wait for each other's second one),
+  // which is what the runtime's one in-flight collective record per rank reports on.
+  int64_t last_collective = -1;
   std::vector<Writer> writers;
   const char* dispatch_site = nullptr;  // a HOST dispatch's collective site (overrides the entry's)
   // The orchestration's own failure (rt_report_fatal, a refused call), first one wins: later rt_*
@@ -70,7 +74,7 @@ struct Binding {
 
   // Every task submitted so far has finished (and its thread is joined).
   void wait_all() {
-    std::vector<std::thread> threads;
+    std::deque<std::thread> threads;
     {
       std::unique_lock<std::mutex> lock(mu);
       cv.wait(lock, [&] { return std::all_of(done.begin(), done.end(), [](char d) { return d != 0; }); });
@@ -290,6 +294,8 @@ void pld_orch_submit(int32_t kernel_id, const CoreTaskArgs* args, TaskOutputTens
   if (coll != nullptr) {
     task.set_collective(coll->op, b.dispatch_site != nullptr ? b.dispatch_site : coll->site, coll->signal_slot,
                         coll->nr_axis);
+    if (b.last_collective >= 0) deps.push_back(static_cast<uint32_t>(b.last_collective));
+    b.last_collective = id.local();
   }
   task.launch_spec().set_block_num(args->launch_spec.block_num());
   task.launch_spec().set_require_sync_start(args->launch_spec.require_sync_start());
@@ -318,6 +324,19 @@ void pld_orch_submit(int32_t kernel_id, const CoreTaskArgs* args, TaskOutputTens
       bp->done[me] = 1;
       bp->cv.notify_all();
     });
+  }
+  // At most kMaxThreads task threads at once: the oldest is joined first (its dependencies were
+  // all submitted before it, on every rank, so it finishes without this orchestration).
+  constexpr size_t kMaxThreads = 256;
+  while (true) {
+    std::thread oldest;
+    {
+      std::lock_guard<std::mutex> lock(b.mu);
+      if (b.running.size() <= kMaxThreads) break;
+      oldest = std::move(b.running.front());
+      b.running.pop_front();
+    }
+    oldest.join();
   }
   result.set_task_id(id);
   *out = result;

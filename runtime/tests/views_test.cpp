@@ -625,7 +625,8 @@ void orch_api_errors() {
 // Tasks run asynchronously by simpler's ordering rule. A kernel that waits (bounded) for a flag a
 // later task sets: an OUTPUT_EXISTING slot waits for no earlier writer, so the later task runs
 // while the first still waits (a synchronous executor would time out here); an INPUT reader waits
-// for both writers; a chain of INOUT tasks on one counter is ordered (each adds one).
+// for both writers; a chain of 300 INOUT tasks on one counter is ordered (each adds one), past the
+// executor's cap on task threads.
 void api_wait_kernel(int64_t* args) {
   const auto* t = reinterpret_cast<const ChipTensor*>(args[0]);
   auto* f = reinterpret_cast<int32_t*>(static_cast<uintptr_t>(t->buffer.addr)) + t->start_offset;
@@ -653,7 +654,7 @@ void api_async_entry(const ChipTaskArgs& orch_args) {
   r.add_inout(tail);
   r.add_scalar(int64_t{7});
   rt_submit_aiv_task(0, r);  // flag[2] += 7 after both writers
-  for (int i = 0; i < 20; ++i) {
+  for (int i = 0; i < 300; ++i) {  // more than the executor's 256 task threads at once
     CoreTaskArgs c;
     c.add_inout(count);
     c.add_scalar(int64_t{1});
@@ -680,7 +681,7 @@ void orch_api_async() {
     CHECK(st == 0, "seed %s: status %d (%s)", seed, st, w.error_message().c_str());
     CHECK(flag[0] == 1 && flag[1] == 2, "seed %s: flag %d %d: the setter did not run beside the waiter", seed,
           flag[0], flag[1]);
-    CHECK(flag[2] == 7 && count[0] == 20, "seed %s: flag[2] %d, count %d", seed, flag[2], count[0]);
+    CHECK(flag[2] == 7 && count[0] == 300, "seed %s: flag[2] %d, count %d", seed, flag[2], count[0]);
   }
   unsetenv("PLD_TASK_SEED");
 }
