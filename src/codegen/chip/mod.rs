@@ -172,6 +172,49 @@ fn i64_list(op: &OperationRef, name: &str) -> Option<Vec<i64>> {
         .collect()
 }
 
+/// The value whose memory a tensor value is: through views, casts, the
+/// targets of `assemble` / `write` and the parameter a task returns, back to a
+/// parameter, a create or a block argument (as a `value_id`).
+fn memory_root<'c, 'a>(
+    functions: &crate::ir::walk::FunctionMap<'c, 'a>,
+    v: Value<'c, 'a>,
+) -> usize {
+    let mut v = v;
+    for _ in 0..256 {
+        let Some(r) = crate::ir::value_defs::as_result(v) else {
+            break;
+        };
+        let owner = r.owner();
+        let next = match OrchOp::from_name(&op_name(&owner)) {
+            Some(
+                OrchOp::Slice
+                | OrchOp::View
+                | OrchOp::Reshape
+                | OrchOp::Transpose
+                | OrchOp::SetValidShape
+                | OrchOp::Cast
+                | OrchOp::Assemble
+                | OrchOp::Write,
+            ) => owner.operand(0).ok(),
+            Some(OrchOp::Call | OrchOp::Submit) => callee_name(&owner)
+                .and_then(|c| functions.get(&c).copied())
+                .and_then(|f| {
+                    crate::ir::value_defs::returned_params(&f)
+                        .get(r.result_number())
+                        .copied()
+                        .flatten()
+                })
+                .and_then(|j| owner.operand(j).ok()),
+            _ => None,
+        };
+        match next {
+            Some(n) => v = n,
+            None => break,
+        }
+    }
+    value_id(v)
+}
+
 /// A comment naming a task: `task 1 (after 0): callee(a, b)`.
 pub fn task_comment(call: &OperationRef, callee: &str, operands: &[String]) -> String {
     let id = int_attr(call, "pl.task_id")
@@ -238,6 +281,11 @@ pub fn emit<'c, 'a>(
         return None;
     }
 
+    let stored_roots = crate::ir::walk::ops_named(func, &["pl.tensor.write", "pl.tensor.assemble"])
+        .iter()
+        .filter_map(|w| w.operand(0).ok())
+        .map(|v| memory_root(&p.functions, v))
+        .collect();
     let mut e = Emitter {
         p,
         fname: name.clone(),
@@ -249,6 +297,7 @@ pub fn emit<'c, 'a>(
         dispatch_width,
         uses_comm_context: false,
         collectives: Default::default(),
+        stored_roots,
         task_ids: Default::default(),
         launch_width: None,
         body: String::new(),
@@ -403,6 +452,9 @@ struct Emitter<'p, 'c, 'a> {
     dispatch_width: bool,
     uses_comm_context: bool,
     collectives: std::collections::BTreeMap<usize, Collective>,
+    /// The memory roots (`memory_root`) the body stores into with
+    /// `pl.tensor.write` / `pl.tensor.assemble`.
+    stored_roots: std::collections::HashSet<usize>,
     /// The `pl.task_id`s of the tasks, each a `PTO2TaskId pld_task_<id>` local.
     task_ids: std::collections::BTreeSet<i64>,
     /// Inside a `pl.launch`: the C++ expression of its block count.

@@ -132,11 +132,23 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             let dir = if k >= op.operand_count() {
                 Direction::Out
             } else {
-                recorded
+                let dir = recorded
                     .as_ref()
                     .and_then(|d| d.get(k).copied())
                     .or_else(|| callee_fn.map(|f| param_direction(&f, k)))
-                    .unwrap_or(Direction::In)
+                    .unwrap_or(Direction::In);
+                // A tensor the orchestration later stores into (pl.tensor.write /
+                // assemble): simpler's set_tensor_data waits for its writers and
+                // their readers only, so its readers are INOUT.
+                let stored = op.operand(k).is_ok_and(|v| {
+                    self.stored_roots
+                        .contains(&memory_root(&self.p.functions, v))
+                });
+                if dir == Direction::In && stored {
+                    Direction::InOut
+                } else {
+                    dir
+                }
             };
             match v {
                 RtValue::Tensor(t) => {
