@@ -414,3 +414,229 @@ fn orchestration_text_compiles_against_simpler_orchestration_api() {
         sources.len()
     );
 }
+
+/// The f32 values of a little-endian `<f4` `.npy` file pld-run wrote.
+fn read_f32_npy(path: &Path) -> Vec<f32> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        bytes.starts_with(b"\x93NUMPY"),
+        "{} is not a .npy file",
+        path.display()
+    );
+    let (len, start) = if bytes[6] == 1 {
+        (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10)
+    } else {
+        (
+            u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+            12,
+        )
+    };
+    let header = String::from_utf8_lossy(&bytes[start..start + len]);
+    assert!(header.contains("'<f4'"), "{}: {header}", path.display());
+    bytes[start + len..]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// docs/spec/device.md, "Conformance" 2: the CHIP sub-build pld-translate renders for
+/// `examples/chip_pipeline.mlir` (at P = 2 as written, and at P = 4 with its shapes scaled)
+/// builds with simpler's own kernel and orchestration compilers and runs on simpler@6ebaf77's
+/// a2a3sim through its `Worker(level=3)` (`tests/conformance/a2a3sim_chip.py`, the environment
+/// `scripts/simpler-sim.sh` builds from the snapshot with PyPI packages), nothing between pld's
+/// text and simpler; each rank's `out` equals pld-run's on the same inputs and the all_to_all_v
+/// golden (rows k < counts[src][dst] of src's chunk for dst, zeros after).
+#[test]
+fn chip_pipeline_runs_on_a2a3sim_as_on_pld_run() {
+    let Some((pto, simpler)) = snapshots() else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let pld_run = Path::new(env!("CARGO_BIN_EXE_pld-opt"))
+        .parent()
+        .unwrap()
+        .join("pld-run");
+    assert!(
+        pld_run.is_file(),
+        "{} is missing: build the workspace first (cargo build)",
+        pld_run.display()
+    );
+    let built = Command::new("bash")
+        .arg(root.join("scripts/simpler-sim.sh"))
+        .env("PLD_SIMPLER_DIR", &simpler)
+        .output()
+        .expect("cannot run scripts/simpler-sim.sh");
+    assert!(
+        built.status.success(),
+        "scripts/simpler-sim.sh: {}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let python = String::from_utf8_lossy(&built.stdout).trim().to_string();
+    let work = std::env::temp_dir().join(format!("pld-a2a3sim-{}", std::process::id()));
+    let text = std::fs::read_to_string(root.join("examples/chip_pipeline.mlir")).unwrap();
+    const MAX_RECV: usize = 8;
+    for ranks in [2usize, 4] {
+        let rows = ranks * MAX_RECV;
+        let dir = work.join(format!("p{ranks}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let module = text
+            .replace("16x4xf32", &format!("{rows}x4xf32"))
+            .replace("<2x8xi32>", &format!("<{ranks}x8xi32>"))
+            .replace("<2xi32>", &format!("<{ranks}xi32>"));
+        let module_path = dir.join("chip_pipeline.mlir");
+        std::fs::write(&module_path, &module).unwrap();
+        let lowered = Command::new(env!("CARGO_BIN_EXE_pld-opt"))
+            .arg("--pld-lower-collectives")
+            .arg(&module_path)
+            .output()
+            .unwrap();
+        assert!(
+            lowered.status.success(),
+            "{}",
+            String::from_utf8_lossy(&lowered.stderr)
+        );
+        std::fs::write(dir.join("lowered.mlir"), &lowered.stdout).unwrap();
+        let tree = dir.join("tree");
+        let translated = Command::new(env!("CARGO_BIN_EXE_pld-translate"))
+            .args(["--pld-to-ascend-build", "--output-dir"])
+            .arg(&tree)
+            .arg("--kernel-source-dir")
+            .arg(root.join("runtime/examples"))
+            .arg(dir.join("lowered.mlir"))
+            .output()
+            .unwrap();
+        assert!(
+            translated.status.success(),
+            "{}",
+            String::from_utf8_lossy(&translated.stderr)
+        );
+
+        // Inputs: each rank's rows, each rank's send counts (0..MAX_RECV).
+        let inp: Vec<Vec<f32>> = (0..ranks)
+            .map(|r| (0..rows * 4).map(|i| (1000 * r + i) as f32).collect())
+            .collect();
+        let counts: Vec<Vec<i32>> = (0..ranks)
+            .map(|r| {
+                (0..ranks)
+                    .map(|d| ((3 * r + d + 1) % (MAX_RECV + 1)) as i32)
+                    .collect()
+            })
+            .collect();
+
+        // The parameters as the manifest describes them.
+        let manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(tree.join("manifest.json")).unwrap())
+                .unwrap();
+        let entry = manifest["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["symbol"] == "chip_pipeline")
+            .unwrap();
+        let names = ["inp", "out", "stage", "data", "signal", "counts", "recv"];
+        let mut params = Vec::new();
+        let mut contexts = 0;
+        let mut k = 0;
+        for p in entry["parameters"].as_array().unwrap() {
+            let kind = p["kind"].as_str().unwrap();
+            if kind != "tensor" && kind != "window" {
+                contexts += 1;
+                continue;
+            }
+            let name = names[k];
+            k += 1;
+            let values = match name {
+                "inp" => serde_json::json!(inp),
+                "counts" => serde_json::json!(counts),
+                _ => serde_json::Value::Null,
+            };
+            params.push(serde_json::json!({
+                "name": name,
+                "kind": kind,
+                "shape": p["shape"],
+                "dtype": p["element_type"],
+                "direction": p["direction"],
+                "values": values,
+            }));
+        }
+        let case = serde_json::json!({
+            "subbuild": tree.join("next_levels/chip_pipeline").display().to_string(),
+            "ranks": ranks,
+            "pto_isa": pto.display().to_string(),
+            "contexts": contexts,
+            "outputs": dir.join("a2a3sim.json").display().to_string(),
+            "params": params,
+        });
+        std::fs::write(dir.join("case.json"), case.to_string()).unwrap();
+        // simpler's sim compiles kernels with `g++-15`: the shim beside the environment.
+        let shims = Path::new(&python).ancestors().nth(3).unwrap().join("shims");
+        let path = format!(
+            "{}:{}",
+            shims.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let sim = Command::new(&python)
+            .env("PATH", path)
+            .arg(root.join("tests/conformance/a2a3sim_chip.py"))
+            .arg(dir.join("case.json"))
+            .output()
+            .unwrap();
+        assert!(
+            sim.status.success(),
+            "a2a3sim, P = {ranks}: {}\n{}",
+            String::from_utf8_lossy(&sim.stdout),
+            String::from_utf8_lossy(&sim.stderr)
+        );
+        let on_sim: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("a2a3sim.json")).unwrap())
+                .unwrap();
+
+        // pld-run on the same inputs.
+        let mut cmd = Command::new(&pld_run);
+        cmd.arg(format!("--ranks={ranks}"))
+            .arg("--function=@chip_pipeline")
+            .arg(format!(
+                "--kernel-source-dir={}",
+                root.join("runtime/examples").display()
+            ))
+            .arg("--print-limit=0")
+            .arg(format!("--output-dir={}", dir.join("pld-run").display()));
+        for r in 0..ranks {
+            let join = |v: &[String]| v.join(",");
+            let i: Vec<String> = inp[r].iter().map(|x| x.to_string()).collect();
+            let c: Vec<String> = counts[r].iter().map(|x| x.to_string()).collect();
+            cmd.arg(format!("--input=inp=rank:{r}:{rows}x4xf32={}", join(&i)));
+            cmd.arg(format!("--input=counts=rank:{r}:{ranks}xi32={}", join(&c)));
+        }
+        let ran = cmd.arg(&module_path).output().unwrap();
+        assert!(
+            ran.status.success(),
+            "pld-run, P = {ranks}: {}{}",
+            String::from_utf8_lossy(&ran.stdout),
+            String::from_utf8_lossy(&ran.stderr)
+        );
+
+        for dst in 0..ranks {
+            let mut golden = vec![0f32; rows * 4];
+            for src in 0..ranks {
+                for row in 0..counts[src][dst] as usize {
+                    for e in 0..4 {
+                        golden[(src * MAX_RECV + row) * 4 + e] =
+                            inp[src][(dst * MAX_RECV + row) * 4 + e];
+                    }
+                }
+            }
+            let sim_out: Vec<f32> = on_sim["out"][dst]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap() as f32)
+                .collect();
+            let run_out = read_f32_npy(&dir.join(format!("pld-run/out.rank{dst}.npy")));
+            assert_eq!(sim_out, golden, "a2a3sim, P = {ranks}, rank {dst}");
+            assert_eq!(run_out, golden, "pld-run, P = {ranks}, rank {dst}");
+        }
+        eprintln!("chip_pipeline on {ranks} ranks: a2a3sim = pld-run = golden");
+    }
+    let _ = std::fs::remove_dir_all(&work);
+}
