@@ -6,10 +6,12 @@ shared mappings with the attributes the Worker API reads.
 
 Usage: python a2a3sim_chip.py CASE.json   (run with the environment scripts/simpler-sim.sh built)
 
-CASE.json: {"subbuild": DIR, "ranks": P, "pto_isa": DIR, "contexts": N, "outputs": FILE,
+CASE.json: {"subbuild": DIR, "ranks": P, "pto_isa": DIR, "scalars": [int, ...], "contexts": N,
+            "outputs": FILE,
             "params": [{"name", "kind": "tensor"|"window", "shape": [...], "dtype": "f32"|"i32",
                         "direction": "in"|"out"|"inout", "values": [[rank 0...], ...] | null}]}
-The params are the orchestration's tensor parameters in order. Writes FILE: {name: [[rank 0
+The params are the orchestration's tensor parameters in order; its scalars are the integer
+parameters (sign-extended to 64 bits), then N CommContexts (the domain's context). Writes FILE: {name: [[rank 0
 values], ...]} for every out / inout host tensor (the windows stay in the domain).
 """
 import ctypes
@@ -89,7 +91,8 @@ def main():
         return n
 
     def initial(p, r):
-        return p["values"][r] if p["values"] is not None else [0] * numel(p)
+        values = p["values"][r] if p["values"] is not None else [0] * numel(p)
+        return [int(v) for v in values] if p["dtype"] == "i32" else [float(v) for v in values]
 
     # Host tensors before init(): the chip processes are forked from it.
     host = {p["name"]: [SharedArray(FORMATS[p["dtype"]][0], initial(p, r)) for r in range(ranks)]
@@ -107,7 +110,7 @@ def main():
                 bufs = []
                 for r in range(ranks):
                     b = worker.create_buffer(size)
-                    b.shm.buf[:size] = struct.pack(f"<{numel(p)}{FORMATS[p['dtype']][0]}", *p["values"][r])
+                    b.shm.buf[:size] = struct.pack(f"<{numel(p)}{FORMATS[p['dtype']][0]}", *initial(p, r))
                     bufs.append(b)
                 staged[p["name"]] = bufs
         specs = [CommBufferSpec(name=p["name"], dtype={"f32": "float32", "i32": "int32"}[p["dtype"]],
@@ -131,6 +134,8 @@ def main():
                         else:
                             t = d.buffers[p["name"]].tensor(tuple(p["shape"]), dtypes[p["dtype"]])
                         a.add_tensor(t, tag)
+                    for v in case.get("scalars", []):
+                        a.add_scalar(v & 0xFFFFFFFFFFFFFFFF)
                     for _ in range(case["contexts"]):
                         a.add_scalar(d.device_ctx)
                     per_rank.append(a)
