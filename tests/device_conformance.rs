@@ -294,33 +294,41 @@ const ORCHESTRATION_MODULES: &[(&str, &str)] = &[
 ];
 
 /// Every `next_levels/*/orchestration/*.cpp` pld-opt + pld-translate render for `module`.
-fn rendered_orchestrations(root: &Path, module: &str, kernels: &str, work: &Path) -> Vec<PathBuf> {
-    let out = work.join(module.replace('/', "_"));
+/// The build tree `pld-opt --pld-lower-collectives | pld-translate` renders for `module` into
+/// `out` (the lowered module beside it), user kernels from `kernels`.
+fn render_tree(module: &Path, kernels: &Path, out: &Path) {
     let lowered = Command::new(env!("CARGO_BIN_EXE_pld-opt"))
         .arg("--pld-lower-collectives")
-        .arg(root.join(module))
+        .arg(module)
         .output()
         .expect("cannot run pld-opt");
     assert!(
         lowered.status.success(),
-        "pld-opt {module}: {}",
+        "pld-opt {}: {}",
+        module.display(),
         String::from_utf8_lossy(&lowered.stderr)
     );
-    let lowered_path = work.join(format!("{}.lowered.mlir", module.replace('/', "_")));
+    let lowered_path = out.with_extension("lowered.mlir");
     std::fs::write(&lowered_path, &lowered.stdout).unwrap();
     let translated = Command::new(env!("CARGO_BIN_EXE_pld-translate"))
         .args(["--pld-to-ascend-build", "--output-dir"])
-        .arg(&out)
+        .arg(out)
         .arg("--kernel-source-dir")
-        .arg(root.join(kernels))
+        .arg(kernels)
         .arg(&lowered_path)
         .output()
         .expect("cannot run pld-translate");
     assert!(
         translated.status.success(),
-        "pld-translate {module}: {}",
+        "pld-translate {}: {}",
+        module.display(),
         String::from_utf8_lossy(&translated.stderr)
     );
+}
+
+fn rendered_orchestrations(root: &Path, module: &str, kernels: &str, work: &Path) -> Vec<PathBuf> {
+    let out = work.join(module.replace('/', "_"));
+    render_tree(&root.join(module), &root.join(kernels), &out);
     let mut found = Vec::new();
     for level in std::fs::read_dir(out.join("next_levels")).unwrap() {
         let orch = level.unwrap().path().join("orchestration");
@@ -487,31 +495,8 @@ fn run_on_both(
     std::fs::create_dir_all(&dir).unwrap();
     let module_path = dir.join("module.mlir");
     std::fs::write(&module_path, &case.module).unwrap();
-    let lowered = Command::new(env!("CARGO_BIN_EXE_pld-opt"))
-        .arg("--pld-lower-collectives")
-        .arg(&module_path)
-        .output()
-        .unwrap();
-    assert!(
-        lowered.status.success(),
-        "{}",
-        String::from_utf8_lossy(&lowered.stderr)
-    );
-    std::fs::write(dir.join("lowered.mlir"), &lowered.stdout).unwrap();
     let tree = dir.join("tree");
-    let translated = Command::new(env!("CARGO_BIN_EXE_pld-translate"))
-        .args(["--pld-to-ascend-build", "--output-dir"])
-        .arg(&tree)
-        .arg("--kernel-source-dir")
-        .arg(root.join("runtime/examples"))
-        .arg(dir.join("lowered.mlir"))
-        .output()
-        .unwrap();
-    assert!(
-        translated.status.success(),
-        "{}",
-        String::from_utf8_lossy(&translated.stderr)
-    );
+    render_tree(&module_path, &root.join("runtime/examples"), &tree);
 
     // The tensor parameters as the manifest describes them; the CommContexts counted.
     let manifest: serde_json::Value =
