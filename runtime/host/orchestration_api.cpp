@@ -307,7 +307,8 @@ void pld_orch_submit(int32_t kernel_id, const CoreTaskArgs* args, TaskOutputTens
     ++b.next_task;
     Binding* bp = &b;
     const uint32_t me = id.local();
-    b.running.emplace_back([bp, me, deps = std::move(deps), task = std::move(task), delay_us] {
+    try {
+      b.running.emplace_back([bp, me, deps = std::move(deps), task = std::move(task), delay_us] {
       {
         std::unique_lock<std::mutex> lock(bp->mu);
         bp->cv.wait(lock, [&] {
@@ -323,7 +324,15 @@ void pld_orch_submit(int32_t kernel_id, const CoreTaskArgs* args, TaskOutputTens
       std::lock_guard<std::mutex> lock(bp->mu);
       bp->done[me] = 1;
       bp->cv.notify_all();
-    });
+      });
+    } catch (const std::exception& e) {
+      // No thread for the task (EAGAIN): it never runs, the run fails, nobody waits for it.
+      b.done[me] = 1;
+      report(b, PTO2_ERROR_INVALID_ARGS, std::string("orchestration '") + b.entry->name +
+                                             "': cannot start a thread for task " + std::to_string(me) + ": " +
+                                             e.what());
+      return;
+    }
   }
   // At most kMaxThreads task threads at once: the oldest is joined first (its dependencies were
   // all submitted before it, on every rank, so it finishes without this orchestration).

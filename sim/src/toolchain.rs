@@ -479,8 +479,9 @@ impl Toolchain {
     }
 
     /// The simulator of a `domains` case: one translated tree per domain, linked into one binary.
-    /// Tree i's orchestration is compiled with `-Dchip_pipeline=pld_sim_pipeline_<i>` (entry i of
-    /// the table's `pld_sim_pipelines`); the kernels are the union of the trees' (a kernel of one
+    /// Tree i's `chip_pipeline` orchestration and its ChipEntry (the tree's `chip_entries.cpp`) are
+    /// compiled with their symbols renamed to `pld_sim_pipeline_<i>[_entry|_config|...]` (entry i
+    /// of the table's `pld_sim_pipelines`); the kernels are the union of the trees' (a kernel of one
     /// name must have the same source in every tree: the builtin is rendered per dtype only, the
     /// user kernels are sim/src/kernels/*). The table is written under `<cache>/multi/<key>/`.
     pub fn simulator_multi(&self, trees: &[PathBuf]) -> Result<Simulator, BuildError> {

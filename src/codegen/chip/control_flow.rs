@@ -107,7 +107,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 self.bind(a.into(), var.clone());
             }
         }
+        self.loop_depth += 1;
         self.block(&body, depth + 2);
+        self.loop_depth -= 1;
         if let Some(yielded) = self.terminator_vals(&body, 0) {
             self.assign_all(&carried, &yielded, depth + 2);
         }
@@ -143,6 +145,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             results.push(var);
         }
         let _ = writeln!(self.body, "{i}for (;;) {{");
+        self.loop_depth += 1;
         self.block(&before, depth + 1);
         let Some(term) = before.terminator() else {
             return;
@@ -164,6 +167,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             }
         }
         self.block(&after, depth + 1);
+        self.loop_depth -= 1;
         if let Some(yielded) = self.terminator_vals(&after, 0) {
             self.assign_all(&carried, &yielded, depth + 1);
         }

@@ -298,6 +298,7 @@ pub fn emit<'c, 'a>(
         uses_comm_context: false,
         collectives: Default::default(),
         stored_roots,
+        loop_depth: 0,
         task_ids: Default::default(),
         launch_width: None,
         body: String::new(),
@@ -365,7 +366,10 @@ pub fn emit<'c, 'a>(
          // against simpler's orchestration API (docs/device.md). Tasks run asynchronously, ordered\n\
          // by the tensors they name and by pld's derived task order (set_dependencies)."
     );
-    let _ = writeln!(cpp, "#include <cstdint>\n#include <string>\n");
+    let _ = writeln!(
+        cpp,
+        "#include <cstdint>\n#include <string>\n#include <vector>\n"
+    );
     if e.uses_comm_context {
         let _ = writeln!(cpp, "#include \"platform_comm/comm_context.h\"");
     }
@@ -394,8 +398,9 @@ pub fn emit<'c, 'a>(
     );
     let _ = writeln!(
         cpp,
-        "    rt_report_fatal({INVALID_ARGS}, \"orchestration @{name}: %d tensors and %d scalars, expected {n_tensors} and {}\", orch_args.tensor_count(), orch_args.scalar_count());",
-        n_scalars + dispatch_scalars
+        "    rt_report_fatal({INVALID_ARGS}, \"orchestration @%s: %d tensors and %d scalars, expected {n_tensors} and {}\", {}, orch_args.tensor_count(), orch_args.scalar_count());",
+        n_scalars + dispatch_scalars,
+        quoted(&name)
     );
     let _ = writeln!(cpp, "    return;\n  }}");
     if dispatch_width {
@@ -455,6 +460,8 @@ struct Emitter<'p, 'c, 'a> {
     /// The memory roots (`memory_root`) the body stores into with
     /// `pl.tensor.write` / `pl.tensor.assemble`.
     stored_roots: std::collections::HashSet<usize>,
+    /// How many loops (`scf.for`, `scf.while`) enclose the op being emitted.
+    loop_depth: usize,
     /// The `pl.task_id`s of the tasks, each a `PTO2TaskId pld_task_<id>` local.
     task_ids: std::collections::BTreeSet<i64>,
     /// Inside a `pl.launch`: the C++ expression of its block count.

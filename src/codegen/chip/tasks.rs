@@ -321,7 +321,15 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         // pld's derived order (--auto-derive-task-dependencies): the tensors
         // order reads after writes; a write after a read, and every other
         // order the analysis found, is stated.
-        let deps = i64_list(op, "pl.task_deps").unwrap_or_default();
+        let mut deps = i64_list(op, "pl.task_deps").unwrap_or_default();
+        // Inside a loop a task also follows its own previous run (pld's derived order assumes
+        // it; `pld_task_<id>` holds that run's id, invalid on the first iteration).
+        if self.loop_depth > 0
+            && let Some(id) = int_attr(op, "pl.task_id")
+            && !deps.contains(&id)
+        {
+            deps.push(id);
+        }
         if !deps.is_empty() {
             let (arr, n) = (self.locals.fresh("deps"), self.locals.fresh("ndeps"));
             let _ = writeln!(self.body, "{i}  PTO2TaskId {arr}[{}];", deps.len());
