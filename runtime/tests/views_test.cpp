@@ -177,23 +177,26 @@ void chip_reshape_transpose_valid() {
   CHECK(pld_orch::set_validshape(src, too, &out) == kInvalid, "valid exceeds the shape");
 }
 
-// assemble and write_int go through the orchestration API's element access: run them inside an
-// orchestration of their own.
-int g_assemble_rc[5];
+// assemble_fits and overlaps are pure; write_int goes through the orchestration API's element
+// access: run them inside an orchestration of their own. (The copy itself is a task of the builtin
+// copy kernel: test/Codegen's pld-run tests run it.)
+int g_assemble_rc[7];
 void chip_assemble_entry(const ChipTaskArgs& orch_args) {
   const ChipTensor& target = orch_args.tensor(0).ref();  // int32 [4, 6], zeros
   const ChipTensor& src = orch_args.tensor(1).ref();     // int32 [2, 3], 1..6
   const ChipTensor cols = target.slice(1, 0, 6, 2);      // a strided target: columns 0, 2, 4
   const int64_t at[] = {1, 0}, past[] = {3, 0}, idx[] = {3, 5}, out_of[] = {4, 0};
-  g_assemble_rc[0] = pld_orch::assemble(cols, src, at, 2);
-  g_assemble_rc[1] = pld_orch::assemble(cols, src, past, 2);
+  g_assemble_rc[0] = pld_orch::assemble_fits(cols, src, at, 2);
+  g_assemble_rc[1] = pld_orch::assemble_fits(cols, src, past, 2);
   g_assemble_rc[2] = pld_orch::write_int(target, idx, 2, int64_t{-9});
   g_assemble_rc[3] = pld_orch::write_int(target, out_of, 2, 1);
-  // A source overlapping its target's box: row 1's first three elements shifted right by one
-  // (read completely before anything is written).
+  // Spans: row 1's first three elements lie inside the target; rows 0 and 2 share no byte; the
+  // source is another buffer.
   const ChipTensor row1 = target.slice(0, 1, 2).slice(1, 0, 3);
-  const int64_t shifted[] = {1, 1};
-  g_assemble_rc[4] = pld_orch::assemble(target, row1, shifted, 2);
+  g_assemble_rc[4] = pld_orch::overlaps(target, row1) ? 1 : 0;
+  g_assemble_rc[5] = (pld_orch::overlaps(target.slice(0, 0, 1), target.slice(0, 2, 3)) ? 2 : 0) +
+                     (pld_orch::overlaps(target, src) ? 4 : 0);
+  g_assemble_rc[6] = pld_orch::overlaps(target.slice(0, 1, 2), target.slice(0, 0, 3)) ? 0 : 1;
 }
 
 void chip_assemble_and_write() {
@@ -208,14 +211,13 @@ void chip_assemble_and_write() {
   });
   CHECK(st == 0, "status %d (%s)", st, w.error_message().c_str());
   CHECK(g_assemble_rc[0] == 0 && g_assemble_rc[1] == kInvalid && g_assemble_rc[2] == 0 &&
-            g_assemble_rc[3] == kInvalid && g_assemble_rc[4] == 0,
-        "rcs %d %d %d %d %d", g_assemble_rc[0], g_assemble_rc[1], g_assemble_rc[2], g_assemble_rc[3],
-        g_assemble_rc[4]);
-  const std::vector<int32_t> want{0, 0, 0, 0, 0, 0,  //
-                                  1, 1, 0, 2, 3, 0,  // row 1: src row 0 at columns 0, 2, 4, then shifted
-                                  4, 0, 5, 0, 6, 0,  // row 2: src row 1
-                                  0, 0, 0, 0, 0, -9};
-  CHECK(target == want, "target[6] = %d, target[23] = %d", target[6], target[23]);
+            g_assemble_rc[3] == kInvalid && g_assemble_rc[4] == 1 && g_assemble_rc[5] == 0 &&
+            g_assemble_rc[6] == 0,
+        "rcs %d %d %d %d %d %d %d", g_assemble_rc[0], g_assemble_rc[1], g_assemble_rc[2], g_assemble_rc[3],
+        g_assemble_rc[4], g_assemble_rc[5], g_assemble_rc[6]);
+  std::vector<int32_t> want(24, 0);
+  want[23] = -9;
+  CHECK(target == want, "target[23] = %d", target[23]);
 }
 
 // ------------------------------------------------------------------ scalar.h

@@ -150,18 +150,19 @@ fn moe(p: usize) {
                 o.stdout.contains("raised by the check at moe_layers.mlir:"),
                 "{shown}"
             );
-            // Each rank loaded its tokens, then the first collective's check failed.
-            assert_eq!(r.blocks, 2 * pi, "{shown}");
+            // Each rank filled its two creates and loaded its tokens, then the first
+            // collective's check failed.
+            assert_eq!(r.blocks, (2 + 2) * pi, "{shown}");
             for rank in 0..if chip { p } else { 1 } {
                 assert!(r.f32s("out", rank).iter().all(|v| *v == -1.0), "{shown}");
             }
         } else {
             assert_eq!(o.code, 0, "{shown}");
-            // Per rank: load + store, and per layer route + expert + gather and two
-            // all_to_all_v of B blocks.
+            // Per rank: load + store, the fills of its two pl.tensor.creates, and per
+            // layer route + expert + gather and two all_to_all_v of B blocks.
             assert_eq!(
                 r.blocks,
-                pi * (2 + runs * (3 + 2 * b)),
+                pi * (2 + 2 + runs * (3 + 2 * b)),
                 "{what}: launch widths"
             );
             let (want, dropped) = moe_golden(p, layers, &inp);
@@ -276,10 +277,11 @@ fn tp(p: usize) {
         );
         let what = format!("tp_layer P={p} {mode} seed {seed}");
         assert_eq!(r.out.code, 0, "{what}:\n{}\n{}", r.out.stdout, r.out.stderr);
-        // Per rank: load + store, and per layer column + row + an allreduce of 2 blocks.
+        // Per rank: load + store, the fill of its pl.tensor.create, and per layer column +
+        // row + an allreduce of 2 blocks.
         assert_eq!(
             r.blocks,
-            (p * (2 + TP_LAYERS * 4)) as i64,
+            (p * (2 + 1 + TP_LAYERS * 4)) as i64,
             "{what}: launch widths"
         );
         let (want, nonlinear) = tp_golden(p, TP_LAYERS, &x, &w1, &w2);
@@ -361,11 +363,11 @@ fn ep(p: usize) {
         let what = format!("ep_moe P={p} {mode} num_layers={layers}");
         assert_eq!(r.out.code, 0, "{what}:\n{}\n{}", r.out.stdout, r.out.stderr);
         let runs = layers.max(0);
-        // Per rank: load + store, and per layer 10 blocks (router, broadcast, route, two
-        // all_to_all, expert, gather, barrier).
+        // Per rank: load + store, the fills of its four pl.tensor.creates, and per layer 10
+        // blocks (router, broadcast, route, two all_to_all, expert, gather, barrier).
         assert_eq!(
             r.blocks,
-            p as i64 * (2 + runs * 10),
+            p as i64 * (2 + 4 + runs * 10),
             "{what}: launch widths"
         );
         // Every rank's routing table is rank 0's of the last layer (the broadcast's result).
@@ -451,13 +453,13 @@ fn pp(p: usize) {
         );
         let what = format!("pp_pipeline P={p} {mode} seed {seed}");
         assert_eq!(r.out.code, 0, "{what}:\n{}\n{}", r.out.stdout, r.out.stderr);
-        // Per rank: a stage and a permute per step (NM + P - 1 steps; none for one stage), and
-        // the reduce.
+        // Per rank: the fills of its two pl.tensor.creates, a stage and a permute per step
+        // (NM + P - 1 steps; none for one stage), and the reduce.
         let steps = (PP_MICRO + p - 1) as i64;
         let permutes = if p > 1 { steps } else { 0 };
         assert_eq!(
             r.blocks,
-            p as i64 * (steps + permutes + 1),
+            p as i64 * (2 + steps + permutes + 1),
             "{what}: launches"
         );
         let (want_out, want_loss) = pp_golden(p, &inp, &w);

@@ -8,6 +8,8 @@
 //!   copied from `pl.kernel_source` or rendered from its builtin template, once;
 //!   located errors; shared attribute readers), below every emitter;
 //! - `template`: the embedded builtin template packages and `${var}` rendering;
+//! - `tensor_kernels`: the builtin fill and copy kernels a CHIP orchestration's
+//!   `pl.tensor.create` / `pl.tensor.assemble` run as tasks;
 //! - `chip`: one CHIP orchestration function → `orchestration/<fn>.cpp`, per
 //!   op (`scalars`, `control_flow`, `descriptors`, `tasks`);
 //! - `host`: one HOST orchestrator → `host/<fn>.cpp`;
@@ -44,7 +46,19 @@ pub use crate::ir::orch_ops;
 pub(crate) mod planner;
 pub(crate) mod scalars;
 pub(crate) mod template;
-pub use template::{BuiltinKernel, TEMPLATE_DIR_ENV, builtin_kernels};
+pub(crate) mod tensor_kernels;
+pub use template::{BuiltinKernel, TEMPLATE_DIR_ENV};
+
+/// Every builtin kernel pld-translate can render, as it renders it: a sample
+/// of the collective table's variants (each op × dtype × reduction × mode,
+/// roots 0 and 15, three permute pair lists), then every builtin tensor
+/// kernel (fill and copy per element size) — what a toolchain check compiles
+/// (docs/device.md, conformance).
+pub fn builtin_kernels() -> Vec<BuiltinKernel> {
+    let mut all = template::collective_kernels();
+    all.extend(tensor_kernels::samples());
+    all
+}
 pub(crate) mod tree_plan;
 pub(crate) mod tree_writer;
 pub(crate) mod values;

@@ -3,7 +3,7 @@
 //! the attribute readers they share. The walk that calls the emitters is
 //! `tree_plan`; this module calls none of them.
 
-use super::{Options, cpp_names::quoted, template};
+use super::{Options, cpp_names::quoted, template, tensor_kernels::TensorKernel};
 use crate::{
     ir::direction::Direction,
     ir::func_kind::func_kind,
@@ -73,6 +73,50 @@ impl<'c, 'a> Planner<'c, 'a> {
         let resolved = self.resolve_kernel(name, call);
         self.kernels.insert(name.to_string(), resolved.clone());
         resolved
+    }
+
+    /// The builtin tensor kernel `kind` for elements of `bytes` bytes (rendered
+    /// once), for the op `at` that needs it. Reports at `at` when no variant
+    /// exists for the size, or when a function of the module already has the
+    /// kernel's name (its file and func_id would be ambiguous).
+    pub fn tensor_kernel(
+        &mut self,
+        kind: TensorKernel,
+        bytes: u32,
+        at: &OperationRef<'c, 'a>,
+    ) -> Option<Rc<Kernel>> {
+        let Some(name) = kind.symbol(bytes) else {
+            self.error(
+                at,
+                &format!(
+                    "elements of {bytes} bytes have no builtin {} kernel (it exists for 1, 2, 4 and 8 bytes)",
+                    kind.short()
+                ),
+            );
+            return None;
+        };
+        if let Some(f) = self.functions.get(&name).copied() {
+            self.error_with_note(
+                at,
+                &format!(
+                    "needs the builtin kernel @{name}, but a function of this module has that name"
+                ),
+                f.location(),
+                "declared here",
+            );
+            return None;
+        }
+        if let Some(k) = self.kernels.get(&name) {
+            return k.clone();
+        }
+        let kernel = Rc::new(Kernel {
+            name: name.clone(),
+            text: kind.render(bytes)?.into_bytes(),
+            signature: kind.signature(),
+            origin: KernelOrigin::Template(kind.package().to_string()),
+        });
+        self.kernels.insert(name, Some(kernel.clone()));
+        Some(kernel)
     }
 
     fn resolve_kernel(&mut self, name: &str, call: &OperationRef<'c, 'a>) -> Option<Rc<Kernel>> {

@@ -201,7 +201,7 @@ pub struct BuiltinKernel {
 /// × dtype × reduction × mode, roots 0 and 15, three permute pair lists),
 /// rendered exactly as `pld-translate` renders it: what a toolchain check
 /// compiles (docs/device.md, conformance).
-pub fn builtin_kernels() -> Vec<BuiltinKernel> {
+pub fn collective_kernels() -> Vec<BuiltinKernel> {
     crate::collective::Variant::samples()
         .into_iter()
         .map(|v| {

@@ -315,3 +315,30 @@ func.func @chip() attributes {pl.func_kind = "orchestration"} {
   %t = pl.tensor.create : !pl.tensor<1x1x1x1x1x2xf32>
   return
 }
+
+// -----
+
+// A pl.tensor.create is zero-filled by the builtin fill kernel @__builtin_tensor_fill__b32,
+// whose name a function of the module already has: its file and func_id would be ambiguous.
+// expected-note @+1 {{declared here}}
+func.func private @__builtin_tensor_fill__b32(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/add_one.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip() attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.tensor.create' op needs the builtin kernel @__builtin_tensor_fill__b32, but a function of this module has that name}}
+  %t = pl.tensor.create : !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// The same for a pl.tensor.assemble's copy kernel.
+// expected-note @+1 {{declared here}}
+func.func private @__builtin_tensor_copy__b8(%a: !pl.tensor<4xi8> {pl.direction = "inout"}) -> !pl.tensor<4xi8> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/add_one.cpp"} {
+  return %a : !pl.tensor<4xi8>
+}
+func.func @chip(%x: !pl.tensor<8xi8>, %y: !pl.tensor<4xi8>) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'pl.tensor.assemble' op needs the builtin kernel @__builtin_tensor_copy__b8, but a function of this module has that name}}
+  %r = pl.tensor.assemble %y into %x {offsets = array<i64: 4>, pl.task_deps = [], pl.task_id = 0 : i64} : !pl.tensor<4xi8> into !pl.tensor<8xi8>
+  return
+}

@@ -253,7 +253,9 @@ def AutoDeriveTaskDependencies : Pass<"auto-derive-task-dependencies", "::mlir::
                 "directions over alias classes (pl.task_deps)";
   let description = [{
     In every orchestration body, each task (`func.call`, `pl.submit`,
-    `pld.host.dispatch`, and a managed collective left for a later rail) is
+    `pld.host.dispatch`, a managed collective left for a later rail, and in a
+    CHIP body a `pl.tensor.assemble`, which pld-translate makes a task of the
+    builtin copy kernel: target inout, source in) is
     numbered in program order from 0 (`pl.task_id`) and gets its minimal
     dependency list (`pl.task_deps`, ascending). Each tensor argument is an
     access of its alias class with the argument's direction: a read depends on

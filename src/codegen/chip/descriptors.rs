@@ -1,6 +1,7 @@
 //! Tensor descriptors: the view ops (`pld_orch::slice`, `view`, `reshape`,
 //! `transpose`, `set_validshape` on `ChipTensor`, spliced into the text),
-//! `pl.tensor.create` and runtime-allocated buffers (`alloc_tensors`).
+//! `pl.tensor.create` and runtime-allocated buffers (the output of a builtin
+//! fill task).
 
 use super::*;
 use melior::ir::TypeLike;
@@ -121,11 +122,14 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let _ = writeln!(self.body, "{i}}}");
     }
 
-    /// A fresh zero-filled runtime buffer of `ty`'s static shape, bound to `v`.
+    /// A fresh runtime buffer of `v`'s static shape, bound to `v`: zero-filled
+    /// by a builtin fill task (`pl.tensor.create`), or uninitialized for a
+    /// task to write (`alloc_tensors`: a `pl.submit`'s runtime-allocated out).
     pub(super) fn alloc(
         &mut self,
         op: &OperationRef<'c, 'a>,
         v: Value<'c, 'a>,
+        zero_filled: bool,
         depth: usize,
     ) -> Option<String> {
         let ty = v.r#type();
@@ -156,25 +160,40 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         } else {
             shape.iter().map(|d| d.to_string()).collect()
         };
-        // Zero-filled (pl.tensor.create's meaning): the runtime fills the buffer with the
-        // create-info's initial value when it allocates it.
-        let _ = writeln!(self.body, "{i}{{");
-        let _ = writeln!(
-            self.body,
+        let dims_line = format!(
             "{i}  const uint32_t dims[{}] = {{{}}};",
             dims.len(),
             dims.join(", ")
         );
-        let _ = writeln!(
-            self.body,
-            "{i}  TensorCreateInfo info(dims, {}, DataType::{dtype});",
+        let info_line = format!(
+            "{i}  const TensorCreateInfo info(dims, {}, DataType::{dtype});",
             dims.len()
         );
-        let _ = writeln!(self.body, "{i}  info.set_initial_value(uint64_t{{0}});");
-        let _ = writeln!(
-            self.body,
-            "{i}  const TaskOutputTensors made = alloc_tensors(info);"
-        );
+        if !zero_filled {
+            // simpler's alloc_tensors: contents undefined (the task writes them).
+            let _ = writeln!(self.body, "{i}{{  // uninitialized, for the task to write");
+            let _ = writeln!(self.body, "{dims_line}\n{info_line}");
+            let _ = writeln!(
+                self.body,
+                "{i}  const TaskOutputTensors made = alloc_tensors(info);"
+            );
+        } else {
+            // Zero-filled (pl.tensor.create's meaning): simpler leaves an allocated buffer
+            // undefined, so the buffer is the output of a builtin fill task, and so its
+            // creator: every task that names the tensor (or a view of it) runs after the fill.
+            let bytes = element_bytes(TensorLike::of(ty).map(|t| t.element)?)?;
+            let fill = self.p.tensor_kernel(TensorKernel::Fill, bytes, op)?;
+            let func_id = self.func_id(&fill);
+            let ta = self.locals.fresh("fill_args");
+            let _ = writeln!(self.body, "{i}{{  // zero-filled by {}", fill.name);
+            let _ = writeln!(self.body, "{dims_line}\n{info_line}");
+            let _ = writeln!(self.body, "{i}  CoreTaskArgs {ta};");
+            let _ = writeln!(self.body, "{i}  {ta}.add_output(info);");
+            let _ = writeln!(
+                self.body,
+                "{i}  const TaskOutputTensors made = rt_submit_aiv_task({func_id}, {ta});"
+            );
+        }
         let _ = writeln!(self.body, "{i}  if (rt_is_fatal()) return;");
         let _ = writeln!(self.body, "{i}  {out} = made.get_ref(0);");
         let _ = writeln!(self.body, "{i}}}");
@@ -183,7 +202,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
 
     pub(super) fn create(&mut self, op: &OperationRef<'c, 'a>, depth: usize) {
         if let Ok(r) = op.result(0) {
-            self.alloc(op, r.into(), depth);
+            self.alloc(op, r.into(), true, depth);
         }
     }
 }

@@ -19,6 +19,7 @@ use super::{
     cpp_names::{Locals, c_identifier, quoted},
     orch_ops::{BinOp, OrchOp, element_bytes, scalar_bits},
     planner::{Kernel, Planner, param_direction},
+    tensor_kernels::{COPY_OFFSETS, TensorKernel},
     values::{Bindings, RtValue},
 };
 use crate::{
@@ -281,7 +282,9 @@ pub fn emit<'c, 'a>(
         return None;
     }
 
-    let stored_roots = crate::ir::walk::ops_named(func, &["pl.tensor.write", "pl.tensor.assemble"])
+    // An assemble is a task of its own, ordered by pld's derived dependencies; a write is
+    // the orchestration's own store.
+    let stored_roots = crate::ir::walk::ops_named(func, &["pl.tensor.write"])
         .iter()
         .filter_map(|w| w.operand(0).ok())
         .map(|v| memory_root(&p.functions, v))
@@ -458,7 +461,7 @@ struct Emitter<'p, 'c, 'a> {
     uses_comm_context: bool,
     collectives: std::collections::BTreeMap<usize, Collective>,
     /// The memory roots (`memory_root`) the body stores into with
-    /// `pl.tensor.write` / `pl.tensor.assemble`.
+    /// `pl.tensor.write`.
     stored_roots: std::collections::HashSet<usize>,
     /// How many loops (`scf.for`, `scf.while`) enclose the op being emitted.
     loop_depth: usize,
@@ -723,33 +726,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             | OrchOp::Transpose
             | OrchOp::SetValidShape => self.descriptor(op, kind, depth),
             OrchOp::Create => self.create(op, depth),
-            OrchOp::Assemble => {
-                let (Some(target), Some(src), Ok(r)) =
-                    (self.tensor(op, 0), self.tensor(op, 1), op.result(0))
-                else {
-                    return;
-                };
-                let offsets: Vec<String> = i64_list(op, "offsets")
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|o| o.to_string())
-                    .collect();
-                let _ = writeln!(self.body, "{i}{{");
-                self.rank_guard(op, &target, offsets.len(), depth + 1);
-                let arr = array_arg(&mut self.body, &format!("{i}  "), "offsets", &offsets);
-                let msg = Self::fail_msg(
-                    op,
-                    "the source does not fit the target at the offsets (or their ranks or element sizes differ)",
-                );
-                let _ = writeln!(
-                    self.body,
-                    "{i}  if (int rc = pld_orch::assemble({target}, {src}, {arr}, {})) {}",
-                    offsets.len(),
-                    fatal("rc", &msg)
-                );
-                let _ = writeln!(self.body, "{i}}}");
-                self.bind(r.into(), RtValue::Tensor(target));
-            }
+            OrchOp::Assemble => self.assemble(op, depth),
             OrchOp::Write => {
                 let (Some(dst), Some((value, _)), Ok(r)) =
                     (self.tensor(op, 0), self.int(op, 1), op.result(0))

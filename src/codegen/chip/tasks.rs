@@ -83,7 +83,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             let Ok(r) = op.result(n as usize) else {
                 continue;
             };
-            let Some(buf) = self.alloc(op, r.into(), depth) else {
+            let Some(buf) = self.alloc(op, r.into(), false, depth) else {
                 return;
             };
             fresh_results.insert(n as usize, buf.clone());
@@ -115,13 +115,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 }
             }
         }
-        let func_id = match self.kernels.iter().find(|(_, k)| k.name == kernel.name) {
-            Some((id, _)) => *id,
-            None => {
-                self.kernels.push((self.kernels.len(), kernel.clone()));
-                self.kernels.len() - 1
-            }
-        };
+        let func_id = self.func_id(&kernel);
         let recorded = recorded_arg_directions(op);
         let mut tensors: Vec<(String, Direction)> = Vec::new();
         let mut comms: Vec<String> = Vec::new();
@@ -318,31 +312,34 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             }
             None => {}
         }
-        // pld's derived order (--auto-derive-task-dependencies): the tensors
-        // order reads after writes; a write after a read, and every other
-        // order the analysis found, is stated.
-        let mut deps = i64_list(op, "pl.task_deps").unwrap_or_default();
-        // Inside a loop a task also follows its own previous run (pld's derived order assumes
-        // it; `pld_task_<id>` holds that run's id, invalid on the first iteration).
-        if self.loop_depth > 0
-            && let Some(id) = int_attr(op, "pl.task_id")
-            && !deps.contains(&id)
-        {
-            deps.push(id);
-        }
-        if !deps.is_empty() {
-            let (arr, n) = (self.locals.fresh("deps"), self.locals.fresh("ndeps"));
-            let _ = writeln!(self.body, "{i}  PTO2TaskId {arr}[{}];", deps.len());
-            let _ = writeln!(self.body, "{i}  uint32_t {n} = 0;");
-            for d in &deps {
-                self.task_ids.insert(*d);
-                let _ = writeln!(
-                    self.body,
-                    "{i}  if (pld_task_{d}.is_valid()) {arr}[{n}++] = pld_task_{d};"
-                );
+        self.submit(op, func_id, &ta, depth);
+        let _ = writeln!(self.body, "{i}  if (rt_is_fatal()) return;");
+        let _ = writeln!(self.body, "{i}}}");
+    }
+
+    /// The func_id of `kernel` in this sub-build (kernel_config.py's KERNELS),
+    /// numbered in order of first launch.
+    pub(super) fn func_id(&mut self, kernel: &Rc<Kernel>) -> usize {
+        match self.kernels.iter().find(|(_, k)| k.name == kernel.name) {
+            Some((id, _)) => *id,
+            None => {
+                self.kernels.push((self.kernels.len(), kernel.clone()));
+                self.kernels.len() - 1
             }
-            let _ = writeln!(self.body, "{i}  {ta}.set_dependencies({arr}, {n});");
         }
+    }
+
+    /// The dependencies of the task `op` (its `CoreTaskArgs` `ta`), then its
+    /// `rt_submit_aiv_task`; its `pl.task_id`'s local takes the submitted id.
+    pub(super) fn submit(
+        &mut self,
+        op: &OperationRef<'c, 'a>,
+        func_id: usize,
+        ta: &str,
+        depth: usize,
+    ) {
+        let i = ind(depth);
+        self.dependencies(op, ta, depth);
         match int_attr(op, "pl.task_id") {
             Some(id) => {
                 self.task_ids.insert(id);
@@ -355,7 +352,146 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let _ = writeln!(self.body, "{i}  rt_submit_aiv_task({func_id}, {ta});");
             }
         }
+    }
+
+    /// `ta.set_dependencies(...)` from pld's derived order
+    /// (--auto-derive-task-dependencies): the tensors order reads after
+    /// writes; a write after a read, and every other order the analysis
+    /// found, is stated. Inside a loop a task also follows its own previous
+    /// run (pld's derived order assumes it; `pld_task_<id>` holds that run's
+    /// id, invalid on the first iteration).
+    pub(super) fn dependencies(&mut self, op: &OperationRef<'c, 'a>, ta: &str, depth: usize) {
+        let i = ind(depth);
+        let mut deps = i64_list(op, "pl.task_deps").unwrap_or_default();
+        if self.loop_depth > 0
+            && let Some(id) = int_attr(op, "pl.task_id")
+            && !deps.contains(&id)
+        {
+            deps.push(id);
+        }
+        if deps.is_empty() {
+            return;
+        }
+        let (arr, n) = (self.locals.fresh("deps"), self.locals.fresh("ndeps"));
+        let _ = writeln!(self.body, "{i}  PTO2TaskId {arr}[{}];", deps.len());
+        let _ = writeln!(self.body, "{i}  uint32_t {n} = 0;");
+        for d in &deps {
+            self.task_ids.insert(*d);
+            let _ = writeln!(
+                self.body,
+                "{i}  if (pld_task_{d}.is_valid()) {arr}[{n}++] = pld_task_{d};"
+            );
+        }
+        let _ = writeln!(self.body, "{i}  {ta}.set_dependencies({arr}, {n});");
+    }
+
+    /// `pl.tensor.assemble`: a task of the builtin copy kernel (target inout,
+    /// source in, the box's offsets as scalars), ordered by the tensors and by
+    /// the assemble's own `pl.task_deps` (--auto-derive-task-dependencies
+    /// numbers it as a task). The box is checked first (a located fatal 5); a
+    /// source that overlaps the target is first copied into a fresh buffer,
+    /// so the copy is of the source as it was.
+    pub(super) fn assemble(&mut self, op: &OperationRef<'c, 'a>, depth: usize) {
+        let i = ind(depth);
+        let (Some(target), Some(src), Ok(r), Ok(src_value)) = (
+            self.tensor(op, 0),
+            self.tensor(op, 1),
+            op.result(0),
+            op.operand(1),
+        ) else {
+            return;
+        };
+        let offsets: Vec<String> = i64_list(op, "offsets")
+            .unwrap_or_default()
+            .iter()
+            .map(|o| o.to_string())
+            .collect();
+        let Some(bytes) = TensorLike::of(src_value.r#type()).and_then(|t| element_bytes(t.element))
+        else {
+            self.p
+                .error(&op, "the source's element type has no runtime size");
+            return;
+        };
+        let Some(copy) = self.p.tensor_kernel(TensorKernel::Copy, bytes, op) else {
+            return;
+        };
+        let func_id = self.func_id(&copy);
+        let _ = writeln!(
+            self.body,
+            "{i}{{  // {}",
+            task_comment(op, &copy.name, &[target.clone(), src.clone()])
+        );
+        self.rank_guard(op, &target, offsets.len(), depth + 1);
+        let arr = array_arg(&mut self.body, &format!("{i}  "), "offsets", &offsets);
+        let msg = Self::fail_msg(
+            op,
+            "the source does not fit the target at the offsets (or their ranks or element sizes differ)",
+        );
+        let _ = writeln!(
+            self.body,
+            "{i}  if (int rc = pld_orch::assemble_fits({target}, {src}, {arr}, {})) {}",
+            offsets.len(),
+            fatal("rc", &msg)
+        );
+        // A source the body later stores into is passed INOUT (see `task`).
+        let src_adder = if self
+            .stored_roots
+            .contains(&memory_root(&self.p.functions, src_value))
+        {
+            "add_inout"
+        } else {
+            "add_input"
+        };
+        let from = self.locals.fresh("from");
+        let _ = writeln!(self.body, "{i}  ChipTensor {from} = {src};");
+        let _ = writeln!(
+            self.body,
+            "{i}  if (pld_orch::overlaps({target}, {src})) {{"
+        );
+        let _ = writeln!(
+            self.body,
+            "{i}    // The source overlaps the target: copied whole into a fresh buffer first."
+        );
+        let staged = self.locals.fresh("staged");
+        let sa = self.locals.fresh("stage_args");
+        let _ = writeln!(
+            self.body,
+            "{i}    const TensorCreateInfo info({src}.shapes, {src}.ndims, {src}.dtype);"
+        );
+        let _ = writeln!(
+            self.body,
+            "{i}    const TaskOutputTensors {staged} = alloc_tensors(info);"
+        );
+        let _ = writeln!(self.body, "{i}    if (rt_is_fatal()) return;");
+        let _ = writeln!(self.body, "{i}    CoreTaskArgs {sa};");
+        let _ = writeln!(self.body, "{i}    {sa}.add_inout({staged}.get_ref(0));");
+        let _ = writeln!(self.body, "{i}    {sa}.{src_adder}({src});");
+        let _ = writeln!(
+            self.body,
+            "{i}    for (int d = 0; d < {COPY_OFFSETS}; ++d) {sa}.add_scalar(uint64_t{{0}});"
+        );
+        self.dependencies(op, &sa, depth + 1);
+        let _ = writeln!(self.body, "{i}    rt_submit_aiv_task({func_id}, {sa});");
+        let _ = writeln!(self.body, "{i}    if (rt_is_fatal()) return;");
+        let _ = writeln!(self.body, "{i}    {from} = {staged}.get_ref(0);");
+        let _ = writeln!(self.body, "{i}  }}");
+        let ta = self.locals.fresh("task_args");
+        let _ = writeln!(self.body, "{i}  CoreTaskArgs {ta};");
+        let _ = writeln!(self.body, "{i}  {ta}.add_inout({target});");
+        let _ = writeln!(self.body, "{i}  {ta}.{src_adder}({from});");
+        for k in 0..COPY_OFFSETS {
+            if k < offsets.len() {
+                let _ = writeln!(
+                    self.body,
+                    "{i}  {ta}.add_scalar(static_cast<uint64_t>({arr}[{k}]));"
+                );
+            } else {
+                let _ = writeln!(self.body, "{i}  {ta}.add_scalar(uint64_t{{0}});");
+            }
+        }
+        self.submit(op, func_id, &ta, depth);
         let _ = writeln!(self.body, "{i}  if (rt_is_fatal()) return;");
         let _ = writeln!(self.body, "{i}}}");
+        self.bind(r.into(), RtValue::Tensor(target));
     }
 }

@@ -1,7 +1,9 @@
 //! `--auto-derive-task-dependencies` (AutoDeriveTaskDependencies): in every
 //! orchestration body (`orchestration` / `graph`, either level), numbers each
-//! task -- `func.call`, `pl.submit`, `pld.host.dispatch`, and a managed
-//! collective still left for a later rail -- in program order from 0
+//! task -- `func.call`, `pl.submit`, `pld.host.dispatch`, a managed
+//! collective still left for a later rail, and in a CHIP body a
+//! `pl.tensor.assemble` (target inout, source in: pld-translate makes it a
+//! task of the builtin copy kernel) -- in program order from 0
 //! (`pl.task_id`) and gives it its minimal dependency list (`pl.task_deps`,
 //! ascending, never itself).
 //!
@@ -47,7 +49,7 @@ use crate::{
     error::PldError,
     ir::attributes::{DiscardableAttrSetter, i64_attr},
     ir::calls::runtime_alloc_outs,
-    ir::func_kind::is_orchestration_body,
+    ir::func_kind::{is_chip_orchestration, is_orchestration_body},
     ir::handle_maps::{NameMap, PtrMap},
     ir::op_kind::{OpKind, op_id, op_kind},
     ir::types::is_tensor_like,
@@ -126,7 +128,12 @@ fn plan_function<'c, 'a>(
     func: &OperationRef<'c, 'a>,
     directions: &mut Directions<'c, 'a>,
 ) -> Vec<(OperationRef<'c, 'a>, i64, Vec<i64>)> {
-    let tasks = directions.ops_of_kind(func, |k| k.is_call() || k.is_collective());
+    // In a CHIP body a pl.tensor.assemble is a task too: it becomes a task of the builtin copy
+    // kernel (docs/codegen.md), which only its tensors and these dependencies order.
+    let chip = is_chip_orchestration(func);
+    let tasks = directions.ops_of_kind(func, |k| {
+        k.is_call() || k.is_collective() || (chip && k == OpKind::Assemble)
+    });
     if tasks.is_empty() {
         return Vec::new();
     }
@@ -170,7 +177,12 @@ fn task_accesses<'c, 'a>(
     directions: &mut Directions<'c, 'a>,
     dense: &mut PtrMap<u32>,
 ) -> Vec<(u32, Access)> {
-    let dirs = directions.operand_directions(op);
+    let dirs = if op_kind(op) == OpKind::Assemble {
+        // Its target is read and written (outside the box it keeps), its source read.
+        vec![Direction::InOut, Direction::In]
+    } else {
+        directions.operand_directions(op)
+    };
     let mut accesses: Vec<(u32, Access)> = Vec::new();
     // The operands with their directions, then (pl.submit) each result the
     // runtime allocates: the task writes it (it is the callee's `out`
