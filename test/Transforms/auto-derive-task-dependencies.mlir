@@ -163,3 +163,31 @@ func.func @windows_of_one_buffer(%y: !pl.tensor<4xf32>) attributes {pl.func_kind
   pld.host.dispatch @chip_read(%w2, %y) on %c0 : (!pld.dtensor<4xf32>, !pl.tensor<4xf32>), index
   return
 }
+
+// In a CHIP body a pl.tensor.assemble is a task (pld-translate runs it as a
+// task of the builtin copy kernel): its target is read and written, its
+// source read. It follows the task that read its target (WAR) and the one that
+// wrote its source (RAW); a later reader of the target follows it (RAW), a
+// later writer of its source follows it too (WAR).
+// CHECK-LABEL: func.func @chip_assemble
+// CHECK: call @read(%arg0) {{{.*}}pl.task_deps = [], pl.task_id = 0 : i64}
+// CHECK: call @write(%arg1) {{{.*}}pl.task_deps = [], pl.task_id = 1 : i64}
+// CHECK: pl.tensor.assemble %arg1 into %arg0 {offsets = array<i64: 0>, pl.task_deps = [0, 1], pl.task_id = 2 : i64}
+// CHECK: call @read(%{{.*}}) {{{.*}}pl.task_deps = [2], pl.task_id = 3 : i64}
+// CHECK: call @write(%arg1) {{{.*}}pl.task_deps = [2], pl.task_id = 4 : i64}
+func.func @chip_assemble(%x: !pl.tensor<4xf32>, %y: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  func.call @read(%x) : (!pl.tensor<4xf32>) -> ()
+  func.call @write(%y) : (!pl.tensor<4xf32>) -> ()
+  %x2 = pl.tensor.assemble %y into %x {offsets = array<i64: 0>} : !pl.tensor<4xf32> into !pl.tensor<4xf32>
+  func.call @read(%x2) : (!pl.tensor<4xf32>) -> ()
+  func.call @write(%y) : (!pl.tensor<4xf32>) -> ()
+  return
+}
+
+// A HOST orchestrator's assemble is its own store, not a task: it is not numbered.
+// CHECK-LABEL: func.func @host_assemble
+// CHECK: pl.tensor.assemble %arg1 into %arg0 {offsets = array<i64: 0>} :
+func.func @host_assemble(%x: !pl.tensor<4xf32>, %y: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration", pl.level = "host"} {
+  %x2 = pl.tensor.assemble %y into %x {offsets = array<i64: 0>} : !pl.tensor<4xf32> into !pl.tensor<4xf32>
+  return
+}

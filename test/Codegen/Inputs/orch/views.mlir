@@ -74,3 +74,12 @@ func.func @bad_reshape(%x: !pl.tensor<4x8xf32>) attributes {pl.func_kind = "orch
   %r = func.call @add_one(%u) : (!pl.tensor<*xf32>) -> !pl.tensor<*xf32>
   return
 }
+
+// An assemble whose source is a slice of its own target: x[1:4, :] = x[0:3, :] as it was (the copy
+// task's source is staged through a fresh buffer first; copied row by row in place, row 1 would
+// be overwritten before it is read).
+func.func @shift_assemble(%x: !pl.tensor<4x2xf32> loc("x")) attributes {pl.func_kind = "orchestration"} {
+  %head = pl.tensor.slice %x {offsets = array<i64: 0, 0>, sizes = array<i64: 3, 2>} : (!pl.tensor<4x2xf32>) -> !pl.tensor<3x2xf32>
+  %x2 = pl.tensor.assemble %head into %x {offsets = array<i64: 1, 0>} : !pl.tensor<3x2xf32> into !pl.tensor<4x2xf32>
+  return
+}
