@@ -4,12 +4,17 @@
 # PyPI packages only, once (a stamp names the snapshot built); prints the environment's python.
 # simpler's sim compiles kernels with a command named g++-15: a shim runs clang++-22 (pto-isa's
 # CPU headers need C++20; Debian's g++ 12 cannot). Used by tests/device_conformance.rs
-# (docs/device.md, "Conformance 2"); the log is target/simpler-sim/build.log.
+# (docs/device.md, "Conformance 2"), which scripts/test.sh starts early in the background; the
+# log is target/simpler-sim/build.log. One build at a time: a second caller waits for the first
+# (a lock beside the folder) and then finds its stamp. The PyPI packages are pinned.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 src=${PLD_SIMPLER_DIR:?set PLD_SIMPLER_DIR to an extracted simpler snapshot}
 out=$root/target/simpler-sim
 python=$out/venv/bin/python
+mkdir -p "$root/target"
+exec 9>"$root/target/simpler-sim.lock"
+flock 9
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$src" ] && [ -x "$python" ]; then
   echo "$python"
   exit 0
@@ -22,7 +27,8 @@ ln -s "$(command -v clang-22)" "$out/shims/gcc-15"
 cp -a "$src" "$out/simpler"
 {
   python3 -m venv "$out/venv"
-  "$out/venv/bin/pip" install --quiet scikit-build-core nanobind cmake ninja cloudpickle PyYAML
+  "$out/venv/bin/pip" install --quiet scikit-build-core==1.1.2 nanobind==3.1.0 cmake==4.4.5 ninja==1.13.2 \
+    cloudpickle==3.1.3 PyYAML==6.0.4
   PATH="$out/shims:$PATH" "$out/venv/bin/pip" install --quiet --no-build-isolation -e "$out/simpler" \
     --config-settings=build.targets="_task_interface;build_runtimes_a2a3sim"
 } >"$out/build.log" 2>&1 || { tail -n 30 "$out/build.log" >&2; exit 1; }

@@ -30,6 +30,12 @@ fi
 mkdir -p target
 bash scripts/build-plugin.sh > target/build-plugin.log 2>&1 &
 plugin=$!
+# The device conformance's simpler environment (scripts/simpler-sim.sh, a few minutes, once per
+# clone) builds beside them too when the snapshots are given (.ci/run): the conformance test
+# waits for it (the script's lock) instead of building it alone in the middle of cargo test.
+if [ -n "${PLD_SIMPLER_DIR:-}" ] && [ -d "${PLD_SIMPLER_DIR:-}" ]; then
+  bash scripts/simpler-sim.sh > target/simpler-sim-bg.log 2>&1 &
+fi
 # The Rust sources stay rustfmt-clean (when this toolchain has rustfmt).
 if cargo fmt --version >/dev/null 2>&1; then
   cargo fmt --check || { wait "$plugin"; exit 1; }
@@ -45,12 +51,22 @@ if ! wait "$plugin"; then
 fi
 tail -n 1 target/build-plugin.log
 PLD_REQUIRE_PLUGIN=1 cargo test
+# Robustness: a fixed-seed slice of the mutation fuzzer (seed 1, 4000 cases,
+# every pass, the pipeline and pld-translate through target/debug's binaries).
+# It is one process on one core, so it runs beside the documentation build and
+# the runtime suite (which leave a core idle between their compiles and runs).
+bash fuzz/run.sh --seed 1 --cases 4000 > target/fuzz-slice.log 2>&1 &
+fuzz=$!
 # The public API's documentation (the crate denies missing docs; a broken or
 # private intra-doc link is an error here).
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
-bash runtime/tests/run.sh
-# Robustness: a fixed-seed slice of the mutation fuzzer (seed 1, 4000 cases,
-# every pass, the pipeline and pld-translate), then the sanitizer job (ASan +
-# UBSan C++ side: the lit suite, a fuzz slice, the runtime's kernel tests).
-bash fuzz/run.sh --seed 1 --cases 4000
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps || { wait "$fuzz"; exit 1; }
+bash runtime/tests/run.sh || { wait "$fuzz"; exit 1; }
+if ! wait "$fuzz"; then
+  cat target/fuzz-slice.log
+  echo "test.sh: the fuzz slice found something (its log is above)" >&2
+  exit 1
+fi
+tail -n 1 target/fuzz-slice.log
+# The sanitizer job (ASan + UBSan C++ side: the lit suite, a fuzz slice, the
+# runtime's kernel tests); it swaps target/debug's binaries, so it runs alone.
 bash scripts/sanitize.sh --fuzz-cases 600

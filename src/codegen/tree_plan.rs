@@ -173,6 +173,27 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
             }
         }
     }
+    // chip_entries.cpp names each sub-build's symbols `pld_chip_<c>` plus a suffix: a function
+    // whose C symbol is another's plus that suffix would define one of them twice.
+    for sub in &chip_subs {
+        for (suffix, what) in super::chip_entries::SUFFIXES {
+            let derived = format!("{}{suffix}", sub.c_name);
+            if let Some(other) = chip_subs.iter().find(|o| o.c_name == derived)
+                && let Some(func) = p.functions.get(&other.name).copied()
+            {
+                p.error(&func,
+                    &format!(
+                        "@{} and @{}: chip_entries.cpp would define '{}' twice (the ChipEntry of @{}, and @{}'s {what})",
+                        other.name,
+                        sub.name,
+                        super::chip_entries::entry_symbol(&derived),
+                        other.name,
+                        sub.name
+                    ),
+                );
+            }
+        }
+    }
     if p.errors > 0 {
         return Err(PldError::Diagnosed(p.errors));
     }

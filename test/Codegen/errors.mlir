@@ -342,3 +342,15 @@ func.func @chip(%x: !pl.tensor<8xi8>, %y: !pl.tensor<4xi8>) attributes {pl.func_
   %r = pl.tensor.assemble %y into %x {offsets = array<i64: 4>, pl.task_deps = [], pl.task_id = 0 : i64} : !pl.tensor<4xi8> into !pl.tensor<8xi8>
   return
 }
+
+// -----
+
+// chip_entries.cpp names a sub-build's symbols pld_chip_<c> plus a suffix: @foo_entry's
+// ChipEntry would be @foo's entry point.
+func.func @foo() attributes {pl.func_kind = "orchestration"} {
+  return
+}
+// expected-error @+1 {{@foo_entry and @foo: chip_entries.cpp would define 'pld_chip_foo_entry' twice (the ChipEntry of @foo_entry, and @foo's entry point)}}
+func.func @foo_entry() attributes {pl.func_kind = "orchestration"} {
+  return
+}
