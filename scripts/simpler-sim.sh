@@ -6,7 +6,8 @@
 # CPU headers need C++20; Debian's g++ 12 cannot). Used by tests/device_conformance.rs
 # (docs/device.md, "Conformance 2"), which scripts/test.sh starts early in the background; the
 # log is target/simpler-sim/build.log. One build at a time: a second caller waits for the first
-# (a lock beside the folder) and then finds its stamp. The PyPI packages are pinned.
+# (a lock beside the folder) and then finds its stamp. The PyPI packages are pinned. Only the
+# a2a3 runtime the sub-builds use is built.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 src=${PLD_SIMPLER_DIR:?set PLD_SIMPLER_DIR to an extracted simpler snapshot}
@@ -25,6 +26,11 @@ ln -s "$(command -v clang++-22)" "$out/shims/g++-15"
 ln -s "$(command -v clang-22)" "$out/shims/gcc-15"
 # The editable install builds inside its tree: build a copy, leave the snapshot as extracted.
 cp -a "$src" "$out/simpler"
+# Only the runtime pld's sub-builds name (kernel_config.py: tensormap_and_ringbuffer) is built:
+# simpler builds every runtime folder of the platform, and the other is half the build.
+for rt in "$out/simpler/src/a2a3/runtime/"*/; do
+  [ "$(basename "$rt")" = tensormap_and_ringbuffer ] || rm -rf "$rt"
+done
 {
   python3 -m venv "$out/venv"
   "$out/venv/bin/pip" install --quiet scikit-build-core==1.1.2 nanobind==3.1.0 cmake==4.4.5 ninja==1.13.2 \
