@@ -354,3 +354,29 @@ func.func @foo() attributes {pl.func_kind = "orchestration"} {
 func.func @foo_entry() attributes {pl.func_kind = "orchestration"} {
   return
 }
+
+// -----
+
+// pld's derived order names tasks by pl.task_id: a dependency on an id no task has.
+func.func private @k(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/add_one.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  // expected-error @+1 {{'func.call' op pl.task_deps names task 3, but no task of @chip has that pl.task_id}}
+  %r = call @k(%a) {pl.arg_directions = ["inout"], pl.task_deps = [3], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
+
+// -----
+
+// ... and one id given to two tasks.
+func.func private @k(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32> attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/add_one.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @chip(%a: !pl.tensor<4xf32>) attributes {pl.func_kind = "orchestration"} {
+  // expected-note @+1 {{the other task}}
+  %r = call @k(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  // expected-error @+1 {{'func.call' op pl.task_id 0 is given to two tasks of @chip}}
+  %s = call @k(%r) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}

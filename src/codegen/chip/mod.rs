@@ -173,49 +173,6 @@ fn i64_list(op: &OperationRef, name: &str) -> Option<Vec<i64>> {
         .collect()
 }
 
-/// The value whose memory a tensor value is: through views, casts, the
-/// targets of `assemble` / `write` and the parameter a task returns, back to a
-/// parameter, a create or a block argument (as a `value_id`).
-fn memory_root<'c, 'a>(
-    functions: &crate::ir::walk::FunctionMap<'c, 'a>,
-    v: Value<'c, 'a>,
-) -> usize {
-    let mut v = v;
-    for _ in 0..256 {
-        let Some(r) = crate::ir::value_defs::as_result(v) else {
-            break;
-        };
-        let owner = r.owner();
-        let next = match OrchOp::from_name(&op_name(&owner)) {
-            Some(
-                OrchOp::Slice
-                | OrchOp::View
-                | OrchOp::Reshape
-                | OrchOp::Transpose
-                | OrchOp::SetValidShape
-                | OrchOp::Cast
-                | OrchOp::Assemble
-                | OrchOp::Write,
-            ) => owner.operand(0).ok(),
-            Some(OrchOp::Call | OrchOp::Submit) => callee_name(&owner)
-                .and_then(|c| functions.get(&c).copied())
-                .and_then(|f| {
-                    crate::ir::value_defs::returned_params(&f)
-                        .get(r.result_number())
-                        .copied()
-                        .flatten()
-                })
-                .and_then(|j| owner.operand(j).ok()),
-            _ => None,
-        };
-        match next {
-            Some(n) => v = n,
-            None => break,
-        }
-    }
-    value_id(v)
-}
-
 /// A comment naming a task: `task 1 (after 0): callee(a, b)`.
 pub fn task_comment(call: &OperationRef, callee: &str, operands: &[String]) -> String {
     let id = int_attr(call, "pl.task_id")
@@ -283,11 +240,20 @@ pub fn emit<'c, 'a>(
     }
 
     // An assemble is a task of its own, ordered by pld's derived dependencies; a write is
-    // the orchestration's own store.
-    let stored_roots = crate::ir::walk::ops_named(func, &["pl.tensor.write"])
+    // the orchestration's own store: the alias classes (views, casts, task results, loop-carried
+    // values and their initializers, branch results) it may store into.
+    let Some(body) = func
+        .parent_operation()
+        .and_then(|m| m.region(0).ok()?.first_block())
+    else {
+        return None;
+    };
+    let trace = crate::analysis::contiguity::ContiguityTrace::new(body);
+    let mut aliases = crate::analysis::alias::AliasClasses::of_function(func, &trace, &p.functions);
+    let stored_classes = crate::ir::walk::ops_named(func, &["pl.tensor.write"])
         .iter()
         .filter_map(|w| w.operand(0).ok())
-        .map(|v| memory_root(&p.functions, v))
+        .map(|v| aliases.class(v))
         .collect();
     let mut e = Emitter {
         p,
@@ -300,7 +266,8 @@ pub fn emit<'c, 'a>(
         dispatch_width,
         uses_comm_context: false,
         collectives: Default::default(),
-        stored_roots,
+        aliases,
+        stored_classes,
         loop_depth: 0,
         task_ids: Default::default(),
         launch_width: None,
@@ -355,6 +322,33 @@ pub fn emit<'c, 'a>(
         e.param_of.insert(value_id(arg), e.params.len());
         e.params.push(Param { decl, used: false });
         e.vals.bind(arg, val);
+    }
+    // pld's derived order names tasks by pl.task_id: an id given twice, or a dependency on an id
+    // no task of this body has, would silently order the wrong tasks (or none).
+    let mut numbered: HashMap<i64, OperationRef> = HashMap::new();
+    for op in crate::ir::walk::ops_in(func) {
+        if let Some(id) = int_attr(&op, "pl.task_id")
+            && let Some(first) = numbered.insert(id, op)
+        {
+            e.p.error_with_note(
+                &op,
+                &format!("pl.task_id {id} is given to two tasks of @{name}"),
+                first.location(),
+                "the other task",
+            );
+        }
+    }
+    for op in crate::ir::walk::ops_in(func) {
+        for d in i64_list(&op, "pl.task_deps").unwrap_or_default() {
+            if !numbered.contains_key(&d) {
+                e.p.error(
+                    &op,
+                    &format!(
+                        "pl.task_deps names task {d}, but no task of @{name} has that pl.task_id"
+                    ),
+                );
+            }
+        }
     }
     e.block(&entry, 2);
     if e.p.errors > errors_before {
@@ -460,9 +454,10 @@ struct Emitter<'p, 'c, 'a> {
     dispatch_width: bool,
     uses_comm_context: bool,
     collectives: std::collections::BTreeMap<usize, Collective>,
-    /// The memory roots (`memory_root`) the body stores into with
+    /// The function's alias classes, and those the body stores into with
     /// `pl.tensor.write`.
-    stored_roots: std::collections::HashSet<usize>,
+    aliases: crate::analysis::alias::AliasClasses,
+    stored_classes: std::collections::HashSet<usize>,
     /// How many loops (`scf.for`, `scf.while`) enclose the op being emitted.
     loop_depth: usize,
     /// The `pl.task_id`s of the tasks, each a `PTO2TaskId pld_task_<id>` local.

@@ -131,13 +131,10 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     .and_then(|d| d.get(k).copied())
                     .or_else(|| callee_fn.map(|f| param_direction(&f, k)))
                     .unwrap_or(Direction::In);
-                // A tensor the orchestration later stores into (pl.tensor.write /
-                // assemble): simpler's set_tensor_data waits for its writers and
-                // their readers only, so its readers are INOUT.
-                let stored = op.operand(k).is_ok_and(|v| {
-                    self.stored_roots
-                        .contains(&memory_root(&self.p.functions, v))
-                });
+                // A tensor the orchestration stores into (pl.tensor.write): simpler's
+                // set_tensor_data waits for its writers and their readers only, so its
+                // readers are INOUT.
+                let stored = op.operand(k).is_ok_and(|v| self.stores_into(v));
                 if dir == Direction::In && stored {
                     Direction::InOut
                 } else {
@@ -434,10 +431,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             fatal("rc", &msg)
         );
         // A source the body later stores into is passed INOUT (see `task`).
-        let src_adder = if self
-            .stored_roots
-            .contains(&memory_root(&self.p.functions, src_value))
-        {
+        let src_adder = if self.stores_into(src_value) {
             "add_inout"
         } else {
             "add_input"
@@ -493,5 +487,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let _ = writeln!(self.body, "{i}  if (rt_is_fatal()) return;");
         let _ = writeln!(self.body, "{i}}}");
         self.bind(r.into(), RtValue::Tensor(target));
+    }
+
+    /// Whether the body stores into `v`'s memory with `pl.tensor.write` (its alias class).
+    pub(super) fn stores_into(&mut self, v: Value<'c, 'a>) -> bool {
+        is_tensor_like(v.r#type()) && {
+            let class = self.aliases.class(v);
+            self.stored_classes.contains(&class)
+        }
     }
 }

@@ -23,3 +23,18 @@ func.func @store_order(%x: !pl.tensor<4xi32>, %y: !pl.tensor<8xi32>, %z: !pl.ten
   %y2 = pl.tensor.write %zero into %y[%c4] : i32 into !pl.tensor<8xi32>, index
   return
 }
+
+// The store reaches %w through a loop-carried value initialized with it: the task that read %w
+// before the loop is INOUT too.
+func.func @loop_store(%w: !pl.tensor<4xi32>, %out: !pl.tensor<4xi32>, %n: index)
+    attributes {pl.func_kind = "orchestration"} {
+  %o = call @copy_to(%w, %out) : (!pl.tensor<4xi32>, !pl.tensor<4xi32>) -> !pl.tensor<4xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = arith.constant 7 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %w) -> (!pl.tensor<4xi32>) {
+    %s = pl.tensor.write %v into %acc[%i] : i32 into !pl.tensor<4xi32>, index
+    scf.yield %s : !pl.tensor<4xi32>
+  }
+  return
+}
