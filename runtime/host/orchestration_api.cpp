@@ -85,10 +85,14 @@ struct Binding {
 };
 
 // PLD_TASK_SEED=n: a task waits a random 0..200 µs (seeded by n) once it is ready; 0 turns the
-// delay off. Unset: seed 1.
+// delay off. Unset, or not a decimal number: seed 1 (a typo must not turn the delays off).
 void seed_executor(Binding* b) {
   uint64_t seed = 1;
-  if (const char* e = std::getenv("PLD_TASK_SEED")) seed = std::strtoull(e, nullptr, 10);
+  if (const char* e = std::getenv("PLD_TASK_SEED")) {
+    char* end = nullptr;
+    const uint64_t v = std::strtoull(e, &end, 10);
+    if (*e != '\0' && end != nullptr && *end == '\0') seed = v;
+  }
   b->rng.seed(seed);
   b->max_delay_us = seed == 0 ? 0 : 200;
 }

@@ -29,3 +29,20 @@ func.func @host_main(%n: i64 {pl.direction = "in"} loc("chip"), %m: i64 {pl.dire
   %s = arith.addi %m, %q : i64
   return
 }
+// Parameters named after the orchestration API's functions the text calls unqualified.
+func.func private @k2(%a: !pl.tensor<4xf32> {pl.direction = "inout"}) -> !pl.tensor<4xf32>
+    attributes {pl.func_kind = "aiv", pl.kernel_source = "kernels/stage_step.cpp"} {
+  return %a : !pl.tensor<4xf32>
+}
+func.func @api_names(%a: !pl.tensor<4xf32> loc("rt_submit_aiv_task"), %b: !pl.tensor<4xf32> loc("rt_is_fatal"),
+                     %c: !pl.tensor<8xf32> loc("alloc_tensors"), %d: !pl.tensor<4xf32> loc("rt_report_fatal"),
+                     %e: !pl.tensor<4xf32> loc("get_tensor_data"), %f: !pl.tensor<4xf32> loc("set_tensor_data"))
+    attributes {pl.func_kind = "orchestration"} {
+  %0 = call @k2(%a) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 0 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  %1 = call @k2(%b) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 1 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  %2 = pl.tensor.assemble %d into %c {offsets = array<i64: 4>, pl.task_deps = [], pl.task_id = 2 : i64} : !pl.tensor<4xf32> into !pl.tensor<8xf32>
+  %3 = pl.tensor.create : !pl.tensor<4xf32>
+  %4 = call @k2(%e) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 3 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  %5 = call @k2(%f) {pl.arg_directions = ["inout"], pl.task_deps = [], pl.task_id = 4 : i64} : (!pl.tensor<4xf32>) -> !pl.tensor<4xf32>
+  return
+}
