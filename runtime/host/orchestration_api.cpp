@@ -57,6 +57,12 @@ struct Binding {
   std::mutex mu;
   std::condition_variable cv;
   std::vector<char> done;  // by local id
+  // By local id: how many of the task's dependencies have not finished, the tasks waiting for it,
+  // and the condition its thread waits on (one per task: a finish wakes its own dependents, not
+  // every waiting thread; a deque keeps each in place as tasks are added).
+  std::vector<uint32_t> pending;
+  std::vector<std::vector<uint32_t>> dependents;
+  std::deque<std::condition_variable> ready;
   std::deque<std::thread> running;  // in submit order
   // The last collective task submitted (-1: none): a rank's collectives run one at a time, in
   // program order (the same on every rank, so no two ranks wait for each other's second one),
@@ -253,6 +259,10 @@ void pld_orch_submit(int32_t kernel_id, const CoreTaskArgs* args, TaskOutputTens
   std::vector<uint32_t> deps;
   for (uint32_t i = 0; i < args->explicit_dep_count(); ++i) deps.push_back(args->explicit_dep(i).local());
   std::vector<Writer> writes;
+  // INOUT spans: an earlier writer inside one is ordered before this task, which every later
+  // reader of that memory then waits for, so the earlier entry is dropped (simpler drops a
+  // covered entry on INOUT too); the writer list stays as long as the live regions, not the run.
+  std::vector<Writer> covering;
   for (int32_t i = 0; i < args->tensor_count(); ++i) {
     const TensorArgType tag = args->tag(i);
     const ChipTensor* c = tag == TensorArgType::OUTPUT ? materialize(*args->tensor(i).create_info, id)
@@ -270,6 +280,7 @@ void pld_orch_submit(int32_t kernel_id, const CoreTaskArgs* args, TaskOutputTens
             if (w.lo < span.hi && span.lo < w.hi) deps.push_back(w.task);
         }
         if (tag == TensorArgType::INOUT || tag == TensorArgType::OUTPUT_EXISTING) writes.push_back(span);
+        if (tag == TensorArgType::INOUT) covering.push_back(span);
       }
     }
     pld::Tensor t;
@@ -306,18 +317,34 @@ void pld_orch_submit(int32_t kernel_id, const CoreTaskArgs* args, TaskOutputTens
   const uint32_t delay_us = b.max_delay_us == 0 ? 0 : static_cast<uint32_t>(b.rng() % (b.max_delay_us + 1));
   {
     std::lock_guard<std::mutex> lock(b.mu);
+    if (!covering.empty()) {
+      b.writers.erase(std::remove_if(b.writers.begin(), b.writers.end(),
+                                     [&](const Writer& w) {
+                                       return std::any_of(covering.begin(), covering.end(), [&](const Writer& c) {
+                                         return c.lo <= w.lo && w.hi <= c.hi;
+                                       });
+                                     }),
+                      b.writers.end());
+    }
     b.writers.insert(b.writers.end(), writes.begin(), writes.end());
     b.done.push_back(0);
+    b.pending.push_back(0);
+    b.dependents.emplace_back();
+    b.ready.emplace_back();
+    const uint32_t me = id.local();
+    for (uint32_t d : deps) {
+      if (b.done[d] == 0) {
+        b.dependents[d].push_back(me);
+        ++b.pending[me];
+      }
+    }
     ++b.next_task;
     Binding* bp = &b;
-    const uint32_t me = id.local();
     try {
-      b.running.emplace_back([bp, me, deps = std::move(deps), task = std::move(task), delay_us] {
+      b.running.emplace_back([bp, me, task = std::move(task), delay_us] {
       {
         std::unique_lock<std::mutex> lock(bp->mu);
-        bp->cv.wait(lock, [&] {
-          return std::all_of(deps.begin(), deps.end(), [&](uint32_t d) { return bp->done[d] != 0; });
-        });
+        bp->ready[me].wait(lock, [&] { return bp->pending[me] == 0; });
       }
       if (delay_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
       try {
@@ -327,7 +354,10 @@ void pld_orch_submit(int32_t kernel_id, const CoreTaskArgs* args, TaskOutputTens
       }
       std::lock_guard<std::mutex> lock(bp->mu);
       bp->done[me] = 1;
-      bp->cv.notify_all();
+      for (uint32_t x : bp->dependents[me]) {
+        if (--bp->pending[x] == 0) bp->ready[x].notify_one();
+      }
+      bp->cv.notify_all();  // wait_all
       });
     } catch (const std::exception& e) {
       // No thread for the task (EAGAIN): it never runs, the run fails, nobody waits for it.
@@ -372,6 +402,9 @@ void pld_orch_alloc(const CoreTaskArgs* args, TaskOutputTensors* out) {
   {
     std::lock_guard<std::mutex> lock(b.mu);
     b.done.push_back(1);  // an allocation is complete when it returns
+    b.pending.push_back(0);
+    b.dependents.emplace_back();
+    b.ready.emplace_back();
     ++b.next_task;
   }
   result.set_task_id(id);
