@@ -445,6 +445,14 @@ void chip_views() {
   const ChipTensor t = make_tensor_external(buf.data(), shape, 2, DataType::FLOAT32);
   CHECK(t.is_contiguous && t.strides[0] == 6 && t.strides[1] == 1 && t.start_offset == 0, "external");
   CHECK(t.numel() == 24 && t.extent_elem() == 24 && t.buffer.size == 96 && t.owner_task_id.is_invalid(), "sizes");
+  const uint32_t six[] = {1, 1, 1, 1, 1, 1};
+  bool refused = false;
+  try {
+    (void)make_tensor_external(buf.data(), six, 6, DataType::FLOAT32);
+  } catch (const std::logic_error&) {
+    refused = true;
+  }
+  CHECK(refused, "make_tensor_external of 6 dimensions");
   const uint32_t vs[] = {2, 3}, vo[] = {1, 2};
   const ChipTensor v = t.view(vs, vo);
   CHECK(v.start_offset == 8 && v.shapes[0] == 2 && v.shapes[1] == 3 && v.strides[0] == 6 && !v.is_contiguous,

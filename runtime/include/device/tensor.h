@@ -206,6 +206,9 @@ struct alignas(64) ChipTensor {
 
 inline ChipTensor make_tensor_external(void* addr, const uint32_t shapes[], uint32_t ndims, DataType dtype,
                                        bool manual_dep, int32_t version, AddressSpace address_space) {
+  // shapes[] would be read, and ChipTensor::shapes written, past their 5 entries (simpler's
+  // runtime asserts the same bound).
+  if (ndims > static_cast<uint32_t>(MAX_TENSOR_DIMS)) throw std::logic_error("make_tensor_external of more than 5 dimensions");
   ChipTensor t{};
   t.buffer.addr = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(addr));
   t.owner_task_id = PTO2TaskId::invalid();
