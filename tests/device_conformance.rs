@@ -8,6 +8,10 @@
 //! pld-run and the examples' goldens) is `sim/tests/a2a3sim.rs`. Without the two variables the
 //! tests say why in one line and pass: the snapshots are not part of the repository.
 
+#[path = "conformance/shared.rs"]
+mod shared;
+
+use shared::{render_tree, snapshots};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -42,22 +46,6 @@ fn include_dirs(pto: &Path, simpler: &Path) -> Vec<PathBuf> {
         dirs.push(simpler.join(d));
     }
     dirs
-}
-
-/// The two snapshot folders, or None after the one-line reason the test skips.
-fn snapshots() -> Option<(PathBuf, PathBuf)> {
-    match (
-        std::env::var_os("PLD_PTO_ISA_DIR"),
-        std::env::var_os("PLD_SIMPLER_DIR"),
-    ) {
-        (Some(pto), Some(simpler)) => Some((PathBuf::from(pto), PathBuf::from(simpler))),
-        _ => {
-            eprintln!(
-                "skipped: PLD_PTO_ISA_DIR / PLD_SIMPLER_DIR unset (the reference snapshots; .ci/run sets them)"
-            );
-            None
-        }
-    }
 }
 
 #[test]
@@ -297,41 +285,14 @@ const ORCHESTRATION_MODULES: &[(&str, &str)] = &[
 ];
 
 /// Every `next_levels/*/orchestration/*.cpp` pld-opt + pld-translate render for `module`.
-/// The build tree `pld-opt --pld-lower-collectives | pld-translate` renders for `module` into
-/// `out` (the lowered module beside it), user kernels from `kernels`.
-fn render_tree(module: &Path, kernels: &Path, out: &Path) {
-    let lowered = Command::new(env!("CARGO_BIN_EXE_pld-opt"))
-        .arg("--pld-lower-collectives")
-        .arg(module)
-        .output()
-        .expect("cannot run pld-opt");
-    assert!(
-        lowered.status.success(),
-        "pld-opt {}: {}",
-        module.display(),
-        String::from_utf8_lossy(&lowered.stderr)
-    );
-    let lowered_path = out.with_extension("lowered.mlir");
-    std::fs::write(&lowered_path, &lowered.stdout).unwrap();
-    let translated = Command::new(env!("CARGO_BIN_EXE_pld-translate"))
-        .args(["--pld-to-ascend-build", "--output-dir"])
-        .arg(out)
-        .arg("--kernel-source-dir")
-        .arg(kernels)
-        .arg(&lowered_path)
-        .output()
-        .expect("cannot run pld-translate");
-    assert!(
-        translated.status.success(),
-        "pld-translate {}: {}",
-        module.display(),
-        String::from_utf8_lossy(&translated.stderr)
-    );
-}
-
 fn rendered_orchestrations(root: &Path, module: &str, kernels: &str, work: &Path) -> Vec<PathBuf> {
     let out = work.join(module.replace('/', "_"));
-    render_tree(&root.join(module), &root.join(kernels), &out);
+    render_tree(
+        Path::new(env!("CARGO_BIN_EXE_pld-opt")),
+        &root.join(module),
+        &root.join(kernels),
+        &out,
+    );
     let mut found = Vec::new();
     for level in std::fs::read_dir(out.join("next_levels")).unwrap() {
         let orch = level.unwrap().path().join("orchestration");

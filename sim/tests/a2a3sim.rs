@@ -10,28 +10,16 @@
 //! snapshots; `.ci/run` sets both) the test says why in one line and passes.
 
 mod common;
+#[path = "../../tests/conformance/shared.rs"]
+mod shared;
 
 use common::goldens::{
     EP, EP_HIDDEN, EP_TOKENS, TP, TP_HIDDEN, TP_LAYERS, TP_TOKENS, ep_golden, tp_golden, tp_inputs,
 };
 use common::{inputs, pld_opt, read_npy_f32, root};
+use shared::{render_tree, snapshots};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn snapshots() -> Option<(PathBuf, PathBuf)> {
-    match (
-        std::env::var_os("PLD_PTO_ISA_DIR"),
-        std::env::var_os("PLD_SIMPLER_DIR"),
-    ) {
-        (Some(pto), Some(simpler)) => Some((PathBuf::from(pto), PathBuf::from(simpler))),
-        _ => {
-            eprintln!(
-                "skipped: PLD_PTO_ISA_DIR / PLD_SIMPLER_DIR unset (the reference snapshots; .ci/run sets them)"
-            );
-            None
-        }
-    }
-}
 
 /// The simpler environment scripts/simpler-sim.sh builds (once per clone; scripts/test.sh starts
 /// it early): its python and a PATH with the `g++-15` shim first.
@@ -54,38 +42,6 @@ fn simpler_sim(simpler: &Path) -> (String, String) {
         std::env::var("PATH").unwrap_or_default()
     );
     (python, path)
-}
-
-/// The build tree `pld-opt --pld-lower-collectives | pld-translate` renders for `module` into
-/// `out`, user kernels from runtime/examples.
-fn render_tree(module: &Path, out: &Path) {
-    let lowered = Command::new(pld_opt())
-        .arg("--pld-lower-collectives")
-        .arg(module)
-        .output()
-        .expect("cannot run pld-opt");
-    assert!(
-        lowered.status.success(),
-        "pld-opt {}: {}",
-        module.display(),
-        String::from_utf8_lossy(&lowered.stderr)
-    );
-    let lowered_path = out.with_extension("lowered.mlir");
-    std::fs::write(&lowered_path, &lowered.stdout).unwrap();
-    let translated = Command::new(pld_opt().with_file_name("pld-translate"))
-        .args(["--pld-to-ascend-build", "--output-dir"])
-        .arg(out)
-        .arg("--kernel-source-dir")
-        .arg(root().join("runtime/examples"))
-        .arg(&lowered_path)
-        .output()
-        .expect("cannot run pld-translate");
-    assert!(
-        translated.status.success(),
-        "pld-translate {}: {}",
-        module.display(),
-        String::from_utf8_lossy(&translated.stderr)
-    );
 }
 
 /// One run: a module, its CHIP function, the rank count, its tensor parameters' names in order
@@ -113,7 +69,12 @@ fn run_on_both(
     let module_path = dir.join("module.mlir");
     std::fs::write(&module_path, &case.module).unwrap();
     let tree = dir.join("tree");
-    render_tree(&module_path, &tree);
+    render_tree(
+        &pld_opt(),
+        &module_path,
+        &root().join("runtime/examples"),
+        &tree,
+    );
 
     // The tensor parameters as the manifest describes them; the CommContexts counted.
     let manifest: serde_json::Value =
