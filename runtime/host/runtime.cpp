@@ -95,6 +95,11 @@ struct SharedState {
     std::atomic<long> blocks{0};
   };
   KernelStat kernel_stats[kKernelStats];
+  // Config::trace_kernel's block spans (World::spans): `span_count` claimed, the first kMaxSpans
+  // stored.
+  static constexpr int kMaxSpans = 1 << 16;
+  std::atomic<int> span_count{0};
+  BlockSpan spans[kMaxSpans];
   // The slot of kernel `name` (claimed now if it has none); null when every slot is taken.
   KernelStat* kernel_stat(const std::string& name) {
     for (KernelStat& k : kernel_stats) {
@@ -114,6 +119,12 @@ struct SharedState {
     return nullptr;
   }
 };
+
+// The steady clock in ns (the spans of Config::trace_kernel).
+inline int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 struct World::Impl {
   int ranks = 0;
@@ -850,6 +861,13 @@ std::vector<KernelStats> World::kernel_stats() const {
             [](const KernelStats& a, const KernelStats& b) { return a.name < b.name; });
   return out;
 }
+std::vector<BlockSpan> World::spans() const {
+  const int n = std::min(impl_->shared->span_count.load(), SharedState::kMaxSpans);
+  return std::vector<BlockSpan>(impl_->shared->spans, impl_->shared->spans + n);
+}
+
+void World::clear_spans() { impl_->shared->span_count.store(0); }
+
 std::vector<CopyRecord> World::copies() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   return impl_->copies;
@@ -976,6 +994,7 @@ int Orchestration::submit(const Task& task) {
                  collective && state_->rank >= 0 && state_->rank < kCommMaxRanks ? state_->rank : -1};
 
   host::SharedState::KernelStat* stat = w->shared->kernel_stat(task.kernel_name());
+  const bool traced = !w->config.trace_kernel.empty() && task.kernel_name() == w->config.trace_kernel;
   if (stat) stat->launches.fetch_add(1);
 
   // Argument block (the device's kernel ABI, docs/spec/device.md): tensor slots point at this
@@ -1032,10 +1051,22 @@ int Orchestration::submit(const Task& task) {
         w->shared->blocks_started.fetch_add(1);
         if (stat) stat->blocks.fetch_add(1);
         pld::host::internal::device_block_begin();
+        int64_t span_start = 0;
+        if (traced) {
+          const int r = state_->rank;
+          if (r >= 0 && static_cast<size_t>(r) < w->config.entry_delay_us.size() && w->config.entry_delay_us[r] > 0)
+            std::this_thread::sleep_for(std::chrono::microseconds(w->config.entry_delay_us[r]));
+          span_start = host::steady_ns();
+        }
         try {
           fn(block_args.data());
         } catch (const pld::host::internal::BlockEnded&) {
           // The run failed inside the block (reported where it failed).
+        }
+        if (traced) {
+          const int64_t span_end = host::steady_ns();
+          const int n = w->shared->span_count.fetch_add(1);
+          if (n < host::SharedState::kMaxSpans) w->shared->spans[n] = host::BlockSpan{state_->rank, first + i, span_start, span_end};
         }
         pld::host::internal::device_block_end();
         tl_block = nullptr;

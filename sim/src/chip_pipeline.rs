@@ -82,6 +82,28 @@ fn core_num(case: &Case) -> CoreNum {
     }
 }
 
+/// The CHIP function of domain `d` in a domains case's module.
+pub fn domain_fn(d: usize) -> String {
+    format!("{CHIP_FN}_d{d}")
+}
+
+/// The module of a case with communication domains: domain d's pipeline
+/// ([`Case::domain_case`]) as `chip_pipeline_d<d>`, its user kernels `stage_step_d<d>` and
+/// `consume_step_d<d>` (the same kernel sources; each domain's shapes are its own), one module.
+pub fn domain_pipelines(case: &Case) -> String {
+    let mut text = String::new();
+    for d in 0..case.domains.len() {
+        let mut sub = chip_pipeline(&case.domain_case(d));
+        for name in [CHIP_FN, USER_KERNELS[0].0, USER_KERNELS[1].0] {
+            sub = sub
+                .replace(&format!("@{name}("), &format!("@{name}_d{d}("))
+                .replace(&format!("@{name} "), &format!("@{name}_d{d} "));
+        }
+        text.push_str(&sub);
+    }
+    text
+}
+
 /// The module text for a case (shapes, dtype, S and core_num; the counts and payload are runtime
 /// data).
 pub fn chip_pipeline(case: &Case) -> String {

@@ -6,7 +6,8 @@
 //! - [`error`]: [`SimError`], why a run gave no result;
 //! - [`chip_pipeline`]: the `chip_pipeline` module written for a case;
 //! - [`toolchain`]: pld-opt → pld-translate → g++ with the content-hash cache;
-//! - [`run`]: the driver run and the result;
+//! - [`launch`]: a case's module built into a runner and run by the engine, bounded;
+//! - [`run`]: one case's engine run and the result;
 //! - [`golden`]: the independent expected outcome;
 //! - [`matrix`]: the case matrix and how each entry is judged;
 //! - [`family`]: the collective family's cases, modules, golden and matrix;
@@ -26,6 +27,7 @@ pub mod chip_pipeline;
 pub mod error;
 pub mod family;
 pub mod golden;
+pub mod launch;
 pub mod matrix;
 pub mod result;
 pub mod run;

@@ -1,415 +1,168 @@
-//! Running one case: module → pld-opt → pld-translate → g++ → the driver on P ranks × B blocks
-//! → the result.
+//! Running one case: the case's module (`crate::chip_pipeline`) built into a runner as pld-run
+//! builds one, run by the engine (`crate::runner::engine`) on P ranks with the case's payload,
+//! counts and index lists as inputs, and the windows it wrote back read into the result.
 
 use crate::SimError;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::fs;
-use std::os::unix::process::CommandExt as _;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::path::Path;
 
-use crate::case::{Case, DType, Fault, Op, run_params};
-use crate::chip_pipeline::chip_pipeline;
+use crate::case::{Case, DType, Op, Operand};
+use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_pipelines, domain_fn};
+use crate::launch::{self, Runner, block_counts, fault_outcome, killed_result, started};
 use crate::result::{DomainResult, RankResult, SimResult};
-use crate::toolchain::{BuildError, Simulator, Toolchain};
+use crate::runner::RunError;
+use crate::runner::engine::{EntryRun, Place, Report, Spec, TensorArg};
+use crate::toolchain::Toolchain;
 
-/// A scratch directory under the cache, removed on drop.
-struct Scratch(PathBuf);
+pub use crate::launch::last_run_wall;
 
-impl Scratch {
-    fn new(tc: &Toolchain) -> Result<Scratch, String> {
-        static N: AtomicU64 = AtomicU64::new(0);
-        let dir = tc.cache.join("runs").join(format!(
-            "{}.{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        Ok(Scratch(dir))
-    }
-}
+/// The module's file name (diagnostics cite it).
+const MODULE_FILE: &str = "input.mlir";
 
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Builds (or finds in the cache) the simulator for a case's module. `Ok(Err(result))` is a
-/// compile_error result.
-pub fn build(tc: &Toolchain, case: &Case) -> Result<Result<Simulator, SimResult>, String> {
-    let module = chip_pipeline(case);
-    let tree = match tc.translate(&module) {
-        Ok(tree) => tree,
-        Err(BuildError::Compile { code, message }) => {
-            return Ok(Err(SimResult::without_ranks(
-                "compile_error",
-                code,
-                message,
-                case.blocks(),
-            )));
-        }
-        Err(BuildError::Internal(m)) => return Err(m),
-    };
-    match tc.simulator(&tree) {
-        Ok(sim) => Ok(Ok(sim)),
-        Err(BuildError::Compile { message, .. }) | Err(BuildError::Internal(message)) => {
-            Err(format!(
-                "building the simulator for {} failed: {message}",
-                tree.display()
-            ))
-        }
-    }
-}
-
-/// The driver's params every case shares (one `key value` line each; the driver reads them
-/// by key): the mode, the world, the payload shape, `repeat`, the AIV capacity and a runtime
-/// core_num.
-fn shared_params(case: &Case, mode: &str) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "mode {mode}");
-    let _ = writeln!(s, "ranks {}", case.ranks);
-    let _ = writeln!(s, "dtype {}", case.dtype.name());
-    let _ = writeln!(s, "max_recv {}", case.max_recv);
-    let _ = writeln!(s, "row_elems {}", case.row_elems);
-    let _ = writeln!(s, "repeat {}", case.repeat);
-    let _ = writeln!(s, "aiv_capacity {}", case.aiv_capacity);
-    if case.runtime_core_num {
-        // chip_pipeline's scalar parameter; the driver passes it as OrchArgs scalar 0.
-        let _ = writeln!(s, "core_num {}", case.core_num);
-    }
-    s
-}
-
-/// How the simulator process ended.
-pub(crate) enum Driven {
-    /// It exited 0: its output file's text.
-    Done(String),
-    /// pld-sim's own bound (`timeout_ms`, plus a grace period in process mode, where the driver
-    /// enforces `timeout_ms` itself) passed: the simulator's process group was killed.
-    Killed,
-}
-
-/// The grace pld-sim gives a process-mode driver past `timeout_ms` before killing it (the driver
-/// ends its rank processes at `timeout_ms` and reports them itself).
-const GRACE_MS: u64 = 3000;
-
-/// Runs a simulator binary `PARAMS OUT` in its own process group, bounded by `timeout_ms` (+
-/// [`GRACE_MS`] when `grace`); past the bound the whole group is killed. Rank processes also die
-/// with their driver (PR_SET_PDEATHSIG), and the driver with pld-sim.
-pub(crate) fn run_bounded(
-    binary: &Path,
-    dir: &Path,
-    params_text: &str,
-    timeout_ms: i64,
-    grace: bool,
-) -> Result<Driven, String> {
-    let params_path = dir.join("params.txt");
-    let out_path = dir.join("out.txt");
-    let err_path = dir.join("stderr.txt");
-    fs::write(&params_path, params_text).map_err(|e| e.to_string())?;
-    let err_file =
-        fs::File::create(&err_path).map_err(|e| format!("{}: {e}", err_path.display()))?;
-    let start = Instant::now();
-    let mut child = Command::new(binary)
-        .arg(&params_path)
-        .arg(&out_path)
-        .stdin(Stdio::null())
-        .stdout(err_file.try_clone().map_err(|e| e.to_string())?)
-        .stderr(err_file)
-        .process_group(0)
-        .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
-    let bound = Duration::from_millis(timeout_ms.max(1) as u64 + if grace { GRACE_MS } else { 0 });
-    let mut nap = Duration::from_micros(100);
-    let status = loop {
-        if let Some(st) = child.try_wait().map_err(|e| e.to_string())? {
-            break st;
-        }
-        if start.elapsed() >= bound {
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", child.id())])
-                .stderr(Stdio::null())
-                .status();
-            let _ = child.kill();
-            let _ = child.wait();
-            return Ok(Driven::Killed);
-        }
-        std::thread::sleep(nap);
-        nap = (nap * 2).min(Duration::from_millis(5));
-    };
-    let wall = start.elapsed();
-    LAST_WALL_US.store(wall.as_micros() as u64, Ordering::Relaxed);
-    if !status.success() {
-        return Err(format!(
-            "the simulator {} failed ({status}):\n{}",
-            binary.display(),
-            fs::read_to_string(&err_path).unwrap_or_default()
-        ));
-    }
-    let text = fs::read_to_string(&out_path).map_err(|e| format!("{}: {e}", out_path.display()))?;
-    Ok(Driven::Done(text))
-}
-
-/// The `end <r> finished|failed|timeout <how>` lines of a driver's output as a fault outcome:
-/// `Some((status, message))` when a rank failed (`rank_failed`) or was ended at the timeout
-/// (`timeout`), code 6; and the ranks whose entry is `{"failed": true}`.
-pub(crate) fn fault_outcome(
-    text: &str,
-    timeout_ms: i64,
-    what: &str,
-) -> (Option<(&'static str, String)>, Vec<usize>) {
-    let mut failed = Vec::new();
-    let mut timed_out = Vec::new();
-    let mut unfinished = Vec::new();
-    for line in text.lines() {
-        let Some(rest) = line.strip_prefix("end ") else {
-            continue;
-        };
-        let mut it = rest.splitn(3, ' ');
-        let (Some(r), Some(kind)) = (it.next().and_then(|r| r.parse::<usize>().ok()), it.next())
-        else {
-            continue;
-        };
-        let how = it.next().unwrap_or("").trim().to_string();
-        match kind {
-            "failed" => failed.push(format!("{what} {r} {how}")),
-            "timeout" => timed_out.push(r),
-            _ => continue,
-        }
-        unfinished.push(r);
-    }
-    let outcome = if !failed.is_empty() {
-        let mut m = failed.join("; ");
-        if !timed_out.is_empty() {
-            let _ = write!(
-                m,
-                "; still running at the timeout ({timeout_ms} ms): {what}s {timed_out:?}"
-            );
-        }
-        Some(("rank_failed", m))
-    } else if !timed_out.is_empty() {
-        Some((
-            "timeout",
-            format!(
-                "the run did not end within timeout_ms = {timeout_ms} ms: {what}s {timed_out:?} still running, ended"
-            ),
-        ))
-    } else {
-        None
-    };
-    (outcome, unfinished)
-}
-
-/// The result of a run pld-sim had to kill (a thread-mode hang, or a driver that outlived
-/// its own bound): `timeout`, code 6.
-pub(crate) fn killed_result(threads: bool, timeout_ms: i64, blocks: i64) -> SimResult {
-    SimResult::without_ranks(
-        "timeout",
-        6,
-        format!(
-            "the run did not end within timeout_ms = {timeout_ms} ms{}: the simulator was killed, ranks unknown",
-            if threads {
-                " (ranks as threads)"
-            } else {
-                " (+ the driver's grace)"
-            }
-        ),
-        blocks,
-    )
-}
-
-/// Refuses a `fault` in thread mode (a crash there ends every rank).
-fn check_mode(tc: &Toolchain, fault: Option<Fault>) -> Result<(), String> {
-    if tc.ranks_as_threads && fault.is_some() {
-        return Err("a case with 'fault' needs ranks as processes (not --ranks-as threads)".into());
-    }
-    Ok(())
-}
-
-fn params(case: &Case, mode: &str, extra: &str) -> String {
-    let mut s = shared_params(case, mode);
-    let _ = writeln!(s, "stride {}", case.stride());
-    let _ = writeln!(
-        s,
-        "non_contiguous {}",
-        case.non_contiguous.map_or("none", |o| o.name())
-    );
-    s.push_str("send_counts");
-    for row in &case.send_counts {
-        for v in row {
-            let _ = write!(s, " {v}");
-        }
-    }
-    s.push('\n');
-    if case.op == Op::IndexedAllToAllV {
-        let _ = writeln!(s, "op {}", case.op.name());
-        let _ = writeln!(s, "input_rows {}", case.in_rows());
-        s.push_str("index");
-        for list in case.index_lists() {
-            for v in list {
-                let _ = write!(s, " {v}");
-            }
-        }
-        s.push('\n');
-    }
-    s.push_str(extra);
-    s
-}
-
-/// Runs the driver with the case's mode, timeout and fault lines appended to `params_text`.
-fn drive(
+/// Builds (or finds in the cache) the runner of a case's module for `functions`. `Ok(Err(result))`
+/// is a compile_error result (`domain` names the domain whose module was refused).
+fn build(
     tc: &Toolchain,
-    sim: &Simulator,
     case: &Case,
-    params_text: &str,
-) -> Result<Driven, String> {
-    check_mode(tc, case.fault)?;
-    let scratch = Scratch::new(tc)?;
-    let text = format!(
-        "{params_text}{}",
-        run_params(tc.ranks_as_threads, case.timeout_ms, case.fault)
-    );
-    let driven = run_bounded(
-        &sim.binary,
-        &scratch.0,
-        &text,
-        case.timeout_ms,
-        !tc.ranks_as_threads,
-    )?;
-    Ok(driven)
+    text: &str,
+    functions: &[&str],
+) -> Result<Result<Runner, SimResult>, String> {
+    let kernel_dir = tc.root.join("sim/src");
+    match launch::build(tc, MODULE_FILE, text, &kernel_dir, functions, false)? {
+        Ok(r) => Ok(Ok(r)),
+        Err((code, message)) => Ok(Err(SimResult::without_ranks(
+            "compile_error",
+            code,
+            message,
+            case.blocks(),
+        ))),
+    }
 }
 
-/// The wall time of the last simulator run of this process, in µs (what `pld-sim` reports).
-static LAST_WALL_US: AtomicU64 = AtomicU64::new(0);
-
-/// The wall time of the last simulator run (driver start to exit) in this process.
-pub fn last_run_wall() -> Duration {
-    Duration::from_micros(LAST_WALL_US.load(Ordering::Relaxed))
+/// The input payload of sim.md: rank r's row `row` (d = row / MR, k = row % MR), element e.
+fn payload(case: &Case, r: usize, rows: i64) -> Vec<u8> {
+    let (mr, re) = (case.max_recv, case.row_elems);
+    let r = r as i64;
+    let mut out = Vec::with_capacity((rows * re) as usize * case.dtype.size() as usize);
+    for row in 0..rows {
+        let (d, k) = (row / mr, row % mr);
+        for e in 0..re {
+            match case.dtype {
+                DType::F32 => out.extend_from_slice(
+                    &((r * 1_000_000 + d * 10_000 + k * 100 + e) as f32).to_le_bytes(),
+                ),
+                DType::I8 => out.push(((r * 37 + d * 11 + k * 5 + e) % 251 - 125) as i8 as u8),
+            }
+        }
+    }
+    out
 }
 
-/// The driver's output, keyed lines.
-struct DriverOutput {
-    status: Vec<i64>,
-    error: String,
-    kernels: BTreeMap<String, i64>,
-    ranks: Vec<(RankResult, bool)>,
-    /// Per rank: its staging window holds its input and its send_counts window its send row.
-    staged: Vec<bool>,
+fn i32_bytes(v: &[i32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-fn parse_output(case: &Case, text: &str) -> Result<DriverOutput, String> {
-    parse_output_shaped(case, case.ranks, text)
+fn dims(shape: &[i64]) -> Vec<u64> {
+    shape.iter().map(|&d| d as u64).collect()
 }
 
-/// The output of `devices` rank sections, each in the shapes of `case` (its P, max_recv,
-/// row_elems, S): a `domains` case's section lists every world device in the domain's shapes.
-fn parse_output_shaped(case: &Case, devices: usize, text: &str) -> Result<DriverOutput, String> {
+/// The entry's tensors for `case` (one domain's, for a domains case), in parameter order: inp,
+/// send, out, [idx,] and the collective's five windows; and its scalars.
+fn tensors(case: &Case) -> (Vec<TensorArg>, Vec<i64>) {
+    let el = case.dtype.size() as usize;
     let p = case.ranks;
-    let (mr, re, s) = (
-        case.max_recv as usize,
-        case.row_elems as usize,
-        case.stride() as usize,
-    );
-    let bad = |what: &str| format!("malformed simulator output: {what}");
-    let ints = |rest: &str| -> Result<Vec<i64>, String> {
-        rest.split_ascii_whitespace()
-            .map(|t| {
-                t.parse::<i64>()
-                    .map_err(|_| bad(&format!("'{t}' is not an integer")))
-            })
+    let rows = case.rows();
+    let mut inp = TensorArg::zeros(Place::Host, el, &dims(&[case.in_rows(), case.row_elems]));
+    let mut send = TensorArg::zeros(Place::Host, 4, &[p as u64]);
+    for r in 0..p {
+        inp.per_rank.insert(r, payload(case, r, case.in_rows()));
+        send.per_rank.insert(r, i32_bytes(&case.send_counts[r]));
+    }
+    let out = TensorArg::zeros(Place::Host, el, &dims(&[rows, case.row_elems]));
+    let mut v = vec![inp, send, out];
+    if case.op == Op::IndexedAllToAllV {
+        let mut idx = TensorArg::zeros(Place::Host, 4, &[rows as u64]);
+        for (r, list) in case.index_lists().iter().enumerate() {
+            idx.per_rank.insert(r, i32_bytes(list));
+        }
+        idx.strided = case.non_contiguous == Some(Operand::Index);
+        v.push(idx);
+    }
+    for op in Operand::ALL {
+        let size = match op {
+            Operand::Input | Operand::Target => el,
+            _ => 4,
+        };
+        let mut w = TensorArg::zeros(Place::Window, size, &dims(&case.operand_shape(op)));
+        w.strided = case.non_contiguous == Some(op);
+        v.push(w);
+    }
+    let scalars = if case.runtime_core_num {
+        vec![case.core_num]
+    } else {
+        Vec::new()
+    };
+    (v, scalars)
+}
+
+/// The spec every run of `case` shares: the world, the case's bound, fault and AIV capacity.
+fn spec(tc: &Toolchain, case: &Case, entries: Vec<EntryRun>) -> Result<Spec, String> {
+    let mut spec = Spec::new(case.ranks, 0, EntryRun::default());
+    spec.entries = entries;
+    // The engine sizes the windows from its window parameters.
+    spec.window_bytes = 4096;
+    spec.aiv_capacity = Some(case.aiv_capacity);
+    spec.repeat = case.repeat;
+    launch::configure(tc, &mut spec, case.timeout_ms, case.fault)?;
+    Ok(spec)
+}
+
+/// What one device holds of one pipeline after the run (the entry's tensors from `first`, the
+/// tensor index of its inp).
+struct Device {
+    result: RankResult,
+    /// Its staging window holds its input and its send_counts window its send row.
+    staged: bool,
+    /// consume_step's output equals the target window.
+    out_matches: bool,
+}
+
+/// Device `r`'s windows of the pipeline whose tensors start at index `first` in the report.
+fn device(case: &Case, report: &Report, first: usize, r: usize) -> Result<Device, String> {
+    let get = |i: usize| {
+        report
+            .output(first + i, r)
+            .ok_or_else(|| format!("the engine wrote no tensor {} of rank {r}", first + i))
+    };
+    let indexed = usize::from(case.op == Op::IndexedAllToAllV);
+    let (inp, send, out) = (get(0)?, get(1)?, get(2)?);
+    let w = 3 + indexed;
+    let (stage, data, signal, counts, recv) = (get(w)?, get(w + 1)?, get(w + 2)?, get(w + 3)?, get(w + 4)?);
+    let ints = |b: &[u8]| -> Vec<i64> {
+        b.chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64)
             .collect()
     };
-    let mut out = DriverOutput {
-        status: Vec::new(),
-        error: String::new(),
-        kernels: BTreeMap::new(),
-        ranks: Vec::new(),
-        staged: Vec::new(),
+    let values: Vec<f64> = match case.dtype {
+        DType::F32 => data
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)
+            .collect(),
+        DType::I8 => data.iter().map(|&b| b as i8 as f64).collect(),
     };
-    let mut cur: Option<RankResult> = None;
-    for line in text.lines() {
-        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
-        match key {
-            "status" => out.status = ints(rest)?,
-            "error" => out.error = rest.trim().to_string(),
-            "kernel" => {
-                let (name, n) = rest.split_once(' ').ok_or_else(|| bad("kernel line"))?;
-                out.kernels.insert(
-                    name.to_string(),
-                    n.trim().parse().map_err(|_| bad("kernel count"))?,
-                );
-            }
-            "rank" => {
-                cur = Some(RankResult {
-                    failed: false,
-                    recv_counts: Vec::new(),
-                    target: Vec::new(),
-                    signal: Vec::new(),
-                })
-            }
-            "recv_counts" => {
-                cur.as_mut()
-                    .ok_or_else(|| bad("recv_counts before rank"))?
-                    .recv_counts = ints(rest)?
-            }
-            "target" => {
-                let vals: Vec<f64> = rest
-                    .split_ascii_whitespace()
-                    .map(|t| {
-                        t.parse::<f64>()
-                            .map_err(|_| bad(&format!("'{t}' is not a number")))
-                    })
-                    .collect::<Result<_, _>>()?;
-                if vals.len() != p * mr * re {
-                    return Err(bad(&format!(
-                        "{} target values, expected {}",
-                        vals.len(),
-                        p * mr * re
-                    )));
-                }
-                cur.as_mut()
-                    .ok_or_else(|| bad("target before rank"))?
-                    .target = vals.chunks(re).map(|c| c.to_vec()).collect();
-            }
-            "signal" => {
-                let vals = ints(rest)?;
-                if vals.len() != p * s {
-                    return Err(bad(&format!(
-                        "{} signal values, expected {}",
-                        vals.len(),
-                        p * s
-                    )));
-                }
-                cur.as_mut()
-                    .ok_or_else(|| bad("signal before rank"))?
-                    .signal = vals.chunks(s).map(|c| c.to_vec()).collect();
-            }
-            "end" => {}
-            "staged" => {
-                cur.as_ref().ok_or_else(|| bad("staged before rank"))?;
-                out.staged.push(rest.trim() == "1");
-            }
-            "out_matches" => {
-                let r = cur.take().ok_or_else(|| bad("out_matches before rank"))?;
-                out.ranks.push((r, rest.trim() == "1"));
-            }
-            "" => {}
-            other => return Err(bad(&format!("unknown line '{other}'"))),
-        }
-    }
-    if out.status.len() != devices || out.ranks.len() != devices || out.staged.len() != devices {
-        return Err(bad(&format!(
-            "{} statuses, {} ranks and {} staged lines for {devices} devices (P = {p})",
-            out.status.len(),
-            out.ranks.len(),
-            out.staged.len()
-        )));
-    }
-    Ok(out)
+    let re = case.row_elems.max(1) as usize;
+    let s = case.stride().max(1) as usize;
+    Ok(Device {
+        result: RankResult {
+            failed: false,
+            recv_counts: ints(&recv),
+            target: values.chunks(re).map(<[f64]>::to_vec).collect(),
+            signal: ints(&signal).chunks(s).map(<[i64]>::to_vec).collect(),
+        },
+        staged: stage.get(..inp.len()) == Some(&inp[..]) && counts.get(..send.len()) == Some(&send[..]),
+        out_matches: out == data,
+    })
 }
 
 /// Runs one case end to end. `Err` is a failure of pld-sim itself (a tool missing, the generated
@@ -419,42 +172,55 @@ pub fn run_case(tc: &Toolchain, case: &Case) -> Result<SimResult, SimError> {
     run_case_untyped(tc, case).map_err(SimError::Driver)
 }
 
+/// The tensors of an entry's parameters (tensor and window ones) counted by the engine.
+fn tensor_count(case: &Case) -> usize {
+    8 + usize::from(case.op == Op::IndexedAllToAllV)
+}
+
 fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
     if !case.domains.is_empty() {
         return run_domains(tc, case);
     }
-    let sim = match build(tc, case)? {
-        Ok(sim) => sim,
+    let runner = match build(tc, case, &chip_pipeline(case), &[CHIP_FN])? {
+        Ok(r) => r,
         Err(compile_error) => return Ok(compile_error),
     };
-    let text = match drive(tc, &sim, case, &params(case, "run", ""))? {
-        Driven::Done(text) => text,
-        Driven::Killed => {
-            return Ok(killed_result(
-                tc.ranks_as_threads,
-                case.timeout_ms,
-                case.blocks(),
-            ));
-        }
+    let entry = runner.entry(CHIP_FN)?;
+    let (values, scalars) = tensors(case);
+    let args = launch::bind(&entry, values, &scalars)?;
+    let spec = spec(
+        tc,
+        case,
+        vec![EntryRun {
+            index: 0,
+            domain: None,
+            args,
+        }],
+    )?;
+    let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
+    let Some(report) = report else {
+        return Ok(killed_result(
+            tc.ranks_as_threads,
+            case.timeout_ms,
+            case.blocks(),
+        ));
     };
-    let out = parse_output(case, &text)?;
-    let (fault, unfinished) = fault_outcome(&text, case.timeout_ms, "rank");
-
-    let started: Vec<String> = out
-        .kernels
-        .iter()
-        .map(|(k, n)| format!("{k}={n}"))
-        .collect();
-    let started = format!("kernel blocks started: {}", started.join(" "));
-    let first_bad = out.status.iter().position(|&s| s != 0);
+    let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "rank");
+    let mut devices = Vec::new();
+    for r in 0..case.ranks {
+        devices.push(device(case, &report, 0, r)?);
+    }
+    let status_list = &report.rank_status;
+    let started = started(&block_counts(&report, &runner.kernels(), str::to_string));
+    let first_bad = status_list.iter().position(|&s| s != 0);
     let (status, code, message) = match (first_bad, fault) {
         (_, Some((status, what))) => (
             status,
             6,
-            format!("{what}; rank statuses {:?}; {started}", out.status),
+            format!("{what}; rank statuses {status_list:?}; {started}"),
         ),
         (None, None) => {
-            if let Some(r) = out.ranks.iter().position(|(_, m)| !m) {
+            if let Some(r) = devices.iter().position(|d| !d.out_matches) {
                 return Err(format!(
                     "rank {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
                 ));
@@ -480,25 +246,24 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             )
         }
         (Some(r), None) => {
-            let code = out.status[r];
-            let what = if out.error.is_empty() {
-                match code {
+            let code = status_list[r];
+            let what = match &report.message {
+                Some(m) if !m.is_empty() => m.clone(),
+                _ => match code {
                     5 => format!(
                         "rank {r}: the orchestration returned SIMPLER_ERROR_INVALID_ARGS (5) before submitting the collective"
                     ),
                     _ => format!("rank {r}: the orchestration returned {code}"),
-                }
-            } else {
-                out.error.clone()
+                },
             };
             let status = if code == 5 { "invalid_args" } else { "fatal" };
-            let staged = out.staged.iter().filter(|&&s| s).count();
+            let staged = devices.iter().filter(|d| d.staged).count();
             (
                 status,
                 code,
                 format!(
-                    "{what}; rank statuses {:?}; staging windows holding the input: {staged} of {} ranks; {started}",
-                    out.status, case.ranks
+                    "{what}; rank statuses {status_list:?}; staging windows holding the input: {staged} of {} ranks; {started}",
+                    case.ranks
                 ),
             )
         }
@@ -508,18 +273,17 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         code,
         message,
         blocks: case.blocks(),
-        ranks: out
-            .ranks
+        ranks: devices
             .into_iter()
             .enumerate()
-            .map(|(i, (r, _))| {
+            .map(|(i, d)| {
                 if unfinished.contains(&i) {
                     RankResult {
                         failed: true,
                         ..RankResult::default()
                     }
                 } else {
-                    r
+                    d.result
                 }
             })
             .collect(),
@@ -527,162 +291,116 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
     })
 }
 
-/// The simulator of a `domains` case: each domain's module ([`Case::domain_case`]) lowered and
-/// translated on its own (cached like any case's), linked into one binary. `Ok(Err(result))` is
-/// the first domain's compile_error, its message prefixed with the domain.
-pub fn build_domains(tc: &Toolchain, case: &Case) -> Result<Result<Simulator, SimResult>, String> {
-    let mut trees = Vec::new();
-    for d in 0..case.domains.len() {
-        let sub = case.domain_case(d);
-        match tc.translate(&chip_pipeline(&sub)) {
-            Ok(tree) => trees.push(tree),
-            Err(BuildError::Compile { code, message }) => {
-                return Ok(Err(SimResult::without_ranks(
-                    "compile_error",
-                    code,
-                    format!("domain {d} ({} ranks): {message}", sub.ranks),
-                    case.blocks(),
-                )));
-            }
-            Err(BuildError::Internal(m)) => return Err(m),
+/// A domains case's user kernel under its pipeline's name (`stage_step_d1` → `stage_step`).
+fn pipeline_kernel(name: &str) -> String {
+    for base in ["stage_step", "consume_step"] {
+        if let Some(rest) = name.strip_prefix(base).and_then(|r| r.strip_prefix("_d"))
+            && !rest.is_empty()
+            && rest.bytes().all(|b| b.is_ascii_digit())
+        {
+            return base.to_string();
         }
     }
-    match tc.simulator_multi(&trees) {
-        Ok(sim) => Ok(Ok(sim)),
-        Err(BuildError::Compile { message, .. }) | Err(BuildError::Internal(message)) => Err(
-            format!("building the simulator for the domains' trees failed: {message}"),
-        ),
-    }
-}
-
-/// The driver's params for a `domains` case: the shared keys, then one `domain N S counts` line
-/// per domain (no `stride` or `send_counts` line).
-fn domain_params(case: &Case) -> String {
-    let mut s = shared_params(case, "run");
-    for d in 0..case.domains.len() {
-        let sub = case.domain_case(d);
-        let _ = write!(s, "domain {} {}", sub.ranks, sub.stride());
-        for v in sub.send_counts.iter().flatten() {
-            let _ = write!(s, " {v}");
-        }
-        s.push('\n');
-    }
-    s
+    name.to_string()
 }
 
 /// Runs a case with communication domains (docs/sim.md, "Communication domains"): one pipeline
-/// per domain in one world of `ranks` devices; the result's `domains` holds every domain's
-/// windows on every device, `ranks` is empty and `blocks` is the widest domain's B.
+/// per domain (`chip_pipeline_d<i>` of one module, [`domain_pipelines`]) in one world of `ranks`
+/// devices, each run in a communication domain of its N devices; the result's `domains` holds
+/// every domain's windows on every device, `ranks` is empty and `blocks` is the widest domain's B.
 fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
-    let sim = match build_domains(tc, case)? {
-        Ok(sim) => sim,
-        Err(compile_error) => return Ok(compile_error),
-    };
-    let text = match drive(tc, &sim, case, &domain_params(case))? {
-        Driven::Done(text) => text,
-        Driven::Killed => {
-            return Ok(killed_result(
-                tc.ranks_as_threads,
-                case.timeout_ms,
-                case.blocks(),
-            ));
+    let names: Vec<String> = (0..case.domains.len()).map(domain_fn).collect();
+    let functions: Vec<&str> = names.iter().map(String::as_str).collect();
+    let runner = match build(tc, case, &domain_pipelines(case), &functions)? {
+        Ok(r) => r,
+        Err(compile_error) => {
+            // The refusal is the first refused domain's: its own module's diagnostics, prefixed.
+            for d in 0..case.domains.len() {
+                let sub = case.domain_case(d);
+                let text = chip_pipeline(&sub);
+                let kernel_dir = tc.root.join("sim/src");
+                if let Err(RunError::Compile { code, message }) =
+                    crate::runner::build::translate(tc, MODULE_FILE, &text, &kernel_dir)
+                {
+                    return Ok(SimResult::without_ranks(
+                        "compile_error",
+                        code,
+                        format!("domain {d} ({} ranks): {message}", sub.ranks),
+                        case.blocks(),
+                    ));
+                }
+            }
+            return Ok(compile_error);
         }
     };
-    let (fault, unfinished) = fault_outcome(&text, case.timeout_ms, "device");
+    let mut entries = Vec::new();
+    for d in 0..case.domains.len() {
+        let sub = case.domain_case(d);
+        let (mut values, scalars) = tensors(&sub);
+        // The world's devices outside the domain still get (unused) buffers of its shapes.
+        for v in &mut values {
+            v.per_rank.retain(|r, _| *r < sub.ranks);
+        }
+        let entry = runner.entry(&names[d])?;
+        entries.push(EntryRun {
+            index: d,
+            domain: Some(sub.ranks),
+            args: launch::bind(&entry, values, &scalars)?,
+        });
+    }
+    let mut spec = spec(tc, case, entries)?;
+    spec.ranks = case.ranks;
+    let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
+    let Some(report) = report else {
+        return Ok(killed_result(
+            tc.ranks_as_threads,
+            case.timeout_ms,
+            case.blocks(),
+        ));
+    };
+    let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "device");
     let w = case.ranks;
-    let bad = |what: &str| format!("malformed simulator output: {what}");
-    // Split the output at the `domain d` lines: the head (status, error, kernels) is parsed as a
-    // one-rank output would be; each domain's section as the output of its own case over W ranks.
-    let mut sections: Vec<String> = vec![String::new()];
-    for line in text.lines() {
-        if line.starts_with("domain ") {
-            sections.push(String::new());
-        } else {
-            let last = sections.last_mut().expect("one section");
-            last.push_str(line);
-            last.push('\n');
-        }
-    }
-    if sections.len() != case.domains.len() + 1 {
-        return Err(bad(&format!(
-            "{} domain sections for {} domains",
-            sections.len() - 1,
-            case.domains.len()
-        )));
-    }
-    let mut status = Vec::new();
-    let mut error = String::new();
-    let mut kernels = BTreeMap::new();
-    for line in sections[0].lines() {
-        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
-        match key {
-            "status" => {
-                status = rest
-                    .split_ascii_whitespace()
-                    .map(|t| {
-                        t.parse::<i64>()
-                            .map_err(|_| bad(&format!("'{t}' is not an integer")))
-                    })
-                    .collect::<Result<_, _>>()?
-            }
-            "error" => error = rest.trim().to_string(),
-            "end" => {}
-            "kernel" => {
-                let (name, n) = rest.split_once(' ').ok_or_else(|| bad("kernel line"))?;
-                kernels.insert(
-                    name.to_string(),
-                    n.trim().parse::<i64>().map_err(|_| bad("kernel count"))?,
-                );
-            }
-            "" => {}
-            other => return Err(bad(&format!("unknown line '{other}'"))),
-        }
-    }
+    let status = &report.rank_status;
     if status.len() != w {
-        return Err(bad(&format!(
-            "{} statuses for a world of {w}",
+        return Err(format!(
+            "malformed simulator output: {} statuses for a world of {w}",
             status.len()
-        )));
+        ));
     }
     let mut domains = Vec::new();
     let mut staged = 0;
     let mut in_domain = 0;
-    for (d, section) in sections[1..].iter().enumerate() {
+    for d in 0..case.domains.len() {
         let sub = case.domain_case(d);
-        // W device sections in the domain's shapes (the statuses were read above).
-        let head = format!("status {}\n", vec!["0"; w].join(" "));
-        let out = parse_output_shaped(&sub, w, &(head + section))?;
-        for (r, (_, matches)) in out.ranks.iter().enumerate() {
-            if r < sub.ranks && !matches && status.iter().all(|&s| s == 0) && fault.is_none() {
-                return Err(format!(
-                    "domain {d}, device {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
-                ));
+        let first = d * tensor_count(&sub);
+        let mut devices = Vec::new();
+        for r in 0..w {
+            let dev = device(&sub, &report, first, r)?;
+            if r < sub.ranks {
+                if !dev.out_matches && status.iter().all(|&s| s == 0) && fault.is_none() {
+                    return Err(format!(
+                        "domain {d}, device {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
+                    ));
+                }
+                staged += usize::from(dev.staged);
             }
+            devices.push(if unfinished.contains(&r) {
+                RankResult {
+                    failed: true,
+                    ..RankResult::default()
+                }
+            } else {
+                dev.result
+            });
         }
         in_domain += sub.ranks;
-        staged += out.staged.iter().take(sub.ranks).filter(|&&s| s).count();
         domains.push(DomainResult {
             ranks: sub.ranks,
             blocks: sub.blocks(),
-            devices: out
-                .ranks
-                .into_iter()
-                .enumerate()
-                .map(|(i, (r, _))| {
-                    if unfinished.contains(&i) {
-                        RankResult {
-                            failed: true,
-                            ..RankResult::default()
-                        }
-                    } else {
-                        r
-                    }
-                })
-                .collect(),
+            devices,
         });
     }
-    let started: Vec<String> = kernels.iter().map(|(k, n)| format!("{k}={n}")).collect();
-    let started = format!("kernel blocks started: {}", started.join(" "));
+    let started = started(&block_counts(&report, &runner.kernels(), pipeline_kernel));
     let sizes: Vec<String> = domains
         .iter()
         .map(|d| format!("{} ranks x {} blocks", d.ranks, d.blocks))
@@ -704,10 +422,9 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         ),
         (Some(r), None) => {
             let code = status[r];
-            let what = if error.is_empty() {
-                format!("device {r}: the orchestration returned {code}")
-            } else {
-                error
+            let what = match &report.message {
+                Some(m) if !m.is_empty() => m.clone(),
+                _ => format!("device {r}: the orchestration returned {code}"),
             };
             (
                 if code == 5 { "invalid_args" } else { "fatal" },
@@ -814,7 +531,7 @@ impl BenchResult {
 /// Times the generated collective inside the generated pipeline: `iters` exchanges (after
 /// `warmup`), each from the moment its last block started to the moment its last block ended.
 /// The case must be f32 with every count at MAX_RECV for the bytes to be `rows * row_elems * 4`
-/// (and, indexed, every index entry in range: the driver verifies the gathered rows).
+/// (and, indexed, every index entry in range: the gathered rows are verified).
 pub fn bench(
     tc: &Toolchain,
     case: &Case,
@@ -824,70 +541,127 @@ pub fn bench(
     bench_untyped(tc, case, warmup, iters).map_err(SimError::Driver)
 }
 
+/// One run's exchange time from the timed kernel's spans: lane b can move data only once block b
+/// of every rank has started (its barrier A needs them all), so the exchange starts at the min
+/// over lanes of the max over ranks of the block's start, and ends when the last block ends.
+fn exchange_ns(spans: &[crate::runner::engine::Span]) -> i64 {
+    let mut lane_ready: BTreeMap<i64, i64> = BTreeMap::new();
+    let mut end = i64::MIN;
+    for s in spans {
+        let t = lane_ready.entry(s.block).or_insert(s.start_ns);
+        *t = (*t).max(s.start_ns);
+        end = end.max(s.end_ns);
+    }
+    let start = lane_ready.values().copied().min().unwrap_or(i64::MAX);
+    end.saturating_sub(start)
+}
+
+/// The last exchange moved everything (every count is expected at MAX_RECV): rank d's target
+/// chunk s is rank s's input chunk d (indexed: row k of it is rank s's input row
+/// `index_s[d*MR + k]`, every entry expected in range).
+fn verified(case: &Case, report: &Report) -> bool {
+    let p = case.ranks;
+    let el = case.dtype.size() as usize;
+    let row = case.row_elems as usize * el;
+    let mr = case.max_recv as usize;
+    let target_ix = 3 + usize::from(case.op == Op::IndexedAllToAllV) + 1;
+    let inputs: Vec<Vec<u8>> = (0..p).map(|s| payload(case, s, case.in_rows())).collect();
+    let lists = case.index_lists();
+    (0..p).all(|d| {
+        let Some(got) = report.output(target_ix, d) else {
+            return false;
+        };
+        (0..p).all(|s| {
+            (0..mr).all(|k| {
+                let src_row = if case.op == Op::IndexedAllToAllV {
+                    let ix = lists[s][d * mr + k];
+                    if ix < 0 || ix as i64 >= case.in_rows() {
+                        return false;
+                    }
+                    ix as usize
+                } else {
+                    d * mr + k
+                };
+                let at = (s * mr + k) * row;
+                got.get(at..at + row) == inputs[s].get(src_row * row..(src_row + 1) * row)
+            })
+        })
+    })
+}
+
 fn bench_untyped(
     tc: &Toolchain,
     case: &Case,
     warmup: u32,
     iters: u32,
 ) -> Result<BenchResult, String> {
-    let sim = match build(tc, case)? {
-        Ok(sim) => sim,
+    let runner = match build(tc, case, &chip_pipeline(case), &[CHIP_FN])? {
+        Ok(r) => r,
         Err(r) => return Err(format!("the bench module does not compile: {}", r.message)),
     };
-    let extra = format!(
-        "iters {iters}\nwarmup {warmup}\ntimed_kernel {}\n",
-        case_kernel(case)
-    );
-    // A benchmark is not bounded by the default timeout_ms (many runs in one driver).
+    let entry = runner.entry(CHIP_FN)?;
+    let (values, scalars) = tensors(case);
+    let args = launch::bind(&entry, values, &scalars)?;
+    // A benchmark is not bounded by the default timeout_ms (many runs in one engine).
     let unbounded = Case {
         timeout_ms: 86_400_000,
         ..case.clone()
     };
-    let text = match drive(tc, &sim, &unbounded, &params(case, "bench", &extra))? {
-        Driven::Done(text) => text,
-        Driven::Killed => {
-            return Err(format!(
-                "the bench run outlived timeout_ms = {}",
-                case.timeout_ms
-            ));
-        }
+    let mut spec = spec(
+        tc,
+        &unbounded,
+        vec![EntryRun {
+            index: 0,
+            domain: None,
+            args,
+        }],
+    )?;
+    let bytes_per_rank = case.rows() * case.row_elems * case.dtype.size();
+    spec.runs = warmup + iters;
+    spec.copy_bytes = bytes_per_rank as u64;
+    spec.trace_kernel = Some(case_kernel(case).to_string());
+    let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
+    let Some(report) = report else {
+        return Err(format!(
+            "the bench run outlived timeout_ms = {}",
+            case.timeout_ms
+        ));
     };
     let mut r = BenchResult {
         ranks: case.ranks,
         blocks: case.blocks(),
-        bytes_per_rank: case.rows() * case.row_elems * case.dtype.size(),
+        bytes_per_rank,
         timings: Vec::new(),
     };
-    let mut status_ok = false;
-    let mut verified = false;
-    let mut error = String::new();
-    for line in text.lines() {
-        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
-        match key {
-            "timing" => {
-                let t: Vec<i64> = rest
-                    .split_ascii_whitespace()
-                    .filter_map(|t| t.parse().ok())
-                    .collect();
-                match t[..] {
-                    [m, e] if m > 0 && e > 0 => r.timings.push((m, e)),
-                    _ => return Err(format!("bad timing line '{line}'")),
-                }
+    if report.status == 0 {
+        for run in warmup..warmup + iters {
+            let spans: Vec<_> = report
+                .spans
+                .iter()
+                .filter(|s| s.run == run)
+                .copied()
+                .collect();
+            let (m, e) = (
+                report.copy_ns.get(run as usize).copied().unwrap_or(0),
+                exchange_ns(&spans),
+            );
+            if m <= 0 || e <= 0 {
+                return Err(format!("bad timing of run {run}: memcpy {m} ns, exchange {e} ns"));
             }
-            "verified" => verified = rest.trim() == "1",
-            "status" => status_ok = rest.split_ascii_whitespace().all(|t| t == "0"),
-            "error" => error = rest.to_string(),
-            _ => {}
+            r.timings.push((m, e));
         }
     }
-    if !verified {
+    if report.status == 0 && !verified(case, &report) {
         return Err(
             "the benchmarked exchange did not deliver every rank's input (uniform full counts)"
                 .into(),
         );
     }
-    if !status_ok || r.timings.len() != iters as usize {
-        return Err(format!("the bench run failed: {error}\n{text}"));
+    if report.status != 0 || r.timings.len() != iters as usize {
+        return Err(format!(
+            "the bench run failed: {}",
+            report.message.clone().unwrap_or_default()
+        ));
     }
     Ok(r)
 }

@@ -1,27 +1,15 @@
-//! From a case's module to a simulator binary: pld-opt, pld-translate, g++, with a content-hash
-//! cache under `<root>/target/pld-sim-cache` (docs/sim.md).
-//!
-//! Cache layout (every entry is written under a temporary name and renamed into place, so
-//! concurrent pld-sim processes never see half an entry; a per-key lock file keeps them from
-//! doing the same work twice):
-//!
-//! ```text
-//! trees/<key>/   key = hash(module text, pld-opt and pld-translate identity, sim/src/kernels/*)
-//!   input.mlir, kernels/*.cpp, lowered.mlir, tree/ (pld-translate's output), outcome
-//! obj/<key>.o    key = hash(compiler identity, flags, source text, runtime/include/**, sim/src/driver/*.h)
-//! bin/<key>      key = hash(compiler identity, link flags, the object keys)
-//! multi/<key>/   key = hash(the trees' paths): the kernel table of a `domains` case's simulator
-//! ```
+//! Where the tools, the runtime sources, the compiler and the content-hash cache
+//! (`<root>/target/pld-sim-cache`, docs/sim.md) are, and the cache's primitives: keys, locks,
+//! temp-and-rename. What is built there (trees, objects, runners) is `crate::runner::build`'s.
 
 use crate::SimError;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::UNIX_EPOCH;
 
-use crate::chip_pipeline::CHIP_FN;
 
 /// Environment variable overriding the repository root (where runtime/, sim/ and target/ are).
 pub const ROOT_ENV: &str = "PLD_SIM_ROOT";
@@ -81,6 +69,8 @@ pub struct Toolchain {
     /// Run the ranks as threads of one process (`--ranks-as threads`, or `$PLD_SIM_RANKS_AS` =
     /// `threads`) instead of one process per rank (the default).
     pub ranks_as_threads: bool,
+    /// Print the build's progress on stderr (pld-run's; pld-sim builds quietly).
+    pub progress: bool,
     /// What identifies the compiler in the object and binary keys (see [`Toolchain::cxx_identity`]).
     cxx_id: std::sync::OnceLock<String>,
 }
@@ -189,16 +179,6 @@ fn read_tree(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, BuildError> {
     Ok(out)
 }
 
-fn output_text(out: &Output) -> String {
-    let mut s = String::from_utf8_lossy(&out.stderr).into_owned();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if !stdout.trim().is_empty() {
-        s.push_str(&stdout);
-    }
-    s.trim_end().to_string()
-}
-
-/// One translation unit of the simulator binary.
 /// The runtime's translation units (relative to the checkout), compiled into every binary that
 /// runs kernels.
 pub(crate) const RUNTIME_SOURCES: &[&str] = &[
@@ -206,24 +186,6 @@ pub(crate) const RUNTIME_SOURCES: &[&str] = &[
     "runtime/host/device.cpp",
     "runtime/host/orchestration_api.cpp",
 ];
-
-pub(crate) struct Unit {
-    /// What it is, for error messages.
-    pub what: String,
-    /// The C++ source.
-    pub source: PathBuf,
-    /// Its own flags (after the shared ones).
-    pub flags: Vec<String>,
-}
-
-/// A built simulator: the binary and the kernels it holds.
-#[derive(Clone, Debug)]
-pub struct Simulator {
-    /// The simulator executable.
-    pub binary: PathBuf,
-    /// The kernels it links, by symbol.
-    pub kernels: Vec<String>,
-}
 
 impl Toolchain {
     /// The repository root from `$PLD_SIM_ROOT`, else the build-time one (the parent of this
@@ -245,6 +207,7 @@ impl Toolchain {
     /// else a per-user cache directory, `$XDG_CACHE_HOME/pld-run` or `$HOME/.cache/pld-run`, so a
     /// user's runs never write into the checkout pld-run was built from.
     pub fn with_user_cache(mut self) -> Toolchain {
+        self.progress = true;
         if std::env::var_os(ROOT_ENV).is_some() {
             return self;
         }
@@ -276,7 +239,7 @@ impl Toolchain {
         for need in [
             "runtime/include/pld_runtime/host.h",
             "runtime/host/runtime.cpp",
-            "sim/src/driver/driver.cpp",
+            "sim/src/runner/driver/driver.cpp",
         ] {
             if !root.join(need).is_file() {
                 return Err(format!(
@@ -302,6 +265,7 @@ impl Toolchain {
             cxx,
             extra_flags,
             ranks_as_threads: std::env::var("PLD_SIM_RANKS_AS").is_ok_and(|v| v == "threads"),
+            progress: false,
             cxx_id: std::sync::OnceLock::new(),
         })
     }
@@ -354,418 +318,6 @@ impl Toolchain {
                 "{name} not found next to pld-sim (looked for {}); build it with `cargo build`",
                 p.display()
             )))
-        }
-    }
-
-    fn link_flags(&self) -> Vec<String> {
-        let mut f: Vec<String> = vec!["-std=c++17".into(), "-O2".into(), "-pthread".into()];
-        f.extend(self.extra_flags.iter().cloned());
-        f
-    }
-
-    fn base_flags(&self) -> Vec<String> {
-        let mut f = self.link_flags();
-        f.push(format!("-I{}", self.root.join("runtime/include").display()));
-        f.push(format!(
-            "-I{}",
-            self.root.join("runtime/include/device").display()
-        ));
-        f.push(format!("-I{}", self.root.join("sim/src/driver").display()));
-        f
-    }
-
-    /// Lowers and translates a module (cached by content). Returns the build tree's directory:
-    /// `<tree>/next_levels/chip_pipeline/...`.
-    pub fn translate(&self, module: &str) -> Result<PathBuf, BuildError> {
-        self.translate_with(module, "sim/src/kernels")
-    }
-
-    /// As [`Toolchain::translate`], with the user kernels' sources copied from `kernels_dir`
-    /// (relative to the root) into the module's `kernels/` (the family's module uses
-    /// `sim/src/family/kernels`). The tree key hashes their names and text, not the directory.
-    pub fn translate_with(&self, module: &str, kernels_dir: &str) -> Result<PathBuf, BuildError> {
-        let pld_opt = self.tool("pld-opt")?;
-        let pld_translate = self.tool("pld-translate")?;
-        let kernels = read_tree(&self.root.join(kernels_dir))?;
-        let mut h = ContentHash::new("pld-sim tree v1");
-        h.part(module.as_bytes())
-            .part(identity(&pld_opt)?.as_bytes())
-            .part(identity(&pld_translate)?.as_bytes())
-            .part(template_override_identity()?.as_bytes());
-        for (name, text) in &kernels {
-            h.part(name.as_bytes()).part(text);
-        }
-        let key = h.hex();
-        let dir = self.cache.join("trees").join(&key);
-        let _lock = lock_key(&self.cache, &format!("tree-{key}"))?;
-        if !dir.join("outcome").is_file() {
-            fs::create_dir_all(self.cache.join("trees"))?;
-            let tmp = temp_beside(&dir);
-            let result = self.translate_into(&tmp, module, &kernels, &pld_opt, &pld_translate);
-            if let Err(e) = result {
-                let _ = fs::remove_dir_all(&tmp);
-                return Err(e);
-            }
-            fs::rename(&tmp, &dir)?;
-        }
-        let outcome = fs::read_to_string(dir.join("outcome"))?;
-        if let Some(code) = outcome.strip_prefix("compile_error ") {
-            let message = fs::read_to_string(dir.join("diagnostics.txt"))?;
-            return Err(BuildError::Compile {
-                code: code.trim().parse().unwrap_or(1),
-                message,
-            });
-        }
-        Ok(dir.join("tree"))
-    }
-
-    /// pld-opt then pld-translate in `dir` (a fresh directory). A rejection is an outcome, not an
-    /// error: it is cached as `outcome` = `compile_error <code>` with `diagnostics.txt`.
-    fn translate_into(
-        &self,
-        dir: &Path,
-        module: &str,
-        kernels: &[(String, Vec<u8>)],
-        pld_opt: &Path,
-        pld_translate: &Path,
-    ) -> Result<(), BuildError> {
-        fs::create_dir_all(dir.join("kernels"))?;
-        fs::write(dir.join("input.mlir"), module)?;
-        for (name, text) in kernels {
-            fs::write(dir.join("kernels").join(name), text)?;
-        }
-        let reject = |tool: &str, out: &Output| -> Result<(), BuildError> {
-            let code = out.status.code().unwrap_or(-1) as i64;
-            fs::write(
-                dir.join("diagnostics.txt"),
-                format!("{tool}: {}", output_text(out)),
-            )?;
-            fs::write(dir.join("outcome"), format!("compile_error {code}\n"))?;
-            Ok(())
-        };
-        let out = Command::new(pld_opt)
-            .current_dir(dir)
-            .args([
-                "--pld-lower-collectives",
-                "input.mlir",
-                "-o",
-                "lowered.mlir",
-            ])
-            .output()
-            .map_err(|e| internal(format!("cannot run {}: {e}", pld_opt.display())))?;
-        if !out.status.success() {
-            return reject("pld-opt --pld-lower-collectives", &out);
-        }
-        let out = Command::new(pld_translate)
-            .current_dir(dir)
-            .args([
-                "--pld-to-ascend-build",
-                "--output-dir",
-                "tree",
-                "lowered.mlir",
-            ])
-            .output()
-            .map_err(|e| internal(format!("cannot run {}: {e}", pld_translate.display())))?;
-        if !out.status.success() {
-            return reject("pld-translate --pld-to-ascend-build", &out);
-        }
-        fs::write(dir.join("outcome"), "ok\n")?;
-        Ok(())
-    }
-
-    /// Compiles (cached per object) and links the simulator for a translated tree.
-    pub fn simulator(&self, tree: &Path) -> Result<Simulator, BuildError> {
-        self.simulator_for(&[tree.to_path_buf()])
-    }
-
-    /// The simulator of a `domains` case: one translated tree per domain, linked into one binary.
-    /// Tree i's `chip_pipeline` orchestration and its ChipEntry (the tree's `chip_entries.cpp`) are
-    /// compiled with their symbols renamed to `pld_sim_pipeline_<i>[_entry|_config|...]` (entry i
-    /// of the table's `pld_sim_pipelines`); the kernels are the union of the trees' (a kernel of one
-    /// name must have the same source in every tree: the builtin is rendered per dtype only, the
-    /// user kernels are sim/src/kernels/*). The table is written under `<cache>/multi/<key>/`.
-    pub fn simulator_multi(&self, trees: &[PathBuf]) -> Result<Simulator, BuildError> {
-        if trees.is_empty() {
-            return Err(internal("no tree to link"));
-        }
-        self.simulator_for(trees)
-    }
-
-    fn simulator_for(&self, trees: &[PathBuf]) -> Result<Simulator, BuildError> {
-        let single = trees.len() == 1;
-        // Kernel name -> its source (the first tree holding it).
-        let mut sources: std::collections::BTreeMap<String, PathBuf> =
-            std::collections::BTreeMap::new();
-        let mut orchs = Vec::new();
-        for tree in trees {
-            let sub = tree.join("next_levels").join(CHIP_FN);
-            let orch = sub.join("orchestration").join(format!("{CHIP_FN}.cpp"));
-            if !orch.is_file() {
-                return Err(internal(format!(
-                    "pld-translate wrote no {}",
-                    orch.display()
-                )));
-            }
-            orchs.push(orch);
-            let config = fs::read_to_string(sub.join("kernel_config.py")).map_err(|e| {
-                internal(format!("{}: {e}", sub.join("kernel_config.py").display()))
-            })?;
-            let aiv = sub.join("kernels").join("aiv");
-            let mut names = Vec::new();
-            for e in fs::read_dir(&aiv).map_err(|e| internal(format!("{}: {e}", aiv.display())))? {
-                let p = e?.path();
-                if p.extension().is_some_and(|x| x == "cpp")
-                    && let Some(stem) = p.file_stem().and_then(|s| s.to_str())
-                {
-                    names.push(stem.to_string());
-                }
-            }
-            names.sort();
-            for k in names {
-                if !config.contains(&format!("\"{k}\"")) && !config.contains(&format!("'{k}'")) {
-                    return Err(internal(format!(
-                        "kernel {k} of {} is not named in kernel_config.py",
-                        aiv.display()
-                    )));
-                }
-                if !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                    return Err(internal(format!("kernel name {k:?} is not an identifier")));
-                }
-                let src = aiv.join(format!("{k}.cpp"));
-                match sources.get(&k) {
-                    Some(prev) => {
-                        if fs::read(prev)? != fs::read(&src)? {
-                            return Err(internal(format!(
-                                "kernel {k} differs between {} and {}: the domains' pipelines cannot share one simulator",
-                                prev.display(),
-                                src.display()
-                            )));
-                        }
-                    }
-                    None => {
-                        sources.insert(k, src);
-                    }
-                }
-            }
-        }
-        let kernels: Vec<String> = sources.keys().cloned().collect();
-        // The pipelines' symbols: tree i's ChipEntry `pld_chip_chip_pipeline` and its
-        // orchestration's two entry points are renamed to `pld_sim_pipeline_<i>[_entry|_config]`
-        // on the command line, so several trees link into one binary.
-        let pipeline = |i: usize| format!("pld_sim_pipeline_{i}");
-        let chip_entry = format!("pld_chip_{CHIP_FN}");
-
-        // The kernel table: one entry per kernel, entry symbols renamed on the command line; and
-        // the pipeline table.
-        let symbol = |k: &str| format!("pld_sim_kernel_{k}");
-        let mut table = String::from(
-            "// Generated by pld-sim: the kernels of this tree.\n#include \"kernel_table.h\"\n",
-        );
-        for k in &kernels {
-            let _ = writeln!(table, "extern \"C\" void {}(int64_t*);", symbol(k));
-        }
-        table.push_str("extern const PldSimKernel pld_sim_kernels[] = {\n");
-        for k in &kernels {
-            let _ = writeln!(table, "    {{\"{k}\", &{}}},", symbol(k));
-        }
-        if kernels.is_empty() {
-            table.push_str("    {nullptr, nullptr},\n");
-        }
-        let _ = writeln!(
-            table,
-            "}};\nextern const int pld_sim_kernel_count = {};",
-            kernels.len()
-        );
-        for i in 0..orchs.len() {
-            let _ = writeln!(table, "extern const pld::rt::ChipEntry {};", pipeline(i));
-        }
-        table.push_str("extern const pld::rt::ChipEntry* const pld_sim_pipelines[] = {");
-        for i in 0..orchs.len() {
-            let _ = write!(table, "{}&{}", if i == 0 { "" } else { ", " }, pipeline(i));
-        }
-        let _ = writeln!(
-            table,
-            "}};\nextern const int pld_sim_pipeline_count = {};",
-            orchs.len()
-        );
-        let table_dir = if single {
-            trees[0].clone()
-        } else {
-            let mut h = ContentHash::new("pld-sim multi v1");
-            for t in trees {
-                h.part(t.to_string_lossy().as_bytes());
-            }
-            let dir = self.cache.join("multi").join(h.hex());
-            fs::create_dir_all(&dir)?;
-            dir
-        };
-        let table_path = table_dir.join("pld_sim_kernel_table.cpp");
-        if fs::read_to_string(&table_path).ok().as_deref() != Some(table.as_str()) {
-            let tmp = temp_beside(&table_path);
-            fs::write(&tmp, &table)?;
-            fs::rename(&tmp, &table_path)?;
-        }
-
-        let mut units: Vec<Unit> = RUNTIME_SOURCES
-            .iter()
-            .map(|src| Unit {
-                what: "runtime".into(),
-                source: self.root.join(src),
-                flags: vec![],
-            })
-            .collect();
-        units.extend([Unit {
-            what: "driver".into(),
-            source: self.root.join("sim/src/driver/driver.cpp"),
-            flags: vec![],
-        }]);
-        for (i, (orch, tree)) in orchs.into_iter().zip(trees).enumerate() {
-            let p = pipeline(i);
-            units.push(Unit {
-                what: format!("orchestration {i}"),
-                source: orch,
-                flags: vec![
-                    format!("-Daicpu_orchestration_entry={p}_entry"),
-                    format!("-Daicpu_orchestration_config={p}_config"),
-                ],
-            });
-            units.push(Unit {
-                what: format!("chip entries {i}"),
-                source: tree.join("chip_entries.cpp"),
-                flags: vec![
-                    format!("-D{chip_entry}={p}"),
-                    format!("-D{chip_entry}_entry={p}_entry"),
-                    format!("-D{chip_entry}_config={p}_config"),
-                    format!("-D{chip_entry}_kernels={p}_kernels"),
-                    format!("-D{chip_entry}_collectives={p}_collectives"),
-                ],
-            });
-        }
-        units.push(Unit {
-            what: "kernel table".into(),
-            source: table_path,
-            flags: vec![],
-        });
-        for (k, src) in &sources {
-            units.push(Unit {
-                what: format!("kernel {k}"),
-                source: src.clone(),
-                flags: vec![format!("-Dkernel_entry={}", symbol(k))],
-            });
-        }
-        let objects = self.compile_all(&units)?;
-        let binary = self.link(&objects)?;
-        Ok(Simulator { binary, kernels })
-    }
-
-    /// Links objects into a simulator binary (cached by the compiler identity, the link flags
-    /// and the object keys).
-    pub(crate) fn link(&self, objects: &[PathBuf]) -> Result<PathBuf, BuildError> {
-        let mut h = ContentHash::new("pld-sim bin v2");
-        h.part(self.cxx_identity().as_bytes());
-        for f in self.link_flags() {
-            h.part(f.as_bytes());
-        }
-        for o in objects {
-            h.part(o.to_string_lossy().as_bytes());
-        }
-        let key = h.hex();
-        let binary = self.cache.join("bin").join(&key);
-        if !binary.is_file() {
-            fs::create_dir_all(self.cache.join("bin"))?;
-            let _lock = lock_key(&self.cache, &format!("bin-{key}"))?;
-            if !binary.is_file() {
-                let tmp = temp_beside(&binary);
-                let out = Command::new(&self.cxx)
-                    .args(self.link_flags())
-                    .args(objects)
-                    .arg("-o")
-                    .arg(&tmp)
-                    .output()
-                    .map_err(|e| internal(format!("cannot run {}: {e}", self.cxx)))?;
-                if !out.status.success() {
-                    let _ = fs::remove_file(&tmp);
-                    return Err(internal(format!(
-                        "linking the simulator failed:\n{}",
-                        output_text(&out)
-                    )));
-                }
-                fs::rename(&tmp, &binary)?;
-            }
-        }
-        Ok(binary)
-    }
-
-    /// Compiles every unit not yet in the object cache, in parallel; returns the object paths
-    /// in unit order.
-    pub(crate) fn compile_all(&self, units: &[Unit]) -> Result<Vec<PathBuf>, BuildError> {
-        let mut headers = ContentHash::new("pld-sim headers v1");
-        for dir in ["runtime/include", "sim/src/driver"] {
-            for (name, text) in read_tree(&self.root.join(dir))? {
-                if name.ends_with(".h") || name.ends_with(".hpp") {
-                    headers
-                        .part(dir.as_bytes())
-                        .part(name.as_bytes())
-                        .part(&text);
-                }
-            }
-        }
-        fs::create_dir_all(self.cache.join("obj"))?;
-        let mut objects = Vec::new();
-        let mut pending: Vec<(String, PathBuf, PathBuf, KeyLock, Child)> = Vec::new();
-        for u in units {
-            let text = fs::read(&u.source)
-                .map_err(|e| internal(format!("{}: {e}", u.source.display())))?;
-            let mut flags = self.base_flags();
-            flags.extend(u.flags.iter().cloned());
-            let mut h = ContentHash::new("pld-sim obj v2");
-            h.part(self.cxx_identity().as_bytes())
-                .part(headers.hex().as_bytes())
-                .part(&text);
-            for f in &flags {
-                h.part(f.as_bytes());
-            }
-            let key = h.hex();
-            let obj = self.cache.join("obj").join(format!("{key}.o"));
-            objects.push(obj.clone());
-            if obj.is_file() {
-                continue;
-            }
-            let lock = lock_key(&self.cache, &format!("obj-{key}"))?;
-            if obj.is_file() {
-                continue;
-            }
-            let tmp = temp_beside(&obj);
-            let child = Command::new(&self.cxx)
-                .args(&flags)
-                .arg("-c")
-                .arg(&u.source)
-                .arg("-o")
-                .arg(&tmp)
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .map_err(|e| internal(format!("cannot run {}: {e}", self.cxx)))?;
-            pending.push((u.what.clone(), tmp, obj, lock, child));
-        }
-        let mut failures = Vec::new();
-        for (what, tmp, obj, lock, child) in pending {
-            let out = child.wait_with_output()?;
-            if out.status.success() {
-                fs::rename(&tmp, &obj)?;
-            } else {
-                let _ = fs::remove_file(&tmp);
-                failures.push(format!(
-                    "compiling the {what} failed:\n{}",
-                    output_text(&out)
-                ));
-            }
-            drop(lock);
-        }
-        if failures.is_empty() {
-            Ok(objects)
-        } else {
-            Err(internal(failures.join("\n")))
         }
     }
 }

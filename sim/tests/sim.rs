@@ -636,9 +636,9 @@ fn each_variant_compiles_once_in_a_private_cache() {
     let cache = root.join("target/pld-sim-cache");
     let counts = || {
         (
-            entries(&cache.join("trees")),
-            entries(&cache.join("obj")),
-            entries(&cache.join("bin")),
+            entries(&cache.join("run/trees")),
+            entries(&cache.join("run/obj")),
+            entries(&cache.join("run/bin")),
         )
     };
 
@@ -753,7 +753,7 @@ fn another_compiler_behind_the_same_cxx_builds_its_own_objects() {
     write_cxx("first");
     let env = [("PLD_SIM_ROOT", &*root), ("CXX", cxx.as_path())];
     let cache = root.join("target/pld-sim-cache");
-    let counts = || (entries(&cache.join("obj")), entries(&cache.join("bin")));
+    let counts = || (entries(&cache.join("run/obj")), entries(&cache.join("run/bin")));
     let a = r#"{"ranks": 2, "core_num": 2, "dtype": "f32", "max_recv": 2, "row_elems": 3, "send_counts": [[1,2],[2,1]]}"#;
     let c = Case::from_json(a).unwrap();
     pld_sim::golden::check(&c, &sim(&root, "a", a, &env)).unwrap();

@@ -51,6 +51,11 @@ struct Config {
   int fault_rank = -1;
   FaultKind fault_kind = FaultKind::kCrash;
   FaultAt fault_at = FaultAt::kBefore;
+  // Tests and benchmarks: every block of the kernel named `trace_kernel` ("" = none) records its
+  // span (World::spans), and on rank r first sleeps `entry_delay_us[r]` µs (when given) -- a late
+  // arrival at a barrier, timed by the spans.
+  std::string trace_kernel;
+  std::vector<int64_t> entry_delay_us;
 };
 
 // How a rank ended in the last World::run (process mode; in thread mode every rank finishes).
@@ -69,6 +74,15 @@ struct CopyRecord {
   const void* dst;
   const void* src;
   uint64_t bytes;
+};
+
+// One block of Config::trace_kernel: its rank, block index and when its body started and returned
+// (steady clock, ns).
+struct BlockSpan {
+  int rank;
+  int block;
+  int64_t start_ns;
+  int64_t end_ns;
 };
 
 // What World::kernel_stats reports for one kernel.
@@ -132,6 +146,10 @@ class World {
   // Per kernel, by name: the launches submitted and block instances started so far, every rank
   // (thread or process) counted, sorted by name.
   std::vector<KernelStats> kernel_stats() const;
+  // The spans of Config::trace_kernel's blocks since the World was made or clear_spans(), in the
+  // order they ended, every rank (thread or process) counted; at most 65536.
+  std::vector<BlockSpan> spans() const;
+  void clear_spans();
   std::vector<CopyRecord> copies() const;
   void clear_copies();
 

@@ -1,373 +1,98 @@
-//! Running one family case: module → pld-opt → pld-translate → g++ (the tree's orchestrations
-//! and kernels, a generated table, `sim/src/driver/family_driver.cpp`, the runtime; cached like
-//! every pld-sim build) → the driver → the result.
+//! Running one family case: the case's module ([`super::module`]) built into a runner as pld-run
+//! builds one, run by the engine (`crate::runner::engine`) with the stage step's source and
+//! counters as inputs, and the windows it wrote back read into the result.
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use half::f16;
 
 use super::case::{FamilyCase, Rail};
 use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, module};
+use super::ops::FDType;
 use super::result::{FamilyRank, FamilyResult};
 use crate::SimError;
-use crate::case::run_params;
-use crate::run::{Driven, fault_outcome, killed_result, run_bounded};
-use crate::toolchain::{BuildError, RUNTIME_SOURCES, Toolchain, Unit};
+use crate::launch::{self, block_counts, fault_outcome, killed_result, started};
+use crate::runner::engine::{Arg, EntryRun, Place, Spec, TensorArg};
+use crate::runner::manifest::Kind;
+use crate::toolchain::Toolchain;
 
-/// The simulator binary of a family case's tree.
-#[derive(Clone, Debug)]
-pub struct FamilySimulator {
-    /// The linked executable.
-    pub binary: PathBuf,
-    /// The kernels it holds.
-    pub kernels: Vec<String>,
-}
-
-fn internal(m: impl Into<String>) -> String {
-    m.into()
-}
-
-/// Every `*.cpp` directly in `dir`, sorted (none when `dir` does not exist).
-fn cpp_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    if !dir.is_dir() {
-        return Ok(Vec::new());
-    }
-    let mut out: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
-        .collect();
-    out.sort();
-    Ok(out)
-}
-
-/// Builds (or finds in the cache) the simulator for a case. `Ok(Err(result))` is the case's
-/// compile_error.
-pub fn build(
-    tc: &Toolchain,
-    case: &FamilyCase,
-) -> Result<Result<FamilySimulator, FamilyResult>, String> {
-    let tree = match tc.translate_with(&module(case), KERNELS_DIR) {
-        Ok(tree) => tree,
-        Err(BuildError::Compile { code, message }) => {
-            return Ok(Err(FamilyResult::without_ranks(
-                "compile_error",
-                code,
-                message,
-                case.blocks(),
-            )));
+/// The family spec's payload word of rank r, row i, element e, call k, little-endian.
+fn payload(case: &FamilyCase, r: i64, i: i64, e: i64, k: i64, out: &mut Vec<u8>) {
+    let float = || {
+        if case.prod() {
+            1.0f32 + ((r + i + e + k) % 5 - 2) as f32 / 16.0
+        } else {
+            ((r * 131 + i * 17 + e * 7 + k * 29) % 1000 - 500) as f32 / 8.0
         }
-        Err(BuildError::Internal(m)) => return Err(m),
     };
-    link(tc, case, &tree).map(Ok)
+    match case.dtype {
+        FDType::F32 => out.extend_from_slice(&float().to_le_bytes()),
+        FDType::F16 => out.extend_from_slice(&f16::from_f32(float()).to_le_bytes()),
+        FDType::I32 => {
+            let u = ((r * 7919 + i * 104729 + e * 13 + k * 31) as u64) & 0xffff_ffff;
+            out.extend_from_slice(&(u as u32).to_le_bytes());
+        }
+        FDType::I8 => out.push(((r * 37 + i * 11 + e * 5 + k) % 251 - 125) as i8 as u8),
+    }
 }
 
-fn link(tc: &Toolchain, case: &FamilyCase, tree: &Path) -> Result<FamilySimulator, String> {
-    let next = tree.join("next_levels");
-    let mut subs: Vec<PathBuf> = fs::read_dir(&next)
-        .map_err(|e| format!("{}: {e}", next.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    subs.sort();
-    // HOST orchestrators, the ChipEntries, and each CHIP orchestration with its entry points
-    // renamed (pld::orchestration_rename_flags).
-    let mut orchs: Vec<(PathBuf, Vec<String>)> = cpp_files(&tree.join("host"))?
-        .into_iter()
-        .map(|h| (h, Vec::new()))
-        .collect();
-    if tree.join("chip_entries.cpp").is_file() {
-        orchs.push((tree.join("chip_entries.cpp"), Vec::new()));
+/// A target or signal word back from its bytes: f32 / f16 as bit patterns, i8 / i32 as values.
+fn words(dtype: FDType, bytes: &[u8]) -> Vec<i64> {
+    match dtype {
+        FDType::F32 => bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64)
+            .collect(),
+        FDType::F16 => bytes
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]) as i64)
+            .collect(),
+        FDType::I32 => bytes
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64)
+            .collect(),
+        FDType::I8 => bytes.iter().map(|&b| b as i8 as i64).collect(),
     }
-    let mut sources: BTreeMap<String, PathBuf> = BTreeMap::new();
-    for sub in &subs {
-        let name = sub
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default()
-            .to_string();
-        for o in cpp_files(&sub.join("orchestration"))? {
-            orchs.push((o, pld::orchestration_rename_flags(&name).to_vec()));
-        }
-        let config = fs::read_to_string(sub.join("kernel_config.py"))
-            .map_err(|e| format!("{}: {e}", sub.join("kernel_config.py").display()))?;
-        for src in cpp_files(&sub.join("kernels").join("aiv"))? {
-            let k = src
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or_default()
-                .to_string();
-            if !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                return Err(internal(format!("kernel name {k:?} is not an identifier")));
-            }
-            if !config.contains(&format!("\"{k}\"")) && !config.contains(&format!("'{k}'")) {
-                return Err(format!(
-                    "kernel {k} of {} is not named in its kernel_config.py",
-                    sub.display()
-                ));
-            }
-            match sources.get(&k) {
-                Some(prev) => {
-                    let (a, b) = (fs::read(prev), fs::read(&src));
-                    if a.ok() != b.ok() {
-                        return Err(format!(
-                            "kernel {k} differs between {} and {} (both rails must render byte-identical kernel text)",
-                            prev.display(),
-                            src.display()
-                        ));
-                    }
-                }
-                None => {
-                    sources.insert(k, src);
-                }
-            }
-        }
-    }
-    let entry = match case.rail {
-        Rail::Chip => CHIP_FN,
-        Rail::Host => HOST_FN,
-    };
-    let symbol = |k: &str| format!("pld_sim_kernel_{k}");
-    let mut table = String::from(
-        "// Generated by pld-sim: the kernels and the entry of a family tree (family_driver.cpp).\n\
-         #include <cstdint>\n#include \"pld_runtime/host_entry.h\"\n\
-         struct PldSimFamilyKernel {\n  const char* name;\n  void (*fn)(int64_t*);\n};\n\
-         using PldSimFamilyChipFn = const pld::rt::ChipEntry*;\n\
-         using PldSimFamilyHostFn = int (*)(pld::host::Host* host, const pld::host::HostArgs* args);\n",
-    );
-    for k in sources.keys() {
-        let _ = writeln!(table, "extern \"C\" void {}(int64_t*);", symbol(k));
-    }
-    table.push_str("extern const PldSimFamilyKernel pld_sim_family_kernels[] = {\n");
-    for k in sources.keys() {
-        let _ = writeln!(table, "    {{\"{k}\", &{}}},", symbol(k));
-    }
-    if sources.is_empty() {
-        table.push_str("    {nullptr, nullptr},\n");
-    }
-    let _ = writeln!(
-        table,
-        "}};\nextern const int pld_sim_family_kernel_count = {};",
-        sources.len()
-    );
-    match case.rail {
-        Rail::Chip => {
-            let _ = writeln!(
-                table,
-                "extern const pld::rt::ChipEntry pld_chip_{entry};  // chip_entries.cpp\n\
-                 extern const PldSimFamilyChipFn pld_sim_family_chip = &pld_chip_{entry};\n\
-                 extern const PldSimFamilyHostFn pld_sim_family_host = nullptr;"
-            );
-        }
-        Rail::Host => {
-            let _ = writeln!(
-                table,
-                "extern \"C\" int {entry}(pld::host::Host* host, const pld::host::HostArgs* args);\n\
-                 extern const PldSimFamilyChipFn pld_sim_family_chip = nullptr;\n\
-                 extern const PldSimFamilyHostFn pld_sim_family_host = &{entry};"
-            );
-        }
-    }
-    let table_path = tree.join("pld_sim_family_table.cpp");
-    if fs::read_to_string(&table_path).ok().as_deref() != Some(table.as_str()) {
-        static N: AtomicU64 = AtomicU64::new(0);
-        let tmp = tree.join(format!(
-            "pld_sim_family_table.cpp.tmp.{}.{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        fs::write(&tmp, &table).map_err(|e| e.to_string())?;
-        fs::rename(&tmp, &table_path).map_err(|e| e.to_string())?;
-    }
-    let mut units: Vec<Unit> = RUNTIME_SOURCES
-        .iter()
-        .map(|src| Unit {
-            what: "runtime".into(),
-            source: tc.root.join(src),
-            flags: vec![],
-        })
-        .collect();
-    units.extend([
-        Unit {
-            what: "family driver".into(),
-            source: tc.root.join("sim/src/driver/family_driver.cpp"),
-            flags: vec![],
-        },
-        Unit {
-            what: "family table".into(),
-            source: table_path,
-            flags: vec![],
-        },
-    ]);
-    for (o, flags) in orchs {
-        units.push(Unit {
-            what: format!("orchestration {}", o.display()),
-            source: o,
-            flags,
-        });
-    }
-    for (k, src) in &sources {
-        units.push(Unit {
-            what: format!("kernel {k}"),
-            source: src.clone(),
-            flags: vec![format!("-Dkernel_entry={}", symbol(k))],
-        });
-    }
-    let fail = |e: BuildError| match e {
-        BuildError::Compile { message, .. } | BuildError::Internal(message) => format!(
-            "building the family simulator for {} failed: {message}",
-            tree.display()
-        ),
-    };
-    let objects = tc.compile_all(&units).map_err(fail)?;
-    let binary = tc.link(&objects).map_err(fail)?;
-    Ok(FamilySimulator {
-        binary,
-        kernels: sources.keys().cloned().collect(),
-    })
 }
 
-/// The driver's params for a case.
-pub fn params(case: &FamilyCase) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "rail {}", case.rail.name());
-    let _ = writeln!(s, "op {}", case.op.name());
-    let _ = writeln!(s, "ranks {}", case.ranks);
-    let _ = writeln!(s, "dtype {}", case.dtype.name());
-    let _ = writeln!(s, "payload_rows {}", case.payload_rows());
-    let _ = writeln!(s, "row_elems {}", case.row_elems);
-    let _ = writeln!(s, "target_rows {}", case.target_rows());
-    let _ = writeln!(s, "input_rows {}", case.input_rows().unwrap_or(0));
-    s.push_str("signal_dims");
-    for d in case.signal_shape() {
-        let _ = write!(s, " {d}");
-    }
-    s.push('\n');
-    let _ = writeln!(s, "repeat {}", case.repeat);
-    let _ = writeln!(s, "prod {}", i32::from(case.prod()));
-    let _ = writeln!(s, "collective {}", case.kernel_symbol());
-    let _ = writeln!(s, "ctx_slot {}", case.operand_count());
-    let _ = writeln!(s, "prefill {}", i32::from(case.prefill));
-    if !case.delay_us.is_empty() {
-        s.push_str("delay_us");
-        for d in &case.delay_us {
-            let _ = write!(s, " {d}");
+/// The stage step's source `[P][K][N*E]` (every rank's payload of every call) and its `[P]`
+/// counters, both zero-based host tensors every rank sees alike.
+fn stage_inputs(case: &FamilyCase) -> (TensorArg, TensorArg) {
+    let p = case.ranks as i64;
+    let (n, e_n, k_n) = (case.payload_rows(), case.row_elems, case.repeat as i64);
+    let el = case.dtype.size() as usize;
+    let mut bytes = Vec::new();
+    for r in 0..p {
+        for k in 0..k_n {
+            for i in 0..n {
+                for e in 0..e_n {
+                    payload(case, r, i, e, k, &mut bytes);
+                }
+            }
         }
-        s.push('\n');
     }
-    s
+    let rows = (p * k_n * n).max(1) as u64;
+    if bytes.is_empty() {
+        bytes = vec![0; rows as usize * e_n.max(1) as usize * el];
+    }
+    let mut src = TensorArg::zeros(Place::Host, el, &[rows, e_n as u64]);
+    src.shared = Some(bytes);
+    let calls = TensorArg::zeros(Place::Host, 4, &[p as u64]);
+    (src, calls)
 }
 
-fn drive(tc: &Toolchain, sim: &FamilySimulator, case: &FamilyCase) -> Result<Driven, String> {
-    static N: AtomicU64 = AtomicU64::new(0);
-    let dir = tc.cache.join("runs").join(format!(
-        "family.{}.{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let text = format!(
-        "{}{}",
-        params(case),
-        run_params(tc.ranks_as_threads, case.timeout_ms, case.fault)
-    );
-    let r = run_bounded(
-        &sim.binary,
-        &dir,
-        &text,
-        case.timeout_ms,
-        !tc.ranks_as_threads,
-    );
-    let _ = fs::remove_dir_all(&dir);
-    r
-}
-
-/// Parses the driver's output into a result (status not yet decided: `status` holds the
-/// per-rank statuses' first failure or "ok").
-fn parse(case: &FamilyCase, text: &str) -> Result<(Vec<i64>, String, FamilyResult), String> {
-    let bad = |w: &str| format!("malformed family simulator output: {w}");
-    let ints = |rest: &str| -> Result<Vec<i64>, String> {
-        rest.split_ascii_whitespace()
-            .map(|t| t.parse::<i64>().map_err(|_| bad(&format!("'{t}'"))))
-            .collect()
-    };
-    let mut status = Vec::new();
-    let mut error = String::new();
-    let mut res = FamilyResult::without_ranks("ok", 0, String::new(), case.blocks());
-    let e_n = case.row_elems.max(1) as usize;
-    let shape = case.signal_shape();
-    let cols = shape[1..].iter().product::<i64>() as usize;
-    for line in text.lines() {
-        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
-        match key {
-            "status" => status = ints(rest)?,
-            "end" => {}
-            "error" => error = rest.trim().to_string(),
-            "kernel" => {
-                let (name, n) = rest.split_once(' ').ok_or_else(|| bad("kernel line"))?;
-                res.kernels.insert(
-                    name.to_string(),
-                    n.trim().parse().map_err(|_| bad("kernel count"))?,
-                );
+/// `prefill`: every rank's target starts as the payload rule with k = 501.
+fn prefill(case: &FamilyCase, target: &mut TensorArg) {
+    if !case.prefill {
+        return;
+    }
+    for r in 0..case.ranks {
+        let mut bytes = Vec::new();
+        for i in 0..case.target_rows() {
+            for e in 0..case.row_elems {
+                payload(case, r as i64, i, e, 501, &mut bytes);
             }
-            "calls" => res.calls = ints(rest)?,
-            "span" => {
-                let v = ints(rest)?;
-                if v.len() != 4 || v[0] < 0 || v[1] < 0 {
-                    return Err(bad("span line"));
-                }
-                res.spans.push((v[0] as usize, v[1] as usize, v[2], v[3]));
-            }
-            "rank" => res.ranks.push(FamilyRank {
-                target: Vec::new(),
-                signal: Vec::new(),
-                enter_ns: None,
-                leave_ns: None,
-            }),
-            "target" => {
-                let v = ints(rest)?;
-                let want = (case.target_rows() * case.row_elems) as usize;
-                if v.len() != want {
-                    return Err(bad(&format!("{} target words, expected {want}", v.len())));
-                }
-                res.ranks
-                    .last_mut()
-                    .ok_or_else(|| bad("target before rank"))?
-                    .target = v.chunks(e_n).map(<[i64]>::to_vec).collect();
-            }
-            "signal" => {
-                let v = ints(rest)?;
-                let want = shape.iter().product::<i64>() as usize;
-                if v.len() != want {
-                    return Err(bad(&format!("{} signal cells, expected {want}", v.len())));
-                }
-                res.ranks
-                    .last_mut()
-                    .ok_or_else(|| bad("signal before rank"))?
-                    .signal = v.chunks(cols).map(<[i64]>::to_vec).collect();
-            }
-            "" => {}
-            other => return Err(bad(&format!("unknown line '{other}'"))),
         }
+        target.per_rank.insert(r, bytes);
     }
-    if status.len() != case.ranks || res.ranks.len() != case.ranks {
-        return Err(bad(&format!(
-            "{} statuses and {} ranks for P = {}",
-            status.len(),
-            res.ranks.len(),
-            case.ranks
-        )));
-    }
-    // The last barrier span of each rank is its enter_ns / leave_ns.
-    for &(r, _, a, b) in &res.spans {
-        if let Some(rank) = res.ranks.get_mut(r) {
-            rank.enter_ns = Some(a);
-            rank.leave_ns = Some(b);
-        }
-    }
-    Ok((status, error, res))
 }
 
 /// Runs one family case end to end. `Err` is a failure of pld-sim itself; every outcome of the
@@ -377,30 +102,194 @@ pub fn run_family(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, Sim
 }
 
 fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String> {
-    let sim = match build(tc, case)? {
-        Ok(sim) => sim,
-        Err(compile_error) => return Ok(compile_error),
+    let (function, host) = match case.rail {
+        Rail::Chip => (CHIP_FN, false),
+        Rail::Host => (HOST_FN, true),
+    };
+    // `pl.kernel_source = "kernels/family_stage.cpp"` is relative to the kernels' parent.
+    let kernel_dir = tc.root.join(KERNELS_DIR);
+    let kernel_dir = kernel_dir.parent().unwrap_or(&tc.root);
+    let runner = match launch::build(
+        tc,
+        "input.mlir",
+        &module(case),
+        kernel_dir,
+        &[function],
+        host,
+    )? {
+        Ok(r) => r,
+        Err((code, message)) => {
+            return Ok(FamilyResult::without_ranks(
+                "compile_error",
+                code,
+                message,
+                case.blocks(),
+            ));
+        }
     };
     if tc.ranks_as_threads && case.fault.is_some() {
         return Err("a case with 'fault' needs ranks as processes (not --ranks-as threads)".into());
     }
-    let text = match drive(tc, &sim, case)? {
-        Driven::Done(text) => text,
-        Driven::Killed => {
-            let k = killed_result(tc.ranks_as_threads, case.timeout_ms, case.blocks());
-            return Ok(FamilyResult::without_ranks(
-                &k.status, k.code, k.message, k.blocks,
-            ));
+    let entry = runner.entry(function)?;
+    let barrier = !case.op.moves_payload();
+    let el = case.dtype.size() as usize;
+    let e_n = case.row_elems as u64;
+    let (src, calls) = stage_inputs(case);
+    let signal_dims: Vec<u64> = case.signal_shape().iter().map(|&d| d as u64).collect();
+    // The tensors in parameter order, and where target and signal are among the engine's tensors.
+    let mut values = Vec::new();
+    let (target_ix, signal_ix, calls_ix);
+    let mut window_bytes = 4096;
+    match case.rail {
+        Rail::Chip => {
+            if barrier {
+                (target_ix, calls_ix) = (None, None);
+            } else {
+                values.push(src);
+                values.push(calls);
+                calls_ix = Some(1);
+                if let Some(rows) = case.input_rows() {
+                    values.push(TensorArg::zeros(Place::Window, el, &[rows as u64, e_n]));
+                }
+                let mut target =
+                    TensorArg::zeros(Place::Window, el, &[case.target_rows() as u64, e_n]);
+                prefill(case, &mut target);
+                target_ix = Some(values.len());
+                values.push(target);
+            }
+            signal_ix = values.len();
+            values.push(TensorArg::zeros(Place::Window, 4, &signal_dims));
         }
+        Rail::Host => {
+            if barrier {
+                calls_ix = None;
+            } else {
+                values.push(src);
+                values.push(calls);
+                calls_ix = Some(1);
+            }
+            // The orchestrator's windows, in its order (target, signal, input).
+            let hw = entry
+                .host_windows
+                .as_ref()
+                .filter(|hw| hw.note.is_none())
+                .ok_or("the HOST orchestrator's window layout is not static")?;
+            let first = values.len();
+            let mut t_ix = None;
+            let mut s_ix = None;
+            for (k, w) in hw.windows.iter().enumerate() {
+                let Kind::HostWindow(_, _, offset) = w.kind else {
+                    continue;
+                };
+                let (dims, size) = match (barrier, k) {
+                    (false, 0) => (vec![case.target_rows() as u64, e_n], el),
+                    (false, 1) | (true, 0) => (signal_dims.clone(), 4),
+                    _ => (vec![case.input_rows().unwrap_or(0) as u64, e_n], el),
+                };
+                let mut t = TensorArg::zeros(Place::HostWindow(offset), size, &dims);
+                if !barrier && k == 0 {
+                    prefill(case, &mut t);
+                    t_ix = Some(first + k);
+                }
+                if size == 4 && s_ix.is_none() && dims == signal_dims {
+                    s_ix = Some(first + k);
+                }
+                values.push(t);
+            }
+            target_ix = t_ix;
+            signal_ix = s_ix.ok_or("the HOST orchestrator allocates no signal window")?;
+            window_bytes = entry.window_bytes;
+        }
+    }
+    let host_windows: Vec<TensorArg> = match case.rail {
+        Rail::Host => values.split_off(calls_ix.map_or(0, |_| 2)),
+        Rail::Chip => Vec::new(),
     };
-    let (fault, unfinished) = fault_outcome(&text, case.timeout_ms, "rank");
-    let (status, error, mut res) = parse(case, &text)?;
-    let started: Vec<String> = res
-        .kernels
-        .iter()
-        .map(|(k, n)| format!("{k}={n}"))
-        .collect();
-    let started = format!("kernel blocks started: {}", started.join(" "));
+    let mut args = launch::bind(&entry, values, &[])?;
+    args.extend(host_windows.into_iter().map(Arg::Tensor));
+    let mut spec = Spec::new(
+        case.ranks,
+        window_bytes,
+        EntryRun {
+            index: 0,
+            domain: None,
+            args,
+        },
+    );
+    launch::configure(tc, &mut spec, case.timeout_ms, case.fault)?;
+    if barrier {
+        // The barrier's spans: its entry and return on each rank, after the rank's delay.
+        spec.trace_kernel = Some(case.kernel_symbol());
+        spec.delay_us = case.delay_us.clone();
+    }
+    let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
+    let Some(report) = report else {
+        let k = killed_result(tc.ranks_as_threads, case.timeout_ms, case.blocks());
+        return Ok(FamilyResult::without_ranks(
+            &k.status, k.code, k.message, k.blocks,
+        ));
+    };
+    if host {
+        let want = entry.host_windows.as_ref().and_then(|hw| hw.alloc_end);
+        if report.status == 0 && want.is_some() && report.alloc_end != want {
+            return Err(
+                "the HOST orchestrator's windows are not where the manifest says they are".into(),
+            );
+        }
+    }
+    let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "rank");
+    let status = report.rank_status.clone();
+    if status.len() != case.ranks {
+        return Err(format!(
+            "malformed family simulator output: {} statuses for P = {}",
+            status.len(),
+            case.ranks
+        ));
+    }
+    let mut res = FamilyResult::without_ranks("ok", 0, String::new(), case.blocks());
+    res.kernels = block_counts(&report, &runner.kernels(), str::to_string);
+    let output = |i: usize, r: usize| {
+        report
+            .output(i, r)
+            .ok_or_else(|| format!("the engine wrote no tensor {i} of rank {r}"))
+    };
+    let cols = case.signal_shape()[1..].iter().product::<i64>().max(1) as usize;
+    for r in 0..case.ranks {
+        res.calls.push(match calls_ix {
+            Some(i) => words(FDType::I32, &output(i, r)?)[r],
+            None => 0,
+        });
+        let target = match target_ix {
+            Some(i) => words(case.dtype, &output(i, r)?)
+                .chunks(case.row_elems.max(1) as usize)
+                .map(<[i64]>::to_vec)
+                .collect(),
+            None => Vec::new(),
+        };
+        let signal = words(FDType::I32, &output(signal_ix, r)?)
+            .chunks(cols)
+            .map(<[i64]>::to_vec)
+            .collect();
+        res.ranks.push(FamilyRank {
+            target,
+            signal,
+            enter_ns: None,
+            leave_ns: None,
+        });
+    }
+    // The barrier's spans, numbered per rank in the order they ended; the last of each rank is
+    // its enter_ns / leave_ns.
+    let mut seen = vec![0usize; case.ranks];
+    for s in &report.spans {
+        let Some(n) = seen.get_mut(s.rank) else {
+            continue;
+        };
+        res.spans.push((s.rank, *n, s.start_ns, s.end_ns));
+        *n += 1;
+        res.ranks[s.rank].enter_ns = Some(s.start_ns);
+        res.ranks[s.rank].leave_ns = Some(s.end_ns);
+    }
+    let started = started(&res.kernels);
     let calls = format!(
         "{} call(s){}",
         case.repeat,
@@ -434,10 +323,9 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
             let code = status[r];
             res.status = if code == 5 { "invalid_args" } else { "fatal" }.into();
             res.code = code;
-            let what = if error.is_empty() {
-                format!("rank {r}: the orchestration returned {code}")
-            } else {
-                error
+            let what = match &report.message {
+                Some(m) if !m.is_empty() => m.clone(),
+                _ => format!("rank {r}: the orchestration returned {code}"),
             };
             res.message = format!("{what}; rank statuses {status:?}; {started}");
         }

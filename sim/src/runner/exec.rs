@@ -4,7 +4,6 @@
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::toolchain::Toolchain;
 
@@ -14,34 +13,7 @@ use super::manifest::{Kind, Param};
 use super::options::{Binding, Options, bind_expected, bind_inputs};
 use super::value::{Value, type_text};
 
-/// What the driver reported.
-pub struct Report {
-    /// The run's status (0 ok).
-    pub status: i64,
-    /// Each rank's status.
-    pub rank_status: Vec<i64>,
-    /// The runtime's message, if any.
-    pub message: Option<String>,
-    /// Where the world's window allocator ended after the run.
-    pub alloc_end: Option<u64>,
-    /// Per kernel that was submitted, by name: launches and block instances started (every
-    /// rank counted).
-    pub kernels: Vec<KernelStats>,
-    /// A CHIP entry's runtime-owned buffers (`pl.tensor.create`) still live when it returned,
-    /// every rank counted (a HOST entry's devices are not counted).
-    pub live_buffers: Option<u64>,
-}
-
-/// What the runtime counted for one kernel (`pld::host::World::kernel_stats`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct KernelStats {
-    /// The kernel's registered name.
-    pub name: String,
-    /// Tasks that launched it, every rank counted.
-    pub launches: u64,
-    /// Block instances started, every rank counted.
-    pub blocks: u64,
-}
+use super::engine::{self, Arg, EntryRun, Place, Report, Spec, TensorArg};
 
 /// The `--print-statistics` lines of `report`.
 fn statistics(report: &Report) -> String {
@@ -210,7 +182,7 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
         }
     }
 
-    let exe = build::runner(&tc, &tree, &opts.function, host)?;
+    let exe = build::runner(&tc, &tree, &[opts.function.as_str()], host)?;
     let dir = scratch(&tc)?;
     let report = drive(&exe, &dir.0, opts, &params, &bindings, entry.window_bytes)?;
 
@@ -438,7 +410,49 @@ fn table(v: &Value, limit: usize) -> String {
     s
 }
 
-/// Writes the parameter file and inputs into `dir`, runs the driver, reads its result.
+/// The engine's spec for `opts`' entry, its parameters bound to the inputs.
+fn spec(opts: &Options, params: &[Param], bindings: &[Binding], window_bytes: u64) -> Spec {
+    let mut args = Vec::new();
+    for (p, b) in params.iter().zip(bindings) {
+        let tensor = |place: Place, d: &[u64], size: usize| {
+            let mut t = TensorArg::zeros(place, size, d);
+            t.shared = b.shared.as_ref().map(|v| v.bytes.clone());
+            t.per_rank = b
+                .per_rank
+                .iter()
+                .map(|(r, v)| (*r, v.bytes.clone()))
+                .collect();
+            Arg::Tensor(t)
+        };
+        args.push(match &p.kind {
+            Kind::Comm => Arg::Comm,
+            Kind::Scalar(_) => {
+                let v = b.shared.as_ref().expect("checked by the caller");
+                Arg::Scalar(v.element_text(0).parse().unwrap_or(0))
+            }
+            // A HOST orchestrator's own window takes no input (it starts as zeros).
+            Kind::HostWindow(d, e, offset) => {
+                Arg::Tensor(TensorArg::zeros(Place::HostWindow(*offset), e.size(), d))
+            }
+            Kind::Tensor(d, e) => tensor(Place::Host, d, e.size()),
+            Kind::Window(d, e) => tensor(Place::Window, d, e.size()),
+        });
+    }
+    let mut spec = Spec::new(
+        opts.ranks,
+        window_bytes,
+        EntryRun {
+            index: 0,
+            domain: None,
+            args,
+        },
+    );
+    spec.timeout_ms = opts.timeout_ms;
+    spec.processes = opts.rank_processes;
+    spec
+}
+
+/// Runs the engine on `opts`' entry and reads its report.
 fn drive(
     exe: &Path,
     dir: &Path,
@@ -447,159 +461,27 @@ fn drive(
     bindings: &[Binding],
     window_bytes: u64,
 ) -> Result<Report, RunError> {
-    let mut spec = String::new();
-    let _ = writeln!(spec, "ranks {}", opts.ranks);
-    let _ = writeln!(spec, "timeout_ms {}", opts.timeout_ms.min(i32::MAX as u64));
-    let _ = writeln!(spec, "processes {}", u8::from(opts.rank_processes));
-    let _ = writeln!(spec, "window_bytes {window_bytes}");
-    let comms = params.iter().filter(|p| p.kind == Kind::Comm).count();
-    let _ = writeln!(spec, "comms {comms}");
-    let mut tensor_ix = 0;
-    for (p, b) in params.iter().zip(bindings) {
-        match &p.kind {
-            Kind::Comm => {}
-            Kind::Scalar(_) => {
-                let v = b.shared.as_ref().expect("checked by the caller");
-                let _ = writeln!(spec, "scalar {}", v.element_text(0));
-            }
-            Kind::HostWindow(d, e, offset) => {
-                let dims: Vec<String> = d.iter().map(|x| x.to_string()).collect();
-                let _ = writeln!(
-                    spec,
-                    "host_window {offset} {} {} {}",
-                    e.size(),
-                    d.len(),
-                    dims.join(" ")
-                );
-                tensor_ix += 1;
-            }
-            Kind::Tensor(d, e) | Kind::Window(d, e) => {
-                let kind = if matches!(p.kind, Kind::Tensor(..)) {
-                    "tensor"
-                } else {
-                    "window"
-                };
-                let dims: Vec<String> = d.iter().map(|x| x.to_string()).collect();
-                let _ = writeln!(spec, "{kind} {} {} {}", e.size(), d.len(), dims.join(" "));
-                if let Some(v) = &b.shared {
-                    fs::write(dir.join(format!("in.{tensor_ix}.bin")), &v.bytes)?;
-                }
-                for (r, v) in &b.per_rank {
-                    fs::write(dir.join(format!("in.{tensor_ix}.r{r}.bin")), &v.bytes)?;
-                }
-                tensor_ix += 1;
-            }
-        }
-    }
-    fs::write(dir.join("params"), spec)?;
-    let (status, stderr) = run_bounded(exe, dir, opts.timeout_ms)?;
+    let spec = spec(opts, params, bindings, window_bytes);
+    // The engine bounds the run itself; this is the last resort for an engine that did not stop
+    // (its whole process group is killed).
+    let bound = std::time::Duration::from_millis(opts.timeout_ms.saturating_add(LAST_RESORT_MS));
+    let (ended, stderr) = engine::run(exe, dir, &spec, bound).map_err(RunError::Tool)?;
     eprint!("{stderr}");
-    let Some(status) = status else {
-        // The driver bounds the run itself; this is the last resort for a
-        // driver that did not stop (its whole process group is killed).
-        return Ok(Report {
+    match ended {
+        engine::Ended::Reported(report) => Ok(report),
+        engine::Ended::Killed => Ok(Report {
             status: RANK_FAILED,
             rank_status: vec![RANK_FAILED; opts.ranks],
             message: Some(format!(
                 "run timeout: the runner did not stop {} ms after its {} ms bound and was killed",
                 LAST_RESORT_MS, opts.timeout_ms
             )),
-            alloc_end: None,
-            kernels: Vec::new(),
-            live_buffers: None,
-        });
-    };
-    if !status.success() {
-        return Err(RunError::Tool(format!(
-            "the runner {} failed ({status})",
-            exe.display()
-        )));
+            ..Report::default()
+        }),
     }
-    let result = fs::read_to_string(dir.join("result"))
-        .map_err(|e| RunError::Tool(format!("the runner wrote no result: {e}")))?;
-    let mut report = Report {
-        status: 0,
-        rank_status: Vec::new(),
-        message: None,
-        alloc_end: None,
-        kernels: Vec::new(),
-        live_buffers: None,
-    };
-    for line in result.lines() {
-        if let Some(s) = line.strip_prefix("status ") {
-            report.status = s.trim().parse().unwrap_or(1);
-        } else if let Some(s) = line.strip_prefix("rank_status ") {
-            report.rank_status.push(
-                s.split_whitespace()
-                    .nth(1)
-                    .and_then(|x| x.parse().ok())
-                    .unwrap_or(1),
-            );
-        } else if let Some(m) = line.strip_prefix("message ") {
-            report.message = Some(m.to_string());
-        } else if let Some(e) = line.strip_prefix("alloc_end ") {
-            report.alloc_end = e.trim().parse().ok();
-        } else if let Some(n) = line.strip_prefix("live_buffers ") {
-            report.live_buffers = n.trim().parse().ok();
-        } else if let Some(k) = line.strip_prefix("kernel ") {
-            let f: Vec<&str> = k.split_whitespace().collect();
-            if let [name, launches, blocks] = f[..] {
-                report.kernels.push(KernelStats {
-                    name: name.to_string(),
-                    launches: launches.parse().unwrap_or(0),
-                    blocks: blocks.parse().unwrap_or(0),
-                });
-            }
-        }
-    }
-    Ok(report)
 }
 
 /// sim.md's status of a failed or timed-out rank (and of a run past its bound).
 const RANK_FAILED: i64 = 6;
-/// How long after `--timeout-ms` pld-run waits for the driver to stop itself.
+/// How long after `--timeout-ms` pld-run waits for the engine to stop itself.
 const LAST_RESORT_MS: u64 = 10_000;
-
-/// Runs the driver in its own process group; `None` when it outlived
-/// `timeout_ms` + [`LAST_RESORT_MS`] and the group was killed. Its stderr is
-/// collected on a thread (a full pipe would stall it).
-fn run_bounded(
-    exe: &Path,
-    dir: &Path,
-    timeout_ms: u64,
-) -> Result<(Option<std::process::ExitStatus>, String), RunError> {
-    use std::io::Read;
-    use std::os::unix::process::CommandExt;
-    let mut child = Command::new(exe)
-        .arg(dir)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| RunError::Tool(format!("cannot run {}: {e}", exe.display())))?;
-    let mut pipe = child.stderr.take();
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        if let Some(p) = pipe.as_mut() {
-            let _ = p.read_to_string(&mut text);
-        }
-        text
-    });
-    let deadline = std::time::Instant::now()
-        + std::time::Duration::from_millis(timeout_ms.saturating_add(LAST_RESORT_MS));
-    let status = loop {
-        if let Some(s) = child.try_wait()? {
-            break Some(s);
-        }
-        if std::time::Instant::now() >= deadline {
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", child.id())])
-                .status();
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    Ok((status, reader.join().unwrap_or_default()))
-}

@@ -163,6 +163,16 @@ impl Manifest {
             .collect()
     }
 
+    /// Every kernel of every entry, by name, sorted, once each.
+    pub fn kernel_names(&self) -> Vec<String> {
+        let names: std::collections::BTreeSet<String> = self
+            .entries()
+            .flat_map(|e| e["kernels"].as_array().cloned().unwrap_or_default())
+            .map(|k| text(&k["name"]))
+            .collect();
+        names.into_iter().collect()
+    }
+
     /// The C symbol of the entry `function` (its ChipEntry is `pld_chip_<c_symbol>`).
     pub fn c_symbol(&self, function: &str) -> Option<String> {
         self.entries()

@@ -7,12 +7,15 @@
 //!   and the names the user's text gives them;
 //! - [`value`]: tensors, literals, `.npy` / `.npz` (through `npyz`), comparisons;
 //! - [`build`]: lowering, rendering and compiling, cached by content;
-//! - [`exec`]: the driver run (`sim/src/runner/driver/driver.cpp`) and the report.
+//! - [`engine`]: one run of the engine (`sim/src/runner/driver/driver.cpp`, the one C++ main
+//!   over the runtime): its spec and its report;
+//! - [`exec`]: one pld-run: the build, the engine run, the printed report and the checks.
 //!
 //! The runner builds on pld-sim's toolchain ([`crate::toolchain`]): the same repository-root
 //! discovery, compiler identity and cache directory; no simulator module uses it.
 
 pub mod build;
+pub mod engine;
 pub mod exec;
 pub mod manifest;
 pub mod options;

@@ -1,0 +1,257 @@
+//! pld-sim's runs of the engine (`crate::runner::engine`, the one C++ main over the runtime): a
+//! case's module built into a runner exactly as pld-run builds one (`crate::runner::build`,
+//! cached by content), run bounded as the case says, and the fault and kill outcomes every
+//! simulator reports alike.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::case::Fault;
+use crate::result::SimResult;
+use crate::runner::RunError;
+use crate::runner::build::{self, Tree};
+use crate::runner::engine::{self, Arg, Ended, RankEnd, Report, Spec, TensorArg};
+use crate::runner::manifest::{Entry, Kind};
+use crate::toolchain::Toolchain;
+
+/// A case's runner: its tree and the engine linked with it.
+pub(crate) struct Runner {
+    /// The rendered tree (its manifest).
+    pub tree: Tree,
+    /// The engine executable.
+    pub exe: PathBuf,
+    /// The module text (the manifest's entries name their parameters from it).
+    pub source: String,
+}
+
+impl Runner {
+    /// The manifest's entry `function`.
+    pub fn entry(&self, function: &str) -> Result<Entry, String> {
+        self.tree.manifest.entry(function, &self.source)
+    }
+
+    /// Every kernel of the tree, by name (the ones a run never launched count 0 blocks).
+    pub fn kernels(&self) -> Vec<String> {
+        self.tree.manifest.kernel_names()
+    }
+}
+
+/// Lowers, renders and links `text` (written as `file_name`, its `pl.kernel_source`s under
+/// `kernel_dir`) for the entries `functions`. `Ok(Err((code, message)))`: pld-opt or
+/// pld-translate refused it (a compile_error result).
+pub(crate) fn build(
+    tc: &Toolchain,
+    file_name: &str,
+    text: &str,
+    kernel_dir: &Path,
+    functions: &[&str],
+    host: bool,
+) -> Result<Result<Runner, (i64, String)>, String> {
+    let tree = match build::translate(tc, file_name, text, kernel_dir) {
+        Ok(tree) => tree,
+        Err(RunError::Compile { code, message }) => return Ok(Err((code, message))),
+        Err(e) => return Err(e.to_string()),
+    };
+    let exe = build::runner(tc, &tree, functions, host).map_err(|e| {
+        format!(
+            "building the simulator for {} failed: {e}",
+            tree.dir.display()
+        )
+    })?;
+    Ok(Ok(Runner {
+        tree,
+        exe,
+        source: text.to_string(),
+    }))
+}
+
+/// Binds `values` (tensors in order) and `scalars` to `entry`'s parameters: a tensor or window
+/// parameter takes the next tensor, a scalar the next scalar, a context slot a context.
+pub(crate) fn bind(
+    entry: &Entry,
+    values: Vec<TensorArg>,
+    scalars: &[i64],
+) -> Result<Vec<Arg>, String> {
+    let mut values = values.into_iter();
+    let mut scalars = scalars.iter();
+    let mut args = Vec::new();
+    for p in &entry.params {
+        args.push(match p.kind {
+            Kind::Comm => Arg::Comm,
+            Kind::Scalar(_) => Arg::Scalar(
+                *scalars
+                    .next()
+                    .ok_or_else(|| format!("no value for the scalar parameter {}", p.name))?,
+            ),
+            Kind::Tensor(..) | Kind::Window(..) => Arg::Tensor(
+                values
+                    .next()
+                    .ok_or_else(|| format!("no value for the parameter {}", p.name))?,
+            ),
+            Kind::HostWindow(..) => continue,
+        });
+    }
+    if values.next().is_some() || scalars.next().is_some() {
+        return Err("more values than the entry has parameters".into());
+    }
+    Ok(args)
+}
+
+/// The case keys every run shares: ranks as processes or threads, the bound, the fault, and the
+/// runtime's own signal-wait default (a simulator case has no per-wait bound of its own).
+pub(crate) fn configure(
+    tc: &Toolchain,
+    spec: &mut Spec,
+    timeout_ms: i64,
+    fault: Option<Fault>,
+) -> Result<(), String> {
+    if tc.ranks_as_threads && fault.is_some() {
+        return Err("a case with 'fault' needs ranks as processes (not --ranks-as threads)".into());
+    }
+    spec.processes = !tc.ranks_as_threads;
+    spec.timeout_ms = timeout_ms.max(0) as u64;
+    spec.wait_timeout_ms = Some(-1);
+    // Thread mode: a hung rank thread cannot be stopped; pld-sim kills the engine at the bound
+    // and reports a timeout of unknown ranks.
+    spec.watchdog = false;
+    spec.fault = fault.map(|f| (f.rank, f.kind.name().to_string(), f.at.name().to_string()));
+    Ok(())
+}
+
+/// The grace pld-sim gives a process-mode engine past `timeout_ms` before killing it (the engine
+/// ends its rank processes at `timeout_ms` and reports them itself).
+const GRACE_MS: u64 = 3000;
+
+/// A scratch directory under the cache, removed on drop (the engine's params, inputs and
+/// outputs).
+pub(crate) struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs `spec` on `runner`, bounded by its `timeout_ms` (+ [`GRACE_MS`] in process mode); `None`
+/// when the engine was killed at the bound. The report reads its outputs from the returned
+/// scratch directory.
+pub(crate) fn launch(
+    tc: &Toolchain,
+    runner: &Runner,
+    spec: &Spec,
+) -> Result<(Option<Report>, Scratch), String> {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let dir = tc.cache.join("runs").join(format!(
+        "{}.{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let scratch = Scratch(dir);
+    let bound = Duration::from_millis(
+        spec.timeout_ms.max(1) + if spec.processes { GRACE_MS } else { 0 },
+    );
+    let start = Instant::now();
+    let (ended, stderr) = engine::run(&runner.exe, &scratch.0, spec, bound).map_err(|e| {
+        format!("the simulator {} failed: {e}", runner.exe.display())
+    })?;
+    LAST_WALL_US.store(start.elapsed().as_micros() as u64, Ordering::Relaxed);
+    let _ = stderr;
+    Ok(match ended {
+        Ended::Reported(r) => (Some(r), scratch),
+        Ended::Killed => (None, scratch),
+    })
+}
+
+/// The wall time of the last engine run of this process, in µs (what `pld-sim` reports).
+static LAST_WALL_US: AtomicU64 = AtomicU64::new(0);
+
+/// The wall time of the last simulator run (engine start to exit) in this process.
+pub fn last_run_wall() -> Duration {
+    Duration::from_micros(LAST_WALL_US.load(Ordering::Relaxed))
+}
+
+/// How the ranks ended as a fault outcome: `Some((status, message))` when a rank failed
+/// (`rank_failed`) or was ended at the timeout (`timeout`), code 6; and the ranks whose entry is
+/// `{"failed": true}`. `what` names a rank ("rank", "device").
+pub(crate) fn fault_outcome(
+    ends: &[RankEnd],
+    timeout_ms: i64,
+    what: &str,
+) -> (Option<(&'static str, String)>, Vec<usize>) {
+    let mut failed = Vec::new();
+    let mut timed_out = Vec::new();
+    let mut unfinished = Vec::new();
+    for (r, end) in ends.iter().enumerate() {
+        match end {
+            RankEnd::Failed(how) => failed.push(format!("{what} {r} {how}")),
+            RankEnd::TimedOut => timed_out.push(r),
+            RankEnd::Finished => continue,
+        }
+        unfinished.push(r);
+    }
+    let outcome = if !failed.is_empty() {
+        let mut m = failed.join("; ");
+        if !timed_out.is_empty() {
+            let _ = write!(
+                m,
+                "; still running at the timeout ({timeout_ms} ms): {what}s {timed_out:?}"
+            );
+        }
+        Some(("rank_failed", m))
+    } else if !timed_out.is_empty() {
+        Some((
+            "timeout",
+            format!(
+                "the run did not end within timeout_ms = {timeout_ms} ms: {what}s {timed_out:?} still running, ended"
+            ),
+        ))
+    } else {
+        None
+    };
+    (outcome, unfinished)
+}
+
+/// The result of a run pld-sim had to kill (a thread-mode hang, or an engine that outlived its
+/// own bound): `timeout`, code 6.
+pub(crate) fn killed_result(threads: bool, timeout_ms: i64, blocks: i64) -> SimResult {
+    SimResult::without_ranks(
+        "timeout",
+        6,
+        format!(
+            "the run did not end within timeout_ms = {timeout_ms} ms{}: the simulator was killed, ranks unknown",
+            if threads {
+                " (ranks as threads)"
+            } else {
+                " (+ the driver's grace)"
+            }
+        ),
+        blocks,
+    )
+}
+
+/// Blocks started per kernel of the tree (`names`, the ones never launched at 0), each counted
+/// under `key(name)` (a domains case's per-domain user kernels under their pipeline's name).
+pub(crate) fn block_counts(
+    report: &Report,
+    names: &[String],
+    key: impl Fn(&str) -> String,
+) -> std::collections::BTreeMap<String, i64> {
+    let mut counts: std::collections::BTreeMap<String, i64> = Default::default();
+    for n in names {
+        counts.entry(key(n)).or_insert(0);
+    }
+    for (n, b) in report.blocks() {
+        *counts.entry(key(&n)).or_insert(0) += b;
+    }
+    counts
+}
+
+/// `kernel blocks started: k=n ...` of [`block_counts`].
+pub(crate) fn started(counts: &std::collections::BTreeMap<String, i64>) -> String {
+    let each: Vec<String> = counts.iter().map(|(k, n)| format!("{k}={n}")).collect();
+    format!("kernel blocks started: {}", each.join(" "))
+}
