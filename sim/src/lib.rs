@@ -3,6 +3,7 @@
 //! ([`runner`], docs/running.md).
 //!
 //! - [`case`]: the case JSON and its validation;
+//! - [`elem`]: the element types (a case's `dtype`, pld-run's tensors);
 //! - [`error`]: [`SimError`], why a run gave no result;
 //! - [`chip_pipeline`]: the `chip_pipeline` module written for a case;
 //! - [`toolchain`]: pld-opt → pld-translate → g++ with the content-hash cache;
@@ -23,6 +24,7 @@
 #![deny(missing_docs)]
 
 pub mod case;
+pub mod elem;
 pub mod chip_pipeline;
 pub mod error;
 pub mod family;

@@ -7,7 +7,7 @@
 use crate::SimError;
 use serde_json::{Map, Value, json};
 
-use crate::case::DType;
+use crate::case::Elem;
 
 /// What one rank holds after the run.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -52,7 +52,7 @@ pub struct SimResult {
     pub domains: Vec<DomainResult>,
 }
 
-fn rank_json(r: &RankResult, dtype: DType) -> Value {
+fn rank_json(r: &RankResult, dtype: Elem) -> Value {
     if r.failed {
         return json!({"failed": true});
     }
@@ -63,8 +63,9 @@ fn rank_json(r: &RankResult, dtype: DType) -> Value {
             Value::Array(
                 row.iter()
                     .map(|&v| match dtype {
-                        DType::F32 => json!(v),
-                        DType::I8 => json!(v as i64),
+                        Elem::F32 => json!(v),
+                        Elem::F16 | Elem::BF16 | Elem::F64 => json!(v),
+                        _ => json!(v as i64),
                     })
                     .collect(),
             )
@@ -134,7 +135,7 @@ impl SimResult {
     }
 
     /// The JSON form. f32 targets print as JSON floats, i8 targets as integers.
-    pub fn to_json(&self, dtype: DType) -> Value {
+    pub fn to_json(&self, dtype: Elem) -> Value {
         let ranks: Vec<Value> = self.ranks.iter().map(|r| rank_json(r, dtype)).collect();
         let mut obj = Map::new();
         obj.insert("status".into(), self.status.clone().into());
@@ -249,23 +250,23 @@ mod tests {
             ],
             domains: Vec::new(),
         };
-        for dt in [DType::F32, DType::I8] {
+        for dt in [Elem::F32, Elem::I8] {
             let text = r.to_json(dt).to_string();
             assert_eq!(SimResult::from_json(&text).unwrap(), r);
         }
-        assert!(r.to_json(DType::I8).to_string().contains("[[1,-2],[0,3]]"));
+        assert!(r.to_json(Elem::I8).to_string().contains("[[1,-2],[0,3]]"));
         assert!(
-            r.to_json(DType::I8)
+            r.to_json(Elem::I8)
                 .to_string()
                 .ends_with(r#"{"failed":true}]}"#)
         );
         assert!(
-            r.to_json(DType::F32)
+            r.to_json(Elem::F32)
                 .to_string()
                 .contains("[[1.0,-2.0],[0.0,3.0]]")
         );
         assert!(
-            !r.to_json(DType::F32)
+            !r.to_json(Elem::F32)
                 .as_object()
                 .unwrap()
                 .contains_key("domains")
@@ -277,7 +278,7 @@ mod tests {
             devices: vec![r.ranks[0].clone(), r.ranks[0].clone()],
         }];
         d.ranks.clear();
-        let text = d.to_json(DType::F32).to_string();
+        let text = d.to_json(Elem::F32).to_string();
         assert!(text.ends_with(r#""ranks":[],"domains":[{"ranks":1,"blocks":2,"devices":[{"recv_counts":[1,0],"target":[[1.0,-2.0],[0.0,3.0]],"signal":[[0,0],[0,0]]},{"recv_counts":[1,0],"target":[[1.0,-2.0],[0.0,3.0]],"signal":[[0,0],[0,0]]}]}]}"#), "{text}");
         assert_eq!(SimResult::from_json(&text).unwrap(), d);
     }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use crate::case::{Case, DType, Op, Operand};
+use crate::case::{Case, Elem, Op, Operand};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_pipelines, domain_fn};
 use crate::launch::{self, Runner, block_counts, fault_outcome, killed_result, started};
 use crate::result::{DomainResult, RankResult, SimResult};
@@ -40,6 +40,20 @@ fn build(
     }
 }
 
+/// The element types the sim spec's payload formula covers; a case of another dtype is
+/// pld-opt's compile_error (the CHIP rail moves only f32 and i8), and were pld-opt to accept
+/// one, pld-sim would refuse to run it rather than invent a payload.
+fn payload_rule(case: &Case) -> Result<(), String> {
+    match case.dtype {
+        Elem::F32 | Elem::I8 => Ok(()),
+        other => Err(format!(
+            "pld-opt accepted dtype {} for {}, but the sim spec's payload formula covers only f32 and i8",
+            other.name(),
+            case.op.name()
+        )),
+    }
+}
+
 /// The input payload of sim.md: rank r's row `row` (d = row / MR, k = row % MR), element e.
 fn payload(case: &Case, r: usize, rows: i64) -> Vec<u8> {
     let (mr, re) = (case.max_recv, case.row_elems);
@@ -49,10 +63,12 @@ fn payload(case: &Case, r: usize, rows: i64) -> Vec<u8> {
         let (d, k) = (row / mr, row % mr);
         for e in 0..re {
             match case.dtype {
-                DType::F32 => out.extend_from_slice(
+                Elem::F32 => out.extend_from_slice(
                     &((r * 1_000_000 + d * 10_000 + k * 100 + e) as f32).to_le_bytes(),
                 ),
-                DType::I8 => out.push(((r * 37 + d * 11 + k * 5 + e) % 251 - 125) as i8 as u8),
+                Elem::I8 => out.push(((r * 37 + d * 11 + k * 5 + e) % 251 - 125) as i8 as u8),
+                // No payload rule: such a case never runs (see `payload_rule`).
+                _ => {}
             }
         }
     }
@@ -145,11 +161,13 @@ fn device(case: &Case, report: &Report, first: usize, r: usize) -> Result<Device
             .collect()
     };
     let values: Vec<f64> = match case.dtype {
-        DType::F32 => data
+        Elem::F32 => data
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)
             .collect(),
-        DType::I8 => data.iter().map(|&b| b as i8 as f64).collect(),
+        Elem::I8 => data.iter().map(|&b| b as i8 as f64).collect(),
+        // No payload rule: such a case never runs (see `payload_rule`).
+        _ => Vec::new(),
     };
     let re = case.row_elems.max(1) as usize;
     let s = case.stride().max(1) as usize;
@@ -185,6 +203,7 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         Ok(r) => r,
         Err(compile_error) => return Ok(compile_error),
     };
+    payload_rule(case)?;
     let entry = runner.entry(CHIP_FN)?;
     let (values, scalars) = tensors(case);
     let args = launch::bind(&entry, values, &scalars)?;
@@ -333,6 +352,7 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             return Ok(compile_error);
         }
     };
+    payload_rule(case)?;
     let mut entries = Vec::new();
     for d in 0..case.domains.len() {
         let sub = case.domain_case(d);
@@ -461,19 +481,15 @@ pub fn blocks_started(message: &str) -> BTreeMap<String, i64> {
 }
 
 /// The plain builtin collective kernel's name for a dtype.
-pub fn builtin_kernel(dtype: DType) -> &'static str {
-    match dtype {
-        DType::F32 => "__builtin_all_to_all_v__fp32",
-        DType::I8 => "__builtin_all_to_all_v__int8",
-    }
+pub fn builtin_kernel(dtype: Elem) -> String {
+    format!("__builtin_all_to_all_v__{}", dtype.symbol())
 }
 
 /// The builtin kernel a case's collective lowers to.
-pub fn case_kernel(case: &Case) -> &'static str {
-    match (case.op, case.dtype) {
-        (Op::AllToAllV, dtype) => builtin_kernel(dtype),
-        (Op::IndexedAllToAllV, DType::F32) => "__builtin_indexed_all_to_all_v__fp32",
-        (Op::IndexedAllToAllV, DType::I8) => "__builtin_indexed_all_to_all_v__int8",
+pub fn case_kernel(case: &Case) -> String {
+    match case.op {
+        Op::AllToAllV => builtin_kernel(case.dtype),
+        Op::IndexedAllToAllV => format!("__builtin_indexed_all_to_all_v__{}", case.dtype.symbol()),
     }
 }
 
@@ -599,6 +615,7 @@ fn bench_untyped(
         Ok(r) => r,
         Err(r) => return Err(format!("the bench module does not compile: {}", r.message)),
     };
+    payload_rule(case)?;
     let entry = runner.entry(CHIP_FN)?;
     let (values, scalars) = tensors(case);
     let args = launch::bind(&entry, values, &scalars)?;
@@ -619,7 +636,7 @@ fn bench_untyped(
     let bytes_per_rank = case.rows() * case.row_elems * case.dtype.size();
     spec.runs = warmup + iters;
     spec.copy_bytes = bytes_per_rank as u64;
-    spec.trace_kernel = Some(case_kernel(case).to_string());
+    spec.trace_kernel = Some(case_kernel(case));
     let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
     let Some(report) = report else {
         return Err(format!(

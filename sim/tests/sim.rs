@@ -303,6 +303,18 @@ fn signal_stride_below_the_launch_width_is_a_compile_error() {
         "{}",
         r.message
     );
+    // A dtype a program can state but the CHIP rail refuses: pld-opt's compile_error (exit 0),
+    // for the plain and the indexed op.
+    for (i, dt) in ["f16", "i32", "bf16"].iter().enumerate() {
+        let refused = case.replace("\"core_num\": 6", "\"core_num\": 2").replace("\"f32\"", &format!("\"{dt}\""));
+        let r = sim(&dir, &format!("dt{i}"), &refused, &[]);
+        assert_eq!(r.status, "compile_error", "{}", r.message);
+        assert!(
+            r.message.contains(&format!("the CHIP rail supports only f32 or i8, got {dt}")),
+            "{}",
+            r.message
+        );
+    }
     // S = B and S > B run, with the signal back to 0 on every lane.
     for s in [6, 9] {
         let case = case.replace(
@@ -836,7 +848,7 @@ fn nested_loops_equal_one_loop_of_as_many_layers() {
     let mut nested = matrix::case(
         4,
         8,
-        pld_sim::case::DType::I8,
+        pld_sim::case::Elem::I8,
         3,
         7,
         matrix::Pattern::Random,

@@ -186,7 +186,7 @@ fn malformed_family_cases_exit_2_with_a_message() {
     let dir = scratch("malformed");
     for (i, (case, msg)) in [
         (r#"{"op": "allreduce", "ranks": 17, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "sum"}"#, "ranks must be in 1..16"),
-        (r#"{"op": "allgather", "ranks": 2, "dtype": "bf16", "rows": 1, "row_elems": 1}"#, "dtype must be"),
+        (r#"{"op": "allgather", "ranks": 2, "dtype": "bfloat16", "rows": 1, "row_elems": 1}"#, "dtype must be an element type"),
         (r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "rows": 1}"#, "missing key 'row_elems'"),
         (r#"{"op": "broadcast", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "sum"}"#, "key 'reduce' does not apply to op broadcast"),
         (r#"{"op": "barrier", "ranks": 2, "delay_us": [1, 2, 3]}"#, "delay_us must list 2 ints"),
@@ -208,6 +208,24 @@ fn malformed_family_cases_exit_2_with_a_message() {
             err.starts_with(&format!("pld-sim: {}: ", path.display())) && err.contains(msg),
             "{case}: {err}"
         );
+    }
+    // A dtype a program can state but the op refuses is pld-opt's compile_error, exit 0.
+    for (i, (case, msg)) in [
+        (r#"{"op": "allgather", "ranks": 2, "dtype": "bf16", "rows": 1, "row_elems": 1}"#, "'pld.tensor.allgather' op"),
+        (r#"{"op": "allreduce", "ranks": 2, "dtype": "i64", "rows": 1, "row_elems": 1, "reduce": "sum"}"#, "'pld.tensor.allreduce' op supports only f32, f16 or i32, got i64"),
+        (r#"{"op": "broadcast", "ranks": 2, "dtype": "f64", "rows": 1, "row_elems": 1}"#, "element type must be f32, f16, bf16, i8, i32 or i64, got 'f64'"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let path = dir.0.join(format!("refused{i}.json"));
+        std::fs::write(&path, case).unwrap();
+        let out = run(&[path.to_str().unwrap()], &[]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{case}: {}", String::from_utf8_lossy(&out.stderr));
+        let r: serde_json::Value = serde_json::from_str(&text).expect("a result");
+        assert_eq!(r["status"], "compile_error", "{case}: {text}");
+        assert!(r["message"].as_str().unwrap().contains(msg), "{case}: {text}");
     }
     // A filter that selects nothing is a usage error; --list prints the entries.
     let out = run(&["--matrix", "family-ci", "--filter", "zzzz"], &[]);

@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use pld_sim::case::{Case, DType};
+use pld_sim::case::{Case, Elem};
 use pld_sim::matrix::{self, Pattern};
 use pld_sim::run::{bench, run_case, write_output};
 use pld_sim::toolchain::Toolchain;
@@ -416,7 +416,7 @@ fn bench_main(args: &[String]) -> ExitCode {
         let case = matrix::case(
             p,
             l,
-            DType::F32,
+            Elem::F32,
             rows_per_peer,
             ROW_ELEMS,
             Pattern::Uniform,
@@ -478,11 +478,11 @@ fn bench_indexed(
             return usage_error("--mib too small for that many ranks");
         }
         let l = core_num.unwrap_or(p as i64);
-        let plain = matrix::case(p, l, DType::F32, mr, row_elems, Pattern::Uniform, 0);
+        let plain = matrix::case(p, l, Elem::F32, mr, row_elems, Pattern::Uniform, 0);
         let indexed = indexed_case(
             p,
             l,
-            DType::F32,
+            Elem::F32,
             mr,
             row_elems,
             p as i64 * mr,

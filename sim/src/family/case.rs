@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use crate::SimError;
 
-pub use super::ops::{FDType, FamilyOp};
+pub use super::ops::{Elem, FamilyOp};
 
 /// Which orchestration issues the collective (`"rail"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,7 +50,7 @@ pub struct FamilyCase {
     /// P = NR, 1..16.
     pub ranks: usize,
     /// Element type (barrier: none, f32 is a placeholder and unused).
-    pub dtype: FDType,
+    pub dtype: Elem,
     /// M: the rows per rank block (allreduce and broadcast: the target's rows); 0 for barrier.
     pub rows: i64,
     /// E: elements per row; 0 for barrier.
@@ -203,16 +203,19 @@ impl FamilyCase {
         let ranks = ranks as usize;
         let barrier = !op.moves_payload();
         let (dtype, rows, row_elems) = if barrier {
-            (FDType::F32, 0, 0)
+            (Elem::F32, 0, 0)
         } else {
+            // Any element type a program can name; the ones the op refuses are pld-opt's
+            // compile_error.
             let dtype = match obj.get("dtype") {
                 None | Some(Value::Null) => return Err("missing key 'dtype'".into()),
-                Some(Value::String(s)) => FDType::from_name(s),
+                Some(Value::String(s)) => Elem::from_mlir(s),
                 Some(_) => None,
             }
             .ok_or_else(|| {
                 format!(
-                    "dtype must be \"f32\", \"f16\", \"i8\" or \"i32\", got {}",
+                    "dtype must be an element type ({}), got {}",
+                    Elem::ALL.map(Elem::name).join(", "),
                     obj["dtype"]
                 )
             })?;
@@ -578,8 +581,8 @@ mod tests {
                 "ranks must be in 1..16",
             ),
             (
-                r#"{"op": "allgather", "ranks": 2, "dtype": "f64", "rows": 1, "row_elems": 1}"#,
-                "dtype must be",
+                r#"{"op": "allgather", "ranks": 2, "dtype": "float64", "rows": 1, "row_elems": 1}"#,
+                "dtype must be an element type (f32, f64, f16, bf16, i8, i16, i32, i64, ui8)",
             ),
             (
                 r#"{"op": "allgather", "ranks": 2, "rows": 1, "row_elems": 1}"#,
@@ -696,6 +699,8 @@ mod tests {
             r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1}"#,
             r#"{"op": "broadcast", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "root": 5}"#,
             r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "core_num": 0}"#,
+            r#"{"op": "allgather", "ranks": 2, "dtype": "f64", "rows": 1, "row_elems": 1}"#,
+            r#"{"op": "allreduce", "ranks": 2, "dtype": "bf16", "rows": 1, "row_elems": 1, "reduce": "sum"}"#,
         ] {
             parse(case).expect(case);
         }

@@ -15,7 +15,7 @@
 
 use serde_json::{Value, json};
 
-use super::case::{FDType, FamilyCase, FamilyOp};
+use super::case::{Elem, FamilyCase, FamilyOp};
 use super::golden;
 use super::ops::{base, with};
 use super::result::FamilyResult;
@@ -63,18 +63,18 @@ fn compile_errors() -> Vec<Entry> {
     vec![
         ce(
             "gather_root_out_of_range",
-            with(base("gather", 3, FDType::F32, 2, 2), json!({"root": 3})),
+            with(base("gather", 3, Elem::F32, 2, 2), json!({"root": 3})),
             "root must be in [0, NR=3), got 3",
         ),
         ce(
             "scatter_root_missing",
-            base("scatter", 2, FDType::I8, 2, 2),
+            base("scatter", 2, Elem::I8, 2, 2),
             "requires attribute 'root'",
         ),
         ce(
             "reduce_i8",
             with(
-                base("reduce", 2, FDType::I8, 2, 2),
+                base("reduce", 2, Elem::I8, 2, 2),
                 json!({"reduce": "sum", "root": 0}),
             ),
             "supports only f32, f16 or i32, got i8",
@@ -82,7 +82,7 @@ fn compile_errors() -> Vec<Entry> {
         ce(
             "permute_rank_outside",
             with(
-                base("permute", 4, FDType::F32, 2, 2),
+                base("permute", 4, Elem::F32, 2, 2),
                 json!({"pairs": [[0, 1], [3, 4]]}),
             ),
             "pairs entry 1 names rank 4 outside [0, NR=4)",
@@ -90,7 +90,7 @@ fn compile_errors() -> Vec<Entry> {
         ce(
             "permute_dest_twice",
             with(
-                base("permute", 4, FDType::F32, 2, 2),
+                base("permute", 4, Elem::F32, 2, 2),
                 json!({"pairs": [[0, 2], [1, 2]]}),
             ),
             "pairs has rank 2 as a destination twice",
@@ -98,20 +98,20 @@ fn compile_errors() -> Vec<Entry> {
         ce(
             "permute_source_twice",
             with(
-                base("permute", 4, FDType::I32, 2, 2),
+                base("permute", 4, Elem::I32, 2, 2),
                 json!({"pairs": [[1, 2], [1, 3]]}),
             ),
             "pairs has rank 1 as a source twice",
         ),
         ce(
             "permute_pairs_missing",
-            base("permute", 2, FDType::F16, 2, 2),
+            base("permute", 2, Elem::F16, 2, 2),
             "requires attribute 'pairs'",
         ),
         ce(
             "allreduce_i8",
             with(
-                base("allreduce", 2, FDType::I8, 2, 2),
+                base("allreduce", 2, Elem::I8, 2, 2),
                 json!({"reduce": "sum"}),
             ),
             // family.md's example, verbatim.
@@ -119,13 +119,13 @@ fn compile_errors() -> Vec<Entry> {
         ),
         ce(
             "reduce_missing",
-            base("reduce_scatter", 2, FDType::F32, 2, 2),
+            base("reduce_scatter", 2, Elem::F32, 2, 2),
             "reduce must be one of sum, max, min, prod",
         ),
         ce(
             "core_num_0",
             with(
-                base("allgather", 2, FDType::F32, 2, 2),
+                base("allgather", 2, Elem::F32, 2, 2),
                 json!({"core_num": 0}),
             ),
             "core_num must be in [1, 2147483647], got 0",
@@ -133,7 +133,7 @@ fn compile_errors() -> Vec<Entry> {
         ce(
             "S_lt_L",
             with(
-                base("all_to_all", 2, FDType::F16, 2, 2),
+                base("all_to_all", 2, Elem::F16, 2, 2),
                 json!({"core_num": 2, "signal_stride": 1}),
             ),
             "signal stride S=1 is smaller than the launch width L=2",
@@ -141,7 +141,7 @@ fn compile_errors() -> Vec<Entry> {
         ce(
             "ring_core_num_2",
             with(
-                base("allreduce", 2, FDType::F32, 2, 2),
+                base("allreduce", 2, Elem::F32, 2, 2),
                 json!({"reduce": "sum", "mode": "ring", "core_num": 2}),
             ),
             "ring mode needs core_num = 1",
@@ -149,14 +149,14 @@ fn compile_errors() -> Vec<Entry> {
         ce(
             "ring_not_divisible",
             with(
-                base("allreduce", 3, FDType::F32, 2, 2),
+                base("allreduce", 3, Elem::F32, 2, 2),
                 json!({"reduce": "sum", "mode": "ring"}),
             ),
             "ring mode needs the element count divisible by NR=3",
         ),
         ce(
             "broadcast_root_out_of_range",
-            with(base("broadcast", 4, FDType::I32, 2, 2), json!({"root": 5})),
+            with(base("broadcast", 4, Elem::I32, 2, 2), json!({"root": 5})),
             "root must be in [0, NR=4), got 5",
         ),
     ]
@@ -166,7 +166,7 @@ fn compile_errors() -> Vec<Entry> {
 fn extras() -> Vec<Entry> {
     let mut out = Vec::new();
     // Every op's shapes, in the ops' order, with the element types each cycles through.
-    let shapes: Vec<(&str, Value, &[FDType])> = FamilyOp::ALL
+    let shapes: Vec<(&str, Value, &[Elem])> = FamilyOp::ALL
         .iter()
         .flat_map(|op| {
             let rules = op.rules();

@@ -10,8 +10,8 @@
 //! copies chunk `rankId * K + calls[rankId]` of `src` (every rank's payload of every call k < K,
 //! filled by the driver from the spec's formula) into `dst` and increments `calls[rankId]`. `N`
 //! is the staged operand's rows: `input` for allgather and all_to_all, else the target (all NR*M
-//! rows for reduce_scatter). `src` and `calls` are one host buffer shared by every rank, each
-//! rank touching only its own counter.
+//! rows for reduce_scatter). On the HOST rail `src` and `calls` are one host buffer shared by
+//! every device, each touching only its own counter; on the CHIP rail each rank has its own copy.
 //!
 //! CHIP (`chip_family`, run by every rank; `%input` only for ops with one):
 //!

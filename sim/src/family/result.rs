@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::case::{FDType, FamilyCase};
+use super::case::{Elem, FamilyCase};
 
 /// One rank's state after the last call.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,15 +76,15 @@ pub fn exact_decimal(v: f64) -> String {
     format!("{}{int}.{frac}", if neg { "-" } else { "" })
 }
 
-fn value_text(dtype: FDType, w: i64) -> String {
+fn value_text(dtype: Elem, w: i64) -> String {
     match dtype {
-        FDType::F32 => {
+        Elem::F32 => {
             let v = f32::from_bits(w as u32) as f64;
             serde_json::Number::from_f64(v)
                 .map(|n| n.to_string())
                 .unwrap_or_else(|| "null".into())
         }
-        FDType::F16 => {
+        Elem::F16 => {
             let v = half::f16::from_bits(w as u16).to_f32() as f64;
             if v.is_finite() {
                 exact_decimal(v)
@@ -92,7 +92,7 @@ fn value_text(dtype: FDType, w: i64) -> String {
                 "null".into()
             }
         }
-        FDType::I8 | FDType::I32 => w.to_string(),
+        _ => w.to_string(),
     }
 }
 
@@ -209,11 +209,11 @@ impl FamilyResult {
             };
             let word = |x: &Value| -> Result<i64, String> {
                 match case.dtype {
-                    FDType::F32 => x
+                    Elem::F32 => x
                         .as_f64()
                         .map(|f| (f as f32).to_bits() as i64)
                         .ok_or_else(|| format!("target value {x} is not a number")),
-                    FDType::F16 => x
+                    Elem::F16 => x
                         .as_f64()
                         .map(|f| half::f16::from_f32(f as f32).to_bits() as i64)
                         .ok_or_else(|| format!("target value {x} is not a number")),

@@ -6,7 +6,7 @@ use half::f16;
 
 use super::case::{FamilyCase, Rail};
 use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, module};
-use super::ops::FDType;
+use super::ops::{Elem, FAMILY_DTYPES};
 use super::result::{FamilyRank, FamilyResult};
 use crate::SimError;
 use crate::launch::{self, block_counts, fault_outcome, killed_result, started};
@@ -24,32 +24,35 @@ fn payload(case: &FamilyCase, r: i64, i: i64, e: i64, k: i64, out: &mut Vec<u8>)
         }
     };
     match case.dtype {
-        FDType::F32 => out.extend_from_slice(&float().to_le_bytes()),
-        FDType::F16 => out.extend_from_slice(&f16::from_f32(float()).to_le_bytes()),
-        FDType::I32 => {
+        Elem::F32 => out.extend_from_slice(&float().to_le_bytes()),
+        Elem::F16 => out.extend_from_slice(&f16::from_f32(float()).to_le_bytes()),
+        Elem::I32 => {
             let u = ((r * 7919 + i * 104729 + e * 13 + k * 31) as u64) & 0xffff_ffff;
             out.extend_from_slice(&(u as u32).to_le_bytes());
         }
-        FDType::I8 => out.push(((r * 37 + i * 11 + e * 5 + k) % 251 - 125) as i8 as u8),
+        Elem::I8 => out.push(((r * 37 + i * 11 + e * 5 + k) % 251 - 125) as i8 as u8),
+        // No payload rule: such a case never runs (run_untyped refuses it first).
+        _ => {}
     }
 }
 
 /// A target or signal word back from its bytes: f32 / f16 as bit patterns, i8 / i32 as values.
-fn words(dtype: FDType, bytes: &[u8]) -> Vec<i64> {
+fn words(dtype: Elem, bytes: &[u8]) -> Vec<i64> {
     match dtype {
-        FDType::F32 => bytes
+        Elem::F32 => bytes
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64)
             .collect(),
-        FDType::F16 => bytes
+        Elem::F16 => bytes
             .chunks_exact(2)
             .map(|c| u16::from_le_bytes([c[0], c[1]]) as i64)
             .collect(),
-        FDType::I32 => bytes
+        Elem::I32 => bytes
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64)
             .collect(),
-        FDType::I8 => bytes.iter().map(|&b| b as i8 as i64).collect(),
+        Elem::I8 => bytes.iter().map(|&b| b as i8 as i64).collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -127,6 +130,13 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
             ));
         }
     };
+    if !FAMILY_DTYPES.contains(&case.dtype) {
+        return Err(format!(
+            "pld-opt accepted dtype {} for {}, but the family spec's payload rule covers only f32, f16, i8 and i32",
+            case.dtype.name(),
+            case.op.name()
+        ));
+    }
     if tc.ranks_as_threads && case.fault.is_some() {
         return Err("a case with 'fault' needs ranks as processes (not --ranks-as threads)".into());
     }
@@ -256,7 +266,7 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
     let cols = case.signal_shape()[1..].iter().product::<i64>().max(1) as usize;
     for r in 0..case.ranks {
         res.calls.push(match calls_ix {
-            Some(i) => words(FDType::I32, &output(i, r)?)[r],
+            Some(i) => words(Elem::I32, &output(i, r)?)[r],
             None => 0,
         });
         let target = match target_ix {
@@ -266,7 +276,7 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
                 .collect(),
             None => Vec::new(),
         };
-        let signal = words(FDType::I32, &output(signal_ix, r)?)
+        let signal = words(Elem::I32, &output(signal_ix, r)?)
             .chunks(cols)
             .map(<[i64]>::to_vec)
             .collect();

@@ -9,7 +9,7 @@ pub fn domains_case(
     world: usize,
     sizes: &[usize],
     l: i64,
-    dtype: DType,
+    dtype: Elem,
     mr: i64,
     re: i64,
     pattern: Pattern,
@@ -67,25 +67,25 @@ pub fn domains_entries(full: bool) -> Vec<Entry> {
         })
     };
     add(
-        domains_case(4, &[4, 2], 4, DType::F32, 3, 5, Pattern::Random, 901),
+        domains_case(4, &[4, 2], 4, Elem::F32, 3, 5, Pattern::Random, 901),
         Pattern::Random,
     );
-    let mut c = domains_case(6, &[2, 5], 3, DType::I8, 2, 33, Pattern::OverCapacity, 902);
+    let mut c = domains_case(6, &[2, 5], 3, Elem::I8, 2, 33, Pattern::OverCapacity, 902);
     c.repeat = 3;
     add(c, Pattern::OverCapacity);
-    let mut c = domains_case(8, &[8, 3, 8], 10, DType::F32, 4, 8, Pattern::Negative, 903);
+    let mut c = domains_case(8, &[8, 3, 8], 10, Elem::F32, 4, 8, Pattern::Negative, 903);
     (c.layers, c.runtime_core_num) = (2, true);
     add(c, Pattern::Negative);
     if full {
         add(
-            domains_case(16, &[1, 16, 7], 16, DType::I8, 2, 3, Pattern::Random, 904),
+            domains_case(16, &[1, 16, 7], 16, Elem::I8, 2, 3, Pattern::Random, 904),
             Pattern::Random,
         );
         let mut c = domains_case(
             3,
             &[3, 2, 1, 2],
             2,
-            DType::F32,
+            Elem::F32,
             5,
             3,
             Pattern::ZeroAndFull,

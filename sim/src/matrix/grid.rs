@@ -14,7 +14,7 @@ pub(super) const SHAPES: [(i64, i64); 6] = [(4, 8), (3, 5), (2, 33), (5, 3), (1,
 /// The matrix's case for P = `p`, L = `l`, a dtype, MAX_RECV = `mr`, row elements `re`
 /// and a count pattern drawn with `seed`.
 #[allow(clippy::too_many_arguments)]
-pub fn case(p: usize, l: i64, dtype: DType, mr: i64, re: i64, pattern: Pattern, seed: u64) -> Case {
+pub fn case(p: usize, l: i64, dtype: Elem, mr: i64, re: i64, pattern: Pattern, seed: u64) -> Case {
     Case::exchange(p, l, dtype, mr, re, counts(pattern, p, mr, seed))
 }
 
@@ -70,7 +70,7 @@ pub(super) fn grid_full() -> Vec<Entry> {
     let mut variant = 0;
     for p in PS {
         for l in LS {
-            for dtype in [DType::F32, DType::I8] {
+            for dtype in [Elem::F32, Elem::I8] {
                 let (mr, re) = SHAPES[variant % SHAPES.len()];
                 for (i, pattern) in Pattern::ALL.into_iter().enumerate() {
                     let seed = (variant * 16 + i) as u64;
@@ -94,7 +94,7 @@ pub(super) fn grid_ci() -> Vec<Entry> {
     for (pi, p) in PS.into_iter().enumerate() {
         for j in 0..3 {
             let l = LS[(pi + 2 * j) % LS.len()];
-            let dtype = if k % 2 == 0 { DType::F32 } else { DType::I8 };
+            let dtype = if k % 2 == 0 { Elem::F32 } else { Elem::I8 };
             let (mr, re) = SHAPES[k % SHAPES.len()];
             for t in 0..2 {
                 let pattern = Pattern::ALL[(2 * k + t) % Pattern::ALL.len()];
@@ -111,7 +111,7 @@ pub(super) fn grid_ci() -> Vec<Entry> {
 
 /// The largest repeat: 16 ranks x 16 blocks, 100 exchanges on one signal (25600 blocks).
 pub(super) fn repeat_max() -> Vec<Entry> {
-    let mut c = case(16, 16, DType::F32, 2, 33, Pattern::Random, 120);
+    let mut c = case(16, 16, Elem::F32, 2, 33, Pattern::Random, 120);
     c.repeat = 100;
     vec![kind_entry("repeat", c, "", Expect::Golden)]
 }

@@ -19,7 +19,7 @@ pub fn indexed_ls(p: usize) -> Vec<i64> {
 pub fn indexed_case(
     p: usize,
     l: i64,
-    dtype: DType,
+    dtype: Elem,
     mr: i64,
     re: i64,
     n: i64,
@@ -72,7 +72,7 @@ pub fn indexed_full() -> Vec<Entry> {
     let mut variant = 0;
     for p in PS {
         for l in indexed_ls(p) {
-            for dtype in [DType::F32, DType::I8] {
+            for dtype in [Elem::F32, Elem::I8] {
                 let (mr, re) = SHAPES[variant % SHAPES.len()];
                 let n = indexed_rows(p, mr, variant);
                 for (x, index) in IndexPattern::ALL.into_iter().enumerate() {
@@ -98,12 +98,12 @@ pub fn indexed_full() -> Vec<Entry> {
 /// rotating through all six: 10 entries.
 pub(super) fn indexed_ci() -> Vec<Entry> {
     let full = indexed_full();
-    let picks: [(usize, i64, DType); 5] = [
-        (1, 4, DType::F32),
-        (2, 16, DType::I8),
-        (4, 2, DType::F32),
-        (8, 8, DType::I8),
-        (16, 1, DType::F32),
+    let picks: [(usize, i64, Elem); 5] = [
+        (1, 4, Elem::F32),
+        (2, 16, Elem::I8),
+        (4, 2, Elem::F32),
+        (8, 8, Elem::I8),
+        (16, 1, Elem::F32),
     ];
     let mut v = Vec::new();
     let mut k = 0;
@@ -142,13 +142,13 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
     };
     use IndexPattern::*;
     // Back-to-back exchanges on one signal.
-    let mut c = indexed_case(4, 7, DType::F32, 3, 7, 15, Random, Pattern::Random, 3001);
+    let mut c = indexed_case(4, 7, Elem::F32, 3, 7, 15, Random, Pattern::Random, 3001);
     c.repeat = repeat;
     add("indexed_repeat", c, Random, Expect::Golden);
     let mut c = indexed_case(
         8,
         3,
-        DType::I8,
+        Elem::I8,
         2,
         9,
         16,
@@ -159,10 +159,10 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
     c.repeat = repeat.min(20);
     add("indexed_repeat", c, OutOfRange, Expect::Golden);
     // S > L, and S < L (compile error).
-    let mut c = indexed_case(4, 5, DType::I8, 4, 8, 16, Reverse, Pattern::Random, 3003);
+    let mut c = indexed_case(4, 5, Elem::I8, 4, 8, 16, Reverse, Pattern::Random, 3003);
     c.signal_stride = Some(9);
     add("indexed_S_gt_L", c, Reverse, Expect::Golden);
-    let mut c = indexed_case(4, 7, DType::F32, 4, 3, 16, Random, Pattern::Random, 3004);
+    let mut c = indexed_case(4, 7, Elem::F32, 4, 3, 16, Random, Pattern::Random, 3004);
     c.signal_stride = Some(4);
     add(
         "indexed_S_lt_L",
@@ -171,7 +171,7 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
         Expect::CompileError("signal stride S=4 is smaller than the launch width L=7"),
     );
     // core_num 0 and a runtime core_num: compile errors of the indexed row.
-    let mut c = indexed_case(2, 0, DType::F32, 2, 4, 4, Identity, Pattern::Uniform, 3005);
+    let mut c = indexed_case(2, 0, Elem::F32, 2, 4, 4, Identity, Pattern::Uniform, 3005);
     c.signal_stride = Some(2);
     add(
         "indexed_core_num_0",
@@ -179,7 +179,7 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
         Identity,
         Expect::CompileError("core_num must be in [1, 2147483647], got 0"),
     );
-    let mut c = indexed_case(2, 2, DType::F32, 2, 4, 4, Identity, Pattern::Uniform, 3006);
+    let mut c = indexed_case(2, 2, Elem::F32, 2, 4, 4, Identity, Pattern::Uniform, 3006);
     c.runtime_core_num = true;
     add(
         "runtime_indexed",
@@ -190,18 +190,18 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
     // One input row gathered by every slot; a large local split (L = 11 at P = 2).
     add(
         "indexed_one_row",
-        indexed_case(4, 4, DType::I8, 3, 5, 1, Repeated, Pattern::Uniform, 3007),
+        indexed_case(4, 4, Elem::I8, 3, 5, 1, Repeated, Pattern::Uniform, 3007),
         Repeated,
         Expect::Golden,
     );
     add(
         "indexed_local_split",
-        indexed_case(2, 11, DType::F32, 23, 5, 40, Random, Pattern::Uniform, 3008),
+        indexed_case(2, 11, Elem::F32, 23, 5, 40, Random, Pattern::Uniform, 3008),
         Random,
         Expect::Golden,
     );
     // Capacity: L over it is refused at the sync-start launch (fatal 7), nothing runs.
-    let mut c = indexed_case(4, 9, DType::F32, 2, 8, 8, Random, Pattern::Uniform, 3009);
+    let mut c = indexed_case(4, 9, Elem::F32, 2, 8, 8, Random, Pattern::Uniform, 3009);
     c.aiv_capacity = 8;
     add(
         "indexed_over_capacity_launch",
@@ -212,12 +212,12 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
             code: 7,
         },
     );
-    let mut c = indexed_case(4, 8, DType::F32, 2, 8, 8, Random, Pattern::Random, 3010);
+    let mut c = indexed_case(4, 8, Elem::F32, 2, 8, 8, Random, Pattern::Random, 3010);
     c.aiv_capacity = 8;
     add("indexed_at_capacity", c, Random, Expect::Golden);
     // The contiguity backstop on each of the six operands (index included).
     for op in Operand::INDEXED {
-        let mut c = indexed_case(4, 5, DType::F32, 3, 5, 14, Random, Pattern::Uniform, 3011);
+        let mut c = indexed_case(4, 5, Elem::F32, 3, 5, 14, Random, Pattern::Uniform, 3011);
         c.non_contiguous = Some(op);
         add(
             &format!("indexed_strided_{}", op.name()),
@@ -245,7 +245,7 @@ mod tests {
         assert_eq!(full.len(), 1320);
         for p in PS {
             for l in indexed_ls(p) {
-                for dtype in [DType::F32, DType::I8] {
+                for dtype in [Elem::F32, Elem::I8] {
                     for index in IndexPattern::ALL {
                         for pat in Pattern::ALL {
                             let n = full

@@ -31,7 +31,7 @@ fn judge_untyped(entry: &Entry, result: &SimResult) -> Result<(), String> {
                 .map(|d| d.ranks as i64 * golden::expected_blocks(d) * per_call)
                 .sum();
             let want_steps: i64 = cases.iter().map(|d| d.ranks as i64 * per_call).sum();
-            let got = started.get(builtin).copied().unwrap_or(-1);
+            let got = started.get(&builtin).copied().unwrap_or(-1);
             if got != want_builtin {
                 return Err(format!(
                     "{builtin} ran {got} blocks, expected (sum over domains of) N x B x repeat x layers = {want_builtin}"
@@ -59,7 +59,7 @@ fn judge_untyped(entry: &Entry, result: &SimResult) -> Result<(), String> {
         Expect::Refused { status, code } => {
             golden::check_refused(c, result, status, *code).map_err(|e| e.to_string())?;
             let started = blocks_started(&result.message);
-            for k in [builtin, "consume_step"] {
+            for k in [builtin.as_str(), "consume_step"] {
                 if started.get(k) != Some(&0) {
                     return Err(format!(
                         "{k} started {:?} blocks, expected 0: {}",

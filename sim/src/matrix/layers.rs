@@ -9,7 +9,7 @@ pub const LAYERS: [u32; 3] = [2, 3, 5];
 fn layers_case(
     n: u32,
     p: usize,
-    dtype: DType,
+    dtype: Elem,
     variant: usize,
     pattern: Pattern,
     seed: u64,
@@ -26,7 +26,7 @@ pub(super) fn layers_full() -> Vec<Entry> {
     let mut variant = 0;
     for n in LAYERS {
         for p in [2, 4] {
-            for dtype in [DType::F32, DType::I8] {
+            for dtype in [Elem::F32, Elem::I8] {
                 for (i, pattern) in Pattern::ALL.into_iter().enumerate() {
                     let c = layers_case(
                         n,
@@ -49,9 +49,9 @@ pub(super) fn layers_full() -> Vec<Entry> {
 /// (layers 2, P 2, i8, negative) and (layers 5, P 4, i8, over_capacity).
 pub(super) fn layers_ci() -> Vec<Entry> {
     let picks = [
-        (3, 4, DType::F32, Pattern::Random),
-        (2, 2, DType::I8, Pattern::Negative),
-        (5, 4, DType::I8, Pattern::OverCapacity),
+        (3, 4, Elem::F32, Pattern::Random),
+        (2, 2, Elem::I8, Pattern::Negative),
+        (5, 4, Elem::I8, Pattern::OverCapacity),
     ];
     layers_full()
         .into_iter()

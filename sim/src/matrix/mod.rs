@@ -22,7 +22,7 @@ pub use patterns::{IndexPattern, Pattern, counts, index_lists};
 pub use runtime::{RUNTIME_PS, runtime_case, runtime_extras, runtime_ls};
 
 use crate::SimError;
-use crate::case::{Case, DType, Domain, Op, Operand};
+use crate::case::{Case, Elem, Domain, Op, Operand};
 use crate::golden;
 use crate::result::SimResult;
 use crate::run::{blocks_started, case_kernel};
@@ -162,7 +162,7 @@ mod tests {
         for n in LAYERS {
             for p in [2, 4] {
                 for pat in Pattern::ALL {
-                    for dtype in [DType::F32, DType::I8] {
+                    for dtype in [Elem::F32, Elem::I8] {
                         assert_eq!(
                             looped
                                 .iter()

@@ -23,7 +23,7 @@ pub fn runtime_ls(p: usize) -> Vec<i64> {
 pub fn runtime_case(
     p: usize,
     l: i64,
-    dtype: DType,
+    dtype: Elem,
     mr: i64,
     re: i64,
     pattern: Pattern,
@@ -43,9 +43,9 @@ pub(super) fn runtime_full() -> Vec<Entry> {
     for p in RUNTIME_PS {
         for l in runtime_ls(p) {
             let dtype = if variant % 2 == 0 {
-                DType::F32
+                Elem::F32
             } else {
-                DType::I8
+                Elem::I8
             };
             let (mr, re) = SHAPES[variant % SHAPES.len()];
             for (i, pattern) in [Pattern::Uniform, Pattern::Random].into_iter().enumerate() {

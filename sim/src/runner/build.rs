@@ -366,7 +366,20 @@ pub fn runner(
                     "kernel name {name:?} is not an identifier"
                 )));
             }
-            kernels.entry(name).or_insert(k);
+            // One name, one kernel: both rails and every sub-tree render a kernel's text alike.
+            match kernels.get(&name) {
+                Some(prev) if fs::read(prev)? != fs::read(&k)? => {
+                    return Err(RunError::Tool(format!(
+                        "kernel {name} differs between {} and {}: one runner registers one kernel per name",
+                        prev.display(),
+                        k.display()
+                    )));
+                }
+                Some(_) => {}
+                None => {
+                    kernels.insert(name, k);
+                }
+            }
         }
     }
     // The kernel table: every kernel registered by its name (a device kernel has no registration

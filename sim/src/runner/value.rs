@@ -8,65 +8,7 @@ use npyz::WriterBuilder;
 
 use super::RunError;
 
-/// The element types pld-run reads, writes and passes (MLIR spelling / NumPy descr).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Elem {
-    /// `f32` / `<f4`
-    F32,
-    /// `f64` / `<f8`
-    F64,
-    /// `i8` / `|i1`
-    I8,
-    /// `i16` / `<i2`
-    I16,
-    /// `i32` / `<i4`
-    I32,
-    /// `i64` / `<i8`
-    I64,
-    /// `ui8` / `|u1`
-    U8,
-    /// `f16` / `<f2` (IEEE binary16)
-    F16,
-    /// `bf16`: NumPy has no bfloat16 dtype, so its `.npy` files are `<f4` (float32), rounded to
-    /// the nearest bf16 (ties to even) when read; written exactly.
-    BF16,
-}
-
-const ELEMS: [(Elem, &str, &str); 9] = [
-    (Elem::F32, "f32", "f4"),
-    (Elem::F64, "f64", "f8"),
-    (Elem::F16, "f16", "f2"),
-    (Elem::BF16, "bf16", ""),
-    (Elem::I8, "i8", "i1"),
-    (Elem::I16, "i16", "i2"),
-    (Elem::I32, "i32", "i4"),
-    (Elem::I64, "i64", "i8"),
-    (Elem::U8, "ui8", "u1"),
-];
-
-impl Elem {
-    /// The element type of an MLIR spelling (`f32`, `i64`, ...).
-    pub fn from_mlir(s: &str) -> Option<Elem> {
-        ELEMS.iter().find(|e| e.1 == s).map(|e| e.0)
-    }
-    /// The MLIR spelling.
-    pub fn mlir(self) -> &'static str {
-        ELEMS.iter().find(|e| e.0 == self).unwrap().1
-    }
-    /// Bytes per element.
-    pub fn size(self) -> usize {
-        match self {
-            Elem::F32 | Elem::I32 => 4,
-            Elem::F64 | Elem::I64 => 8,
-            Elem::I8 | Elem::U8 => 1,
-            Elem::I16 | Elem::F16 | Elem::BF16 => 2,
-        }
-    }
-    /// Whether the type is a floating-point one (compared within the tolerance).
-    pub fn is_float(self) -> bool {
-        matches!(self, Elem::F32 | Elem::F64 | Elem::F16 | Elem::BF16)
-    }
-}
+pub use crate::elem::Elem;
 
 /// A tensor (or a scalar: empty shape) in row-major order, its elements as little-endian bytes.
 #[derive(Clone, Debug, PartialEq)]
@@ -115,7 +57,7 @@ impl Value {
         Value {
             elem,
             shape: shape.to_vec(),
-            bytes: vec![0; n * elem.size()],
+            bytes: vec![0; n * elem.size() as usize],
         }
     }
 
@@ -131,7 +73,7 @@ impl Value {
                 items.len()
             )));
         }
-        let mut bytes = Vec::with_capacity(n * elem.size());
+        let mut bytes = Vec::with_capacity(n * elem.size() as usize);
         for k in 0..n {
             let s = items[if items.len() == 1 { 0 } else { k }];
             let err = || bad(format!("`{s}` is not a {} value", elem.mlir()));
@@ -161,7 +103,7 @@ impl Value {
 
     /// Element `k` as text.
     pub fn element_text(&self, k: usize) -> String {
-        let s = self.elem.size();
+        let s = self.elem.size() as usize;
         let b = &self.bytes[k * s..(k + 1) * s];
         match self.elem {
             Elem::F32 => format!("{}", f32::from_le_bytes(b.try_into().unwrap())),
@@ -178,7 +120,7 @@ impl Value {
 
     /// Element `k` as f64 (for the float comparison; integers compare through `int_at`).
     fn float_at(&self, k: usize) -> f64 {
-        let s = self.elem.size();
+        let s = self.elem.size() as usize;
         let b = &self.bytes[k * s..(k + 1) * s];
         match self.elem {
             Elem::F32 => f32::from_le_bytes(b.try_into().unwrap()) as f64,
@@ -190,7 +132,7 @@ impl Value {
     }
 
     fn int_at(&self, k: usize) -> i128 {
-        let s = self.elem.size();
+        let s = self.elem.size() as usize;
         let b = &self.bytes[k * s..(k + 1) * s];
         match self.elem {
             Elem::I8 => b[0] as i8 as i128,
@@ -275,7 +217,7 @@ fn write_typed(v: &Value, path: &Path) -> Result<(), RunError> {
         w.extend(items)?;
         w.finish()
     }
-    let s = v.elem.size();
+    let s = v.elem.size() as usize;
     let chunks = v.bytes.chunks(s);
     let r = match v.elem {
         Elem::F32 => go(
@@ -335,10 +277,9 @@ fn from_npy<R: std::io::Read>(npy: npyz::NpyFile<R>, what: &str) -> Result<Value
     if descr.starts_with('>') {
         return Err(bad(format!("{what}: a big-endian array ({descr})")));
     }
-    let Some(elem) = ELEMS
-        .iter()
-        .find(|e| !e.2.is_empty() && e.2 == tail)
-        .map(|e| e.0)
+    let Some(elem) = Elem::ALL
+        .into_iter()
+        .find(|e| !e.descr().is_empty() && e.descr() == tail)
     else {
         return Err(bad(format!(
             "{what}: dtype {descr} is not one of float16, float32, float64, int8, int16, int32, \

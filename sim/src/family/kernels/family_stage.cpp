@@ -4,7 +4,7 @@
 // `src` holds every rank's payload of every call, rank-major ([P][K][dst's elements]); `calls`
 // is a [P] i32 counter, one per rank. Rank r copies chunk r*K + calls[r] into `dst` (the operand
 // the collective reads: its input, or its target) and increments calls[r]. Single block;
-// addressed flat. A counter past K copies nothing and leaves a negative mark, which the driver
+// addressed flat. A counter past K copies nothing and leaves a negative mark, which pld-sim
 // reports.
 #include "pld_runtime/kernel.h"
 

@@ -3,14 +3,14 @@
 
 use serde_json::json;
 
-use super::{FDType, Rules, Section, collect, moving, moving_grid};
+use super::{Elem, FAMILY_DTYPES, Rules, Section, collect, moving, moving_grid};
 
 pub static RULES: Rules = Rules {
     name: "all_to_all",
     keys: &[],
     root_default: None,
     payload: true,
-    dtypes: &FDType::ALL,
+    dtypes: &FAMILY_DTYPES,
     input_rows: |p, m| Some(p * m),
     target_rows: |p, m| p * m,
     symbol: |c| format!("__builtin_all_to_all__{}", c.dtype.symbol()),
@@ -20,8 +20,8 @@ pub static RULES: Rules = Rules {
         full: || collect(|out| moving_grid(|dt, p, l| out.push(moving("all_to_all", dt, p, l)))),
         ci: || {
             vec![
-                moving("all_to_all", FDType::I32, 4, 2),
-                moving("all_to_all", FDType::F16, 7, 1),
+                moving("all_to_all", Elem::I32, 4, 2),
+                moving("all_to_all", Elem::F16, 7, 1),
             ]
         },
     }],

@@ -2,14 +2,14 @@
 
 use serde_json::json;
 
-use super::{FDType, Rules, Section, collect, moving, moving_grid};
+use super::{Elem, FAMILY_DTYPES, Rules, Section, collect, moving, moving_grid};
 
 pub static RULES: Rules = Rules {
     name: "allgather",
     keys: &[],
     root_default: None,
     payload: true,
-    dtypes: &FDType::ALL,
+    dtypes: &FAMILY_DTYPES,
     input_rows: |_, m| Some(m),
     target_rows: |p, m| p * m,
     symbol: |c| format!("__builtin_allgather__{}", c.dtype.symbol()),
@@ -19,8 +19,8 @@ pub static RULES: Rules = Rules {
         full: || collect(|out| moving_grid(|dt, p, l| out.push(moving("allgather", dt, p, l)))),
         ci: || {
             vec![
-                moving("allgather", FDType::I8, 3, 2),
-                moving("allgather", FDType::F16, 16, 1),
+                moving("allgather", Elem::I8, 3, 2),
+                moving("allgather", Elem::F16, 16, 1),
             ]
         },
     }],

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use super::{FDType, LS, REDUCING, Rules, Section, base, collect, reducing, with};
+use super::{Elem, LS, REDUCING, Rules, Section, base, collect, reducing, with};
 
 pub static RULES: Rules = Rules {
     name: "allreduce",
@@ -29,9 +29,9 @@ pub static RULES: Rules = Rules {
             full: || collect(|out| reducing(|r, dt, p| out.extend(LS.map(|l| mesh(r, dt, p, l))))),
             ci: || {
                 vec![
-                    mesh("sum", FDType::F32, 4, 2),
-                    mesh("prod", FDType::F16, 3, 1),
-                    mesh("max", FDType::I32, 16, 4),
+                    mesh("sum", Elem::F32, 4, 2),
+                    mesh("prod", Elem::F16, 3, 1),
+                    mesh("max", Elem::I32, 16, 4),
                 ]
             },
         },
@@ -40,9 +40,9 @@ pub static RULES: Rules = Rules {
             full: || collect(|out| reducing(|r, dt, p| out.push(ring(r, dt, p)))),
             ci: || {
                 vec![
-                    ring("sum", FDType::F32, 4),
-                    ring("sum", FDType::F16, 8),
-                    ring("min", FDType::I32, 3),
+                    ring("sum", Elem::F32, 4),
+                    ring("sum", Elem::F16, 8),
+                    ring("min", Elem::I32, 3),
                 ]
             },
         },
@@ -61,7 +61,7 @@ pub static RULES: Rules = Rules {
     },
 };
 
-fn mesh(reduce: &str, dt: FDType, p: usize, l: i64) -> (String, serde_json::Value) {
+fn mesh(reduce: &str, dt: Elem, p: usize, l: i64) -> (String, serde_json::Value) {
     (
         format!("allreduce:{reduce}_{}_P{p}_L{l}", dt.name()),
         with(
@@ -71,7 +71,7 @@ fn mesh(reduce: &str, dt: FDType, p: usize, l: i64) -> (String, serde_json::Valu
     )
 }
 
-fn ring(reduce: &str, dt: FDType, p: usize) -> (String, serde_json::Value) {
+fn ring(reduce: &str, dt: Elem, p: usize) -> (String, serde_json::Value) {
     (
         format!("allreduce_ring:{reduce}_{}_P{p}", dt.name()),
         with(

@@ -2,14 +2,14 @@
 
 use serde_json::json;
 
-use super::{FDType, Rules, Section, base, collect, moving_grid, with};
+use super::{Elem, FAMILY_DTYPES, Rules, Section, base, collect, moving_grid, with};
 
 pub static RULES: Rules = Rules {
     name: "broadcast",
     keys: &["root"],
     root_default: Some(0),
     payload: true,
-    dtypes: &FDType::ALL,
+    dtypes: &FAMILY_DTYPES,
     input_rows: |_, _| None,
     target_rows: |_, m| m,
     symbol: |c| format!("__builtin_broadcast_root{}__{}", c.root, c.dtype.symbol()),
@@ -28,8 +28,8 @@ pub static RULES: Rules = Rules {
         },
         ci: || {
             vec![
-                broadcast(FDType::F32, 4, 4, 3),
-                broadcast(FDType::I8, 1, 1, 0),
+                broadcast(Elem::F32, 4, 4, 3),
+                broadcast(Elem::I8, 1, 1, 0),
             ]
         },
     }],
@@ -41,7 +41,7 @@ pub static RULES: Rules = Rules {
     },
 };
 
-fn broadcast(dt: FDType, p: usize, l: i64, root: usize) -> (String, serde_json::Value) {
+fn broadcast(dt: Elem, p: usize, l: i64, root: usize) -> (String, serde_json::Value) {
     (
         format!("broadcast:{}_P{p}_L{l}_root{root}", dt.name()),
         with(

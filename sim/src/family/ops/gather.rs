@@ -3,14 +3,14 @@
 
 use serde_json::json;
 
-use super::{FDType, Rules, Section, base, collect, moving_grid, with};
+use super::{Elem, FAMILY_DTYPES, Rules, Section, base, collect, moving_grid, with};
 
 pub static RULES: Rules = Rules {
     name: "gather",
     keys: &["root"],
     root_default: None,
     payload: true,
-    dtypes: &FDType::ALL,
+    dtypes: &FAMILY_DTYPES,
     input_rows: |_, m| Some(m),
     target_rows: |p, m| p * m,
     symbol: |c| format!("__builtin_gather_root{}__{}", c.root, c.dtype.symbol()),
@@ -26,9 +26,9 @@ pub static RULES: Rules = Rules {
         full: || collect(|out| moving_grid(|dt, p, l| out.push(row(dt, p, l, p / 2, p % 2 == 1)))),
         ci: || {
             vec![
-                row(FDType::I8, 3, 2, 1, true),
-                row(FDType::F16, 16, 1, 8, false),
-                row(FDType::F32, 1, 1, 0, true),
+                row(Elem::I8, 3, 2, 1, true),
+                row(Elem::F16, 16, 1, 8, false),
+                row(Elem::F32, 1, 1, 0, true),
             ]
         },
     }],
@@ -40,7 +40,7 @@ pub static RULES: Rules = Rules {
     },
 };
 
-fn row(dt: FDType, p: usize, l: i64, root: usize, prefill: bool) -> (String, serde_json::Value) {
+fn row(dt: Elem, p: usize, l: i64, root: usize, prefill: bool) -> (String, serde_json::Value) {
     let tag = if prefill { "_prefill" } else { "" };
     (
         format!("gather:{}_P{p}_L{l}_root{root}{tag}", dt.name()),

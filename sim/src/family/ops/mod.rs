@@ -109,57 +109,11 @@ impl FamilyOp {
     }
 }
 
-/// Element type of the payload.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FDType {
-    /// `"f32"`.
-    F32,
-    /// `"f16"`.
-    F16,
-    /// `"i8"`.
-    I8,
-    /// `"i32"`.
-    I32,
-}
+pub use crate::elem::Elem;
 
-impl FDType {
-    /// Every element type.
-    pub const ALL: [FDType; 4] = [FDType::F32, FDType::F16, FDType::I8, FDType::I32];
-
-    /// The case JSON's (and MLIR's) spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            FDType::F32 => "f32",
-            FDType::F16 => "f16",
-            FDType::I8 => "i8",
-            FDType::I32 => "i32",
-        }
-    }
-
-    /// Bytes per element.
-    pub fn size(self) -> i64 {
-        match self {
-            FDType::F32 | FDType::I32 => 4,
-            FDType::F16 => 2,
-            FDType::I8 => 1,
-        }
-    }
-
-    /// The kernel symbols' `<dt>` (family spec, "Lowering").
-    pub fn symbol(self) -> &'static str {
-        match self {
-            FDType::F32 => "fp32",
-            FDType::F16 => "fp16",
-            FDType::I8 => "int8",
-            FDType::I32 => "int32",
-        }
-    }
-
-    /// The element type spelled `s`.
-    pub fn from_name(s: &str) -> Option<FDType> {
-        FDType::ALL.into_iter().find(|d| d.name() == s)
-    }
-}
+/// The family's element types (its payload rules; a case may name any [`Elem`], pld-opt refuses
+/// the others).
+pub const FAMILY_DTYPES: [Elem; 4] = [Elem::F32, Elem::F16, Elem::I8, Elem::I32];
 
 /// Where a target word is, for an op's meaning: rank `rank`'s target row `row`, element `elem`,
 /// after the last call.
@@ -205,7 +159,7 @@ impl At<'_> {
 /// What selects an op's kernel: its symbol's parts.
 pub struct Selected<'a> {
     /// The element type.
-    pub dtype: FDType,
+    pub dtype: Elem,
     /// `reduce` (empty when absent).
     pub reduce: &'a str,
     /// allreduce: ring mode.
@@ -227,7 +181,7 @@ pub struct Section {
 }
 
 /// The case of `op` on `p` ranks with M = `rows` rows of `e` elements of `dt`.
-pub fn base(op: &str, p: usize, dt: FDType, rows: i64, e: i64) -> Value {
+pub fn base(op: &str, p: usize, dt: Elem, rows: i64, e: i64) -> Value {
     json!({"op": op, "ranks": p, "dtype": dt.name(), "rows": rows, "row_elems": e})
 }
 
@@ -240,7 +194,7 @@ pub fn with(mut case: Value, extra: Value) -> Value {
 }
 
 /// A moving op's row: M = 2 rows of 5 elements, L = `l`.
-pub fn moving(op: &str, dt: FDType, p: usize, l: i64) -> (String, Value) {
+pub fn moving(op: &str, dt: Elem, p: usize, l: i64) -> (String, Value) {
     (
         format!("{op}:{}_P{p}_L{l}", dt.name()),
         with(base(op, p, dt, 2, 5), json!({"core_num": l})),
@@ -259,7 +213,7 @@ pub struct Rules {
     /// Whether it moves a payload (the barrier does not).
     pub payload: bool,
     /// The element types its rows of the matrix's extras cycle through.
-    pub dtypes: &'static [FDType],
+    pub dtypes: &'static [Elem],
     /// The rows of its `input` operand for P ranks and M rows per block (`None`: it has none).
     pub input_rows: fn(p: i64, m: i64) -> Option<i64>,
     /// Its target's rows for P ranks and M rows per block.
@@ -275,12 +229,12 @@ pub struct Rules {
 }
 
 /// The reducing ops' element types.
-pub const REDUCING: [FDType; 3] = [FDType::F32, FDType::F16, FDType::I32];
+pub const REDUCING: [Elem; 3] = [Elem::F32, Elem::F16, Elem::I32];
 /// The `reduce` kinds.
 pub const REDUCES: [&str; 4] = ["sum", "max", "min", "prod"];
 
 /// Every (reduce, dtype, P) of a reducing op, P in 1..16.
-pub(crate) fn reducing(mut each: impl FnMut(&'static str, FDType, usize)) {
+pub(crate) fn reducing(mut each: impl FnMut(&'static str, Elem, usize)) {
     for reduce in REDUCES {
         for dt in REDUCING {
             for p in 1..=16 {
@@ -294,8 +248,8 @@ pub(crate) fn reducing(mut each: impl FnMut(&'static str, FDType, usize)) {
 pub const LS: [i64; 3] = [1, 2, 4];
 
 /// Every (dtype, P, L) of a moving op, P in 1..16.
-pub(crate) fn moving_grid(mut each: impl FnMut(FDType, usize, i64)) {
-    for dt in FDType::ALL {
+pub(crate) fn moving_grid(mut each: impl FnMut(Elem, usize, i64)) {
+    for dt in FAMILY_DTYPES {
         for p in 1..=16 {
             for l in LS {
                 each(dt, p, l);

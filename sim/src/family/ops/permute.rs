@@ -4,14 +4,14 @@
 
 use serde_json::{Value, json};
 
-use super::{FDType, Rules, Section, base, collect, with};
+use super::{Elem, FAMILY_DTYPES, Rules, Section, base, collect, with};
 
 pub static RULES: Rules = Rules {
     name: "permute",
     keys: &["pairs"],
     root_default: None,
     payload: true,
-    dtypes: &FDType::ALL,
+    dtypes: &FAMILY_DTYPES,
     input_rows: |_, m| Some(m),
     target_rows: |_, m| m,
     symbol: |c| {
@@ -26,7 +26,7 @@ pub static RULES: Rules = Rules {
         name: "permute",
         full: || {
             collect(|out| {
-                for dt in FDType::ALL {
+                for dt in FAMILY_DTYPES {
                     for p in 1..=16usize {
                         for set in SETS {
                             out.push(grid_row(set, dt, p));
@@ -37,12 +37,12 @@ pub static RULES: Rules = Rules {
         },
         ci: || {
             vec![
-                grid_row("ring_shift", FDType::F32, 4),
-                grid_row("open_shift", FDType::I8, 5),
-                grid_row("swaps", FDType::F16, 6),
-                grid_row("identity", FDType::I32, 3),
-                grid_row("single", FDType::F32, 8),
-                grid_row("none", FDType::I32, 2),
+                grid_row("ring_shift", Elem::F32, 4),
+                grid_row("open_shift", Elem::I8, 5),
+                grid_row("swaps", Elem::F16, 6),
+                grid_row("identity", Elem::I32, 3),
+                grid_row("single", Elem::F32, 8),
+                grid_row("none", Elem::I32, 2),
             ]
         },
     }],
@@ -80,11 +80,11 @@ fn pairs(set: &str, p: i64) -> Vec<[i64; 2]> {
 
 /// The matrix's row of a pair set on `p` ranks: L cycles through 1, 2, 4 and every other P
 /// starts from the prefill.
-fn grid_row(set: &str, dt: FDType, p: usize) -> (String, Value) {
+fn grid_row(set: &str, dt: Elem, p: usize) -> (String, Value) {
     row(set, dt, p, [1, 2, 4][p % 3], p % 2 == 0)
 }
 
-fn row(set: &str, dt: FDType, p: usize, l: i64, prefill: bool) -> (String, Value) {
+fn row(set: &str, dt: Elem, p: usize, l: i64, prefill: bool) -> (String, Value) {
     let tag = if prefill { "_prefill" } else { "" };
     (
         format!("permute:{set}_{}_P{p}_L{l}{tag}", dt.name()),

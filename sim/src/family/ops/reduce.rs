@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use super::{FDType, LS, REDUCING, Rules, Section, base, collect, reducing, with};
+use super::{Elem, LS, REDUCING, Rules, Section, base, collect, reducing, with};
 
 pub static RULES: Rules = Rules {
     name: "reduce",
@@ -42,9 +42,9 @@ pub static RULES: Rules = Rules {
         },
         ci: || {
             vec![
-                row("sum", FDType::F32, 4, 2, 3),
-                row("prod", FDType::F16, 3, 1, 0),
-                row("max", FDType::I32, 8, 4, 7),
+                row("sum", Elem::F32, 4, 2, 3),
+                row("prod", Elem::F16, 3, 1, 0),
+                row("max", Elem::I32, 8, 4, 7),
             ]
         },
     }],
@@ -56,7 +56,7 @@ pub static RULES: Rules = Rules {
     },
 };
 
-fn row(reduce: &str, dt: FDType, p: usize, l: i64, root: usize) -> (String, serde_json::Value) {
+fn row(reduce: &str, dt: Elem, p: usize, l: i64, root: usize) -> (String, serde_json::Value) {
     (
         format!("reduce:{reduce}_{}_P{p}_L{l}_root{root}", dt.name()),
         with(

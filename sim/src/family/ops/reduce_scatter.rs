@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{FDType, LS, REDUCING, Rules, Section, base, collect, reducing, with};
+use super::{Elem, LS, REDUCING, Rules, Section, base, collect, reducing, with};
 
 pub static RULES: Rules = Rules {
     name: "reduce_scatter",
@@ -32,8 +32,8 @@ pub static RULES: Rules = Rules {
         full: || collect(|out| reducing(|r, dt, p| out.extend(LS.map(|l| scatter(r, dt, p, l))))),
         ci: || {
             vec![
-                scatter("min", FDType::F16, 5, 2),
-                scatter("sum", FDType::I32, 2, 1),
+                scatter("min", Elem::F16, 5, 2),
+                scatter("sum", Elem::I32, 2, 1),
             ]
         },
     }],
@@ -45,7 +45,7 @@ pub static RULES: Rules = Rules {
     },
 };
 
-fn scatter(reduce: &str, dt: FDType, p: usize, l: i64) -> (String, serde_json::Value) {
+fn scatter(reduce: &str, dt: Elem, p: usize, l: i64) -> (String, serde_json::Value) {
     (
         format!("reduce_scatter:{reduce}_{}_P{p}_L{l}", dt.name()),
         with(

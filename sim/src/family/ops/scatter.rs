@@ -3,14 +3,14 @@
 
 use serde_json::json;
 
-use super::{FDType, Rules, Section, base, collect, moving_grid, with};
+use super::{Elem, FAMILY_DTYPES, Rules, Section, base, collect, moving_grid, with};
 
 pub static RULES: Rules = Rules {
     name: "scatter",
     keys: &["root"],
     root_default: None,
     payload: true,
-    dtypes: &FDType::ALL,
+    dtypes: &FAMILY_DTYPES,
     input_rows: |p, m| Some(p * m),
     target_rows: |_, m| m,
     symbol: |c| format!("__builtin_scatter_root{}__{}", c.root, c.dtype.symbol()),
@@ -20,9 +20,9 @@ pub static RULES: Rules = Rules {
         full: || collect(|out| moving_grid(|dt, p, l| out.push(row(dt, p, l, (p - 1) / 2)))),
         ci: || {
             vec![
-                row(FDType::I32, 4, 2, 1),
-                row(FDType::F16, 7, 1, 3),
-                row(FDType::I8, 2, 4, 0),
+                row(Elem::I32, 4, 2, 1),
+                row(Elem::F16, 7, 1, 3),
+                row(Elem::I8, 2, 4, 0),
             ]
         },
     }],
@@ -34,7 +34,7 @@ pub static RULES: Rules = Rules {
     },
 };
 
-fn row(dt: FDType, p: usize, l: i64, root: usize) -> (String, serde_json::Value) {
+fn row(dt: Elem, p: usize, l: i64, root: usize) -> (String, serde_json::Value) {
     (
         format!("scatter:{}_P{p}_L{l}_root{root}", dt.name()),
         with(
