@@ -899,7 +899,12 @@ mod tests {
             err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2], [3, 4294967296]]")).contains("int32")
         );
         assert!(err(&OK.replace("\"f32\"", "\"float\"")).contains("dtype must be an element type"));
-        assert_eq!(Case::from_json(&OK.replace("\"f32\"", "\"f16\"")).unwrap().dtype, Elem::F16);
+        assert_eq!(
+            Case::from_json(&OK.replace("\"f32\"", "\"f16\""))
+                .unwrap()
+                .dtype,
+            Elem::F16
+        );
         assert!(err(&OK.replace("\"ranks\"", "\"rank\"")).contains("unknown key 'rank'"));
         // Sizes bounded over all ranks together (16 ranks x 2^24-element rows used to be accepted
         // and then OOM-killed the simulator), and so is the signal.

@@ -151,15 +151,15 @@ pub(crate) fn launch(
     ));
     fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let scratch = Scratch(dir);
-    let bound = Duration::from_millis(
-        spec.timeout_ms.max(1) + if spec.processes { GRACE_MS } else { 0 },
-    );
+    let bound =
+        Duration::from_millis(spec.timeout_ms.max(1) + if spec.processes { GRACE_MS } else { 0 });
     let start = Instant::now();
-    let (ended, stderr) = engine::run(&runner.exe, &scratch.0, spec, bound).map_err(|e| {
-        format!("the simulator {} failed: {e}", runner.exe.display())
-    })?;
+    let (ended, stderr) = engine::run(&runner.exe, &scratch.0, spec, bound)
+        .map_err(|e| format!("the simulator {} failed: {e}", runner.exe.display()))?;
     LAST_WALL_US.store(start.elapsed().as_micros() as u64, Ordering::Relaxed);
-    let _ = stderr;
+    // The engine's stderr repeats the runtime's `pld-runtime: error` lines, which the report
+    // carries as its message.
+    drop(stderr);
     Ok(match ended {
         Ended::Reported(r) => (Some(r), scratch),
         Ended::Killed => (None, scratch),

@@ -24,8 +24,8 @@
 #![deny(missing_docs)]
 
 pub mod case;
-pub mod elem;
 pub mod chip_pipeline;
+pub mod elem;
 pub mod error;
 pub mod family;
 pub mod golden;

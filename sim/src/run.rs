@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::case::{Case, Elem, Op, Operand};
-use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_pipelines, domain_fn};
+use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_fn, domain_pipelines};
 use crate::launch::{self, Runner, block_counts, fault_outcome, killed_result, started};
 use crate::result::{DomainResult, RankResult, SimResult};
 use crate::runner::RunError;
@@ -154,7 +154,8 @@ fn device(case: &Case, report: &Report, first: usize, r: usize) -> Result<Device
     let indexed = usize::from(case.op == Op::IndexedAllToAllV);
     let (inp, send, out) = (get(0)?, get(1)?, get(2)?);
     let w = 3 + indexed;
-    let (stage, data, signal, counts, recv) = (get(w)?, get(w + 1)?, get(w + 2)?, get(w + 3)?, get(w + 4)?);
+    let (stage, data, signal, counts, recv) =
+        (get(w)?, get(w + 1)?, get(w + 2)?, get(w + 3)?, get(w + 4)?);
     let ints = |b: &[u8]| -> Vec<i64> {
         b.chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64)
@@ -178,7 +179,8 @@ fn device(case: &Case, report: &Report, first: usize, r: usize) -> Result<Device
             target: values.chunks(re).map(<[f64]>::to_vec).collect(),
             signal: ints(&signal).chunks(s).map(<[i64]>::to_vec).collect(),
         },
-        staged: stage.get(..inp.len()) == Some(&inp[..]) && counts.get(..send.len()) == Some(&send[..]),
+        staged: stage.get(..inp.len()) == Some(&inp[..])
+            && counts.get(..send.len()) == Some(&send[..]),
         out_matches: out == data,
     })
 }
@@ -368,8 +370,7 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             args: launch::bind(&entry, values, &scalars)?,
         });
     }
-    let mut spec = spec(tc, case, entries)?;
-    spec.ranks = case.ranks;
+    let spec = spec(tc, case, entries)?;
     let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
     let Some(report) = report else {
         return Ok(killed_result(
@@ -663,7 +664,9 @@ fn bench_untyped(
                 exchange_ns(&spans),
             );
             if m <= 0 || e <= 0 {
-                return Err(format!("bad timing of run {run}: memcpy {m} ns, exchange {e} ns"));
+                return Err(format!(
+                    "bad timing of run {run}: memcpy {m} ns, exchange {e} ns"
+                ));
             }
             r.timings.push((m, e));
         }

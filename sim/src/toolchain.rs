@@ -10,7 +10,6 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::UNIX_EPOCH;
 
-
 /// Environment variable overriding the repository root (where runtime/, sim/ and target/ are).
 pub const ROOT_ENV: &str = "PLD_SIM_ROOT";
 /// Environment variable with extra C++ compile and link flags for the simulator.

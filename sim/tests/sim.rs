@@ -306,11 +306,14 @@ fn signal_stride_below_the_launch_width_is_a_compile_error() {
     // A dtype a program can state but the CHIP rail refuses: pld-opt's compile_error (exit 0),
     // for the plain and the indexed op.
     for (i, dt) in ["f16", "i32", "bf16"].iter().enumerate() {
-        let refused = case.replace("\"core_num\": 6", "\"core_num\": 2").replace("\"f32\"", &format!("\"{dt}\""));
+        let refused = case
+            .replace("\"core_num\": 6", "\"core_num\": 2")
+            .replace("\"f32\"", &format!("\"{dt}\""));
         let r = sim(&dir, &format!("dt{i}"), &refused, &[]);
         assert_eq!(r.status, "compile_error", "{}", r.message);
         assert!(
-            r.message.contains(&format!("the CHIP rail supports only f32 or i8, got {dt}")),
+            r.message
+                .contains(&format!("the CHIP rail supports only f32 or i8, got {dt}")),
             "{}",
             r.message
         );
@@ -765,7 +768,12 @@ fn another_compiler_behind_the_same_cxx_builds_its_own_objects() {
     write_cxx("first");
     let env = [("PLD_SIM_ROOT", &*root), ("CXX", cxx.as_path())];
     let cache = root.join("target/pld-sim-cache");
-    let counts = || (entries(&cache.join("run/obj")), entries(&cache.join("run/bin")));
+    let counts = || {
+        (
+            entries(&cache.join("run/obj")),
+            entries(&cache.join("run/bin")),
+        )
+    };
     let a = r#"{"ranks": 2, "core_num": 2, "dtype": "f32", "max_recv": 2, "row_elems": 3, "send_counts": [[1,2],[2,1]]}"#;
     let c = Case::from_json(a).unwrap();
     pld_sim::golden::check(&c, &sim(&root, "a", a, &env)).unwrap();

@@ -256,11 +256,7 @@ pub fn check(case: &FamilyCase, result: &FamilyResult) -> Result<(), String> {
             }
         }
     }
-    let rel = if case.dtype == Elem::F32 {
-        1e-5
-    } else {
-        1e-2
-    };
+    let rel = if case.dtype == Elem::F32 { 1e-5 } else { 1e-2 };
     for (r, rank) in result.ranks.iter().enumerate() {
         let got = flat(rank);
         for (j, (&g, &x)) in got.iter().zip(&expected[r]).enumerate() {
@@ -370,11 +366,7 @@ mod tests {
         // 1000.375 -> 1000.5 (nearest): the once-rounded result differs for 0.125 + 0.125.
         let got = fold(Elem::F16, "sum", &[w(1000.0), w(0.125), w(0.125)]);
         assert_eq!(f16_to_f32(got as u16), 1000.0); // 1000.25 ties to even 1000.0
-        let got = fold(
-            Elem::F16,
-            "sum",
-            &[w(1000.0), w(0.125), w(0.125), w(0.125)],
-        );
+        let got = fold(Elem::F16, "sum", &[w(1000.0), w(0.125), w(0.125), w(0.125)]);
         assert_eq!(f16_to_f32(got as u16), 1000.5); // 1000.375 -> 1000.5
         // i32 wraps.
         assert_eq!(

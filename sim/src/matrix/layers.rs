@@ -6,14 +6,7 @@ use super::*;
 /// pipelines, one module per (layers, P, dtype) variant, L and the shape rotating.
 pub const LAYERS: [u32; 3] = [2, 3, 5];
 
-fn layers_case(
-    n: u32,
-    p: usize,
-    dtype: Elem,
-    variant: usize,
-    pattern: Pattern,
-    seed: u64,
-) -> Case {
+fn layers_case(n: u32, p: usize, dtype: Elem, variant: usize, pattern: Pattern, seed: u64) -> Case {
     let l = LS[(variant + 2) % LS.len()];
     let (mr, re) = SHAPES[(variant + 1) % SHAPES.len()];
     let mut c = case(p, l, dtype, mr, re, pattern, seed);

@@ -22,7 +22,7 @@ pub use patterns::{IndexPattern, Pattern, counts, index_lists};
 pub use runtime::{RUNTIME_PS, runtime_case, runtime_extras, runtime_ls};
 
 use crate::SimError;
-use crate::case::{Case, Elem, Domain, Op, Operand};
+use crate::case::{Case, Domain, Elem, Op, Operand};
 use crate::golden;
 use crate::result::SimResult;
 use crate::run::{blocks_started, case_kernel};

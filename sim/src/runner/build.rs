@@ -264,9 +264,11 @@ pub fn runner(
     );
     let mut symbols = Vec::new();
     for function in functions {
-        symbols.push(tree.manifest.c_symbol(function).ok_or_else(|| {
-            RunError::Tool(format!("the manifest has no entry @{function}"))
-        })?);
+        symbols.push(
+            tree.manifest
+                .c_symbol(function)
+                .ok_or_else(|| RunError::Tool(format!("the manifest has no entry @{function}")))?,
+        );
     }
     if host {
         let [c_symbol] = &symbols[..] else {

@@ -302,7 +302,9 @@ impl Report {
             let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
             match key {
                 "status" => report.status = rest.trim().parse().unwrap_or(1),
-                "rank_status" => report.rank_status.push(ints(rest).get(1).copied().unwrap_or(1)),
+                "rank_status" => report
+                    .rank_status
+                    .push(ints(rest).get(1).copied().unwrap_or(1)),
                 "message" => report.message = Some(rest.to_string()),
                 "alloc_end" => report.alloc_end = rest.trim().parse().ok(),
                 "live_buffers" => report.live_buffers = rest.trim().parse().ok(),
@@ -373,7 +375,8 @@ pub fn run(
     bound: Duration,
 ) -> Result<(Ended, String), String> {
     use std::io::Read;
-    spec.write(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    spec.write(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut child = Command::new(exe)
         .arg(dir)
         .stdin(Stdio::null())

@@ -431,9 +431,11 @@ fn spec(opts: &Options, params: &[Param], bindings: &[Binding], window_bytes: u6
                 Arg::Scalar(v.element_text(0).parse().unwrap_or(0))
             }
             // A HOST orchestrator's own window takes no input (it starts as zeros).
-            Kind::HostWindow(d, e, offset) => {
-                Arg::Tensor(TensorArg::zeros(Place::HostWindow(*offset), e.size() as usize, d))
-            }
+            Kind::HostWindow(d, e, offset) => Arg::Tensor(TensorArg::zeros(
+                Place::HostWindow(*offset),
+                e.size() as usize,
+                d,
+            )),
             Kind::Tensor(d, e) => tensor(Place::Host, d, e.size() as usize),
             Kind::Window(d, e) => tensor(Place::Window, d, e.size() as usize),
         });

@@ -26,12 +26,7 @@ pub static RULES: Rules = Rules {
                 })
             })
         },
-        ci: || {
-            vec![
-                broadcast(Elem::F32, 4, 4, 3),
-                broadcast(Elem::I8, 1, 1, 0),
-            ]
-        },
+        ci: || vec![broadcast(Elem::F32, 4, 4, 3), broadcast(Elem::I8, 1, 1, 0)],
     }],
     extras: || {
         vec![(
