@@ -517,7 +517,11 @@ fn malformed_cases_exit_nonzero_with_a_message() {
             good.replace("[[1,1],[1,1]]", "[[1,1],[1,\"x\"]]"),
             "int32",
         ),
-        ("dtype", good.replace("\"f32\"", "\"bf16\""), "dtype"),
+        (
+            "dtype",
+            good.replace("\"f32\"", "\"bfloat16\""),
+            "dtype must be an element type",
+        ),
         // 2 ranks x 2 x 2 rows x 2^23 elements: 128 MiB per rank, but 2^26 target values to hold
         // and print (a 16-rank variant of this was OOM-killed instead of refused).
         (
