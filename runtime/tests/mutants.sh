@@ -1,16 +1,14 @@
 #!/usr/bin/env bash
 # mutants.sh: evidence that the suite can fail. Each mutant breaks one rule of the all_to_all_v,
 # the indexed_all_to_all_v or a collective-family protocol in a copy of that kernel template; the
-# suite (run.sh, release + TSan) must fail on every one. An all_to_all_v / indexed mutant runs the
-# suite without the family (PLD_RT_FAMILY=skip, ~20 s on 2 cores); a family mutant runs only
-# family_test's quick slice on the mutated package's kernels (PLD_RT_FAMILY=<package>, --quick,
-# ~10-25 s). Exit 0 iff every mutant was caught. `mutants.sh indexed` (or `plain`, `family`,
-# `order`) runs only those mutants; `order` are the device-order mutants, each dropping a barrier,
-# a dsb or a flag (a prelude mutant runs against two family kernels, a folding and a pushing one).
+# suite must fail on every one. An all_to_all_v / indexed mutant runs run.sh (release + TSan,
+# ~20 s on 2 cores); a family mutant runs the simulator's CI slice of its op (target/debug/pld-sim,
+# rendering the mutated template through PLD_DEV_TEMPLATE_DIR). Exit 0 iff every mutant was
+# caught. `mutants.sh indexed` (or `plain`, `family`, `order`) runs only those mutants; `order`
+# are the device-order mutants, each dropping a barrier, a dsb or a flag (a prelude mutant runs
+# against the slices of every op named `all...`, folding and pushing kernels alike).
 # A second argument keeps only the mutants whose entry contains it (`mutants.sh order 'void end'`).
-# reduce, gather, scatter and permute mutants run the simulator's CI slice of their op instead
-# (target/debug/pld-sim, rendering the mutated template through PLD_DEV_TEMPLATE_DIR).
-# PLD_RT_NO_TSAN=1 skips the ThreadSanitizer pass of each run (the order mutants need none).
+# PLD_RT_NO_TSAN=1 skips the ThreadSanitizer pass of each run.sh run (the order mutants need none).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -93,19 +91,18 @@ for entry in "${mutants[@]}"; do
   sed "$m" "$root/$tmpl" >"$work/tree/$tmpl"
   if cmp -s "$root/$tmpl" "$work/tree/$tmpl"; then echo "NOT APPLIED  $m"; continue; fi
   pkg=${tmpl#"$fam"/}; pkg=${pkg%%/*}
+  # A family kernel is checked by the simulator's family matrix: its CI slice of the op, the
+  # mutated templates rendered through PLD_DEV_TEMPLATE_DIR (needs `cargo build`); a prelude
+  # mutant by the slice of every op whose name has `all` (folding and pushing kernels alike).
   case "$pkg" in
-    # Checked by the simulator's matrices (not family_test): its CI slice of the op, the mutated
-    # templates rendered through PLD_DEV_TEMPLATE_DIR (needs `cargo build`).
-    reduce | gather | scatter | permute) mode=sim ;;
-    allreduce | allreduce_ring | reduce_scatter | allgather | broadcast | all_to_all | barrier)
-      mode=$pkg; args=(--quick) ;;
-    device_prelude.inc) mode=allreduce,allgather; args=(--quick) ;;  # a folding and a pushing kernel
-    *) mode=skip; args=() ;;  # all_to_all_v, indexed_all_to_all_v
+    all_to_all_v | indexed_all_to_all_v) mode=skip; args=() ;;
+    device_prelude.inc) mode=sim; filter=all ;;
+    *) mode=sim; filter=$pkg ;;
   esac
   if [ "$mode" = sim ]; then
-    suite=(env PLD_DEV_TEMPLATE_DIR="$work/tree/$fam" "$root/target/debug/pld-sim" --matrix family-ci --filter "$pkg")
+    suite=(env PLD_DEV_TEMPLATE_DIR="$work/tree/$fam" "$root/target/debug/pld-sim" --matrix family-ci --filter "$filter")
   else
-    suite=(env PLD_RT_FAMILY="$mode" PLD_RT_BUILD="$work/build" "$work/tree/runtime/tests/run.sh" "${args[@]}")
+    suite=(env PLD_RT_BUILD="$work/build" "$work/tree/runtime/tests/run.sh" "${args[@]}")
   fi
   if PLD_WAIT_TIMEOUT_MS=3000 "${suite[@]}" >"$work/log" 2>&1; then
     echo "SURVIVED     $m"

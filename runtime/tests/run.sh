@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
 # Builds the host runtime, renders the all_to_all_v and indexed_all_to_all_v kernels for float and
 # int8_t, builds the two test harnesses and runs them (full matrices at -O2, then quick slices under
-# ThreadSanitizer), renders every kernel of the collective family (family_test.cpp: every dtype,
-# reduce and a few roots) and runs family_test the same way, builds and runs procs_test (ranks as
-# processes: shared windows, faults; release build only), views_test (chip_views.inc, scalar.h, create_tensor / AllocScope,
-# the orchestration API) and device_test (the device ordering model, docs/device.md) in both builds.
+# ThreadSanitizer), builds and runs procs_test (ranks as processes: shared windows, faults;
+# release build only), views_test (chip_views.inc, scalar.h, create_tensor / AllocScope, the
+# orchestration API) and device_test (the device ordering model, docs/device.md) in both builds.
+# The collective family's kernels are checked by the simulator's family matrix (docs/sim.md).
 # Env: CXX (default g++), PLD_RT_BUILD (build dir, default <repo>/target/pld-runtime-tests),
-#      PLD_RT_NO_TSAN=1 to skip the TSan run; PLD_RT_FAMILY=skip to leave the family out, or
-#      PLD_RT_FAMILY=pkg[,pkg...] (e.g. allreduce,barrier) to build and run only the family, only
-#      those packages' kernels, family_test with --only-present (mutants.sh); PLD_RT_SANITIZE=1 to run only a quick
-#      slice under ASan + UBSan (scripts/sanitize.sh).
+#      PLD_RT_NO_TSAN=1 to skip the TSan run; PLD_RT_SANITIZE=1 to run only a quick slice under
+#      ASan + UBSan (scripts/sanitize.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -34,34 +32,6 @@ if diff <(body "$out/indexed_all_to_all_v__fp32.cpp" | sed 's/float/DT/g') \
   echo "run.sh: indexed renderings differ beyond dtype_cpp" >&2; exit 1
 fi
 
-# The collective family: one rendering per variant, entry renamed pld_<variant>.
-ctmpl=$root/templates/pypto/runtime/builtins/collectives
-mkdir -p "$out/family"
-family=()  # variant names; $out/family/<variant>.cpp
-only_family=${PLD_RT_FAMILY:-}
-[ "$only_family" = all ] && only_family=
-fam() {  # fam VARIANT PACKAGE name=value...
-  local v=$1 pkg=$2; shift 2
-  [ "$only_family" = skip ] && return 0
-  if [ -n "$only_family" ] && [[ ",$only_family," != *",$pkg,"* ]]; then return 0; fi
-  "$here/render.sh" "$ctmpl/$pkg/kernel.cpp.in" "$@" >"$out/family/$v.cpp"
-  family+=("$v")
-}
-declare -A cpp=([f32]=float [f16]=half [i8]=int8_t [i32]=int32_t)
-for dt in f32 f16 i32; do
-  for r in sum max min prod; do
-    for pkg in allreduce allreduce_ring reduce_scatter; do
-      fam "${pkg}_${r}_$dt" "$pkg" "dtype_cpp=${cpp[$dt]}" "reduce=$r"
-    done
-  done
-done
-for dt in f32 f16 i8 i32; do
-  fam "allgather_$dt" allgather "dtype_cpp=${cpp[$dt]}"
-  fam "all_to_all_$dt" all_to_all "dtype_cpp=${cpp[$dt]}"
-  for rt in 0 1 6; do fam "broadcast_root${rt}_$dt" broadcast "dtype_cpp=${cpp[$dt]}" "root=$rt"; done
-done
-fam barrier barrier dtype_cpp=int32_t
-
 # build VARIANT EXTRA_FLAGS...: compiles every unit in parallel and links $out/VARIANT/a2a_test,
 # $out/VARIANT/indexed_test (the runtime, the indexed kernels and indexed_test.cpp) and
 # $out/VARIANT/views_test (the runtime and views_test.cpp only).
@@ -71,18 +41,6 @@ build() {
   rm -rf "$d" && mkdir -p "$d"
   local pids=()
   unit() { local o=$1; shift; "$cxx" "${flags[@]}" -c "$@" -o "$d/$o.o" & pids+=($!); }
-  if [ -n "$only_family" ] && [ "$only_family" != skip ]; then  # the family alone
-    unit runtime "$root/runtime/host/runtime.cpp"
-    unit device "$root/runtime/host/device.cpp"
-    unit orch_api "$root/runtime/host/orchestration_api.cpp"
-    unit family_test "$here/family_test.cpp"
-    local fv p rc=0
-    for fv in "${family[@]}"; do unit "fam_$fv" "$out/family/$fv.cpp" "-Dkernel_entry=pld_$fv"; done
-    for p in "${pids[@]}"; do wait "$p" || rc=1; done
-    [ $rc -eq 0 ] || { echo "run.sh: $v build failed" >&2; exit 1; }
-    "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
-    return
-  fi
   unit runtime "$root/runtime/host/runtime.cpp"
   unit device "$root/runtime/host/device.cpp"
   unit orch_api "$root/runtime/host/orchestration_api.cpp"
@@ -99,17 +57,12 @@ build() {
   unit idx_fp32 "$out/indexed_all_to_all_v__fp32.cpp" -Dkernel_entry=pld_idx_f32
   unit idx_int8 "$out/indexed_all_to_all_v__int8.cpp" -Dkernel_entry=pld_idx_i8
   unit indexed_test "$here/indexed_test.cpp"
-  local fv
-  if [ "$only_family" != skip ]; then
-    unit family_test "$here/family_test.cpp"
-    for fv in "${family[@]}"; do unit "fam_$fv" "$out/family/$fv.cpp" "-Dkernel_entry=pld_$fv"; done
-  fi
   local rc=0
   for p in "${pids[@]}"; do wait "$p" || rc=1; done
   [ $rc -eq 0 ] || { echo "run.sh: $v build failed" >&2; exit 1; }
   local a2a_objs=() o
   for o in "$d"/*.o; do
-    case "$o" in "$d/views_test.o" | "$d/procs_test.o" | "$d/device_test.o" | "$d/indexed_test.o" | "$d"/idx_*.o | "$d/family_test.o" | "$d"/fam_*.o) ;;
+    case "$o" in "$d/views_test.o" | "$d/procs_test.o" | "$d/device_test.o" | "$d/indexed_test.o" | "$d"/idx_*.o) ;;
       *) a2a_objs+=("$o") ;;
     esac
   done
@@ -118,9 +71,6 @@ build() {
   "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d/views_test.o" -o "$d/views_test"
   "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d/procs_test.o" -o "$d/procs_test"
   "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d/device_test.o" -o "$d/device_test"
-  if [ "$only_family" != skip ]; then
-    "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d"/fam_*.o "$d/family_test.o" -o "$d/family_test"
-  fi
 }
 
 # run LOG CMD...: runs one suite, keeping its output in LOG; a crash counts as one failure.
@@ -148,21 +98,14 @@ run() {
 # ARGS go to every test that takes options.
 suites() {
   local b=$1; shift
-  if [ -z "$only_family" ] || [ "$only_family" = skip ]; then
-    run "$out/$b.log" "$out/$b/a2a_test" "$@"
-    run "$out/$b-indexed.log" "$out/$b/indexed_test" "$@"
-    run "$out/$b-views.log" "$out/$b/views_test"
-    # The device ordering model: at the latest completion points, then at seeded random ones.
-    run "$out/$b-device.log" "$out/$b/device_test"
-    PLD_DMA_SEED=7 run "$out/$b-device-seeded.log" "$out/$b/device_test" --seeded
-    # Forked rank processes: not under ThreadSanitizer (it does not follow a multi-threaded fork).
-    [ "$b" = tsan ] || run "$out/$b-procs.log" "$out/$b/procs_test"
-  fi
-  if [ -z "$only_family" ]; then
-    run "$out/$b-family.log" "$out/$b/family_test" "$@"
-  elif [ "$only_family" != skip ]; then
-    run "$out/$b-family.log" "$out/$b/family_test" --only-present "$@"
-  fi
+  run "$out/$b.log" "$out/$b/a2a_test" "$@"
+  run "$out/$b-indexed.log" "$out/$b/indexed_test" "$@"
+  run "$out/$b-views.log" "$out/$b/views_test"
+  # The device ordering model: at the latest completion points, then at seeded random ones.
+  run "$out/$b-device.log" "$out/$b/device_test"
+  PLD_DMA_SEED=7 run "$out/$b-device-seeded.log" "$out/$b/device_test" --seeded
+  # Forked rank processes: not under ThreadSanitizer (it does not follow a multi-threaded fork).
+  [ "$b" = tsan ] || run "$out/$b-procs.log" "$out/$b/procs_test"
 }
 
 if [ "${PLD_RT_SANITIZE:-0}" = 1 ]; then

@@ -21,7 +21,7 @@
 
 use super::case::{Elem, FamilyCase};
 use super::ops::At;
-use super::result::{FamilyRank, FamilyResult};
+use super::result::FamilyResult;
 
 /// f32 → IEEE binary16 bits, round to nearest even (overflow to infinity): the `half` crate's,
 /// not the runtime's `pld_runtime/half.h` the kernels use.
@@ -130,9 +130,14 @@ pub fn fold(dtype: Elem, reduce: &str, words: &[i64]) -> i64 {
 /// Per rank, the target's words (`target_rows * row_elems`, row-major) after the last call, for
 /// an `ok` case (reductions: the mesh fold, also the reference of ring mode).
 pub fn expected_targets(case: &FamilyCase) -> Vec<Vec<i64>> {
+    expected_targets_after(case, case.repeat as i64 - 1)
+}
+
+/// As [`expected_targets`], after call `k` (every call stages its own payload and the op writes
+/// the same rows each time, so call k's target is the meaning over call k's payload).
+pub fn expected_targets_after(case: &FamilyCase, k: i64) -> Vec<Vec<i64>> {
     let p = case.ranks as i64;
     let e_n = case.row_elems;
-    let k = case.repeat as i64 - 1;
     let reduce = case.reduce.as_deref().unwrap_or("sum");
     let pay = |r: i64, i: i64, e: i64| payload(case, r, i, e, k);
     let folded = |i: i64, e: i64| -> i64 {
@@ -224,9 +229,7 @@ pub fn check(case: &FamilyCase, result: &FamilyResult) -> Result<(), String> {
     if !case.op.moves_payload() {
         return check_barrier(case, result);
     }
-    let expected = expected_targets(case);
     let e_n = case.row_elems as usize;
-    let flat = |rank: &FamilyRank| -> Vec<i64> { rank.target.iter().flatten().copied().collect() };
     for (r, rank) in result.ranks.iter().enumerate() {
         if rank.target.len() != case.target_rows() as usize
             || rank.target.iter().any(|row| row.len() != e_n)
@@ -237,14 +240,44 @@ pub fn check(case: &FamilyCase, result: &FamilyResult) -> Result<(), String> {
             ));
         }
     }
+    let last = case.repeat as i64 - 1;
+    let finals: Vec<Vec<i64>> = result
+        .ranks
+        .iter()
+        .map(|rank| rank.target.iter().flatten().copied().collect())
+        .collect();
+    check_targets(case, last, &finals).map_err(|e| format!("{e} (after the last call)"))?;
+    // Every call's target, as its record step saw it right after the call's collective (a call
+    // a later call's restaging broke shows only here). A result read back from its JSON carries
+    // no history.
+    if result.ranks.iter().all(|rank| rank.history.is_empty()) {
+        return Ok(());
+    }
+    for k in 0..case.repeat as usize {
+        let at_k: Vec<Vec<i64>> = result
+            .ranks
+            .iter()
+            .map(|rank| rank.history.get(k).cloned().unwrap_or_default())
+            .collect();
+        if at_k.iter().any(|t| t.len() != finals[0].len()) {
+            return Err(format!("call {k}: no recorded target of every rank"));
+        }
+        check_targets(case, k as i64, &at_k).map_err(|e| format!("call {k}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Compares every rank's target words after call `k` with the golden; names the first mismatch.
+fn check_targets(case: &FamilyCase, k: i64, got_all: &[Vec<i64>]) -> Result<(), String> {
+    let expected = expected_targets_after(case, k);
+    let e_n = case.row_elems.max(1) as usize;
     let float = matches!(case.dtype, Elem::F32 | Elem::F16);
     let reduce = case.reduce.as_deref().unwrap_or("sum");
     let tolerant = case.ring() && float && matches!(reduce, "sum" | "prod");
     if case.ring() {
         // Bitwise identical on every rank.
-        let first = flat(&result.ranks[0]);
-        for (r, rank) in result.ranks.iter().enumerate().skip(1) {
-            let got = flat(rank);
+        let first = &got_all[0];
+        for (r, got) in got_all.iter().enumerate().skip(1) {
             if let Some(j) = (0..got.len()).find(|&j| got[j] != first[j]) {
                 return Err(format!(
                     "ring: rank {r} target[{}][{}] = {} differs from rank 0's {} (ring results must be bitwise identical on every rank)",
@@ -257,8 +290,7 @@ pub fn check(case: &FamilyCase, result: &FamilyResult) -> Result<(), String> {
         }
     }
     let rel = if case.dtype == Elem::F32 { 1e-5 } else { 1e-2 };
-    for (r, rank) in result.ranks.iter().enumerate() {
-        let got = flat(rank);
+    for (r, got) in got_all.iter().enumerate() {
         for (j, (&g, &x)) in got.iter().zip(&expected[r]).enumerate() {
             let ok = if tolerant {
                 let (gv, xv) = (word_value(case.dtype, g), word_value(case.dtype, x));

@@ -8,25 +8,30 @@
 //! ```
 //!
 //! copies chunk `rankId * K + calls[rankId]` of `src` (every rank's payload of every call k < K,
-//! filled by the driver from the spec's formula) into `dst` and increments `calls[rankId]`. `N`
+//! filled by pld-sim from the spec's formula) into `dst` and increments `calls[rankId]`. `N`
 //! is the staged operand's rows: `input` for allgather and all_to_all, else the target (all NR*M
-//! rows for reduce_scatter). On the HOST rail `src` and `calls` are one host buffer shared by
-//! every device, each touching only its own counter; on the CHIP rail each rank has its own copy.
+//! rows for reduce_scatter). `src` and `calls` are one host buffer each, shared by every rank,
+//! each rank touching only its own counter. After every call's collective a second user kernel,
+//! `family_record` (`sim/src/family/kernels/family_record.cpp`), copies the rank's target into
+//! its slot `calls[rankId] - 1` of `history` (`[R, K*T, E]`: R = 1 on the CHIP rail, each rank
+//! its own; P on the HOST rail, one the devices share), so the golden checks every call, and a
+//! call that a later one broke while a slow peer still read it shows.
 //!
 //! CHIP (`chip_family`, run by every rank; `%input` only for ops with one):
 //!
 //! ```text
-//! def chip_family(src, calls, [input,] target, signal):
+//! def chip_family(src, calls, history, [input,] target, signal):
 //!     for k in range(K):                       # unrolled, or one scf.for with `loop`
 //!         calls, staged = family_stage(src, calls, input or target)
 //!         target = pld.tensor.<op>([staged,] target or staged, signal, attrs)
+//!         history = family_record(target, calls, history)
 //!     return target
 //! ```
 //!
 //! HOST (`host_family`, `pl.level = "host"`): the windows from `pld.window_buffer` (target,
 //! signal, input, in that order), and per call a `pld.host.dispatch @stage_chip` (a CHIP
 //! orchestration calling `family_stage`) to every device, then the same op at host level (the
-//! HOST rail dispatches its builtin per device). Barrier: no stage step, the op K times on the
+//! HOST rail dispatches its builtin per device), then `@record_chip` to every device. Barrier: no stage step, the op K times on the
 //! one signal (chained through its result on the CHIP rail).
 
 use super::case::{FamilyCase, Rail};
@@ -47,6 +52,8 @@ struct Types {
     input: Option<String>,
     target: String,
     signal: String,
+    /// Every call's target, `[R, K*T, E]` (R = 1 on the CHIP rail, P on the HOST rail).
+    history: String,
 }
 
 fn shape(dims: &[i64], el: &str) -> String {
@@ -76,6 +83,26 @@ fn types(case: &FamilyCase) -> Types {
         input,
         target,
         signal: format!("!pld.dtensor<{}>", shape(&case.signal_shape(), "i32")),
+        history: format!(
+            "!pl.tensor<{}>",
+            shape(
+                &[
+                    history_owners(case),
+                    case.repeat as i64 * case.target_rows(),
+                    e
+                ],
+                el
+            )
+        ),
+    }
+}
+
+/// The leading dimension of the history: the CHIP rail's ranks each hold their own (1), the HOST
+/// rail's devices share one (P).
+pub fn history_owners(case: &FamilyCase) -> i64 {
+    match case.rail {
+        Rail::Chip => 1,
+        Rail::Host => case.ranks as i64,
     }
 }
 
@@ -165,6 +192,22 @@ fn stage_kernel(t: &Types) -> String {
     )
 }
 
+fn record_kernel(t: &Types) -> String {
+    format!(
+        r#"func.func private @family_record(%tgt: {target} {{pl.direction = "in"}},
+                                 %calls: {calls} {{pl.direction = "in"}},
+                                 %hist: {history} {{pl.direction = "inout"}})
+    -> {history}
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "kernels/family_record.cpp"}} {{
+  return %hist : {history}
+}}
+"#,
+        target = t.target,
+        calls = t.calls,
+        history = t.history
+    )
+}
+
 /// The module text for a case on its rail.
 pub fn module(case: &FamilyCase) -> String {
     match case.rail {
@@ -209,21 +252,24 @@ fn chip(case: &FamilyCase) -> String {
     }
     out.push('\n');
     out.push_str(&stage_kernel(&t));
+    out.push('\n');
+    out.push_str(&record_kernel(&t));
     let input_param = t
         .input
         .as_ref()
         .map(|i| format!("%input: {i}, "))
         .unwrap_or_default();
     out.push_str(&format!(
-        "\nfunc.func @{CHIP_FN}(%src: {src}, %calls: {calls}, {input_param}%target: {tg}, %signal: {sg}) -> {tg}\n    attributes {{pl.func_kind = \"orchestration\"}} {{\n",
+        "\nfunc.func @{CHIP_FN}(%src: {src}, %calls: {calls}, %history: {hs}, {input_param}%target: {tg}, %signal: {sg}) -> {tg}\n    attributes {{pl.func_kind = \"orchestration\"}} {{\n",
         src = t.src,
         calls = t.calls,
+        hs = t.history,
         tg = t.target,
         sg = t.signal
     ));
     let has_input = t.input.is_some();
-    // One call: (calls, input, target) in, (calls', input', target') out.
-    let step = |n: &str, cc: &str, ii: &str, tt: &str| -> String {
+    // One call: (calls, input, target, history) in, (calls', input', target', history') out.
+    let step = |n: &str, cc: &str, ii: &str, tt: &str, hh: &str| -> String {
         let dst = if has_input { ii } else { tt };
         let mut s = format!(
             "%c{n}, %st{n} = func.call @family_stage(%src, {cc}, {dst})\n    : ({}, {}, {}) -> ({}, {})\n",
@@ -250,48 +296,54 @@ fn chip(case: &FamilyCase) -> String {
         };
         s.push_str(&line);
         s.push('\n');
+        s.push_str(&format!(
+            "%h{n} = func.call @family_record(%t{n}, %c{n}, {hh})\n    : ({}, {}, {}) -> {}\n",
+            t.target, t.calls, t.history, t.history
+        ));
         s
     };
     if case.looped {
         let (carried, tys) = if has_input {
             (
-                "%cc = %calls, %ii = %input, %tt = %target",
-                format!("{}, {}, {}", t.calls, t.stage, t.target),
+                "%cc = %calls, %ii = %input, %tt = %target, %hh = %history",
+                format!("{}, {}, {}, {}", t.calls, t.stage, t.target, t.history),
             )
         } else {
             (
-                "%cc = %calls, %tt = %target",
-                format!("{}, {}", t.calls, t.target),
+                "%cc = %calls, %tt = %target, %hh = %history",
+                format!("{}, {}, {}", t.calls, t.target, t.history),
             )
         };
         let results = if has_input {
-            "%rc, %ri, %rt"
+            "%rc, %ri, %rt, %rh"
         } else {
-            "%rc, %rt"
+            "%rc, %rt, %rh"
         };
         let yielded = if has_input {
-            "%ck, %stk, %tk"
+            "%ck, %stk, %tk, %hk"
         } else {
-            "%ck, %tk"
+            "%ck, %tk, %hk"
         };
         out.push_str(&format!(
             "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %cK = arith.constant {k} : index\n  {results} = scf.for %k = %c0 to %cK step %c1\n      iter_args({carried}) -> ({tys}) {{\n"
         ));
-        out.push_str(&indent(&step("k", "%cc", "%ii", "%tt"), "    "));
+        out.push_str(&indent(&step("k", "%cc", "%ii", "%tt", "%hh"), "    "));
         out.push_str(&format!("    scf.yield {yielded} : {tys}\n  }}\n"));
         out.push_str(&format!("  return %rt : {}\n}}\n", t.target));
     } else {
-        let (mut cc, mut ii, mut tt) = (
+        let (mut cc, mut ii, mut tt, mut hh) = (
             "%calls".to_string(),
             "%input".to_string(),
             "%target".to_string(),
+            "%history".to_string(),
         );
         for i in 1..=k {
             let n = i.to_string();
-            out.push_str(&indent(&step(&n, &cc, &ii, &tt), "  "));
+            out.push_str(&indent(&step(&n, &cc, &ii, &tt, &hh), "  "));
             cc = format!("%c{n}");
             ii = format!("%st{n}");
             tt = format!("%t{n}");
+            hh = format!("%h{n}");
         }
         out.push_str(&format!("  return {tt} : {}\n}}\n", t.target));
     }
@@ -326,11 +378,29 @@ func.func @stage_chip(%src: {src}, %calls: {calls}, %dst: {stage}) -> {stage}
             calls = t.calls,
             stage = t.stage
         ));
+        out.push('\n');
+        out.push_str(&record_kernel(&t));
+        out.push_str(&format!(
+            r#"
+func.func @record_chip(%target: {target}, %calls: {calls}, %hist: {history}) -> {history}
+    attributes {{pl.func_kind = "orchestration"}} {{
+  %h = func.call @family_record(%target, %calls, %hist)
+      : ({target}, {calls}, {history}) -> {history}
+  return %h : {history}
+}}
+"#,
+            target = t.target,
+            calls = t.calls,
+            history = t.history
+        ));
     }
     let params = if barrier {
         String::new()
     } else {
-        format!("%src: {}, %calls: {}", t.src, t.calls)
+        format!(
+            "%src: {}, %calls: {}, %history: {}",
+            t.src, t.calls, t.history
+        )
     };
     out.push_str(&format!(
         "\nfunc.func @{HOST_FN}({params})\n    attributes {{pl.func_kind = \"orchestration\", pl.level = \"host\"}} {{\n"
@@ -383,6 +453,12 @@ func.func @stage_chip(%src: {src}, %calls: {calls}, %dst: {stage}) -> {stage}
             "%signal",
         ));
         s.push('\n');
+        if !barrier {
+            s.push_str(&format!(
+                "scf.for %rec{n} = %c0 to %cP step %c1 {{\n  pld.host.dispatch @record_chip(%target, %calls, %history) on %rec{n}\n      : ({}, {}, {}), index\n}}\n",
+                t.target, t.calls, t.history
+            ));
+        }
         s
     };
     if case.looped {

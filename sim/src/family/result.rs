@@ -22,6 +22,9 @@ pub struct FamilyRank {
     pub enter_ns: Option<i64>,
     /// barrier: when it left it.
     pub leave_ns: Option<i64>,
+    /// Not in the JSON: the target after each call (words, row-major), recorded by the module's
+    /// `family_record` task right after the call's collective (empty for barrier).
+    pub history: Vec<Vec<i64>>,
 }
 
 /// The outcome of a family case.
@@ -192,6 +195,7 @@ impl FamilyResult {
                     signal: Vec::new(),
                     enter_ns: None,
                     leave_ns: None,
+                    history: Vec::new(),
                 });
                 continue;
             }
@@ -238,6 +242,7 @@ impl FamilyResult {
                 signal,
                 enter_ns: opt("enter_ns"),
                 leave_ns: opt("leave_ns"),
+                history: Vec::new(),
             });
         }
         Ok(out)

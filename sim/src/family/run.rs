@@ -5,7 +5,7 @@
 use half::f16;
 
 use super::case::{FamilyCase, Rail};
-use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, module};
+use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, history_owners, module};
 use super::ops::{Elem, FAMILY_DTYPES};
 use super::result::{FamilyRank, FamilyResult};
 use crate::SimError;
@@ -57,7 +57,7 @@ fn words(dtype: Elem, bytes: &[u8]) -> Vec<i64> {
 }
 
 /// The stage step's source `[P][K][N*E]` (every rank's payload of every call) and its `[P]`
-/// counters, both zero-based host tensors every rank sees alike.
+/// counters (zeros), each one host buffer every rank shares.
 fn stage_inputs(case: &FamilyCase) -> (TensorArg, TensorArg) {
     let p = case.ranks as i64;
     let (n, e_n, k_n) = (case.payload_rows(), case.row_elems, case.repeat as i64);
@@ -78,7 +78,11 @@ fn stage_inputs(case: &FamilyCase) -> (TensorArg, TensorArg) {
     }
     let mut src = TensorArg::zeros(Place::Host, el, &[rows, e_n as u64]);
     src.shared = Some(bytes);
-    let calls = TensorArg::zeros(Place::Host, 4, &[p as u64]);
+    // One buffer each, every rank's stage step reading its own chunk and bumping its own counter
+    // (per-rank copies would hold P times the source).
+    src.one_buffer = true;
+    let mut calls = TensorArg::zeros(Place::Host, 4, &[p as u64]);
+    calls.one_buffer = true;
     (src, calls)
 }
 
@@ -145,19 +149,27 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
     let el = case.dtype.size() as usize;
     let e_n = case.row_elems as u64;
     let (src, calls) = stage_inputs(case);
+    // Every call's target, recorded after its collective (module.rs's family_record).
+    let (k_n, t_rows) = (case.repeat as u64, case.target_rows() as u64);
+    let history = TensorArg::zeros(
+        Place::Host,
+        el,
+        &[history_owners(case) as u64, k_n * t_rows, e_n],
+    );
     let signal_dims: Vec<u64> = case.signal_shape().iter().map(|&d| d as u64).collect();
     // The tensors in parameter order, and where target and signal are among the engine's tensors.
     let mut values = Vec::new();
-    let (target_ix, signal_ix, calls_ix);
+    let (target_ix, signal_ix, calls_ix, history_ix);
     let mut window_bytes = 4096;
     match case.rail {
         Rail::Chip => {
             if barrier {
-                (target_ix, calls_ix) = (None, None);
+                (target_ix, calls_ix, history_ix) = (None, None, None);
             } else {
                 values.push(src);
                 values.push(calls);
-                calls_ix = Some(1);
+                values.push(history);
+                (calls_ix, history_ix) = (Some(1), Some(2));
                 if let Some(rows) = case.input_rows() {
                     values.push(TensorArg::zeros(Place::Window, el, &[rows as u64, e_n]));
                 }
@@ -172,11 +184,12 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
         }
         Rail::Host => {
             if barrier {
-                calls_ix = None;
+                (calls_ix, history_ix) = (None, None);
             } else {
                 values.push(src);
                 values.push(calls);
-                calls_ix = Some(1);
+                values.push(history);
+                (calls_ix, history_ix) = (Some(1), Some(2));
             }
             // The orchestrator's windows, in its order (target, signal, input).
             let hw = entry
@@ -212,7 +225,7 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
         }
     }
     let host_windows: Vec<TensorArg> = match case.rail {
-        Rail::Host => values.split_off(calls_ix.map_or(0, |_| 2)),
+        Rail::Host => values.split_off(calls_ix.map_or(0, |_| 3)),
         Rail::Chip => Vec::new(),
     };
     let mut args = launch::bind(&entry, values, &[])?;
@@ -280,11 +293,26 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
             .chunks(cols)
             .map(<[i64]>::to_vec)
             .collect();
+        // This rank's slot of the history: call k's target at k.
+        let history = match history_ix {
+            Some(i) => {
+                let all = words(case.dtype, &output(i, r)?);
+                let per = (t_rows * e_n) as usize;
+                let own = if history_owners(case) == 1 { 0 } else { r };
+                all.chunks(per.max(1))
+                    .skip(own * k_n as usize)
+                    .take(k_n as usize)
+                    .map(<[i64]>::to_vec)
+                    .collect()
+            }
+            None => Vec::new(),
+        };
         res.ranks.push(FamilyRank {
             target,
             signal,
             enter_ns: None,
             leave_ns: None,
+            history,
         });
     }
     // The barrier's spans, numbered per rank in the order they ended; the last of each rank is

@@ -45,6 +45,9 @@ pub struct TensorArg {
     pub dims: Vec<u64>,
     /// A test-only non-contiguous view (twice the packed strides up to the innermost extent > 1).
     pub strided: bool,
+    /// A CHIP entry's host tensor held once for every rank (as a HOST entry's always is): its
+    /// initial bytes are `shared`, every rank's output is the one buffer.
+    pub one_buffer: bool,
     /// Every rank's initial bytes (else zeros).
     pub shared: Option<Vec<u8>>,
     /// A rank's own initial bytes (before `shared`).
@@ -59,6 +62,7 @@ impl TensorArg {
             elem_size,
             dims: dims.to_vec(),
             strided: false,
+            one_buffer: false,
             shared: None,
             per_rank: BTreeMap::new(),
         }
@@ -196,11 +200,12 @@ impl Spec {
                         };
                         let _ = writeln!(
                             s,
-                            "{head} {} {} {}{}",
+                            "{head} {} {} {}{}{}",
                             t.elem_size,
                             t.dims.len(),
                             dims.join(" "),
-                            if t.strided { " strided" } else { "" }
+                            if t.strided { " strided" } else { "" },
+                            if t.one_buffer { " shared" } else { "" }
                         );
                         if let Some(v) = &t.shared {
                             fs::write(dir.join(format!("in.{tensor_ix}.bin")), v)?;

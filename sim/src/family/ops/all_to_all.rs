@@ -23,6 +23,9 @@ pub static RULES: Rules = Rules {
                 moving("all_to_all", Elem::I32, 4, 2),
                 moving("all_to_all", Elem::F16, 7, 1),
             ]
+            .into_iter()
+            .chain(FAMILY_DTYPES.map(|dt| moving("all_to_all", dt, 5, 2)))
+            .collect()
         },
     }],
     extras: || {

@@ -22,6 +22,9 @@ pub static RULES: Rules = Rules {
                 moving("allgather", Elem::I8, 3, 2),
                 moving("allgather", Elem::F16, 16, 1),
             ]
+            .into_iter()
+            .chain(FAMILY_DTYPES.map(|dt| moving("allgather", dt, 5, 2)))
+            .collect()
         },
     }],
     extras: || {

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use super::{Elem, LS, REDUCING, Rules, Section, base, collect, reducing, with};
+use super::{Elem, LS, REDUCING, Rules, Section, base, collect, every_reducing, reducing, with};
 
 pub static RULES: Rules = Rules {
     name: "allreduce",
@@ -26,24 +26,43 @@ pub static RULES: Rules = Rules {
     sections: &[
         Section {
             name: "allreduce",
-            full: || collect(|out| reducing(|r, dt, p| out.extend(LS.map(|l| mesh(r, dt, p, l))))),
+            full: || {
+                let mut v =
+                    collect(|out| reducing(|r, dt, p| out.extend(LS.map(|l| mesh(r, dt, p, l)))));
+                v.extend([tiles("allreduce", Elem::F32), tiles("allreduce", Elem::F16)]);
+                v
+            },
             ci: || {
                 vec![
                     mesh("sum", Elem::F32, 4, 2),
                     mesh("prod", Elem::F16, 3, 1),
                     mesh("max", Elem::I32, 16, 4),
+                    tiles("allreduce", Elem::F32),
+                    tiles("allreduce", Elem::F16),
                 ]
+                .into_iter()
+                .chain(every_reducing(|r, dt| mesh(r, dt, 5, 2)))
+                .collect()
             },
         },
         Section {
             name: "allreduce_ring",
-            full: || collect(|out| reducing(|r, dt, p| out.push(ring(r, dt, p)))),
+            full: || {
+                let mut v = collect(|out| reducing(|r, dt, p| out.push(ring(r, dt, p))));
+                v.extend([tiles("allreduce_ring", Elem::F32), ring_restaged()]);
+                v
+            },
             ci: || {
                 vec![
                     ring("sum", Elem::F32, 4),
                     ring("sum", Elem::F16, 8),
                     ring("min", Elem::I32, 3),
+                    tiles("allreduce_ring", Elem::F32),
+                    ring_restaged(),
                 ]
+                .into_iter()
+                .chain(every_reducing(|r, dt| ring(r, dt, 6)))
+                .collect()
             },
         },
     ],
@@ -79,4 +98,29 @@ fn ring(reduce: &str, dt: Elem, p: usize) -> (String, serde_json::Value) {
             json!({"reduce": reduce, "mode": "ring"}),
         ),
     )
+}
+
+/// Thirty back-to-back ring calls on 16 ranks: without the ring's final barrier a rank restages
+/// while a peer still reads it, which only a call's recorded target shows (caught 8 runs of 8;
+/// twenty calls on 8 ranks let it through about one run in four).
+fn ring_restaged() -> (String, serde_json::Value) {
+    let (name, case) = ring("sum", Elem::F32, 16);
+    (format!("{name}_rep30"), with(case, json!({"repeat": 30})))
+}
+
+/// Tile reuse: a lane folds more than one 4096-element tile (M = 4 rows of 2100 on 2 ranks, one
+/// block), so the fold reloads its tiles while the previous tile's stores may be in flight (the
+/// device order between them, docs/device.md). `section`: `allreduce`, `allreduce_ring` or
+/// `reduce_scatter`.
+pub(super) fn tiles(section: &str, dt: Elem) -> (String, serde_json::Value) {
+    let op = if section == "reduce_scatter" {
+        "reduce_scatter"
+    } else {
+        "allreduce"
+    };
+    let mut case = with(base(op, 2, dt, 4, 2100), json!({"reduce": "sum"}));
+    if section == "allreduce_ring" {
+        case = with(case, json!({"mode": "ring"}));
+    }
+    (format!("{section}:tiles_sum_{}_P2", dt.name()), case)
 }

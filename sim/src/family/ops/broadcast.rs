@@ -17,16 +17,31 @@ pub static RULES: Rules = Rules {
     sections: &[Section {
         name: "broadcast",
         full: || {
-            collect(|out| {
+            let mut v = collect(|out| {
                 moving_grid(|dt, p, l| {
                     let mut roots = vec![0, p / 2, p - 1];
                     roots.sort();
                     roots.dedup();
                     out.extend(roots.into_iter().map(|root| broadcast(dt, p, l, root)));
                 })
-            })
+            });
+            v.push(restaged());
+            v
         },
-        ci: || vec![broadcast(Elem::F32, 4, 4, 3), broadcast(Elem::I8, 1, 1, 0)],
+        ci: || {
+            vec![
+                broadcast(Elem::F32, 4, 4, 3),
+                broadcast(Elem::I8, 1, 1, 0),
+                restaged(),
+            ]
+            .into_iter()
+            .chain(
+                FAMILY_DTYPES
+                    .iter()
+                    .flat_map(|&dt| [0, 3, 5].map(|root| broadcast(dt, 6, 2, root))),
+            )
+            .collect()
+        },
     }],
     extras: || {
         vec![(
@@ -44,4 +59,11 @@ fn broadcast(dt: Elem, p: usize, l: i64, root: usize) -> (String, serde_json::Va
             json!({"root": root, "core_num": l}),
         ),
     )
+}
+
+/// Twenty back-to-back calls on 16 ranks: a non-root that does not wait for the root reads its
+/// target before this call's payload arrived, which only that call's recorded target shows.
+fn restaged() -> (String, serde_json::Value) {
+    let (name, case) = broadcast(Elem::F32, 16, 2, 5);
+    (format!("{name}_rep20"), with(case, json!({"repeat": 20})))
 }

@@ -247,6 +247,18 @@ pub(crate) fn reducing(mut each: impl FnMut(&'static str, Elem, usize)) {
 /// The launch widths the matrix tries.
 pub const LS: [i64; 3] = [1, 2, 4];
 
+/// One entry per (reduce, dtype) of a reducing op: every kernel variant it renders, once (the CI
+/// slice's share of the full matrix's variants).
+pub(crate) fn every_reducing(
+    each: impl Fn(&'static str, Elem) -> (String, Value),
+) -> Vec<(String, Value)> {
+    REDUCES
+        .iter()
+        .flat_map(|&r| REDUCING.map(|dt| (r, dt)))
+        .map(|(r, dt)| each(r, dt))
+        .collect()
+}
+
 /// Every (dtype, P, L) of a moving op, P in 1..16.
 pub(crate) fn moving_grid(mut each: impl FnMut(Elem, usize, i64)) {
     for dt in FAMILY_DTYPES {

@@ -22,7 +22,10 @@
 //                         repeat a rank runs every entry it is in, in order. Without an `entry`
 //                         line the parameters are entry 0's over the world.
 //   comms N               the current entry's CommContext slots
-//   tensor <elem_size> <ndims> <dims...> [strided]   a host tensor parameter (`!pl.tensor`)
+//   tensor <elem_size> <ndims> <dims...> [strided] [shared]
+//                                                    a host tensor parameter (`!pl.tensor`;
+//                                                    `shared`: one buffer every rank of a CHIP
+//                                                    entry shares, as a HOST entry's)
 //   window <elem_size> <ndims> <dims...> [strided]   a `!pld.dtensor` parameter (CHIP only)
 //   scalar <value>                                   an integer or index parameter
 //   host_window <offset> <elem_size> <ndims> <dims...>
@@ -97,6 +100,7 @@ struct Param {
   int32_t elem_size = 0;
   std::vector<int64_t> dims;
   bool strided = false;
+  bool shared = false;  // a CHIP entry's host tensor: one buffer every rank shares
   int64_t scalar = 0;
   int64_t bytes() const {
     int64_t n = elem_size;
@@ -292,9 +296,10 @@ int main(int argc, char** argv) {
         p.dims.push_back(x);
       }
       std::string flag;
-      if (in >> flag) {
-        if (flag != "strided" || key == "host_window") die("bad flag '" + flag + "' in '" + line + "'");
-        p.strided = true;
+      while (in >> flag) {
+        if (key == "host_window" || (flag != "strided" && !(flag == "shared" && key == "tensor")))
+          die("bad flag '" + flag + "' in '" + line + "'");
+        (flag == "strided" ? p.strided : p.shared) = true;
       }
       current().params.push_back(p);
     } else die("unknown line '" + line + "'");
@@ -357,15 +362,15 @@ int main(int argc, char** argv) {
         for (int r = 0; r < ranks; ++r) data[i][static_cast<size_t>(r)] = static_cast<char*>(world.window(r, off));
         entry_tensors[e].push_back(i);
       } else {
-        const int copies = host_entry ? 1 : ranks;
-        std::vector<char*> bufs(static_cast<size_t>(copies));
+        const bool one = host_entry || p.shared;
+        std::vector<char*> bufs(static_cast<size_t>(one ? 1 : ranks));
         for (auto& b : bufs) b = static_cast<char*>(world.shared_alloc(static_cast<uint64_t>(p.buffer_bytes())));
-        for (int r = 0; r < ranks; ++r) data[i][static_cast<size_t>(r)] = bufs[static_cast<size_t>(host_entry ? 0 : r)];
+        for (int r = 0; r < ranks; ++r) data[i][static_cast<size_t>(r)] = bufs[static_cast<size_t>(one ? 0 : r)];
         entry_tensors[e].push_back(i);
       }
       // A HOST entry's host window starts as its input: the orchestrator's allocation does not
       // clear it (the World's windows start zero-filled).
-      for (int r = 0; r < (host_entry && p.kind == "tensor" ? 1 : ranks); ++r)
+      for (int r = 0; r < ((host_entry || p.shared) && p.kind == "tensor" ? 1 : ranks); ++r)
         if (!fill(dir, i, r, data[i][static_cast<size_t>(r)], p.bytes())) return 2;
     }
 
