@@ -185,6 +185,24 @@ fn device(case: &Case, report: &Report, first: usize, r: usize) -> Result<Device
     })
 }
 
+/// Runs `spec` on `runner`; `Err` is the timeout result of an engine pld-sim had to kill.
+fn run_or_killed(
+    tc: &Toolchain,
+    case: &Case,
+    runner: &Runner,
+    spec: &Spec,
+) -> Result<Result<(Report, launch::Scratch), SimResult>, String> {
+    let (report, scratch) = launch::launch(tc, runner, spec)?;
+    Ok(match report {
+        Some(report) => Ok((report, scratch)),
+        None => Err(killed_result(
+            tc.ranks_as_threads,
+            case.timeout_ms,
+            case.blocks(),
+        )),
+    })
+}
+
 /// Runs one case end to end. `Err` is a failure of pld-sim itself (a tool missing, the generated
 /// tree not compiling, the simulator crashing, consume_step's output not matching the target
 /// window); every outcome of the case, including compile_error, is an `Ok` result.
@@ -218,13 +236,9 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             args,
         }],
     )?;
-    let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
-    let Some(report) = report else {
-        return Ok(killed_result(
-            tc.ranks_as_threads,
-            case.timeout_ms,
-            case.blocks(),
-        ));
+    let (report, _scratch) = match run_or_killed(tc, case, &runner, &spec)? {
+        Ok(ran) => ran,
+        Err(killed) => return Ok(killed),
     };
     let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "rank");
     let mut devices = Vec::new();
@@ -371,13 +385,9 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         });
     }
     let spec = spec(tc, case, entries)?;
-    let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
-    let Some(report) = report else {
-        return Ok(killed_result(
-            tc.ranks_as_threads,
-            case.timeout_ms,
-            case.blocks(),
-        ));
+    let (report, _scratch) = match run_or_killed(tc, case, &runner, &spec)? {
+        Ok(ran) => ran,
+        Err(killed) => return Ok(killed),
     };
     let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "device");
     let w = case.ranks;
