@@ -95,4 +95,65 @@ impl Elem {
     pub fn is_float(self) -> bool {
         matches!(self, Elem::F32 | Elem::F64 | Elem::F16 | Elem::BF16)
     }
+
+    /// Little-endian elements as words: floats as their bit patterns, integers as their values
+    /// (the words a result holds and its golden compares bit for bit).
+    pub fn words(self, bytes: &[u8]) -> Vec<i64> {
+        let n = self.size() as usize;
+        bytes
+            .chunks_exact(n)
+            .map(|c| {
+                let mut b = [0u8; 8];
+                b[..n].copy_from_slice(c);
+                let u = u64::from_le_bytes(b);
+                match self {
+                    Elem::I8 => u as u8 as i8 as i64,
+                    Elem::I16 => u as u16 as i16 as i64,
+                    Elem::I32 => u as u32 as i32 as i64,
+                    _ => u as i64,
+                }
+            })
+            .collect()
+    }
+    /// A word as its number (exact for every type but i64 / u64 words beyond 2^53).
+    pub fn value(self, w: i64) -> f64 {
+        match self {
+            Elem::F32 => f32::from_bits(w as u32) as f64,
+            Elem::F64 => f64::from_bits(w as u64),
+            Elem::F16 => half::f16::from_bits(w as u16).to_f64(),
+            Elem::BF16 => half::bf16::from_bits(w as u16).to_f64(),
+            _ => w as f64,
+        }
+    }
+    /// The word of a number (floats rounded to the type, to nearest even).
+    pub fn word(self, v: f64) -> i64 {
+        match self {
+            Elem::F32 => (v as f32).to_bits() as i64,
+            Elem::F64 => v.to_bits() as i64,
+            Elem::F16 => half::f16::from_f64(v).to_bits() as i64,
+            Elem::BF16 => half::bf16::from_f64(v).to_bits() as i64,
+            _ => v as i64,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_round_trip() {
+        assert_eq!(Elem::I8.words(&[0xff, 3]), vec![-1, 3]);
+        assert_eq!(Elem::U8.words(&[0xff]), vec![255]);
+        assert_eq!(Elem::I32.words(&(-7i32).to_le_bytes()), vec![-7]);
+        let w = Elem::F32.words(&1.5f32.to_le_bytes())[0];
+        assert_eq!(w, 1.5f32.to_bits() as i64);
+        for e in Elem::ALL {
+            for v in [0.0f64, -2.0, 0.5, 100.0] {
+                let v = if e.is_float() { v } else { v.trunc() };
+                assert_eq!(e.value(e.word(v)), v, "{e:?} {v}");
+            }
+        }
+        assert_eq!(Elem::F16.word(0.1), 0x2e66);
+    }
 }

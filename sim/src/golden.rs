@@ -183,20 +183,21 @@ fn check_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
         }
     };
     for (r, (got, want)) in result.ranks.iter().zip(&golden).enumerate() {
-        if got.recv_counts != want.recv_counts {
+        if got.recv_counts.as_ref() != Some(&want.recv_counts) {
             push(format!(
                 "rank {r}: recv_counts {:?}, expected {:?}",
                 got.recv_counts, want.recv_counts
             ));
         }
-        if got.target.len() != want.target.len() {
+        let target = got.values(case.dtype);
+        if target.len() != want.target.len() {
             push(format!(
                 "rank {r}: {} target rows, expected {}",
-                got.target.len(),
+                target.len(),
                 want.target.len()
             ));
         } else {
-            for (row, (g, w)) in got.target.iter().zip(&want.target).enumerate() {
+            for (row, (g, w)) in target.iter().zip(&want.target).enumerate() {
                 if g != w {
                     let col = g
                         .iter()
@@ -284,12 +285,9 @@ fn check_domains_untyped(case: &Case, result: &SimResult) -> Result<(), String> 
             continue;
         }
         let inside = SimResult {
-            status: result.status.clone(),
-            code: result.code,
-            message: result.message.clone(),
             blocks: got.blocks,
             ranks: got.devices[..n].to_vec(),
-            domains: Vec::new(),
+            ..SimResult::without_ranks(&result.status, result.code, result.message.clone(), 0)
         };
         if let Err(e) = check(&sub, &inside) {
             errors.push(format!("domain {d} ({n} ranks): {e}"));
@@ -298,8 +296,8 @@ fn check_domains_untyped(case: &Case, result: &SimResult) -> Result<(), String> 
         let zero_target = vec![vec![0.0; sub.row_elems as usize]; rows];
         let zero_signal = vec![vec![0; sub.stride() as usize]; n];
         for (w, dev) in got.devices.iter().enumerate().skip(n) {
-            if dev.recv_counts != vec![0; n]
-                || dev.target != zero_target
+            if dev.recv_counts != Some(vec![0; n])
+                || dev.values(case.dtype) != zero_target
                 || dev.signal != zero_signal
             {
                 errors.push(format!(
@@ -379,8 +377,8 @@ fn check_refused_untyped(
     }
     let zero_signal = vec![vec![0; case.stride() as usize]; case.ranks];
     for (r, (got, want)) in result.ranks.iter().zip(&golden).enumerate() {
-        if got.recv_counts != want.recv_counts
-            || got.target != want.target
+        if got.recv_counts.as_ref() != Some(&want.recv_counts)
+            || got.values(case.dtype) != want.target
             || got.signal != zero_signal
         {
             return Err(format!(
@@ -648,20 +646,24 @@ mod tests {
     fn ok_result(c: &Case) -> SimResult {
         SimResult {
             status: "ok".into(),
-            code: 0,
-            message: String::new(),
             blocks: fold_blocks(c.ranks, c.core_num),
             ranks: expected(c)
                 .into_iter()
                 .map(|g| RankResult {
-                    failed: false,
-                    recv_counts: g.recv_counts,
-                    target: g.target,
+                    recv_counts: Some(g.recv_counts),
+                    target: words(c.dtype, &g.target),
                     signal: vec![vec![0; c.stride() as usize]; c.ranks],
+                    ..RankResult::default()
                 })
                 .collect(),
-            domains: Vec::new(),
+            ..SimResult::default()
         }
+    }
+
+    fn words(dtype: Elem, rows: &[Vec<f64>]) -> Vec<Vec<i64>> {
+        rows.iter()
+            .map(|r| r.iter().map(|&v| dtype.word(v)).collect())
+            .collect()
     }
 
     #[test]
@@ -690,10 +692,10 @@ mod tests {
             let sub = c.domain_case(d);
             let mut devices = ok_result(&sub).ranks;
             let zero = RankResult {
-                failed: false,
-                recv_counts: vec![0; sub.ranks],
-                target: vec![vec![0.0; 3]; sub.ranks * 2],
+                recv_counts: Some(vec![0; sub.ranks]),
+                target: vec![vec![0; 3]; sub.ranks * 2],
                 signal: vec![vec![0; sub.stride() as usize]; sub.ranks],
+                ..RankResult::default()
             };
             devices.resize(5, zero);
             DomainResult {
@@ -704,17 +706,15 @@ mod tests {
         };
         let good = SimResult {
             status: "ok".into(),
-            code: 0,
-            message: String::new(),
             blocks: 3,
-            ranks: Vec::new(),
             domains: vec![domain(0), domain(1)],
+            ..SimResult::default()
         };
         assert_eq!((good.domains[0].blocks, good.domains[1].blocks), (3, 2));
         assert_eq!(check_domains(&c, &good), Ok(()));
         // A write into a device outside the domain.
         let mut bad = good.clone();
-        bad.domains[1].devices[3].target[1][0] = 7.0;
+        bad.domains[1].devices[3].target[1][0] = Elem::F32.word(7.0);
         assert!(
             check_domains(&c, &bad)
                 .unwrap_err()
@@ -731,7 +731,7 @@ mod tests {
         );
         // A domain's own exchange wrong.
         bad = good.clone();
-        bad.domains[1].devices[0].recv_counts[1] = 0;
+        bad.domains[1].devices[0].recv_counts.as_mut().unwrap()[1] = 0;
         assert!(
             check_domains(&c, &bad)
                 .unwrap_err()
@@ -764,7 +764,7 @@ mod tests {
         assert_eq!(check(&c, &good), Ok(()));
 
         let mut bad = good.clone();
-        bad.ranks[1].target[0][1] += 1.0;
+        bad.ranks[1].target[0][1] += 1;
         assert!(
             check(&c, &bad)
                 .unwrap_err()
@@ -773,7 +773,7 @@ mod tests {
         );
 
         let mut bad = good.clone();
-        bad.ranks[0].target[5][0] = 7.0; // a row past rank 1's count of 0
+        bad.ranks[0].target[5][0] = Elem::F32.word(7.0); // a row past rank 1's count of 0
         assert!(
             check(&c, &bad)
                 .unwrap_err()
@@ -782,7 +782,7 @@ mod tests {
         );
 
         let mut bad = good.clone();
-        bad.ranks[0].recv_counts[1] = 3;
+        bad.ranks[0].recv_counts.as_mut().unwrap()[1] = 3;
         assert!(
             check(&c, &bad)
                 .unwrap_err()

@@ -1,26 +1,61 @@
-//! The pld-sim result JSON: `{"status", "code", "message", "blocks", "ranks": [{"recv_counts",
-//! "target", "signal"}]}`; a case with `domains` has `"ranks": []` and a last key `"domains":
-//! [{"ranks": N, "blocks": B, "devices": [W × {"recv_counts", "target", "signal"}]}]` (one entry
-//! per world device, the domain's windows on it; devices N.. are outside the domain). A rank that
-//! failed or was ended at the timeout (status `rank_failed` / `timeout`) is `{"failed": true}`.
+//! The one result of a pld-sim case, all_to_all_v's and the family's (docs/sim.md's result JSON;
+//! family.md, "pld-sim cases for the family"): `{"status", "code", "message", "blocks", "ranks":
+//! [P × {["recv_counts",] "target", "signal" [, "enter_ns", "leave_ns"]}]}`. all_to_all_v ranks
+//! carry `recv_counts`, barrier ranks `enter_ns` / `leave_ns` and an empty target. A case with
+//! `domains` has `"ranks": []` and a last key `"domains": [{"ranks": N, "blocks": B, "devices": [W
+//! × rank]}]` (one entry per world device, the domain's windows on it; devices N.. are outside
+//! the domain). A rank that failed or was ended at the timeout (status `rank_failed` / `timeout`)
+//! is `{"failed": true}`.
+//!
+//! Target values are held as words ([`Elem::words`]: floats as bit patterns, integers as values)
+//! and print as JSON numbers: f32 and f64 the shortest round trip, f16 and bf16 the exact decimal
+//! (more digits than a shortest round trip for subnormals), integers as integers.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde_json::Value;
 
 use crate::SimError;
-use serde_json::{Map, Value, json};
+use crate::elem::Elem;
 
-use crate::case::Elem;
-
-/// What one rank holds after the run.
+/// What one rank (or one device of a domain) holds after the run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RankResult {
     /// The rank died, exited early or was ended at the timeout: its entry is `{"failed": true}`
     /// and the other fields are empty.
     pub failed: bool,
-    /// `recv_counts[src]`.
-    pub recv_counts: Vec<i64>,
-    /// `P * max_recv` rows of `row_elems` values (f32 or i8 values, exactly representable).
-    pub target: Vec<Vec<f64>>,
-    /// The `[P, S]` signal.
+    /// all_to_all_v: `recv_counts[src]` (None for the family, which has no such window).
+    pub recv_counts: Option<Vec<i64>>,
+    /// The target's rows, as words (empty for barrier).
+    pub target: Vec<Vec<i64>>,
+    /// The signal, one row per index of its leading dimension.
     pub signal: Vec<Vec<i64>>,
+    /// barrier: when the rank entered the last barrier (ns, one monotonic clock for all ranks).
+    pub enter_ns: Option<i64>,
+    /// barrier: when it left it.
+    pub leave_ns: Option<i64>,
+    /// Not in the JSON: the target after each call (words, row-major), recorded by the family
+    /// module's `family_record` task right after the call's collective.
+    pub history: Vec<Vec<i64>>,
+}
+
+impl RankResult {
+    /// A rank that failed or was ended.
+    pub fn failed() -> RankResult {
+        RankResult {
+            failed: true,
+            ..RankResult::default()
+        }
+    }
+
+    /// The target's rows as numbers ([`Elem::value`]).
+    pub fn values(&self, dtype: Elem) -> Vec<Vec<f64>> {
+        self.target
+            .iter()
+            .map(|row| row.iter().map(|&w| dtype.value(w)).collect())
+            .collect()
+    }
 }
 
 /// One communication domain's windows on every device of the world (a `domains` case).
@@ -35,46 +70,122 @@ pub struct DomainResult {
     pub devices: Vec<RankResult>,
 }
 
-/// The outcome of a case (docs/sim.md's result JSON).
-#[derive(Clone, Debug, PartialEq)]
+/// The outcome of a case.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SimResult {
-    /// `ok`, `compile_error`, `fatal` or `invalid_args`.
+    /// `ok`, `compile_error`, `fatal`, `invalid_args`, `rank_failed` or `timeout`.
     pub status: String,
     /// The exit code of the failing step (0 when ok).
     pub code: i64,
-    /// The diagnostics or runtime message (empty when ok).
+    /// The diagnostics or runtime message; for ok the run's summary.
     pub message: String,
     /// B, the launch width the collective ran with.
     pub blocks: i64,
-    /// Per rank, in rank order.
+    /// Per rank, in rank order (filled for ok and for a runtime failure).
     pub ranks: Vec<RankResult>,
     /// A `domains` case's per-domain windows (empty otherwise; then the key is not printed).
     pub domains: Vec<DomainResult>,
+    /// The ranks print `enter_ns` / `leave_ns` (a barrier case; `null` when not recorded).
+    pub timed: bool,
+    /// Not in the JSON: kernel block instances started, by kernel.
+    pub kernels: BTreeMap<String, i64>,
+    /// Not in the JSON: each rank's stage-step counter after the run (the family's).
+    pub calls: Vec<i64>,
+    /// Not in the JSON: barrier (rank, call, enter_ns, leave_ns) of every call.
+    pub spans: Vec<(usize, usize, i64, i64)>,
 }
 
-fn rank_json(r: &RankResult, dtype: Elem) -> Value {
-    if r.failed {
-        return json!({"failed": true});
+/// The exact decimal of a finite f64 that is a dyadic rational with a small denominator (every
+/// f16 value): `m / 2^n` = `m * 5^n / 10^n`.
+pub fn exact_decimal(v: f64) -> String {
+    if v == 0.0 {
+        return if v.is_sign_negative() { "-0" } else { "0" }.into();
     }
-    let target: Vec<Value> = r
-        .target
-        .iter()
-        .map(|row| {
-            Value::Array(
-                row.iter()
-                    .map(|&v| match dtype {
-                        Elem::F32 => json!(v),
-                        Elem::F16 | Elem::BF16 | Elem::F64 => json!(v),
-                        _ => json!(v as i64),
-                    })
-                    .collect(),
-            )
-        })
-        .collect();
-    json!({"recv_counts": r.recv_counts, "target": target, "signal": r.signal})
+    if v.fract() == 0.0 && v.abs() < 1e18 {
+        return format!("{}", v as i64);
+    }
+    let neg = v < 0.0;
+    let mut a = v.abs();
+    let mut n = 0u32;
+    while a.fract() != 0.0 && n < 40 {
+        a *= 2.0;
+        n += 1;
+    }
+    let digits = (a as u128) * 5u128.pow(n);
+    let s = digits.to_string();
+    let n = n as usize;
+    let (int, frac) = if s.len() > n {
+        (s[..s.len() - n].to_string(), s[s.len() - n..].to_string())
+    } else {
+        ("0".to_string(), format!("{}{s}", "0".repeat(n - s.len())))
+    };
+    let frac = frac.trim_end_matches('0');
+    format!("{}{int}.{frac}", if neg { "-" } else { "" })
 }
 
-fn rank_from_json(r: &Value, what: &str) -> Result<RankResult, String> {
+/// A target word as its JSON number (`null` for a non-finite float).
+fn value_text(dtype: Elem, w: i64) -> String {
+    let v = dtype.value(w);
+    match dtype {
+        Elem::F32 | Elem::F64 => serde_json::Number::from_f64(v)
+            .map(|n| n.to_string())
+            .unwrap_or_else(|| "null".into()),
+        Elem::F16 | Elem::BF16 if v.is_finite() => exact_decimal(v),
+        Elem::F16 | Elem::BF16 => "null".into(),
+        _ => w.to_string(),
+    }
+}
+
+fn list<T>(out: &mut String, items: &[T], mut item: impl FnMut(&mut String, &T)) {
+    out.push('[');
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        item(out, x);
+    }
+    out.push(']');
+}
+
+fn ints(out: &mut String, v: &[i64]) {
+    list(out, v, |o, x| {
+        let _ = write!(o, "{x}");
+    });
+}
+
+fn rank_json(out: &mut String, r: &RankResult, dtype: Elem, timed: bool) {
+    if r.failed {
+        out.push_str("{\"failed\":true}");
+        return;
+    }
+    out.push('{');
+    if let Some(counts) = &r.recv_counts {
+        out.push_str("\"recv_counts\":");
+        ints(out, counts);
+        out.push(',');
+    }
+    out.push_str("\"target\":");
+    list(out, &r.target, |o, row| {
+        list(o, row, |o, &w| o.push_str(&value_text(dtype, w)))
+    });
+    out.push_str(",\"signal\":");
+    list(out, &r.signal, |o, row| ints(o, row));
+    if timed {
+        let opt = |v: Option<i64>| v.map_or("null".to_string(), |x| x.to_string());
+        let _ = write!(
+            out,
+            ",\"enter_ns\":{},\"leave_ns\":{}",
+            opt(r.enter_ns),
+            opt(r.leave_ns)
+        );
+    }
+    out.push('}');
+}
+
+fn rank_from_json(r: &Value, dtype: Elem, what: &str) -> Result<RankResult, String> {
+    if r.get("failed") == Some(&Value::Bool(true)) {
+        return Ok(RankResult::failed());
+    }
     let ints = |v: &Value, what: &str| -> Result<Vec<i64>, String> {
         v.as_array()
             .ok_or_else(|| format!("{what} is not a list"))?
@@ -85,39 +196,49 @@ fn rank_from_json(r: &Value, what: &str) -> Result<RankResult, String> {
             })
             .collect()
     };
-    if r.get("failed") == Some(&Value::Bool(true)) {
-        return Ok(RankResult {
-            failed: true,
-            ..RankResult::default()
-        });
-    }
     let get = |k: &str| r.get(k).ok_or_else(|| format!("{what} without '{k}'"));
-    let target = get("target")?
-        .as_array()
-        .ok_or("target is not a list")?
+    let rows = |k: &str| -> Result<Vec<Value>, String> {
+        get(k)?
+            .as_array()
+            .cloned()
+            .ok_or_else(|| format!("{what}: {k} is not a list"))
+    };
+    let word = |x: &Value| -> Result<i64, String> {
+        if dtype.is_float() {
+            x.as_f64()
+                .map(|f| dtype.word(f))
+                .ok_or_else(|| format!("{what}: target value {x} is not a number"))
+        } else {
+            x.as_i64()
+                .ok_or_else(|| format!("{what}: target value {x} is not an integer"))
+        }
+    };
+    let target = rows("target")?
         .iter()
         .map(|row| {
             row.as_array()
-                .ok_or_else(|| "target row is not a list".to_string())?
+                .ok_or_else(|| format!("{what}: a target row is not a list"))?
                 .iter()
-                .map(|x| {
-                    x.as_f64()
-                        .ok_or_else(|| format!("target value {x} is not a number"))
-                })
-                .collect::<Result<Vec<f64>, String>>()
+                .map(word)
+                .collect::<Result<Vec<_>, _>>()
         })
-        .collect::<Result<Vec<_>, String>>()?;
-    let signal = get("signal")?
-        .as_array()
-        .ok_or("signal is not a list")?
+        .collect::<Result<Vec<_>, _>>()?;
+    let signal = rows("signal")?
         .iter()
         .map(|row| ints(row, "signal row"))
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
+    let opt = |k: &str| r.get(k).and_then(Value::as_i64);
     Ok(RankResult {
         failed: false,
-        recv_counts: ints(get("recv_counts")?, "recv_counts")?,
+        recv_counts: r
+            .get("recv_counts")
+            .map(|v| ints(v, "recv_counts"))
+            .transpose()?,
         target,
         signal,
+        enter_ns: opt("enter_ns"),
+        leave_ns: opt("leave_ns"),
+        history: Vec::new(),
     })
 }
 
@@ -129,99 +250,92 @@ impl SimResult {
             code,
             message,
             blocks,
-            ranks: Vec::new(),
-            domains: Vec::new(),
+            ..SimResult::default()
         }
     }
 
-    /// The JSON form. f32 targets print as JSON floats, i8 targets as integers.
-    pub fn to_json(&self, dtype: Elem) -> Value {
-        let ranks: Vec<Value> = self.ranks.iter().map(|r| rank_json(r, dtype)).collect();
-        let mut obj = Map::new();
-        obj.insert("status".into(), self.status.clone().into());
-        obj.insert("code".into(), self.code.into());
-        obj.insert("message".into(), self.message.clone().into());
-        obj.insert("blocks".into(), self.blocks.into());
-        obj.insert("ranks".into(), Value::Array(ranks));
+    /// The result JSON (one line) of a case whose target elements are `dtype`.
+    pub fn to_json(&self, dtype: Elem) -> String {
+        let mut s = String::new();
+        let _ = write!(
+            s,
+            "{{\"status\":{},\"code\":{},\"message\":{},\"blocks\":{},\"ranks\":",
+            Value::from(self.status.as_str()),
+            self.code,
+            Value::from(self.message.as_str()),
+            self.blocks
+        );
+        list(&mut s, &self.ranks, |o, r| {
+            rank_json(o, r, dtype, self.timed)
+        });
         if !self.domains.is_empty() {
-            let domains: Vec<Value> = self
-                .domains
-                .iter()
-                .map(|d| {
-                    let devices: Vec<Value> =
-                        d.devices.iter().map(|r| rank_json(r, dtype)).collect();
-                    json!({"ranks": d.ranks, "blocks": d.blocks, "devices": devices})
-                })
-                .collect();
-            obj.insert("domains".into(), Value::Array(domains));
+            s.push_str(",\"domains\":");
+            list(&mut s, &self.domains, |o, d| {
+                let _ = write!(
+                    o,
+                    "{{\"ranks\":{},\"blocks\":{},\"devices\":",
+                    d.ranks, d.blocks
+                );
+                list(o, &d.devices, |o, r| rank_json(o, r, dtype, self.timed));
+                o.push('}');
+            });
         }
-        Value::Object(obj)
+        s.push('}');
+        s
     }
 
-    /// Parses a result pld-sim printed.
-    pub fn from_json(text: &str) -> Result<SimResult, SimError> {
-        SimResult::parse(text).map_err(SimError::BadResult)
+    /// Parses a result pld-sim printed for a case whose target elements are `dtype`.
+    pub fn from_json(text: &str, dtype: Elem) -> Result<SimResult, SimError> {
+        SimResult::parse(text, dtype).map_err(SimError::BadResult)
     }
 
-    fn parse(text: &str) -> Result<SimResult, String> {
+    fn parse(text: &str, dtype: Elem) -> Result<SimResult, String> {
         let v: Value = serde_json::from_str(text).map_err(|e| format!("bad result JSON: {e}"))?;
         let field = |k: &str| v.get(k).ok_or_else(|| format!("result without '{k}'"));
-        let mut ranks = Vec::new();
-        for (i, r) in field("ranks")?
-            .as_array()
-            .ok_or("ranks is not a list")?
-            .iter()
-            .enumerate()
-        {
-            ranks.push(rank_from_json(r, &format!("ranks[{i}]"))?);
+        let int = |k: &str| {
+            field(k)?
+                .as_i64()
+                .ok_or_else(|| format!("{k} is not an integer"))
+        };
+        let mut out = SimResult::without_ranks(
+            field("status")?.as_str().ok_or("status is not a string")?,
+            int("code")?,
+            field("message")?
+                .as_str()
+                .ok_or("message is not a string")?
+                .to_string(),
+            int("blocks")?,
+        );
+        let array = |v: &Value, what: &str| -> Result<Vec<Value>, String> {
+            v.as_array()
+                .cloned()
+                .ok_or_else(|| format!("{what} is not a list"))
+        };
+        for (i, r) in array(field("ranks")?, "ranks")?.iter().enumerate() {
+            out.timed |= r.get("enter_ns").is_some();
+            out.ranks
+                .push(rank_from_json(r, dtype, &format!("ranks[{i}]"))?);
         }
-        let mut domains = Vec::new();
         if let Some(list) = v.get("domains") {
-            for (i, d) in list
-                .as_array()
-                .ok_or("domains is not a list")?
-                .iter()
-                .enumerate()
-            {
+            for (i, d) in array(list, "domains")?.iter().enumerate() {
                 let get = |k: &str| {
                     d.get(k)
-                        .ok_or_else(|| format!("domains[{i}] without '{k}'"))
+                        .and_then(Value::as_i64)
+                        .ok_or_else(|| format!("domains[{i}]: no integer '{k}'"))
                 };
-                let devices = get("devices")?
-                    .as_array()
-                    .ok_or("devices is not a list")?
+                let devices = array(d.get("devices").unwrap_or(&Value::Null), "devices")?
                     .iter()
                     .enumerate()
-                    .map(|(w, r)| rank_from_json(r, &format!("domains[{i}].devices[{w}]")))
+                    .map(|(w, r)| rank_from_json(r, dtype, &format!("domains[{i}].devices[{w}]")))
                     .collect::<Result<Vec<_>, String>>()?;
-                domains.push(DomainResult {
-                    ranks: get("ranks")?
-                        .as_u64()
-                        .ok_or("domain ranks is not an integer")?
-                        as usize,
-                    blocks: get("blocks")?
-                        .as_i64()
-                        .ok_or("domain blocks is not an integer")?,
+                out.domains.push(DomainResult {
+                    ranks: get("ranks")? as usize,
+                    blocks: get("blocks")?,
                     devices,
                 });
             }
         }
-        Ok(SimResult {
-            status: field("status")?
-                .as_str()
-                .ok_or("status is not a string")?
-                .to_string(),
-            code: field("code")?.as_i64().ok_or("code is not an integer")?,
-            message: field("message")?
-                .as_str()
-                .ok_or("message is not a string")?
-                .to_string(),
-            blocks: field("blocks")?
-                .as_i64()
-                .ok_or("blocks is not an integer")?,
-            ranks,
-            domains,
-        })
+        Ok(out)
     }
 }
 
@@ -229,57 +343,114 @@ impl SimResult {
 mod tests {
     use super::*;
 
+    fn words(dtype: Elem, rows: &[&[f64]]) -> Vec<Vec<i64>> {
+        rows.iter()
+            .map(|r| r.iter().map(|&v| dtype.word(v)).collect())
+            .collect()
+    }
+
     #[test]
     fn round_trips() {
-        let r = SimResult {
-            status: "ok".into(),
-            code: 0,
-            message: "m".into(),
-            blocks: 4,
-            ranks: vec![
-                RankResult {
-                    failed: false,
-                    recv_counts: vec![1, 0],
-                    target: vec![vec![1.0, -2.0], vec![0.0, 3.0]],
-                    signal: vec![vec![0, 0], vec![0, 0]],
-                },
-                RankResult {
-                    failed: true,
-                    ..RankResult::default()
-                },
-            ],
-            domains: Vec::new(),
-        };
         for dt in [Elem::F32, Elem::I8] {
-            let text = r.to_json(dt).to_string();
-            assert_eq!(SimResult::from_json(&text).unwrap(), r);
+            let r = SimResult {
+                status: "ok".into(),
+                message: "m".into(),
+                blocks: 4,
+                ranks: vec![
+                    RankResult {
+                        recv_counts: Some(vec![1, 0]),
+                        target: words(dt, &[&[1.0, -2.0], &[0.0, 3.0]]),
+                        signal: vec![vec![0, 0], vec![0, 0]],
+                        ..RankResult::default()
+                    },
+                    RankResult::failed(),
+                ],
+                ..SimResult::default()
+            };
+            let text = r.to_json(dt);
+            assert_eq!(SimResult::from_json(&text, dt).unwrap(), r);
+            assert!(text.ends_with(r#"{"failed":true}]}"#), "{text}");
+            assert!(!text.contains("domains"));
+            let want = match dt {
+                Elem::I8 => "[[1,-2],[0,3]]",
+                _ => "[[1.0,-2.0],[0.0,3.0]]",
+            };
+            assert!(text.contains(want), "{text}");
+            assert_eq!(r.ranks[0].values(dt), vec![vec![1.0, -2.0], vec![0.0, 3.0]]);
+            let mut d = r.clone();
+            d.domains = vec![DomainResult {
+                ranks: 1,
+                blocks: 2,
+                devices: vec![r.ranks[0].clone(), r.ranks[0].clone()],
+            }];
+            d.ranks.clear();
+            let text = d.to_json(dt);
+            let dev = format!(r#"{{"recv_counts":[1,0],"target":{want},"signal":[[0,0],[0,0]]}}"#);
+            assert!(
+                text.ends_with(&format!(
+                    r#""ranks":[],"domains":[{{"ranks":1,"blocks":2,"devices":[{dev},{dev}]}}]}}"#
+                )),
+                "{text}"
+            );
+            assert_eq!(SimResult::from_json(&text, dt).unwrap(), d);
         }
-        assert!(r.to_json(Elem::I8).to_string().contains("[[1,-2],[0,3]]"));
+    }
+
+    #[test]
+    fn family_ranks_round_trip() {
+        let barrier = SimResult {
+            status: "ok".into(),
+            ranks: vec![RankResult {
+                signal: vec![vec![0]],
+                enter_ns: Some(5),
+                leave_ns: Some(9),
+                ..RankResult::default()
+            }],
+            timed: true,
+            ..SimResult::default()
+        };
+        let text = barrier.to_json(Elem::F32);
         assert!(
-            r.to_json(Elem::I8)
-                .to_string()
-                .ends_with(r#"{"failed":true}]}"#)
+            text.ends_with(r#""ranks":[{"target":[],"signal":[[0]],"enter_ns":5,"leave_ns":9}]}"#),
+            "{text}"
         );
+        assert_eq!(SimResult::from_json(&text, Elem::F32).unwrap(), barrier);
+        // f16: exact decimals, read back to the same words.
+        let h = SimResult {
+            ranks: vec![RankResult {
+                target: vec![vec![0x2e66, 0x0001, 0xc000]],
+                signal: vec![vec![0]],
+                ..RankResult::default()
+            }],
+            ..SimResult::default()
+        };
+        let text = h.to_json(Elem::F16);
         assert!(
-            r.to_json(Elem::F32)
-                .to_string()
-                .contains("[[1.0,-2.0],[0.0,3.0]]")
+            text.contains("[[0.0999755859375,0.000000059604644775390625,-2]]"),
+            "{text}"
         );
-        assert!(
-            !r.to_json(Elem::F32)
-                .as_object()
-                .unwrap()
-                .contains_key("domains")
+        assert_eq!(SimResult::from_json(&text, Elem::F16).unwrap(), h);
+    }
+
+    #[test]
+    fn exact_decimals() {
+        assert_eq!(exact_decimal(0.0), "0");
+        assert_eq!(exact_decimal(-62.5), "-62.5");
+        assert_eq!(exact_decimal(3.0), "3");
+        assert_eq!(
+            exact_decimal(half::f16::from_bits(0x2e66).to_f32() as f64),
+            "0.0999755859375"
         );
-        let mut d = r.clone();
-        d.domains = vec![DomainResult {
-            ranks: 1,
-            blocks: 2,
-            devices: vec![r.ranks[0].clone(), r.ranks[0].clone()],
-        }];
-        d.ranks.clear();
-        let text = d.to_json(Elem::F32).to_string();
-        assert!(text.ends_with(r#""ranks":[],"domains":[{"ranks":1,"blocks":2,"devices":[{"recv_counts":[1,0],"target":[[1.0,-2.0],[0.0,3.0]],"signal":[[0,0],[0,0]]},{"recv_counts":[1,0],"target":[[1.0,-2.0],[0.0,3.0]],"signal":[[0,0],[0,0]]}]}]}"#), "{text}");
-        assert_eq!(SimResult::from_json(&text).unwrap(), d);
+        // The smallest f16 subnormal and the largest: more digits than a shortest round trip.
+        assert_eq!(exact_decimal(2f64.powi(-24)), "0.000000059604644775390625");
+        assert_eq!(
+            exact_decimal(1023.0 * 2f64.powi(-24)),
+            "0.000060975551605224609375"
+        );
+        for h in (0u16..0x7c00).step_by(7) {
+            let v = half::f16::from_bits(h).to_f32() as f64;
+            let back: f64 = exact_decimal(v).parse().unwrap();
+            assert_eq!(back, v, "{h:#x}");
+        }
     }
 }

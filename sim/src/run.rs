@@ -156,28 +156,20 @@ fn device(case: &Case, report: &Report, first: usize, r: usize) -> Result<Device
     let w = 3 + indexed;
     let (stage, data, signal, counts, recv) =
         (get(w)?, get(w + 1)?, get(w + 2)?, get(w + 3)?, get(w + 4)?);
-    let ints = |b: &[u8]| -> Vec<i64> {
-        b.chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64)
-            .collect()
-    };
-    let values: Vec<f64> = match case.dtype {
-        Elem::F32 => data
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)
-            .collect(),
-        Elem::I8 => data.iter().map(|&b| b as i8 as f64).collect(),
-        // No payload rule: such a case never runs (see `payload_rule`).
-        _ => Vec::new(),
-    };
+    // No payload rule but f32 / i8: other dtypes never run (see `payload_rule`).
+    let values = case.dtype.words(&data);
     let re = case.row_elems.max(1) as usize;
     let s = case.stride().max(1) as usize;
     Ok(Device {
         result: RankResult {
-            failed: false,
-            recv_counts: ints(&recv),
-            target: values.chunks(re).map(<[f64]>::to_vec).collect(),
-            signal: ints(&signal).chunks(s).map(<[i64]>::to_vec).collect(),
+            recv_counts: Some(Elem::I32.words(&recv)),
+            target: values.chunks(re).map(<[i64]>::to_vec).collect(),
+            signal: Elem::I32
+                .words(&signal)
+                .chunks(s)
+                .map(<[i64]>::to_vec)
+                .collect(),
+            ..RankResult::default()
         },
         staged: stage.get(..inp.len()) == Some(&inp[..])
             && counts.get(..send.len()) == Some(&send[..]),
@@ -313,16 +305,13 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             .enumerate()
             .map(|(i, d)| {
                 if unfinished.contains(&i) {
-                    RankResult {
-                        failed: true,
-                        ..RankResult::default()
-                    }
+                    RankResult::failed()
                 } else {
                     d.result
                 }
             })
             .collect(),
-        domains: Vec::new(),
+        ..SimResult::default()
     })
 }
 
@@ -416,10 +405,7 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
                 staged += usize::from(dev.staged);
             }
             devices.push(if unfinished.contains(&r) {
-                RankResult {
-                    failed: true,
-                    ..RankResult::default()
-                }
+                RankResult::failed()
             } else {
                 dev.result
             });
@@ -471,8 +457,8 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         code,
         message,
         blocks: case.blocks(),
-        ranks: Vec::new(),
         domains,
+        ..SimResult::default()
     })
 }
 

@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pld_sim::case::Case;
+use pld_sim::elem::Elem;
 use pld_sim::matrix::{self, Expect};
 use pld_sim::result::SimResult;
 
@@ -79,7 +80,9 @@ fn sim(dir: &Path, name: &str, case_json: &str, envs: &[(&str, &Path)]) -> SimRe
     } else {
         String::from_utf8(out.stdout).unwrap()
     };
-    SimResult::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
+    // A case pld-sim refuses (exit 2) fails above; the rest parse, so the dtype is theirs.
+    let dtype = Case::from_json(case_json).map_or(Elem::F32, |c| c.dtype);
+    SimResult::from_json(&text, dtype).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
 }
 
 #[test]
@@ -168,15 +171,18 @@ fn domains_of_different_sizes_in_one_world() {
     // (clamped to max_recv 2); device 1 receives 2 from device 0 and none from itself.
     let small = &r.domains[1];
     assert_eq!((small.ranks, small.blocks, small.devices.len()), (2, 2, 5));
-    assert_eq!(small.devices[0].recv_counts, [1, 2]);
-    assert_eq!(small.devices[1].recv_counts, [2, 0]);
+    assert_eq!(small.devices[0].recv_counts, Some(vec![1, 2]));
+    assert_eq!(small.devices[1].recv_counts, Some(vec![2, 0]));
     // Device 1's target row 0 is device 0's input row 1*MR + 0 = d 1, k 0: 10000 + e.
-    assert_eq!(small.devices[1].target[0], [10_000.0, 10_001.0, 10_002.0]);
+    assert_eq!(
+        small.devices[1].values(Elem::F32)[0],
+        [10_000.0, 10_001.0, 10_002.0]
+    );
     // Devices 2..5 are outside it: its windows there are untouched.
     for dev in &small.devices[2..] {
         assert!(
-            dev.recv_counts.iter().all(|&v| v == 0)
-                && dev.target.iter().flatten().all(|&v| v == 0.0)
+            dev.recv_counts.iter().flatten().all(|&v| v == 0)
+                && dev.target.iter().flatten().all(|&v| v == 0)
         );
         assert!(dev.signal.iter().flatten().all(|&v| v == 0));
     }
@@ -264,8 +270,8 @@ fn refusals_leave_every_operand_untouched() {
         );
         assert_eq!(r.ranks.len(), 4);
         for rank in &r.ranks {
-            assert!(rank.target.iter().flatten().all(|&v| v == 0.0));
-            assert!(rank.recv_counts.iter().all(|&v| v == 0));
+            assert!(rank.target.iter().flatten().all(|&v| v == 0));
+            assert!(rank.recv_counts.iter().flatten().all(|&v| v == 0));
             assert!(rank.signal.iter().flatten().all(|&v| v == 0));
         }
     }
@@ -389,19 +395,19 @@ fn indexed_case_keys_and_a_result_by_hand() {
     assert!(r.message.contains("2 ranks x 3 blocks, 1 exchange(s); kernel blocks started: __builtin_indexed_all_to_all_v__fp32=6 consume_step=2 stage_step=2"), "{}", r.message);
     let col = |rank: usize| {
         r.ranks[rank]
-            .target
+            .values(Elem::F32)
             .iter()
             .map(|row| row[0])
             .collect::<Vec<_>>()
     };
     // Rank 0 gathers its own row 2 twice; rank 1 sends it nothing (count -1).
     assert_eq!(
-        (col(0), r.ranks[0].recv_counts.clone()),
+        (col(0), r.ranks[0].recv_counts.clone().unwrap()),
         (vec![10_000.0, 10_000.0, 0.0, 0.0], vec![2, 0])
     );
     // Rank 1: rank 0's row 1 (index[0][2]); its own slots 3 and -7 are out of range: zero rows.
     assert_eq!(
-        (col(1), r.ranks[1].recv_counts.clone()),
+        (col(1), r.ranks[1].recv_counts.clone().unwrap()),
         (vec![100.0, 0.0, 0.0, 0.0], vec![1, 2])
     );
     assert_eq!(
@@ -801,7 +807,7 @@ fn layers_restage_what_the_previous_iteration_received() {
                   "send_counts": [[2, 1], [0, 2]]}"#;
     let col = |r: &SimResult, rank: usize| {
         r.ranks[rank]
-            .target
+            .values(Elem::F32)
             .iter()
             .map(|row| row[0])
             .collect::<Vec<_>>()
@@ -823,8 +829,8 @@ fn layers_restage_what_the_previous_iteration_received() {
     assert_eq!(col(&r, 1), [0.0, 0.0, 1_010_000.0, 1_010_100.0]);
     assert_eq!(
         (
-            r.ranks[0].recv_counts.clone(),
-            r.ranks[1].recv_counts.clone()
+            r.ranks[0].recv_counts.clone().unwrap(),
+            r.ranks[1].recv_counts.clone().unwrap()
         ),
         (vec![2, 0], vec![1, 2])
     );
@@ -1006,7 +1012,10 @@ fn runtime_core_num_refusals_are_invalid_args_with_nothing_written() {
         assert_eq!(r.ranks.len(), 2);
         for rank in &r.ranks {
             assert_eq!(rank.signal, vec![vec![0; 4]; 2]);
-            assert!(rank.target.iter().flatten().all(|&v| v == 0.0) && rank.recv_counts == [0, 0]);
+            assert!(
+                rank.target.iter().flatten().all(|&v| v == 0)
+                    && rank.recv_counts == Some(vec![0, 0])
+            );
         }
         // Inside a loop of 3 layers and called 4 times: refused in the first iteration of the
         // first call (stage_step once per rank).

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use pld_sim::family::case::FamilyCase;
 use pld_sim::family::golden;
 use pld_sim::family::matrix;
-use pld_sim::family::result::FamilyResult;
+use pld_sim::result::SimResult;
 
 const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");
 
@@ -48,7 +48,7 @@ fn run(args: &[&str], envs: &[(&str, &str)]) -> Output {
 }
 
 /// Runs one case through the binary (`-o`), returns the raw JSON and the parsed result.
-fn sim(dir: &Path, name: &str, case: &FamilyCase, envs: &[(&str, &str)]) -> (String, FamilyResult) {
+fn sim(dir: &Path, name: &str, case: &FamilyCase, envs: &[(&str, &str)]) -> (String, SimResult) {
     let case_path = dir.join(format!("{name}.json"));
     std::fs::write(&case_path, case.to_json().to_string()).unwrap();
     let out_path = dir.join(format!("{name}.result.json"));
@@ -67,7 +67,7 @@ fn sim(dir: &Path, name: &str, case: &FamilyCase, envs: &[(&str, &str)]) -> (Str
         String::from_utf8_lossy(&out.stderr)
     );
     let text = std::fs::read_to_string(&out_path).unwrap();
-    let r = FamilyResult::from_json(&text, case).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let r = SimResult::from_json(&text, case.dtype).unwrap_or_else(|e| panic!("{name}: {e}"));
     (text, r)
 }
 

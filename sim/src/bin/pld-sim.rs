@@ -160,7 +160,7 @@ fn case_main(args: &[String]) -> ExitCode {
     match run_case(&tc, &case) {
         Ok(result) => {
             report_wall(&tc);
-            let mut json = result.to_json(case.dtype).to_string();
+            let mut json = result.to_json(case.dtype);
             json.push('\n');
             match write_output(output.as_deref(), &json) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -194,7 +194,7 @@ fn family_case_main(input: &str, value: &serde_json::Value, output: Option<PathB
     match run_family(&tc, &case) {
         Ok(result) => {
             report_wall(&tc);
-            let mut json = result.to_json(&case);
+            let mut json = result.to_json(case.dtype);
             json.push('\n');
             match write_output(output.as_deref(), &json) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -21,7 +21,7 @@
 
 use super::case::{Elem, FamilyCase};
 use super::ops::At;
-use super::result::FamilyResult;
+use crate::result::SimResult;
 
 /// f32 → IEEE binary16 bits, round to nearest even (overflow to infinity): the `half` crate's,
 /// not the runtime's `pld_runtime/half.h` the kernels use.
@@ -32,15 +32,6 @@ pub fn f32_to_f16(f: f32) -> u16 {
 /// IEEE binary16 bits → f32 (exact).
 pub fn f16_to_f32(h: u16) -> f32 {
     half::f16::from_bits(h).to_f32()
-}
-
-/// A word of the result (f32 and f16: bit patterns; i8 and i32: values) as a number.
-pub fn word_value(dtype: Elem, w: i64) -> f64 {
-    match dtype {
-        Elem::F32 => f32::from_bits(w as u32) as f64,
-        Elem::F16 => f16_to_f32(w as u16) as f64,
-        _ => w as f64,
-    }
 }
 
 /// The spec's payload of rank r, row i, element e, call k, as a word.
@@ -178,13 +169,13 @@ pub fn expected_targets_after(case: &FamilyCase, k: i64) -> Vec<Vec<i64>> {
 
 fn describe(case: &FamilyCase, w: i64) -> String {
     match case.dtype {
-        Elem::F32 | Elem::F16 => format!("{} (bits {w:#x})", word_value(case.dtype, w)),
+        Elem::F32 | Elem::F16 => format!("{} (bits {w:#x})", case.dtype.value(w)),
         _ => w.to_string(),
     }
 }
 
 /// Compares an `ok` result with the golden; names the first mismatch.
-pub fn check(case: &FamilyCase, result: &FamilyResult) -> Result<(), String> {
+pub fn check(case: &FamilyCase, result: &SimResult) -> Result<(), String> {
     if result.status != "ok" {
         return Err(format!(
             "status {} (code {}), expected ok: {}",
@@ -293,7 +284,7 @@ fn check_targets(case: &FamilyCase, k: i64, got_all: &[Vec<i64>]) -> Result<(), 
     for (r, got) in got_all.iter().enumerate() {
         for (j, (&g, &x)) in got.iter().zip(&expected[r]).enumerate() {
             let ok = if tolerant {
-                let (gv, xv) = (word_value(case.dtype, g), word_value(case.dtype, x));
+                let (gv, xv) = (case.dtype.value(g), case.dtype.value(x));
                 g == x || (gv - xv).abs() <= rel * xv.abs()
             } else {
                 g == x
@@ -317,7 +308,7 @@ fn check_targets(case: &FamilyCase, k: i64, got_all: &[Vec<i64>]) -> Result<(), 
 }
 
 /// barrier: no rank leaves before every rank has entered, for every call the result reports.
-fn check_barrier(case: &FamilyCase, result: &FamilyResult) -> Result<(), String> {
+fn check_barrier(case: &FamilyCase, result: &SimResult) -> Result<(), String> {
     let k = case.repeat as usize;
     // Per call: (max enter, its rank), (min leave, its rank).
     let mut spans: Vec<Vec<(usize, i64, i64)>> = vec![Vec::new(); k];

@@ -18,8 +18,8 @@ use serde_json::{Value, json};
 use super::case::{Elem, FamilyCase, FamilyOp};
 use super::golden;
 use super::ops::{base, with};
-use super::result::FamilyResult;
 use crate::SimError;
+use crate::result::SimResult;
 
 /// What an entry must produce.
 #[derive(Clone, Debug, PartialEq)]
@@ -313,7 +313,7 @@ pub fn ci() -> Vec<Entry> {
 }
 
 /// The entry's verdict on a result.
-pub fn judge(e: &Entry, r: &FamilyResult) -> Result<(), SimError> {
+pub fn judge(e: &Entry, r: &SimResult) -> Result<(), SimError> {
     let mismatch = |m: String| SimError::Mismatch(m);
     match &e.expect {
         Expect::CompileError(msg) => {

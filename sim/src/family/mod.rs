@@ -6,7 +6,6 @@
 //! - [`case`]: the case JSON (`"op"` one of the ops' names) and its validation;
 //! - [`module`]: the CHIP / HOST module written for a case;
 //! - [`run`]: build (the shared toolchain and cache), the family driver, the result;
-//! - [`result`]: the result JSON (f16 as exact decimals);
 //! - [`golden`]: the independent expected outcome (family spec, "Meaning");
 //! - [`matrix`]: the full matrix, the CI slice and the verdicts.
 
@@ -15,5 +14,4 @@ pub mod golden;
 pub mod matrix;
 pub mod module;
 pub mod ops;
-pub mod result;
 pub mod run;

@@ -7,9 +7,9 @@ use half::f16;
 use super::case::{FamilyCase, Rail};
 use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, history_owners, module};
 use super::ops::{Elem, FAMILY_DTYPES};
-use super::result::{FamilyRank, FamilyResult};
 use crate::SimError;
 use crate::launch::{self, block_counts, fault_outcome, killed_result, started};
+use crate::result::{RankResult, SimResult};
 use crate::runner::engine::{Arg, EntryRun, Place, Spec, TensorArg};
 use crate::runner::manifest::Kind;
 use crate::toolchain::Toolchain;
@@ -33,26 +33,6 @@ fn payload(case: &FamilyCase, r: i64, i: i64, e: i64, k: i64, out: &mut Vec<u8>)
         Elem::I8 => out.push(((r * 37 + i * 11 + e * 5 + k) % 251 - 125) as i8 as u8),
         // No payload rule: such a case never runs (run_untyped refuses it first).
         _ => {}
-    }
-}
-
-/// A target or signal word back from its bytes: f32 / f16 as bit patterns, i8 / i32 as values.
-fn words(dtype: Elem, bytes: &[u8]) -> Vec<i64> {
-    match dtype {
-        Elem::F32 => bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64)
-            .collect(),
-        Elem::F16 => bytes
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]) as i64)
-            .collect(),
-        Elem::I32 => bytes
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64)
-            .collect(),
-        Elem::I8 => bytes.iter().map(|&b| b as i8 as i64).collect(),
-        _ => Vec::new(),
     }
 }
 
@@ -104,11 +84,11 @@ fn prefill(case: &FamilyCase, target: &mut TensorArg) {
 
 /// Runs one family case end to end. `Err` is a failure of pld-sim itself; every outcome of the
 /// case (compile_error included) is an `Ok` result.
-pub fn run_family(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, SimError> {
+pub fn run_family(tc: &Toolchain, case: &FamilyCase) -> Result<SimResult, SimError> {
     run_untyped(tc, case).map_err(SimError::Driver)
 }
 
-fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String> {
+fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<SimResult, String> {
     let (function, host) = match case.rail {
         Rail::Chip => (CHIP_FN, false),
         Rail::Host => (HOST_FN, true),
@@ -126,7 +106,7 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
     )? {
         Ok(r) => r,
         Err((code, message)) => {
-            return Ok(FamilyResult::without_ranks(
+            return Ok(SimResult::without_ranks(
                 "compile_error",
                 code,
                 message,
@@ -140,9 +120,6 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
             case.dtype.name(),
             case.op.name()
         ));
-    }
-    if tc.ranks_as_threads && case.fault.is_some() {
-        return Err("a case with 'fault' needs ranks as processes (not --ranks-as threads)".into());
     }
     let entry = runner.entry(function)?;
     let barrier = !case.op.moves_payload();
@@ -247,9 +224,10 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
     }
     let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
     let Some(report) = report else {
-        let k = killed_result(tc.ranks_as_threads, case.timeout_ms, case.blocks());
-        return Ok(FamilyResult::without_ranks(
-            &k.status, k.code, k.message, k.blocks,
+        return Ok(killed_result(
+            tc.ranks_as_threads,
+            case.timeout_ms,
+            case.blocks(),
         ));
     };
     if host {
@@ -269,7 +247,8 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
             case.ranks
         ));
     }
-    let mut res = FamilyResult::without_ranks("ok", 0, String::new(), case.blocks());
+    let mut res = SimResult::without_ranks("ok", 0, String::new(), case.blocks());
+    res.timed = barrier;
     res.kernels = block_counts(&report, &runner.kernels(), str::to_string);
     let output = |i: usize, r: usize| {
         report
@@ -279,24 +258,27 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
     let cols = case.signal_shape()[1..].iter().product::<i64>().max(1) as usize;
     for r in 0..case.ranks {
         res.calls.push(match calls_ix {
-            Some(i) => words(Elem::I32, &output(i, r)?)[r],
+            Some(i) => Elem::I32.words(&output(i, r)?)[r],
             None => 0,
         });
         let target = match target_ix {
-            Some(i) => words(case.dtype, &output(i, r)?)
+            Some(i) => case
+                .dtype
+                .words(&output(i, r)?)
                 .chunks(case.row_elems.max(1) as usize)
                 .map(<[i64]>::to_vec)
                 .collect(),
             None => Vec::new(),
         };
-        let signal = words(Elem::I32, &output(signal_ix, r)?)
+        let signal = Elem::I32
+            .words(&output(signal_ix, r)?)
             .chunks(cols)
             .map(<[i64]>::to_vec)
             .collect();
         // This rank's slot of the history: call k's target at k.
         let history = match history_ix {
             Some(i) => {
-                let all = words(case.dtype, &output(i, r)?);
+                let all = case.dtype.words(&output(i, r)?);
                 let per = (t_rows * e_n) as usize;
                 let own = if history_owners(case) == 1 { 0 } else { r };
                 all.chunks(per.max(1))
@@ -307,12 +289,11 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
             }
             None => Vec::new(),
         };
-        res.ranks.push(FamilyRank {
+        res.ranks.push(RankResult {
             target,
             signal,
-            enter_ns: None,
-            leave_ns: None,
             history,
+            ..RankResult::default()
         });
     }
     // The barrier's spans, numbered per rank in the order they ended; the last of each rank is
@@ -337,7 +318,9 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<FamilyResult, String
         res.status = name.into();
         res.code = 6;
         res.message = format!("{what}; rank statuses {status:?}; {started}");
-        res.failed = unfinished;
+        for r in unfinished {
+            res.ranks[r] = RankResult::failed();
+        }
         return Ok(res);
     }
     match status.iter().position(|&s| s != 0) {
