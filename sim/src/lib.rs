@@ -8,8 +8,10 @@
 //! - [`chip_pipeline`]: the `chip_pipeline` module written for a case;
 //! - [`toolchain`]: pld-opt → pld-translate → g++ with the content-hash cache;
 //! - [`launch`]: a case's module built into a runner and run by the engine, bounded;
+//! - [`result`]: the one result (both suites) and its JSON;
 //! - [`run`]: one case's engine run and the result;
 //! - [`golden`]: the independent expected outcome;
+//! - [`suite`]: the one case / matrix / verdict model of both suites (all_to_all_v, family);
 //! - [`matrix`]: the case matrix and how each entry is judged;
 //! - [`family`]: the collective family's cases, modules, golden and matrix;
 //! - [`runner`]: pld-run, on top of [`toolchain`]'s cache.
@@ -34,6 +36,7 @@ pub mod matrix;
 pub mod result;
 pub mod run;
 pub mod runner;
+pub mod suite;
 pub mod toolchain;
 
 pub use error::SimError;

@@ -25,8 +25,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use pld_sim::case::{Case, Elem};
+use pld_sim::family::{case::FamilyCase, matrix as family_matrix};
 use pld_sim::matrix::{self, Pattern};
-use pld_sim::run::{bench, run_case, write_output};
+use pld_sim::run::{bench, write_output};
+use pld_sim::suite::{self, Entry, SimCase};
 use pld_sim::toolchain::Toolchain;
 
 const USAGE: &str = "usage: pld-sim CASE.json|- [-o RESULT.json]   (any form: [--ranks-as processes|threads])\n       \
@@ -144,9 +146,18 @@ fn case_main(args: &[String]) -> ExitCode {
     if let Ok(value) = &parsed
         && pld_sim::family::case::is_family(value)
     {
-        return family_case_main(&input, value, output);
+        return one_case(&input, FamilyCase::from_value(value), output);
     }
-    let case = match Case::from_json(&text) {
+    one_case(&input, Case::from_json(&text), output)
+}
+
+/// One case of either suite: validated, run, its result written.
+fn one_case<C: SimCase>(
+    input: &str,
+    case: Result<C, pld_sim::SimError>,
+    output: Option<PathBuf>,
+) -> ExitCode {
+    let case = match case {
         Ok(c) => c,
         Err(e) => {
             eprintln!("pld-sim: {input}: {e}");
@@ -157,10 +168,10 @@ fn case_main(args: &[String]) -> ExitCode {
         Ok(tc) => tc,
         Err(code) => return code,
     };
-    match run_case(&tc, &case) {
+    match case.run(&tc) {
         Ok(result) => {
             report_wall(&tc);
-            let mut json = result.to_json(case.dtype);
+            let mut json = result.to_json(case.dtype());
             json.push('\n');
             match write_output(output.as_deref(), &json) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -174,97 +185,6 @@ fn case_main(args: &[String]) -> ExitCode {
             eprintln!("pld-sim: {e}");
             ExitCode::from(1)
         }
-    }
-}
-
-/// One family case (`"op"` a family op): validated, run, its result written.
-fn family_case_main(input: &str, value: &serde_json::Value, output: Option<PathBuf>) -> ExitCode {
-    use pld_sim::family::{case::FamilyCase, run::run_family};
-    let case = match FamilyCase::from_value(value) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("pld-sim: {input}: {e}");
-            return ExitCode::from(e.exit_code());
-        }
-    };
-    let tc = match toolchain() {
-        Ok(tc) => tc,
-        Err(code) => return code,
-    };
-    match run_family(&tc, &case) {
-        Ok(result) => {
-            report_wall(&tc);
-            let mut json = result.to_json(case.dtype);
-            json.push('\n');
-            match write_output(output.as_deref(), &json) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("pld-sim: {e}");
-                    ExitCode::from(1)
-                }
-            }
-        }
-        Err(e) => {
-            eprintln!("pld-sim: {e}");
-            ExitCode::from(1)
-        }
-    }
-}
-
-/// `--matrix family|family-ci`: the family's entries against its golden.
-fn family_matrix_main(which: &str, filter: Option<&str>, list: bool) -> ExitCode {
-    use pld_sim::family::{matrix as fm, run::run_family};
-    let entries: Vec<_> = if which == "family" {
-        fm::full()
-    } else {
-        fm::ci()
-    }
-    .into_iter()
-    .filter(|e| filter.is_none_or(|f| e.name.contains(f)))
-    .collect();
-    if entries.is_empty() {
-        return usage_error(&format!(
-            "no entry of the {which} matrix matches --filter {}",
-            filter.unwrap_or("")
-        ));
-    }
-    if list {
-        for e in &entries {
-            println!("{}\t{}", e.name, e.case.to_json());
-        }
-        return ExitCode::SUCCESS;
-    }
-    let tc = match toolchain() {
-        Ok(tc) => tc,
-        Err(code) => return code,
-    };
-    let start = Instant::now();
-    let (mut passed, mut failed) = (0, 0);
-    for e in &entries {
-        let t = Instant::now();
-        match run_family(&tc, &e.case).and_then(|r| fm::judge(e, &r)) {
-            Ok(()) => {
-                passed += 1;
-                println!("ok   {} ({:.2}s)", e.name, t.elapsed().as_secs_f64());
-            }
-            Err(msg) => {
-                failed += 1;
-                println!(
-                    "FAIL {}: {}",
-                    e.name,
-                    msg.to_string().replace('\n', "\n     ")
-                );
-            }
-        }
-    }
-    println!(
-        "{passed} passed, {failed} failed ({which} matrix, {:.1}s)",
-        start.elapsed().as_secs_f64()
-    );
-    if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
     }
 }
 
@@ -287,17 +207,25 @@ fn matrix_main(args: &[String]) -> ExitCode {
             s => return usage_error(&format!("unknown --matrix argument {s}")),
         }
     }
-    if which.starts_with("family") {
-        return family_matrix_main(which, filter, list);
+    match which {
+        "full" => run_matrix(which, matrix::full(), filter, list),
+        "ci" => run_matrix(which, matrix::ci_slice(), filter, list),
+        "family" => run_matrix(which, family_matrix::full(), filter, list),
+        _ => run_matrix(which, family_matrix::ci(), filter, list),
     }
-    let entries: Vec<_> = if which == "full" {
-        matrix::full()
-    } else {
-        matrix::ci_slice()
-    }
-    .into_iter()
-    .filter(|e| filter.is_none_or(|f| e.name.contains(f)))
-    .collect();
+}
+
+/// `--matrix WHICH`: the entries `filter` selects, listed or run against their golden.
+fn run_matrix<C: SimCase>(
+    which: &str,
+    entries: Vec<Entry<C>>,
+    filter: Option<&str>,
+    list: bool,
+) -> ExitCode {
+    let entries: Vec<_> = entries
+        .into_iter()
+        .filter(|e| filter.is_none_or(|f| e.name.contains(f)))
+        .collect();
     if entries.is_empty() {
         // A filter that selects nothing would otherwise "pass" a run that checked nothing.
         return usage_error(&format!(
@@ -316,28 +244,16 @@ fn matrix_main(args: &[String]) -> ExitCode {
         Err(code) => return code,
     };
     let start = Instant::now();
-    let (mut passed, mut failed) = (0, 0);
-    for e in &entries {
-        let t = Instant::now();
-        let verdict = run_case(&tc, &e.case).and_then(|r| matrix::judge(e, &r));
-        match verdict {
-            Ok(()) => {
-                passed += 1;
-                println!("ok   {} ({:.2}s)", e.name, t.elapsed().as_secs_f64());
-            }
-            Err(msg) => {
-                failed += 1;
-                println!(
-                    "FAIL {}: {}",
-                    e.name,
-                    msg.to_string().replace('\n', "\n     ")
-                );
-            }
-        }
-    }
+    let (passed, failed) = suite::run_matrix(&tc, &entries, |e, verdict, secs| match verdict {
+        Ok(()) => println!("ok   {} ({secs:.2}s)", e.name),
+        Err(msg) => println!(
+            "FAIL {}: {}",
+            e.name,
+            msg.to_string().replace('\n', "\n     ")
+        ),
+    });
     println!(
-        "{passed} passed, {failed} failed ({} matrix, {:.1}s)",
-        which,
+        "{passed} passed, {failed} failed ({which} matrix, {:.1}s)",
         start.elapsed().as_secs_f64()
     );
     if failed == 0 {

@@ -18,28 +18,15 @@ use serde_json::{Value, json};
 use super::case::{Elem, FamilyCase, FamilyOp};
 use super::golden;
 use super::ops::{base, with};
+use super::run::run_family;
 use crate::SimError;
 use crate::result::SimResult;
+use crate::suite::{self, Section, SimCase};
+pub use crate::suite::{Expect, judge};
+use crate::toolchain::Toolchain;
 
-/// What an entry must produce.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Expect {
-    /// `ok`, matching the golden.
-    Golden,
-    /// `compile_error` whose message contains this.
-    CompileError(String),
-}
-
-/// One matrix entry.
-#[derive(Clone, Debug)]
-pub struct Entry {
-    /// A unique name (`--filter` matches substrings of it).
-    pub name: String,
-    /// The case.
-    pub case: FamilyCase,
-    /// The verdict it must get.
-    pub expect: Expect,
-}
+/// One family matrix entry.
+pub type Entry = suite::Entry<FamilyCase>;
 
 pub(crate) fn entry(name: String, case: Value, expect: Expect) -> Entry {
     let case = FamilyCase::from_value(&case)
@@ -206,19 +193,19 @@ fn extras() -> Vec<Entry> {
 }
 
 /// One of the matrix's closing sections (the extras, the refusals) and its entries.
-pub struct Section {
+struct Closing {
     /// The entry-name prefix of the section's entries.
-    pub name: &'static str,
+    name: &'static str,
     /// Its entries in the full matrix (`pld-sim --matrix family`).
-    pub full: fn() -> Vec<Entry>,
+    full: fn() -> Vec<Entry>,
     /// Its entries in the CI slice (`pld-sim --matrix family-ci`, sim/tests/sim_family.rs).
-    pub ci: fn() -> Vec<Entry>,
+    ci: fn() -> Vec<Entry>,
 }
 
 /// The sections after the ops' own: the extras (`repeat`, `loop`, the HOST rail for every op)
 /// and the refusals.
-const CLOSING: [Section; 2] = [
-    Section {
+const CLOSING: [Closing; 2] = [
+    Closing {
         name: "extras",
         full: extras,
         ci: || {
@@ -248,7 +235,7 @@ const CLOSING: [Section; 2] = [
                 .collect()
         },
     },
-    Section {
+    Closing {
         name: "compile_error",
         full: compile_errors,
         ci: || {
@@ -267,19 +254,9 @@ const CLOSING: [Section; 2] = [
     },
 ];
 
-/// A section of the matrix with its entries.
-pub struct Built {
-    /// The entry-name prefix of the section's entries.
-    pub name: &'static str,
-    /// Its full-matrix entries.
-    pub full: Vec<Entry>,
-    /// Its CI-slice entries.
-    pub ci: Vec<Entry>,
-}
-
 /// The family matrix: every op's sections (its file's rows, each an entry that must match the
 /// golden, in the ops' order), then the extras and the refusals.
-pub fn sections() -> Vec<Built> {
+pub fn sections() -> Vec<Section<FamilyCase>> {
     let rows = |rows: Vec<(String, Value)>| -> Vec<Entry> {
         rows.into_iter()
             .map(|(name, case)| golden(name, case))
@@ -288,12 +265,12 @@ pub fn sections() -> Vec<Built> {
     FamilyOp::ALL
         .iter()
         .flat_map(|op| op.rules().sections.iter())
-        .map(|s| Built {
+        .map(|s| Section {
             name: s.name,
             full: rows((s.full)()),
             ci: rows((s.ci)()),
         })
-        .chain(CLOSING.iter().map(|s| Built {
+        .chain(CLOSING.iter().map(|s| Section {
             name: s.name,
             full: (s.full)(),
             ci: (s.ci)(),
@@ -303,55 +280,59 @@ pub fn sections() -> Vec<Built> {
 
 /// The full matrix: every section's full entries.
 pub fn full() -> Vec<Entry> {
-    sections().into_iter().flat_map(|s| s.full).collect()
+    suite::entries(sections(), false)
 }
 
 /// The CI slice: every op, both rails, every dtype, ring, repeat, loop, a delayed barrier and
 /// three compile_errors, in shapes whose kernels the entries share.
 pub fn ci() -> Vec<Entry> {
-    sections().into_iter().flat_map(|s| s.ci).collect()
+    suite::entries(sections(), true)
 }
 
-/// The entry's verdict on a result.
-pub fn judge(e: &Entry, r: &SimResult) -> Result<(), SimError> {
-    let mismatch = |m: String| SimError::Mismatch(m);
-    match &e.expect {
-        Expect::CompileError(msg) => {
-            if r.status != "compile_error" || !r.message.contains(msg.as_str()) {
-                return Err(mismatch(format!(
-                    "expected a compile_error containing {msg:?}, got {} (code {}): {}",
-                    r.status, r.code, r.message
-                )));
-            }
-            Ok(())
+impl SimCase for FamilyCase {
+    fn to_json(&self) -> Value {
+        FamilyCase::to_json(self)
+    }
+
+    fn dtype(&self) -> Elem {
+        self.dtype
+    }
+
+    fn run(&self, tc: &Toolchain) -> Result<SimResult, SimError> {
+        run_family(tc, self)
+    }
+
+    fn check(&self, expect: &Expect, r: &SimResult) -> Result<(), String> {
+        if *expect != Expect::Golden {
+            return Err(format!(
+                "a family entry expects {expect:?}: only Golden and CompileError apply"
+            ));
         }
-        Expect::Golden => {
-            golden::check(&e.case, r).map_err(mismatch)?;
-            let c = &e.case;
-            let p = c.ranks as i64;
-            let want = p * c.blocks() * c.repeat as i64;
-            let got = r.kernels.get(&c.kernel_symbol()).copied().unwrap_or(0);
-            if got != want {
-                return Err(mismatch(format!(
-                    "{} started {got} blocks, expected P x B x repeat = {want} ({})",
-                    c.kernel_symbol(),
-                    r.message
-                )));
-            }
-            if c.op.moves_payload() {
-                // The stage step before every call and the record step after it.
-                for k in ["family_stage", "family_record"] {
-                    let n = r.kernels.get(k).copied().unwrap_or(0);
-                    if n != p * c.repeat as i64 {
-                        return Err(mismatch(format!(
-                            "{k} started {n} blocks, expected P x repeat = {}",
-                            p * c.repeat as i64
-                        )));
-                    }
+        golden::check(self, r)?;
+        let c = self;
+        let p = c.ranks as i64;
+        let want = p * c.blocks() * c.repeat as i64;
+        let got = r.kernels.get(&c.kernel_symbol()).copied().unwrap_or(0);
+        if got != want {
+            return Err(format!(
+                "{} started {got} blocks, expected P x B x repeat = {want} ({})",
+                c.kernel_symbol(),
+                r.message
+            ));
+        }
+        if c.op.moves_payload() {
+            // The stage step before every call and the record step after it.
+            for k in ["family_stage", "family_record"] {
+                let n = r.kernels.get(k).copied().unwrap_or(0);
+                if n != p * c.repeat as i64 {
+                    return Err(format!(
+                        "{k} started {n} blocks, expected P x repeat = {}",
+                        p * c.repeat as i64
+                    ));
                 }
             }
-            Ok(())
         }
+        Ok(())
     }
 }
 

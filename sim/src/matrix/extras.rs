@@ -30,7 +30,9 @@ pub fn extras(repeat: u32) -> Vec<Entry> {
     add(
         "S_lt_B",
         c,
-        Expect::CompileError("signal stride S=5 is smaller than the admitted block count B=8"),
+        Expect::CompileError(
+            "signal stride S=5 is smaller than the admitted block count B=8".into(),
+        ),
     );
     // Launch widths that are not multiples of P, uneven lane slices, rows not multiples of 32 B.
     add(

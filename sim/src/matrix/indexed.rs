@@ -168,7 +168,7 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
         "indexed_S_lt_L",
         c,
         Random,
-        Expect::CompileError("signal stride S=4 is smaller than the launch width L=7"),
+        Expect::CompileError("signal stride S=4 is smaller than the launch width L=7".into()),
     );
     // core_num 0 and a runtime core_num: compile errors of the indexed row.
     let mut c = indexed_case(2, 0, Elem::F32, 2, 4, 4, Identity, Pattern::Uniform, 3005);
@@ -177,7 +177,7 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
         "indexed_core_num_0",
         c,
         Identity,
-        Expect::CompileError("core_num must be in [1, 2147483647], got 0"),
+        Expect::CompileError("core_num must be in [1, 2147483647], got 0".into()),
     );
     let mut c = indexed_case(2, 2, Elem::F32, 2, 4, 4, Identity, Pattern::Uniform, 3006);
     c.runtime_core_num = true;
@@ -185,7 +185,7 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
         "runtime_indexed",
         c,
         Identity,
-        Expect::CompileError("a runtime core_num is not supported for indexed_all_to_all_v"),
+        Expect::CompileError("a runtime core_num is not supported for indexed_all_to_all_v".into()),
     );
     // One input row gathered by every slot; a large local split (L = 11 at P = 2).
     add(

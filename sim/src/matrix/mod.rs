@@ -1,7 +1,8 @@
 //! The pld-sim case matrix of the all_to_all_v rows (`pld-sim --matrix full|ci`,
-//! sim/tests/sim.rs) as one table, [`SECTIONS`]: each section names what it covers and gives
-//! its entries in the full matrix and in the CI slice; [`judge`] says how each entry's result is
-//! judged. The collective family's matrix is [`crate::family::matrix`].
+//! sim/tests/sim.rs) as one table, [`sections`]: each section names what it covers and gives
+//! its entries in the full matrix and in the CI slice; `judge.rs` is the all_to_all_v case's
+//! verdict ([`suite::SimCase::check`]). The entries, sections and verdict model are
+//! [`crate::suite`]'s, shared with the collective family's matrix, [`crate::family::matrix`].
 
 mod domains;
 mod extras;
@@ -12,11 +13,11 @@ mod layers;
 mod patterns;
 mod runtime;
 
+pub use crate::suite::{Expect, judge};
 pub use domains::{domains_case, domains_entries};
 pub use extras::extras;
 pub use grid::{LS, PS, case};
 pub use indexed::{indexed_case, indexed_extras, indexed_full, indexed_ls};
-pub use judge::judge;
 pub use layers::LAYERS;
 pub use patterns::{IndexPattern, Pattern, counts, index_lists};
 pub use runtime::{RUNTIME_PS, runtime_case, runtime_extras, runtime_ls};
@@ -24,111 +25,36 @@ pub use runtime::{RUNTIME_PS, runtime_case, runtime_extras, runtime_ls};
 use crate::SimError;
 use crate::case::{Case, Domain, Elem, Op, Operand};
 use crate::golden;
-use crate::result::SimResult;
-use crate::run::{blocks_started, case_kernel};
+use crate::suite::{self, Section};
 use grid::{SHAPES, kind_entry};
 
-/// What an entry must produce.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Expect {
-    /// status ok, and the golden (targets, recv_counts, zero signal); the collective ran
-    /// P × B × repeat × layers blocks, stage_step and consume_step P × repeat × layers.
-    Golden,
-    /// compile_error whose message contains the text.
-    CompileError(&'static str),
-    /// fatal / invalid_args with the code, and nothing of the collective or after it ran:
-    /// zero targets, recv_counts and signals, no collective or consume_step block started.
-    Refused {
-        /// `fatal` or `invalid_args`.
-        status: &'static str,
-        /// The runtime's error code.
-        code: i64,
-    },
-    /// A `domains` case: status ok, every domain's windows equal its own exchange's golden on its
-    /// devices and are untouched (zero) on every other device of the world
-    /// ([`golden::check_domains`]); the collective ran Σ N·B_N × repeat × layers blocks over the
-    /// domains, stage_step and consume_step Σ N × repeat × layers.
-    Domains,
-}
-
-/// One matrix entry.
-#[derive(Clone, Debug)]
-pub struct Entry {
-    /// A unique name (`--filter` matches it).
-    pub name: String,
-    /// The case run.
-    pub case: Case,
-    /// How its result is judged.
-    pub expect: Expect,
-}
-
-/// One section of the matrix: a kind of case and its entries.
-pub struct Section {
-    /// What the section covers (entry names of most sections start with it).
-    pub name: &'static str,
-    /// Its entries in the full matrix (`pld-sim --matrix full`).
-    pub full: fn() -> Vec<Entry>,
-    /// Its entries in the CI slice (`pld-sim --matrix ci`, sim/tests/sim.rs).
-    pub ci: fn() -> Vec<Entry>,
-}
+/// One all_to_all_v matrix entry.
+pub type Entry = suite::Entry<Case>;
 
 /// The matrix, section by section, in the order entries run.
-pub const SECTIONS: [Section; 9] = [
-    Section {
-        name: "grid",
-        full: grid::grid_full,
-        ci: grid::grid_ci,
-    },
-    Section {
-        name: "layers",
-        full: layers::layers_full,
-        ci: layers::layers_ci,
-    },
-    Section {
-        name: "runtime",
-        full: runtime::runtime_full,
-        ci: runtime::runtime_ci,
-    },
-    Section {
-        name: "runtime_extras",
-        full: runtime_extras,
-        ci: runtime_extras,
-    },
-    Section {
-        name: "extras",
-        full: || extras(100),
-        ci: || extras(100),
-    },
-    Section {
-        name: "indexed",
-        full: indexed_full,
-        ci: indexed::indexed_ci,
-    },
-    Section {
-        name: "indexed_extras",
-        full: || indexed_extras(100),
-        ci: || indexed_extras(20),
-    },
-    Section {
-        name: "domains",
-        full: || domains_entries(true),
-        ci: || domains_entries(false),
-    },
-    Section {
-        name: "repeat_max",
-        full: grid::repeat_max,
-        ci: Vec::new,
-    },
-];
-
-/// The full matrix: every section's full entries.
-pub fn full() -> Vec<Entry> {
-    SECTIONS.iter().flat_map(|s| (s.full)()).collect()
+pub fn sections() -> Vec<Section<Case>> {
+    let section = |name, full: Vec<Entry>, ci: Vec<Entry>| Section { name, full, ci };
+    vec![
+        section("grid", grid::grid_full(), grid::grid_ci()),
+        section("layers", layers::layers_full(), layers::layers_ci()),
+        section("runtime", runtime::runtime_full(), runtime::runtime_ci()),
+        section("runtime_extras", runtime_extras(), runtime_extras()),
+        section("extras", extras(100), extras(100)),
+        section("indexed", indexed_full(), indexed::indexed_ci()),
+        section("indexed_extras", indexed_extras(100), indexed_extras(20)),
+        section("domains", domains_entries(true), domains_entries(false)),
+        section("repeat_max", grid::repeat_max(), Vec::new()),
+    ]
 }
 
-/// The CI slice: every section's CI entries.
+/// The full matrix (`pld-sim --matrix full`): every section's full entries.
+pub fn full() -> Vec<Entry> {
+    suite::entries(sections(), false)
+}
+
+/// The CI slice (`pld-sim --matrix ci`, sim/tests/sim.rs): every section's CI entries.
 pub fn ci_slice() -> Vec<Entry> {
-    SECTIONS.iter().flat_map(|s| (s.ci)()).collect()
+    suite::entries(sections(), true)
 }
 
 #[cfg(test)]
