@@ -295,23 +295,6 @@ pub fn run_keys(obj: &Map<String, Value>, ranks: usize) -> Result<(i64, Option<F
     Ok((timeout_ms, fault))
 }
 
-/// The driver params lines of `timeout_ms` and `fault` (process mode), and `ranks_as`.
-pub fn run_params(threads: bool, timeout_ms: i64, fault: Option<Fault>) -> String {
-    let mut s = format!(
-        "ranks_as {}\ntimeout_ms {timeout_ms}\n",
-        if threads { "threads" } else { "processes" }
-    );
-    if let Some(f) = fault {
-        s.push_str(&format!(
-            "fault {} {} {}\n",
-            f.rank,
-            f.kind.name(),
-            f.at.name()
-        ));
-    }
-    s
-}
-
 const KEYS: [&str; 18] = [
     "timeout_ms",
     "fault",
@@ -333,7 +316,8 @@ const KEYS: [&str; 18] = [
     "domains",
 ];
 
-fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
+/// An optional integer key (`null` is absent).
+pub(crate) fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => v
@@ -1110,10 +1094,6 @@ mod tests {
             })
         );
         assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
-        assert_eq!(
-            run_params(false, 1500, c.fault),
-            "ranks_as processes\ntimeout_ms 1500\nfault 1 hang inside\n"
-        );
         for (extra, want) in [
             (
                 r#""timeout_ms": 0"#,

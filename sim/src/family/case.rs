@@ -10,6 +10,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::SimError;
+use crate::case::{int_key, run_keys};
 
 pub use super::ops::{Elem, FamilyOp};
 
@@ -112,16 +113,6 @@ const KEYS: [&str; 18] = [
     "prefill",
 ];
 
-fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>, String> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => v
-            .as_i64()
-            .map(Some)
-            .ok_or_else(|| format!("key '{key}' must be an integer, got {v}")),
-    }
-}
-
 fn present(obj: &Map<String, Value>, key: &str) -> bool {
     obj.get(key).is_some_and(|v| !v.is_null())
 }
@@ -198,7 +189,7 @@ impl FamilyCase {
         if !(1..=16).contains(&ranks) {
             return Err(format!("ranks must be in 1..16, got {ranks}"));
         }
-        let (timeout_ms, fault) = crate::case::run_keys(obj, ranks as usize)?;
+        let (timeout_ms, fault) = run_keys(obj, ranks as usize)?;
         let p = ranks;
         let ranks = ranks as usize;
         let barrier = !op.moves_payload();

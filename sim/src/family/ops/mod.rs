@@ -92,11 +92,6 @@ impl FamilyOp {
         self.rules().keys.contains(&key)
     }
 
-    /// Whether it takes `reduce`.
-    pub fn reduces(self) -> bool {
-        self.takes("reduce")
-    }
-
     /// Whether it moves a payload (`dtype`, `rows`, `row_elems` and `core_num` apply; the
     /// barrier moves none).
     pub fn moves_payload(self) -> bool {
