@@ -148,7 +148,10 @@ fn run_on_both(
 
     // pld-run, the same inputs per rank.
     let mut cmd = Command::new(common::PLD_RUN);
-    cmd.arg(format!("--ranks={}", case.ranks))
+    // Its build cache inside the target directory (as every test's), not the user's.
+    cmd.env("XDG_CACHE_HOME", common::cache_home())
+        .env_remove("PLD_SIM_ROOT")
+        .arg(format!("--ranks={}", case.ranks))
         .arg(format!("--function=@{}", case.function))
         .arg(format!(
             "--kernel-source-dir={}",
