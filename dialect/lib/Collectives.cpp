@@ -320,16 +320,6 @@ LogicalResult IndexedAllToAllVOp::verify() {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// How an op's target rows relate to NR and its input (family.md's Shapes).
-enum class FamilyRows {
-  Any,          // allreduce, broadcast: any shape
-  MultipleOfNR, // reduce_scatter: [NR*M, row...]
-  GatherNR,     // allgather: input [M, row...], target [NR*M, row...]
-  SameAsInput,  // all_to_all: input and target both [NR*M, row...]
-  ScatterNR,    // scatter: input [NR*M, row...], target [M, row...]
-  Permute,      // permute: input and target the same [M, row...]
-};
-
 /// One family op's operands and the rows of the Checks table that apply.
 struct FamilyOperands {
   Value input;  // null: the op has no input
@@ -648,82 +638,41 @@ static LogicalResult verifyFamily(Operation *op, const FamilyOperands &o) {
   return verifyNoForeignAttributes(op);
 }
 
-static std::optional<int64_t> optionalInt(IntegerAttr attr) {
-  if (!attr)
+static std::optional<int64_t> optionalInt(Attribute attr) {
+  auto i = llvm::dyn_cast_or_null<IntegerAttr>(attr);
+  if (!i)
     return std::nullopt;
-  return attr.getValue().getSExtValue();
+  return i.getValue().getSExtValue();
 }
 
-LogicalResult AllReduceOp::verify() {
-  return verifyFamily(*this, {{}, getTarget(), getSignal(), getResult(),
-                              /*allowsI8=*/false, true, true, false,
-                              getReduceAttr(), getModeAttr(),
-                              optionalInt(getCoreNumAttr()), std::nullopt,
-                              FamilyRows::Any});
-}
-
-LogicalResult ReduceScatterOp::verify() {
-  return verifyFamily(*this, {{}, getTarget(), getSignal(), getResult(),
-                              false, true, false, false, getReduceAttr(), {},
-                              optionalInt(getCoreNumAttr()), std::nullopt,
-                              FamilyRows::MultipleOfNR});
-}
-
-LogicalResult AllGatherOp::verify() {
-  return verifyFamily(*this, {getInput(), getTarget(), getSignal(),
-                              getResult(), true, false, false, false, {}, {},
-                              optionalInt(getCoreNumAttr()), std::nullopt,
-                              FamilyRows::GatherNR});
-}
-
-LogicalResult BroadcastOp::verify() {
-  return verifyFamily(*this, {{}, getTarget(), getSignal(), getResult(), true,
-                              false, false, true, {}, {},
-                              optionalInt(getCoreNumAttr()),
-                              getRootAttr().getValue().getSExtValue(),
-                              FamilyRows::Any});
-}
-
-LogicalResult AllToAllOp::verify() {
-  return verifyFamily(*this, {getInput(), getTarget(), getSignal(),
-                              getResult(), true, false, false, false, {}, {},
-                              optionalInt(getCoreNumAttr()), std::nullopt,
-                              FamilyRows::SameAsInput});
-}
-
-LogicalResult ReduceOp::verify() {
-  return verifyFamily(*this, {{}, getTarget(), getSignal(), getResult(),
-                              false, true, false, true, getReduceAttr(), {},
-                              optionalInt(getCoreNumAttr()),
-                              getRootAttr().getValue().getSExtValue(),
-                              FamilyRows::Any});
-}
-
-LogicalResult GatherOp::verify() {
-  return verifyFamily(*this, {getInput(), getTarget(), getSignal(),
-                              getResult(), true, false, false, true, {}, {},
-                              optionalInt(getCoreNumAttr()),
-                              getRootAttr().getValue().getSExtValue(),
-                              FamilyRows::GatherNR});
-}
-
-LogicalResult ScatterOp::verify() {
-  return verifyFamily(*this, {getInput(), getTarget(), getSignal(),
-                              getResult(), true, false, false, true, {}, {},
-                              optionalInt(getCoreNumAttr()),
-                              getRootAttr().getValue().getSExtValue(),
-                              FamilyRows::ScatterNR});
-}
-
-LogicalResult PermuteOp::verify() {
-  return verifyFamily(*this, {getInput(), getTarget(), getSignal(),
-                              getResult(), true, false, false, false, {}, {},
-                              optionalInt(getCoreNumAttr()), std::nullopt,
-                              FamilyRows::Permute, getPairsAttr()});
-}
-
-LogicalResult BarrierOp::verify() {
-  return verifyFamily(*this, {{}, {}, getSignal(), getResult(), true, false,
-                              false, false, {}, {}, std::nullopt,
-                              std::nullopt, FamilyRows::Any});
+/// Every family op's verify() (generated from its Pld_FamilyOp def): its
+/// operands are [input,] [target,] signal, in that order (barrier has only
+/// the signal), and the attributes its def declares say which rows apply.
+LogicalResult pld::verifyFamilyOp(Operation *op, FamilyRows rows,
+                                  bool allowsI8) {
+  auto declares = [&](StringRef name) {
+    return llvm::any_of(op->getName().getAttributeNames(),
+                        [&](StringAttr a) { return a.getValue() == name; });
+  };
+  // Only the attributes the def declares: any other is a foreign attribute,
+  // which the last row refuses.
+  auto attr = [&](StringRef name) {
+    return declares(name) ? op->getAttr(name) : Attribute();
+  };
+  unsigned n = op->getNumOperands();
+  FamilyOperands o{n == 3 ? op->getOperand(0) : Value(),
+                   n >= 2 ? op->getOperand(n - 2) : Value(),
+                   op->getOperand(n - 1),
+                   op->getResult(0),
+                   allowsI8,
+                   declares("reduce"),
+                   declares("mode"),
+                   declares("root"),
+                   attr("reduce"),
+                   attr("mode"),
+                   optionalInt(attr("core_num")),
+                   optionalInt(attr("root")),
+                   rows,
+                   attr("pairs")};
+  return verifyFamily(op, o);
 }

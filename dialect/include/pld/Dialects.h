@@ -23,6 +23,22 @@
 #include "pld/PldOpsTypes.h.inc"
 
 namespace pld {
+/// How a family collective's target rows relate to NR and its input
+/// (family.md's Shapes): the `rows` of its Pld_FamilyOp def.
+enum class FamilyRows {
+  Any,          // allreduce, broadcast, reduce, barrier: any shape
+  MultipleOfNR, // reduce_scatter: [NR*M, row...]
+  GatherNR,     // allgather, gather: input [M, row...], target [NR*M, row...]
+  SameAsInput,  // all_to_all: input and target both [NR*M, row...]
+  ScatterNR,    // scatter: input [NR*M, row...], target [M, row...]
+  Permute,      // permute: input and target the same [M, row...], `pairs`
+};
+
+/// The family's type deducer (docs/spec/family.md, Checks): every family
+/// op's verify(), generated from its def in PldOps.td.
+llvm::LogicalResult verifyFamilyOp(mlir::Operation *op, FamilyRows rows,
+                                   bool allowsI8);
+
 /// The trait of every managed collective op (`Pld_CollectiveOp` in ODS): the
 /// one place that says which ops are collectives. Rust asks through the C API
 /// (`pldOperationIsCollective`, `pldCollectiveOpNames`), and its variant

@@ -287,15 +287,27 @@ def Pld_IndexedAllToAllVOp : Pld_AllToAllVBase<"tensor.indexed_all_to_all_v",
 // exact compile-time launch width L (default 1, no runtime operand). The
 // attributes stay in the attribute dictionary, so the custom form is the
 // generic one without the quotes: `pld.tensor.allreduce %t, %s {reduce =
-// "sum"} : T, S -> T`. The verifier (dialect/lib/Collectives.cpp) reports
-// the first failing type-provable row of family.md's Checks table.
+// "sum"} : T, S -> T`. The verifier is generated from the def: `rows` (how the
+// target's rows relate to NR and the input: pld::FamilyRows, family.md's
+// Shapes) and `allowsI8` are its data; the operands it has and the
+// attributes it declares (`reduce`, `mode`, `root`, `pairs`, `core_num`) say
+// which other rows of family.md's Checks table apply, and the one type
+// deducer, pld::verifyFamilyOp (dialect/lib/Collectives.cpp), reports the
+// first failing type-provable row.
 class Pld_FamilyOp<string mnemonic, string opSummary, dag operands,
-                   dag attributes, string doc, string format>
+                   dag attributes, string doc, string format,
+                   string rows = "Any", bit allowsI8 = 1>
     : Pld_Op<mnemonic, [Pld_CollectiveOp, Pld_CollectiveOpInterface]> {
   let summary = opSummary;
   let arguments = !con(operands, attributes);
   let results = (outs Pl_AnyTensorLike:$result);
   let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::pld::verifyFamilyOp(getOperation(), ::pld::FamilyRows::}] # rows # [{,
+                                   /*allowsI8=*/}] # !if(allowsI8, "true", "false") # [{);
+    }
+  }];
   let assemblyFormat = format;
   let description = doc # [{
 
@@ -339,7 +351,7 @@ def Pld_AllReduceOp : Pld_FamilyOp<"tensor.allreduce",
     ```
   }], [{
     $target `,` $signal attr-dict `:` type($target) `,` type($signal) `->` type($result)
-  }]>;
+  }], "Any", /*allowsI8=*/0>;
 
 def Pld_ReduceScatterOp : Pld_FamilyOp<"tensor.reduce_scatter",
     "reduces each rank's row block over every rank into that rank's target",
@@ -358,7 +370,7 @@ def Pld_ReduceScatterOp : Pld_FamilyOp<"tensor.reduce_scatter",
     ```
   }], [{
     $target `,` $signal attr-dict `:` type($target) `,` type($signal) `->` type($result)
-  }]>;
+  }], "MultipleOfNR", /*allowsI8=*/0>;
 
 def Pld_AllGatherOp : Pld_FamilyOp<"tensor.allgather",
     "gathers every rank's input into every rank's target",
@@ -377,7 +389,7 @@ def Pld_AllGatherOp : Pld_FamilyOp<"tensor.allgather",
   }], [{
     $input `,` $target `,` $signal attr-dict `:` type($input) `,` type($target) `,`
     type($signal) `->` type($result)
-  }]>;
+  }], "GatherNR">;
 
 def Pld_BroadcastOp : Pld_FamilyOp<"tensor.broadcast",
     "copies the root rank's target into every rank's target",
@@ -412,7 +424,7 @@ def Pld_AllToAllOp : Pld_FamilyOp<"tensor.all_to_all",
   }], [{
     $input `,` $target `,` $signal attr-dict `:` type($input) `,` type($target) `,`
     type($signal) `->` type($result)
-  }]>;
+  }], "SameAsInput">;
 
 def Pld_ReduceOp : Pld_FamilyOp<"tensor.reduce",
     "element-wise reduction of every rank's window into the root's",
@@ -432,7 +444,7 @@ def Pld_ReduceOp : Pld_FamilyOp<"tensor.reduce",
     ```
   }], [{
     $target `,` $signal attr-dict `:` type($target) `,` type($signal) `->` type($result)
-  }]>;
+  }], "Any", /*allowsI8=*/0>;
 
 def Pld_GatherOp : Pld_FamilyOp<"tensor.gather",
     "gathers every rank's input into the root's target",
@@ -452,7 +464,7 @@ def Pld_GatherOp : Pld_FamilyOp<"tensor.gather",
   }], [{
     $input `,` $target `,` $signal attr-dict `:` type($input) `,` type($target) `,`
     type($signal) `->` type($result)
-  }]>;
+  }], "GatherNR">;
 
 def Pld_ScatterOp : Pld_FamilyOp<"tensor.scatter",
     "scatters the root's input row blocks, one to each rank's target",
@@ -472,7 +484,7 @@ def Pld_ScatterOp : Pld_FamilyOp<"tensor.scatter",
   }], [{
     $input `,` $target `,` $signal attr-dict `:` type($input) `,` type($target) `,`
     type($signal) `->` type($result)
-  }]>;
+  }], "ScatterNR">;
 
 def Pld_PermuteOp : Pld_FamilyOp<"tensor.permute",
     "point-to-point transfers along source-target pairs (XLA collective_permute)",
@@ -498,7 +510,7 @@ def Pld_PermuteOp : Pld_FamilyOp<"tensor.permute",
   }], [{
     $input `,` $target `,` $signal attr-dict `:` type($input) `,` type($target) `,`
     type($signal) `->` type($result)
-  }]>;
+  }], "Permute">;
 
 def Pld_BarrierOp : Pld_FamilyOp<"tensor.barrier",
     "no rank leaves before every rank has entered",
