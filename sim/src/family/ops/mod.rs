@@ -3,7 +3,7 @@
 //! after the last call, family spec "Meaning"; the golden folds and compares,
 //! [`super::golden`]) and its rows of the matrix (as case JSON; [`super::matrix`] judges them).
 //! The rest of pld-sim (the case parser, the module writer, the run, the judge) asks
-//! [`FamilyOp::rules`]; a new op is one file here and its line in [`FamilyOp`]. This folder is
+//! [`FamilyOp::rules`]; a new op is one file here and its line in [`FamilyOp::ALL`]. This folder is
 //! the family's bottom layer: it knows the element types and JSON, nothing of pld-sim's other
 //! modules.
 
@@ -20,60 +20,49 @@ mod reduce;
 mod reduce_scatter;
 mod scatter;
 
-/// The family ops (`"op"`), in the spec's order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FamilyOp {
-    /// `pld.tensor.allreduce`.
-    AllReduce,
-    /// `pld.tensor.reduce_scatter`.
-    ReduceScatter,
-    /// `pld.tensor.allgather`.
-    AllGather,
-    /// `pld.tensor.broadcast`.
-    Broadcast,
-    /// `pld.tensor.all_to_all`.
-    AllToAll,
-    /// `pld.tensor.barrier`.
-    Barrier,
-    /// `pld.tensor.reduce`.
-    Reduce,
-    /// `pld.tensor.gather`.
-    Gather,
-    /// `pld.tensor.scatter`.
-    Scatter,
-    /// `pld.tensor.permute`.
-    Permute,
+/// A family op (`"op"`): its rules, the file that says everything pld-sim knows of it.
+#[derive(Clone, Copy)]
+pub struct FamilyOp(&'static Rules);
+
+impl PartialEq for FamilyOp {
+    fn eq(&self, other: &FamilyOp) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for FamilyOp {}
+
+impl std::hash::Hash for FamilyOp {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.name().hash(h)
+    }
+}
+
+impl std::fmt::Debug for FamilyOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FamilyOp({})", self.name())
+    }
 }
 
 impl FamilyOp {
-    /// Every op, in the spec's order (the matrix's order).
+    /// Every op, in the spec's order (the matrix's order): a new op is its file, its `mod`
+    /// line above and its entry here.
     pub const ALL: [FamilyOp; 10] = [
-        FamilyOp::AllReduce,
-        FamilyOp::ReduceScatter,
-        FamilyOp::AllGather,
-        FamilyOp::Broadcast,
-        FamilyOp::AllToAll,
-        FamilyOp::Barrier,
-        FamilyOp::Reduce,
-        FamilyOp::Gather,
-        FamilyOp::Scatter,
-        FamilyOp::Permute,
+        FamilyOp(&allreduce::RULES),
+        FamilyOp(&reduce_scatter::RULES),
+        FamilyOp(&allgather::RULES),
+        FamilyOp(&broadcast::RULES),
+        FamilyOp(&all_to_all::RULES),
+        FamilyOp(&barrier::RULES),
+        FamilyOp(&reduce::RULES),
+        FamilyOp(&gather::RULES),
+        FamilyOp(&scatter::RULES),
+        FamilyOp(&permute::RULES),
     ];
 
     /// The op's rules (its file).
     pub fn rules(self) -> &'static Rules {
-        match self {
-            FamilyOp::AllReduce => &allreduce::RULES,
-            FamilyOp::ReduceScatter => &reduce_scatter::RULES,
-            FamilyOp::AllGather => &allgather::RULES,
-            FamilyOp::Broadcast => &broadcast::RULES,
-            FamilyOp::AllToAll => &all_to_all::RULES,
-            FamilyOp::Barrier => &barrier::RULES,
-            FamilyOp::Reduce => &reduce::RULES,
-            FamilyOp::Gather => &gather::RULES,
-            FamilyOp::Scatter => &scatter::RULES,
-            FamilyOp::Permute => &permute::RULES,
-        }
+        self.0
     }
 
     /// The case JSON's spelling (the op's mnemonic after `pld.tensor.`).
