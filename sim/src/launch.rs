@@ -215,6 +215,44 @@ pub(crate) fn fault_outcome(
     (outcome, unfinished)
 }
 
+/// A case's status, code and message from its engine report, alike for every suite: the fault's
+/// outcome (code 6); else the first of the `who`s (ranks, devices) whose orchestration returned
+/// non-zero (5 `invalid_args`, else `fatal`; the runtime's message, else `silent(who, code)`),
+/// with `note` (what a refusal left behind) after the statuses; else `ok` with the summary
+/// `ok`. The kernel block counts `started` end every message.
+pub(crate) fn outcome(
+    report: &Report,
+    fault: Option<(&'static str, String)>,
+    who: &str,
+    started: &str,
+    ok: impl FnOnce() -> String,
+    note: impl FnOnce() -> Option<String>,
+    silent: impl FnOnce(usize, i64) -> String,
+) -> (&'static str, i64, String) {
+    let status = &report.rank_status;
+    if let Some((name, what)) = fault {
+        return (
+            name,
+            6,
+            format!("{what}; {who} statuses {status:?}; {started}"),
+        );
+    }
+    let Some(r) = status.iter().position(|&s| s != 0) else {
+        return ("ok", 0, format!("{}; {started}", ok()));
+    };
+    let code = status[r];
+    let what = match &report.message {
+        Some(m) if !m.is_empty() => m.clone(),
+        _ => silent(r, code),
+    };
+    let note = note().map_or(String::new(), |n| format!("{n}; "));
+    (
+        if code == 5 { "invalid_args" } else { "fatal" },
+        code,
+        format!("{what}; {who} statuses {status:?}; {note}{started}"),
+    )
+}
+
 /// The result of a run pld-sim had to kill (a thread-mode hang, or an engine that outlived its
 /// own bound): `timeout`, code 6.
 pub(crate) fn killed_result(threads: bool, timeout_ms: i64, blocks: i64) -> SimResult {

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::case::{Case, Elem, Op, Operand};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_fn, domain_pipelines};
-use crate::launch::{self, Runner, block_counts, fault_outcome, killed_result, started};
+use crate::launch::{self, Runner, block_counts, fault_outcome, killed_result, outcome, started};
 use crate::result::{DomainResult, RankResult, SimResult};
 use crate::runner::RunError;
 use crate::runner::engine::{EntryRun, Place, Report, Spec, TensorArg};
@@ -237,21 +237,19 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
     for r in 0..case.ranks {
         devices.push(device(case, &report, 0, r)?);
     }
-    let status_list = &report.rank_status;
     let started = started(&block_counts(&report, &runner.kernels(), str::to_string));
-    let first_bad = status_list.iter().position(|&s| s != 0);
-    let (status, code, message) = match (first_bad, fault) {
-        (_, Some((status, what))) => (
-            status,
-            6,
-            format!("{what}; rank statuses {status_list:?}; {started}"),
-        ),
-        (None, None) => {
-            if let Some(r) = devices.iter().position(|d| !d.out_matches) {
-                return Err(format!(
-                    "rank {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
-                ));
-            }
+    let clean = fault.is_none() && report.rank_status.iter().all(|&s| s == 0);
+    if let Some(r) = devices.iter().position(|d| clean && !d.out_matches) {
+        return Err(format!(
+            "rank {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
+        ));
+    }
+    let (status, code, message) = outcome(
+        &report,
+        fault,
+        "rank",
+        &started,
+        || {
             let exchanges = if case.exchanges_per_call() > 1 {
                 format!(
                     "{} exchange(s) ({} call(s) x {} layers)",
@@ -262,39 +260,26 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             } else {
                 format!("{} exchange(s)", case.repeat)
             };
-            (
-                "ok",
-                0,
-                format!(
-                    "{} ranks x {} blocks, {exchanges}; {started}",
-                    case.ranks,
-                    case.blocks()
-                ),
+            format!(
+                "{} ranks x {} blocks, {exchanges}",
+                case.ranks,
+                case.blocks()
             )
-        }
-        (Some(r), None) => {
-            let code = status_list[r];
-            let what = match &report.message {
-                Some(m) if !m.is_empty() => m.clone(),
-                _ => match code {
-                    5 => format!(
-                        "rank {r}: the orchestration returned SIMPLER_ERROR_INVALID_ARGS (5) before submitting the collective"
-                    ),
-                    _ => format!("rank {r}: the orchestration returned {code}"),
-                },
-            };
-            let status = if code == 5 { "invalid_args" } else { "fatal" };
+        },
+        || {
             let staged = devices.iter().filter(|d| d.staged).count();
-            (
-                status,
-                code,
-                format!(
-                    "{what}; rank statuses {status_list:?}; staging windows holding the input: {staged} of {} ranks; {started}",
-                    case.ranks
-                ),
-            )
-        }
-    };
+            Some(format!(
+                "staging windows holding the input: {staged} of {} ranks",
+                case.ranks
+            ))
+        },
+        |r, code| match code {
+            5 => format!(
+                "rank {r}: the orchestration returned SIMPLER_ERROR_INVALID_ARGS (5) before submitting the collective"
+            ),
+            _ => format!("rank {r}: the orchestration returned {code}"),
+        },
+    );
     Ok(SimResult {
         status: status.into(),
         code,
@@ -422,36 +407,25 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         .iter()
         .map(|d| format!("{} ranks x {} blocks", d.ranks, d.blocks))
         .collect();
-    let (status_name, code, message) = match (status.iter().position(|&s| s != 0), fault) {
-        (_, Some((name, what))) => (
-            name,
-            6,
-            format!("{what}; device statuses {status:?}; {started}"),
-        ),
-        (None, None) => (
-            "ok",
-            0,
+    let (status_name, code, message) = outcome(
+        &report,
+        fault,
+        "device",
+        &started,
+        || {
             format!(
-                "{w} devices, domains [{}], {} exchange(s) per domain; {started}",
+                "{w} devices, domains [{}], {} exchange(s) per domain",
                 sizes.join(", "),
                 case.repeat as i64 * case.exchanges_per_call()
-            ),
-        ),
-        (Some(r), None) => {
-            let code = status[r];
-            let what = match &report.message {
-                Some(m) if !m.is_empty() => m.clone(),
-                _ => format!("device {r}: the orchestration returned {code}"),
-            };
-            (
-                if code == 5 { "invalid_args" } else { "fatal" },
-                code,
-                format!(
-                    "{what}; device statuses {status:?}; staging windows holding the input: {staged} of {in_domain} (device, domain) pairs; {started}"
-                ),
             )
-        }
-    };
+        },
+        || {
+            Some(format!(
+                "staging windows holding the input: {staged} of {in_domain} (device, domain) pairs"
+            ))
+        },
+        |r, code| format!("device {r}: the orchestration returned {code}"),
+    );
     Ok(SimResult {
         status: status_name.into(),
         code,

@@ -8,7 +8,7 @@ use super::case::{FamilyCase, Rail};
 use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, history_owners, module};
 use super::ops::{Elem, FAMILY_DTYPES};
 use crate::SimError;
-use crate::launch::{self, block_counts, fault_outcome, killed_result, started};
+use crate::launch::{self, block_counts, fault_outcome, killed_result, outcome, started};
 use crate::result::{RankResult, SimResult};
 use crate::runner::engine::{Arg, EntryRun, Place, Spec, TensorArg};
 use crate::runner::manifest::Kind;
@@ -314,42 +314,35 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<SimResult, String> {
         case.repeat,
         if case.looped { " in an scf.for" } else { "" }
     );
-    if let Some((name, what)) = fault {
-        res.status = name.into();
-        res.code = 6;
-        res.message = format!("{what}; rank statuses {status:?}; {started}");
-        for r in unfinished {
-            res.ranks[r] = RankResult::failed();
-        }
-        return Ok(res);
+    if fault.is_none()
+        && status.iter().all(|&s| s == 0)
+        && case.op.moves_payload()
+        && let Some(r) = res.calls.iter().position(|&c| c != case.repeat as i64)
+    {
+        return Err(format!(
+            "rank {r}: the stage step ran {} time(s), expected {} (its counter; -1: past the staged calls)",
+            res.calls[r], case.repeat
+        ));
     }
-    match status.iter().position(|&s| s != 0) {
-        None => {
-            if case.op.moves_payload()
-                && let Some(r) = res.calls.iter().position(|&c| c != case.repeat as i64)
-            {
-                return Err(format!(
-                    "rank {r}: the stage step ran {} time(s), expected {} (its counter; -1: past the staged calls)",
-                    res.calls[r], case.repeat
-                ));
-            }
-            res.message = format!(
-                "{} ranks x {} blocks, {calls}, {} rail; {started}",
+    let (name, code, message) = outcome(
+        &report,
+        fault,
+        "rank",
+        &started,
+        || {
+            format!(
+                "{} ranks x {} blocks, {calls}, {} rail",
                 case.ranks,
                 case.blocks(),
                 case.rail.name()
-            );
-        }
-        Some(r) => {
-            let code = status[r];
-            res.status = if code == 5 { "invalid_args" } else { "fatal" }.into();
-            res.code = code;
-            let what = match &report.message {
-                Some(m) if !m.is_empty() => m.clone(),
-                _ => format!("rank {r}: the orchestration returned {code}"),
-            };
-            res.message = format!("{what}; rank statuses {status:?}; {started}");
-        }
+            )
+        },
+        || None,
+        |r, code| format!("rank {r}: the orchestration returned {code}"),
+    );
+    (res.status, res.code, res.message) = (name.into(), code, message);
+    for r in unfinished {
+        res.ranks[r] = RankResult::failed();
     }
     Ok(res)
 }
