@@ -138,7 +138,32 @@ const RUN_KERNELS: &[(&str, &str)] = &[
     ("__builtin_all_to_all_v__fp32", "k_all_to_all_v"),
     ("__builtin_indexed_all_to_all_v__fp32", "k_indexed"),
     ("__builtin_allreduce_sum__fp16", "k_allreduce_f16"),
+    ("__builtin_tensor_fill__b32", "k_fill"),
+    ("__builtin_tensor_copy__b32", "k_copy"),
 ];
+
+/// Every builtin kernel template (every collective op of the dialect, ring mode its own, and the
+/// tensor kernels of `pl.tensor.create` / `assemble`) has a kernel in [`RUN_KERNELS`]: a new collective fails here until
+/// `tests/conformance/pto_cpu_run.cpp` runs it on pto-isa's CPU implementation. Needs no snapshot.
+#[test]
+fn every_kernel_template_runs_on_pto_isa_cpu() {
+    let kernels = pld::builtin_kernels();
+    let template_of = |symbol: &str| {
+        kernels
+            .iter()
+            .find(|k| k.symbol == symbol)
+            .unwrap_or_else(|| panic!("RUN_KERNELS names {symbol}, which is no builtin kernel"))
+            .template
+    };
+    let run: std::collections::BTreeSet<&str> =
+        RUN_KERNELS.iter().map(|(s, _)| template_of(s)).collect();
+    let all: std::collections::BTreeSet<&str> = kernels.iter().map(|k| k.template).collect();
+    let missing: Vec<&&str> = all.difference(&run).collect();
+    assert!(
+        missing.is_empty(),
+        "no kernel of these templates runs on pto-isa's CPU implementation (RUN_KERNELS, tests/conformance/pto_cpu_run.cpp): {missing:?}"
+    );
+}
 
 /// Beyond compiling: the rendered kernels (one variant of every op) run on pto-isa's own CPU
 /// implementation (its

@@ -40,6 +40,8 @@ void k_barrier(int64_t* args);
 void k_all_to_all_v(int64_t* args);
 void k_indexed(int64_t* args);
 void k_allreduce_f16(int64_t* args);
+void k_fill(int64_t* args);
+void k_copy(int64_t* args);
 }
 
 namespace {
@@ -217,6 +219,53 @@ bool run_allreduce_f16(int P, int L) {
   return ok;
 }
 
+// The builtin tensor kernels (one rank, one block, simpler's argument layout): fill zeroes a
+// tensor whose values were non-zero; copy writes a source box at offsets (2, 5) of a target,
+// from a contiguous source and from one whose rows are padded (row stride 24 for 17 columns),
+// and leaves every other target element as it was.
+bool run_tensor_kernels() {
+  bool ok = true;
+  std::vector<float> buf(8 * 40);
+  for (uint32_t i = 0; i < buf.size(); ++i) buf[i] = value(0, i);
+  ChipTensor out = chip(buf.data(), 8, 40, DataType::FLOAT32);
+  LocalContext local{};
+  local.block_idx = 0;
+  local.block_num = 1;
+  GlobalContext global{};
+  std::vector<int64_t> args(64, 0);
+  args[SPMD_LOCAL_CONTEXT_INDEX] = reinterpret_cast<int64_t>(&local);
+  args[SPMD_GLOBAL_CONTEXT_INDEX] = reinterpret_cast<int64_t>(&global);
+  args[0] = reinterpret_cast<int64_t>(&out);
+  k_fill(args.data());
+  for (float v : buf) ok = ok && v == 0.0f;
+  std::printf("%s fill_b32 8x40\n", ok ? "ok  " : "FAIL");
+  for (uint32_t pad : {17u, 24u}) {
+    std::vector<float> target(8 * 40), source(3 * pad);
+    for (uint32_t i = 0; i < target.size(); ++i) target[i] = value(1, i);
+    for (uint32_t i = 0; i < source.size(); ++i) source[i] = value(2, i);
+    ChipTensor t = chip(target.data(), 8, 40, DataType::FLOAT32);
+    ChipTensor src = chip(source.data(), 3, 17, DataType::FLOAT32);
+    src.strides[0] = pad;
+    src.is_contiguous = pad == 17;
+    src.buffer.size = source.size() * sizeof(float);
+    args[0] = reinterpret_cast<int64_t>(&t);
+    args[1] = reinterpret_cast<int64_t>(&src);
+    args[2] = 2;
+    args[3] = 5;
+    k_copy(args.data());
+    bool good = true;
+    for (uint32_t r = 0; r < 8; ++r)
+      for (uint32_t c = 0; c < 40; ++c) {
+        const bool inside = r >= 2 && r < 5 && c >= 5 && c < 22;
+        const float want = inside ? value(2, (r - 2) * pad + (c - 5)) : value(1, r * 40 + c);
+        good = good && target[r * 40 + c] == want;
+      }
+    std::printf("%s copy_b32 3x17 (row stride %u) at (2, 5) of 8x40\n", good ? "ok  " : "FAIL", pad);
+    ok = ok && good;
+  }
+  return ok;
+}
+
 int main() {
   const uint32_t M = 3, E = 1500;  // 4500 floats per rank's rows: lanes span one or two fold tiles
   const uint64_t A = 0, B = 256 * 1024;
@@ -344,6 +393,7 @@ int main() {
   }
   for (int P : {2, 4})
     for (int L : {1, 2}) failed += !run_allreduce_f16(P, L);
+  failed += !run_tensor_kernels();
   std::printf("%d failed\n", failed);
   return failed == 0 ? 0 : 1;
 }
