@@ -51,22 +51,39 @@ if ! wait "$plugin"; then
 fi
 tail -n 1 target/build-plugin.log
 PLD_REQUIRE_PLUGIN=1 cargo test
+# What is left runs side by side, every core busy: the fuzz slice (one process, one core), the
+# runtime suite (g++ only, no cargo), the documentation build and then the sanitizer job (both
+# cargo, one after the other). The sanitizer job swaps target/debug's pld-opt / pld-translate
+# while it builds, so the fuzz slice runs copies of them.
+#
 # Robustness: a fixed-seed slice of the mutation fuzzer (seed 1, 4000 cases,
-# every pass, the pipeline and pld-translate through target/debug's binaries).
-# It is one process on one core, so it runs beside the documentation build and
-# the runtime suite (which leave a core idle between their compiles and runs).
-bash fuzz/run.sh --seed 1 --cases 4000 > target/fuzz-slice.log 2>&1 &
+# every pass, the pipeline and pld-translate through the debug binaries).
+bins=target/fuzz-bin
+mkdir -p "$bins"
+cp target/debug/pld-opt target/debug/pld-translate target/debug/pld-reduce "$bins/"
+bash fuzz/run.sh --seed 1 --cases 4000 --bindir "$bins" > target/fuzz-slice.log 2>&1 &
 fuzz=$!
+bash runtime/tests/run.sh > target/runtime-suite.log 2>&1 &
+runtime=$!
+# wait_for PID LOG WHAT: a background job's verdict (its log on failure).
+failed=0
+wait_for() {
+  if wait "$1"; then
+    tail -n 1 "$2"
+  else
+    cat "$2"
+    echo "test.sh: $3 failed (its log is above)" >&2
+    failed=1
+  fi
+}
 # The public API's documentation (the crate denies missing docs; a broken or
 # private intra-doc link is an error here).
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps || { wait "$fuzz"; exit 1; }
-bash runtime/tests/run.sh || { wait "$fuzz"; exit 1; }
-if ! wait "$fuzz"; then
-  cat target/fuzz-slice.log
-  echo "test.sh: the fuzz slice found something (its log is above)" >&2
-  exit 1
-fi
-tail -n 1 target/fuzz-slice.log
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps || failed=1
 # The sanitizer job (ASan + UBSan C++ side: the lit suite, a fuzz slice, the
-# runtime's kernel tests); it swaps target/debug's binaries, so it runs alone.
-bash scripts/sanitize.sh --fuzz-cases 600
+# runtime's kernel tests).
+if [ "$failed" = 0 ]; then
+  bash scripts/sanitize.sh --fuzz-cases 600 || failed=1
+fi
+wait_for "$runtime" target/runtime-suite.log "the runtime suite (runtime/tests/run.sh)"
+wait_for "$fuzz" target/fuzz-slice.log "the fuzz slice"
+exit "$failed"
