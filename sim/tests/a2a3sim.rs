@@ -141,7 +141,8 @@ fn run_on_both(
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|x| x.as_f64().unwrap() as f32)
+                // null: a non-finite value (in rows simpler leaves undefined).
+                .map(|x| x.as_f64().map_or(f32::NAN, |v| v as f32))
                 .collect()
         })
         .collect();

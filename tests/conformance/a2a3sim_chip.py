@@ -17,6 +17,7 @@ values], ...]} for every out / inout host tensor (the windows stay in the domain
 import ctypes
 import importlib.util
 import json
+import math
 import logging
 import mmap
 import struct
@@ -145,7 +146,12 @@ def main():
         for p in params:
             if p["direction"] == "in" or p["kind"] != "tensor":
                 continue
-            results[p["name"]] = [host[p["name"]][r].values() for r in range(ranks)]
+            # Rows simpler leaves undefined may hold any bits, NaN and inf among them, which
+            # JSON cannot spell: those values are written as null.
+            results[p["name"]] = [
+                [v if math.isfinite(v) else None for v in host[p["name"]][r].values()]
+                for r in range(ranks)
+            ]
     finally:
         worker.close()
     json.dump(results, open(case["outputs"], "w"))
