@@ -660,6 +660,12 @@ LogicalResult pld::verifyFamilyOp(Operation *op, FamilyRows rows,
     return declares(name) ? op->getAttr(name) : Attribute();
   };
   unsigned n = op->getNumOperands();
+  // A def whose operands are not [input,] [target,] signal is a dialect bug, not the user's.
+  if (n < 1 || n > 3 || op->getNumResults() != 1)
+    return op->emitOpError()
+           << "must have [input,] [target,] signal operands and one result (a "
+              "family collective; an internal error of pld), got "
+           << n << " operands and " << op->getNumResults() << " results";
   FamilyOperands o{n == 3 ? op->getOperand(0) : Value(),
                    n >= 2 ? op->getOperand(n - 2) : Value(),
                    op->getOperand(n - 1),
