@@ -50,21 +50,19 @@ if ! wait "$plugin"; then
   exit 1
 fi
 tail -n 1 target/build-plugin.log
-# Robustness: a fixed-seed slice of the mutation fuzzer (seed 1, 4000 cases, every pass, the
-# pipeline and pld-translate through the debug binaries). One process on one core: it runs
-# from here to the end beside everything else (the test binaries run one after the other and
-# leave a core idle between them), on copies of the binaries, which the sanitizer job swaps.
+PLD_REQUIRE_PLUGIN=1 cargo test
+# What is left runs side by side, every core busy: the fuzz slice (one process, one core), the
+# runtime suite (g++ only, no cargo), the documentation build and then the sanitizer job (both
+# cargo, one after the other). The sanitizer job swaps target/debug's pld-opt / pld-translate
+# while it builds, so the fuzz slice runs copies of them.
+#
+# Robustness: a fixed-seed slice of the mutation fuzzer (seed 1, 4000 cases,
+# every pass, the pipeline and pld-translate through the debug binaries).
 bins=target/fuzz-bin
 mkdir -p "$bins"
 cp target/debug/pld-opt target/debug/pld-translate target/debug/pld-reduce "$bins/"
 bash fuzz/run.sh --seed 1 --cases 4000 --bindir "$bins" > target/fuzz-slice.log 2>&1 &
 fuzz=$!
-# A failing step ends the script: the background jobs end with it.
-trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
-PLD_REQUIRE_PLUGIN=1 cargo test
-# What is left runs side by side, every core busy: the runtime suite (g++ only, no cargo) beside
-# the documentation build and then the sanitizer job (both cargo, one after the other), and the
-# fuzz slice still running.
 bash runtime/tests/run.sh > target/runtime-suite.log 2>&1 &
 runtime=$!
 # wait_for PID LOG WHAT: a background job's verdict (its log on failure).
