@@ -8,7 +8,7 @@
 //! is `{"failed": true}`.
 //!
 //! Target values are held as words ([`Elem::words`]: floats as bit patterns, integers as values)
-//! and print as JSON numbers: f32 and f64 the shortest round trip, f16 and bf16 the exact decimal
+//! and print as JSON numbers: f32, f64 and bf16 the shortest round trip, f16 the exact decimal
 //! (more digits than a shortest round trip for subnormals), integers as integers.
 
 use std::collections::BTreeMap;
@@ -127,11 +127,14 @@ pub fn exact_decimal(v: f64) -> String {
 fn value_text(dtype: Elem, w: i64) -> String {
     let v = dtype.value(w);
     match dtype {
-        Elem::F32 | Elem::F64 => serde_json::Number::from_f64(v)
+        // f16 as the exact decimal (the family spec's form); the others as the shortest f64
+        // round trip, which reads back to the same word (a bf16's exponent range is f32's, too
+        // wide for `exact_decimal`).
+        Elem::F16 if v.is_finite() => exact_decimal(v),
+        Elem::F16 => "null".into(),
+        Elem::F32 | Elem::F64 | Elem::BF16 => serde_json::Number::from_f64(v)
             .map(|n| n.to_string())
             .unwrap_or_else(|| "null".into()),
-        Elem::F16 | Elem::BF16 if v.is_finite() => exact_decimal(v),
-        Elem::F16 | Elem::BF16 => "null".into(),
         _ => w.to_string(),
     }
 }
@@ -430,6 +433,21 @@ mod tests {
             "{text}"
         );
         assert_eq!(SimResult::from_json(&text, Elem::F16).unwrap(), h);
+        // bf16, down to its smallest subnormal (2^-133): every word reads back as itself.
+        let b = SimResult {
+            ranks: vec![RankResult {
+                target: vec![vec![0x0001, 0x3f80, 0xc2f7, 0x0080]],
+                signal: vec![vec![0]],
+                ..RankResult::default()
+            }],
+            ..SimResult::default()
+        };
+        let text = b.to_json(Elem::BF16);
+        assert_eq!(
+            SimResult::from_json(&text, Elem::BF16).unwrap(),
+            b,
+            "{text}"
+        );
     }
 
     #[test]

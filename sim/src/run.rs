@@ -239,7 +239,7 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
     }
     let started = started(&block_counts(&report, &runner.kernels(), str::to_string));
     let clean = fault.is_none() && report.rank_status.iter().all(|&s| s == 0);
-    if let Some(r) = devices.iter().position(|d| clean && !d.out_matches) {
+    if clean && let Some(r) = devices.iter().position(|d| !d.out_matches) {
         return Err(format!(
             "rank {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
         ));
