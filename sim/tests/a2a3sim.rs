@@ -117,6 +117,8 @@ fn run_on_both(
         "scalars": case.scalars.iter().map(|(_, v)| *v).collect::<Vec<_>>(),
         "contexts": contexts,
         "outputs": dir.join("a2a3sim.json").display().to_string(),
+        // Shared by the test's rank counts (a2a3sim_chip.py builds each kernel text once).
+        "kernel_cache": work.join("kernel-cache").display().to_string(),
         "params": params,
     });
     std::fs::write(dir.join("case.json"), spec.to_string()).unwrap();

@@ -7,7 +7,7 @@ shared mappings with the attributes the Worker API reads.
 Usage: python a2a3sim_chip.py CASE.json   (run with the environment scripts/simpler-sim.sh built)
 
 CASE.json: {"subbuild": DIR, "ranks": P, "pto_isa": DIR, "scalars": [int, ...], "contexts": N,
-            "outputs": FILE,
+            "outputs": FILE, "kernel_cache": DIR (compiled kernels, keyed by text),
             "params": [{"name", "kind": "tensor"|"window", "shape": [...], "dtype": "f32"|"i32",
                         "direction": "in"|"out"|"inout", "values": [[rank 0...], ...] | null}]}
 The params are the orchestration's tensor parameters in order; its scalars are the integer
@@ -15,11 +15,13 @@ parameters (sign-extended to 64 bits), then N CommContexts (the domain's context
 values], ...]} for every out / inout host tensor (the windows stay in the domain).
 """
 import ctypes
+import hashlib
 import importlib.util
 import json
 import math
 import logging
 import mmap
+import os
 import struct
 import sys
 
@@ -72,10 +74,26 @@ def main():
 
     compiler = KernelCompiler(platform="a2a3sim")
     includes = list(compiler.get_orchestration_include_dirs(runtime)) + [str(compiler.project_root / "src" / "common")]
-    children = []
-    for k in config.KERNELS:
+    def compile_incore(k):
+        # The 2- and 4-rank sub-builds of an example share most kernel texts: simpler's compiler
+        # builds each distinct (text, core type, include folders) once per test.
+        source = open(k["source"], "rb").read()
+        key = hashlib.sha256(json.dumps([source.hex(), k["core_type"], case["pto_isa"], includes])
+                             .encode()).hexdigest()
+        cached = os.path.join(case["kernel_cache"], key + ".bin")
+        if os.path.exists(cached):
+            return open(cached, "rb").read()
         binary = compiler.compile_incore(source_path=k["source"], core_type=k["core_type"],
                                          pto_isa_root=case["pto_isa"], extra_include_dirs=includes)
+        os.makedirs(case["kernel_cache"], exist_ok=True)
+        with open(cached + f".{os.getpid()}", "wb") as f:
+            f.write(binary)
+        os.replace(cached + f".{os.getpid()}", cached)
+        return binary
+
+    children = []
+    for k in config.KERNELS:
+        binary = compile_incore(k)
         children.append((k["func_id"], CoreCallable.build(signature=k["signature"], binary=binary)))
     orch = config.ORCHESTRATION
     binary = compiler.compile_orchestration(runtime_name=runtime, source_path=orch["source"])
