@@ -96,10 +96,17 @@ fn main() {
     // Always Release (NDEBUG, as Debian's LLVM is built), at -O1 for a dev
     // build: the TableGen'd op code compiles ≈ 25 % faster than at -O3, and
     // what pld-opt spends its time in is MLIR's own (optimized) libraries.
+    // Under the sanitizers, -O0: that build only runs the lit suite and a fuzz slice, and the
+    // instrumented op code compiles ≈ 30 % faster than at -O1.
+    let opt = if sanitize_flags.is_some() {
+        "-O0"
+    } else {
+        "-O1"
+    };
     if env::var("OPT_LEVEL").as_deref() == Ok("0") {
         cmake_config
-            .define("CMAKE_CXX_FLAGS_RELEASE", "-O1 -DNDEBUG")
-            .define("CMAKE_C_FLAGS_RELEASE", "-O1 -DNDEBUG");
+            .define("CMAKE_CXX_FLAGS_RELEASE", format!("{opt} -DNDEBUG"))
+            .define("CMAKE_C_FLAGS_RELEASE", format!("{opt} -DNDEBUG"));
     }
     if let Some(flags) = &sanitize_flags {
         cmake_config.cxxflag(flags).cflag(flags);
@@ -186,6 +193,6 @@ fn main() {
         .define("__STDC_FORMAT_MACROS", None)
         .define("__STDC_LIMIT_MACROS", None)
         .define("_GNU_SOURCE", None)
-        .opt_level(2)
+        .opt_level(if sanitize_flags.is_some() { 0 } else { 2 })
         .compile("pld_bridge");
 }
