@@ -43,6 +43,50 @@ fn llvm_assertions(prefix: &std::path::Path) -> bool {
         .unwrap_or(false)
 }
 
+/// What the build's optimization level selects in the CMake configuration.
+fn opt_key() -> &'static str {
+    if env::var("OPT_LEVEL").as_deref() == Ok("0") {
+        "dev"
+    } else {
+        "release"
+    }
+}
+
+/// The CMake tree of one configuration (`parts`) and a lock held while it builds.
+/// With `PLD_DIALECT_BUILD_DIR` (.cargo/config.toml: `target/dialect-build`), one folder per
+/// configuration there, shared by every cargo build of the checkout that configures alike
+/// (scripts/build-plugin.sh's runs in its own target dir); a second build waiting on the lock
+/// then finds the library built. Without it, OUT_DIR.
+fn dialect_tree(out_dir: &std::path::Path, parts: &[&str]) -> (PathBuf, Option<std::fs::File>) {
+    println!("cargo:rerun-if-env-changed=PLD_DIALECT_BUILD_DIR");
+    let Some(root) = env::var_os("PLD_DIALECT_BUILD_DIR").filter(|d| !d.is_empty()) else {
+        return (out_dir.to_path_buf(), None);
+    };
+    // FNV-1a over the parts and what else the cmake crate's flags read (target, CFLAGS, CXXFLAGS).
+    let mut h: u64 = 0xcbf29ce484222325;
+    let env_parts = ["TARGET", "CFLAGS", "CXXFLAGS"].map(|v| env::var(v).unwrap_or_default());
+    for part in parts
+        .iter()
+        .copied()
+        .chain(env_parts.iter().map(String::as_str))
+    {
+        for b in part.bytes().chain([0]) {
+            h = (h ^ b as u64).wrapping_mul(0x100000001b3);
+        }
+    }
+    let tree = PathBuf::from(root).join(format!("{h:016x}"));
+    let lock = std::fs::create_dir_all(&tree)
+        .and_then(|_| std::fs::File::create(tree.join("lock")))
+        .and_then(|f| f.lock().map(|_| f));
+    match lock {
+        Ok(f) => (tree, Some(f)),
+        Err(e) => fail(&format!(
+            "cannot lock the dialect build tree {}: {e}",
+            tree.display()
+        )),
+    }
+}
+
 fn main() {
     let prefix = llvm_prefix();
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
@@ -71,14 +115,10 @@ fn main() {
     // with (clang): MLIR's implicit TypeIDs (traits, ...) are keyed by type
     // names, which g++ and clang spell differently, and a shared library
     // keeps its own copies of them. (A static link merges the copies.)
-    let (cxx, cc) = if shared {
-        (
-            prefix.join("bin/clang++").display().to_string(),
-            prefix.join("bin/clang").display().to_string(),
-        )
-    } else {
-        ("g++".to_string(), "gcc".to_string())
-    };
+    let clang = (
+        prefix.join("bin/clang++").display().to_string(),
+        prefix.join("bin/clang").display().to_string(),
+    );
 
     // The `sanitize` feature (scripts/sanitize.sh): the C++ side (dialect,
     // bridge) instrumented with ASan + UBSan, the Rust side linked against
@@ -92,6 +132,14 @@ fn main() {
         "-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
     });
 
+    // The dialect library's CMake tree is compiled with clang in both flavours (the sanitizer
+    // build: gcc, whose runtimes the binaries link), so the binaries' build and the plugin's
+    // (its own target dir) configure alike and share one tree: see `dialect_tree`.
+    let (tree_cxx, tree_cc) = if sanitize_flags.is_some() {
+        ("g++".to_string(), "gcc".to_string())
+    } else {
+        clang.clone()
+    };
     let mut cmake_config = cmake::Config::new("cmake");
     // Always Release (NDEBUG, as Debian's LLVM is built), at -O1 for a dev
     // build: the TableGen'd op code compiles ≈ 25 % faster than at -O3, and
@@ -103,7 +151,7 @@ fn main() {
     } else {
         "-O1"
     };
-    if env::var("OPT_LEVEL").as_deref() == Ok("0") {
+    if opt_key() == "dev" {
         cmake_config
             .define("CMAKE_CXX_FLAGS_RELEASE", format!("{opt} -DNDEBUG"))
             .define("CMAKE_C_FLAGS_RELEASE", format!("{opt} -DNDEBUG"));
@@ -111,20 +159,34 @@ fn main() {
     if let Some(flags) = &sanitize_flags {
         cmake_config.cxxflag(flags).cflag(flags);
     }
+    let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
+    let (tree, lock) = dialect_tree(
+        &out_dir,
+        &[
+            &prefix.display().to_string(),
+            &tree_cxx,
+            &tree_cc,
+            opt_key(),
+            sanitize_flags.unwrap_or(""),
+        ],
+    );
     let out = cmake_config
+        .out_dir(&tree)
         .generator("Ninja")
         .profile("Release")
         .define("MLIR_DIR", prefix.join("lib/cmake/mlir"))
         .define("LLVM_DIR", prefix.join("lib/cmake/llvm"))
-        .define("CMAKE_CXX_COMPILER", &cxx)
-        .define("CMAKE_C_COMPILER", &cc)
-        .define("PLD_BUILD_MLIR_C", if shared { "ON" } else { "OFF" })
+        .define("CMAKE_CXX_COMPILER", &tree_cxx)
+        .define("CMAKE_C_COMPILER", &tree_cc)
+        // Defined in every flavour (a shared tree configures alike); only the plugin builds it.
+        .define("PLD_BUILD_MLIR_C", "ON")
         .build_target("PldDialects")
         .build();
     let build = out.join("build");
     if shared {
         // libMLIR-C.so next to libPldDialects.a, where mlir-sys's `-lMLIR-C`
-        // finds it (scripts/build-plugin.sh copies it next to the plugin).
+        // finds it, and in OUT_DIR's build/lib, where scripts/build-plugin.sh
+        // takes it from (scripts/plugin-artifacts.py).
         let status = Command::new("cmake")
             .arg("--build")
             .arg(&build)
@@ -133,7 +195,21 @@ fn main() {
         if !matches!(status, Ok(s) if s.success()) {
             fail("building the MLIR C API library (cmake --target MLIR-C) failed");
         }
+        let capi = out_dir.join("build/lib");
+        if capi != build.join("lib") {
+            let copied = std::fs::create_dir_all(&capi).and_then(|_| {
+                std::fs::copy(build.join("lib/libMLIR-C.so"), capi.join("libMLIR-C.so"))
+            });
+            if let Err(e) = copied {
+                fail(&format!(
+                    "copying libMLIR-C.so into {}: {e}",
+                    capi.display()
+                ));
+            }
+        }
     }
+    // The tree is built: another flavour's build may take it (the bridge below is this one's).
+    drop(lock);
     println!(
         "cargo:rustc-link-search=native={}",
         build.join("lib").display()
@@ -150,8 +226,7 @@ fn main() {
     );
 
     // The Rust side of Passes.td, from the records PassShells.cmake read
-    // (src/passes/mod.rs includes it): into OUT_DIR, like the docs above.
-    let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
+    // (src/passes/mod.rs includes it): into OUT_DIR.
     if let Err(message) = pass_rust::generate(
         &build.join("dialect/PassRecords.json"),
         &manifest.join("src/passes"),
@@ -163,7 +238,7 @@ fn main() {
     let include = prefix.join("include");
     let mut bridge = cxx_build::bridges(["src/bridge.rs", "src/passes/bridge.rs"]);
     if shared {
-        bridge.compiler(&cxx);
+        bridge.compiler(&clang.0);
     }
     // Match LLVM's own NDEBUG: some MLIR classes (mlir::Pass::Statistic) are
     // laid out differently with and without it.
