@@ -103,6 +103,7 @@ fn main() {
         "src/bridge/reduce.cc",
         "src/bridge/passes.cc",
         "src/bridge/names.cc",
+        "src/bridge/unity.cc",
     ] {
         println!("cargo:rerun-if-changed={path}");
     }
@@ -251,11 +252,7 @@ fn main() {
         }
     }
     bridge
-        .file("src/bridge/shim.cc")
-        .file("src/bridge/passes.cc")
-        .file("src/bridge/lsp.cc")
-        .file("src/bridge/reduce.cc")
-        .file("src/bridge/names.cc")
+        .file("src/bridge/unity.cc")
         .include(&include)
         .include(manifest.join("dialect/include"))
         .include(build.join("dialect/include"))
