@@ -31,6 +31,13 @@ fn llvm_prefix() -> PathBuf {
             fail(&format!("`{tool}` not found: `apt-get install {PACKAGES}`"));
         }
     }
+    // The dialect library is compiled with LLVM's own clang (see `main`).
+    if !prefix.join("bin/clang++").exists() {
+        fail(&format!(
+            "{} not found (clang-22): `apt-get install {PACKAGES}`",
+            prefix.join("bin/clang++").display()
+        ));
+    }
     prefix
 }
 
