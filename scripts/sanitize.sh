@@ -49,10 +49,12 @@ done
 
 # The one LLVM prefix variable (melior's; .cargo/config.toml sets it for cargo).
 llvm_bin=${MLIR_SYS_220_PREFIX:-$(llvm-config-22 --prefix)}/bin
-PLD_BIN_DIR=$wrap PLD_TEST_EXEC_ROOT=$out/lit "$llvm_bin/lit" -sv test --filter-out 'Plugin/'
-# The fuzz slice is one process on one core: it runs beside the runtime's kernel tests.
+# The fuzz slice is one process on one core: it runs beside the lit suite and the runtime's
+# kernel tests.
 python3 fuzz/fuzz.py --seed 1 --cases "$cases" --bindir "$wrap" > "$out/fuzz.log" 2>&1 &
 fuzz=$!
+PLD_BIN_DIR=$wrap PLD_TEST_EXEC_ROOT=$out/lit "$llvm_bin/lit" -sv test --filter-out 'Plugin/' \
+  || { wait "$fuzz"; exit 1; }
 PLD_RT_BUILD=$out/runtime-tests PLD_RT_SANITIZE=1 bash runtime/tests/run.sh --quick || { wait "$fuzz"; exit 1; }
 if ! wait "$fuzz"; then
   cat "$out/fuzz.log"

@@ -51,9 +51,10 @@ if ! wait "$plugin"; then
 fi
 tail -n 1 target/build-plugin.log
 PLD_REQUIRE_PLUGIN=1 cargo test
-# What is left runs side by side, every core busy: the fuzz slice (one process, one core), the
-# runtime suite (g++ only, no cargo), the documentation build and then the sanitizer job (both
-# cargo, one after the other). The sanitizer job swaps target/debug's pld-opt / pld-translate
+# What is left runs side by side, every core busy: the runtime suite (g++ only, no cargo) beside
+# the documentation build (rustdoc, mostly one core), then the fuzz slice (one process, one core)
+# beside the sanitizer job (cargo; its build's serial stretch, the bridge, pld and the links,
+# leaves a core to the slice). The sanitizer job swaps target/debug's pld-opt / pld-translate
 # while it builds, so the fuzz slice runs copies of them.
 #
 # Robustness: a fixed-seed slice of the mutation fuzzer (seed 1, 4000 cases,
@@ -61,8 +62,6 @@ PLD_REQUIRE_PLUGIN=1 cargo test
 bins=target/fuzz-bin
 mkdir -p "$bins"
 cp target/debug/pld-opt target/debug/pld-translate target/debug/pld-reduce "$bins/"
-bash fuzz/run.sh --seed 1 --cases 4000 --bindir "$bins" > target/fuzz-slice.log 2>&1 &
-fuzz=$!
 bash runtime/tests/run.sh > target/runtime-suite.log 2>&1 &
 runtime=$!
 # wait_for PID LOG WHAT: a background job's verdict (its log on failure).
@@ -79,6 +78,8 @@ wait_for() {
 # The public API's documentation (the crate denies missing docs; a broken or
 # private intra-doc link is an error here).
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps || failed=1
+bash fuzz/run.sh --seed 1 --cases 4000 --bindir "$bins" > target/fuzz-slice.log 2>&1 &
+fuzz=$!
 # The sanitizer job (ASan + UBSan C++ side: the lit suite, a fuzz slice, the
 # runtime's kernel tests).
 if [ "$failed" = 0 ]; then
