@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "pld_runtime/host.h"
-#include "pld_runtime/orchestration.h"
+#include "pld_runtime/task.h"
 
 extern "C" {
 void pld_b_allreduce(int64_t* args);

@@ -17,7 +17,7 @@
 #include <pto/pto-inst.hpp>
 
 #include "internal.h"
-#include "pld_runtime/orchestration.h"
+#include "pld_runtime/task.h"
 
 extern "C" {
 // The signal primitives of runtime.cpp (atomic, and they wake the cell's parked waiters).

@@ -24,7 +24,7 @@
 #include <pto_orchestration_api.h>  // runtime/include/device
 
 #include "internal.h"
-#include "pld_runtime/orchestration.h"
+#include "pld_runtime/task.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "pld_runtime/host.h"
-#include "pld_runtime/orchestration.h"
+#include "pld_runtime/task.h"
 
 extern "C" void pld_a2a_f32(int64_t* args);  // rendered kernel.cpp.in, dtype_cpp = float
 extern "C" void pld_a2a_i8(int64_t* args);   // rendered kernel.cpp.in, dtype_cpp = int8_t

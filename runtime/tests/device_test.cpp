@@ -17,7 +17,7 @@
 #include "intrinsic.h"
 #include "platform_comm/comm_context.h"
 #include "pld_runtime/host.h"
-#include "pld_runtime/orchestration.h"
+#include "pld_runtime/task.h"
 #include "tensor.h"
 
 namespace {

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "pld_runtime/host.h"
-#include "pld_runtime/orchestration.h"
+#include "pld_runtime/task.h"
 
 extern "C" void pld_idx_f32(int64_t* args);  // rendered kernel.cpp.in, dtype_cpp = float
 extern "C" void pld_idx_i8(int64_t* args);   // rendered kernel.cpp.in, dtype_cpp = int8_t

@@ -15,7 +15,7 @@
 
 #include "pld_runtime/host.h"
 #include "pld_runtime/kernel.h"
-#include "pld_runtime/orchestration.h"
+#include "pld_runtime/task.h"
 
 namespace {
 

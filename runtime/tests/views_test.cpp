@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "pld_runtime/host.h"
-#include "pld_runtime/orchestration.h"
+#include "pld_runtime/task.h"
 #include "pto_orchestration_api.h"  // runtime/include/device
 #include "pld_runtime/chip_views.inc"  // what pld-translate splices into every orchestration
 

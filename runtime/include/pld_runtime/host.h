@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "pld_runtime/comm.h"
-#include "pld_runtime/orchestration.h"
+#include "pld_runtime/task.h"
 #include "pld_runtime/tensor.h"
 
 namespace pld {

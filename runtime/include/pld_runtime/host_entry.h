@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "pld_runtime/host.h"
-#include "pld_runtime/orchestration.h"
+#include "pld_runtime/task.h"
 
 namespace pld {
 namespace host {
