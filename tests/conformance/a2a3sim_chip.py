@@ -77,9 +77,9 @@ def main():
     def compile_incore(k):
         # The 2- and 4-rank sub-builds of an example share most kernel texts: simpler's compiler
         # builds each distinct (text, core type, include folders) once per test.
-        source = open(k["source"], "rb").read()
-        key = hashlib.sha256(json.dumps([source.hex(), k["core_type"], case["pto_isa"], includes])
-                             .encode()).hexdigest()
+        key = hashlib.sha256(open(k["source"], "rb").read())
+        key.update(json.dumps([k["core_type"], case["pto_isa"], includes]).encode())
+        key = key.hexdigest()
         cached = os.path.join(case["kernel_cache"], key + ".bin")
         if os.path.exists(cached):
             return open(cached, "rb").read()
