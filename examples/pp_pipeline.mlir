@@ -19,7 +19,7 @@
 // stage adds the column sums of its outputs to its loss window; the reduce sums the stages'
 // loss rows into rank 0's (the other ranks keep their own).
 //
-// Meaning (what sim/tests/examples.rs checks, against sim/tests/common/goldens.rs):
+// Meaning (what runner/tests/examples.rs checks, against runner/tests/common/goldens.rs):
 //   out on rank P-1, rows [m*T, (m+1)*T) = f_{P-1}(... f_1(f_0(inp_m))), f_r(x) = relu(x @ W_r) + 1;
 //   loss on rank 0 = the sum over r and m of the column sums of f_r(...f_0(inp_m)); on rank r > 0
 //   its own stage's sum.

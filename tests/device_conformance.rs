@@ -5,7 +5,7 @@
 //! clang++-22 command, each kernel alone in an empty folder; every rendered orchestration
 //! compiles against simpler's orchestration API; one kernel of every op runs on pto-isa's own CPU
 //! implementation. Conformance 2 (the examples' CHIP sub-builds on simpler's a2a3sim, against
-//! pld-run and the examples' goldens) is `sim/tests/a2a3sim.rs`. Without the two variables the
+//! pld-run and the examples' goldens) is `runner/tests/a2a3sim.rs`. Without the two variables the
 //! tests say why in one line and pass: the snapshots are not part of the repository.
 
 #[path = "conformance/shared.rs"]

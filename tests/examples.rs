@@ -6,7 +6,7 @@
 //! call of its synthesized kernel inside the loop, and the orchestration source has a C++ `for (`
 //! with each collective's task written once, after it (not unrolled); the HOST orchestrators are
 //! rendered. Running them (2 and 4 ranks, against references from their documented meaning) is
-//! the simulator crate's `sim/tests/examples.rs`, through pld-run.
+//! the executor crate's `runner/tests/examples.rs`, through pld-run.
 
 use std::{path::PathBuf, process::Command};
 

@@ -12,8 +12,9 @@
 //! | 5 | `passes`, `codegen`, `embedding` (never each other) |
 //! | 6 | the crate root (`lib.rs`: re-exports, the C exports) |
 //!
-//! The simulator and runner (`pld-sim`, `pld-run`) are not here: they are the workspace crate
-//! `sim/`, above this one, which uses only its public API (sim/tests/independence.rs).
+//! The simulator and the executor (`pld-sim`, `pld-run`) are not here: they are the workspace
+//! crates `sim/` over `runner/`, above this one, which use only its public API
+//! (sim/tests/independence.rs).
 //!
 //! Every `crate::<module>` path in `src/**/*.rs` (comments excluded) is an
 //! edge; `crate::<item>` of an item defined or re-exported at the root is an
@@ -342,7 +343,7 @@ fn folder_cycles(src: &Path, folder: &[&str]) -> Vec<Vec<String>> {
 
 /// Inside the folders that hold several concepts, the files have an order too (issue #34 item 4):
 /// the codegen's emitters over their service (`planner`) under the walk (`tree_plan`), the
-/// simulator's modules and its family / runner / matrix folders.
+/// simulator's modules and its family / matrix folders, and the executor's modules.
 #[test]
 fn folders_have_an_order() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -355,7 +356,7 @@ fn folders_have_an_order() {
         ("src", &["passes"][..]),
         ("sim/src", &[][..]),
         ("sim/src", &["family"][..]),
-        ("sim/src", &["runner"][..]),
+        ("runner/src", &[][..]),
         ("sim/src", &["matrix"][..]),
     ] {
         for cycle in folder_cycles(&root.join(src), folder) {

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use pld::cal_all_to_all_v_blocks;
 
-pub use crate::elem::Elem;
+pub use pld_run::elem::Elem;
 
 /// The collective a case runs (`"op"`, default `all_to_all_v`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

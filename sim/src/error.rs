@@ -11,10 +11,6 @@ pub enum SimError {
     /// The case JSON is malformed or breaks a rule of docs/sim.md (pld-sim exits 2).
     #[error("{0}")]
     InvalidCase(String),
-    /// The checkout or a tool (pld-opt, pld-translate, the C++ compiler) is
-    /// missing or failed (pld-sim exits 1).
-    #[error("{0}")]
-    Toolchain(String),
     /// The driver ran but did not report what it must (a crash, a bad line).
     #[error("{0}")]
     Driver(String),

@@ -1,5 +1,5 @@
-//! pld-sim's runs of the engine (`crate::runner::engine`, the one C++ main over the runtime): a
-//! case's module built into a runner exactly as pld-run builds one (`crate::runner::build`,
+//! pld-sim's runs of the engine (`pld_run::engine`, the one C++ main over the runtime): a
+//! case's module built into a runner exactly as pld-run builds one (`pld_run::build`,
 //! cached by content), run bounded as the case says, and the fault and kill outcomes every
 //! simulator reports alike.
 
@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 
 use crate::case::Fault;
 use crate::result::SimResult;
-use crate::runner::RunError;
-use crate::runner::build::{self, Tree};
-use crate::runner::engine::{self, Arg, Ended, RankEnd, Report, Spec, TensorArg};
-use crate::runner::manifest::{Entry, Kind};
-use crate::toolchain::Toolchain;
+use pld_run::RunError;
+use pld_run::build::{self, Tree};
+use pld_run::engine::{self, Arg, Ended, RankEnd, Report, Spec, TensorArg};
+use pld_run::manifest::{Entry, Kind};
+use pld_run::toolchain::Toolchain;
 
 /// A case's runner: its tree and the engine linked with it.
 pub(crate) struct Runner {

@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use crate::SimError;
-use crate::elem::Elem;
+use pld_run::elem::Elem;
 
 /// What one rank (or one device of a domain) holds after the run.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -1,5 +1,5 @@
 //! Running one case: the case's module (`crate::chip_pipeline`) built into a runner as pld-run
-//! builds one, run by the engine (`crate::runner::engine`) on P ranks with the case's payload,
+//! builds one, run by the engine (`pld_run::engine`) on P ranks with the case's payload,
 //! counts and index lists as inputs, and the windows it wrote back read into the result.
 
 use crate::SimError;
@@ -11,9 +11,9 @@ use crate::case::{Case, Elem, Op, Operand};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_fn, domain_pipelines};
 use crate::launch::{self, Runner, block_counts, fault_outcome, killed_result, outcome, started};
 use crate::result::{DomainResult, RankResult, SimResult};
-use crate::runner::RunError;
-use crate::runner::engine::{EntryRun, Place, Report, Spec, TensorArg};
-use crate::toolchain::Toolchain;
+use pld_run::RunError;
+use pld_run::engine::{EntryRun, Place, Report, Spec, TensorArg};
+use pld_run::toolchain::Toolchain;
 
 pub use crate::launch::last_run_wall;
 
@@ -329,7 +329,7 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
                 let text = chip_pipeline(&sub);
                 let kernel_dir = tc.root.join("sim/src");
                 if let Err(RunError::Compile { code, message }) =
-                    crate::runner::build::translate(tc, MODULE_FILE, &text, &kernel_dir)
+                    pld_run::build::translate(tc, MODULE_FILE, &text, &kernel_dir)
                 {
                     return Ok(SimResult::without_ranks(
                         "compile_error",
@@ -531,7 +531,7 @@ pub fn bench(
 /// One run's exchange time from the timed kernel's spans: lane b can move data only once block b
 /// of every rank has started (its barrier A needs them all), so the exchange starts at the min
 /// over lanes of the max over ranks of the block's start, and ends when the last block ends.
-fn exchange_ns(spans: &[crate::runner::engine::Span]) -> i64 {
+fn exchange_ns(spans: &[pld_run::engine::Span]) -> i64 {
     let mut lane_ready: BTreeMap<i64, i64> = BTreeMap::new();
     let mut end = i64::MIN;
     for s in spans {

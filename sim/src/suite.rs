@@ -9,9 +9,9 @@ use std::time::Instant;
 use serde_json::Value;
 
 use crate::SimError;
-use crate::elem::Elem;
 use crate::result::SimResult;
-use crate::toolchain::Toolchain;
+use pld_run::elem::Elem;
+use pld_run::toolchain::Toolchain;
 
 /// A pld-sim case of one suite.
 pub trait SimCase: Clone + std::fmt::Debug {

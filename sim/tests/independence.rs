@@ -1,18 +1,20 @@
-//! The simulator's independence from what it checks (issue #22 item 5): `pld-sim` is its own
-//! crate, so it reaches pld only through pld-opt / pld-translate (subprocesses) and the `pld`
-//! library's public API. This test keeps that API use to the items it needs (`ALLOWED`:
+//! The simulator's independence from what it checks (issue #22 item 5): `pld-sim` and the
+//! executor it runs through (`pld-run`, the `runner/` crate) are crates of their own, so they
+//! reach pld only through pld-opt / pld-translate (subprocesses) and the `pld` library's public
+//! API. This test keeps that API use to the items it needs (`ALLOWED`:
 //! `pld::cal_all_to_all_v_blocks`, a case's launch width B; pld-run's collective sites and
 //! source names; the template-override variable's name), keeps the goldens free of `pld`
-//! altogether (outside their unit tests, which compare the golden's own fold with pld's), and
-//! keeps pld's sources out of the crate (`#[path]`, `include!` and path dependencies other than
-//! `pld` itself).
+//! altogether (outside their unit tests, which compare the golden's own fold with pld's) and of
+//! the executor (but its element types, `pld_run::elem`), and keeps pld's sources out of both
+//! crates (`#[path]`, `include!` and path dependencies other than `pld` and, for the simulator,
+//! the executor).
 
 use std::path::{Path, PathBuf};
 
-/// The only `pld::` items the simulator may name: a case's launch width, and (pld-run's
-/// `runner::exec::world_ranks`, never a golden) the compiler's own account of a module's
+/// The only `pld::` items the simulator and the executor may name: a case's launch width, and
+/// (pld-run's `exec::world_ranks`, never a golden) the compiler's own account of a module's
 /// collectives, so that nothing outside the compiler scans MLIR text for their rank counts, and
-/// (pld-run's `runner::manifest`) the names the user's text gives an entry's values, read by
+/// (pld-run's `manifest`) the names the user's text gives an entry's values, read by
 /// MLIR's parser, and (the build caches) the name of the variable that points pld-translate at
 /// another template tree, so a cached rendering keys on it, and (the builds) the `-D` flags a
 /// CHIP orchestration is compiled with so its ChipEntry (the tree's chip_entries.cpp) finds it.
@@ -32,6 +34,36 @@ const GOLDENS: &[&str] = &["golden.rs", "family/golden.rs", "family/ops/"];
 
 fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The executor's crate (`runner/`, beside `sim/`).
+fn runner_dir() -> PathBuf {
+    crate_dir().parent().unwrap().join("runner")
+}
+
+/// The one executor item a golden may name: the element types.
+const GOLDEN_RUNNER_ITEMS: &[&str] = &["elem"];
+
+/// The first path segment after every `pld_run::` in `code` (`{` for a group).
+fn runner_items(code: &str) -> Vec<String> {
+    code.match_indices("pld_run::")
+        .filter(|(at, _)| {
+            *at == 0 || {
+                let c = code.as_bytes()[at - 1];
+                !(c.is_ascii_alphanumeric() || c == b'_')
+            }
+        })
+        .map(|(at, m)| {
+            let rest = code[at + m.len()..].trim_start();
+            if rest.starts_with('{') {
+                // A group hides its items from this scan: refused as the item `{`.
+                return "{".to_string();
+            }
+            rest.chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
+        })
+        .collect()
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -182,22 +214,28 @@ fn pld_items(code: &str) -> Vec<String> {
 
 #[test]
 fn the_simulator_uses_only_cal_all_to_all_v_blocks_of_pld() {
-    let src = crate_dir().join("src");
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    for (name, dir) in [("sim", crate_dir()), ("runner", runner_dir())] {
+        let src = dir.join("src");
+        let mut found = Vec::new();
+        rust_files(&src, &mut found);
+        assert!(found.len() > 5, "{}: {found:?}", src.display());
+        files.extend(found.into_iter().map(|f| (name, src.clone(), f)));
+    }
     files.sort();
-    assert!(files.len() > 10, "{}: {files:?}", src.display());
     let mut violations = Vec::new();
     let mut used = 0;
-    for file in &files {
-        let rel = file.strip_prefix(&src).unwrap().display().to_string();
+    for (krate, src, file) in &files {
+        let in_sim = *krate == "sim";
+        let rel = file.strip_prefix(src).unwrap().display().to_string();
+        let rel = rel.as_str();
         let text = std::fs::read_to_string(file).unwrap();
         let code = code_only(&text);
         for item in pld_items(&code) {
             if ALLOWED.contains(&item.as_str()) {
                 used += 1;
             } else {
-                violations.push(format!("{rel}: pld::{item}"));
+                violations.push(format!("{krate}/src/{rel}: pld::{item}"));
             }
         }
         for bad in [
@@ -208,22 +246,32 @@ fn the_simulator_uses_only_cal_all_to_all_v_blocks_of_pld() {
             "include_bytes!(",
         ] {
             if code.contains(bad) {
-                violations.push(format!("{rel}: {bad} (sources stay inside sim/src)"));
+                violations.push(format!(
+                    "{krate}/src/{rel}: {bad} (sources stay inside the crate)"
+                ));
             }
         }
         // `use pld as x;` / `use pld::{self as x}` would hide paths from the scan above.
         if code.contains("pld as ") || code.contains("self as") {
-            violations.push(format!("{rel}: pld renamed"));
+            violations.push(format!("{krate}/src/{rel}: pld renamed"));
         }
-        if GOLDENS
-            .iter()
-            .any(|g| rel == *g || (g.ends_with('/') && rel.starts_with(g)))
+        if in_sim
+            && GOLDENS
+                .iter()
+                .any(|g| rel == *g || (g.ends_with('/') && rel.starts_with(g)))
         {
             let body = code.split("#[cfg(test)]").next().unwrap();
             if !pld_items(body).is_empty() {
                 violations.push(format!(
-                    "{rel}: the golden names pld outside its unit tests"
+                    "sim/src/{rel}: the golden names pld outside its unit tests"
                 ));
+            }
+            for item in runner_items(body) {
+                if !GOLDEN_RUNNER_ITEMS.contains(&item.as_str()) {
+                    violations.push(format!(
+                        "sim/src/{rel}: the golden names the executor (pld_run::{item})"
+                    ));
+                }
             }
         }
     }
@@ -239,8 +287,25 @@ fn the_simulator_uses_only_cal_all_to_all_v_blocks_of_pld() {
 }
 
 #[test]
-fn pld_is_the_only_path_dependency() {
-    let manifest = std::fs::read_to_string(crate_dir().join("Cargo.toml")).unwrap();
+fn pld_and_the_executor_are_the_only_path_dependencies() {
+    assert_eq!(
+        path_dependencies(&crate_dir()),
+        [
+            r#"pld = { path = ".." }"#,
+            r#"pld-run = { path = "../runner" }"#
+        ],
+        "sim/Cargo.toml's non-source paths"
+    );
+    assert_eq!(
+        path_dependencies(&runner_dir()),
+        [r#"pld = { path = ".." }"#],
+        "runner/Cargo.toml's non-source paths"
+    );
+}
+
+/// The `path =` lines of `dir`'s Cargo.toml that point outside its `src/`.
+fn path_dependencies(dir: &Path) -> Vec<String> {
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
     let mut deps = Vec::new();
     for line in manifest.lines() {
         let line = line.split('#').next().unwrap().trim();
@@ -253,11 +318,7 @@ fn pld_is_the_only_path_dependency() {
             }
         }
     }
-    assert_eq!(
-        deps,
-        [r#"pld = { path = ".." }"#],
-        "sim/Cargo.toml's non-source paths"
-    );
+    deps
 }
 
 #[test]
@@ -272,4 +333,10 @@ fn f<'a>(x: &'a str) { pld::codegen::translate(); ::pld::passes::X; }"##,
         ["cal_all_to_all_v_blocks", "ir", "codegen", "passes"]
     );
     assert!(pld_items(&code_only("use pld_sim::case; my_pld::x;")).is_empty());
+    assert_eq!(
+        runner_items(&code_only(
+            "use pld_run::{elem, engine}; my_pld_run::x; pld_run::elem::Elem"
+        )),
+        ["{", "elem"]
+    );
 }

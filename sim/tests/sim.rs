@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use pld_run::elem::Elem;
 use pld_sim::case::Case;
-use pld_sim::elem::Elem;
 use pld_sim::matrix::{self, Expect};
 use pld_sim::result::SimResult;
 
@@ -657,6 +657,7 @@ fn each_variant_compiles_once_in_a_private_cache() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     copy_dir(&repo.join("runtime"), &root.join("runtime"));
     copy_dir(&repo.join("sim/src"), &root.join("sim/src"));
+    copy_dir(&repo.join("runner/driver"), &root.join("runner/driver"));
     let env = [("PLD_SIM_ROOT", &*root)];
     let cache = root.join("target/pld-sim-cache");
     let counts = || {
@@ -770,6 +771,7 @@ fn another_compiler_behind_the_same_cxx_builds_its_own_objects() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     copy_dir(&repo.join("runtime"), &root.join("runtime"));
     copy_dir(&repo.join("sim/src"), &root.join("sim/src"));
+    copy_dir(&repo.join("runner/driver"), &root.join("runner/driver"));
     let cxx = root.join("cxx");
     let write_cxx = |comment: &str| {
         std::fs::write(&cxx, format!("#!/bin/sh\n# {comment}\nexec g++ \"$@\"\n")).unwrap();
@@ -862,7 +864,7 @@ fn nested_loops_equal_one_loop_of_as_many_layers() {
     // start 6 collectives, stage_steps and consume_steps per rank and call. Run through the
     // library with the tools next to the pld-sim binary.
     let tools = Path::new(PLD_SIM).parent().unwrap().to_path_buf();
-    let tc = pld_sim::toolchain::Toolchain::with_tools(tools).unwrap();
+    let tc = pld_run::toolchain::Toolchain::with_tools(tools).unwrap();
     let mut nested = matrix::case(
         4,
         8,

@@ -75,7 +75,7 @@ fn sim(dir: &Path, name: &str, case: &FamilyCase, envs: &[(&str, &str)]) -> (Str
 fn family_ci_slice_against_the_golden() {
     // Through the library (the tools next to the pld-sim binary), so the verdict sees the kernel
     // block counts and stage counters the JSON does not carry.
-    let tc = pld_sim::toolchain::Toolchain::with_tools(
+    let tc = pld_run::toolchain::Toolchain::with_tools(
         Path::new(PLD_SIM).parent().unwrap().to_path_buf(),
     )
     .unwrap();

@@ -9,8 +9,8 @@ use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use pld_run::elem::Elem;
 use pld_sim::case::Case;
-use pld_sim::elem::Elem;
 use pld_sim::golden;
 use pld_sim::result::SimResult;
 
@@ -176,6 +176,7 @@ fn a_cross_rank_addressing_mutant_passes_as_threads_and_fails_as_processes() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     copy_dir(&repo.join("runtime"), &root.0.join("runtime"));
     copy_dir(&repo.join("sim/src"), &root.0.join("sim/src"));
+    copy_dir(&repo.join("runner/driver"), &root.0.join("runner/driver"));
     std::fs::write(
         root.0.join("sim/src/kernels/consume_step.cpp"),
         MUTANT_CONSUME,

@@ -1,5 +1,5 @@
 //! What both conformance suites need (`tests/device_conformance.rs` and the simulator crate's
-//! `sim/tests/a2a3sim.rs`, which include this file): the snapshot folders, and the build tree
+//! `runner/tests/a2a3sim.rs`, which include this file): the snapshot folders, and the build tree
 //! pld-opt and pld-translate render for a module.
 
 use std::path::{Path, PathBuf};

@@ -24,12 +24,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use pld_run::toolchain::Toolchain;
 use pld_sim::case::{Case, Elem};
 use pld_sim::family::{case::FamilyCase, matrix as family_matrix};
 use pld_sim::matrix::{self, Pattern};
 use pld_sim::run::{bench, write_output};
 use pld_sim::suite::{self, Entry, SimCase};
-use pld_sim::toolchain::Toolchain;
 
 const USAGE: &str = "usage: pld-sim CASE.json|- [-o RESULT.json]   (any form: [--ranks-as processes|threads])\n       \
                      pld-sim --matrix [full|ci|family|family-ci] [--filter SUBSTR] [--list]\n       \

@@ -23,7 +23,7 @@ use crate::SimError;
 use crate::result::SimResult;
 use crate::suite::{self, Section, SimCase};
 pub use crate::suite::{Expect, judge};
-use crate::toolchain::Toolchain;
+use pld_run::toolchain::Toolchain;
 
 /// One family matrix entry.
 pub type Entry = suite::Entry<FamilyCase>;

@@ -1,5 +1,5 @@
 //! Running one family case: the case's module ([`super::module`]) built into a runner as pld-run
-//! builds one, run by the engine (`crate::runner::engine`) with the stage step's source and
+//! builds one, run by the engine (`pld_run::engine`) with the stage step's source and
 //! counters as inputs, and the windows it wrote back read into the result.
 
 use half::f16;
@@ -10,9 +10,9 @@ use super::ops::{Elem, FAMILY_DTYPES};
 use crate::SimError;
 use crate::launch::{self, block_counts, fault_outcome, killed_result, outcome, started};
 use crate::result::{RankResult, SimResult};
-use crate::runner::engine::{Arg, EntryRun, Place, Spec, TensorArg};
-use crate::runner::manifest::Kind;
-use crate::toolchain::Toolchain;
+use pld_run::engine::{Arg, EntryRun, Place, Spec, TensorArg};
+use pld_run::manifest::Kind;
+use pld_run::toolchain::Toolchain;
 
 /// The family spec's payload word of rank r, row i, element e, call k, little-endian.
 fn payload(case: &FamilyCase, r: i64, i: i64, e: i64, k: i64, out: &mut Vec<u8>) {

@@ -5,7 +5,7 @@ use super::*;
 use crate::result::SimResult;
 use crate::run::{blocks_started, case_kernel, run_case};
 use crate::suite::SimCase;
-use crate::toolchain::Toolchain;
+use pld_run::toolchain::Toolchain;
 
 impl SimCase for Case {
     fn to_json(&self) -> serde_json::Value {

@@ -93,7 +93,7 @@ impl FamilyOp {
     }
 }
 
-pub use crate::elem::Elem;
+pub use pld_run::elem::Elem;
 
 /// The family's element types (its payload rules; a case may name any [`Elem`], pld-opt refuses
 /// the others).

@@ -1,4 +1,4 @@
-//! What the pld-run tests share (`sim/tests/run.rs`, `sim/tests/examples.rs`): running pld-run,
+//! What the pld-run tests share (`runner/tests/run.rs`, `runner/tests/examples.rs`): running pld-run,
 //! scratch folders, `.npy` / `.npz` files, deterministic inputs, and [`goldens`], the examples'
 //! references (once, for any rank count).
 #![allow(dead_code)]

@@ -5,5 +5,5 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    ExitCode::from(pld_sim::runner::main(&args))
+    ExitCode::from(pld_run::main(&args))
 }

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::RunError;
-use super::value::Elem;
+use crate::RunError;
+use crate::value::Elem;
 
 /// The manifest format this reader understands.
 const VERSION: u64 = 1;

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use npyz::WriterBuilder;
 
-use super::RunError;
+use crate::RunError;
 
 pub use crate::elem::Elem;
 

@@ -1,8 +1,7 @@
 //! Where the tools, the runtime sources, the compiler and the content-hash cache
 //! (`<root>/target/pld-sim-cache`, docs/sim.md) are, and the cache's primitives: keys, locks,
-//! temp-and-rename. What is built there (trees, objects, runners) is `crate::runner::build`'s.
+//! temp-and-rename. What is built there (trees, objects, runners) is `crate::build`'s.
 
-use crate::SimError;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -101,7 +100,7 @@ fn internal(msg: impl Into<String>) -> BuildError {
 static UNIQUE: AtomicU64 = AtomicU64::new(0);
 
 /// A fresh name next to `path` for writing an entry before renaming it into place
-/// (shared with pld-run's cache, `crate::runner::build`).
+/// (shared with pld-run's cache, `crate::build`).
 pub(crate) fn temp_beside(path: &Path) -> PathBuf {
     let n = UNIQUE.fetch_add(1, Ordering::Relaxed);
     let mut name = path.file_name().unwrap_or_default().to_os_string();
@@ -188,16 +187,13 @@ pub(crate) const RUNTIME_SOURCES: &[&str] = &[
 
 impl Toolchain {
     /// The repository root from `$PLD_SIM_ROOT`, else the build-time one (the parent of this
-    /// crate's `sim/`); the tools from the running executable's directory.
-    pub fn discover() -> Result<Toolchain, SimError> {
-        let exe = std::env::current_exe().map_err(|e| {
-            SimError::Toolchain(format!("cannot locate the running executable: {e}"))
-        })?;
+    /// crate's directory); the tools from the running executable's directory.
+    pub fn discover() -> Result<Toolchain, String> {
+        let exe = std::env::current_exe()
+            .map_err(|e| format!("cannot locate the running executable: {e}"))?;
         let tools = exe
             .parent()
-            .ok_or(SimError::Toolchain(
-                "the executable has no directory".into(),
-            ))?
+            .ok_or("the executable has no directory")?
             .to_path_buf();
         Toolchain::with_tools(tools)
     }
@@ -227,18 +223,14 @@ impl Toolchain {
     /// As [`Toolchain::discover`], but with pld-opt and pld-translate taken from `tools` (for
     /// callers that are not pld-sim, e.g. the integration tests, which pass the directory of
     /// `CARGO_BIN_EXE_pld-sim`).
-    pub fn with_tools(tools: PathBuf) -> Result<Toolchain, SimError> {
-        Toolchain::locate(tools).map_err(SimError::Toolchain)
-    }
-
-    fn locate(tools: PathBuf) -> Result<Toolchain, String> {
+    pub fn with_tools(tools: PathBuf) -> Result<Toolchain, String> {
         let root = std::env::var_os(ROOT_ENV)
             .map(PathBuf::from)
             .unwrap_or_else(repo_root);
         for need in [
             "runtime/include/pld_runtime/host.h",
             "runtime/host/runtime.cpp",
-            "sim/src/runner/driver/driver.cpp",
+            "runner/driver/driver.cpp",
         ] {
             if !root.join(need).is_file() {
                 return Err(format!(

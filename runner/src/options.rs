@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::RunError;
-use super::manifest::{Kind, Param};
-use super::value::{Elem, Value, parse_type, read_npy, read_npz, type_text};
+use crate::RunError;
+use crate::manifest::{Kind, Param};
+use crate::value::{Elem, Value, parse_type, read_npy, read_npz, type_text};
 
 /// `pld-run --help`.
 pub const USAGE: &str = "\

@@ -1,24 +1,29 @@
 //! pld-run: runs one function of a pld module on the CPU host runtime and checks its outputs,
 //! like `iree-run-module` (docs/running.md). The `pld-run` binary is a thin CLI over
-//! [`main`].
+//! [`main`]. This crate is the one executor: pld-sim (the `sim/` crate) builds and runs its
+//! cases through [`build`] and [`engine`], and nothing here knows of a case, a golden or a
+//! matrix (the crate graph keeps it so).
 //!
 //! - [`options`]: the command line and how `--input`s bind the entry's parameters;
 //! - [`manifest`]: the entry's parameters, windows and checks, from the tree's manifest.json
 //!   and the names the user's text gives them;
 //! - [`value`]: tensors, literals, `.npy` / `.npz` (through `npyz`), comparisons;
 //! - [`build`]: lowering, rendering and compiling, cached by content;
-//! - [`engine`]: one run of the engine (`sim/src/runner/driver/driver.cpp`, the one C++ main
+//! - [`engine`]: one run of the engine (`runner/driver/driver.cpp`, the one C++ main
 //!   over the runtime): its spec and its report;
-//! - [`exec`]: one pld-run: the build, the engine run, the printed report and the checks.
-//!
-//! The runner builds on pld-sim's toolchain ([`crate::toolchain`]): the same repository-root
-//! discovery, compiler identity and cache directory; no simulator module uses it.
+//! - [`exec`]: one pld-run: the build, the engine run, the printed report and the checks;
+//! - [`toolchain`]: where the tools, the runtime and the content-hash cache are (pld-sim's
+//!   cache too), and the cache's keys and locks;
+//! - [`elem`]: the element types (pld-run's tensors, pld-sim's case `dtype`).
+#![deny(missing_docs)]
 
 pub mod build;
+pub mod elem;
 pub mod engine;
 pub mod exec;
 pub mod manifest;
 pub mod options;
+pub mod toolchain;
 pub mod value;
 
 use crate::toolchain::BuildError;
@@ -41,7 +46,7 @@ pub enum RunError {
 }
 
 impl RunError {
-    /// A toolchain error of pld-sim's.
+    /// A toolchain error.
     pub fn from_build(e: BuildError) -> RunError {
         match e {
             BuildError::Compile { code, message } => RunError::Compile { code, message },

@@ -1,7 +1,7 @@
-//! The engine's side in Rust: what one run of `sim/src/runner/driver/driver.cpp` (the one C++
+//! The engine's side in Rust: what one run of `runner/driver/driver.cpp` (the one C++
 //! main over the host runtime) is told — [`Spec`], written as its `params` file and input files —
 //! and what it reported — [`Report`], its `result` file and the tensors it wrote back. pld-run
-//! ([`super::exec`]) and pld-sim's simulators (`crate::run`, `crate::family::run`) both run
+//! ([`super::exec`]) and pld-sim's simulators (`pld_sim::run`, `pld_sim::family::run`) both run
 //! through [`run`].
 
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! The example programs run end to end through pld-run on 2 and 4 ranks, over a matrix of their
 //! parameters per example (layers, `core_num`, the CHIP entry and the HOST orchestrator), each
 //! rank's outputs compared with the reference computed from the example's documented meaning
-//! (`common::goldens`, shared with sim/tests/run.rs), the kernel blocks that ran with the launch
+//! (`common::goldens`, shared with runner/tests/run.rs), the kernel blocks that ran with the launch
 //! widths the lowering computes (`--print-statistics`), every signal cell back to zero, and a
 //! `core_num` the lowering's runtime check refuses failing every rank with 5, located. The
 //! examples are written for one rank count; the other is their text retargeted

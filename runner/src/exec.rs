@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 
 use crate::toolchain::Toolchain;
 
-use super::RunError;
-use super::build;
-use super::manifest::{Kind, Param};
-use super::options::{Binding, Options, bind_expected, bind_inputs};
-use super::value::{Value, type_text};
+use crate::RunError;
+use crate::build;
+use crate::manifest::{Kind, Param};
+use crate::options::{Binding, Options, bind_expected, bind_inputs};
+use crate::value::{Value, type_text};
 
-use super::engine::{self, Arg, EntryRun, Place, Report, Spec, TensorArg};
+use crate::engine::{self, Arg, EntryRun, Place, Report, Spec, TensorArg};
 
 /// The `--print-statistics` lines of `report`.
 fn statistics(report: &Report) -> String {

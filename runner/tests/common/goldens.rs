@@ -24,7 +24,7 @@ pub fn retarget(text: &str, shapes: &[(&str, String)]) -> String {
     for (i, (from, _)) in shapes.iter().enumerate() {
         assert!(
             out.contains(from),
-            "the example no longer contains `{from}`: update sim/tests/common/goldens.rs"
+            "the example no longer contains `{from}`: update runner/tests/common/goldens.rs"
         );
         out = out.replace(from, &format!("\u{1}{i}\u{1}"));
     }

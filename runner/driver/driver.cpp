@@ -1,4 +1,4 @@
-// The engine: the one C++ main over the host runtime (sim/src/runner/, docs/running.md). pld-run
+// The engine: the one C++ main over the host runtime (runner/src/, docs/running.md). pld-run
 // and pld-sim both run generated build trees through it: it runs the CHIP entries or the HOST
 // entry of a tree on a World, with the inputs its caller wrote, and writes every tensor back for
 // the caller to show, compare or judge. Linked with the tree's orchestration, HOST and kernel
@@ -6,7 +6,7 @@
 //
 //   driver DIR
 //
-// DIR/params is a text file of `key value...` lines (sim/src/runner/engine.rs writes it):
+// DIR/params is a text file of `key value...` lines (runner/src/engine.rs writes it):
 //   ranks P / processes 0|1 / timeout_ms T / window_bytes W
 //   wait_timeout_ms N     a signal wait's bound (default T + 1000; -1: the runtime's default)
 //   watchdog 0|1          thread mode: past T write a timeout result and exit (default 1)

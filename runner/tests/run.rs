@@ -5,7 +5,7 @@
 //! written as `.npy` / `.npz` through `npyz`; a HOST orchestrator's own
 //! windows shown and checked; a wrong expectation failing with its mismatch printed; every input
 //! form; f16 and bf16 tensors; a runtime refusal exiting with the runtime's code and its located
-//! message; an already-lowered module. sim/tests/examples.rs runs the examples' full matrices on 2
+//! message; an already-lowered module. runner/tests/examples.rs runs the examples' full matrices on 2
 //! and 4 ranks against the same references.
 
 use std::path::Path;

@@ -24,8 +24,8 @@ use crate::toolchain::{
     ContentHash, KeyLock, RUNTIME_SOURCES, Toolchain, identity, lock_key, temp_beside,
 };
 
-use super::RunError;
-use super::manifest::Manifest;
+use crate::RunError;
+use crate::manifest::Manifest;
 
 /// A rendered build tree: where it is and its manifest.
 pub struct Tree {
@@ -314,7 +314,7 @@ pub fn runner(
     units.extend([
         Unit {
             what: "driver".into(),
-            source: tc.root.join("sim/src/runner/driver/driver.cpp"),
+            source: tc.root.join("runner/driver/driver.cpp"),
             flags: vec![],
         },
         Unit {
