@@ -104,6 +104,31 @@ pub fn domain_pipelines(case: &Case) -> String {
     text
 }
 
+/// The two user kernels' declarations: `stage_step` (`inp`, `send` -> `stage`, `counts`) and
+/// `consume_step` (`data`, `recv` -> `out`), by their operands' types.
+fn user_kernels(inp: &str, stage: &str, cnt_in: &str, cnt: &str, data: &str, out: &str) -> String {
+    let (stage_src, consume_src) = (USER_KERNELS[0].1, USER_KERNELS[1].1);
+    format!(
+        r#"func.func private @stage_step(%inp: {inp} {{pl.direction = "in"}},
+                              %send: {cnt_in} {{pl.direction = "in"}},
+                              %stage: {stage} {{pl.direction = "out"}},
+                              %counts: {cnt} {{pl.direction = "out"}})
+    -> ({stage}, {cnt})
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{stage_src}"}} {{
+  return %stage, %counts : {stage}, {cnt}
+}}
+
+func.func private @consume_step(%data: {data} {{pl.direction = "in"}},
+                                %recv: {cnt} {{pl.direction = "in"}},
+                                %out: {out} {{pl.direction = "out"}})
+    -> {out}
+    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{consume_src}"}} {{
+  return %out : {out}
+}}
+"#
+    )
+}
+
 /// The module text for a case (shapes, dtype, S and core_num; the counts and payload are runtime
 /// data).
 pub fn chip_pipeline(case: &Case) -> String {
@@ -122,28 +147,12 @@ pub fn chip_pipeline(case: &Case) -> String {
     let cnt = format!("!pld.dtensor<{p}xi32>");
     let sig = format!("!pld.dtensor<{p}x{s}xi32>");
     let CoreNum { l, param, attr } = core_num(case);
-    let (stage_src, consume_src) = (USER_KERNELS[0].1, USER_KERNELS[1].1);
+    let kernels = user_kernels(&t, &d, &cnt_in, &cnt, &d, &t);
     format!(
         r#"// Written by pld-sim: the seed's chip_pipeline for P = {p} ranks, MAX_RECV = {mr} rows of
 // {re} {el} per peer, signal [{p}, {s}], core_num = {l}.
 
-func.func private @stage_step(%inp: {t} {{pl.direction = "in"}},
-                              %send: {cnt_in} {{pl.direction = "in"}},
-                              %stage: {d} {{pl.direction = "out"}},
-                              %counts: {cnt} {{pl.direction = "out"}})
-    -> ({d}, {cnt})
-    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{stage_src}"}} {{
-  return %stage, %counts : {d}, {cnt}
-}}
-
-func.func private @consume_step(%data: {d} {{pl.direction = "in"}},
-                                %recv: {cnt} {{pl.direction = "in"}},
-                                %out: {t} {{pl.direction = "out"}})
-    -> {t}
-    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{consume_src}"}} {{
-  return %out : {t}
-}}
-
+{kernels}
 func.func @{CHIP_FN}(%inp: {t}, %send: {cnt_in}, %out: {t},
                          %stage: {d}, %data: {d},
                          %signal: {sig}, %counts: {cnt},
@@ -181,7 +190,7 @@ fn indexed(case: &Case) -> String {
     let cnt = format!("!pld.dtensor<{p}xi32>");
     let sig = format!("!pld.dtensor<{p}x{s}xi32>");
     let CoreNum { l, param, attr } = core_num(case);
-    let (stage_src, consume_src) = (USER_KERNELS[0].1, USER_KERNELS[1].1);
+    let kernels = user_kernels(&t_in, &d_in, &cnt_in, &cnt, &d, &t);
     format!(
         r#"// Written by pld-sim: chip_pipeline with the indexed A5 exchange for P = {p} ranks, MAX_RECV =
 // {mr} rows of {re} {el} per peer gathered from {n_in} input rows through a [{rows}] index, signal
@@ -189,23 +198,7 @@ fn indexed(case: &Case) -> String {
 
 module attributes {{pl.arch = "a5"}} {{
 
-func.func private @stage_step(%inp: {t_in} {{pl.direction = "in"}},
-                              %send: {cnt_in} {{pl.direction = "in"}},
-                              %stage: {d_in} {{pl.direction = "out"}},
-                              %counts: {cnt} {{pl.direction = "out"}})
-    -> ({d_in}, {cnt})
-    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{stage_src}"}} {{
-  return %stage, %counts : {d_in}, {cnt}
-}}
-
-func.func private @consume_step(%data: {d} {{pl.direction = "in"}},
-                                %recv: {cnt} {{pl.direction = "in"}},
-                                %out: {t} {{pl.direction = "out"}})
-    -> {t}
-    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{consume_src}"}} {{
-  return %out : {t}
-}}
-
+{kernels}
 func.func @{CHIP_FN}(%inp: {t_in}, %send: {cnt_in}, %out: {t}, %idx: {idx},
                          %stage: {d_in}, %data: {d},
                          %signal: {sig}, %counts: {cnt},
@@ -238,7 +231,7 @@ fn looped(case: &Case) -> String {
     let sig = format!("!pld.dtensor<{p}x{s}xi32>");
     let CoreNum { l, param, attr } = core_num(case);
     let (n, m) = (case.layers, case.inner_layers);
-    let (stage_src, consume_src) = (USER_KERNELS[0].1, USER_KERNELS[1].1);
+    let kernels = user_kernels(&t, &d, &cnt_in, &cnt, &d, &t);
     let nested = m > 1;
 
     // One exchange: choose the source, stage, exchange into the carried window, consume into
@@ -299,23 +292,7 @@ fn looped(case: &Case) -> String {
 // {re} {el} per peer, signal [{p}, {s}], core_num = {l}, in a loop of {loops}: the first
 // exchange stages the input, every later one what the previous one received.
 
-func.func private @stage_step(%inp: {t} {{pl.direction = "in"}},
-                              %send: {cnt_in} {{pl.direction = "in"}},
-                              %stage: {d} {{pl.direction = "out"}},
-                              %counts: {cnt} {{pl.direction = "out"}})
-    -> ({d}, {cnt})
-    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{stage_src}"}} {{
-  return %stage, %counts : {d}, {cnt}
-}}
-
-func.func private @consume_step(%data: {d} {{pl.direction = "in"}},
-                                %recv: {cnt} {{pl.direction = "in"}},
-                                %out: {t} {{pl.direction = "out"}})
-    -> {t}
-    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{consume_src}"}} {{
-  return %out : {t}
-}}
-
+{kernels}
 func.func @{CHIP_FN}(%inp: {t}, %send: {cnt_in}, %out: {t},
                          %stage: {d}, %data: {d},
                          %signal: {sig}, %counts: {cnt},
