@@ -90,6 +90,21 @@ fn usage(msg: impl Into<String>) -> RunError {
     RunError::Usage(msg.into())
 }
 
+/// The options that take a value (`--NAME=VALUE`), for the message of one given without it.
+const VALUED: &[&str] = &[
+    "function",
+    "ranks",
+    "input",
+    "expected-output",
+    "expected_output",
+    "tolerance",
+    "output-dir",
+    "kernel-source-dir",
+    "timeout-ms",
+    "print-limit",
+    "ranks-as",
+];
+
 impl Options {
     /// Parses `args`; `None` for `--help`.
     pub fn parse(args: &[String]) -> Result<Option<Options>, RunError> {
@@ -124,9 +139,13 @@ impl Options {
                 }
                 continue;
             };
-            let (key, val) = opt
-                .split_once('=')
-                .ok_or_else(|| usage(format!("`{a}`: options are written --{opt}=VALUE")))?;
+            let Some((key, val)) = opt.split_once('=') else {
+                return Err(usage(if VALUED.contains(&opt) {
+                    format!("`{a}`: options are written --{opt}=VALUE")
+                } else {
+                    format!("unknown option --{opt}")
+                }));
+            };
             let num = |what: &str| -> Result<u64, RunError> {
                 val.parse()
                     .map_err(|_| usage(format!("--{what}={val}: not a non-negative integer")))
@@ -435,4 +454,43 @@ pub fn bind_expected(
         add(out.entry(i).or_default(), &params[i], rank, parsed, ranks)?;
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `VALUED` is exactly the `--NAME=` options `--help` documents (and the `_` spelling of
+    /// `--expected-output`).
+    #[test]
+    fn valued_options_are_the_documented_ones() {
+        let mut documented: Vec<&str> = USAGE
+            .match_indices("--")
+            .filter_map(|(at, _)| {
+                let rest = &USAGE[at + 2..];
+                let name = &rest[..rest.find(|c: char| !(c.is_ascii_lowercase() || c == '-'))?];
+                rest[name.len()..].starts_with('=').then_some(name)
+            })
+            .collect();
+        documented.push("expected_output");
+        documented.sort();
+        documented.dedup();
+        let mut valued = VALUED.to_vec();
+        valued.sort();
+        assert_eq!(valued, documented);
+    }
+
+    #[test]
+    fn an_option_without_its_value_is_named_as_such() {
+        let err = |a: &str| match Options::parse(&[a.to_string(), "m.mlir".into()]) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("{a} parsed"),
+        };
+        assert_eq!(
+            err("--ranks"),
+            "`--ranks`: options are written --ranks=VALUE"
+        );
+        assert_eq!(err("--frobnicate"), "unknown option --frobnicate");
+        assert_eq!(err("--frobnicate=1"), "unknown option --frobnicate");
+    }
 }

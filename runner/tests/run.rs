@@ -331,6 +331,12 @@ fn input_forms_and_their_errors() {
     );
     bad(&[s("--input=@/nonexistent.npy")], 2, "/nonexistent.npy");
     bad(&[s("--frobnicate=1")], 2, "unknown option --frobnicate");
+    bad(&[s("--frobnicate")], 2, "unknown option --frobnicate");
+    bad(
+        &[s("--ranks")],
+        2,
+        "`--ranks`: options are written --ranks=VALUE",
+    );
     bad(
         &[s("--function=@mb_pack")],
         2,
