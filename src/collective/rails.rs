@@ -163,6 +163,28 @@ pub fn aiv_cores_problem(spec: &Spec, ranks: i64, limit: i64, aiv_cores: u64) ->
     })
 }
 
+/// A compile-time CHIP-rail launch width above [`MAX_LAUNCH_BLOCKS`] (what one launch spec
+/// holds), in the CHIP rail's words.
+///
+/// [`MAX_LAUNCH_BLOCKS`]: crate::ir::launch_width::MAX_LAUNCH_BLOCKS
+pub fn launch_spec_problem(spec: &Spec, ranks: i64, limit: i64) -> Option<String> {
+    let max = crate::ir::launch_width::MAX_LAUNCH_BLOCKS;
+    let blocks = spec.blocks(ranks, limit);
+    if blocks <= max {
+        return None;
+    }
+    Some(match spec.width {
+        WidthRule::Folded => format!(
+            "launch width B={blocks} exceeds {max}, the most blocks one launch holds (a launch \
+             spec's block_num is an int16_t; core_num L={limit} folded for P={ranks} ranks)"
+        ),
+        WidthRule::Exact => format!(
+            "launch width L={limit} exceeds {max}, the most blocks one launch holds (a launch \
+             spec's block_num is an int16_t)"
+        ),
+    })
+}
+
 /// The plain op's operand names in ABI order (`args[0..4]`, both rails).
 pub const ALL_TO_ALL_V_OPERANDS: [&str; 5] =
     ["input", "target", "signal", "send_counts", "recv_counts"];

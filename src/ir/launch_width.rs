@@ -1,4 +1,9 @@
-//! The launch width B of an all_to_all_v (RFC #2521).
+//! The launch width B of an all_to_all_v (RFC #2521), and the most blocks one launch holds.
+
+/// The most blocks one CHIP launch holds: a launch spec's `block_num` is an `int16_t` (simpler's
+/// `LaunchSpec`, which the CHIP codegen fills). A compile-time width above it is refused by the
+/// CHIP rail and `--legalize-spmd-launches`; a runtime one fails its run-time check.
+pub const MAX_LAUNCH_BLOCKS: i64 = i16::MAX as i64;
 
 /// `B = CalAllToAllVBlocks(P, L)`: the requested block limit `L` while
 /// `L < P`, otherwise the largest multiple of `P` not exceeding `L`, so that

@@ -10,6 +10,7 @@
 //! | condition | message contains |
 //! |---|---|
 //! | `pl.core_num` not an i64 >= 1 | `pl.core_num must be an i64 >= 1` |
+//! | `pl.core_num` above 32767 (a launch spec's `int16_t` block_num) | `must be a block count in [1, 32767]` |
 //! | `pl.sync_start` without `pl.core_num` > 1 | `pl.sync_start requires pl.core_num > 1` |
 //! | a launch spec or a builtin kernel whose callee is not `aiv` | `must launch an AIV function` |
 //! | a runtime-allocated parameter of a `pl.submit` that is not `out` | `runtime-allocated parameter 'name' (#i) of @k must be an out parameter` |
@@ -64,6 +65,7 @@ use crate::{
     error::PldError,
     ir::calls::{call_arg_count, callee, callee_name, runtime_alloc_outs},
     ir::func_kind::{func_kind, is_chip_orchestration, is_host_orchestrator, symbol_name},
+    ir::launch_width::MAX_LAUNCH_BLOCKS,
     ir::walk::{module_body, module_functions, ops_named},
 };
 use melior::ir::{
@@ -156,6 +158,12 @@ fn check_launch<'c, 'a>(
             }
         },
     };
+    if let Some(b) = blocks.filter(|&b| b > MAX_LAUNCH_BLOCKS) {
+        return Err(diag::msg!(
+            "attribute 'pl.core_num' of the launch of @{name} must be a block count in \
+             [1, {MAX_LAUNCH_BLOCKS}] (a launch spec's block_num is an int16_t), got {b}"
+        ));
+    }
     if sync_start && blocks.is_none_or(|b| b <= 1) {
         let got = blocks.map_or("no pl.core_num".to_string(), |b| {
             format!("pl.core_num = {b}")

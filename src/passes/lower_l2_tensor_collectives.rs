@@ -451,6 +451,7 @@ fn plan_collective<'c, 'a>(
             let blocks = spec.blocks(ranks, limit);
             if let Some(problem) =
                 crate::collective::aiv_cores_problem(spec, ranks, limit, aiv_cores)
+                    .or_else(|| crate::collective::launch_spec_problem(spec, ranks, limit))
             {
                 return fail(problem);
             }
