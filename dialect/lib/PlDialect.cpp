@@ -139,9 +139,29 @@ LogicalResult PlDialect::verifyOperationAttribute(Operation *op,
   if (name == "pl.func_kind")
     return failure(failed(requireFunction()) ||
                    failed(verifyEnumString(op, name, value, kFuncKinds)));
-  if (name == "pl.level")
-    return failure(failed(requireFunction()) ||
-                   failed(verifyEnumString(op, name, value, kLevels)));
+  if (name == "pl.level") {
+    if (failed(requireFunction()) ||
+        failed(verifyEnumString(op, name, value, kLevels)))
+      return failure();
+    // Only an orchestrator runs on the host: the passes lower a HOST-level
+    // function only as a HOST orchestrator, and pld-translate renders one
+    // only as that, so any other kind there would be accepted by one tool
+    // and refused (or dropped) by the other.
+    auto kind = op->getAttrOfType<StringAttr>("pl.func_kind");
+    if (cast<StringAttr>(value).getValue() == "host" &&
+        (!kind || kind.getValue() != "orchestration")) {
+      InFlightDiagnostic diag =
+          op->emitOpError()
+          << "attribute 'pl.level' = \"host\" needs pl.func_kind = "
+             "\"orchestration\" (only an orchestrator runs on the host), got ";
+      if (kind)
+        diag << "pl.func_kind \"" << kind.getValue() << "\"";
+      else
+        diag << "no pl.func_kind";
+      return diag;
+    }
+    return success();
+  }
   if (name == "pl.kernel_source" || name == "pl.builtin_template_dir" ||
       name == "pl.builtin_template_vars")
     return failure(failed(requireFunction()) ||

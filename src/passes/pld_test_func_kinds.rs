@@ -2,8 +2,9 @@
 //! exercises registration, located diagnostics and pass failure from Rust.
 //!
 //! It emits a remark per function with its kind and level, and an error for
-//! a HOST-level function that is not an orchestrator (only an orchestrator
-//! runs on the host), failing the pass.
+//! an orchestration function without a body (a declaration has no tasks to
+//! run), failing the pass. (A HOST-level function that is not an orchestrator
+//! is the `pl` dialect verifier's error.)
 
 use super::ModulePass;
 use crate::{diag, error::PldError, ir::func_kind};
@@ -35,11 +36,16 @@ impl ModulePass for PldTestFuncKinds {
             } else {
                 "chip"
             };
-            if level == "host" && func_kind::func_kind(&op) != Some("orchestration") {
+            let declared = op
+                .region(0)
+                .ok()
+                .and_then(|r| r.first_block())
+                .is_none();
+            if declared && func_kind::func_kind(&op) == Some("orchestration") {
                 diag::op_error(
                     &op,
                     &format!(
-                        "@{name} at pl.level \"host\" must have pl.func_kind \"orchestration\" (only an orchestrator runs on the host), got {kind}"
+                        "@{name}: an orchestration function needs a body (a declaration has no tasks to run), pl.level \"{level}\""
                     ),
                 );
                 errors += 1;

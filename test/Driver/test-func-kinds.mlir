@@ -1,5 +1,5 @@
-// --pld-test-func-kinds remarks each function's kind and level, and rejects a
-// HOST-level function that is not an orchestrator (failing the pass).
+// --pld-test-func-kinds remarks each function's kind and level, and rejects an
+// orchestration function without a body (failing the pass).
 // RUN: pld-opt %s --pld-test-func-kinds --split-input-file --verify-diagnostics
 
 // expected-remark@+1 {{'func.func' op @chip_pipeline: pl.func_kind "orchestration", pl.level "chip"}}
@@ -21,15 +21,9 @@ func.func @plain() { return }
 
 // -----
 
-// Only an orchestrator runs on the host; the other functions still get remarks.
-// expected-error@+1 {{'func.func' op @host_kernel at pl.level "host" must have pl.func_kind "orchestration" (only an orchestrator runs on the host), got pl.func_kind "aiv"}}
-func.func @host_kernel() attributes {pl.func_kind = "aiv", pl.level = "host"} { return }
+// An orchestration function needs a body; the other functions still get remarks.
+// expected-error@+1 {{'func.func' op @declared: an orchestration function needs a body (a declaration has no tasks to run), pl.level "host"}}
+func.func private @declared() attributes {pl.func_kind = "orchestration", pl.level = "host"}
 
 // expected-remark@+1 {{'func.func' op @fine: pl.func_kind "incore", pl.level "chip"}}
 func.func @fine() attributes {pl.func_kind = "incore"} { return }
-
-// -----
-
-// A HOST-level function without a kind is not an orchestrator either.
-// expected-error@+1 {{'func.func' op @host_plain at pl.level "host" must have pl.func_kind "orchestration" (only an orchestrator runs on the host), got no pl.func_kind}}
-func.func @host_plain() attributes {pl.level = "host"} { return }

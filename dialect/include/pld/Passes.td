@@ -422,7 +422,7 @@ def PldTestFuncKinds : Pass<"pld-test-func-kinds", "::mlir::ModuleOp"> {
   let description = [{
     Like MLIR's `-test-*` passes: exercises registration, located diagnostics
     and pass failure. Emits a remark per function with its kind and level,
-    and an error for a HOST-level function that is not an orchestrator.
+    and an error for an orchestration function without a body.
 
     ```mlir
     func.func private @k(...) attributes {pl.func_kind = "aiv"}

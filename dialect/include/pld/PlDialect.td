@@ -26,7 +26,9 @@ def Pl_Dialect : Dialect {
     that this dialect verifies:
 
     * `pl.func_kind` = `"orchestration" | "graph" | "incore" | "aic" | "aiv" | "opaque"`
-    * `pl.level` = `"chip" | "host"` (absent means `"chip"`)
+    * `pl.level` = `"chip" | "host"` (absent means `"chip"`); `"host"` only on
+      an `"orchestration"` function (a HOST orchestrator: only an
+      orchestrator runs on the host)
     * `pl.direction` = `"in" | "out" | "inout"` (argument attribute)
     * `pl.kernel_source`, `pl.builtin_template_dir`, `pl.builtin_template_vars` (strings)
     * `pl.require_contiguous_operands`, `pl.sync_start` (unit)
