@@ -63,6 +63,11 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
         kernels: HashMap::new(),
     };
 
+    // A nested module's pld code is not built (nor was it lowered by the pipeline).
+    for (nested, what) in crate::ir::walk::nested_pld_modules(module) {
+        p.error(&nested, &crate::ir::walk::nested_module_message(&what));
+    }
+
     // A collective left in an orchestration body was never lowered.
     for func in &functions {
         if !is_orchestration_body(func) {

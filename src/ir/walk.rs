@@ -1,5 +1,6 @@
 //! Walking a module: its body and functions, the ops of one function's own
-//! scope (by name, kind, or the collectives), the enclosing function.
+//! scope (by name, kind, or the collectives), the enclosing function, the
+//! nested modules that hold pld code.
 
 use crate::ir::op_kind::{OpKind, op_kind};
 use crate::{error::PldError, ir::func_kind::symbol_name};
@@ -30,6 +31,59 @@ pub fn module_functions<'c, 'a>(module: &OperationRef<'c, 'a>) -> Vec<OperationR
         }
     }
     out
+}
+
+/// The `builtin.module`s directly in `module`'s body that hold pld code at any
+/// depth (a `pl` / `pld` op, or a function with a `pl.func_kind`), each with
+/// the first such thing it holds (`'pld.tensor.allreduce'`, `@chip
+/// (pl.func_kind "orchestration")`). pld builds a program from its top-level
+/// module: the pipeline's passes run on it and pld-translate renders its
+/// functions, neither enters a nested module, so both refuse one that holds
+/// pld code ([`nested_module_message`]) instead of leaving it unlowered and
+/// unbuilt.
+pub fn nested_pld_modules<'c, 'a>(
+    module: &OperationRef<'c, 'a>,
+) -> Vec<(OperationRef<'c, 'a>, String)> {
+    let mut out = Vec::new();
+    let Ok(body) = module_body(module) else {
+        return out;
+    };
+    let mut next = body.first_operation();
+    while let Some(nested) = next {
+        next = nested.next_in_block();
+        if op_kind(&nested) != OpKind::Module {
+            continue;
+        }
+        let mut what = None;
+        nested.walk(WalkOrder::PreOrder, |op| {
+            let name = crate::ir::op_kind::op_name(&op);
+            if name.starts_with("pl.") || name.starts_with("pld.") {
+                what = Some(format!("'{name}'"));
+            } else if let Some(kind) = crate::ir::func_kind::func_kind(&op) {
+                let sym = symbol_name(&op).unwrap_or("?");
+                what = Some(format!("@{sym} (pl.func_kind \"{kind}\")"));
+            }
+            if what.is_some() {
+                WalkResult::Interrupt
+            } else {
+                WalkResult::Advance
+            }
+        });
+        if let Some(what) = what {
+            out.push((nested, what));
+        }
+    }
+    out
+}
+
+/// The error both the pipeline (`--legalize-spmd-launches`) and pld-translate
+/// give a nested module that holds pld code (`what`, [`nested_pld_modules`]).
+pub fn nested_module_message(what: &str) -> String {
+    crate::diag::msg!(
+        "holds {what}, which pld does not build: a pld program is its top-level module (the \
+         pld-lower-collectives pipeline and pld-translate do not enter a nested builtin.module; \
+         make it the top-level module)"
+    )
 }
 
 /// The module's functions by symbol name.

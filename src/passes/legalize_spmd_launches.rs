@@ -16,6 +16,11 @@
 //! | a runtime-allocated parameter of a `pl.submit` that is not `out` | `runtime-allocated parameter 'name' (#i) of @k must be an out parameter` |
 //! | an `out`/`inout` parameter without a caller argument (on an SPMD launch: any runtime-allocated one) | `must pass an argument for every out/inout parameter` + `'name' (#i, dir)` list |
 //!
+//! It refuses a `builtin.module` nested in the module that holds pld code (a
+//! `pl`/`pld` op or a function with a `pl.func_kind`), at the nested module:
+//! the pipeline's passes do not enter it and pld-translate does not build it
+//! ([`crate::ir::walk::nested_pld_modules`]).
+//!
 //! It also refuses, at the op's location, everything in a CHIP orchestration
 //! body that `pld-translate`'s orchestration codegen cannot emit, so no
 //! program is accepted by `pld-opt` and then refused by the codegen (see
@@ -66,7 +71,9 @@ use crate::{
     ir::calls::{call_arg_count, callee, callee_name, runtime_alloc_outs},
     ir::func_kind::{func_kind, is_chip_orchestration, is_host_orchestrator, symbol_name},
     ir::launch_width::MAX_LAUNCH_BLOCKS,
-    ir::walk::{module_body, module_functions, ops_named},
+    ir::walk::{
+        module_body, module_functions, nested_module_message, nested_pld_modules, ops_named,
+    },
 };
 use melior::ir::{
     attribute::IntegerAttribute,
@@ -83,9 +90,14 @@ impl ModulePass for LegalizeSpmdLaunches {
     }
     fn run_with(&mut self, module: OperationRef, analyses: &mut Analyses) -> Result<(), PldError> {
         module_body(&module)?;
+        let mut errors = 0;
+        // pld code in a nested module is neither lowered by the pipeline nor built.
+        for (nested, what) in nested_pld_modules(&module) {
+            diag::op_error(&nested, &nested_module_message(&what));
+            errors += 1;
+        }
         let directions = analyses.directions(&module);
         let functions = directions.functions_rc();
-        let mut errors = 0;
         for func in module_functions(&module)
             .iter()
             .filter(|f| is_chip_orchestration(f))
