@@ -223,9 +223,63 @@ fn resolve(file: &str, base: &Path) -> PathBuf {
     }
 }
 
+/// The bits of an integer scalar parameter's type (`i1` .. `i64`, `index` as 64).
+fn scalar_bits(ty: &str) -> u32 {
+    ty.strip_prefix('i')
+        .and_then(|n| n.parse().ok())
+        .filter(|&n| (1..=64).contains(&n))
+        .unwrap_or(64)
+}
+
+/// An integer scalar's value must fit its type's bits, read as signed or as unsigned (MLIR's
+/// range for a signless integer): the orchestration would truncate it silently.
+fn check_scalar(what: &str, ty: &str, v: &Value) -> Result<(), RunError> {
+    let bits = scalar_bits(ty);
+    if bits >= 64 {
+        return Ok(());
+    }
+    let x: i64 = v
+        .element_text(0)
+        .parse()
+        .map_err(|_| usage(format!("{what}: not an integer")))?;
+    let (lo, hi) = (-(1i64 << (bits - 1)), (1i64 << bits) - 1);
+    if x < lo || x > hi {
+        return Err(usage(format!(
+            "{what}: {x} does not fit {ty} (an integer in [{lo}, {hi}], read as signed or unsigned)"
+        )));
+    }
+    Ok(())
+}
+
 /// Parses VALUE (without `rank:`) for parameter `p`.
 fn parse_value(text: &str, p: &Param, base: &Path) -> Result<Parsed, RunError> {
     let what = format!("parameter {} ({})", p.name, p.ty);
+    if let Kind::Scalar(ty) = &p.kind {
+        // The parameter's own type may be spelled even where no tensor element type is
+        // (`i1=1`, `index=3`): the value then reads as a bare literal, and must fit. An explicit
+        // `i64=V` is the runtime's 64-bit scalar slot as it is, which the orchestration reads
+        // as its type (its low N bits, sign-extended: orchestration.md's scalar semantics).
+        let (text, raw) = match text.split_once('=') {
+            Some((t, rest)) if t == ty => (rest, false),
+            Some(("i64", _)) => (text, true),
+            _ => (text, false),
+        };
+        let parsed = parse_tensor_or_literal(text, p, base, &what)?;
+        if let (Parsed::One(v), false) = (&parsed, raw) {
+            check_scalar(&what, ty, v)?;
+        }
+        return Ok(parsed);
+    }
+    parse_tensor_or_literal(text, p, base, &what)
+}
+
+/// [`parse_value`] but for the scalar's own type spelling and range.
+fn parse_tensor_or_literal(
+    text: &str,
+    p: &Param,
+    base: &Path,
+    what: &str,
+) -> Result<Parsed, RunError> {
     let (want_shape, want_elem): (Vec<u64>, Option<Elem>) = match &p.kind {
         Kind::Tensor(d, e) | Kind::Window(d, e) | Kind::HostWindow(d, e, _) => {
             (d.clone(), Some(*e))
@@ -240,10 +294,14 @@ fn parse_value(text: &str, p: &Param, base: &Path) -> Result<Parsed, RunError> {
             None => v,
         };
         match want_elem {
-            Some(e) if v.elem != e || v.shape != want_shape => Err(usage(format!(
-                "{what}: {src} is {}",
-                type_text(&v.shape, v.elem)
-            ))),
+            Some(e) if v.elem != e || v.shape != want_shape => {
+                let got = type_text(&v.shape, v.elem);
+                let from = if src == got { "the value" } else { src };
+                Err(usage(format!(
+                    "{what}: {from} is {got}, not {}",
+                    type_text(&want_shape, e)
+                )))
+            }
             None if !v.shape.is_empty() || v.elem.is_float() => Err(usage(format!(
                 "{what}: {src} is {}, not an integer scalar",
                 type_text(&v.shape, v.elem)
@@ -348,7 +406,8 @@ fn add(
 }
 
 /// Binds `inputs` to `params` (see the module doc): positional ones in declaration order,
-/// `NAME=...` by name, consecutive positional `rank:` ones to one parameter.
+/// `NAME=...` by name, and positional `rank:` ones right after a `rank:` one (named or
+/// positional) to that one's parameter.
 pub fn bind_inputs(
     inputs: &[String],
     params: &[Param],
@@ -360,7 +419,7 @@ pub fn bind_inputs(
         .filter(|&i| !matches!(params[i].kind, Kind::Comm | Kind::HostWindow(..)))
         .collect();
     let mut next = 0usize; // index into bindable
-    let mut rank_group: Option<usize> = None; // the param of the last positional rank: input
+    let mut rank_group: Option<usize> = None; // the param of the last rank: input
     for text in inputs {
         let named = text.split_once('=').and_then(|(n, rest)| {
             bindable
@@ -379,8 +438,8 @@ pub fn bind_inputs(
                 w.name
             )));
         }
-        let (i, rest, positional) = match named {
-            Some((i, rest)) => (i, rest, false),
+        let (i, rest) = match named {
+            Some((i, rest)) => (i, rest),
             None => {
                 let rank = rank_prefix(text)?.map(|(r, _)| r);
                 let i = match (rank, rank_group) {
@@ -395,7 +454,7 @@ pub fn bind_inputs(
                         i
                     }
                 };
-                (i, text.as_str(), true)
+                (i, text.as_str())
             }
         };
         let p = &params[i];
@@ -403,11 +462,9 @@ pub fn bind_inputs(
             Some((r, v)) => (Some(r), v),
             None => (None, rest),
         };
-        rank_group = if positional && rank.is_some() {
-            Some(i)
-        } else {
-            None
-        };
+        // A `rank:` input, named or positional, starts (or continues) a group that the
+        // positional `rank:` inputs right after it continue (`NAME=rank:0:.. rank:1:..`).
+        rank_group = if rank.is_some() { Some(i) } else { None };
         if matches!(p.kind, Kind::Scalar(_)) && rank.is_some() {
             return Err(usage(format!(
                 "parameter {}: a scalar has one value for every rank",
@@ -492,5 +549,82 @@ mod tests {
         );
         assert_eq!(err("--frobnicate"), "unknown option --frobnicate");
         assert_eq!(err("--frobnicate=1"), "unknown option --frobnicate");
+    }
+
+    fn param(name: &str, ty: &str, kind: Kind) -> Param {
+        Param {
+            name: name.into(),
+            ty: ty.into(),
+            kind,
+            direction: String::new(),
+        }
+    }
+
+    fn parse_err(text: &str, p: &Param) -> String {
+        match parse_value(text, p, Path::new(".")) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("{text} parsed for {}", p.ty),
+        }
+    }
+
+    /// A scalar must fit its type (the orchestration would truncate it), and the type itself
+    /// may be spelled where no tensor element type is (`i1`).
+    #[test]
+    fn scalars_fit_their_type() {
+        let b = param("b", "i8", Kind::Scalar("i8".into()));
+        for ok in ["-128", "127", "255", "i8=-1"] {
+            assert!(parse_value(ok, &b, Path::new(".")).is_ok(), "{ok}");
+        }
+        for bad in ["300", "-129", "i8=256"] {
+            assert!(
+                parse_err(bad, &b).contains("does not fit i8 (an integer in [-128, 255]"),
+                "{bad}: {}",
+                parse_err(bad, &b)
+            );
+        }
+        // The 64-bit slot spelled as such is passed as it is (the orchestration truncates it).
+        assert!(parse_value("i64=356", &b, Path::new(".")).is_ok());
+        let c = param("c", "i1", Kind::Scalar("i1".into()));
+        assert!(parse_value("i1=1", &c, Path::new(".")).is_ok());
+        assert!(parse_value("0", &c, Path::new(".")).is_ok());
+        assert_eq!(
+            parse_err("2", &c),
+            "parameter c (i1): 2 does not fit i1 (an integer in [-1, 1], read as signed or unsigned)"
+        );
+        let n = param("n", "index", Kind::Scalar("index".into()));
+        assert!(parse_value("index=9223372036854775807", &n, Path::new(".")).is_ok());
+    }
+
+    /// A value of the wrong type names the type the parameter takes.
+    #[test]
+    fn a_mismatch_names_both_types() {
+        let s = param(
+            "s",
+            "!pld.dtensor<2x2xi32>",
+            Kind::Window(vec![2, 2], Elem::I32),
+        );
+        assert_eq!(
+            parse_err("4x4xf32=1", &s),
+            "parameter s (!pld.dtensor<2x2xi32>): the value is 4x4xf32, not 2x2xi32"
+        );
+    }
+
+    /// Positional `rank:` inputs continue the parameter of the `rank:` input before them, named
+    /// or not.
+    #[test]
+    fn rank_inputs_continue_a_named_one() {
+        let t = |n: &str| param(n, "!pld.dtensor<3xi32>", Kind::Window(vec![3], Elem::I32));
+        let params = [t("a"), t("b")];
+        let inputs: Vec<String> = ["b=rank:0:3xi32=1,2,3", "rank:1:3xi32=4,5,6", "3xi32=7"]
+            .map(String::from)
+            .to_vec();
+        let bound = bind_inputs(&inputs, &params, 2, Path::new(".")).unwrap();
+        assert_eq!(
+            bound[1].per_rank.keys().copied().collect::<Vec<_>>(),
+            [0, 1]
+        );
+        assert!(bound[1].shared.is_none());
+        // The next positional input binds the first parameter.
+        assert!(bound[0].shared.is_some() && bound[0].per_rank.is_empty());
     }
 }

@@ -76,7 +76,7 @@ impl Value {
         let mut bytes = Vec::with_capacity(n * elem.size() as usize);
         for k in 0..n {
             let s = items[if items.len() == 1 { 0 } else { k }];
-            let err = || bad(format!("`{s}` is not a {} value", elem.mlir()));
+            let err = || bad(format!("`{s}` is not an {} value", elem.mlir()));
             match elem {
                 Elem::F32 => bytes.extend(s.parse::<f32>().map_err(|_| err())?.to_le_bytes()),
                 Elem::F64 => bytes.extend(s.parse::<f64>().map_err(|_| err())?.to_le_bytes()),

@@ -312,7 +312,7 @@ fn input_forms_and_their_errors() {
     bad(
         &[s("--input=4x3xf32=1")],
         2,
-        "parameter x (!pl.tensor<12x3xf32>): 4x3xf32 is 4x3xf32",
+        "parameter x (!pl.tensor<12x3xf32>): the value is 4x3xf32, not 12x3xf32",
     );
     bad(
         &[s("--input=12x3xf32=1,2")],
