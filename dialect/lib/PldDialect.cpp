@@ -30,6 +30,41 @@ void PldDialect::initialize() {
 }
 
 //===----------------------------------------------------------------------===//
+// Discardable attributes: pld defines none
+//===----------------------------------------------------------------------===//
+
+/// The error for a `pld.*` discardable attribute `name` (`where`: "attribute",
+/// "argument attribute", "result attribute"), pointing at the `pl` spelling.
+static LogicalResult unknownPldAttribute(Operation *op, StringRef where,
+                                         StringRef name) {
+  StringRef rest = name.drop_front(/*"pld."*/ 4);
+  return op->emitOpError()
+         << "unknown " << where << " '" << name
+         << "' of the pld dialect (it defines none; the function and call "
+            "attributes are the pl dialect's: 'pl."
+         << rest << "'?)";
+}
+
+LogicalResult PldDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  return unknownPldAttribute(op, "attribute", attr.getName().getValue());
+}
+
+LogicalResult PldDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                   unsigned,
+                                                   NamedAttribute attr) {
+  return unknownPldAttribute(op, "argument attribute",
+                             attr.getName().getValue());
+}
+
+LogicalResult PldDialect::verifyRegionResultAttribute(Operation *op, unsigned,
+                                                      unsigned,
+                                                      NamedAttribute attr) {
+  return unknownPldAttribute(op, "result attribute",
+                             attr.getName().getValue());
+}
+
+//===----------------------------------------------------------------------===//
 // DTensorType
 //===----------------------------------------------------------------------===//
 

@@ -16,8 +16,17 @@ def Pld_Dialect : Dialect {
     through (`!pld.comm_ctx`), and the managed collectives
     (`pld.tensor.all_to_all_v`, `pld.tensor.indexed_all_to_all_v`) that the
     InCore, CHIP (`--lower-l2-tensor-collectives`) and HOST rails lower.
+
+    It defines no discardable attributes: a `pld.*` attribute on an operation,
+    a function argument or a result is a verifier error that names it (the
+    function and call attributes are the `pl` dialect's, `pl.func_kind` ...;
+    a misspelled `pld.func_kind` would otherwise leave the function without a
+    kind and its collectives silently out of the build).
   }];
   let useDefaultTypePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let dependentDialects = ["::pld::pl::PlDialect"];
 }
 
