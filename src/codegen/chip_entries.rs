@@ -10,21 +10,8 @@
 
 use super::chip::SubBuild;
 use super::cpp_names::quoted;
+pub use crate::ir::entry_names::entry_symbol;
 use std::fmt::Write;
-
-/// The suffixes of the symbols chip_entries.cpp derives from a ChipEntry's name (its entry
-/// points, kernel names and collectives).
-pub const SUFFIXES: [(&str, &str); 4] = [
-    ("_entry", "entry point"),
-    ("_config", "config entry point"),
-    ("_kernels", "kernel names"),
-    ("_collectives", "collectives table"),
-];
-
-/// The name of the ChipEntry of the orchestration whose C identifier is `c_name`.
-pub fn entry_symbol(c_name: &str) -> String {
-    format!("pld_chip_{c_name}")
-}
 
 /// The `-D` flags a build compiles the orchestration of the CHIP function
 /// `function` (its symbol, `next_levels/<function>/`) with.

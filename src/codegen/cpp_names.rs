@@ -3,93 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-/// C++17 keywords and alternative tokens (none can be a variable or a function name).
-const KEYWORDS: &[&str] = &[
-    "alignas",
-    "alignof",
-    "and",
-    "asm",
-    "auto",
-    "bool",
-    "break",
-    "case",
-    "catch",
-    "char",
-    "class",
-    "const",
-    "constexpr",
-    "continue",
-    "default",
-    "delete",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "explicit",
-    "export",
-    "extern",
-    "false",
-    "float",
-    "for",
-    "friend",
-    "goto",
-    "if",
-    "inline",
-    "int",
-    "long",
-    "mutable",
-    "namespace",
-    "new",
-    "noexcept",
-    "not",
-    "nullptr",
-    "operator",
-    "or",
-    "private",
-    "protected",
-    "public",
-    "register",
-    "return",
-    "short",
-    "signed",
-    "sizeof",
-    "static",
-    "struct",
-    "switch",
-    "template",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typedef",
-    "typename",
-    "union",
-    "unsigned",
-    "using",
-    "virtual",
-    "void",
-    "volatile",
-    "while",
-    "xor",
-    "and_eq",
-    "bitand",
-    "bitor",
-    "compl",
-    "char16_t",
-    "char32_t",
-    "const_cast",
-    "decltype",
-    "dynamic_cast",
-    "not_eq",
-    "or_eq",
-    "reinterpret_cast",
-    "static_assert",
-    "static_cast",
-    "thread_local",
-    "typeid",
-    "wchar_t",
-    "xor_eq",
-];
+pub use crate::ir::entry_names::{KEYWORDS, c_identifier, quoted};
 
 const RESERVED: &[&str] = &[
     // Names the generated code itself uses (`block_num` is the HOST-dispatched width local).
@@ -142,43 +56,6 @@ const RESERVED: &[&str] = &[
     "errno",
     "NULL",
 ];
-
-/// `name` as a C identifier: every other character becomes `_`, a leading
-/// digit gets a `_` prefix (`builtin.tensor.all_to_all_v__fp32` →
-/// `builtin_tensor_all_to_all_v__fp32`).
-pub fn c_identifier(name: &str) -> String {
-    let mut out: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, '_');
-    }
-    out
-}
-
-/// Why `c_name` (a [`c_identifier`]) cannot be the `extern "C"` symbol of a
-/// generated function, if it cannot: a C++ keyword, `main`, or a name reserved
-/// for the implementation (`__x`, `_X`).
-pub fn c_symbol_problem(c_name: &str) -> Option<&'static str> {
-    if KEYWORDS.contains(&c_name) {
-        Some("is a C++ keyword")
-    } else if c_name == "main" {
-        Some("is the program's entry point")
-    } else if c_name.starts_with("__")
-        || (c_name.starts_with('_') && c_name[1..].starts_with(|c: char| c.is_ascii_uppercase()))
-    {
-        Some("is reserved for the C++ implementation")
-    } else {
-        None
-    }
-}
 
 /// Hands out distinct local variable names.
 #[derive(Default)]
@@ -258,26 +135,6 @@ pub fn seen_report(message: &str, seen: &[(String, String)]) -> Option<String> {
     Some(expr)
 }
 
-/// A C++ (and Python) double-quoted string literal. Other control bytes are
-/// three-digit octal escapes (`\001`): an octal escape ends after three
-/// digits in both languages, while a C++ `\x` escape would swallow every hex
-/// digit after it (`\x01abc` is one out-of-range escape).
-pub fn quoted(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\x7f' => out.push_str(&format!("\\{:03o}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 #[cfg(test)]
 mod tests {
 
@@ -301,11 +158,6 @@ mod tests {
 
     #[test]
     fn identifiers() {
-        assert_eq!(
-            c_identifier("builtin.tensor.all_to_all_v__fp32"),
-            "builtin_tensor_all_to_all_v__fp32"
-        );
-        assert_eq!(c_identifier("9lives"), "_9lives");
         let mut l = Locals::default();
         assert_eq!(l.fresh("out"), "out");
         assert_eq!(l.fresh("out"), "out_1");
@@ -322,31 +174,6 @@ mod tests {
         assert_eq!(l.fresh("chip"), "v_chip_1");
         assert_eq!(l.fresh("builtin_x"), "v_builtin_x");
         assert_eq!(l.fresh("x"), "x");
-        assert_eq!(quoted("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
         assert_eq!(l.fresh("static_cast"), "v_static_cast");
-        for bad in ["int", "delete", "xor_eq", "main", "__x", "_Foo"] {
-            assert!(c_symbol_problem(bad).is_some(), "{bad}");
-        }
-        for good in [
-            "chip_pipeline",
-            "builtin_tensor_all_to_all_v__fp32",
-            "_9lives",
-            "_x",
-        ] {
-            assert_eq!(c_symbol_problem(good), None, "{good}");
-        }
-    }
-
-    #[test]
-    fn quoted_control_bytes_are_octal_and_end_where_they_should() {
-        // The review's case: a hex escape would swallow `abc` / `def`.
-        assert_eq!(quoted("\x01abc\x7fdef"), "\"\\001abc\\177def\"");
-        // A digit after the escape stays its own character (an octal escape
-        // takes at most three digits).
-        assert_eq!(quoted("\x1f7"), "\"\\0377\"");
-        assert_eq!(quoted("\r\t\0"), "\"\\015\\t\\000\"");
-        // No `\x` escape is ever produced.
-        let all: String = (0u8..0x80).map(char::from).collect();
-        assert!(!quoted(&all).contains("\\x"));
     }
 }

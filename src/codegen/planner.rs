@@ -4,6 +4,7 @@
 //! `tree_plan`; this module calls none of them.
 
 use super::{Options, cpp_names::quoted, template, tensor_kernels::TensorKernel};
+pub use crate::ir::entry_names::path_component_ok;
 use crate::{
     ir::direction::Direction,
     ir::func_kind::func_kind,
@@ -261,15 +262,4 @@ pub fn param_direction(func: &OperationRef, i: usize) -> Direction {
 
 pub fn string_attr(op: &OperationRef, name: &str) -> Option<String> {
     crate::ir::attributes::attr_str(op.attribute(name).ok()?).map(str::to_string)
-}
-
-/// A symbol usable as one path component. Control characters are refused too:
-/// the name also lands in `//` and `#` comments of the generated C++ and Python,
-/// where a newline would turn the rest of the name into code.
-pub fn path_component_ok(name: &str) -> bool {
-    !name.is_empty()
-        && name != "."
-        && name != ".."
-        && !name.contains(['/', '\\'])
-        && !name.chars().any(char::is_control)
 }

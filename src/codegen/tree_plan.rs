@@ -3,11 +3,12 @@
 //! template, once per kernel so every sub-build gets the same bytes), and the
 //! located diagnostics for whatever cannot be built.
 
-use super::planner::{Planner, path_component_ok, string_attr};
-use super::{Options, Tree, chip, cpp_names::quoted, host, kernel_config, manifest};
+use super::planner::{Planner, string_attr};
+use super::{Options, Tree, chip, host, kernel_config, manifest};
 use crate::{
     error::PldError,
     ir::calls::callee_name,
+    ir::entry_names::{EntryRail, entry_name_problems},
     ir::func_kind::{is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name},
     ir::signature::entry_block,
     ir::walk::{collectives_in, module_functions, ops_named},
@@ -17,38 +18,6 @@ use std::{
     collections::{BTreeSet, HashMap},
     path::PathBuf,
 };
-
-/// Whether an orchestration function's name can name its file (or folder)
-/// and a unique, valid C entry symbol; reports at the function if not.
-fn entry_name_ok(
-    p: &mut Planner,
-    c_names: &mut HashMap<String, String>,
-    func: &OperationRef,
-    name: &str,
-    kind: &str,
-    path_use: &str,
-) -> bool {
-    if !path_component_ok(name) {
-        p.error(
-            &func,
-            &format!("{kind} @{}: its name cannot be {path_use}", quoted(name)),
-        );
-        return false;
-    }
-    let c_name = super::cpp_names::c_identifier(name);
-    if let Some(why) = super::cpp_names::c_symbol_problem(&c_name) {
-        p.error(&func, &format!("@{name}: its C symbol '{c_name}' {why}"));
-        return false;
-    }
-    if let Some(other) = c_names.insert(c_name.clone(), name.to_string()) {
-        p.error(
-            &func,
-            &format!("@{name} and @{other} have the same C symbol '{c_name}'"),
-        );
-        return false;
-    }
-    true
-}
 
 /// Plans the whole tree (nothing is written here).
 pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> {
@@ -97,9 +66,35 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
         }
     }
 
+    // The entries' names: a file or folder, a unique C symbol (ir::entry_names, whose rules
+    // --legalize-spmd-launches applies too).
+    let named: Vec<(OperationRef, &str, EntryRail)> = functions
+        .iter()
+        .filter(|f| entry_block(f).is_some())
+        .filter_map(|f| {
+            let name = symbol_name(f)?;
+            if is_chip_orchestration(f) {
+                // A builtin collective callable is built only where the HOST rail dispatched it.
+                (!name.starts_with("builtin.") || dispatched.contains(name)).then_some((
+                    *f,
+                    name,
+                    EntryRail::Chip,
+                ))
+            } else if is_orchestration_body(f) && is_host_level(f) {
+                Some((*f, name, EntryRail::Host))
+            } else {
+                None
+            }
+        })
+        .collect();
+    let mut refused = BTreeSet::new();
+    for (func, message) in entry_name_problems(&named) {
+        p.error(&func, &message);
+        refused.insert(symbol_name(&func).unwrap_or_default().to_string());
+    }
+
     let mut tree = Tree::default();
     let mut entries: Vec<manifest::Entry> = Vec::new();
-    let mut c_names: HashMap<String, String> = HashMap::new();
     // The module's pl.arch (verified by the pl dialect), for kernel_config.py.
     let arch = string_attr(module, "pl.arch");
     let mut chip_subs: Vec<chip::SubBuild> = Vec::new();
@@ -116,14 +111,7 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
             if name.starts_with("builtin.") && !dispatched.contains(name) {
                 continue;
             }
-            if !entry_name_ok(
-                &mut p,
-                &mut c_names,
-                func,
-                name,
-                "orchestration function",
-                "a directory name",
-            ) {
+            if refused.contains(name) {
                 continue;
             }
             let Some(sub) = chip::emit(&mut p, func, dispatched_with_width.contains(name)) else {
@@ -154,14 +142,7 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
                 kernels: sub.kernels.clone(),
             });
         } else if is_orchestration_body(func) && is_host_level(func) {
-            if !entry_name_ok(
-                &mut p,
-                &mut c_names,
-                func,
-                name,
-                "HOST orchestrator",
-                "a file name",
-            ) {
+            if refused.contains(name) {
                 continue;
             }
             if let Some(cpp) = host::emit(&mut p, func) {
@@ -175,27 +156,6 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
                     source: format!("host/{name}.cpp"),
                     kernels: Vec::new(),
                 });
-            }
-        }
-    }
-    // chip_entries.cpp names each sub-build's symbols `pld_chip_<c>` plus a suffix: a function
-    // whose C symbol is another's plus that suffix would define one of them twice.
-    for sub in &chip_subs {
-        for (suffix, what) in super::chip_entries::SUFFIXES {
-            let derived = format!("{}{suffix}", sub.c_name);
-            if let Some(other) = chip_subs.iter().find(|o| o.c_name == derived)
-                && let Some(func) = p.functions.get(&other.name).copied()
-            {
-                p.error(&func,
-                    &format!(
-                        "@{} and @{}: chip_entries.cpp would define '{}' twice (the ChipEntry of @{}, and @{}'s {what})",
-                        other.name,
-                        sub.name,
-                        super::chip_entries::entry_symbol(&derived),
-                        other.name,
-                        sub.name
-                    ),
-                );
             }
         }
     }

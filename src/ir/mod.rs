@@ -21,12 +21,16 @@
 //!   orchestration codegen and `--legalize-spmd-launches` share).
 //! - `host_ops`: what a HOST orchestrator body may hold (the one list the
 //!   HOST codegen and `--legalize-spmd-launches` share).
+//! - `entry_names`: the names a tree entry becomes (file, folder, C symbol)
+//!   and their rules (the ones pld-translate and `--legalize-spmd-launches`
+//!   share).
 
 pub(crate) mod attributes;
 pub(crate) mod builders;
 pub(crate) mod calls;
 pub(crate) mod context_borrow;
 pub(crate) mod direction;
+pub(crate) mod entry_names;
 pub(crate) mod func_kind;
 pub(crate) mod handle_maps;
 pub mod host_ops;

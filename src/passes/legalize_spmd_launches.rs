@@ -16,6 +16,11 @@
 //! | a runtime-allocated parameter of a `pl.submit` that is not `out` | `runtime-allocated parameter 'name' (#i) of @k must be an out parameter` |
 //! | an `out`/`inout` parameter without a caller argument (on an SPMD launch: any runtime-allocated one) | `must pass an argument for every out/inout parameter` + `'name' (#i, dir)` list |
 //!
+//! It refuses an orchestration function's or HOST orchestrator's name that
+//! pld-translate could not give its folder or file and its `extern "C"`
+//! symbol (`@main`, `@"a/b"`, two names with one C symbol, ...:
+//! [`crate::ir::entry_names::entry_name_problems`], the rules both share).
+//!
 //! It refuses a `builtin.module` nested in the module that holds pld code (a
 //! `pl`/`pld` op or a function with a `pl.func_kind`), at the nested module:
 //! the pipeline's passes do not enter it and pld-translate does not build it
@@ -69,8 +74,10 @@ use crate::{
     diag,
     error::PldError,
     ir::calls::{call_arg_count, callee, callee_name, runtime_alloc_outs},
+    ir::entry_names::{EntryRail, entry_name_problems, path_component_ok, quoted},
     ir::func_kind::{func_kind, is_chip_orchestration, is_host_orchestrator, symbol_name},
     ir::launch_width::MAX_LAUNCH_BLOCKS,
+    ir::signature::entry_block,
     ir::walk::{
         module_body, module_functions, nested_module_message, nested_pld_modules, ops_named,
     },
@@ -96,8 +103,29 @@ impl ModulePass for LegalizeSpmdLaunches {
             diag::op_error(&nested, &nested_module_message(&what));
             errors += 1;
         }
+        // The names pld-translate gives the entries (ir::entry_names: a file or folder, a unique C
+        // symbol); pld's own builtin.* callables are named by the HOST rail, after this pass.
+        let named: Vec<_> = module_functions(&module)
+            .into_iter()
+            .filter(|f| entry_block(f).is_some())
+            .filter_map(|f| {
+                let name = symbol_name(&f)?;
+                if is_chip_orchestration(&f) && !name.starts_with("builtin.") {
+                    Some((f, name, EntryRail::Chip))
+                } else if is_host_orchestrator(&f) {
+                    Some((f, name, EntryRail::Host))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        for (func, message) in entry_name_problems(&named) {
+            diag::op_error(&func, &message);
+            errors += 1;
+        }
         let directions = analyses.directions(&module);
         let functions = directions.functions_rc();
+        let mut bad_kernels = std::collections::HashSet::new();
         for func in module_functions(&module)
             .iter()
             .filter(|f| is_chip_orchestration(f))
@@ -109,6 +137,21 @@ impl ModulePass for LegalizeSpmdLaunches {
                 if let Err(message) = check_launch(&call, callee.as_ref(), directions) {
                     diag::op_error(&call, &message);
                     refused.insert(crate::ir::op_kind::op_id(&call));
+                    errors += 1;
+                }
+                // A launched AIV kernel's name is its file in the tree (kernels/aiv/<name>.cpp).
+                if let Some(kernel) = callee.filter(|k| func_kind(k) == Some("aiv"))
+                    && let Some(name) = symbol_name(&kernel)
+                    && !path_component_ok(name)
+                    && bad_kernels.insert(name.to_string())
+                {
+                    diag::op_error(
+                        &kernel,
+                        &format!(
+                            "AIV kernel @{}: its name cannot be a file name",
+                            quoted(name)
+                        ),
+                    );
                     errors += 1;
                 }
             }

@@ -36,11 +36,7 @@ impl ModulePass for PldTestFuncKinds {
             } else {
                 "chip"
             };
-            let declared = op
-                .region(0)
-                .ok()
-                .and_then(|r| r.first_block())
-                .is_none();
+            let declared = op.region(0).ok().and_then(|r| r.first_block()).is_none();
             if declared && func_kind::func_kind(&op) == Some("orchestration") {
                 diag::op_error(
                     &op,

@@ -15,14 +15,14 @@ func.func private @bump_chunk(%y: !pl.tensor<16xf32>, %o: index) attributes {pl.
   return
 }
 
-// CHECK-LABEL: func.func @main
+// CHECK-LABEL: func.func @chip_main
 // CHECK-NOT:     call @bump_chunk
 // CHECK:         pl.tensor.slice
 // CHECK-NEXT:    pl.cast
 // CHECK-NEXT:    call @add_one
-// PIPE-LABEL: func.func @main
+// PIPE-LABEL: func.func @chip_main
 // PIPE:         call @add_one({{.*}}pl.task_id = 0
-func.func @main(%y: !pl.tensor<16xf32>) attributes {pl.func_kind = "orchestration"} {
+func.func @chip_main(%y: !pl.tensor<16xf32>) attributes {pl.func_kind = "orchestration"} {
   %c4 = arith.constant 4 : index
   func.call @bump_chunk(%y, %c4) : (!pl.tensor<16xf32>, index) -> ()
   return

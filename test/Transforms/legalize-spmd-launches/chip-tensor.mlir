@@ -43,7 +43,7 @@ func.func @big() attributes {pl.func_kind = "orchestration"} {
 
 // -----
 
-func.func @long() attributes {pl.func_kind = "orchestration"} {
+func.func @long_dims() attributes {pl.func_kind = "orchestration"} {
   // expected-error @+1 {{'pl.tensor.create' op result #0 cannot be the device's tensor descriptor (a ChipTensor, docs/spec/device.md): extent 4294967296 of dimension 0 does not fit a ChipTensor's 32-bit extents, got '!pl.tensor<4294967296xi8>'}}
   %t = pl.tensor.create : !pl.tensor<4294967296xi8>
   return
