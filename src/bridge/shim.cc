@@ -34,6 +34,8 @@ void registerAll(mlir::DialectRegistry &registry) {
 
 // Implemented by the Rust library (src/codegen/mod.rs).
 extern "C" void pld_translate_set_allow_kernel_source_outside(bool allow);
+extern "C" void pld_translate_set_split(bool split);
+extern "C" bool pld_translate_finish(bool ok);
 
 /// mlir-sys links every LLVM library statically, so LLVM's backends register
 /// ~250 code-generation flags (--amdgpu-*, --x86-*, ...) before main runs:
@@ -85,6 +87,13 @@ int32_t translate_main(
         if (auto file = op->getLoc()->findInstanceOf<mlir::FileLineColLoc>())
           input = file.getFilename().str();
         pld_translate_set_allow_kernel_source_outside(allowKernelSourceOutside);
+        // With --split-input-file each chunk is one translation: the trees
+        // wait for the end of the run (pld_translate_finish), so a failing
+        // chunk writes nothing and no chunk's tree silently replaces another's.
+        const auto &registered = llvm::cl::getRegisteredOptions();
+        auto split = registered.find("split-input-file");
+        pld_translate_set_split(split != registered.end() &&
+                                split->second->getNumOccurrences() > 0);
         bool ok = build(wrap(op), rust::Str(outputDir.getValue()),
                         rust::Str(kernelSourceDir.getValue()),
                         rust::Str(input));
@@ -93,10 +102,14 @@ int32_t translate_main(
       registerAll);
   hideStaticOptions({"output-dir", "kernel-source-dir",
                      "allow-kernel-source-outside"});
-  return mlir::asMainReturnCode(mlir::mlirTranslateMain(
+  int rc = mlir::asMainReturnCode(mlir::mlirTranslateMain(
       argv.argc(), argv.argv.data(),
       "pld translation driver: the Ascend build tree of a lowered pl/pld "
       "module\n"));
+  // A split run's tree is written now, and only when every chunk succeeded.
+  if (!pld_translate_finish(rc == EXIT_SUCCESS))
+    return EXIT_FAILURE;
+  return rc;
 }
 
 int32_t opt_main(rust::Slice<const rust::String> args) {

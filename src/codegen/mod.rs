@@ -123,6 +123,55 @@ pub extern "C" fn pld_translate_set_allow_kernel_source_outside(allow: bool) {
     ALLOW_KERNEL_SOURCE_OUTSIDE.store(allow, Ordering::Relaxed);
 }
 
+/// Whether the run splits its input (`--split-input-file`): each chunk's tree then waits in
+/// [`DEFERRED`] for [`pld_translate_finish`] instead of being written by its chunk.
+static SPLIT: AtomicBool = AtomicBool::new(false);
+
+/// A split run's trees, with their output directories, in chunk order.
+static DEFERRED: std::sync::Mutex<Vec<(PathBuf, Tree)>> = std::sync::Mutex::new(Vec::new());
+
+#[unsafe(no_mangle)]
+/// Called by the C++ driver before each translation: whether the run splits its input.
+#[doc(hidden)]
+pub extern "C" fn pld_translate_set_split(split: bool) {
+    SPLIT.store(split, Ordering::Relaxed);
+}
+
+#[unsafe(no_mangle)]
+/// Called by the C++ driver when `mlirTranslateMain` returns (`ok`: every chunk succeeded):
+/// writes a split run's tree. Nothing when a chunk failed (the output directory is left as it
+/// was); an error when several chunks built a tree each, since `--output-dir` holds one.
+/// Returns whether the run still succeeds.
+#[doc(hidden)]
+pub extern "C" fn pld_translate_finish(ok: bool) -> bool {
+    let trees = std::mem::take(&mut *DEFERRED.lock().unwrap_or_else(|e| e.into_inner()));
+    if !ok {
+        return true; // already failed, and nothing was written
+    }
+    match trees.as_slice() {
+        [] => true,
+        [(dir, tree)] => match tree_writer::write_tree(dir, tree) {
+            Ok(()) => true,
+            Err(e) => {
+                eprintln!(
+                    "pld-translate: error: cannot write the build tree {}: {e}",
+                    dir.display()
+                );
+                false
+            }
+        },
+        [(dir, _), ..] => {
+            eprintln!(
+                "pld-translate: error: --split-input-file: {} chunks each built a tree, but \
+                 --output-dir={} holds one, so none was written (translate one module per run)",
+                trees.len(),
+                dir.display()
+            );
+            false
+        }
+    }
+}
+
 /// The generated files, by path relative to the output directory.
 #[derive(Default, Debug)]
 pub struct Tree {
@@ -155,7 +204,19 @@ pub(crate) fn translate_callback(
 ) -> bool {
     let options = Options::new(output_dir, kernel_source_dir, input_file);
     let op = unsafe { OperationRef::from_raw(module.0) };
-    match catch_unwind(AssertUnwindSafe(|| translate(&op, &options))) {
+    let run = || {
+        if SPLIT.load(Ordering::Relaxed) {
+            let tree = tree_plan::plan(&op, &options)?;
+            DEFERRED
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((options.output_dir.clone(), tree));
+            Ok(())
+        } else {
+            translate(&op, &options).map(drop)
+        }
+    };
+    match catch_unwind(AssertUnwindSafe(run)) {
         Ok(Ok(_)) => true,
         Ok(Err(PldError::Diagnosed(_))) => false,
         Ok(Err(e)) => {
