@@ -98,10 +98,40 @@ pub fn world_ranks(opts: &Options) -> Result<usize, RunError> {
     }
 }
 
+/// MLIR bytecode's magic number (`ML\xefR`).
+const BYTECODE_MAGIC: &[u8] = b"ML\xefR";
+
+/// The module's text: the file as it is, or, for MLIR bytecode (which every pld tool reads),
+/// pld-opt's printing of it. Bytecode keeps no SSA names, so its parameters are `arg0`, ...
+/// as in an already-lowered module.
+fn module_text(tc: &Toolchain, module: &Path) -> Result<String, RunError> {
+    let cannot = |e: &dyn std::fmt::Display| {
+        RunError::Usage(format!("cannot read {}: {e}", module.display()))
+    };
+    let bytes = fs::read(module).map_err(|e| cannot(&e))?;
+    if !bytes.starts_with(BYTECODE_MAGIC) {
+        return String::from_utf8(bytes).map_err(|e| cannot(&e));
+    }
+    let pld_opt = tc.tool("pld-opt").map_err(RunError::from_build)?;
+    let out = std::process::Command::new(&pld_opt)
+        .arg(module)
+        .output()
+        .map_err(|e| RunError::Tool(format!("{}: {e}", pld_opt.display())))?;
+    if !out.status.success() {
+        return Err(RunError::Compile {
+            code: out.status.code().unwrap_or(1) as i64,
+            message: String::from_utf8_lossy(&out.stderr).into_owned(),
+        });
+    }
+    String::from_utf8(out.stdout).map_err(|e| cannot(&e))
+}
+
 /// Runs `opts`; returns the exit code.
 pub fn run(opts: &Options) -> Result<u8, RunError> {
-    let source = fs::read_to_string(&opts.module)
-        .map_err(|e| RunError::Usage(format!("cannot read {}: {e}", opts.module.display())))?;
+    let tc = Toolchain::discover()
+        .map_err(|e| RunError::Tool(e.to_string()))?
+        .with_user_cache();
+    let source = module_text(&tc, &opts.module)?;
     let file_name = opts
         .module
         .file_name()
@@ -125,9 +155,6 @@ pub fn run(opts: &Options) -> Result<u8, RunError> {
         ))
     })?;
 
-    let tc = Toolchain::discover()
-        .map_err(|e| RunError::Tool(e.to_string()))?
-        .with_user_cache();
     let tree = build::translate(&tc, &file_name, &source, &kernel_dir)?;
     // pld-opt accepted the module: it parses here too.
     let opts = &Options {

@@ -381,6 +381,41 @@ fn an_already_lowered_module_uses_arg_names() {
     );
 }
 
+/// MLIR bytecode (which every pld tool reads) runs like its text; it keeps no SSA names, so
+/// the parameters are `arg0`, ... as in an already-lowered module.
+#[test]
+fn a_bytecode_module_runs_like_its_text() {
+    let dir = scratch("bytecode");
+    let bc = dir.0.join("micro_batches.mlirbc");
+    let out = Command::new(pld_opt())
+        .args(["--emit-bytecode", &example("micro_batches"), "-o"])
+        .arg(&bc)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(std::fs::read(&bc).unwrap().starts_with(b"ML\xefR"));
+    let x = micro_inputs(P_MB, 52);
+    let y = micro_golden(P_MB, &x);
+    let xz = dir.0.join("x.npz");
+    write_npz_f32(&xz, &MB_SHAPE, &x);
+    let yz = dir.0.join("y.npz");
+    write_npz_f32(&yz, &MB_SHAPE, &y);
+    let o = pld_run(&[
+        s("--function=@micro_batches"),
+        s("--ranks=2"),
+        kernels(),
+        format!("--input=arg0=@{}", xz.display()),
+        format!("--expected-output=arg1=@{}", yz.display()),
+        bc.display().to_string(),
+    ]);
+    expect_ok(&o);
+    assert!(
+        o.stdout.contains("expected outputs hold: arg1"),
+        "{}",
+        o.stdout
+    );
+}
+
 // ------------------------------------------------------------------ tp_layer (P = 4)
 
 const P_TP: usize = 4;
