@@ -349,16 +349,22 @@ fn input_forms_and_their_errors() {
     );
 }
 
-#[test]
-fn an_already_lowered_module_uses_arg_names() {
-    let dir = scratch("lowered");
-    let lowered = dir.0.join("micro_batches.lowered.mlir");
+/// micro_batches written to `module` by `pld-opt ARGS`, run through pld-run with its parameters
+/// named `arg0`, `arg1` (as in a module without SSA names) against the reference.
+fn micro_batches_by_arg_names(name: &str, pld_opt_args: &[&str], file: &str) {
+    let dir = scratch(name);
+    let module = dir.0.join(file);
     let out = Command::new(pld_opt())
-        .args(["--pld-lower-collectives", &example("micro_batches"), "-o"])
-        .arg(&lowered)
+        .args(pld_opt_args)
+        .arg(example("micro_batches"))
+        .arg("-o")
+        .arg(&module)
         .output()
         .unwrap();
     assert!(out.status.success());
+    if file.ends_with(".mlirbc") {
+        assert!(std::fs::read(&module).unwrap().starts_with(b"ML\xefR"));
+    }
     let x = micro_inputs(P_MB, 51);
     let y = micro_golden(P_MB, &x);
     let xz = dir.0.join("x.npz");
@@ -371,7 +377,7 @@ fn an_already_lowered_module_uses_arg_names() {
         kernels(),
         format!("--input=arg0=@{}", xz.display()),
         format!("--expected-output=arg1=@{}", yz.display()),
-        lowered.display().to_string(),
+        module.display().to_string(),
     ]);
     expect_ok(&o);
     assert!(
@@ -381,39 +387,20 @@ fn an_already_lowered_module_uses_arg_names() {
     );
 }
 
+#[test]
+fn an_already_lowered_module_uses_arg_names() {
+    micro_batches_by_arg_names(
+        "lowered",
+        &["--pld-lower-collectives"],
+        "micro_batches.lowered.mlir",
+    );
+}
+
 /// MLIR bytecode (which every pld tool reads) runs like its text; it keeps no SSA names, so
 /// the parameters are `arg0`, ... as in an already-lowered module.
 #[test]
 fn a_bytecode_module_runs_like_its_text() {
-    let dir = scratch("bytecode");
-    let bc = dir.0.join("micro_batches.mlirbc");
-    let out = Command::new(pld_opt())
-        .args(["--emit-bytecode", &example("micro_batches"), "-o"])
-        .arg(&bc)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert!(std::fs::read(&bc).unwrap().starts_with(b"ML\xefR"));
-    let x = micro_inputs(P_MB, 52);
-    let y = micro_golden(P_MB, &x);
-    let xz = dir.0.join("x.npz");
-    write_npz_f32(&xz, &MB_SHAPE, &x);
-    let yz = dir.0.join("y.npz");
-    write_npz_f32(&yz, &MB_SHAPE, &y);
-    let o = pld_run(&[
-        s("--function=@micro_batches"),
-        s("--ranks=2"),
-        kernels(),
-        format!("--input=arg0=@{}", xz.display()),
-        format!("--expected-output=arg1=@{}", yz.display()),
-        bc.display().to_string(),
-    ]);
-    expect_ok(&o);
-    assert!(
-        o.stdout.contains("expected outputs hold: arg1"),
-        "{}",
-        o.stdout
-    );
+    micro_batches_by_arg_names("bytecode", &["--emit-bytecode"], "micro_batches.mlirbc");
 }
 
 // ------------------------------------------------------------------ tp_layer (P = 4)

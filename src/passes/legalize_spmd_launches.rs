@@ -19,12 +19,12 @@
 //! It refuses an orchestration function's or HOST orchestrator's name that
 //! pld-translate could not give its folder or file and its `extern "C"`
 //! symbol (`@main`, `@"a/b"`, two names with one C symbol, ...:
-//! [`crate::ir::entry_names::entry_name_problems`], the rules both share).
+//! `ir::entry_names::entry_name_problems`, the rules both share).
 //!
 //! It refuses a `builtin.module` nested in the module that holds pld code (a
 //! `pl`/`pld` op or a function with a `pl.func_kind`), at the nested module:
 //! the pipeline's passes do not enter it and pld-translate does not build it
-//! ([`crate::ir::walk::nested_pld_modules`]).
+//! (`ir::walk::nested_pld_modules`).
 //!
 //! It also refuses, at the op's location, everything in a CHIP orchestration
 //! body that `pld-translate`'s orchestration codegen cannot emit, so no
