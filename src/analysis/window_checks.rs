@@ -26,19 +26,30 @@ pub struct Failure<'c> {
     pub notes: Vec<(Location<'c>, String)>,
 }
 
+/// The one buffer two operands are both bound to, when each resolves to exactly one: an
+/// operand that may be one of several buffers (a loop-carried window that alternates, one
+/// branch of several) only may share one with another, which is left to the caller, as an
+/// untraceable operand is (domains.md: distinctness stays the caller's obligation).
+fn definitely_shared<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
+    match (a, b) {
+        ([x], [y]) if x == y => Some(0),
+        _ => None,
+    }
+}
+
 /// Pairwise-distinct allocations over `buffers` (per operand, by role):
 /// `operands <a> and <b> must be different window allocations` (the caller
-/// adds the `'<op>' op ` prefix).
+/// adds the `'<op>' op ` prefix), for two operands each bound to one and the
+/// same buffer ([`definitely_shared`]).
 pub fn check_distinct<'c>(
     roles: &[&str],
     buffers: &[Vec<OperationRef<'c, '_>>],
 ) -> Option<Failure<'c>> {
     for a in 0..buffers.len() {
         for b in a + 1..buffers.len() {
-            if let Some(shared) = buffers[a]
-                .iter()
-                .find(|x| buffers[b].iter().any(|y| op_id(y) == op_id(x)))
-            {
+            let ids = |l: &[OperationRef<'c, '_>]| l.iter().map(op_id).collect::<Vec<_>>();
+            if let Some(at) = definitely_shared(&ids(&buffers[a]), &ids(&buffers[b])) {
+                let shared = &buffers[a][at];
                 return Some(Failure {
                     message: diag::msg!(
                         "operands {} and {} must be different window allocations",
@@ -629,7 +640,7 @@ fn passes_on_keys(
 ) -> bool {
     for a in 0..buffers.len() {
         for b in a + 1..buffers.len() {
-            if buffers[a].iter().any(|x| buffers[b].contains(x)) {
+            if definitely_shared(&buffers[a], &buffers[b]).is_some() {
                 return false;
             }
         }
