@@ -8,9 +8,8 @@ use super::{Options, Tree, chip, host, kernel_config, manifest};
 use crate::{
     error::PldError,
     ir::calls::callee_name,
-    ir::entry_names::{EntryRail, entry_name_problems},
-    ir::func_kind::{is_chip_orchestration, is_host_level, is_orchestration_body, symbol_name},
-    ir::signature::entry_block,
+    ir::entry_names::{EntryRail, entry_name_problems, tree_entries},
+    ir::func_kind::{is_host_level, is_orchestration_body, symbol_name},
     ir::walk::{collectives_in, module_functions, ops_named},
 };
 use melior::ir::operation::{OperationLike, OperationRef};
@@ -66,27 +65,10 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
         }
     }
 
-    // The entries' names: a file or folder, a unique C symbol (ir::entry_names, whose rules
+    // The entries (a builtin collective callable only where the HOST rail dispatched it) and
+    // their names: a file or folder, a unique C symbol (ir::entry_names, whose rules
     // --legalize-spmd-launches applies too).
-    let named: Vec<(OperationRef, &str, EntryRail)> = functions
-        .iter()
-        .filter(|f| entry_block(f).is_some())
-        .filter_map(|f| {
-            let name = symbol_name(f)?;
-            if is_chip_orchestration(f) {
-                // A builtin collective callable is built only where the HOST rail dispatched it.
-                (!name.starts_with("builtin.") || dispatched.contains(name)).then_some((
-                    *f,
-                    name,
-                    EntryRail::Chip,
-                ))
-            } else if is_orchestration_body(f) && is_host_level(f) {
-                Some((*f, name, EntryRail::Host))
-            } else {
-                None
-            }
-        })
-        .collect();
+    let named = tree_entries(&functions, |name| dispatched.contains(name));
     let mut refused = BTreeSet::new();
     for (func, message) in entry_name_problems(&named) {
         p.error(&func, &message);
@@ -98,22 +80,12 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
     // The module's pl.arch (verified by the pl dialect), for kernel_config.py.
     let arch = string_attr(module, "pl.arch");
     let mut chip_subs: Vec<chip::SubBuild> = Vec::new();
-    for func in &functions {
-        let Some(name) = symbol_name(func) else {
-            continue;
-        };
-        let has_body = entry_block(func).is_some();
-        if !has_body {
+    for &(func, name, rail) in &named {
+        let func = &func;
+        if refused.contains(name) {
             continue;
         }
-        if is_chip_orchestration(func) {
-            // A builtin collective callable is built only where the HOST rail dispatched it.
-            if name.starts_with("builtin.") && !dispatched.contains(name) {
-                continue;
-            }
-            if refused.contains(name) {
-                continue;
-            }
+        if rail == EntryRail::Chip {
             let Some(sub) = chip::emit(&mut p, func, dispatched_with_width.contains(name)) else {
                 continue;
             };
@@ -141,22 +113,17 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
                 source: format!("next_levels/{name}/orchestration/{name}.cpp"),
                 kernels: sub.kernels.clone(),
             });
-        } else if is_orchestration_body(func) && is_host_level(func) {
-            if refused.contains(name) {
-                continue;
-            }
-            if let Some(cpp) = host::emit(&mut p, func) {
-                tree.files
-                    .insert(PathBuf::from(format!("host/{name}.cpp")), cpp.into_bytes());
-                entries.push(manifest::Entry {
-                    func: *func,
-                    name: name.to_string(),
-                    c_name: super::cpp_names::c_identifier(name),
-                    rail: manifest::Rail::Host,
-                    source: format!("host/{name}.cpp"),
-                    kernels: Vec::new(),
-                });
-            }
+        } else if let Some(cpp) = host::emit(&mut p, func) {
+            tree.files
+                .insert(PathBuf::from(format!("host/{name}.cpp")), cpp.into_bytes());
+            entries.push(manifest::Entry {
+                func: *func,
+                name: name.to_string(),
+                c_name: super::cpp_names::c_identifier(name),
+                rail: manifest::Rail::Host,
+                source: format!("host/{name}.cpp"),
+                kernels: Vec::new(),
+            });
         }
     }
     if p.errors > 0 {

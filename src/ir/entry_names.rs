@@ -185,6 +185,35 @@ pub enum EntryRail {
     Host,
 }
 
+/// The entries of the build tree among `functions` (in their order): every CHIP orchestration
+/// function with a body (a pld-named `builtin.*` callable only where `built` says the HOST rail
+/// dispatched it) and every HOST orchestrator with a body, each with its symbol and rail. The one
+/// list pld-translate builds and `--legalize-spmd-launches` checks the names of.
+pub fn tree_entries<'c, 'a>(
+    functions: &[OperationRef<'c, 'a>],
+    built: impl Fn(&str) -> bool,
+) -> Vec<(OperationRef<'c, 'a>, &'c str, EntryRail)> {
+    use crate::ir::func_kind::{is_chip_orchestration, is_host_orchestrator, symbol_name};
+    functions
+        .iter()
+        .filter(|f| crate::ir::signature::entry_block(f).is_some())
+        .filter_map(|f| {
+            let name = symbol_name(f)?;
+            if is_chip_orchestration(f) {
+                (!name.starts_with("builtin.") || built(name)).then_some((
+                    *f,
+                    name,
+                    EntryRail::Chip,
+                ))
+            } else if is_host_orchestrator(f) {
+                Some((*f, name, EntryRail::Host))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
 /// The located problems of the tree's entries' names (`entries`: each function, its symbol
 /// name and rail, in module order): a name that cannot be its file or folder, a C symbol that is
 /// a keyword, `main` or reserved, two entries with one C symbol, and a CHIP entry whose C symbol

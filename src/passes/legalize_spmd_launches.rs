@@ -74,10 +74,9 @@ use crate::{
     diag,
     error::PldError,
     ir::calls::{call_arg_count, callee, callee_name, runtime_alloc_outs},
-    ir::entry_names::{EntryRail, entry_name_problems, path_component_ok, quoted},
+    ir::entry_names::{entry_name_problems, path_component_ok, quoted, tree_entries},
     ir::func_kind::{func_kind, is_chip_orchestration, is_host_orchestrator, symbol_name},
     ir::launch_width::MAX_LAUNCH_BLOCKS,
-    ir::signature::entry_block,
     ir::walk::{
         module_body, module_functions, nested_module_message, nested_pld_modules, ops_named,
     },
@@ -105,20 +104,7 @@ impl ModulePass for LegalizeSpmdLaunches {
         }
         // The names pld-translate gives the entries (ir::entry_names: a file or folder, a unique C
         // symbol); pld's own builtin.* callables are named by the HOST rail, after this pass.
-        let named: Vec<_> = module_functions(&module)
-            .into_iter()
-            .filter(|f| entry_block(f).is_some())
-            .filter_map(|f| {
-                let name = symbol_name(&f)?;
-                if is_chip_orchestration(&f) && !name.starts_with("builtin.") {
-                    Some((f, name, EntryRail::Chip))
-                } else if is_host_orchestrator(&f) {
-                    Some((f, name, EntryRail::Host))
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let named = tree_entries(&module_functions(&module), |_| false);
         for (func, message) in entry_name_problems(&named) {
             diag::op_error(&func, &message);
             errors += 1;
