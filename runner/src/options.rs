@@ -273,7 +273,8 @@ fn parse_value(text: &str, p: &Param, base: &Path) -> Result<Parsed, RunError> {
     parse_tensor_or_literal(text, p, base, &what)
 }
 
-/// [`parse_value`] but for the scalar's own type spelling and range.
+/// VALUE as written (a typed literal, a bare literal, `@file`) checked against `p`'s type; what
+/// [`parse_value`] does for every parameter before a scalar's own spelling and range.
 fn parse_tensor_or_literal(
     text: &str,
     p: &Param,
