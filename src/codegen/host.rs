@@ -223,7 +223,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let var = self.locals.fresh("buf");
                 let _ = writeln!(
                     self.out,
-                    "{indent}const uint64_t {var} = host->alloc_window({bytes});"
+                    "{indent}const uint64_t {var} = host->alloc_window({bytes}, {});",
+                    site_literal(op)
                 );
                 let _ = writeln!(self.out, "{indent}if (int rc = host->status()) return rc;");
                 if let Ok(r) = op.result(0) {
@@ -238,7 +239,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let var = self.locals.fresh("domain");
                 let _ = writeln!(
                     self.out,
-                    "{indent}const int {var} = host->comm_domain({ranks});"
+                    "{indent}const int {var} = host->comm_domain({ranks}, {});",
+                    site_literal(op)
                 );
                 let _ = writeln!(self.out, "{indent}if (int rc = host->status()) return rc;");
                 if let Ok(r) = op.result(0) {
@@ -251,7 +253,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 };
                 let domain = match op.operand(1).ok().map(|d| self.vals.get(d).cloned()) {
                     None => String::new(),
-                    Some(Some(RtValue::Domain(d))) => format!(", {d}"),
+                    Some(Some(RtValue::Domain(d))) => format!(", {d}, {}", site_literal(op)),
                     Some(_) => {
                         self.p
                             .error(&op, "domain operand must be a pld.comm_domain of this body");
@@ -476,11 +478,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         } else {
             format!("{{{}}}, ", scalar_args.join(", "))
         };
-        // A builtin callable (the HOST rail's fan-out of one collective) is
-        // told its collective's site: the runtime's rank-count check and
-        // timeout reports name it, not the callable's first user.
-        let site = if callee.starts_with("builtin.tensor.") {
-            let here = super::chip::source_site(op.location());
+        // Every dispatch is told its site: the runtime locates the dispatch's
+        // own failures with it, and a builtin callable (the HOST rail's
+        // fan-out of one collective) reports it in its rank-count check and
+        // timeouts instead of the callable's first user.
+        let here = super::chip::source_site(op.location());
+        if callee.starts_with("builtin.tensor.") {
             // A world of fewer devices than NR: the dispatch to device
             // P..NR-1 fails here, in the words of the runtime's rank-count
             // check (a world of more devices fails that check itself).
@@ -493,10 +496,8 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     quoted(&kernel)
                 );
             }
-            format!(", {}", quoted(&here))
-        } else {
-            String::new()
-        };
+        }
+        let site = format!(", {}", quoted(&here));
         let _ = writeln!(
             self.out,
             "{indent}  if (int rc = host->dispatch({dev}, &{}, {}, {{{}}}, {{{}}}, {scalar_list}{width}{site})) return rc;",
@@ -605,4 +606,10 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
     }
     let _ = writeln!(cpp, "}}");
     Some(cpp)
+}
+
+/// The op's `file:line:col` as a C string literal: the runtime's `at`
+/// argument, which locates a failure it detects while running the op.
+fn site_literal(op: &OperationRef) -> String {
+    quoted(&super::chip::source_site(op.location()))
 }

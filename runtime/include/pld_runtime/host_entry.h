@@ -71,14 +71,17 @@ class Host {
 
   int num_devices() const { return world_.ranks(); }
 
+  // `at` (every method below that takes it): the op's `file:line:col`, a string literal the
+  // generated code passes; a failure's message then reads `<op> at <at>: ...` (nullptr: none).
+
   // `pld.window_buffer {bytes}`: a symmetric, zero-filled allocation in every device's window.
   // Returns its offset; on a full window latches SIMPLER_ERROR_INVALID_ARGS and returns 0 (check
   // status()).
-  uint64_t alloc_window(uint64_t bytes) {
+  uint64_t alloc_window(uint64_t bytes, const char* at = nullptr) {
     try {
       return world_.alloc(bytes);
     } catch (const std::exception& e) {
-      fail(SIMPLER_ERROR_INVALID_ARGS, e.what());
+      fail(SIMPLER_ERROR_INVALID_ARGS, located("pld.window_buffer", at, e.what()));
       return 0;
     }
   }
@@ -111,10 +114,12 @@ class Host {
   // Windows are symmetric over every device, so over the domain's too. Returns the domain's
   // index, or latches SIMPLER_ERROR_INVALID_ARGS and returns -1 when ranks is outside
   // [1, num_devices()] (check status()).
-  int comm_domain(int64_t ranks) {
+  int comm_domain(int64_t ranks, const char* at = nullptr) {
     if (ranks < 1 || ranks > num_devices()) {
-      fail(SIMPLER_ERROR_INVALID_ARGS, "communication domain of " + std::to_string(ranks) +
-                                           " ranks in a world of " + std::to_string(num_devices()));
+      fail(SIMPLER_ERROR_INVALID_ARGS,
+           located("pld.comm_domain", at,
+                   "communication domain of " + std::to_string(ranks) + " ranks in a world of " +
+                       std::to_string(num_devices())));
       return -1;
     }
     std::vector<std::unique_ptr<rt::CommContext>> contexts;
@@ -131,13 +136,14 @@ class Host {
   // `pld.host.device_ctx %device in %d`: the CommContext of `device` in domain `domain`. A
   // device outside the domain latches SIMPLER_ERROR_INVALID_ARGS (the next dispatch returns it)
   // and yields null.
-  rt::CommContext* device_ctx(int64_t device, int domain) {
+  rt::CommContext* device_ctx(int64_t device, int domain, const char* at = nullptr) {
     if (domain < 0 || static_cast<size_t>(domain) >= domains_.size()) return nullptr;
     const auto& contexts = domains_[static_cast<size_t>(domain)];
     if (device < 0 || static_cast<size_t>(device) >= contexts.size()) {
-      fail(SIMPLER_ERROR_INVALID_ARGS, "device " + std::to_string(device) +
-                                           " is not in a communication domain of " +
-                                           std::to_string(contexts.size()) + " ranks");
+      fail(SIMPLER_ERROR_INVALID_ARGS,
+           located("pld.host.device_ctx", at,
+                   "device " + std::to_string(device) + " is not in a communication domain of " +
+                       std::to_string(contexts.size()) + " ranks"));
       return nullptr;
     }
     return contexts[static_cast<size_t>(device)].get();
@@ -147,9 +153,9 @@ class Host {
   // run of the callee's CHIP orchestration `entry` (its ChipEntry, chip_entries.cpp) on the
   // device's stream and returns at once (0), or latches and returns
   // SIMPLER_ERROR_INVALID_ARGS for a device out of range, or the code already latched.
-  // `block_num` (0 = none given) and `site` (the dispatching collective's `file:line:col`, a
-  // string literal; nullptr: none) reach a builtin callable (ChipEntry::dispatch_args) as its last
-  // two scalars.
+  // `block_num` (0 = none given) and `site` (the dispatch's `file:line:col`, a string literal;
+  // nullptr: none) reach a builtin callable (ChipEntry::dispatch_args) as its last two scalars;
+  // the site also locates the dispatch's own failures, as `at` does.
   int dispatch(int64_t device, const rt::ChipEntry* entry, const char* name,
                std::initializer_list<rt::Tensor> tensors,
                std::initializer_list<rt::CommContext*> comms, int64_t block_num,
@@ -165,12 +171,15 @@ class Host {
     if (int rc = status()) return rc;
     if (device < 0 || device >= num_devices()) {
       return fail(SIMPLER_ERROR_INVALID_ARGS,
-                  "dispatch of " + std::string(name) + " to device " + std::to_string(device) +
-                      " of " + std::to_string(num_devices()));
+                  located("pld.host.dispatch", site,
+                          "dispatch of " + std::string(name) + " to device " +
+                              std::to_string(device) + " of " + std::to_string(num_devices())));
     }
     if (block_num < 0 || block_num > 2147483647) {
       return fail(SIMPLER_ERROR_INVALID_ARGS,
-                  "dispatch of " + std::string(name) + " with core_num " + std::to_string(block_num));
+                  located("pld.host.dispatch", site,
+                          "dispatch of " + std::string(name) + " with core_num " +
+                              std::to_string(block_num)));
     }
     Item item;
     item.entry = entry;
@@ -242,6 +251,11 @@ class Host {
   }
 
  private:
+  // A failure's message, prefixed with its op and site when the generated code gave one.
+  static std::string located(const char* op, const char* at, const std::string& message) {
+    return at ? std::string(op) + " at " + at + ": " + message : message;
+  }
+
   struct Item {
     const rt::ChipEntry* entry = nullptr;
     std::string name;
