@@ -1,5 +1,6 @@
-// all_to_all_v on the host runtime: the rendered kernel (float and int8_t) run by P ranks x B
-// blocks, checked against an independent golden. Usage: a2a_test [--quick] [--filter SUBSTR] [-v]
+// The a2a suite: all_to_all_v on the host runtime, the rendered kernel (float and int8_t) run by
+// P ranks x B blocks, checked against an independent golden. Run by runtime/tests/main.cpp
+// (`runtime_tests --suite a2a [--quick] [--filter SUBSTR] [-v]`).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness.h"
 #include "pld_runtime/host.h"
 #include "pld_runtime/task.h"
 
@@ -26,18 +28,14 @@ namespace {
 
 using pld::Tensor;
 using pld::host::World;
-using Matrix = std::vector<std::vector<int32_t>>;
-
-int g_passed = 0, g_failed = 0;
-bool g_verbose = false;
+using pld_test::Failure;
+using pld_test::golden_rows;
+using pld_test::Matrix;
 
 // ------------------------------------------------------------------ independent golden
 // B = L while L < P, else the largest multiple of P not above L (RFC #2521).
 int fold_blocks(int p, int l) { return l < p ? l : l / p * p; }
 
-int64_t golden_rows(int32_t count, int64_t max_recv) {
-  return std::min<int64_t>(std::max<int64_t>(count, 0), max_recv);
-}
 double payload_f32(int r, int d, int k, int e) { return r * 1000000.0 + d * 10000.0 + k * 100.0 + e; }
 int payload_i8(int r, int d, int k, int e) { return (r * 37 + d * 11 + k * 5 + e) % 251 - 125; }
 
@@ -56,19 +54,6 @@ struct Case {
   bool counts_2d = false; // send_counts / recv_counts as [NR, 1] instead of [NR]
   int expect_status = 0;  // expected status of every rank
 };
-
-struct Failure {
-  std::string what;
-};
-
-#define CHECK(cond, ...)                                          \
-  do {                                                            \
-    if (!(cond)) {                                                \
-      char buf_[512];                                             \
-      std::snprintf(buf_, sizeof buf_, __VA_ARGS__);              \
-      throw Failure{std::string(#cond) + ": " + buf_};            \
-    }                                                             \
-  } while (0)
 
 Tensor make_tensor(void* data, int esz, std::vector<int64_t> dims) {
   return Tensor::contiguous(data, esz, dims.data(), dims.size());
@@ -263,47 +248,11 @@ void run_case(const Case& c) {
   }
 }
 
-void report(const std::string& name, const std::function<void()>& fn) {
-  const auto t0 = std::chrono::steady_clock::now();
-  try {
-    fn();
-    ++g_passed;
-    if (g_verbose) {
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      std::printf("ok   %s (%.1f ms)\n", name.c_str(), ms);
-    }
-  } catch (const Failure& f) {
-    ++g_failed;
-    std::printf("FAIL %s: %s\n", name.c_str(), f.what.c_str());
-  } catch (const std::exception& e) {
-    ++g_failed;
-    std::printf("FAIL %s: exception %s\n", name.c_str(), e.what());
-  }
-  std::fflush(stdout);
-}
-
 // ------------------------------------------------------------------ count patterns
-uint32_t g_rng = 12345;
-int32_t rnd(int32_t lo, int32_t hi) {  // inclusive
-  g_rng = g_rng * 1664525u + 1013904223u;
-  return lo + static_cast<int32_t>((g_rng >> 8) % static_cast<uint32_t>(hi - lo + 1));
-}
+pld_test::Rng g_rng{12345};
 
 Matrix pattern(const std::string& kind, int P, int MR) {
-  Matrix m(P, std::vector<int32_t>(P, 0));
-  for (int s = 0; s < P; ++s)
-    for (int d = 0; d < P; ++d) {
-      const bool odd = (s + d) % 2 != 0;
-      int32_t v = 0;
-      if (kind == "uniform") v = MR;
-      else if (kind == "zero_and_full") v = odd ? MR : 0;
-      else if (kind == "one_and_full") v = odd ? MR : 1;
-      else if (kind == "over_capacity") v = odd ? MR + 3 : MR;
-      else if (kind == "negative") v = odd ? -2 : (MR + 1) / 2;
-      else if (kind == "random") v = rnd(-3, MR + 4);
-      m[s][d] = v;
-    }
-  return m;
+  return pld_test::count_pattern(kind, P, MR, g_rng);
 }
 
 std::string case_name(const Case& c) {
@@ -551,18 +500,9 @@ void example_pipeline(int P, const std::string& bad) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  bool quick = false;
-  std::string filter;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else if (!std::strcmp(argv[i], "-v")) g_verbose = true;
-    else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
-  }
-  const auto t0 = std::chrono::steady_clock::now();
-  auto add = [&](const std::string& name, const std::function<void()>& fn) {
-    if (filter.empty() || name.find(filter) != std::string::npos) report(name, fn);
-  };
+void a2a_suite(pld_test::Suite& t) {
+  const bool quick = t.options().quick;
+  auto add = [&](const std::string& name, const std::function<void()>& fn) { t.add(name, fn); };
 
   // Launch-width fold, pinned to RFC #2521's worked examples.
   add("fold_blocks_rfc2521", [] {
@@ -641,9 +581,4 @@ int main(int argc, char** argv) {
   { Case c = mk(4, 64, false, 2, 8); c.expect_status = 7; extra("over_capacity_launch", c, "uniform"); }
   { Case c = mk(4, 16, true, 2, 8); c.capacity = 8; c.expect_status = 7; extra("capacity8_launch", c, "uniform"); }
   { Case c = mk(4, 8, true, 2, 8); c.capacity = 8; extra("capacity8_exact", c, "random"); }
-
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("a2a_test: %.1f s\n", secs);
-  std::printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed == 0 ? 0 : 1;
 }

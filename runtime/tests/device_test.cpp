@@ -3,8 +3,9 @@
 // correct ones must give the right data and status 0, each one missing a barrier, a dsb or a flag
 // must fail its run with status 122 and a message that names the kernel, the line and the rule.
 // Without PLD_DMA_SEED transfers complete at the latest point the device allows (so a source
-// changed before the completion point is what lands); with it (`device_test --seeded`, run.sh
-// sets PLD_DMA_SEED) at seeded random earlier points, where the correct kernels must still pass.
+// changed before the completion point is what lands); with it (`runtime_tests --suite device
+// --seeded`, run.sh sets PLD_DMA_SEED) at seeded random earlier points, where the correct kernels
+// must still pass.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,22 +17,16 @@
 
 #include "intrinsic.h"
 #include "platform_comm/comm_context.h"
+#include "harness.h"
 #include "pld_runtime/host.h"
 #include "pld_runtime/task.h"
 #include "tensor.h"
 
 namespace {
 
-int g_passed = 0, g_failed = 0;
+pld_test::Suite* g_suite = nullptr;  // the running suite (its checks are counted one by one)
 
-void check(bool ok, const std::string& what) {
-  if (ok) {
-    ++g_passed;
-  } else {
-    ++g_failed;
-    std::printf("FAIL %s\n", what.c_str());
-  }
-}
+void check(bool ok, const std::string& what) { g_suite->check(ok, what); }
 
 constexpr int kN = 300;  // floats per rank
 
@@ -170,11 +165,12 @@ void violation(Omit omit, const char* name, std::vector<const char*> parts) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const bool seeded = argc > 1 && !std::strcmp(argv[1], "--seeded");
+void device_suite(pld_test::Suite& t) {
+  g_suite = &t;
+  const bool seeded = t.options().seeded;
   if (seeded && !std::getenv("PLD_DMA_SEED")) {
-    std::printf("device_test --seeded needs PLD_DMA_SEED\n");
-    return 2;
+    t.check(false, "--seeded needs PLD_DMA_SEED");
+    return;
   }
   for (int i = 0; i < (seeded ? 20 : 3); ++i) correct_exchange();
   if (!seeded) {
@@ -185,6 +181,4 @@ int main(int argc, char** argv) {
     violation(Omit::kSetFlag, "wait without set",
               {"wait_flag: no set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0) precedes it"});
   }
-  std::printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed == 0 ? 0 : 1;
 }

@@ -1,6 +1,7 @@
-// indexed_all_to_all_v on the host runtime: the rendered indexed kernel (float and int8_t) run by
+// The indexed suite: indexed_all_to_all_v on the host runtime: the rendered indexed kernel (float and int8_t) run by
 // P ranks x L blocks, checked against an independent golden written from
-// docs/spec/indexed.md. Usage: indexed_test [--quick] [--filter SUBSTR] [-v]
+// docs/spec/indexed.md. Run by runtime/tests/main.cpp
+// (`runtime_tests --suite indexed [--quick] [--filter SUBSTR] [-v]`).
 //
 // Per case: every rank's status; `target` against the golden (row s*MR + k of rank r, for
 // k < clamp(send_counts[s][r], 0, MR), is row index_s[r*MR + k] of rank s's input, or zeros when
@@ -22,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness.h"
 #include "pld_runtime/host.h"
 #include "pld_runtime/task.h"
 
@@ -32,15 +34,11 @@ namespace {
 
 using pld::Tensor;
 using pld::host::World;
-using Matrix = std::vector<std::vector<int32_t>>;
-
-int g_passed = 0, g_failed = 0;
-bool g_verbose = false;
+using pld_test::Failure;
+using pld_test::golden_rows;
+using pld_test::Matrix;
 
 // ------------------------------------------------------------------ independent golden
-int64_t golden_rows(int32_t count, int64_t max_recv) {
-  return std::min<int64_t>(std::max<int64_t>(count, 0), max_recv);
-}
 // Input row i of rank r holds the sim spec's payload with d = i / MR, k = i % MR.
 float payload_f32(int r, int64_t i, int64_t mr, int64_t e) {
   return static_cast<float>(r * 1000000.0 + (i / mr) * 10000.0 + (i % mr) * 100.0 + e);
@@ -69,19 +67,6 @@ struct Case {
   bool recv_window = false;      // recv_counts in the window instead of local memory
   int expect_status = 0;
 };
-
-struct Failure {
-  std::string what;
-};
-
-#define CHECK(cond, ...)                                          \
-  do {                                                            \
-    if (!(cond)) {                                                \
-      char buf_[512];                                             \
-      std::snprintf(buf_, sizeof buf_, __VA_ARGS__);              \
-      throw Failure{std::string(#cond) + ": " + buf_};            \
-    }                                                             \
-  } while (0)
 
 Tensor make_tensor(void* data, int esz, std::vector<int64_t> dims) {
   return Tensor::contiguous(data, esz, dims.data(), dims.size());
@@ -303,48 +288,10 @@ void run_case(const Case& c) {
   }
 }
 
-void report(const std::string& name, const std::function<void()>& fn) {
-  const auto t0 = std::chrono::steady_clock::now();
-  try {
-    fn();
-    ++g_passed;
-    if (g_verbose) {
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      std::printf("ok   %s (%.1f ms)\n", name.c_str(), ms);
-    }
-  } catch (const Failure& f) {
-    ++g_failed;
-    std::printf("FAIL %s: %s\n", name.c_str(), f.what.c_str());
-  } catch (const std::exception& e) {
-    ++g_failed;
-    std::printf("FAIL %s: exception %s\n", name.c_str(), e.what());
-  }
-  std::fflush(stdout);
-}
-
 // ------------------------------------------------------------------ patterns
-uint32_t g_rng = 2024;
-int32_t rnd(int32_t lo, int32_t hi) {  // inclusive
-  g_rng = g_rng * 1664525u + 1013904223u;
-  return lo + static_cast<int32_t>((g_rng >> 8) % static_cast<uint32_t>(hi - lo + 1));
-}
+pld_test::Rng rnd{2024};
 
-Matrix counts(const std::string& kind, int P, int MR) {
-  Matrix m(P, std::vector<int32_t>(P, 0));
-  for (int s = 0; s < P; ++s)
-    for (int d = 0; d < P; ++d) {
-      const bool odd = (s + d) % 2 != 0;
-      int32_t v = 0;
-      if (kind == "uniform") v = MR;
-      else if (kind == "zero_and_full") v = odd ? MR : 0;
-      else if (kind == "one_and_full") v = odd ? MR : 1;
-      else if (kind == "over_capacity") v = odd ? MR + 3 : MR;
-      else if (kind == "negative") v = odd ? -2 : (MR + 1) / 2;
-      else if (kind == "random") v = rnd(-3, MR + 4);
-      m[s][d] = v;
-    }
-  return m;
-}
+Matrix counts(const std::string& kind, int P, int MR) { return pld_test::count_pattern(kind, P, MR, rnd); }
 
 // index[src][j], j < len, for input_rows n.
 Matrix indices(const std::string& kind, int P, int64_t len, int64_t n) {
@@ -414,18 +361,9 @@ void early_return_ranknum_17() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  bool quick = false;
-  std::string filter;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else if (!std::strcmp(argv[i], "-v")) g_verbose = true;
-    else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
-  }
-  const auto t0 = std::chrono::steady_clock::now();
-  auto add = [&](const std::string& name, const std::function<void()>& fn) {
-    if (filter.empty() || name.find(filter) != std::string::npos) report(name, fn);
-  };
+void indexed_suite(pld_test::Suite& t) {
+  const bool quick = t.options().quick;
+  auto add = [&](const std::string& name, const std::function<void()>& fn) { t.add(name, fn); };
 
   add("early_return_ranknum_17", early_return_ranknum_17);
 
@@ -501,9 +439,4 @@ int main(int argc, char** argv) {
   { Case c = mk(4, 64, false, 2, 8, "identity", "uniform"); c.expect_status = 7; extra("over_capacity_launch", c); }
   { Case c = mk(4, 9, true, 2, 8, "random", "random"); c.capacity = 8; c.expect_status = 7; extra("capacity8_L9", c); }
   { Case c = mk(4, 8, true, 2, 8, "random", "random"); c.capacity = 8; extra("capacity8_exact", c); }
-
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("indexed_test: %.1f s\n", secs);
-  std::printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed == 0 ? 0 : 1;
 }

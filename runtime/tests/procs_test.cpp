@@ -2,7 +2,8 @@
 // shared between the rank processes and the launcher, nothing else is; shared_alloc memory and the
 // world's error message reach the launcher; a crashed, exited or hung rank is reported by
 // rank_ends() with status kRankFailedStatus, its peers' waits end, and no /dev/shm entry is left.
-// Run by run.sh in the release build only (ThreadSanitizer does not follow a multi-threaded fork).
+// Run by run.sh (`runtime_tests --suite procs`) in the release build only (ThreadSanitizer does
+// not follow a multi-threaded fork).
 #include <dirent.h>
 #include <unistd.h>
 
@@ -13,22 +14,16 @@
 #include <string>
 #include <vector>
 
+#include "harness.h"
 #include "pld_runtime/host.h"
 #include "pld_runtime/kernel.h"
 #include "pld_runtime/task.h"
 
 namespace {
 
-int g_passed = 0, g_failed = 0;
+pld_test::Suite* g_suite = nullptr;  // the running suite (its checks are counted one by one)
 
-void check(bool ok, const std::string& what) {
-  if (ok) {
-    ++g_passed;
-  } else {
-    ++g_failed;
-    std::printf("FAIL %s\n", what.c_str());
-  }
-}
+void check(bool ok, const std::string& what) { g_suite->check(ok, what); }
 
 int g_private = 0;  // written by a rank body: stays in that rank's process
 
@@ -64,7 +59,8 @@ std::vector<int> run_exchange(pld::host::World& w, uint64_t off) {
 
 }  // namespace
 
-int main() {
+void procs_suite(pld_test::Suite& t) {
+  g_suite = &t;
   using pld::host::Config;
   using pld::host::RankEnd;
   using pld::host::World;
@@ -138,6 +134,4 @@ int main() {
     check(st == std::vector<int>({0, 0}), "thread mode exchange");
     check(!w.rank_processes(), "thread mode");
   }
-  std::printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed == 0 ? 0 : 1;
 }

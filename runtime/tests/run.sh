@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the host runtime, renders the all_to_all_v and indexed_all_to_all_v kernels for float and
-# int8_t, builds the two test harnesses and runs them (full matrices at -O2, then quick slices under
-# ThreadSanitizer), builds and runs procs_test (ranks as processes: shared windows, faults;
-# release build only), views_test (chip_views.inc, scalar.h, create_tensor / AllocScope, the
-# orchestration API) and device_test (the device ordering model, docs/device.md) in both builds.
+# int8_t, builds the runtime's one test main (runtime_tests: main.cpp over harness.h, one suite per
+# *_test.cpp) and runs its suites: a2a and indexed (the two kernels against their goldens), views
+# (chip_views.inc, scalar.h, create_tensor / AllocScope, the orchestration API), device (the device
+# ordering model, docs/device.md) and procs (ranks as processes: shared windows, faults; release
+# build only) -- the full matrices at -O2, then quick slices under ThreadSanitizer.
 # The collective family's kernels are checked by the simulator's family matrix (docs/sim.md).
 # Env: CXX (default g++), PLD_RT_BUILD (build dir, default <repo>/target/pld-runtime-tests),
 #      PLD_RT_NO_TSAN=1 to skip the TSan run; PLD_RT_SANITIZE=1 to run only a quick slice under
@@ -32,9 +33,7 @@ if diff <(body "$out/indexed_all_to_all_v__fp32.cpp" | sed 's/float/DT/g') \
   echo "run.sh: indexed renderings differ beyond dtype_cpp" >&2; exit 1
 fi
 
-# build VARIANT EXTRA_FLAGS...: compiles every unit in parallel and links $out/VARIANT/a2a_test,
-# $out/VARIANT/indexed_test (the runtime, the indexed kernels and indexed_test.cpp) and
-# $out/VARIANT/views_test (the runtime and views_test.cpp only).
+# build VARIANT EXTRA_FLAGS...: compiles every unit in parallel and links $out/VARIANT/runtime_tests.
 build() {
   local v=$1; shift
   local d=$out/$v flags=(-std=c++17 -pthread -Wall -Wextra -Werror -I"$root/runtime/include" -I"$root/runtime/include/device" "$@")
@@ -46,31 +45,18 @@ build() {
   unit orch_api "$root/runtime/host/orchestration_api.cpp"
   unit a2a_fp32 "$out/all_to_all_v__fp32.cpp" -Dkernel_entry=pld_a2a_f32
   unit a2a_int8 "$out/all_to_all_v__int8.cpp" -Dkernel_entry=pld_a2a_i8
+  unit idx_fp32 "$out/indexed_all_to_all_v__fp32.cpp" -Dkernel_entry=pld_idx_f32
+  unit idx_int8 "$out/indexed_all_to_all_v__int8.cpp" -Dkernel_entry=pld_idx_i8
   unit stage_step "$root/runtime/examples/kernels/stage_step.cpp" -Dkernel_entry=pld_k_stage_step
   unit consume_step "$root/runtime/examples/kernels/consume_step.cpp" -Dkernel_entry=pld_k_consume_step
   unit chip_pipeline "$root/runtime/examples/chip_pipeline.cpp" \
     -Daicpu_orchestration_entry=chip_pipeline_entry -Daicpu_orchestration_config=chip_pipeline_config
-  unit a2a_test "$here/a2a_test.cpp"
-  unit views_test "$here/views_test.cpp"
-  unit procs_test "$here/procs_test.cpp"
-  unit device_test "$here/device_test.cpp"
-  unit idx_fp32 "$out/indexed_all_to_all_v__fp32.cpp" -Dkernel_entry=pld_idx_f32
-  unit idx_int8 "$out/indexed_all_to_all_v__int8.cpp" -Dkernel_entry=pld_idx_i8
-  unit indexed_test "$here/indexed_test.cpp"
+  local t
+  for t in main a2a_test indexed_test views_test device_test procs_test; do unit "$t" "$here/$t.cpp"; done
   local rc=0
   for p in "${pids[@]}"; do wait "$p" || rc=1; done
   [ $rc -eq 0 ] || { echo "run.sh: $v build failed" >&2; exit 1; }
-  local a2a_objs=() o
-  for o in "$d"/*.o; do
-    case "$o" in "$d/views_test.o" | "$d/procs_test.o" | "$d/device_test.o" | "$d/indexed_test.o" | "$d"/idx_*.o) ;;
-      *) a2a_objs+=("$o") ;;
-    esac
-  done
-  "$cxx" "${flags[@]}" "${a2a_objs[@]}" -o "$d/a2a_test"
-  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d/idx_fp32.o" "$d/idx_int8.o" "$d/indexed_test.o" -o "$d/indexed_test"
-  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d/views_test.o" -o "$d/views_test"
-  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d/procs_test.o" -o "$d/procs_test"
-  "$cxx" "${flags[@]}" "$d/runtime.o" "$d/device.o" "$d/orch_api.o" "$d/device_test.o" -o "$d/device_test"
+  "$cxx" "${flags[@]}" "$d"/*.o -o "$d/runtime_tests"
 }
 
 # run LOG CMD...: runs one suite, keeping its output in LOG; a crash counts as one failure.
@@ -94,18 +80,19 @@ run() {
   fi
 }
 
-# suites BUILD [ARGS...]: runs every suite of this mode in $out/BUILD, writing $out/BUILD-*.log;
-# ARGS go to every test that takes options.
+# suites BUILD [ARGS...]: runs every suite of this mode with $out/BUILD/runtime_tests, writing
+# $out/BUILD-*.log; ARGS go to the suites that take options.
 suites() {
   local b=$1; shift
-  run "$out/$b.log" "$out/$b/a2a_test" "$@"
-  run "$out/$b-indexed.log" "$out/$b/indexed_test" "$@"
-  run "$out/$b-views.log" "$out/$b/views_test"
+  local bin=$out/$b/runtime_tests
+  run "$out/$b.log" "$bin" --suite a2a "$@"
+  run "$out/$b-indexed.log" "$bin" --suite indexed "$@"
+  run "$out/$b-views.log" "$bin" --suite views
   # The device ordering model: at the latest completion points, then at seeded random ones.
-  run "$out/$b-device.log" "$out/$b/device_test"
-  PLD_DMA_SEED=7 run "$out/$b-device-seeded.log" "$out/$b/device_test" --seeded
+  run "$out/$b-device.log" "$bin" --suite device
+  PLD_DMA_SEED=7 run "$out/$b-device-seeded.log" "$bin" --suite device --seeded
   # Forked rank processes: not under ThreadSanitizer (it does not follow a multi-threaded fork).
-  [ "$b" = tsan ] || run "$out/$b-procs.log" "$out/$b/procs_test"
+  [ "$b" = tsan ] || run "$out/$b-procs.log" "$bin" --suite procs
 }
 
 if [ "${PLD_RT_SANITIZE:-0}" = 1 ]; then

@@ -2,7 +2,7 @@
 // orchestration carries), scalar.h (integer scalar semantics), Orchestration::create_tensor /
 // AllocScope / fail, and simpler's orchestration API as pld's runtime implements it
 // (pto_orchestration_api.h, Orchestration::run_chip, asynchronous tasks).
-// Usage: views_test [--filter SUBSTR] [-v]   (other arguments, e.g. --quick, are ignored)
+// Run by runtime/tests/main.cpp (`runtime_tests --suite views [--filter SUBSTR] [-v]`).
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "harness.h"
 #include "pld_runtime/host.h"
 #include "pld_runtime/task.h"
 #include "pto_orchestration_api.h"  // runtime/include/device
@@ -25,21 +26,7 @@ using pld::Tensor;
 using pld::host::World;
 using pld::rt::Orchestration;
 
-int g_passed = 0, g_failed = 0;
-bool g_verbose = false;
-
-struct Failure {
-  std::string what;
-};
-
-#define CHECK(cond, ...)                                          \
-  do {                                                            \
-    if (!(cond)) {                                                \
-      char buf_[512];                                             \
-      std::snprintf(buf_, sizeof buf_, __VA_ARGS__);              \
-      throw Failure{std::string(#cond) + ": " + buf_};            \
-    }                                                             \
-  } while (0)
+using pld_test::Failure;
 
 constexpr int kInvalid = SIMPLER_ERROR_INVALID_ARGS;
 
@@ -744,32 +731,10 @@ void fail_and_latch() {
         w2.error_message().c_str());
 }
 
-void report(const std::string& name, const std::function<void()>& fn) {
-  try {
-    fn();
-    ++g_passed;
-    if (g_verbose) std::printf("ok   %s\n", name.c_str());
-  } catch (const Failure& f) {
-    ++g_failed;
-    std::printf("FAIL %s: %s\n", name.c_str(), f.what.c_str());
-  } catch (const std::exception& e) {
-    ++g_failed;
-    std::printf("FAIL %s: exception %s\n", name.c_str(), e.what());
-  }
-  std::fflush(stdout);
-}
-
 }  // namespace
 
-int main(int argc, char** argv) {
-  std::string filter;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "-v")) g_verbose = true;
-    else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
-  }
-  auto add = [&](const std::string& name, const std::function<void()>& fn) {
-    if (filter.empty() || name.find(filter) != std::string::npos) report(name, fn);
-  };
+void views_suite(pld_test::Suite& t) {
+  auto add = [&](const std::string& name, const std::function<void()>& fn) { t.add(name, fn); };
   add("chip_slice_and_view", chip_slice_and_view);
   add("chip_reshape_transpose_valid", chip_reshape_transpose_valid);
   add("chip_assemble_and_write", chip_assemble_and_write);
@@ -782,6 +747,4 @@ int main(int argc, char** argv) {
   add("orch_api_tasks", orch_api_tasks);
   add("orch_api_errors", orch_api_errors);
   add("orch_api_async", orch_api_async);
-  std::printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,128 @@
+// harness.h: the one test harness of the runtime's suites (runtime/tests/main.cpp runs them). A
+// suite is a function `void <name>_suite(pld_test::Suite&)` that adds named tests (each run at
+// once, a thrown Failure or exception failing it) or records single checks; main selects suites,
+// passes the options and prints the tally run.sh reads (`N passed, M failed`).
+#ifndef PLD_RUNTIME_TESTS_HARNESS_H
+#define PLD_RUNTIME_TESTS_HARNESS_H
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pld_test {
+
+// What a failed CHECK throws: the condition and the formatted detail.
+struct Failure {
+  std::string what;
+};
+
+#define CHECK(cond, ...)                                 \
+  do {                                                   \
+    if (!(cond)) {                                       \
+      char buf_[512];                                    \
+      std::snprintf(buf_, sizeof buf_, __VA_ARGS__);     \
+      throw ::pld_test::Failure{std::string(#cond) + ": " + buf_}; \
+    }                                                    \
+  } while (0)
+
+// The command line's options every suite may read.
+struct Options {
+  bool quick = false;    // --quick: the slice run under the sanitizers
+  bool verbose = false;  // -v: one line per passing test, with its time
+  bool seeded = false;   // --seeded: device suite at seeded completion points (PLD_DMA_SEED)
+  std::string filter;    // --filter SUBSTR: only the tests whose name contains it
+};
+
+// One suite's run: its tests and checks, counted.
+class Suite {
+ public:
+  explicit Suite(const Options& options) : options_(options) {}
+
+  const Options& options() const { return options_; }
+
+  // Runs test `name` now (unless the filter skips it): passes if `fn` returns, fails on a
+  // Failure or any other exception.
+  void add(const std::string& name, const std::function<void()>& fn) {
+    if (!options_.filter.empty() && name.find(options_.filter) == std::string::npos) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      fn();
+      ++passed_;
+      if (options_.verbose) {
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        std::printf("ok   %s (%.1f ms)\n", name.c_str(), ms);
+      }
+    } catch (const Failure& f) {
+      ++failed_;
+      std::printf("FAIL %s: %s\n", name.c_str(), f.what.c_str());
+    } catch (const std::exception& e) {
+      ++failed_;
+      std::printf("FAIL %s: exception %s\n", name.c_str(), e.what());
+    }
+    std::fflush(stdout);
+  }
+
+  // One check, counted on its own (the suites that tally checks rather than tests).
+  void check(bool ok, const std::string& what) {
+    if (ok) {
+      ++passed_;
+    } else {
+      ++failed_;
+      std::printf("FAIL %s\n", what.c_str());
+      std::fflush(stdout);
+    }
+  }
+
+  int passed() const { return passed_; }
+  int failed() const { return failed_; }
+
+ private:
+  Options options_;
+  int passed_ = 0, failed_ = 0;
+};
+
+// ------------------------------------------------------------------ the exchange suites' cases
+// send_counts[src][dst] (and the indexed suite's index[src][j]).
+using Matrix = std::vector<std::vector<int32_t>>;
+
+// A deterministic LCG: each suite seeds its own, so its cases do not depend on the others'.
+struct Rng {
+  uint32_t state;
+  int32_t operator()(int32_t lo, int32_t hi) {  // inclusive
+    state = state * 1664525u + 1013904223u;
+    return lo + static_cast<int32_t>((state >> 8) % static_cast<uint32_t>(hi - lo + 1));
+  }
+};
+
+// The count patterns of sim.md ("uniform", "zero_and_full", "one_and_full", "over_capacity",
+// "negative", "random"), for P ranks and MAX_RECV = mr.
+inline Matrix count_pattern(const std::string& kind, int P, int mr, Rng& rnd) {
+  Matrix m(P, std::vector<int32_t>(P, 0));
+  for (int s = 0; s < P; ++s)
+    for (int d = 0; d < P; ++d) {
+      const bool odd = (s + d) % 2 != 0;
+      int32_t v = 0;
+      if (kind == "uniform") v = mr;
+      else if (kind == "zero_and_full") v = odd ? mr : 0;
+      else if (kind == "one_and_full") v = odd ? mr : 1;
+      else if (kind == "over_capacity") v = odd ? mr + 3 : mr;
+      else if (kind == "negative") v = odd ? -2 : (mr + 1) / 2;
+      else if (kind == "random") v = rnd(-3, mr + 4);
+      m[s][d] = v;
+    }
+  return m;
+}
+
+// Rows a clamped count delivers: clamp(count, 0, max_recv).
+inline int64_t golden_rows(int32_t count, int64_t max_recv) {
+  return count < 0 ? 0 : count > max_recv ? max_recv : count;
+}
+
+}  // namespace pld_test
+
+#endif  // PLD_RUNTIME_TESTS_HARNESS_H
