@@ -52,6 +52,18 @@ void hideStaticOptions(llvm::ArrayRef<llvm::StringRef> keep) {
   }
 }
 
+// The input file as the command line names it (mlirTranslateMain's
+// positional `<input file>`, "-" for stdin), never the module's location: a
+// module printed with --mlir-print-debuginfo carries the file it was first
+// parsed from, and the default kernel source folder (the input's) must not
+// follow it anywhere.
+static std::string inputFileArgument() {
+  for (llvm::cl::Option *opt : llvm::cl::SubCommand::getTopLevel().PositionalOpts)
+    if (opt->HelpStr == "<input file>")
+      return static_cast<llvm::cl::opt<std::string> *>(opt)->getValue();
+  return "-";
+}
+
 int32_t translate_main(
     rust::Slice<const rust::String> args,
     rust::Fn<bool(OperationHandle, rust::Str, rust::Str, rust::Str)> build) {
@@ -83,9 +95,7 @@ int32_t translate_main(
         if (outputDir.empty())
           return mlir::emitError(op->getLoc(),
                                  "--pld-to-ascend-build needs --output-dir=DIR");
-        std::string input;
-        if (auto file = op->getLoc()->findInstanceOf<mlir::FileLineColLoc>())
-          input = file.getFilename().str();
+        const std::string input = inputFileArgument();
         pld_translate_set_allow_kernel_source_outside(allowKernelSourceOutside);
         // With --split-input-file each chunk is one translation: the trees
         // wait for the end of the run (pld_translate_finish), so a failing

@@ -80,6 +80,8 @@ pub struct Options {
     /// The folder `pl.kernel_source` paths are relative to: `--kernel-source-dir`
     /// if given, else the input file's folder (the current one for stdin).
     pub kernel_source_dir: PathBuf,
+    /// Whether `--kernel-source-dir` was given (messages name the folder's origin).
+    pub kernel_source_dir_given: bool,
     /// `--allow-kernel-source-outside`: a `pl.kernel_source` may be absolute or
     /// resolve (after symlinks) outside `kernel_source_dir`.
     pub allow_kernel_source_outside: bool,
@@ -107,7 +109,23 @@ impl Options {
         Self {
             output_dir: PathBuf::from(output_dir),
             kernel_source_dir: base,
+            kernel_source_dir_given: !kernel_source_dir.is_empty(),
             allow_kernel_source_outside: ALLOW_KERNEL_SOURCE_OUTSIDE.load(Ordering::Relaxed),
+        }
+    }
+}
+
+impl Options {
+    /// The kernel source folder as a message names it, `shown` being its path:
+    /// the flag that set it, or the input file's folder it defaults to.
+    pub(crate) fn kernel_source_folder(&self, shown: &std::path::Path) -> String {
+        if self.kernel_source_dir_given {
+            format!("--kernel-source-dir ({})", shown.display())
+        } else {
+            format!(
+                "the input file's folder ({}; --kernel-source-dir sets another)",
+                shown.display()
+            )
         }
     }
 }

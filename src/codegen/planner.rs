@@ -222,8 +222,8 @@ impl Planner<'_, '_> {
         }
         if std::path::Path::new(source).is_absolute() {
             return Err(crate::diag::msg!(
-                "{attr} is an absolute path; kernel sources are relative to --kernel-source-dir ({}) unless --allow-kernel-source-outside",
-                dir.display()
+                "{attr} is an absolute path; kernel sources are relative to {} unless --allow-kernel-source-outside",
+                self.options.kernel_source_folder(dir)
             ));
         }
         let unreadable =
@@ -232,9 +232,9 @@ impl Planner<'_, '_> {
         let resolved = std::fs::canonicalize(&path).map_err(unreadable)?;
         if !resolved.starts_with(&base) {
             return Err(crate::diag::msg!(
-                "{attr} resolves to {}, outside --kernel-source-dir ({}); pass --allow-kernel-source-outside to allow it",
+                "{attr} resolves to {}, outside {}; pass --allow-kernel-source-outside to allow it",
                 resolved.display(),
-                base.display()
+                self.options.kernel_source_folder(&base)
             ));
         }
         Ok(resolved)
