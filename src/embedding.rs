@@ -126,7 +126,9 @@ pub struct CollectiveSite {
     pub ranks: Option<i64>,
 }
 
-/// Every managed collective of `module`, in program order, then every
+/// Every managed collective of `module`, in program order (of an already
+/// lowered module: every call of a builtin collective kernel and every HOST
+/// dispatch of a builtin callable, named by their op), then every
 /// `pld.comm_domain` (`ranks`: its rank count), whose collectives run on a
 /// subset of the world: with one, NR is not the world's size.
 pub fn collective_sites(module: &Module) -> Vec<CollectiveSite> {
@@ -151,6 +153,7 @@ pub fn collective_sites(module: &Module) -> Vec<CollectiveSite> {
                 ranks,
             })
         })
+        .chain(lowered_collective_sites(&root))
         .chain(
             crate::ir::walk::module_functions(&root)
                 .iter()
@@ -161,6 +164,38 @@ pub fn collective_sites(module: &Module) -> Vec<CollectiveSite> {
                     ranks: crate::analysis::provenance::domain_ranks(&op),
                 }),
         )
+        .collect()
+}
+
+/// The collectives of an already lowered module: a CHIP orchestration's
+/// `func.call` of a builtin collective kernel, and a HOST
+/// `pld.host.dispatch` of a builtin callable (its kernel is the callable's
+/// call, which is not listed again).
+fn lowered_collective_sites<'c, 'a>(
+    root: &melior::ir::operation::OperationRef<'c, 'a>,
+) -> Vec<CollectiveSite> {
+    use melior::ir::operation::OperationLike;
+    let functions = crate::ir::walk::function_map(root);
+    let kernel_of = |op: &melior::ir::operation::OperationRef<'c, 'a>| {
+        let callee = functions.get(&crate::ir::calls::callee_name(op)?)?;
+        if crate::ir::op_kind::op_name(op) == "func.call" {
+            return Some(*callee);
+        }
+        let call = crate::ir::walk::ops_named(callee, &["func.call"]).into_iter().next()?;
+        functions.get(&crate::ir::calls::callee_name(&call)?).copied()
+    };
+    crate::ir::walk::module_functions(root)
+        .iter()
+        .filter(|f| !crate::ir::func_kind::symbol_name(f).is_some_and(|n| n.starts_with("builtin.tensor.")))
+        .flat_map(|f| crate::ir::walk::ops_named(f, &["func.call", "pld.host.dispatch"]))
+        .filter_map(|op| {
+            let (name, ranks) = crate::collective::lowered_collective(&op, &kernel_of(&op)?)?;
+            Some(CollectiveSite {
+                op: name.to_string(),
+                location: crate::diag::location_text(op.location()),
+                ranks,
+            })
+        })
         .collect()
 }
 

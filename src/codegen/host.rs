@@ -398,17 +398,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             next = o.next_in_block();
         };
         let kernel = callee_name(&call)?;
-        let dir = string_attr(self.p.functions.get(&kernel)?, "pl.builtin_template_dir")?;
-        let spec = crate::collective::Spec::of_template_dir(&dir)?;
-        let signal = dispatch.operand(spec.signal).ok()?;
-        let source = crate::ir::value_defs::as_result(signal)
-            .map(|r| r.owner())
-            .filter(|o| op_name(o) == "pl.cast")
-            .and_then(|o| o.operand(0).ok())
-            .unwrap_or(signal);
-        let shape = TensorLike::of(source.r#type())?.static_shape()?;
-        let ranks = *shape.get(spec.nr_axis(&dir))?;
-        Some((spec.op, kernel, ranks))
+        let (op, ranks) =
+            crate::collective::lowered_collective(dispatch, self.p.functions.get(&kernel)?)?;
+        Some((op, kernel, ranks?))
     }
 
     fn dispatch(&mut self, op: &OperationRef<'c, 'a>, indent: &str) {

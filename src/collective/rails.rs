@@ -277,3 +277,28 @@ pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
         _ => return None,
     })
 }
+
+/// A lowered collective: `call` (a `func.call` of a builtin collective
+/// kernel, or a HOST `pld.host.dispatch` of its builtin callable, whose
+/// operands keep the op's order) with the kernel function `kernel`. Gives
+/// the op's name and its rank count NR, read off the signal operand's static
+/// shape through the lowering's `pl.cast` to an unranked type (`None` when
+/// not static); `None` when `kernel` is not a builtin collective kernel.
+pub fn lowered_collective(
+    call: &OperationRef,
+    kernel: &OperationRef,
+) -> Option<(&'static str, Option<i64>)> {
+    let dir = crate::ir::attributes::attr_str(kernel.attribute("pl.builtin_template_dir").ok()?)?;
+    let spec = Spec::of_template_dir(dir)?;
+    let ranks = (|| {
+        let signal = call.operand(spec.signal).ok()?;
+        let source = crate::ir::value_defs::as_result(signal)
+            .map(|r| r.owner())
+            .filter(|o| crate::ir::op_kind::op_name(o) == "pl.cast")
+            .and_then(|o| o.operand(0).ok())
+            .unwrap_or(signal);
+        let shape = crate::ir::tensor_type::TensorLike::of(source.r#type())?.static_shape()?;
+        shape.get(spec.nr_axis(dir)).copied()
+    })();
+    Some((spec.op, ranks))
+}
