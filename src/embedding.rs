@@ -181,12 +181,18 @@ fn lowered_collective_sites<'c, 'a>(
         if crate::ir::op_kind::op_name(op) == "func.call" {
             return Some(*callee);
         }
-        let call = crate::ir::walk::ops_named(callee, &["func.call"]).into_iter().next()?;
-        functions.get(&crate::ir::calls::callee_name(&call)?).copied()
+        let call = crate::ir::walk::ops_named(callee, &["func.call"])
+            .into_iter()
+            .next()?;
+        functions
+            .get(&crate::ir::calls::callee_name(&call)?)
+            .copied()
     };
     crate::ir::walk::module_functions(root)
         .iter()
-        .filter(|f| !crate::ir::func_kind::symbol_name(f).is_some_and(|n| n.starts_with("builtin.tensor.")))
+        .filter(|f| {
+            !crate::ir::func_kind::symbol_name(f).is_some_and(|n| n.starts_with("builtin.tensor."))
+        })
         .flat_map(|f| crate::ir::walk::ops_named(f, &["func.call", "pld.host.dispatch"]))
         .filter_map(|op| {
             let (name, ranks) = crate::collective::lowered_collective(&op, &kernel_of(&op)?)?;

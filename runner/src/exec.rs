@@ -56,7 +56,7 @@ fn scratch(tc: &Toolchain) -> Result<Scratch, RunError> {
 }
 
 /// The most ranks a world holds (the runtime's `kCommMaxRanks`).
-const MAX_RANKS: i64 = 64;
+const MAX_RANKS: i64 = crate::options::MAX_RANKS as i64;
 
 /// The world's rank count: `--ranks`, else the NR every collective of the
 /// module agrees on (2 when it has none). Collectives that disagree, or whose
@@ -128,6 +128,15 @@ fn module_text(tc: &Toolchain, module: &Path) -> Result<String, RunError> {
 
 /// Runs `opts`; returns the exit code.
 pub fn run(opts: &Options) -> Result<u8, RunError> {
+    // Where the outputs go is checked before the build and the run, not after them.
+    if let Some(out_dir) = &opts.output_dir {
+        fs::create_dir_all(out_dir).map_err(|e| {
+            RunError::Usage(format!(
+                "--output-dir={}: cannot create the directory: {e}",
+                out_dir.display()
+            ))
+        })?;
+    }
     let tc = Toolchain::discover()
         .map_err(|e| RunError::Tool(e.to_string()))?
         .with_user_cache();

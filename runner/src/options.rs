@@ -19,8 +19,9 @@ outputs (docs/running.md).
   --function=@NAME          the entry: a HOST orchestrator (pl.level = \"host\") or a CHIP
                             orchestration function (its windows, a domain of --ranks ranks and one
                             dispatch per rank are synthesized)
-  --ranks=P                 devices of the world (default: the NR the module's collectives agree
-                            on, 2 without collectives; required when they disagree)
+  --ranks=P                 devices of the world, 1 to 64 (default: the NR the module's
+                            collectives agree on, 2 without collectives; required when they
+                            disagree)
   --input=VALUE             binds the next parameter (declaration order; !pld.comm_ctx take none)
   --input=NAME=VALUE        binds parameter NAME (its SSA name without %)
       VALUE: 4x8xf32=1,2,... | 4x8xf32=@x.npy | @x.npy | i64=3 | 3 (by name)
@@ -36,7 +37,7 @@ outputs (docs/running.md).
   --output-dir=DIR          writes every output as DIR/<param>.rank<r>.npy
   --kernel-source-dir=DIR   where pl.kernel_source paths are found (default: the module's directory)
   --timeout-ms=MS           bounds each wait for a peer and the whole run after the build
-                            (default 10000): past it the ranks are stopped, each waiting rank's
+                            (default 10000, at most 86400000): past it the ranks are stopped, each waiting rank's
                             collective, location, kernel and missing peers printed, exit 6
   --ranks-as=MODE           processes (default: one process per rank, windows in shared memory)
                             or threads
@@ -46,8 +47,15 @@ outputs (docs/running.md).
                             counted (every rank), in total and per kernel
 
 exit: 0 ran and every expectation held, 1 an expectation failed, 2 usage or input error,
-      3 the module or its C++ did not build, 6 a rank failed or the run timed out, else the
-      runtime's status (5: a refused check)";
+      3 the module or its C++ did not build or the runner crashed, 6 the run timed out or a
+      rank process died, else the runtime's status (5: a refused check)";
+
+/// The most ranks a world holds (the runtime's `kCommMaxRanks`).
+pub const MAX_RANKS: usize = 64;
+
+/// The longest `--timeout-ms`: a day (the runtime keeps its bounds in 32-bit milliseconds,
+/// a wait's one second more included).
+pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
 
 /// The one-line reminder after a usage error.
 pub const USAGE_SHORT: &str = "usage: pld-run [OPTIONS] MODULE.mlir (pld-run --help)";
@@ -153,10 +161,12 @@ impl Options {
             match key {
                 "function" => function = Some(val.trim_start_matches('@').to_string()),
                 "ranks" => {
-                    o.ranks = num("ranks")? as usize;
+                    o.ranks = num("ranks")?.try_into().unwrap_or(usize::MAX);
                     o.ranks_given = true;
-                    if o.ranks == 0 {
-                        return Err(usage("--ranks must be at least 1"));
+                    if !(1..=MAX_RANKS).contains(&o.ranks) {
+                        return Err(usage(format!(
+                            "--ranks={val}: a world holds 1 to {MAX_RANKS} ranks"
+                        )));
                     }
                 }
                 "input" => o.inputs.push(val.to_string()),
@@ -168,9 +178,19 @@ impl Options {
                         .filter(|t: &f64| *t >= 0.0)
                         .ok_or_else(|| usage(format!("--tolerance={val}: not a number >= 0")))?
                 }
+                "output-dir" if val.is_empty() => {
+                    return Err(usage("--output-dir= names no directory"));
+                }
                 "output-dir" => o.output_dir = Some(PathBuf::from(val)),
                 "kernel-source-dir" => o.kernel_source_dir = Some(PathBuf::from(val)),
-                "timeout-ms" => o.timeout_ms = num("timeout-ms")?,
+                "timeout-ms" => {
+                    o.timeout_ms = num("timeout-ms")?;
+                    if !(1..=MAX_TIMEOUT_MS).contains(&o.timeout_ms) {
+                        return Err(usage(format!(
+                            "--timeout-ms={val}: the bound is 1 to {MAX_TIMEOUT_MS} ms (a day)"
+                        )));
+                    }
+                }
                 "print-limit" => o.print_limit = num("print-limit")? as usize,
                 "ranks-as" => {
                     o.rank_processes = match val {
@@ -261,8 +281,18 @@ fn parse_value(text: &str, p: &Param, base: &Path) -> Result<Parsed, RunError> {
         // as its type (its low N bits, sign-extended: orchestration.md's scalar semantics).
         let (text, raw) = match text.split_once('=') {
             Some((t, rest)) if t == ty => (rest, false),
-            Some(("i64", _)) => (text, true),
+            Some(("i64", rest)) => (rest, true),
             _ => (text, false),
+        };
+        // A 64-bit value reads as signed or as unsigned too ([-2^63, 2^64 - 1]), as every
+        // narrower one does (check_scalar): the upper half is its two's complement.
+        let wrapped;
+        let text = match text.parse::<u64>() {
+            Ok(u) if u > i64::MAX as u64 && (raw || scalar_bits(ty) == 64) => {
+                wrapped = (u as i64).to_string();
+                wrapped.as_str()
+            }
+            _ => text,
         };
         let parsed = parse_tensor_or_literal(text, p, base, &what)?;
         if let (Parsed::One(v), false) = (&parsed, raw) {
@@ -375,8 +405,15 @@ fn add(
     parsed: Parsed,
     ranks: usize,
 ) -> Result<(), RunError> {
+    // A second value for the same slot would silently replace the first (an expectation
+    // never checked, an input never used).
+    let twice = |slot: &str| usage(format!("parameter {}: {slot} given twice", p.name));
     match (rank, parsed) {
-        (None, Parsed::One(v)) => b.shared = Some(v),
+        (None, Parsed::One(v)) => {
+            if b.shared.replace(v).is_some() {
+                return Err(twice("a value for every rank"));
+            }
+        }
         (Some(r), Parsed::One(v)) => {
             if r >= ranks {
                 return Err(usage(format!(
@@ -384,7 +421,9 @@ fn add(
                     p.name
                 )));
             }
-            b.per_rank.insert(r, v);
+            if b.per_rank.insert(r, v).is_some() {
+                return Err(twice(&format!("rank {r}'s value")));
+            }
         }
         (None, Parsed::Ranks(vs)) => {
             if vs.len() != ranks {
@@ -393,6 +432,9 @@ fn add(
                     p.name,
                     vs.len()
                 )));
+            }
+            if !b.per_rank.is_empty() {
+                return Err(twice("per-rank values"));
             }
             b.per_rank.extend(vs.into_iter().enumerate());
         }
@@ -627,5 +669,91 @@ mod tests {
         assert!(bound[1].shared.is_none());
         // The next positional input binds the first parameter.
         assert!(bound[0].shared.is_some() && bound[0].per_rank.is_empty());
+    }
+
+    /// A 64-bit scalar reads as signed or as unsigned, as a narrower one does: the upper half
+    /// is its two's complement.
+    #[test]
+    fn a_64_bit_scalar_takes_the_unsigned_upper_half() {
+        for (ty, text) in [
+            ("i64", "18446744073709551615"),
+            ("index", "9223372036854775808"),
+            ("i64", "i64=18446744073709551615"),
+            ("i64", "-9223372036854775808"),
+        ] {
+            let p = param("c", ty, Kind::Scalar(ty.into()));
+            let Ok(Parsed::One(v)) = parse_value(text, &p, Path::new(".")) else {
+                panic!("{text} for {ty}");
+            };
+            let want = text.trim_start_matches("i64=");
+            let want = want
+                .parse::<i64>()
+                .unwrap_or_else(|_| want.parse::<u64>().unwrap() as i64);
+            assert_eq!(v.element_text(0), want.to_string(), "{text}");
+        }
+        let p = param("c", "i64", Kind::Scalar("i64".into()));
+        assert!(parse_err("18446744073709551616", &p).contains("is not an i64 value"));
+    }
+
+    /// A second value for one slot is refused (it would replace the first silently).
+    #[test]
+    fn a_slot_bound_twice_is_refused() {
+        let t = param("t", "!pld.dtensor<2xi32>", Kind::Window(vec![2], Elem::I32));
+        let params = [t];
+        let err = |texts: &[&str]| {
+            let texts: Vec<String> = texts.iter().map(|s| s.to_string()).collect();
+            let inputs = bind_inputs(&texts, &params, 2, Path::new(".")).err();
+            let expected = bind_expected(&texts, &params, 2, Path::new(".")).err();
+            (
+                inputs.map(|e| e.to_string()),
+                expected.map(|e| e.to_string()),
+            )
+        };
+        let both = |m: &str| (Some(m.to_string()), Some(m.to_string()));
+        assert_eq!(
+            err(&["t=2xi32=1", "t=2xi32=2"]),
+            both("parameter t: a value for every rank given twice")
+        );
+        assert_eq!(
+            err(&["t=rank:1:2xi32=1", "t=rank:1:2xi32=2"]),
+            both("parameter t: rank 1's value given twice")
+        );
+        // A shared value and one rank's own are two slots.
+        assert_eq!(err(&["t=2xi32=1", "t=rank:1:2xi32=2"]), (None, None));
+    }
+
+    /// `--ranks`, `--timeout-ms` and `--output-dir` values the run cannot honour are usage
+    /// errors naming the option, before anything is built.
+    #[test]
+    fn out_of_range_options_are_usage_errors() {
+        let err = |a: &str| match Options::parse(&[
+            a.to_string(),
+            "--function=@f".into(),
+            "m.mlir".into(),
+        ]) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("{a} parsed"),
+        };
+        assert_eq!(err("--ranks=65"), "--ranks=65: a world holds 1 to 64 ranks");
+        assert_eq!(err("--ranks=0"), "--ranks=0: a world holds 1 to 64 ranks");
+        assert_eq!(
+            err("--ranks=99999999999999999999"),
+            "--ranks=99999999999999999999: not a non-negative integer"
+        );
+        assert_eq!(
+            err("--timeout-ms=0"),
+            "--timeout-ms=0: the bound is 1 to 86400000 ms (a day)"
+        );
+        assert_eq!(
+            err("--timeout-ms=2147483000"),
+            "--timeout-ms=2147483000: the bound is 1 to 86400000 ms (a day)"
+        );
+        assert_eq!(err("--output-dir="), "--output-dir= names no directory");
+        for ok in ["--ranks=64", "--timeout-ms=1", "--timeout-ms=86400000"] {
+            assert!(
+                Options::parse(&[ok.to_string(), "--function=@f".into(), "m.mlir".into()]).is_ok(),
+                "{ok}"
+            );
+        }
     }
 }
