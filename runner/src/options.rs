@@ -356,7 +356,10 @@ fn parse_tensor_or_literal(
     match text.split_once('=') {
         Some((ty, rest)) => {
             let (shape, elem) = parse_type(ty).ok_or_else(|| {
-                usage(format!("{what}: `{ty}` is not a type like 4x8xf32 or i64"))
+                // `NAME=VALUE` whose NAME is no parameter of the entry lands here too.
+                usage(format!(
+                    "{what}: `{ty}` is neither a parameter's name nor a type like 4x8xf32 or i64"
+                ))
             })?;
             let v = if let Some(file) = rest.strip_prefix('@') {
                 let v = read_npy(&resolve(file, base))?;
@@ -693,6 +696,11 @@ mod tests {
         }
         let p = param("c", "i64", Kind::Scalar("i64".into()));
         assert!(parse_err("18446744073709551616", &p).contains("is not an i64 value"));
+        // A NAME that is no parameter reads as a type, and the message says both.
+        assert_eq!(
+            parse_err("t=2x3xf32=1", &p),
+            "parameter c (i64): `t` is neither a parameter's name nor a type like 4x8xf32 or i64"
+        );
     }
 
     /// A second value for one slot is refused (it would replace the first silently).
