@@ -9,6 +9,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -345,8 +346,11 @@ struct PlOpsInlinerInterface : public DialectInlinerInterface {
 void pld::registerDialects(DialectRegistry &registry) {
   // pld's IR and every pipeline around it use these (pld-opt registers the
   // same): one call gives an embedding driver everything.
+  // ub: what upstream folds emit (ub.poison) must read back in (legalize
+  // then refuses it at its op).
   registry.insert<pl::PlDialect, dist::PldDialect, func::FuncDialect,
-                  arith::ArithDialect, scf::SCFDialect, cf::ControlFlowDialect>();
+                  arith::ArithDialect, scf::SCFDialect, cf::ControlFlowDialect,
+                  ub::UBDialect>();
   registry.addExtension(+[](MLIRContext *, pl::PlDialect *dialect) {
     dialect->addInterfaces<PlOpsInlinerInterface>();
   });

@@ -260,6 +260,14 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
                 }
                 Ok(sources)
             }
+            // Off the contract's allow-list (ir.md), though canonicalize folds an
+            // allowed `scf.if` that only yields outer values into one: say so.
+            OpKind::Select => Err(Fail::Op(
+                op,
+                "it is not on the contiguity allow-list (an scf.if choosing between the same \
+                 values is, and canonicalize folds such an scf.if into arith.select: run \
+                 canonicalize after the pipeline)",
+            )),
             OpKind::Call => self.callee_return_sources(&op, n),
             OpKind::Submit => {
                 if i64_array(&op, "runtime_alloc_outs")

@@ -138,7 +138,33 @@ int32_t opt_main(rust::Slice<const rust::String> args) {
 }
 
 void register_upstream_passes() {
-  static const bool registered = (mlir::registerTransformsPasses(), true);
+  // mlir::registerTransformsPasses() but remove-dead-values: it deletes the
+  // parameters a kernel stub's body leaves unused (the kernel's C++ reads
+  // them: the program then crashes at run time), sees no caller of a CHIP
+  // body only pld.host.dispatch reaches, and emits ub.poison (docs/passes.md).
+  static const bool registered = [] {
+    mlir::registerBubbleDownMemorySpaceCasts();
+    mlir::registerCSE();
+    mlir::registerCanonicalizer();
+    mlir::registerCompositeFixedPointPass();
+    mlir::registerControlFlowSink();
+    mlir::registerGenerateRuntimeVerification();
+    mlir::registerInliner();
+    mlir::registerLocationSnapshot();
+    mlir::registerLoopInvariantCodeMotion();
+    mlir::registerLoopInvariantSubsetHoisting();
+    mlir::registerMem2Reg();
+    mlir::registerPrintIRPass();
+    mlir::registerPrintOpStats();
+    mlir::registerSCCP();
+    mlir::registerSROA();
+    mlir::registerStripDebugInfo();
+    mlir::registerSymbolDCE();
+    mlir::registerSymbolPrivatize();
+    mlir::registerTopologicalSort();
+    mlir::registerViewOpGraph();
+    return true;
+  }();
   (void)registered;
 }
 

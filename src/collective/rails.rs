@@ -302,3 +302,26 @@ pub fn lowered_collective(
     })();
     Some((spec.op, ranks))
 }
+
+/// Why a task of builtin kernel `spec` with `tensors` tensor and `comms`
+/// `!pld.comm_ctx` arguments cannot run: its template reads the CommContext
+/// at a fixed ABI slot right after its tensors, so without one there
+/// (contexts never materialized, or materialized before the lowering
+/// synthesized the kernel) it would read past the task's arguments. `callee`
+/// names the kernel. Both `--legalize-spmd-launches` and the codegen ask.
+pub fn builtin_comm_problem(
+    spec: &Spec,
+    callee: &str,
+    tensors: usize,
+    comms: usize,
+) -> Option<String> {
+    let slot = spec.comm_slot();
+    (slot < tensors || slot >= tensors + comms).then(|| {
+        format!(
+            "callee @{callee} must receive a !pld.comm_ctx as args[{slot}], after its {slot} tensor arguments \
+             (its builtin template '{}' reads the CommContext there: run --materialize-dist-tensor-ctx \
+             after the collective lowering, as --pld-lower-collectives does), got {tensors} tensor and {comms} !pld.comm_ctx arguments",
+            spec.template.name,
+        )
+    })
+}

@@ -81,6 +81,9 @@ pub enum OpKind {
     ScfIf,
     ScfYield,
     ScfCondition,
+    /// `arith.select` (canonicalize folds an `scf.if` that only yields
+    /// outer values into one).
+    Select,
     CfBr,
     CfCondBr,
     CfSwitch,
@@ -102,7 +105,7 @@ pub enum OpKind {
 
 impl OpKind {
     /// Every kind, by discriminant.
-    const ALL: [OpKind; 29] = [
+    const ALL: [OpKind; 30] = [
         Self::Call,
         Self::Submit,
         Self::HostDispatch,
@@ -115,6 +118,7 @@ impl OpKind {
         Self::ScfIf,
         Self::ScfYield,
         Self::ScfCondition,
+        Self::Select,
         Self::CfBr,
         Self::CfCondBr,
         Self::CfSwitch,
@@ -147,6 +151,7 @@ impl OpKind {
             "scf.if" => Self::ScfIf,
             "scf.yield" => Self::ScfYield,
             "scf.condition" => Self::ScfCondition,
+            "arith.select" => Self::Select,
             "cf.br" => Self::CfBr,
             "cf.cond_br" => Self::CfCondBr,
             "cf.switch" => Self::CfSwitch,

@@ -161,30 +161,18 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 }
             }
         }
-        // A builtin template kernel reads its CommContext at a fixed ABI slot,
-        // right after its tensors: without one there (contexts never
-        // materialized, or materialized before the lowering synthesized the
-        // kernel), it would read past the task's arguments.
+        // A builtin template kernel reads its CommContext at a fixed ABI slot
+        // (legalize refuses the same, so this is the codegen's backstop).
         let template_dir = callee_fn
             .and_then(|f| crate::codegen::planner::string_attr(&f, "pl.builtin_template_dir"));
         let builtin = template_dir
             .as_deref()
             .and_then(crate::collective::Spec::of_template_dir);
-        if let Some(spec) = builtin {
-            let slot = spec.comm_slot();
-            if slot < tensors.len() || slot >= tensors.len() + comms.len() {
-                self.p.error(&op,
-                    &format!(
-                        "callee @{callee} must receive a !pld.comm_ctx as args[{slot}], after its {slot} tensor arguments \
-                         (its builtin template '{}' reads the CommContext there: run --materialize-dist-tensor-ctx \
-                         after the collective lowering, as --pld-lower-collectives does), got {} tensor and {} !pld.comm_ctx arguments",
-                        spec.template.name,
-                        tensors.len(),
-                        comms.len()
-                    ),
-                );
-                return;
-            }
+        if let Some(problem) = builtin.and_then(|spec| {
+            crate::collective::builtin_comm_problem(spec, &callee, tensors.len(), comms.len())
+        }) {
+            self.p.error(&op, &problem);
+            return;
         }
         let all_operands: Vec<String> = tensors
             .iter()
