@@ -339,10 +339,19 @@ fn from_npy<R: std::io::Read>(npy: npyz::NpyFile<R>, what: &str) -> Result<Value
 /// Reads a `.npy` file.
 pub fn read_npy(path: &Path) -> Result<Value, RunError> {
     let what = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|e| bad(format!("{what}: {e}")))?;
-    let npy = npyz::NpyFile::new(std::io::BufReader::new(file))
+    let bytes = std::fs::read(path).map_err(|e| bad(format!("{what}: {e}")))?;
+    let mut cursor = std::io::Cursor::new(&bytes[..]);
+    let npy = npyz::NpyFile::new(&mut cursor)
         .map_err(|e| bad(format!("{what}: not a .npy file ({e})")))?;
-    from_npy(npy, &what)
+    let value = from_npy(npy, &what)?;
+    // Bytes past the array are not part of it: the file is not what its header says.
+    let extra = bytes.len() as u64 - cursor.position();
+    if extra > 0 {
+        return Err(bad(format!(
+            "{what}: {extra} bytes after the array its header describes"
+        )));
+    }
+    Ok(value)
 }
 
 /// Reads every array of a `.npz` file, in rank order: NumPy's `arr_0`, `arr_1`, ... by their
@@ -407,6 +416,15 @@ mod tests {
             let p = dir.join(format!("{}.npy", elem.mlir()));
             v.write_npy(&p).unwrap();
             assert_eq!(read_npy(&p).unwrap(), v);
+            // Bytes past the array: the file is not what its header says.
+            let mut bytes = std::fs::read(&p).unwrap();
+            bytes.extend([0u8; 3]);
+            std::fs::write(&p, &bytes).unwrap();
+            let err = read_npy(&p).unwrap_err().to_string();
+            assert!(
+                err.ends_with(": 3 bytes after the array its header describes"),
+                "{err}"
+            );
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
