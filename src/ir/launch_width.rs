@@ -1,9 +1,18 @@
-//! The launch width B of an all_to_all_v (RFC #2521), and the most blocks one launch holds.
+//! The launch width B of an all_to_all_v (RFC #2521), and what one launch holds: its blocks and
+//! its task's argument slots.
 
 /// The most blocks one CHIP launch holds: a launch spec's `block_num` is an `int16_t` (simpler's
 /// `LaunchSpec`, which the CHIP codegen fills). A compile-time width above it is refused by the
 /// CHIP rail and `--legalize-spmd-launches`; a runtime one fails its run-time check.
 pub const MAX_LAUNCH_BLOCKS: i64 = i16::MAX as i64;
+
+/// The tensor slots of one kernel task (simpler's `CoreTaskArgs`, `MAX_TENSOR_ARGS`): one per
+/// tensor parameter of the kernel. `--legalize-spmd-launches` refuses a launch past it.
+pub const MAX_TASK_TENSORS: usize = 32;
+
+/// The scalar slots of one kernel task (`MAX_SCALAR_ARGS`): a kernel's scalars are the
+/// CommContexts `--materialize-dist-tensor-ctx` gives it, one per `!pld.dtensor` parameter.
+pub const MAX_TASK_SCALARS: usize = 16;
 
 /// `B = CalAllToAllVBlocks(P, L)`: the requested block limit `L` while
 /// `L < P`, otherwise the largest multiple of `P` not exceeding `L`, so that

@@ -76,7 +76,7 @@ use crate::{
     ir::calls::{call_arg_count, callee, callee_name, runtime_alloc_outs},
     ir::entry_names::{entry_name_problems, path_component_ok, quoted, tree_entries},
     ir::func_kind::{func_kind, is_chip_orchestration, is_host_orchestrator, symbol_name},
-    ir::launch_width::MAX_LAUNCH_BLOCKS,
+    ir::launch_width::{MAX_LAUNCH_BLOCKS, MAX_TASK_SCALARS, MAX_TASK_TENSORS},
     ir::walk::{
         module_body, module_functions, nested_module_message, nested_pld_modules, ops_named,
     },
@@ -223,6 +223,25 @@ fn check_launch<'c, 'a>(
             func_kind(callee).map_or("no pl.func_kind".to_string(), |k| format!(
                 "pl.func_kind \"{k}\""
             ))
+        ));
+    }
+    // One task's argument slots, known from the kernel's signature alone: a tensor slot per
+    // tensor parameter, a scalar per CommContext (one per !pld.dtensor parameter, materialized
+    // later in the pipeline). Past them the task fails at run time without a location.
+    let types = crate::ir::signature::param_types(callee);
+    let tensors = types
+        .iter()
+        .filter(|t| crate::ir::tensor_type::TensorLike::of(**t).is_some())
+        .count();
+    let contexts = types
+        .iter()
+        .filter(|t| crate::ir::types::is_dtensor(**t))
+        .count();
+    if tensors > MAX_TASK_TENSORS || contexts > MAX_TASK_SCALARS {
+        return Err(diag::msg!(
+            "launch of @{name} must fit one task's argument slots (at most {MAX_TASK_TENSORS} \
+             tensors and {MAX_TASK_SCALARS} scalars: simpler's CoreTaskArgs), got {tensors} tensor \
+             parameters and {contexts} !pld.dtensor parameters (a CommContext scalar each)"
         ));
     }
     let params = directions.of_function(callee);

@@ -191,7 +191,10 @@ def LegalizeSpmdLaunches : Pass<"legalize-spmd-launches", "::mlir::ModuleOp"> {
     AIV callee; a caller argument for every `out`/`inout` parameter, except
     that a `pl.submit` leaves its callee's trailing parameters, one per
     `runtime_alloc_outs` entry, to the runtime: each must be `out` (explicit
-    or derived), and an SPMD launch (`pl.core_num`) leaves none. The pass
+    or derived), and an SPMD launch (`pl.core_num`) leaves none; and no more
+    argument slots than one task holds (simpler's `CoreTaskArgs`: 32 tensors
+    and 16 scalars, a kernel's scalars being its CommContexts, one per
+    `!pld.dtensor` parameter). The pass
     also refuses everything `pld-translate`'s orchestration codegen cannot
     emit in a CHIP orchestration body (`src/ir/orch_ops.rs`), and everything
     its HOST codegen cannot emit in a HOST orchestrator (`src/ir/host_ops.rs`:

@@ -363,10 +363,7 @@ pub fn emit<'c, 'a>(
          // against simpler's orchestration API (docs/device.md). Tasks run asynchronously, ordered\n\
          // by the tensors they name and by pld's derived task order (set_dependencies)."
     );
-    let _ = writeln!(
-        cpp,
-        "#include <cstdint>\n#include <string>\n#include <vector>\n"
-    );
+    let _ = writeln!(cpp, "#include <cstdint>\n#include <string>\n");
     if e.uses_comm_context {
         let _ = writeln!(cpp, "#include \"platform_comm/comm_context.h\"");
     }
