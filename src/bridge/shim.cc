@@ -95,6 +95,13 @@ int32_t translate_main(
         if (outputDir.empty())
           return mlir::emitError(op->getLoc(),
                                  "--pld-to-ascend-build needs --output-dir=DIR");
+        // The build is a tree, never one file: an -o FILE would be left empty.
+        const auto &options = llvm::cl::getRegisteredOptions();
+        auto o = options.find("o");
+        if (o != options.end() && o->second->getNumOccurrences() > 0)
+          return mlir::emitError(op->getLoc(),
+                                 "--pld-to-ascend-build writes a build tree to "
+                                 "--output-dir=DIR, not a file: drop -o");
         const std::string input = inputFileArgument();
         pld_translate_set_allow_kernel_source_outside(allowKernelSourceOutside);
         // With --split-input-file each chunk is one translation: the trees
