@@ -177,9 +177,15 @@ fn lowered_collective_sites<'c, 'a>(
     use melior::ir::operation::OperationLike;
     let functions = crate::ir::walk::function_map(root);
     let kernel_of = |op: &melior::ir::operation::OperationRef<'c, 'a>| {
-        let callee = functions.get(&crate::ir::calls::callee_name(op)?)?;
+        let name = crate::ir::calls::callee_name(op)?;
+        let callee = functions.get(&name)?;
         if crate::ir::op_kind::op_name(op) == "func.call" {
             return Some(*callee);
+        }
+        // Only a builtin callable's dispatch is a collective (its operands keep the op's
+        // order); a user CHIP function's collectives are its own calls.
+        if !name.starts_with("builtin.tensor.") {
+            return None;
         }
         let call = crate::ir::walk::ops_named(callee, &["func.call"])
             .into_iter()
