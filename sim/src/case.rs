@@ -368,9 +368,7 @@ impl Case {
 
     /// Parses and validates a case. Errors are one-line messages naming the problem.
     pub fn from_json(text: &str) -> Result<Case, SimError> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| SimError::InvalidCase(format!("bad JSON: {e}")))?;
-        Case::from_value(&value)
+        Case::from_value(&parse_case_json(text)?)
     }
 
     /// [`Case::from_json`] of a parsed JSON value.
@@ -839,6 +837,61 @@ impl Case {
     }
 }
 
+/// A case file's JSON: valid, and no object giving one key twice (serde_json would keep the last
+/// silently, and the case would run with a value other than the one its author reads first).
+pub fn parse_case_json(text: &str) -> Result<Value, SimError> {
+    let bad = |e: String| SimError::InvalidCase(format!("bad JSON: {e}"));
+    let value: Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+    match duplicate_key(text) {
+        Some(key) => Err(bad(format!(
+            "the key \"{key}\" is given twice in one object"
+        ))),
+        None => Ok(value),
+    }
+}
+
+/// The first key that valid JSON `text` gives twice in one object, at any depth.
+fn duplicate_key(text: &str) -> Option<String> {
+    // One entry per open bracket: an object's keys so far, or None for an array.
+    let mut open: Vec<Option<std::collections::HashSet<String>>> = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '{' => open.push(Some(Default::default())),
+            '[' => open.push(None),
+            '}' | ']' => {
+                open.pop();
+            }
+            '"' => {
+                let mut end = at + 1;
+                while let Some((i, c)) = chars.next() {
+                    end = i + c.len_utf8();
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+                while chars.peek().is_some_and(|(_, c)| c.is_whitespace()) {
+                    chars.next();
+                }
+                if chars.peek().is_some_and(|(_, c)| *c == ':')
+                    && let Some(Some(keys)) = open.last_mut()
+                {
+                    let key: String = serde_json::from_str(&text[at..end]).ok()?;
+                    if !keys.insert(key.clone()) {
+                        return Some(key);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1124,5 +1177,35 @@ mod tests {
                 err(&with(extra))
             );
         }
+    }
+
+    /// A key given twice in one object (at any depth, escapes decoded) makes the case malformed;
+    /// one key in two objects does not.
+    #[test]
+    fn a_key_given_twice_is_malformed() {
+        assert_eq!(
+            duplicate_key(r#"{"a": 1, "b": {"a": 2}, "c": [{"a": 3}, {"a": 4}]}"#),
+            None
+        );
+        assert_eq!(
+            duplicate_key(r#"{"ranks": 2, "ranks": 4}"#).as_deref(),
+            Some("ranks")
+        );
+        assert_eq!(
+            duplicate_key(r#"{"d": [{"x": "a\"b", "x": 1}]}"#).as_deref(),
+            Some("x")
+        );
+        assert_eq!(
+            duplicate_key(r#"{"op": 1, "\u006fp": 2}"#).as_deref(),
+            Some("op")
+        );
+        assert_eq!(duplicate_key(r#"{"k": "{\"k\": 1}", "v": ":"}"#), None);
+        let err = Case::from_json(r#"{"ranks": 2, "ranks": 4}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(r#"bad JSON: the key "ranks" is given twice in one object"#),
+            "{err}"
+        );
     }
 }

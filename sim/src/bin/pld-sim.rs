@@ -142,13 +142,13 @@ fn case_main(args: &[String]) -> ExitCode {
             }
         }
     };
-    let parsed = serde_json::from_str::<serde_json::Value>(&text);
+    let parsed = pld_sim::case::parse_case_json(&text);
     if let Ok(value) = &parsed
         && pld_sim::family::case::is_family(value)
     {
         return one_case(&input, FamilyCase::from_value(value), output);
     }
-    one_case(&input, Case::from_json(&text), output)
+    one_case(&input, parsed.and_then(|v| Case::from_value(&v)), output)
 }
 
 /// One case of either suite: validated, run, its result written.

@@ -146,9 +146,7 @@ pub fn is_family(value: &Value) -> bool {
 impl FamilyCase {
     /// Parses and validates a case. Errors are one-line messages naming the problem.
     pub fn from_json(text: &str) -> Result<FamilyCase, SimError> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| SimError::InvalidCase(format!("bad JSON: {e}")))?;
-        FamilyCase::from_value(&value)
+        FamilyCase::from_value(&crate::case::parse_case_json(text)?)
     }
 
     /// [`FamilyCase::from_json`] of a parsed JSON value.
