@@ -184,12 +184,10 @@ fn lowered_collective_sites<'c, 'a>(
         }
         // Only a builtin callable's dispatch is a collective (its operands keep the op's
         // order); a user CHIP function's collectives are its own calls.
-        if !name.starts_with("builtin.tensor.") {
+        if !name.starts_with(crate::collective::BUILTIN_CALLABLE_PREFIX) {
             return None;
         }
-        let call = crate::ir::walk::ops_named(callee, &["func.call"])
-            .into_iter()
-            .next()?;
+        let call = crate::collective::builtin_callable_call(callee)?;
         functions
             .get(&crate::ir::calls::callee_name(&call)?)
             .copied()
@@ -197,7 +195,8 @@ fn lowered_collective_sites<'c, 'a>(
     crate::ir::walk::module_functions(root)
         .iter()
         .filter(|f| {
-            !crate::ir::func_kind::symbol_name(f).is_some_and(|n| n.starts_with("builtin.tensor."))
+            !crate::ir::func_kind::symbol_name(f)
+                .is_some_and(|n| n.starts_with(crate::collective::BUILTIN_CALLABLE_PREFIX))
         })
         .flat_map(|f| crate::ir::walk::ops_named(f, &["func.call", "pld.host.dispatch"]))
         .filter_map(|op| {

@@ -148,7 +148,8 @@ void register_upstream_passes() {
   // mlir::registerTransformsPasses() but remove-dead-values: it deletes the
   // parameters a kernel stub's body leaves unused (the kernel's C++ reads
   // them: the program then crashes at run time), sees no caller of a CHIP
-  // body only pld.host.dispatch reaches, and emits ub.poison (docs/passes.md).
+  // body only pld.host.dispatch reaches, and emits ub.poison (docs/lowering.md,
+  // "Upstream passes around the pipeline").
   static const bool registered = [] {
     mlir::registerBubbleDownMemorySpaceCasts();
     mlir::registerCSE();

@@ -388,15 +388,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         callable: &OperationRef<'c, 'a>,
         dispatch: &OperationRef<'c, 'a>,
     ) -> Option<(&'static str, String, i64)> {
-        let entry = entry_block(callable)?;
-        let mut next = entry.first_operation();
-        let call = loop {
-            let o = next?;
-            if op_name(&o) == "func.call" {
-                break o;
-            }
-            next = o.next_in_block();
-        };
+        let call = crate::collective::builtin_callable_call(callable)?;
         let kernel = callee_name(&call)?;
         let (op, ranks) =
             crate::collective::lowered_collective(dispatch, self.p.functions.get(&kernel)?)?;
@@ -475,7 +467,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         // fan-out of one collective) reports it in its rank-count check and
         // timeouts instead of the callable's first user.
         let here = super::chip::source_site(op.location());
-        if callee.starts_with("builtin.tensor.") {
+        if callee.starts_with(crate::collective::BUILTIN_CALLABLE_PREFIX) {
             // A world of fewer devices than NR: the dispatch to device
             // P..NR-1 fails here, in the words of the runtime's rank-count
             // check (a world of more devices fails that check itself).

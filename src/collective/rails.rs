@@ -278,6 +278,26 @@ pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
     })
 }
 
+/// The symbol prefix of the HOST rail's builtin chip callables
+/// (`builtin.tensor.<op>...`, one per kernel variant).
+pub const BUILTIN_CALLABLE_PREFIX: &str = "builtin.tensor.";
+
+/// A builtin callable's one task: the first `func.call` of its entry block,
+/// which calls its collective's kernel.
+pub fn builtin_callable_call<'c, 'a>(
+    callable: &OperationRef<'c, 'a>,
+) -> Option<OperationRef<'c, 'a>> {
+    use melior::ir::BlockLike;
+    let mut next = crate::ir::signature::entry_block(callable)?.first_operation();
+    while let Some(op) = next {
+        if crate::ir::op_kind::op_name(&op) == "func.call" {
+            return Some(op);
+        }
+        next = op.next_in_block();
+    }
+    None
+}
+
 /// A lowered collective: `call` (a `func.call` of a builtin collective
 /// kernel, or a HOST `pld.host.dispatch` of its builtin callable, whose
 /// operands keep the op's order) with the kernel function `kernel`. Gives
@@ -308,7 +328,8 @@ pub fn lowered_collective(
 /// at a fixed ABI slot right after its tensors, so without one there
 /// (contexts never materialized, or materialized before the lowering
 /// synthesized the kernel) it would read past the task's arguments. `callee`
-/// names the kernel. Both `--legalize-spmd-launches` and the codegen ask.
+/// names the kernel. The CHIP codegen asks (legalize cannot: it runs before
+/// the pipeline materializes the contexts).
 pub fn builtin_comm_problem(
     spec: &Spec,
     callee: &str,

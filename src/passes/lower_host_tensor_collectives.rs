@@ -114,7 +114,8 @@ pub fn callable_symbol(variant: Variant) -> String {
     // `__builtin_<op>...` -> `builtin.tensor.<op>...`.
     let kernel = variant.symbol();
     format!(
-        "builtin.tensor.{}",
+        "{}{}",
+        crate::collective::BUILTIN_CALLABLE_PREFIX,
         kernel.strip_prefix("__builtin_").unwrap_or(&kernel)
     )
 }
