@@ -53,6 +53,8 @@ struct Entry {
   Region ub_read;      // UB it reads
   Region ub_write;     // UB it writes
   Region ub_read2;     // a vector instruction's second source
+  Region gm_read;      // global memory a transfer reads (its bounding range)
+  Region gm_write;     // global memory a transfer writes (its bounding range)
   const char* what;
   int line;
 };
@@ -203,6 +205,44 @@ std::string in_flight(const Entry& x) {
   return std::string(x.what) + " (line " + std::to_string(x.line) + ") has not completed";
 }
 
+// The bounding range of a GlobalTensor side: every element a transfer of rows x cols touches.
+Region gm_region(const pld_dma_side& s, int64_t cols, int64_t elem) {
+  int64_t last = (cols > 0 ? cols - 1 : 0) * s.stride[4];
+  for (int k = 0; k < 4; ++k) last += ((s.shape[k] > 0 ? s.shape[k] : 1) - 1) * s.stride[k];
+  Region r;
+  r.lo = static_cast<const char*>(s.base);
+  r.hi = r.lo + (last + 1) * elem;
+  return r;
+}
+
+// Global memory between pipes: a TSTORE writes on MTE3, a TLOAD reads on MTE2, and only a
+// completion point orders the two. So a transfer that reads memory a TSTORE in flight writes (a
+// TLOAD, or the first stage of a TPUT / TGET) is a violation, and so is a TSTORE over memory a
+// TLOAD in flight still reads. A TPUT / TGET ends by waiting MTE3 -> MTE2 (pto-isa's a2a3
+// implementation), so every later MTE2 job follows its write, as its place in the MTE2 queue here
+// already says.
+void check_gm(const DeviceBlock& d, const Entry& x) {
+  for (const Entry& p : d.pending) {
+    if (!p.dma) continue;
+    if (p.pipes == kOnMte3 && x.gm_read.overlaps(p.gm_write))
+      violation(x.what, x.line,
+                "it reads global memory that " + still(p) + " writes (no pipe_barrier or wait_flag orders them)");
+    if (x.pipes == kOnMte3 && p.pipes == kOnMte2 && x.gm_write.overlaps(p.gm_read))
+      violation(x.what, x.line,
+                "it overwrites global memory that " + still(p) + " reads (no pipe_barrier or wait_flag orders them)");
+  }
+}
+
+// Data cross ranks only through TPUT / TGET (docs/spec/device.md): a TLOAD or TSTORE touches this
+// rank's memory only.
+void check_own(const Entry& x, const Region& gm, const char* verb) {
+  const int r = peer_window_rank(gm.lo, gm.hi);
+  if (r >= 0)
+    violation(x.what, x.line,
+              std::string("it ") + verb + " rank " + std::to_string(r) +
+                  "'s window: data cross ranks only through TPUT / TGET (TGET it here first)");
+}
+
 // PLD_DMA_EARLIEST=1: every transfer moves its data when issued (the earliest point the device
 // allows), while its completion, and so every check, stays where the kernel puts it. Not the
 // tests' mode (it cannot show a source changed before the completion point); the benchmarks'.
@@ -268,19 +308,26 @@ void pld_rt_dma_issue(const pld_dma_op* op) {
   x.line = op->line;
   if (op->dst.is_tile) {  // TLOAD
     x.pipes = kOnMte2;
+    x.gm_read = gm_region(op->src, op->cols, op->elem);
+    check_own(x, x.gm_read, "reads");
     x.ub_write = tile_region(op->dst, op->rows, op->elem);
     if (const Entry* c = conflict(d, x.pipes, x.ub_write, true))
       violation(op->what, op->line, "it overwrites a tile that " + still(*c) + " uses (no set_flag/wait_flag orders them)");
   } else if (op->src.is_tile) {  // TSTORE
     x.pipes = kOnMte3;
     x.writes_gm = true;
+    x.gm_write = gm_region(op->dst, op->cols, op->elem);
+    check_own(x, x.gm_write, "writes");
     x.ub_read = tile_region(op->src, op->rows, op->elem);
     if (const Entry* c = conflict(d, x.pipes, x.ub_read, false))
       violation(op->what, op->line, "it reads a tile that " + still(*c) + " writes (no set_flag/wait_flag orders them)");
   } else {  // TPUT, TGET: GM to GM through a staging tile, both MTE stages
     x.pipes = kOnMte2 | kOnMte3;
     x.writes_gm = true;
+    x.gm_read = gm_region(op->src, op->cols, op->elem);
+    x.gm_write = gm_region(op->dst, op->cols, op->elem);
   }
+  check_gm(d, x);
   if (env_earliest() && !d.seeded) {
     move(x.op);
     x.moved = true;

@@ -32,6 +32,9 @@ void fail_run(int code, const std::string& message);
 // `t` as the device's descriptor (false, with the reason, when a ChipTensor cannot hold it).
 bool chip_tensor_of(const pld::Tensor& t, ChipTensor* c, std::string* why);
 
+// The world rank other than the calling block's whose window [lo, hi) overlaps, or -1.
+int peer_window_rank(const void* lo, const void* hi);
+
 // The run was aborted (by a failure anywhere).
 bool run_aborted();
 

@@ -479,6 +479,19 @@ bool chip_tensor_of(const pld::Tensor& t, ChipTensor* c, std::string* why) { ret
 
 bool run_aborted() { return tl_block && tl_block->world->aborted(); }
 
+int peer_window_rank(const void* lo, const void* hi) {
+  if (!tl_block) return -1;
+  const World::Impl* w = tl_block->world;
+  const char* l = static_cast<const char*>(lo);
+  const char* h = static_cast<const char*>(hi);
+  for (size_t r = 0; r < w->windows.size(); ++r) {
+    if (static_cast<int>(r) == tl_block->rank) continue;
+    const char* b = static_cast<const char*>(w->windows[r]);
+    if (l < b + w->window_bytes && b < h) return static_cast<int>(r);
+  }
+  return -1;
+}
+
 void trace_copy(void* dst, const void* src, uint64_t bytes) {
   if (tl_block && tl_block->world->config.trace_copies) {
     std::lock_guard<std::mutex> lock(tl_block->world->mu);

@@ -43,14 +43,16 @@ float* data(int64_t* args, int i) {
   return reinterpret_cast<float*>(t->buffer.addr) + t->start_offset;
 }
 
-// What a kernel leaves out (each a rule of the device's order).
-enum class Omit { kNothing, kBarrier, kDsb, kFlag, kSetFlag };
+// What a kernel leaves out (each a rule of the device's order), or kPeerLoad: it TLOADs the peer's
+// window instead of its own (data cross ranks only through TPUT / TGET).
+enum class Omit { kNothing, kBarrier, kDsb, kFlag, kSetFlag, kStoreBarrier, kLoadBarrier, kPeerLoad };
 Omit g_omit = Omit::kNothing;
 bool g_poke_source = false;  // change the source after the TPUT, before its completion point
 
 // args: src [kN] (the rank's own), target [kN] (window), signal [2] i32 (window), CommContext.
 // Pushes src into the peer's target, publishes, credits the peer, waits for the peer's credit,
-// returns the cell to 0. Then target += target on the vector unit (TLOAD, TADD, TSTORE).
+// returns the cell to 0. Then target += target on the vector unit (TLOAD, TADD, TSTORE), reads the
+// result back and stores it again (global memory between MTE3 and MTE2, ordered by barriers).
 void exchange(int64_t* args) {
   float* src = data(args, 0);
   float* tgt = data(args, 1);
@@ -78,7 +80,8 @@ void exchange(int64_t* args) {
   TASSIGN(a, 4096);
   TASSIGN(b, 8192);
   Row t = row(tgt, kN);
-  TLOAD(a, t);
+  Row theirs = row(remote(tgt), kN);
+  TLOAD(a, g_omit == Omit::kPeerLoad ? theirs : t);
   TLOAD(b, t);
   if (g_omit != Omit::kFlag) {
     if (g_omit != Omit::kSetFlag) set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
@@ -88,6 +91,10 @@ void exchange(int64_t* args) {
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   TSTORE(t, a);
+  if (g_omit != Omit::kStoreBarrier) pipe_barrier(PIPE_ALL);
+  TLOAD(b, t);  // reads what the TSTORE wrote
+  if (g_omit != Omit::kLoadBarrier) pipe_barrier(PIPE_ALL);
+  TSTORE(t, a);  // overwrites what the TLOAD read
 }
 
 struct Outcome {
@@ -180,5 +187,11 @@ void device_suite(pld_test::Suite& t) {
     violation(Omit::kFlag, "no flag", {"TADD: it reads a tile that TLOAD (line "});
     violation(Omit::kSetFlag, "wait without set",
               {"wait_flag: no set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0) precedes it"});
+    violation(Omit::kStoreBarrier, "read before the store landed",
+              {"TLOAD: it reads global memory that TSTORE (line ", "not yet completed, still writes"});
+    violation(Omit::kLoadBarrier, "store over a load in flight",
+              {"TSTORE: it overwrites global memory that TLOAD (line ", "not yet completed, still reads"});
+    violation(Omit::kPeerLoad, "a peer's window loaded",
+              {"TLOAD: it reads rank ", "'s window: data cross ranks only through TPUT / TGET"});
   }
 }

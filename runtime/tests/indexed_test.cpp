@@ -7,11 +7,13 @@
 // k < clamp(send_counts[s][r], 0, MR), is row index_s[r*MR + k] of rank s's input, or zeros when
 // that entry is outside [0, input_rows); every other byte still its background); `recv_counts` =
 // the clamped counts; every signal cell 0 after each round; and from the copy trace: every byte
-// written lies inside its (src -> dst) chunk's valid rows and each valid row is written exactly once
-// per exchange; a remote chunk is written only by its one writer block (dst % L); the local chunk
-// (src == dst) row k only by block k / ceil(rows / L) (the local split); each recv_counts entry is
-// stored exactly once per exchange, by block s % L; a gathered copy reads exactly the input row its
-// index entry names. Contexts args[7..8] are passed as null in half the cases (they are never read).
+// written lies inside its (src -> dst) chunk's valid rows; the receiver's block dst % L zeroes each
+// valid row of a remote chunk exactly once per exchange, and the sender writes exactly its in-range
+// rows there, once each (data cross ranks only by TPUT: the sender never stores zeros into a
+// peer); a remote chunk is written only by its one writer block (dst % L); the local chunk
+// (src == dst) row k exactly once, by block k / ceil(rows / L) (the local split); each
+// recv_counts entry is stored exactly once per exchange, by the receiver's block dst % L; a
+// gathered copy reads exactly the input row its index entry names. (L here is the active width.) Contexts args[7..8] are passed as null in half the cases (they are never read).
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -222,14 +224,15 @@ void run_case(const Case& c) {
     // The copy trace.
     std::vector<std::vector<std::vector<int64_t>>> row_bytes_written(
         P, std::vector<std::vector<int64_t>>(P, std::vector<int64_t>(MR, 0)));
+    auto zeroed = row_bytes_written;  // [receiver][source][row]: the receiver's zero fills
     std::vector<std::vector<int>> stores(P, std::vector<int>(P, 0));
     for (const auto& cp : w.copies()) {
       const char* rbase = reinterpret_cast<const char*>(recv_of(cp.rank));
       const char* d = static_cast<const char*>(cp.dst);
       if (d >= rbase && d < rbase + P * 4) {
         const int s = static_cast<int>((d - rbase) / 4);
-        CHECK(cp.bytes == 4 && cp.block == s % active, "rank %d block %d stored recv_counts[%d] (owner %d)",
-              cp.rank, cp.block, s, s % active);
+        CHECK(cp.bytes == 4 && cp.block == cp.rank % active, "rank %d block %d stored recv_counts[%d] (owner %d)",
+              cp.rank, cp.block, s, cp.rank % active);
         ++stores[cp.rank][s];
         continue;
       }
@@ -239,6 +242,24 @@ void run_case(const Case& c) {
         if (d >= base && d < base + target_bytes) dst = r;
       }
       CHECK(dst >= 0, "rank %d block %d wrote outside every target and its recv_counts", cp.rank, cp.block);
+      const int64_t chunk_bytes = MR * row_bytes;
+      if (dst == cp.rank && (d - static_cast<const char*>(w.window(dst, off_target))) / chunk_bytes != dst) {
+        // A zero fill of a remote chunk, by its receiver's block dst % L, inside its valid rows.
+        const int64_t off = d - static_cast<const char*>(w.window(dst, off_target));
+        const int src = static_cast<int>(off / chunk_bytes);
+        const int64_t rows = golden_rows(c.sc[src][dst], MR);
+        const int64_t lo = src * chunk_bytes, hi = lo + rows * row_bytes;
+        CHECK(cp.block == dst % active && off + static_cast<int64_t>(cp.bytes) <= hi,
+              "rank %d block %d zeroed [%lld, %lld) of its target, valid [%lld, %lld) by block %d", dst, cp.block,
+              (long long)off, (long long)(off + cp.bytes), (long long)lo, (long long)hi, dst % active);
+        for (int64_t k = (off - lo) / row_bytes; k * row_bytes < off - lo + static_cast<int64_t>(cp.bytes) && k < MR;
+             ++k) {
+          const int64_t a = std::max<int64_t>(off - lo, k * row_bytes);
+          const int64_t b = std::min<int64_t>(off - lo + cp.bytes, (k + 1) * row_bytes);
+          zeroed[dst][src][k] += b - a;
+        }
+        continue;
+      }
       const int src = cp.rank;
       const int64_t off = d - static_cast<const char*>(w.window(dst, off_target));
       const int64_t rows = golden_rows(c.sc[src][dst], MR);
@@ -275,10 +296,19 @@ void run_case(const Case& c) {
         CHECK(stores[dst][src] == c.repeat, "rank %d recv_counts[%d] stored %d times in %d exchanges", dst, src,
               stores[dst][src], c.repeat);
         const int64_t rows = golden_rows(c.sc[src][dst], MR);
-        for (int64_t k = 0; k < rows; ++k)
-          CHECK(row_bytes_written[src][dst][k] == row_bytes * c.repeat,
-                "%d -> %d row %lld: %lld bytes written in %d exchanges, expected %lld each", src, dst,
-                (long long)k, (long long)row_bytes_written[src][dst][k], c.repeat, (long long)row_bytes);
+        for (int64_t k = 0; k < rows; ++k) {
+          const int64_t pos = dst * MR + k;
+          const int64_t ix = pos < IDX ? c.index[src][pos] : -1;
+          const bool sent = src == dst || (ix >= 0 && ix < readable);
+          CHECK(row_bytes_written[src][dst][k] == (sent ? row_bytes * c.repeat : 0),
+                "%d -> %d row %lld: %lld bytes written by the sender in %d exchanges, expected %lld each", src,
+                dst, (long long)k, (long long)row_bytes_written[src][dst][k], c.repeat,
+                (long long)(sent ? row_bytes : 0));
+          if (src != dst)
+            CHECK(zeroed[dst][src][k] == row_bytes * c.repeat,
+                  "%d -> %d row %lld: %lld bytes zeroed by the receiver in %d exchanges, expected %lld each", src,
+                  dst, (long long)k, (long long)zeroed[dst][src][k], c.repeat, (long long)row_bytes);
+        }
       }
 
     for (int r = 0; r < P; ++r) {

@@ -28,10 +28,12 @@ plain_mutants=(
 indexed_mutants=(
   's/    const int64_t r = index\[pos\];/    const int64_t r = pos;/'                                               # drops the index (plain layout)
   's/    const int64_t end = begin + per < rows ? begin + per : rows;/    const int64_t end = begin + per + 1 < rows ? begin + per + 1 : rows;/'  # off-by-one local split
-  's/    if (p != me) pld_dev::notify(sig + p \* stride + b, -2);/    (void)p;/'                                 # skips the epilogue
+  's/    if (p != me) pld_dev::notify(sig + p \* stride + b, p % active == b ? -3 : -2);/    (void)p;/'          # skips the epilogue
   's/    return r >= 0 \&\& r < input_rows ? r : -1;/    return r >= 0 \&\& r <= input_rows ? r : -1;/'   # reads one row past the input
-  's/          TSTORE(g, \*zeros);/          (void)g;/'                                                        # out-of-range rows not zeroed
-  's/  for (int64_t s = b; s < nranks; s += active) {/  for (int64_t s = 0; s < nranks; ++s) {/'                  # every block stores recv_counts
+  's/^    TSTORE(g, \*zeros);/    (void)g;/'                                                                  # out-of-range rows not zeroed
+  's/  if (b == z) {/  if (true) {/'                                                                          # every block receives (counts, zeros, A')
+  's/^    pld_dev::wait_ge(sig + d \* stride + b, 2);/    (void)0;/'                                              # writes before the receiver zeroed
+  's/d \* max_recv, 0, rows, false);/d * max_recv, 0, rows, true);/'                                              # stores zeros into a peer
   's/    if (d == me) continue;/    if (d == me \&\& false) continue;/'                                            # local chunk also written by its "writer"
   's/^  pld_dev::wait_peers(ctx, sig, stride, b, 1);/  (void)0;/'                                              # no barrier-A wait
 )
@@ -48,9 +50,11 @@ order_mutants=(
   "$prelude|/^__aicore__ inline void publish() {/,/^}/s/^  dsb(DSB_DDR);/  (void)0;/"              # publish orders nothing
   "$prelude|s/^  __aicore__ void end() { pipe_barrier(PIPE_ALL); }/  __aicore__ void end() {}/"       # fold tiles reused in flight
   "$prelude|/^  __aicore__ void next(/,/^  }/s/^    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);/    (void)0;/"  # folds a tile before its TLOAD completed
+  "$prelude|/^  __aicore__ void store_everywhere(/,/^  }/s/^    pipe_barrier(PIPE_ALL);/    (void)0;/"  # pushes the result before its TSTORE landed
 )
 family_mutants=(
-  "$fam/allreduce/kernel.cpp.in|s/fold.next(pld_dev::peer(ctx, tgt + off, q))/fold.next(pld_dev::peer(ctx, tgt + off, q - 1))/"  # folds the wrong ranks
+  "$fam/allreduce/kernel.cpp.in|s/fold.store_everywhere(ctx, tgt + off);/fold.store(tgt + off);/"  # the result stays on its owner
+  "$prelude|/^  __aicore__ void pull(/,/^  }/s/get(local, peer(ctx, local, q), len);/get(local, peer(ctx, local, (q + 1) % nranks), len);/"  # folds the wrong ranks
   "$fam/reduce_scatter/kernel.cpp.in|s/^  pld_dev::wait_peers(ctx, sig, stride, b, 2);/  (void)0;/"  # no final barrier (B)
   "$fam/allreduce_ring/kernel.cpp.in|s/^  wait(last, \(left\|right\));/  (void)0;/"  # ring: no final barrier
   "$fam/allgather/kernel.cpp.in|s/pld_dev::notify(sig + p \* stride + b, -2)/pld_dev::notify(sig + p * stride + b, -1)/"  # signal left non-zero
