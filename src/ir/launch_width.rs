@@ -14,6 +14,15 @@ pub const MAX_TASK_TENSORS: usize = 32;
 /// CommContexts `--materialize-dist-tensor-ctx` gives it, one per `!pld.dtensor` parameter.
 pub const MAX_TASK_SCALARS: usize = 16;
 
+/// The tensor slots of a CHIP orchestration entry (simpler's `ChipTaskArgs`,
+/// `CHIP_MAX_TENSOR_ARGS`): one per tensor parameter of the orchestration function.
+pub const CHIP_MAX_TENSOR_ARGS: usize = 256;
+
+/// The scalar slots of a CHIP orchestration entry (`CHIP_MAX_SCALAR_ARGS`): one per integer
+/// and `!pld.comm_ctx` parameter (a `!pld.dtensor` parameter gets its CommContext from
+/// `--materialize-dist-tensor-ctx`).
+pub const CHIP_MAX_SCALAR_ARGS: usize = 128;
+
 /// `B = CalAllToAllVBlocks(P, L)`: the requested block limit `L` while
 /// `L < P`, otherwise the largest multiple of `P` not exceeding `L`, so that
 /// every peer gets the same number of lanes. `P >= 1` and `L >= 1`.

@@ -314,6 +314,9 @@ pub fn check_body<'c, 'a>(
             report(func, problem);
         }
     }
+    if let Some(message) = entry_slots_problem(&name, &param_types(func)) {
+        report(func, message);
+    }
     crate::ir::walk::check_body_ops(
         func,
         |op| skip.contains(&crate::ir::op_kind::op_id(op)),
@@ -321,6 +324,26 @@ pub fn check_body<'c, 'a>(
         &mut report,
     );
     errors
+}
+
+/// The entry's argument slots (simpler's `ChipTaskArgs`): a tensor slot per tensor parameter, a
+/// scalar per integer or CommContext parameter, where a `!pld.dtensor` parameter not yet given its
+/// context by `--materialize-dist-tensor-ctx` will have one. Past them the entry cannot be called.
+fn entry_slots_problem(name: &str, types: &[Type]) -> Option<String> {
+    use crate::ir::launch_width::{CHIP_MAX_SCALAR_ARGS, CHIP_MAX_TENSOR_ARGS};
+    let count = |pred: &dyn Fn(Type) -> bool| types.iter().filter(|t| pred(**t)).count();
+    let tensors = count(&|t| is_tensor_like(t));
+    let integers = count(&|t| scalar_bits(t).is_some());
+    let contexts = count(&|t| is_comm_ctx(t)).max(count(&|t| crate::ir::types::is_dtensor(t)));
+    let scalars = integers + contexts;
+    (tensors > CHIP_MAX_TENSOR_ARGS || scalars > CHIP_MAX_SCALAR_ARGS).then(|| {
+        format!(
+            "CHIP orchestration function @{name} must fit its entry's argument slots (at most \
+             {CHIP_MAX_TENSOR_ARGS} tensors and {CHIP_MAX_SCALAR_ARGS} scalars: simpler's \
+             ChipTaskArgs), got {tensors} tensor parameters and {scalars} scalars ({integers} \
+             integer, {contexts} CommContext)"
+        )
+    })
 }
 
 fn check_op<'c, 'a>(

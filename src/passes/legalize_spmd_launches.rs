@@ -35,8 +35,10 @@
 //! value or parameter that is not a tensor, a CommContext or an integer
 //! scalar, a view/reshape/create/runtime-
 //! allocated result without a static shape, a task whose callee is not an
-//! AIV kernel, a task result its callee does not return as a parameter, and
-//! a task argument that is an integer scalar.
+//! AIV kernel, a task result its callee does not return as a parameter, a
+//! task argument that is an integer scalar, and (at the function) more
+//! parameters than the entry's `ChipTaskArgs` holds (256 tensors, 128
+//! integer and CommContext scalars, a `!pld.dtensor` taking a CommContext).
 //!
 //! Likewise it refuses, at the op's location, everything in a HOST
 //! orchestrator that `pld-translate`'s HOST codegen cannot emit (see

@@ -196,7 +196,10 @@ def LegalizeSpmdLaunches : Pass<"legalize-spmd-launches", "::mlir::ModuleOp"> {
     and 16 scalars, a kernel's scalars being its CommContexts, one per
     `!pld.dtensor` parameter). The pass
     also refuses everything `pld-translate`'s orchestration codegen cannot
-    emit in a CHIP orchestration body (`src/ir/orch_ops.rs`), and everything
+    emit in a CHIP orchestration body (`src/ir/orch_ops.rs`; among it an
+    entry with more parameters than simpler's `ChipTaskArgs` holds: 256
+    tensors and 128 scalars, the integer and CommContext parameters, a
+    `!pld.dtensor` one taking a CommContext), and everything
     its HOST codegen cannot emit in a HOST orchestrator (`src/ir/host_ops.rs`:
     the integer `arith` ops of the CHIP list, `scf.for` without loop-carried
     values, windows, domains, contexts, requires and dispatches). On both rails
