@@ -215,21 +215,21 @@ Region gm_region(const pld_dma_side& s, int64_t cols, int64_t elem) {
   return r;
 }
 
-// Global memory between pipes: a TSTORE writes on MTE3, a TLOAD reads on MTE2, and only a
-// completion point orders the two. So a transfer that reads memory a TSTORE in flight writes (a
-// TLOAD, or the first stage of a TPUT / TGET) is a violation, and so is a TSTORE over memory a
-// TLOAD in flight still reads. A TPUT / TGET ends by waiting MTE3 -> MTE2 (pto-isa's a2a3
-// implementation), so every later MTE2 job follows its write, as its place in the MTE2 queue here
-// already says.
+// Global memory in flight: a transfer takes effect at any point before its completion point
+// (docs/spec/device.md), in no set order with the block's other transfers in flight, so a transfer
+// whose global memory overlaps one in flight, where either writes it, is a violation (a TLOAD of a
+// TGET's landing area, a TPUT of a result whose TSTORE has not completed, a TGET over memory a
+// TLOAD still reads).
 void check_gm(const DeviceBlock& d, const Entry& x) {
+  const char* const unordered = " (no pipe_barrier or wait_flag completes it first)";
   for (const Entry& p : d.pending) {
     if (!p.dma) continue;
-    if (p.pipes == kOnMte3 && x.gm_read.overlaps(p.gm_write))
-      violation(x.what, x.line,
-                "it reads global memory that " + still(p) + " writes (no pipe_barrier or wait_flag orders them)");
-    if (x.pipes == kOnMte3 && p.pipes == kOnMte2 && x.gm_write.overlaps(p.gm_read))
-      violation(x.what, x.line,
-                "it overwrites global memory that " + still(p) + " reads (no pipe_barrier or wait_flag orders them)");
+    if (x.gm_read.overlaps(p.gm_write))
+      violation(x.what, x.line, "it reads global memory that " + still(p) + " writes" + unordered);
+    if (x.gm_write.overlaps(p.gm_read))
+      violation(x.what, x.line, "it overwrites global memory that " + still(p) + " reads" + unordered);
+    if (x.gm_write.overlaps(p.gm_write))
+      violation(x.what, x.line, "it writes global memory that " + still(p) + " writes" + unordered);
   }
 }
 

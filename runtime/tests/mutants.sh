@@ -50,11 +50,13 @@ order_mutants=(
   "$prelude|/^__aicore__ inline void publish() {/,/^}/s/^  dsb(DSB_DDR);/  (void)0;/"              # publish orders nothing
   "$prelude|s/^  __aicore__ void end() { pipe_barrier(PIPE_ALL); }/  __aicore__ void end() {}/"       # fold tiles reused in flight
   "$prelude|/^  __aicore__ void next(/,/^  }/s/^    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);/    (void)0;/"  # folds a tile before its TLOAD completed
+  "$prelude|/^__aicore__ inline void fetch(/,/^}/s/^  pipe_barrier(PIPE_ALL);/  (void)0;/"  # loads a fetched tile before its TGET landed
+  "$prelude|/^  __aicore__ void hold(/,/^  }/s/^    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);/    (void)0;/"  # a fetch lands over the own tile before it is held
   "$prelude|/^  __aicore__ void store_everywhere(/,/^  }/s/^    pipe_barrier(PIPE_ALL);/    (void)0;/"  # pushes the result before its TSTORE landed
 )
 family_mutants=(
   "$fam/allreduce/kernel.cpp.in|s/fold.store_everywhere(ctx, tgt + off);/fold.store(tgt + off);/"  # the result stays on its owner
-  "$prelude|/^  __aicore__ void pull(/,/^  }/s/get(local, peer(ctx, local, q), len);/get(local, peer(ctx, local, (q + 1) % nranks), len);/"  # folds the wrong ranks
+  "$prelude|/^  __aicore__ void pull(/,/^  }/s/fetch(local, peer(ctx, local, q), len);/fetch(local, peer(ctx, local, (q + 1) % nranks), len);/"  # folds the wrong ranks
   "$fam/reduce_scatter/kernel.cpp.in|s/^  pld_dev::wait_peers(ctx, sig, stride, b, 2);/  (void)0;/"  # no final barrier (B)
   "$fam/allreduce_ring/kernel.cpp.in|s/^  wait(last, \(left\|right\));/  (void)0;/"  # ring: no final barrier
   "$fam/allgather/kernel.cpp.in|s/pld_dev::notify(sig + p \* stride + b, -2)/pld_dev::notify(sig + p * stride + b, -1)/"  # signal left non-zero
