@@ -18,7 +18,10 @@ case "${1:-}" in
   "") ;;
   *) echo "usage: bash scripts/test.sh [--quick]" >&2; exit 2 ;;
 esac
+# Each phase's start, in seconds since the command started (where CI's minutes go).
+phase() { echo "test.sh: [${SECONDS} s] $*" >&2; }
 bash scripts/setup.sh
+phase "setup done"
 if ((quick)); then
   PLD_QUICK=1 cargo test
   exit 0
@@ -43,14 +46,18 @@ fi
 # Every default member's binaries, among them the from-scratch Rust driver of
 # docs/embedding.md (tests/embed.rs runs it): `cargo test` builds binaries only
 # for its own package's integration tests.
+phase "cargo build"
 cargo build || { wait "$plugin"; exit 1; }
+phase "waiting for scripts/build-plugin.sh"
 if ! wait "$plugin"; then
   cat target/build-plugin.log
   echo "test.sh: scripts/build-plugin.sh failed (its log is above)" >&2
   exit 1
 fi
 tail -n 1 target/build-plugin.log
+phase "cargo test"
 PLD_REQUIRE_PLUGIN=1 cargo test
+phase "runtime suite, docs, fuzz slice, sanitizer job"
 # What is left runs side by side, every core busy: the runtime suite (g++ only, no cargo) beside
 # the documentation build (rustdoc, mostly one core), then the fuzz slice (one process, one core)
 # beside the sanitizer job (cargo; its build's serial stretch, the bridge, pld and the links,
@@ -85,6 +92,8 @@ fuzz=$!
 if [ "$failed" = 0 ]; then
   bash scripts/sanitize.sh --fuzz-cases 600 || failed=1
 fi
+phase "sanitizer job done"
 wait_for "$runtime" target/runtime-suite.log "the runtime suite (runtime/tests/run.sh)"
 wait_for "$fuzz" target/fuzz-slice.log "the fuzz slice"
+phase "done"
 exit "$failed"
