@@ -5,12 +5,14 @@
 // PLD_DMA_SEED=n, at seeded random earlier points; under PLD_DMA_EARLIEST=1, the benchmarks'
 // mode, at issue), and every access that the device would race is reported as a device-order
 // violation naming the kernel and the line.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <pto/comm/pto_comm_inst.hpp>
@@ -215,20 +217,55 @@ Region gm_region(const pld_dma_side& s, int64_t cols, int64_t elem) {
   return r;
 }
 
+// The byte ranges one GlobalTensor side of a transfer covers, one per row, sorted (a row with a
+// column stride is taken whole, gaps included).
+std::vector<std::pair<const char*, const char*>> row_ranges(const pld_dma_op& op, const pld_dma_side& s) {
+  const int64_t span = ((op.cols > 0 ? op.cols - 1 : 0) * s.stride[4] + 1) * op.elem;
+  std::vector<std::pair<const char*, const char*>> v;
+  v.reserve(static_cast<size_t>(op.rows > 0 ? op.rows : 0));
+  for (int64_t r = 0; r < op.rows; ++r) {
+    const char* lo = row_addr(s, r, op.elem);
+    v.emplace_back(lo, lo + span);
+  }
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+// Whether side s of transfer x and side t of transfer y share a byte: their bounding ranges
+// first, then row by row (column tiles of one tensor interleave without overlapping).
+bool gm_overlap(const Region& rs, const pld_dma_op& x, const pld_dma_side& s, const Region& rt,
+                const pld_dma_op& y, const pld_dma_side& t) {
+  if (!rs.overlaps(rt)) return false;
+  const auto a = row_ranges(x, s);
+  const auto b = row_ranges(y, t);
+  size_t i = 0, k = 0;
+  while (i < a.size() && k < b.size()) {
+    if (a[i].second <= b[k].first) {
+      ++i;
+    } else if (b[k].second <= a[i].first) {
+      ++k;
+    } else {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Global memory in flight: a transfer takes effect at any point before its completion point
 // (docs/spec/device.md), in no set order with the block's other transfers in flight, so a transfer
 // whose global memory overlaps one in flight, where either writes it, is a violation (a TLOAD of a
 // TGET's landing area, a TPUT of a result whose TSTORE has not completed, a TGET over memory a
-// TLOAD still reads).
+// TLOAD still reads). A transfer reads global memory at its source and writes it at its
+// destination (gm_read / gm_write set).
 void check_gm(const DeviceBlock& d, const Entry& x) {
   const char* const unordered = " (no pipe_barrier or wait_flag completes it first)";
   for (const Entry& p : d.pending) {
     if (!p.dma) continue;
-    if (x.gm_read.overlaps(p.gm_write))
+    if (gm_overlap(x.gm_read, x.op, x.op.src, p.gm_write, p.op, p.op.dst))
       violation(x.what, x.line, "it reads global memory that " + still(p) + " writes" + unordered);
-    if (x.gm_write.overlaps(p.gm_read))
+    if (gm_overlap(x.gm_write, x.op, x.op.dst, p.gm_read, p.op, p.op.src))
       violation(x.what, x.line, "it overwrites global memory that " + still(p) + " reads" + unordered);
-    if (x.gm_write.overlaps(p.gm_write))
+    if (gm_overlap(x.gm_write, x.op, x.op.dst, p.gm_write, p.op, p.op.dst))
       violation(x.what, x.line, "it writes global memory that " + still(p) + " writes" + unordered);
   }
 }

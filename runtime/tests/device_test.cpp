@@ -170,6 +170,57 @@ void violation(Omit omit, const char* name, std::vector<const char*> parts) {
   for (const char* p : parts) check(has(o.message, p), std::string(name) + ": message has '" + p + "': " + o.message);
 }
 
+// args: t [4, 64] f32. Loads the left 32 columns, stores them into the right 32, and while that
+// store is in flight loads the left columns again (interleaved rows, no shared byte: no
+// violation) or, with g_reload_right, the right ones (a read of memory the store still writes).
+bool g_reload_right = false;
+void column_tiles(int64_t* args) {
+  using Cols = pto::GlobalTensor<float, pto::Shape<1, 1, 1, pto::DYNAMIC, pto::DYNAMIC>,
+                                 pto::Stride<pto::DYNAMIC, pto::DYNAMIC, pto::DYNAMIC, pto::DYNAMIC, 1>>;
+  using Tile4 = pto::Tile<pto::TileType::Vec, float, 4, 32, pto::BLayout::RowMajor, pto::DYNAMIC, pto::DYNAMIC>;
+  float* p = data(args, 0);
+  auto cols = [](float* at) {
+    return Cols(at, pto::Shape<1, 1, 1, pto::DYNAMIC, pto::DYNAMIC>(4, 32),
+                pto::Stride<pto::DYNAMIC, pto::DYNAMIC, pto::DYNAMIC, pto::DYNAMIC, 1>(256, 256, 256, 64));
+  };
+  Cols left = cols(p), right = cols(p + 32);
+  Tile4 a(4, 32), b(4, 32);
+  TASSIGN(a, 0);
+  TASSIGN(b, 4096);
+  TLOAD(a, left);
+  set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+  TSTORE(right, a);
+  TLOAD(b, g_reload_right ? right : left);
+  pipe_barrier(PIPE_ALL);
+}
+
+void column_tiles_case(bool reload_right) {
+  g_reload_right = reload_right;
+  pld::host::World w(1, 4096);
+  w.register_kernel("column_tiles", &column_tiles);
+  std::vector<float> t(4 * 64);
+  for (int i = 0; i < 4 * 64; ++i) t[i] = static_cast<float>(i % 64 < 32 ? i : -1);
+  const std::vector<int> status = w.run([&](int, pld::rt::Orchestration& orch) {
+    pld::rt::Task task(0, "column_tiles");
+    task.add_tensor(pld::Tensor::contiguous(t.data(), 4, {4, 64}), pld::rt::Dir::InOut);
+    return orch.submit(task);
+  });
+  g_reload_right = false;
+  if (!reload_right) {
+    check(status == std::vector<int>{0}, "column tiles: status " + w.error_message());
+    bool ok = true;
+    for (int i = 0; i < 4 * 64; ++i) ok &= t[i] == static_cast<float>(i % 64 < 32 ? i : i - 32);
+    check(ok, "column tiles: the right columns hold the left ones");
+  } else {
+    check(status == std::vector<int>{PLD_ERROR_DEVICE_ORDER}, "reload right: status 122, got " +
+                                                                  std::to_string(status[0]) + " (" +
+                                                                  w.error_message() + ")");
+    check(has(w.error_message(), "TLOAD: it reads global memory that TSTORE (line "),
+          "reload right: message names the TSTORE in flight: " + w.error_message());
+  }
+}
+
 }  // namespace
 
 void device_suite(pld_test::Suite& t) {
@@ -191,6 +242,8 @@ void device_suite(pld_test::Suite& t) {
               {"TLOAD: it reads global memory that TSTORE (line ", "not yet completed, still writes"});
     violation(Omit::kLoadBarrier, "store over a load in flight",
               {"TSTORE: it overwrites global memory that TLOAD (line ", "not yet completed, still reads"});
+    column_tiles_case(false);
+    column_tiles_case(true);
     violation(Omit::kPeerLoad, "a peer's window loaded",
               {"TLOAD: it reads rank ", "'s window: data cross ranks only through TPUT / TGET"});
   }
