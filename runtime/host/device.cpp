@@ -51,12 +51,11 @@ struct Entry {
   bool dma;            // a transfer (else a vector access, which moved its data at the call)
   bool moved;          // its data already moved (PLD_DMA_EARLIEST), its completion still pending
   pld_dma_op op;       // the transfer
-  bool writes_gm;      // its destination is global memory
   Region ub_read;      // UB it reads
   Region ub_write;     // UB it writes
   Region ub_read2;     // a vector instruction's second source
-  Region gm_read;      // global memory a transfer reads (its bounding range)
-  Region gm_write;     // global memory a transfer writes (its bounding range)
+  Region gm_read;      // global memory a transfer reads (its bounding range), if any
+  Region gm_write;     // global memory a transfer writes (its bounding range), if any
   const char* what;
   int line;
 };
@@ -141,7 +140,7 @@ void move(const pld_dma_op& op) {
 void complete(DeviceBlock& d, const Entry& x) {
   if (!x.dma) return;
   if (!x.moved) move(x.op);
-  if (x.writes_gm) {
+  if (x.gm_write.lo) {  // its destination is global memory
     ++d.unordered;
     d.unordered_what = x.what;
     d.unordered_line = x.line;
@@ -352,7 +351,6 @@ void pld_rt_dma_issue(const pld_dma_op* op) {
       violation(op->what, op->line, "it overwrites a tile that " + still(*c) + " uses (no set_flag/wait_flag orders them)");
   } else if (op->src.is_tile) {  // TSTORE
     x.pipes = kOnMte3;
-    x.writes_gm = true;
     x.gm_write = gm_region(op->dst, op->cols, op->elem);
     check_own(x, x.gm_write, "writes");
     x.ub_read = tile_region(op->src, op->rows, op->elem);
@@ -360,7 +358,6 @@ void pld_rt_dma_issue(const pld_dma_op* op) {
       violation(op->what, op->line, "it reads a tile that " + still(*c) + " writes (no set_flag/wait_flag orders them)");
   } else {  // TPUT, TGET: GM to GM through a staging tile, both MTE stages
     x.pipes = kOnMte2 | kOnMte3;
-    x.writes_gm = true;
     x.gm_read = gm_region(op->src, op->cols, op->elem);
     x.gm_write = gm_region(op->dst, op->cols, op->elem);
   }

@@ -226,6 +226,11 @@ void run_case(const Case& c) {
         P, std::vector<std::vector<int64_t>>(P, std::vector<int64_t>(MR, 0)));
     auto zeroed = row_bytes_written;  // [receiver][source][row]: the receiver's zero fills
     std::vector<std::vector<int>> stores(P, std::vector<int>(P, 0));
+    // Adds the bytes [from, from + bytes) of a chunk to its rows' tallies.
+    auto tally = [&](std::vector<int64_t>& rows_of, int64_t from, int64_t bytes) {
+      for (int64_t k = from / row_bytes; k * row_bytes < from + bytes && k < MR; ++k)
+        rows_of[k] += std::min<int64_t>(from + bytes, (k + 1) * row_bytes) - std::max<int64_t>(from, k * row_bytes);
+    };
     for (const auto& cp : w.copies()) {
       const char* rbase = reinterpret_cast<const char*>(recv_of(cp.rank));
       const char* d = static_cast<const char*>(cp.dst);
@@ -252,12 +257,7 @@ void run_case(const Case& c) {
         CHECK(cp.block == dst % active && off + static_cast<int64_t>(cp.bytes) <= hi,
               "rank %d block %d zeroed [%lld, %lld) of its target, valid [%lld, %lld) by block %d", dst, cp.block,
               (long long)off, (long long)(off + cp.bytes), (long long)lo, (long long)hi, dst % active);
-        for (int64_t k = (off - lo) / row_bytes; k * row_bytes < off - lo + static_cast<int64_t>(cp.bytes) && k < MR;
-             ++k) {
-          const int64_t a = std::max<int64_t>(off - lo, k * row_bytes);
-          const int64_t b = std::min<int64_t>(off - lo + cp.bytes, (k + 1) * row_bytes);
-          zeroed[dst][src][k] += b - a;
-        }
+        tally(zeroed[dst][src], off - lo, static_cast<int64_t>(cp.bytes));
         continue;
       }
       const int src = cp.rank;
@@ -285,11 +285,7 @@ void run_case(const Case& c) {
         CHECK(sp == ibase + ix * row_bytes, "rank %d block %d copied input row %lld into slot %lld, index says %lld",
               src, cp.block, (long long)((sp - ibase) / row_bytes), (long long)k0, (long long)ix);
       }
-      for (int64_t k = k0; k < k1; ++k) {
-        const int64_t a = std::max<int64_t>(off - lo, k * row_bytes);
-        const int64_t b = std::min<int64_t>(off - lo + cp.bytes, (k + 1) * row_bytes);
-        row_bytes_written[src][dst][k] += b - a;
-      }
+      tally(row_bytes_written[src][dst], off - lo, static_cast<int64_t>(cp.bytes));
     }
     for (int src = 0; src < P; ++src)
       for (int dst = 0; dst < P; ++dst) {
