@@ -17,6 +17,15 @@
 
 use regex::Regex;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+/// Each pattern is compiled once: the checks run them over every text and template.
+macro_rules! regex {
+    ($pattern:expr) => {{
+        static RE: LazyLock<Regex> = LazyLock::new(|| Regex::new($pattern).unwrap());
+        &*RE
+    }};
+}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -58,11 +67,7 @@ const FROZEN: &[&str] = &[
 
 fn template_regex(template: &str) -> Regex {
     let mut pattern = String::new();
-    for (i, piece) in Regex::new(r"<[A-Za-z_#0-9 .-]+>")
-        .unwrap()
-        .split(template)
-        .enumerate()
-    {
+    for (i, piece) in regex!(r"<[A-Za-z_#0-9 .-]+>").split(template).enumerate() {
         if i > 0 {
             pattern.push_str(".*?");
         }
@@ -75,13 +80,13 @@ fn template_regex(template: &str) -> Regex {
 fn violations(text: &str) -> Vec<String> {
     let mut problems = Vec::new();
     let mut rest = text.to_string();
-    for frozen in FROZEN {
-        rest = template_regex(frozen)
-            .replace_all(&rest, "<frozen>")
-            .into_owned();
+    static FROZEN_RE: LazyLock<Vec<Regex>> =
+        LazyLock::new(|| FROZEN.iter().map(|f| template_regex(f)).collect());
+    for frozen in FROZEN_RE.iter() {
+        rest = frozen.replace_all(&rest, "<frozen>").into_owned();
     }
     // The prefix: a message that starts with a quoted op name continues with ` op `.
-    let op_start = Regex::new(r"^'([a-z_][a-z0-9_]*\.[a-z0-9_.]+)'").unwrap();
+    let op_start = regex!(r"^'([a-z_][a-z0-9_]*\.[a-z0-9_.]+)'");
     if let Some(m) = op_start.captures(text)
         && !text[m.get(0).unwrap().end()..].starts_with(" op ")
     {
@@ -110,7 +115,7 @@ fn violations(text: &str) -> Vec<String> {
         }
     }
     // Spec shorthand with its meaning: the words around `X=<n>` say what X is.
-    let shorthand = Regex::new(r"\b(NR|S|B|L|P) ?= ?-?\d+").unwrap();
+    let shorthand = regex!(r"\b(NR|S|B|L|P) ?= ?-?\d+");
     for m in shorthand.find_iter(&rest) {
         let name = m
             .as_str()
@@ -223,8 +228,7 @@ fn the_style_check_can_fail() {
 
 /// A template with every placeholder as `<>`.
 fn canonical(template: &str) -> String {
-    Regex::new(r"<[A-Za-z_#0-9 .-]+>")
-        .unwrap()
+    regex!(r"<[A-Za-z_#0-9 .-]+>")
         .replace_all(template, "<>")
         .into_owned()
 }
@@ -232,9 +236,9 @@ fn canonical(template: &str) -> String {
 /// The string literals of a Rust argument list, each as a template
 /// (`{name}` placeholders as `<name>`, `{}` as `<value>`, `{{`/`}}` as braces).
 fn rust_literals(args: &str) -> Vec<String> {
-    let literal = Regex::new(r#"(?s)"((?:[^"\\]|\\.)*)""#).unwrap();
-    let placeholder = Regex::new(r"\{[A-Za-z_0-9.:?#]*\}").unwrap();
-    let continuation = Regex::new(r"\\\n\s*").unwrap();
+    let literal = regex!(r#"(?s)"((?:[^"\\]|\\.)*)""#);
+    let placeholder = regex!(r"\{[A-Za-z_0-9.:?#]*\}");
+    let continuation = regex!(r"\\\n\s*");
     literal
         .captures_iter(args)
         .map(|c| {
@@ -315,8 +319,8 @@ fn statement_end(text: &str, start: usize) -> usize {
 /// The C++ stream chain of one statement as a template: literals joined,
 /// each non-literal operand `<its last identifier>`.
 fn cpp_template(statement: &str) -> String {
-    let literal = Regex::new(r#"(?s)"((?:[^"\\]|\\.)*)""#).unwrap();
-    let ident = Regex::new(r"[A-Za-z_][A-Za-z_0-9]*").unwrap();
+    let literal = regex!(r#"(?s)"((?:[^"\\]|\\.)*)""#);
+    let ident = regex!(r"[A-Za-z_][A-Za-z_0-9]*");
     let placeholder = |between: &str| -> Option<String> {
         let operand = between
             .split("<<")
@@ -458,8 +462,7 @@ fn emitted_templates() -> Vec<(String, String)> {
 /// Whether a template carries text: pure placeholders (a forwarded message),
 /// `"?"` and other short literals do not.
 fn has_text(template: &str) -> bool {
-    let placeholders = Regex::new(r"<[A-Za-z_#0-9 .-]+>").unwrap();
-    placeholders
+    regex!(r"<[A-Za-z_#0-9 .-]+>")
         .replace_all(template, "")
         .chars()
         .filter(|c| c.is_alphabetic())
