@@ -13,7 +13,11 @@
 //   aiv_capacity C        AIV cores per device (default 48)
 //   repeat K              each rank runs its CHIP entries K times in one World::run (default 1)
 //   runs N                World::run N times (default 1); `copy_bytes B` times before each the
-//                         best of three single-thread memcpys of B bytes (`copy_ns` lines)
+//                         best of three single-thread memcpys of B bytes (`copy_ns` lines) and of
+//                         the same copy split over two threads (`copy2_ns` lines), each over
+//                         enough copies to cover 1 MiB
+//   restage 0|1           before every run after the first, every tensor back to its staged
+//                         content (its input file, else zeros): each run starts as the first
 //   fault <rank> crash|hang|exit before|inside|after      (process mode, Config's fault)
 //   trace_kernel NAME / delay_us <P ints>                 (Config::trace_kernel, entry_delay_us)
 //   entry <e> [domain <N>]  starts the parameters of CHIP entry e of `pld_run_chip_entries`,
@@ -44,6 +48,7 @@
 // <code>`, `rank_status <r> <code>` per rank, `message <text>`, `end <r> finished|failed|timeout
 // <how>` per rank, `kernel <name> <launches> <blocks>` per kernel submitted (World::kernel_stats),
 // `span <run> <rank> <block> <start_ns> <end_ns>` per traced block, `copy_ns <run> <ns>`,
+// `copy2_ns <run> <ns>`,
 // `run_status <run> <statuses...>`, for CHIP entries `live_buffers <n>`, and `alloc_end <bytes>`.
 //
 // Test hooks for kernels linked into a tree (the cross-rank addressing mutant of
@@ -200,14 +205,41 @@ int64_t now_ns() {
 
 // The best of three single-thread memcpys of `bytes`, ns (a benchmark's reference, measured right
 // before each run so both see the same machine load).
+// Best of three single-thread memcpys of a's bytes (warm buffers), each timed over enough copies
+// to cover 1 MiB (a small copy alone is below the clock's resolution): ns per copy.
+int copies_per_mib(size_t bytes) { return static_cast<int>(std::max<size_t>(1, (size_t{1} << 20) / bytes)); }
 int64_t memcpy_ns(std::vector<char>& a, std::vector<char>& b) {
+  const int reps = copies_per_mib(a.size());
   int64_t best = INT64_MAX;
   for (int i = 0; i < 3; ++i) {
     const int64_t t0 = now_ns();
-    std::memcpy(b.data(), a.data(), a.size());
-    const int64_t t1 = now_ns();
-    best = std::min(best, t1 - t0);
+    for (int k = 0; k < reps; ++k) {
+      std::memcpy(b.data(), a.data(), a.size());
+      asm volatile("" : : "r"(b.data()) : "memory");
+    }
+    best = std::min(best, (now_ns() - t0) / reps);
     a[static_cast<size_t>(i) % a.size()] = b[a.size() - 1 - static_cast<size_t>(i) % a.size()];
+  }
+  return best;
+}
+
+// The same copies split over two threads (each half by one), best of three: memcpy_ns over this
+// is the machine's two-core memcpy speed-up, which bounds what ranks sharing two cores can reach.
+int64_t memcpy2_ns(std::vector<char>& a, std::vector<char>& b) {
+  const size_t half = a.size() / 2;
+  const int reps = copies_per_mib(a.size());
+  int64_t best = INT64_MAX;
+  for (int i = 0; i < 3; ++i) {
+    const int64_t t0 = now_ns();
+    std::thread other([&] {
+      for (int k = 0; k < reps; ++k) std::memcpy(b.data() + half, a.data() + half, a.size() - half);
+    });
+    for (int k = 0; k < reps; ++k) {
+      std::memcpy(b.data(), a.data(), half);
+      asm volatile("" : : "r"(b.data()) : "memory");
+    }
+    other.join();
+    best = std::min(best, (now_ns() - t0) / reps);
   }
   return best;
 }
@@ -234,7 +266,7 @@ int main(int argc, char** argv) {
   const std::string dir = argv[1];
   std::ifstream pf(dir + "/params");
   if (!pf) die("cannot read " + dir + "/params");
-  int ranks = 1, processes = 1, repeat = 1, runs = 1, watchdog_on = 1;
+  int ranks = 1, processes = 1, repeat = 1, runs = 1, restage = 0, watchdog_on = 1;
   int64_t timeout_ms = 10000, wait_timeout_ms = INT64_MIN, copy_bytes = 0;
   uint64_t window_bytes = 1 << 20;
   pld::host::Config cfg;
@@ -259,6 +291,7 @@ int main(int argc, char** argv) {
     else if (key == "repeat") in >> repeat;
     else if (key == "runs") in >> runs;
     else if (key == "copy_bytes") in >> copy_bytes;
+    else if (key == "restage") in >> restage;
     else if (key == "trace_kernel") in >> cfg.trace_kernel;
     else if (key == "delay_us") {
       int64_t v;
@@ -368,11 +401,22 @@ int main(int argc, char** argv) {
         for (int r = 0; r < ranks; ++r) data[i][static_cast<size_t>(r)] = bufs[static_cast<size_t>(one ? 0 : r)];
         entry_tensors[e].push_back(i);
       }
-      // A HOST entry's host window starts as its input: the orchestrator's allocation does not
-      // clear it (the World's windows start zero-filled).
-      for (int r = 0; r < ((host_entry || p.shared) && p.kind == "tensor" ? 1 : ranks); ++r)
-        if (!fill(dir, i, r, data[i][static_cast<size_t>(r)], p.bytes())) return 2;
     }
+  // Every tensor's staged content: its input file, else what it holds (the World's memory starts
+  // zero-filled; `zero`: a restaging clears it first). A HOST entry's host window starts as its
+  // input too: the orchestrator's allocation does not clear it.
+  auto stage = [&](bool zero) {
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      const Param& p = *tensors[i];
+      const int64_t bytes = p.kind == "host_window" ? p.bytes() : p.buffer_bytes();
+      for (int r = 0; r < ((host_entry || p.shared) && p.kind == "tensor" ? 1 : ranks); ++r) {
+        if (zero) std::memset(data[i][static_cast<size_t>(r)], 0, static_cast<size_t>(bytes));
+        if (!fill(dir, i, r, data[i][static_cast<size_t>(r)], p.bytes())) return false;
+      }
+    }
+    return true;
+  };
+  if (!stage(false)) return 2;
 
   // The communication domains of the entries that name one, made as a HOST orchestrator makes
   // them (`pld.comm_domain {ranks = N}`).
@@ -433,7 +477,11 @@ int main(int argc, char** argv) {
         copy_b(copy_a.size(), 2);
     for (int run = 0; run < runs; ++run) {
       world.clear_spans();
-      if (copy_bytes > 0) per_run += "copy_ns " + std::to_string(run) + " " + std::to_string(memcpy_ns(copy_a, copy_b)) + "\n";
+      if (run > 0 && restage && !stage(true)) return 2;
+      if (copy_bytes > 0) {
+        per_run += "copy_ns " + std::to_string(run) + " " + std::to_string(memcpy_ns(copy_a, copy_b)) + "\n";
+        per_run += "copy2_ns " + std::to_string(run) + " " + std::to_string(memcpy2_ns(copy_a, copy_b)) + "\n";
+      }
       rc = 0;
       if (host_entry) {
         std::vector<pld::rt::Tensor> desc;

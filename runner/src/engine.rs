@@ -106,8 +106,12 @@ pub struct Spec {
     pub repeat: u32,
     /// World::run this many times (a benchmark), stopping at the first that fails.
     pub runs: u32,
-    /// Before each run, time a single-thread memcpy of this many bytes (0: none).
+    /// Before each run, time a single-thread memcpy of this many bytes, and the same copy over
+    /// two threads (0: none).
     pub copy_bytes: u64,
+    /// Before every run after the first, every tensor back to its staged content (its input,
+    /// else zeros), so each run of a benchmark starts as the first.
+    pub restage: bool,
     /// Process mode's fault: (rank, crash|hang|exit, before|inside|after).
     pub fault: Option<(usize, String, String)>,
     /// The kernel whose block spans are recorded.
@@ -132,6 +136,7 @@ impl Spec {
             repeat: 1,
             runs: 1,
             copy_bytes: 0,
+            restage: false,
             fault: None,
             trace_kernel: None,
             delay_us: Vec::new(),
@@ -162,6 +167,9 @@ impl Spec {
         }
         if self.copy_bytes > 0 {
             let _ = writeln!(s, "copy_bytes {}", self.copy_bytes);
+        }
+        if self.restage {
+            s.push_str("restage 1\n");
         }
         if let Some((r, kind, at)) = &self.fault {
             let _ = writeln!(s, "fault {r} {kind} {at}");
@@ -278,6 +286,8 @@ pub struct Report {
     pub spans: Vec<Span>,
     /// Per run: the reference memcpy, ns.
     pub copy_ns: Vec<i64>,
+    /// Per run: the reference memcpy split over two threads, ns.
+    pub copy2_ns: Vec<i64>,
     /// Per run of several: each rank's status.
     pub run_status: Vec<Vec<i64>>,
     /// CHIP entries' runtime-owned buffers still live when they returned, every rank counted.
@@ -346,6 +356,9 @@ impl Report {
                     }
                 }
                 "copy_ns" => report.copy_ns.push(ints(rest).get(1).copied().unwrap_or(0)),
+                "copy2_ns" => report
+                    .copy2_ns
+                    .push(ints(rest).get(1).copied().unwrap_or(0)),
                 "run_status" => report.run_status.push(ints(rest).split_off(1)),
                 _ => {}
             }

@@ -293,3 +293,18 @@ pub(crate) fn started(counts: &std::collections::BTreeMap<String, i64>) -> Strin
     let each: Vec<String> = counts.iter().map(|(k, n)| format!("{k}={n}")).collect();
     format!("kernel blocks started: {}", each.join(" "))
 }
+
+/// One run's exchange time from the timed kernel's spans: lane b can move data only once block b
+/// of every rank has started (its barrier A needs them all), so the exchange starts at the min
+/// over lanes of the max over ranks of the block's start, and ends when the last block ends.
+pub fn exchange_ns(spans: &[pld_run::engine::Span]) -> i64 {
+    let mut lane_ready: std::collections::BTreeMap<i64, i64> = Default::default();
+    let mut end = i64::MIN;
+    for s in spans {
+        let t = lane_ready.entry(s.block).or_insert(s.start_ns);
+        *t = (*t).max(s.start_ns);
+        end = end.max(s.end_ns);
+    }
+    let start = lane_ready.values().copied().min().unwrap_or(i64::MAX);
+    end.saturating_sub(start)
+}

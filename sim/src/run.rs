@@ -9,7 +9,9 @@ use std::path::Path;
 
 use crate::case::{Case, Elem, Op, Operand};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_fn, domain_pipelines};
-use crate::launch::{self, Runner, block_counts, fault_outcome, killed_result, outcome, started};
+use crate::launch::{
+    self, Runner, block_counts, exchange_ns, fault_outcome, killed_result, outcome, started,
+};
 use crate::result::{DomainResult, RankResult, SimResult};
 use pld_run::RunError;
 use pld_run::engine::{EntryRun, Place, Report, Spec, TensorArg};
@@ -526,21 +528,6 @@ pub fn bench(
     iters: u32,
 ) -> Result<BenchResult, SimError> {
     bench_untyped(tc, case, warmup, iters).map_err(SimError::Driver)
-}
-
-/// One run's exchange time from the timed kernel's spans: lane b can move data only once block b
-/// of every rank has started (its barrier A needs them all), so the exchange starts at the min
-/// over lanes of the max over ranks of the block's start, and ends when the last block ends.
-fn exchange_ns(spans: &[pld_run::engine::Span]) -> i64 {
-    let mut lane_ready: BTreeMap<i64, i64> = BTreeMap::new();
-    let mut end = i64::MIN;
-    for s in spans {
-        let t = lane_ready.entry(s.block).or_insert(s.start_ns);
-        *t = (*t).max(s.start_ns);
-        end = end.max(s.end_ns);
-    }
-    let start = lane_ready.values().copied().min().unwrap_or(i64::MAX);
-    end.saturating_sub(start)
 }
 
 /// The last exchange moved everything (every count is expected at MAX_RECV): rank d's target

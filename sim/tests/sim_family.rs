@@ -273,3 +273,56 @@ fn family_under_thread_sanitizer() {
         golden::check(&e.case, &r).unwrap_or_else(|m| panic!("{}: {m}", e.name));
     }
 }
+
+#[test]
+fn the_family_bench_times_every_op_and_checks_the_last_run() {
+    // A tiny `pld-sim --bench --family` (benches/sim_family.sh): every data op and the barrier,
+    // 3 restaged runs each. Without the restaging the last run fails its check (the stage step's
+    // counter past its one staged call, an allreduce summing sums) and so the exit status.
+    let ops = "allreduce,ring,reduce_scatter,allgather,all_to_all,reduce,gather,scatter,permute";
+    let out = run(
+        &[
+            "--bench",
+            "--family",
+            "--ranks",
+            "2",
+            "--sizes-kib",
+            "1",
+            "--ops",
+            ops,
+            "--warmup",
+            "1",
+            "--small-iters",
+            "2",
+            "--barrier-ranks",
+            "3",
+            "--barrier-iters",
+            "2",
+        ],
+        &[],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "exit {}: {}\n{stdout}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for op in ops.split(',') {
+        let row = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("| {op} | 2 |")))
+            .unwrap_or_else(|| panic!("no row for {op}:\n{stdout}"));
+        let cells: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
+        assert_eq!(cells.len(), 12, "{row}");
+        assert_eq!(cells[3], "1 KiB", "{row}");
+        let us: f64 = cells[5].parse().unwrap();
+        assert!(us > 0.0, "{row}");
+    }
+    let barrier = stdout.lines().find(|l| l.starts_with("| 3 |"));
+    assert!(barrier.is_some(), "no barrier row for P = 3:\n{stdout}");
+    // A flag the bench does not know is a usage error.
+    let bad = run(&["--bench", "--family", "--ops", "broadcast"], &[]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown op 'broadcast' for --ops"));
+}

@@ -9,6 +9,11 @@
 //!                                           exchange throughput vs single-thread memcpy; with
 //!                                           --indexed, the indexed op (random index) vs the
 //!                                           plain op on the same counts, in the same run
+//! pld-sim --bench --family [--ranks 4,8] [--sizes-kib 1,...,65536] [--lanes P|2P|N] [--ops ...]
+//!                  [--iters N] [--small-iters N] [--warmup N] [--barrier-ranks 2,...,16]
+//!                  [--barrier-iters N] [--no-barrier] [-v]
+//!                                           the collective family's bus bandwidth vs memcpy,
+//!                                           latency, and the barrier's latency (Markdown)
 //! ```
 //!
 //! Every form takes `--ranks-as processes|threads` (anywhere; default processes, or
@@ -26,14 +31,16 @@ use std::time::Instant;
 
 use pld_run::toolchain::Toolchain;
 use pld_sim::case::{Case, Elem};
-use pld_sim::family::{case::FamilyCase, matrix as family_matrix};
+use pld_sim::family::{bench as family_bench, case::FamilyCase, matrix as family_matrix};
 use pld_sim::matrix::{self, Pattern};
 use pld_sim::run::{bench, write_output};
 use pld_sim::suite::{self, Entry, SimCase};
 
 const USAGE: &str = "usage: pld-sim CASE.json|- [-o RESULT.json]   (any form: [--ranks-as processes|threads])\n       \
                      pld-sim --matrix [full|ci|family|family-ci] [--filter SUBSTR] [--list]\n       \
-                     pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N] [--indexed]\n\
+                     pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N] [--indexed]\n       \
+                     pld-sim --bench --family [--ranks 4,8] [--sizes-kib K,...] [--lanes P|2P|N] [--ops OP,...]\n       \
+                     \x20                        [--iters N] [--small-iters N] [--warmup N] [--barrier-ranks P,...] [--barrier-iters N] [--no-barrier] [-v]\n\
                      exit: 0 the case ran (whatever its status), 2 a malformed case or usage, 1 pld-sim failed";
 
 fn usage_error(msg: &str) -> ExitCode {
@@ -264,6 +271,11 @@ fn run_matrix<C: SimCase>(
 }
 
 fn bench_main(args: &[String]) -> ExitCode {
+    if let Some(i) = args.iter().position(|a| a == "--family") {
+        let mut rest = args.to_vec();
+        rest.remove(i);
+        return family_bench_main(&rest);
+    }
     let mut ranks = vec![4usize, 8];
     let mut mib = 64i64;
     let mut core_num: Option<i64> = None;
@@ -366,6 +378,26 @@ fn bench_main(args: &[String]) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// `--bench --family`: the collective family's table (pld_sim::family::bench).
+fn family_bench_main(args: &[String]) -> ExitCode {
+    let opts = match family_bench::Opts::parse(args) {
+        Ok(o) => o,
+        Err(e) => return usage_error(&e),
+    };
+    let tc = match toolchain() {
+        Ok(tc) => tc,
+        Err(code) => return code,
+    };
+    match family_bench::run(&tc, &opts, &mut std::io::stdout().lock()) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("pld-sim: stdout: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use super::ops::{Elem, FAMILY_DTYPES};
 use crate::SimError;
 use crate::launch::{self, block_counts, fault_outcome, killed_result, outcome, started};
 use crate::result::{RankResult, SimResult};
-use pld_run::engine::{Arg, EntryRun, Place, Spec, TensorArg};
+use pld_run::engine::{Arg, EntryRun, Place, Report, Spec, TensorArg};
 use pld_run::manifest::Kind;
 use pld_run::toolchain::Toolchain;
 
@@ -85,10 +85,27 @@ fn prefill(case: &FamilyCase, target: &mut TensorArg) {
 /// Runs one family case end to end. `Err` is a failure of pld-sim itself; every outcome of the
 /// case (compile_error included) is an `Ok` result.
 pub fn run_family(tc: &Toolchain, case: &FamilyCase) -> Result<SimResult, SimError> {
-    run_untyped(tc, case).map_err(SimError::Driver)
+    run_with(tc, case, None)
+        .map(|(res, _)| res)
+        .map_err(SimError::Driver)
 }
 
-fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<SimResult, String> {
+/// A benchmark's runs of one case ([`super::bench`]): `runs` runs of the entry, each restaged as
+/// the first, with the collective's block spans recorded and a memcpy of `copy_bytes` timed
+/// before each.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Timed {
+    pub runs: u32,
+    pub copy_bytes: u64,
+}
+
+/// Runs `case` (`timed`: as a benchmark, unbounded in time); the result is the last run's, and
+/// the engine's report comes with it (`None` when the run was killed).
+pub(crate) fn run_with(
+    tc: &Toolchain,
+    case: &FamilyCase,
+    timed: Option<Timed>,
+) -> Result<(SimResult, Option<Report>), String> {
     let (function, host) = match case.rail {
         Rail::Chip => (CHIP_FN, false),
         Rail::Host => (HOST_FN, true),
@@ -106,11 +123,9 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<SimResult, String> {
     )? {
         Ok(r) => r,
         Err((code, message)) => {
-            return Ok(SimResult::without_ranks(
-                "compile_error",
-                code,
-                message,
-                case.blocks(),
+            return Ok((
+                SimResult::without_ranks("compile_error", code, message, case.blocks()),
+                None,
             ));
         }
     };
@@ -222,12 +237,15 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<SimResult, String> {
         spec.trace_kernel = Some(case.kernel_symbol());
         spec.delay_us = case.delay_us.clone();
     }
+    if let Some(t) = timed {
+        spec.trace_kernel = Some(case.kernel_symbol());
+        (spec.runs, spec.copy_bytes, spec.restage) = (t.runs, t.copy_bytes, true);
+    }
     let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
     let Some(report) = report else {
-        return Ok(killed_result(
-            tc.ranks_as_threads,
-            case.timeout_ms,
-            case.blocks(),
+        return Ok((
+            killed_result(tc.ranks_as_threads, case.timeout_ms, case.blocks()),
+            None,
         ));
     };
     if host {
@@ -297,9 +315,10 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<SimResult, String> {
         });
     }
     // The barrier's spans, numbered per rank in the order they ended; the last of each rank is
-    // its enter_ns / leave_ns.
+    // its enter_ns / leave_ns (a benchmark's: its last run's).
+    let last_run = timed.map_or(0, |t| t.runs - 1);
     let mut seen = vec![0usize; case.ranks];
-    for s in &report.spans {
+    for s in report.spans.iter().filter(|s| barrier && s.run == last_run) {
         let Some(n) = seen.get_mut(s.rank) else {
             continue;
         };
@@ -344,5 +363,5 @@ fn run_untyped(tc: &Toolchain, case: &FamilyCase) -> Result<SimResult, String> {
     for r in unfinished {
         res.ranks[r] = RankResult::failed();
     }
-    Ok(res)
+    Ok((res, Some(report)))
 }
