@@ -15,5 +15,7 @@ cd "$(dirname "$0")/.."
 export PLD_DMA_EARLIEST=${PLD_DMA_EARLIEST:-1}  # transfers move at issue (docs/device.md)
 cargo build --quiet --bin pld-opt --bin pld-translate --bin pld-sim
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-target/debug/pld-sim --bench --family "$@"
+# Ranks as threads, as the C++ harness that measured the older tables ran them
+# (PLD_SIM_RANKS_AS=processes for pld-sim's default).
+PLD_SIM_RANKS_AS=${PLD_SIM_RANKS_AS:-threads} target/debug/pld-sim --bench --family "$@"
 echo "# done, load average $(cut -d' ' -f1-3 /proc/loadavg)"
