@@ -42,7 +42,8 @@ pub enum KernelOrigin {
 /// The walk's state: the module's functions, the resolved kernels, the error count.
 pub struct Planner<'c, 'a> {
     pub options: Options,
-    pub functions: crate::ir::walk::FunctionMap<'c, 'a>,
+    /// Shared with every orchestration function's contiguity trace (built once per module).
+    pub functions: std::rc::Rc<crate::ir::walk::FunctionMap<'c, 'a>>,
     pub errors: usize,
     pub(super) kernels: HashMap<String, Option<Rc<Kernel>>>,
 }

@@ -23,10 +23,12 @@ pub fn plan(module: &OperationRef, options: &Options) -> Result<Tree, PldError> 
     let functions: Vec<OperationRef> = module_functions(module);
     let mut p = Planner {
         options: options.clone(),
-        functions: functions
-            .iter()
-            .filter_map(|f| symbol_name(f).map(|n| (n.to_string(), *f)))
-            .collect(),
+        functions: std::rc::Rc::new(
+            functions
+                .iter()
+                .filter_map(|f| symbol_name(f).map(|n| (n.to_string(), *f)))
+                .collect(),
+        ),
         errors: 0,
         kernels: HashMap::new(),
     };

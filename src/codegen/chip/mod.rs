@@ -242,13 +242,8 @@ pub fn emit<'c, 'a>(
     // An assemble is a task of its own, ordered by pld's derived dependencies; a write is
     // the orchestration's own store: the alias classes (views, casts, task results, loop-carried
     // values and their initializers, branch results) it may store into.
-    let Some(body) = func
-        .parent_operation()
-        .and_then(|m| m.region(0).ok()?.first_block())
-    else {
-        return None;
-    };
-    let trace = crate::analysis::contiguity::ContiguityTrace::new(body);
+    // The module's function map, shared: building one per function was quadratic.
+    let trace = crate::analysis::contiguity::ContiguityTrace::with_functions(p.functions.clone());
     let mut aliases = crate::analysis::alias::AliasClasses::of_function(func, &trace, &p.functions);
     let stored_classes = crate::ir::walk::ops_named(func, &["pl.tensor.write"])
         .iter()
