@@ -1080,3 +1080,35 @@ fn a_closed_stdout_ends_the_listing_quietly() {
         out.status
     );
 }
+
+#[test]
+fn the_exchange_bench_times_both_ops_and_checks_what_moved() {
+    // A tiny `pld-sim --bench` (benches/sim_exchange.sh): each timed run's row, and the
+    // indexed form beside the plain op; a run that did not deliver every rank's input exits 1.
+    for extra in [&[][..], &["--indexed"][..]] {
+        let mut args = vec![
+            "--bench", "--ranks", "2", "--mib", "1", "--warmup", "1", "--iters", "2",
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args, &[]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{args:?}: exit {}: {}\n{stdout}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let row = stdout
+            .lines()
+            .find(|l| l.starts_with("| 2 | 2 | 1 |"))
+            .unwrap_or_else(|| panic!("{args:?}: no row for P = 2:\n{stdout}"));
+        let ratio: f64 = row
+            .trim_matches('|')
+            .split(" | ")
+            .nth(5)
+            .map(|c| c.trim().trim_matches('*'))
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("{row}"));
+        assert!(ratio > 0.0, "{row}");
+    }
+}
