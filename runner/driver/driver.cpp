@@ -203,10 +203,9 @@ int64_t now_ns() {
       .count();
 }
 
-// The best of three single-thread memcpys of `bytes`, ns (a benchmark's reference, measured right
-// before each run so both see the same machine load).
-// Best of three single-thread memcpys of a's bytes (warm buffers), each timed over enough copies
-// to cover 1 MiB (a small copy alone is below the clock's resolution): ns per copy.
+// The best of three single-thread memcpys of a's bytes (warm buffers), ns per copy: a benchmark's
+// reference, measured right before each run so both see the same machine load. Each of the three
+// times enough copies to cover 1 MiB (a small copy alone is below the clock's resolution).
 int copies_per_mib(size_t bytes) { return static_cast<int>(std::max<size_t>(1, (size_t{1} << 20) / bytes)); }
 int64_t memcpy_ns(std::vector<char>& a, std::vector<char>& b) {
   const int reps = copies_per_mib(a.size());
