@@ -202,7 +202,8 @@ pub fn parameter_leaf(value: Value) -> Option<usize> {
 /// The explicit domain (`pld.comm_domain`) of a window buffer; `None`: the
 /// HOST orchestrator's implicit domain.
 pub fn buffer_domain<'c, 'a>(buffer: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let domain = buffer.operand(0).ok()?;
+    // Checked first: melior's out-of-range error prints the op, which costs the whole module.
+    let domain = (buffer.operand_count() > 0).then(|| buffer.operand(0).ok())??;
     let op = crate::ir::value_defs::as_result(domain)?.owner();
     is_op(&op, "pld.comm_domain").then_some(op)
 }

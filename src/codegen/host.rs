@@ -251,7 +251,11 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let Some(dev) = self.scalar(op, 0) else {
                     return;
                 };
-                let domain = match op.operand(1).ok().map(|d| self.vals.get(d).cloned()) {
+                // Checked first: melior's out-of-range error prints the op (the whole module).
+                let domain_operand = (op.operand_count() > 1)
+                    .then(|| op.operand(1).ok())
+                    .flatten();
+                let domain = match domain_operand.map(|d| self.vals.get(d).cloned()) {
                     None => String::new(),
                     Some(Some(RtValue::Domain(d))) => format!(", {d}, {}", site_literal(op)),
                     Some(_) => {

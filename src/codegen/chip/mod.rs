@@ -258,6 +258,8 @@ pub fn emit<'c, 'a>(
         params: Vec::new(),
         param_of: HashMap::new(),
         kernels: Vec::new(),
+        kernel_ids: HashMap::new(),
+        seen_sites: HashMap::new(),
         dispatch_width,
         uses_comm_context: false,
         collectives: Default::default(),
@@ -443,6 +445,10 @@ struct Emitter<'p, 'c, 'a> {
     /// SSA key of a parameter → index into `params`.
     param_of: HashMap<usize, usize>,
     kernels: Vec<(usize, Rc<Kernel>)>,
+    /// A kernel's name → its func_id in `kernels` (one lookup per launch, not a scan).
+    kernel_ids: HashMap<String, usize>,
+    /// Per collective func_id, the sites already in its `sites`.
+    seen_sites: HashMap<usize, std::collections::HashSet<String>>,
     dispatch_width: bool,
     uses_comm_context: bool,
     collectives: std::collections::BTreeMap<usize, Collective>,

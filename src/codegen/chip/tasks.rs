@@ -223,7 +223,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     nr_axis: axis,
                 });
             let site_text = super::source_site(op.location());
-            if !c.sites.contains(&site_text) {
+            if self
+                .seen_sites
+                .entry(func_id)
+                .or_default()
+                .insert(site_text.clone())
+            {
                 c.sites.push(site_text);
             }
             let comm = self.locals.fresh("comm");
@@ -305,13 +310,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// The func_id of `kernel` in this sub-build (kernel_config.py's KERNELS),
     /// numbered in order of first launch.
     pub(super) fn func_id(&mut self, kernel: &Rc<Kernel>) -> usize {
-        match self.kernels.iter().find(|(_, k)| k.name == kernel.name) {
-            Some((id, _)) => *id,
-            None => {
-                self.kernels.push((self.kernels.len(), kernel.clone()));
-                self.kernels.len() - 1
-            }
+        if let Some(&id) = self.kernel_ids.get(&kernel.name) {
+            return id;
         }
+        let id = self.kernels.len();
+        self.kernels.push((id, kernel.clone()));
+        self.kernel_ids.insert(kernel.name.clone(), id);
+        id
     }
 
     /// The dependencies of the task `op` (its `CoreTaskArgs` `ta`), then its
