@@ -21,6 +21,7 @@
 //! regions' terminators pass on. Ops of a nested `builtin.module` /
 //! `func.func` are not part of the function.
 
+use crate::ir::at::{BlockAt as _, OpAt as _};
 use crate::{
     analysis::contiguity::ContiguityTrace,
     ir::calls::callee,
@@ -88,7 +89,7 @@ impl AliasClasses {
             if let Some(result) = crate::ir::value_defs::as_result(value)
                 && crate::ir::op_kind::op_kind(&result.owner())
                     == crate::ir::op_kind::OpKind::Window
-                && let Ok(buffer) = result.owner().operand(0)
+                && let Some(buffer) = result.owner().operand_at(0)
             {
                 classes.union(k, value_id(buffer));
             }
@@ -242,7 +243,7 @@ fn for_each_block_argument<'c, 'a>(op: &OperationRef<'c, 'a>, mut f: impl FnMut(
         let mut block = region.first_block();
         while let Some(b) = block {
             for i in 0..b.argument_count() {
-                if let Ok(arg) = b.argument(i) {
+                if let Some(arg) = b.argument_at(i) {
                     f(arg.into());
                 }
             }
@@ -287,7 +288,7 @@ fn call_result_sources<'c, 'a>(
         return Some(Vec::new());
     }
     let func = functions.get(callee(op)?)?;
-    let entry = func.region(0).ok()?.first_block()?;
+    let entry = func.region_at(0)?.first_block()?;
     let mut sources = Vec::new();
     let mut block = Some(entry);
     while let Some(b) = block {
@@ -295,7 +296,7 @@ fn call_result_sources<'c, 'a>(
             && op_kind(&ret) == OpKind::Return
             && let Ok(returned) = ret.operand(n)
             && let Some(param) = crate::ir::value_defs::returned_param(returned, entry)
-            && let Ok(operand) = op.operand(param)
+            && let Some(operand) = op.operand_at(param)
         {
             sources.push(operand);
         }

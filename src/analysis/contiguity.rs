@@ -10,6 +10,7 @@
 //! per strongly connected component (iterative Tarjan, memoized across
 //! queries): linear in the IR size, and safe on 10k-deep chains.
 
+use crate::ir::at::OpAt as _;
 use crate::{ir::func_kind::symbol_name, ir::tensor_type::TensorView};
 use crate::{
     ir::handle_maps::PtrMap,
@@ -255,7 +256,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
             OpKind::ScfWhile => Ok(vec![terminator_operand(&op, 0, n + 1)?]),
             OpKind::ScfIf => {
                 let mut sources = vec![terminator_operand(&op, 0, n)?];
-                if op.region(1).ok().and_then(|r| r.first_block()).is_some() {
+                if op.region_at(1).and_then(|r| r.first_block()).is_some() {
                     sources.push(terminator_operand(&op, 1, n)?);
                 }
                 Ok(sources)
@@ -411,7 +412,7 @@ impl<'c, 'a> ContiguityTrace<'c, 'a> {
                 crate::diag::msg!("callee @{callee} is not a func.func of this module"),
             ));
         };
-        let body = func.region(0).ok().and_then(|r| r.first_block());
+        let body = func.region_at(0).and_then(|r| r.first_block());
         let Some(entry) = body else {
             return Err(Fail::Text(
                 *op,
@@ -557,7 +558,7 @@ fn terminator_operand<'c, 'a>(
         .ok()
         .and_then(|r| r.first_block())
         .and_then(|b| b.terminator())
-        .and_then(|t| t.operand(n).ok())
+        .and_then(|t| t.operand_at(n))
         .ok_or(Fail::Op(
             *op,
             "its region does not yield a value for this result",

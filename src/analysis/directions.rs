@@ -17,6 +17,7 @@
 //! allocates it uninitialized, so the kernel only writes it (the `pl.submit`
 //! binding, docs/lowering.md; an explicit `pl.direction` there must be `out`).
 
+use crate::ir::at::BlockAt as _;
 use crate::{
     analysis::alias::AliasClasses,
     analysis::contiguity::ContiguityTrace,
@@ -575,7 +576,7 @@ pub fn runtime_allocated_not_out(
 /// The name of parameter `i`: its location's name, else `arg<i>`.
 pub fn param_name(func: &OperationRef, i: usize) -> String {
     entry_block(func)
-        .and_then(|b| b.argument(i).ok())
+        .and_then(|b| b.argument_at(i))
         .and_then(|arg| location_name(arg.location()))
         .unwrap_or_else(|| format!("arg{i}"))
 }

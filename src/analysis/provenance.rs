@@ -12,6 +12,7 @@
 //! The checks both rails run over a collective's resolved windows are
 //! `window_checks`'.
 
+use crate::ir::at::OpAt as _;
 use crate::{
     analysis::contiguity::ContiguityTrace,
     ir::handle_maps::PtrMap,
@@ -184,7 +185,7 @@ pub fn window_buffer_leaf(value: Value) -> Option<usize> {
     if !is_op(&window, "pld.window") {
         return None;
     }
-    let buffer = crate::ir::value_defs::as_result(window.operand(0).ok()?)?.owner();
+    let buffer = crate::ir::value_defs::as_result(window.operand_at(0)?)?.owner();
     is_op(&buffer, "pld.window_buffer").then(|| op_id(&buffer))
 }
 
@@ -203,7 +204,7 @@ pub fn parameter_leaf(value: Value) -> Option<usize> {
 /// HOST orchestrator's implicit domain.
 pub fn buffer_domain<'c, 'a>(buffer: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     // Checked first: melior's out-of-range error prints the op, which costs the whole module.
-    let domain = (buffer.operand_count() > 0).then(|| buffer.operand(0).ok())??;
+    let domain = (buffer.operand_count() > 0).then(|| buffer.operand_at(0))??;
     let op = crate::ir::value_defs::as_result(domain)?.owner();
     is_op(&op, "pld.comm_domain").then_some(op)
 }

@@ -7,6 +7,7 @@
 //! diagnostic.
 
 use super::provenance::*;
+use crate::ir::at::OpAt as _;
 use crate::{
     analysis::contiguity::ContiguityTrace,
     diag,
@@ -88,7 +89,7 @@ pub fn check_local_distinct<'c, 'a>(
     // The common case, without tracing: operands that are distinct
     // parameters of the function have distinct roots (each its own, or none).
     let operands: Vec<Value<'c, 'a>> = (0..roles.len())
-        .map(|i| op.operand(i).ok())
+        .map(|i| op.operand_at(i))
         .collect::<Option<_>>()?;
     if operands.iter().enumerate().all(|(i, v)| {
         crate::analysis::contiguity::is_function_param(*v) && !operands[..i].contains(v)
@@ -115,7 +116,7 @@ pub fn check_local_distinct<'c, 'a>(
             let root = value_of(ra);
             let mut notes = vec![(root_location(root), root_note(root))];
             for i in [a, b] {
-                let Ok(v) = op.operand(i) else { continue };
+                let Some(v) = op.operand_at(i) else { continue };
                 if value_id(v) != ra {
                     notes.push((
                         v.location(),

@@ -11,6 +11,7 @@ use super::{
     scalars,
     values::{Bindings, RtValue},
 };
+use crate::ir::at::{BlockAt as _, OpAt as _};
 use crate::{
     ir::attributes::int_attr,
     ir::calls::{call_arg_count, callee_name},
@@ -39,7 +40,7 @@ struct Emitter<'p, 'c, 'a> {
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// Operand `i` as an integer scalar: its expression and bit width.
     fn int(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<(String, u32)> {
-        let v = op.operand(i).ok()?;
+        let v = op.operand_at(i)?;
         match self.vals.get(v) {
             Some(RtValue::Int(s, bits)) => Some((s.clone(), *bits)),
             _ => {
@@ -65,7 +66,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         expr: String,
         indent: &str,
     ) {
-        let Ok(r) = op.result(0) else { return };
+        let Some(r) = op.result_at(0) else { return };
         let var = self.locals.fresh(wanted);
         let _ = writeln!(
             self.out,
@@ -85,7 +86,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
 
     /// The bit width of result #0, an integer scalar (else a located error).
     fn result_bits(&mut self, op: &OperationRef<'c, 'a>) -> Option<u32> {
-        let ty = op.result(0).ok()?.r#type();
+        let ty = op.result_at(0)?.r#type();
         let bits = scalar_bits(ty);
         if bits.is_none() {
             self.p.error(
@@ -109,7 +110,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     return;
                 };
                 // A constant is a literal at its uses, never a local.
-                if let Ok(r) = op.result(0) {
+                if let Some(r) = op.result_at(0) {
                     self.vals
                         .bind(r, RtValue::Int(scalars::literal(value, bits), bits));
                 }
@@ -204,13 +205,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                 let _ = writeln!(self.out, "{indent}return host->status();");
             }
             HostOp::Cast => {
-                let Ok(src) = op.operand(0) else { return };
+                let Some(src) = op.operand_at(0) else { return };
                 let Some(v) = self.vals.get(src).cloned() else {
                     self.p
                         .error(&op, "operand #0 must be a value the host codegen can name");
                     return;
                 };
-                if let Ok(r) = op.result(0) {
+                if let Some(r) = op.result_at(0) {
                     self.vals.bind(r, v);
                 }
             }
@@ -227,7 +228,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     site_literal(op)
                 );
                 let _ = writeln!(self.out, "{indent}if (int rc = host->status()) return rc;");
-                if let Ok(r) = op.result(0) {
+                if let Some(r) = op.result_at(0) {
                     self.vals.bind(r, RtValue::Buffer(var));
                 }
             }
@@ -243,7 +244,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     site_literal(op)
                 );
                 let _ = writeln!(self.out, "{indent}if (int rc = host->status()) return rc;");
-                if let Ok(r) = op.result(0) {
+                if let Some(r) = op.result_at(0) {
                     self.vals.bind(r, RtValue::Domain(var));
                 }
             }
@@ -252,9 +253,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     return;
                 };
                 // Checked first: melior's out-of-range error prints the op (the whole module).
-                let domain_operand = (op.operand_count() > 1)
-                    .then(|| op.operand(1).ok())
-                    .flatten();
+                let domain_operand = (op.operand_count() > 1).then(|| op.operand_at(1)).flatten();
                 let domain = match domain_operand.map(|d| self.vals.get(d).cloned()) {
                     None => String::new(),
                     Some(Some(RtValue::Domain(d))) => format!(", {d}, {}", site_literal(op)),
@@ -269,7 +268,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
                     self.out,
                     "{indent}pld::rt::CommContext* {var} = host->device_ctx({dev}{domain});"
                 );
-                if let Ok(r) = op.result(0) {
+                if let Some(r) = op.result_at(0) {
                     self.vals.bind(r, RtValue::Ctx(var));
                 }
             }
@@ -310,10 +309,12 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         else {
             return;
         };
-        let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else {
+        let Some(body) = op.region_at(0).and_then(|r| r.first_block()) else {
             return;
         };
-        let Ok(iv) = body.argument(0) else { return };
+        let Some(iv) = body.argument_at(0) else {
+            return;
+        };
         let var = self
             .locals
             .fresh(&loc_name(iv.location()).unwrap_or_else(|| "iv".into()));
@@ -352,13 +353,13 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     }
 
     fn window(&mut self, op: &OperationRef<'c, 'a>, indent: &str) {
-        let Some(RtValue::Buffer(buf)) = op.operand(0).ok().and_then(|v| self.vals.get(v).cloned())
+        let Some(RtValue::Buffer(buf)) = op.operand_at(0).and_then(|v| self.vals.get(v).cloned())
         else {
             self.p
                 .error(&op, "operand #0 must be a pld.window_buffer of this body");
             return;
         };
-        let Ok(r) = op.result(0) else { return };
+        let Some(r) = op.result_at(0) else { return };
         let ty = r.r#type();
         if let Some(problem) = window_type_problem(ty) {
             self.p.error(&op, &problem);
@@ -427,7 +428,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let (mut tensors, mut comms, mut scalar_args, mut shown) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for i in 0..n {
-            let Ok(v) = op.operand(i) else { continue };
+            let Some(v) = op.operand_at(i) else { continue };
             match self.vals.get(v).cloned() {
                 Some(RtValue::Tensor(t)) => {
                     shown.push(t.clone());
@@ -517,7 +518,9 @@ pub fn emit<'c, 'a>(p: &mut Planner<'c, 'a>, func: &OperationRef<'c, 'a>) -> Opt
     let (mut n_tensors, mut n_scalars) = (0usize, 0usize);
     let mut decls = String::new();
     for (i, ty) in param_types(func).into_iter().enumerate() {
-        let Ok(arg) = entry.argument(i) else { continue };
+        let Some(arg) = entry.argument_at(i) else {
+            continue;
+        };
         let base = loc_name(arg.location()).unwrap_or_else(|| format!("arg{i}"));
         let var = e.locals.fresh(&base);
         match TensorLike::of(ty) {

@@ -10,6 +10,7 @@ use super::{
     chip::{loc_text, source_site},
     planner::{Kernel, KernelOrigin, string_attr},
 };
+use crate::ir::at::{BlockAt as _, OpAt as _};
 use crate::ir::{
     attributes::{attr_str, int_attr},
     signature::{arg_attr, entry_block, param_types},
@@ -70,7 +71,7 @@ fn param(func: &OperationRef, index: usize, ty: Type) -> Value {
         .and_then(attr_str)
         .map_or(Value::Null, |d| json!(d));
     let location = entry_block(func)
-        .and_then(|b| b.argument(index).ok())
+        .and_then(|b| b.argument_at(index))
         .map_or(Value::Null, |a| json!(loc_text(a.location())));
     json!({
         "index": index,
@@ -127,7 +128,7 @@ fn host_windows(func: &OperationRef) -> Value {
     let windows: Vec<Value> = ops_named(func, &["pld.window"])
         .iter()
         .map(|w| {
-            let base = w.operand(0).ok().and_then(|buffer| {
+            let base = w.operand_at(0).and_then(|buffer| {
                 buffers
                     .iter()
                     .find(|(b, _)| {
@@ -136,7 +137,7 @@ fn host_windows(func: &OperationRef) -> Value {
                     })
                     .map(|(_, at)| *at)
             });
-            let ty = w.result(0).ok().map(|r| r.r#type());
+            let ty = w.result_at(0).map(|r| r.r#type());
             let view = ty.and_then(TensorView::of);
             json!({
                 "offset": base.map(|at| at + int_attr(w, "offset").unwrap_or(0).max(0) as u64),

@@ -3,6 +3,7 @@
 //! rows each rail refuses, and the wording both rails share.
 
 use super::table::*;
+use crate::ir::at::OpAt as _;
 use melior::ir::{
     Value, ValueLike,
     attribute::IntegerAttribute,
@@ -214,7 +215,7 @@ pub fn core_num(op: &OperationRef) -> CoreNum {
         return CoreNum::Static(1);
     }
     let index = dynamic_core_num_index(op);
-    let Ok(value) = op.operand(index) else {
+    let Some(value) = op.operand_at(index) else {
         return CoreNum::Runtime;
     };
     match fold_i64(value, 0) {
@@ -245,7 +246,7 @@ pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
     let def = crate::ir::value_defs::as_result(value)?.owner();
     let name = def.name();
     let name = name.as_string_ref().as_str().ok()?;
-    let arg = |i: usize| def.operand(i).ok().and_then(|v| fold_i64(v, depth + 1));
+    let arg = |i: usize| def.operand_at(i).and_then(|v| fold_i64(v, depth + 1));
     Some(match name {
         "arith.constant" => IntegerAttribute::try_from(def.attribute("value").ok()?)
             .ok()?
@@ -267,8 +268,8 @@ pub fn fold_i64(value: Value, depth: usize) -> Option<i64> {
         // Widening a constant of at most 64 bits keeps its value; a narrowing
         // cast is left to run time rather than modelled here.
         "arith.extsi" | "arith.index_cast" => {
-            let from = def.operand(0).ok()?.r#type();
-            let to = def.result(0).ok()?.r#type();
+            let from = def.operand_at(0)?.r#type();
+            let to = def.result_at(0)?.r#type();
             if crate::ir::orch_ops::scalar_bits(to)? < crate::ir::orch_ops::scalar_bits(from)? {
                 return None;
             }
@@ -311,11 +312,11 @@ pub fn lowered_collective(
     let dir = crate::ir::attributes::attr_str(kernel.attribute("pl.builtin_template_dir").ok()?)?;
     let spec = Spec::of_template_dir(dir)?;
     let ranks = (|| {
-        let signal = call.operand(spec.signal).ok()?;
+        let signal = call.operand_at(spec.signal)?;
         let source = crate::ir::value_defs::as_result(signal)
             .map(|r| r.owner())
             .filter(|o| crate::ir::op_kind::op_name(o) == "pl.cast")
-            .and_then(|o| o.operand(0).ok())
+            .and_then(|o| o.operand_at(0))
             .unwrap_or(signal);
         let shape = crate::ir::tensor_type::TensorLike::of(source.r#type())?.static_shape()?;
         shape.get(spec.nr_axis(dir)).copied()

@@ -6,6 +6,7 @@
 //! `pld-translate`. Its integer scalar ops are exactly the CHIP list's
 //! ([`OrchOp::is_scalar`]): both rails emit them from one scalar model.
 
+use crate::ir::at::OpAt as _;
 use crate::{
     diag,
     ir::orch_ops::{OrchOp, element_bytes, is_deferred, scalar_bits},
@@ -154,7 +155,7 @@ fn check_op<'c, 'a>(
     match kind {
         HostOp::Scalar(scalar) => {
             for r in 0..op.result_count() {
-                let Ok(v) = op.result(r) else { continue };
+                let Some(v) = op.result_at(r) else { continue };
                 if scalar_bits(v.r#type()).is_none() {
                     return Err(diag::msg!(
                         "result #{r} must be an integer scalar (i1..i64, index) in a HOST orchestrator, got '{}'",

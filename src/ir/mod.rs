@@ -1,6 +1,8 @@
 //! IR helpers below the analyses and passes: typed views of the dialect's
 //! types and attributes, value and symbol queries, and the launch-width fold.
 //!
+//! - `at`: positional lookups (operand, result, region, block argument) that
+//!   may miss, without melior's print of the op on a miss.
 //! - `builders`: typed builders of the `pl` / `pld` ops the passes create.
 //! - `op_kind`: what an op is (`OpKind`, the collectives, keys).
 //! - `walk`: a module's functions, the ops of one scope.
@@ -25,6 +27,7 @@
 //!   and their rules (the ones pld-translate and `--legalize-spmd-launches`
 //!   share).
 
+pub(crate) mod at;
 pub(crate) mod attributes;
 pub(crate) mod builders;
 pub(crate) mod calls;

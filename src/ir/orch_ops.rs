@@ -5,6 +5,7 @@
 //! against, so the two cannot drift. The contract is
 //! `docs/spec/orchestration.md`'s table.
 
+use crate::ir::at::{BlockAt as _, OpAt as _};
 use crate::{
     diag,
     ir::attributes::int_attr,
@@ -361,7 +362,7 @@ fn check_op<'c, 'a>(
         ));
     };
     for r in 0..op.result_count() {
-        let Ok(v) = op.result(r) else { continue };
+        let Some(v) = op.result_at(r) else { continue };
         if !type_supported(v.r#type()) {
             return Err(diag::msg!(
                 "result #{r} must be a tensor, a CommContext or an integer scalar (i1..i64, index) in a CHIP orchestration body, got '{}'",
@@ -375,7 +376,9 @@ fn check_op<'c, 'a>(
         }
     }
     for r in 0..op.region_count() {
-        let Ok(region) = op.region(r) else { continue };
+        let Some(region) = op.region_at(r) else {
+            continue;
+        };
         let mut b = region.first_block();
         while let Some(block) = b {
             b = block.next_in_region();
@@ -385,7 +388,9 @@ fn check_op<'c, 'a>(
                 ));
             }
             for k in 0..block.argument_count() {
-                let Ok(a) = block.argument(k) else { continue };
+                let Some(a) = block.argument_at(k) else {
+                    continue;
+                };
                 if !type_supported(a.r#type()) {
                     return Err(diag::msg!(
                         "region argument #{k} must be a tensor, a CommContext or an integer scalar (i1..i64, index) in a CHIP orchestration body, got '{}'",
@@ -402,7 +407,9 @@ fn check_op<'c, 'a>(
         }
     }
     let static_result = |what: &str| -> Result<(), String> {
-        let Ok(r) = op.result(0) else { return Ok(()) };
+        let Some(r) = op.result_at(0) else {
+            return Ok(());
+        };
         let ty = r.r#type();
         match TensorLike::of(ty) {
             Some(t) if t.static_shape().is_some() && element_bytes(t.element).is_some() => Ok(()),
@@ -458,7 +465,7 @@ fn check_task<'c, 'a>(
         .map(|n| n.max(0) as usize)
         .unwrap_or(usize::MAX);
     for k in 0..op.operand_count().min(abi) {
-        let Ok(v) = op.operand(k) else { continue };
+        let Some(v) = op.operand_at(k) else { continue };
         if scalar_bits(v.r#type()).is_some() {
             return Err(diag::msg!(
                 "argument #{k} of @{callee} must be a tensor or a CommContext (a kernel task takes no scalars), got an integer scalar"
@@ -476,7 +483,7 @@ fn check_task<'c, 'a>(
     };
     let returned = crate::ir::value_defs::returned_params(func);
     for n in 0..op.result_count() {
-        let Ok(r) = op.result(n) else { continue };
+        let Some(r) = op.result_at(n) else { continue };
         if alloc_outs.contains(&(n as i64)) {
             match TensorLike::of(r.r#type()) {
                 Some(t) if t.static_shape().is_some() && element_bytes(t.element).is_some() => {

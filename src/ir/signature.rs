@@ -1,6 +1,7 @@
 //! A function's signature: its type, parameter and result types, entry
 //! block, argument attributes, appending parameters.
 
+use crate::ir::at::OpAt as _;
 use crate::ir::attributes::set_attr;
 use melior::ir::{
     Attribute, BlockLike, BlockRef, Identifier, RegionLike, Type, ValueLike,
@@ -38,7 +39,7 @@ pub fn result_types<'c>(func: &OperationRef<'c, '_>) -> Vec<Type<'c>> {
 
 /// The entry block of a function with a body.
 pub fn entry_block<'c, 'a>(func: &OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
-    func.region(0).ok()?.first_block()
+    func.region_at(0)?.first_block()
 }
 
 /// Argument attribute `name` of parameter `index`.

@@ -5,6 +5,7 @@
 //! whole enclosing op: one failed conversion costs O(module), so probing with
 //! them makes a walk quadratic. These check the kind first.
 
+use crate::ir::at::OpAt as _;
 use melior::ir::{
     BlockLike, Value, ValueLike,
     block::BlockArgument,
@@ -33,7 +34,6 @@ pub fn returned_param<'c, 'a>(
     mut returned: Value<'c, 'a>,
     entry: melior::ir::BlockRef<'c, 'a>,
 ) -> Option<usize> {
-    use melior::ir::operation::OperationLike;
     loop {
         if let Some(arg) = as_argument(returned) {
             return (arg.owner() == entry).then(|| arg.argument_number());
@@ -42,7 +42,7 @@ pub fn returned_param<'c, 'a>(
         if crate::ir::op_kind::op_name(&def) != "pl.cast" {
             return None;
         }
-        returned = def.operand(0).ok()?;
+        returned = def.operand_at(0)?;
     }
 }
 
@@ -56,6 +56,6 @@ pub fn returned_params(func: &OperationRef) -> Vec<Option<usize>> {
         return Vec::new();
     };
     (0..ret.operand_count())
-        .map(|i| returned_param(ret.operand(i).ok()?, entry))
+        .map(|i| returned_param(ret.operand_at(i)?, entry))
         .collect()
 }

@@ -2,6 +2,7 @@
 //! scope (by name, kind, or the collectives), the enclosing function, the
 //! nested modules that hold pld code.
 
+use crate::ir::at::OpAt as _;
 use crate::ir::op_kind::{OpKind, op_kind};
 use crate::{error::PldError, ir::func_kind::symbol_name};
 use melior::ir::{
@@ -192,7 +193,7 @@ pub fn check_body_ops<'c, 'a>(
     mut check: impl FnMut(&OperationRef<'c, 'a>) -> Result<(), String>,
     mut report: impl FnMut(&OperationRef<'c, 'a>, String),
 ) {
-    let Ok(region) = func.region(0) else {
+    let Some(region) = func.region_at(0) else {
         return;
     };
     let mut stack = Vec::new();
@@ -213,7 +214,9 @@ pub fn check_body_ops<'c, 'a>(
                 Err(msg) => report(&op, msg),
                 Ok(()) => {
                     for r in 0..op.region_count() {
-                        let Ok(region) = op.region(r) else { continue };
+                        let Some(region) = op.region_at(r) else {
+                            continue;
+                        };
                         let mut b = region.first_block();
                         while let Some(block) = b {
                             b = block.next_in_region();

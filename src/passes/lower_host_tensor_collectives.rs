@@ -42,6 +42,7 @@
 //! | a symbol of the callable's / kernel's name that is something else | `symbol '@<name>' already exists` |
 
 use super::{LowerHostTensorCollectivesOptions, LowerHostTensorCollectivesStatistics, ModulePass};
+use crate::ir::at::{BlockAt as _, OpAt as _};
 use crate::{
     analysis::contiguity::ContiguityTrace,
     collective::{Collective, Variant, WidthRule},
@@ -133,7 +134,7 @@ pub fn build_callable<'c>(
     let loc = Location::name(context, &name, collective);
     let (block, arg_attrs, function_type) = variant.canonical_entry(context, collective);
     let args: Vec<Value> = (0..block.argument_count())
-        .filter_map(|i| block.argument(i).ok().map(Value::from))
+        .filter_map(|i| block.argument_at(i).map(Value::from))
         .collect();
     let results: Vec<Type> = (0..function_type.result_count())
         .filter_map(|i| function_type.result(i).ok())
@@ -295,7 +296,7 @@ fn plan<'c, 'a>(
     let n = roles.len();
     let mut buffers: Vec<Vec<OperationRef>> = Vec::new();
     for (i, role) in roles.iter().enumerate() {
-        match window_buffers(op.operand(i).ok()?, func, trace) {
+        match window_buffers(op.operand_at(i)?, func, trace) {
             Ok(b) => buffers.push(b),
             Err((culprit, why)) => {
                 diag::op_error_with_note(
@@ -326,7 +327,7 @@ fn plan<'c, 'a>(
             }
         }
     }
-    let signal = op.operand(spec.signal).ok()?;
+    let signal = op.operand_at(spec.signal)?;
     let geometry = TensorView::of(signal.r#type())
         .and_then(|t| crate::collective::signal_geometry(op, spec, &t));
     let Some((ranks, stride)) = geometry else {

@@ -16,6 +16,7 @@
 //! failing run leaves the module as it was.
 
 use super::{LowerL2TensorCollectivesOptions, LowerL2TensorCollectivesStatistics, ModulePass};
+use crate::ir::at::OpAt as _;
 use crate::{
     analysis::contiguity::ContiguityTrace,
     collective::{
@@ -410,7 +411,7 @@ fn plan_collective<'c, 'a>(
         diag::op_error_with_note(op, &message, loc, note);
         None
     };
-    let operand = |i: usize| op.operand(i).ok();
+    let operand = |i: usize| op.operand_at(i);
     // The ODS verifier made every operand tensor-like; only the signal's and
     // (plain op) send_counts' views are read here.
     let view = |i: usize| operand(i).and_then(|v| TensorView::of(v.r#type()));

@@ -28,6 +28,7 @@
 //! nothing. Every call is planned before any signature changes.
 
 use super::{MaterializeDistTensorCtxStatistics, ModulePass};
+use crate::ir::at::{BlockAt as _, OpAt as _};
 use crate::{
     diag,
     error::PldError,
@@ -42,7 +43,7 @@ use crate::{
     ir::walk::{module_body, module_functions},
 };
 use melior::ir::{
-    Attribute, BlockLike, Identifier, Type, ValueLike,
+    Attribute, Identifier, Type, ValueLike,
     attribute::{DictionaryAttribute, StringAttribute},
     operation::{OperationLike, OperationRef},
 };
@@ -178,7 +179,7 @@ fn materialize(
                 caller_layout
                     .dtensors
                     .iter()
-                    .filter_map(|&p| entry.argument(p).ok())
+                    .filter_map(|&p| entry.argument_at(p))
                     .map(|a| classes.class(a.into()))
                     .collect()
             })
@@ -215,7 +216,7 @@ fn materialize(
                 if is_dispatch {
                     // domains.md: the domain of the window bound to this parameter.
                     let mut domains: Vec<Option<usize>> = Vec::new();
-                    if let Ok(arg) = call.operand(p) {
+                    if let Some(arg) = call.operand_at(p) {
                         for &b in windows
                             .get(
                                 arg,
@@ -240,7 +241,7 @@ fn materialize(
                     }));
                     continue;
                 }
-                let class = call.operand(p).ok().map(|v| classes.class(v));
+                let class = call.operand_at(p).map(|v| classes.class(v));
                 let own = class.and_then(|c| caller_classes.iter().position(|&cc| cc == c));
                 match own {
                     Some(k) => sources.push(Source::Caller(k)),
@@ -297,7 +298,7 @@ fn materialize(
             entry_block(func)
                 .map(|b| {
                     (0..layout.dtensors.len())
-                        .filter_map(|k| b.argument(layout.base + k).ok())
+                        .filter_map(|k| b.argument_at(layout.base + k))
                         .map(|a| a.to_raw())
                         .collect()
                 })

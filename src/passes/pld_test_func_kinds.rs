@@ -7,6 +7,7 @@
 //! is the `pl` dialect verifier's error.)
 
 use super::ModulePass;
+use crate::ir::at::OpAt as _;
 use crate::{diag, error::PldError, ir::func_kind};
 use melior::ir::{BlockLike, RegionLike, operation::OperationLike, operation::OperationRef};
 
@@ -36,7 +37,7 @@ impl ModulePass for PldTestFuncKinds {
             } else {
                 "chip"
             };
-            let declared = op.region(0).ok().and_then(|r| r.first_block()).is_none();
+            let declared = op.region_at(0).and_then(|r| r.first_block()).is_none();
             if declared && func_kind::func_kind(&op) == Some("orchestration") {
                 diag::op_error(
                     &op,

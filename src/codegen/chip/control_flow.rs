@@ -3,6 +3,7 @@
 //! (one parallel assignment).
 
 use super::*;
+use crate::ir::at::{BlockAt as _, OpAt as _};
 
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// Assigns `values` to `vars` as one parallel assignment (each value read
@@ -50,7 +51,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     }
 
     pub(super) fn region_block(op: &OperationRef<'c, 'a>, r: usize) -> Option<BlockRef<'c, 'a>> {
-        op.region(r).ok()?.first_block()
+        op.region_at(r)?.first_block()
     }
 
     pub(super) fn scf_for(&mut self, op: &OperationRef<'c, 'a>, depth: usize) {
@@ -69,7 +70,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             let Some(init) = self.operand(op, 3 + n) else {
                 return;
             };
-            let Ok(r) = op.result(n) else { return };
+            let Some(r) = op.result_at(n) else { return };
             let Some(var) = self.declare(op, r.into(), "carried", Some(init.expr()), depth) else {
                 return;
             };
@@ -83,7 +84,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             self.locals.fresh("ub"),
             self.locals.fresh("step"),
         );
-        let Ok(iv_arg) = body.argument(0) else { return };
+        let Some(iv_arg) = body.argument_at(0) else {
+            return;
+        };
         let iv = self.fresh(iv_arg.into(), "iv");
         let fail = fatal(crate::codegen::chip::INVALID_ARGS, &msg);
         crate::codegen::loops::write_header(
@@ -103,7 +106,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         );
         self.bind(iv_arg.into(), RtValue::Int(iv, bits));
         for (n, var) in carried.iter().enumerate() {
-            if let Ok(a) = body.argument(n + 1) {
+            if let Some(a) = body.argument_at(n + 1) {
                 self.bind(a.into(), var.clone());
             }
         }
@@ -129,7 +132,9 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             let Some(init) = self.operand(op, n) else {
                 return;
             };
-            let Ok(a) = before.argument(n) else { return };
+            let Some(a) = before.argument_at(n) else {
+                return;
+            };
             let Some(var) = self.declare(op, a.into(), "carried", Some(init.expr()), depth) else {
                 return;
             };
@@ -138,7 +143,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         // The results: what scf.condition forwards (also the after region's arguments).
         let mut results = Vec::new();
         for n in 0..op.result_count() {
-            let Ok(r) = op.result(n) else { return };
+            let Some(r) = op.result_at(n) else { return };
             let Some(var) = self.declare(op, r.into(), "result", None, depth) else {
                 return;
             };
@@ -162,7 +167,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             crate::codegen::scalars::is_false(&cond)
         );
         for (n, var) in results.iter().enumerate() {
-            if let Ok(a) = after.argument(n) {
+            if let Some(a) = after.argument_at(n) {
                 self.bind(a.into(), var.clone());
             }
         }
@@ -181,7 +186,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         };
         let mut results = Vec::new();
         for n in 0..op.result_count() {
-            let Ok(r) = op.result(n) else { return };
+            let Some(r) = op.result_at(n) else { return };
             let Some(var) = self.declare(op, r.into(), "result", None, depth) else {
                 return;
             };

@@ -4,6 +4,7 @@
 //! fill task).
 
 use super::*;
+use crate::ir::at::OpAt as _;
 use melior::ir::TypeLike;
 
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
@@ -29,7 +30,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         let Some(src) = self.tensor(op, 0) else {
             return;
         };
-        let Ok(r) = op.result(0) else { return };
+        let Some(r) = op.result_at(0) else { return };
         let lits = |v: Vec<i64>| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         let mut pre = String::new();
         let i2 = format!("{i}  ");
@@ -201,7 +202,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     }
 
     pub(super) fn create(&mut self, op: &OperationRef<'c, 'a>, depth: usize) {
-        if let Ok(r) = op.result(0) {
+        if let Some(r) = op.result_at(0) {
             self.alloc(op, r.into(), true, depth);
         }
     }

@@ -22,6 +22,7 @@ use super::{
     tensor_kernels::{COPY_OFFSETS, TensorKernel},
     values::{Bindings, RtValue},
 };
+use crate::ir::at::{BlockAt as _, OpAt as _};
 use crate::{
     analysis::directions::{Direction, recorded_arg_directions},
     ir::attributes::int_attr,
@@ -247,7 +248,7 @@ pub fn emit<'c, 'a>(
     let mut aliases = crate::analysis::alias::AliasClasses::of_function(func, &trace, &p.functions);
     let stored_classes = crate::ir::walk::ops_named(func, &["pl.tensor.write"])
         .iter()
-        .filter_map(|w| w.operand(0).ok())
+        .filter_map(|w| w.operand_at(0))
         .map(|v| aliases.class(v))
         .collect();
     let mut e = Emitter {
@@ -278,7 +279,9 @@ pub fn emit<'c, 'a>(
     let mut seen_ctx = false;
     let mut signature = Vec::new();
     for (i, ty) in param_types(func).into_iter().enumerate() {
-        let Ok(arg) = entry.argument(i) else { continue };
+        let Some(arg) = entry.argument_at(i) else {
+            continue;
+        };
         let base = loc_name(arg.location()).unwrap_or_else(|| format!("arg{i}"));
         let (val, decl) = if is_comm_ctx(ty) {
             let var = e.locals.fresh(&format!("ctx_{base}"));
@@ -500,7 +503,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     }
 
     fn operand(&mut self, op: &OperationRef<'c, 'a>, i: usize) -> Option<RtValue> {
-        let v = op.operand(i).ok()?;
+        let v = op.operand_at(i)?;
         self.val(op, v)
     }
 

@@ -3,6 +3,7 @@
 //! as the model both rails share (`crate::codegen::scalars`) writes them.
 
 use super::*;
+use crate::ir::at::OpAt as _;
 
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// `const T name = init;` bound to `v`.
@@ -24,7 +25,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     }
 
     pub(super) fn constant(&mut self, op: &OperationRef<'c, 'a>, depth: usize) {
-        let Ok(r) = op.result(0) else { return };
+        let Some(r) = op.result_at(0) else { return };
         let Some(bits) = scalar_bits(r.r#type()) else {
             self.p.error(
                 &op,

@@ -3,6 +3,7 @@
 //! width, dependencies) and `pl.launch`.
 
 use super::*;
+use crate::ir::at::OpAt as _;
 
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// `pl.launch %B { casts; call; pl.yield }`: the call's task with `B`
@@ -37,7 +38,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             return;
         };
         for (n, v) in yielded.into_iter().enumerate() {
-            if let Ok(r) = op.result(n) {
+            if let Some(r) = op.result_at(n) {
                 self.bind(r.into(), v);
             }
         }
@@ -71,7 +72,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             let v = if k < abi {
                 self.operand(op, k)
             } else {
-                op.operand(k).ok().and_then(|v| self.vals.get(v).cloned())
+                op.operand_at(k).and_then(|v| self.vals.get(v).cloned())
             };
             args.push(v.unwrap_or_else(|| RtValue::Tensor(String::new())));
             if k < abi && args[k].expr().is_empty() {
@@ -80,7 +81,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
         }
         let mut fresh_results: HashMap<usize, String> = HashMap::new();
         for &n in &alloc_outs {
-            let Ok(r) = op.result(n as usize) else {
+            let Some(r) = op.result_at(n as usize) else {
                 continue;
             };
             let Some(buf) = self.alloc(op, r.into(), false, depth) else {
@@ -95,7 +96,7 @@ impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
             .map(|f| crate::ir::value_defs::returned_params(&f))
             .unwrap_or_default();
         for n in 0..op.result_count() {
-            let Ok(res) = op.result(n) else { continue };
+            let Some(res) = op.result_at(n) else { continue };
             if let Some(buf) = fresh_results.get(&n) {
                 self.bind(res.into(), RtValue::Tensor(buf.clone()));
                 continue;

@@ -43,6 +43,7 @@ mod tracker;
 mod reference;
 
 use super::{Analyses, AutoDeriveTaskDependenciesStatistics, Effect, ModulePass};
+use crate::ir::at::OpAt as _;
 use crate::{
     analysis::alias::AliasClasses,
     analysis::directions::{Direction, Directions},
@@ -158,7 +159,7 @@ fn plan_function<'c, 'a>(
         doubled: HashSet::new(),
         loops: HashMap::new(),
     };
-    if let Ok(region) = func.region(0) {
+    if let Some(region) = func.region_at(0) {
         walker.region(&region);
     }
     let deps = walker.tracker.graph.finish();
@@ -190,7 +191,7 @@ fn task_accesses<'c, 'a>(
     let written_results = runtime_alloc_outs(op)
         .into_iter()
         .filter_map(|n| usize::try_from(n).ok())
-        .filter_map(|n| op.result(n).ok())
+        .filter_map(|n| op.result_at(n))
         .map(|r| (r.into(), Direction::Out));
     let operands = op
         .operands()

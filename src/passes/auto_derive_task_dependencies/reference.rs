@@ -3,6 +3,7 @@
 //! the minimal edges are checked against: the same transitive closure, and
 //! every minimal edge one of these.
 
+use crate::ir::at::OpAt as _;
 use crate::{
     analysis::alias::AliasClasses, analysis::directions::Directions, ir::op_kind::op_id,
     ir::types::is_tensor_like, ir::walk::ops_of_kind,
@@ -40,7 +41,7 @@ pub fn plan_function<'c, 'a>(
         deps: HashMap::new(),
         doubled: HashSet::new(),
     };
-    if let Some(region) = func.region(0).ok() {
+    if let Some(region) = func.region_at(0) {
         walker.region(&region, &mut classes, directions);
     }
     tasks
@@ -296,7 +297,7 @@ impl Walker<'_> {
         let written_results = crate::ir::calls::runtime_alloc_outs(op)
             .into_iter()
             .filter_map(|n| usize::try_from(n).ok())
-            .filter_map(|n| op.result(n).ok())
+            .filter_map(|n| op.result_at(n))
             .map(|r| (r.into(), crate::ir::direction::Direction::Out));
         let operands = op.operands().enumerate().map(|(i, value)| {
             let d = dirs
