@@ -294,13 +294,13 @@ pub(crate) fn started(counts: &std::collections::BTreeMap<String, i64>) -> Strin
     format!("kernel blocks started: {}", each.join(" "))
 }
 
-/// One run's exchange time from the timed kernel's spans: lane b can move data only once block b
+/// Run `run`'s exchange time from the timed kernel's spans: lane b can move data only once block b
 /// of every rank has started (its barrier A needs them all), so the exchange starts at the min
 /// over lanes of the max over ranks of the block's start, and ends when the last block ends.
-pub fn exchange_ns(spans: &[pld_run::engine::Span]) -> i64 {
+pub fn exchange_ns(report: &Report, run: u32) -> i64 {
     let mut lane_ready: std::collections::BTreeMap<i64, i64> = Default::default();
     let mut end = i64::MIN;
-    for s in spans {
+    for s in report.spans.iter().filter(|s| s.run == run) {
         let t = lane_ready.entry(s.block).or_insert(s.start_ns);
         *t = (*t).max(s.start_ns);
         end = end.max(s.end_ns);

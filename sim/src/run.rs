@@ -610,15 +610,9 @@ fn bench_untyped(
     };
     if report.status == 0 {
         for run in warmup..warmup + iters {
-            let spans: Vec<_> = report
-                .spans
-                .iter()
-                .filter(|s| s.run == run)
-                .copied()
-                .collect();
             let (m, e) = (
                 report.copy_ns.get(run as usize).copied().unwrap_or(0),
-                exchange_ns(&spans),
+                exchange_ns(&report, run),
             );
             if m <= 0 || e <= 0 {
                 return Err(format!(

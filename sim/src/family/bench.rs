@@ -308,13 +308,7 @@ fn measure(
     golden::check(case, &res).map_err(|e| format!("the last run's result: {e}"))?;
     let (mut us, mut gbs, mut ratio, mut cores) = (vec![], vec![], vec![], vec![]);
     for run in 0..runs {
-        let spans: Vec<_> = report
-            .spans
-            .iter()
-            .filter(|s| s.run == run)
-            .copied()
-            .collect();
-        let t = exchange_ns(&spans);
+        let t = exchange_ns(&report, run);
         if t <= 0 {
             return Err(format!("run {run}: no timed block of the collective"));
         }

@@ -3,7 +3,6 @@
 //! (one parallel assignment).
 
 use super::*;
-use crate::ir::at::{BlockAt as _, OpAt as _};
 
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// Assigns `values` to `vars` as one parallel assignment (each value read

@@ -4,7 +4,6 @@
 //! fill task).
 
 use super::*;
-use crate::ir::at::OpAt as _;
 use melior::ir::TypeLike;
 
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {

@@ -3,7 +3,6 @@
 //! as the model both rails share (`crate::codegen::scalars`) writes them.
 
 use super::*;
-use crate::ir::at::OpAt as _;
 
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// `const T name = init;` bound to `v`.

@@ -3,7 +3,6 @@
 //! width, dependencies) and `pl.launch`.
 
 use super::*;
-use crate::ir::at::OpAt as _;
 
 impl<'p, 'c, 'a> Emitter<'p, 'c, 'a> {
     /// `pl.launch %B { casts; call; pl.yield }`: the call's task with `B`
