@@ -7,7 +7,7 @@
 //! - [`module`]: the CHIP / HOST module written for a case;
 //! - [`run`]: build (the shared toolchain and cache), the family driver, the result;
 //! - [`golden`]: the independent expected outcome (family spec, "Meaning");
-//! - [`bench`]: `pld-sim --bench --family`, each op's program timed on the engine;
+//! - [`bench`](mod@bench): `pld-sim --bench --family`, each op's program timed on the engine;
 //! - [`matrix`]: the full matrix, the CI slice and the verdicts.
 
 pub mod bench;
