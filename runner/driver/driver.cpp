@@ -20,6 +20,7 @@
 //                         content (its input file, else zeros): each run starts as the first
 //   fault <rank> crash|hang|exit before|inside|after      (process mode, Config's fault)
 //   trace_kernel NAME / delay_us <P ints>                 (Config::trace_kernel, entry_delay_us)
+//   trace_copies 0|1      record every copy a kernel makes (Config::trace_copies): `copy` lines
 //   entry <e> [domain <N>]  starts the parameters of CHIP entry e of `pld_run_chip_entries`,
 //                         run on devices 0..N-1 with the CommContexts of a communication domain of
 //                         N ranks (pld::host::Host::comm_domain; no `domain`: the world's). Per
@@ -50,6 +51,10 @@
 // `span <run> <rank> <block> <start_ns> <end_ns>` per traced block, `copy_ns <run> <ns>`,
 // `copy2_ns <run> <ns>`,
 // `run_status <run> <statuses...>`, for CHIP entries `live_buffers <n>`, and `alloc_end <bytes>`.
+// With trace_copies, per copy of the run: `copy <run> <rank> <block> <kernel> <dst> <src> <bytes>`,
+// where <dst> and <src> are each `<tensor> <rank> <byte offset>`: the tensor the address lies in
+// (as numbered above; -1 -1 0 outside every tensor) and whose buffer (a shared one's: 0);
+// `copies_dropped <run> <n>` when the runtime's log overflowed (the trace is then incomplete).
 //
 // Test hooks for kernels linked into a tree (the cross-rank addressing mutant of
 // sim/tests/sim_procs.rs): pld_sim_peer_input(r) is rank r's first tensor as this process knows it
@@ -243,6 +248,34 @@ int64_t memcpy2_ns(std::vector<char>& a, std::vector<char>& b) {
   return best;
 }
 
+// Where `p` lies: "<tensor> <rank> <byte offset>" of the first tensor buffer holding it (a
+// shared buffer counts as rank 0's), else "-1 -1 0".
+std::string locate(const void* p, const std::vector<const Param*>& tensors,
+                   const std::vector<std::vector<char*>>& data) {
+  const char* c = static_cast<const char*>(p);
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const int64_t bytes = tensors[i]->kind == "host_window" ? tensors[i]->bytes() : tensors[i]->buffer_bytes();
+    for (size_t r = 0; r < data[i].size(); ++r)
+      if (c >= data[i][r] && c < data[i][r] + bytes)
+        return std::to_string(i) + " " + std::to_string(r) + " " + std::to_string(c - data[i][r]);
+  }
+  return "-1 -1 0";
+}
+
+// The `copy` lines of one run (trace_copies), and `copies_dropped` when the log overflowed.
+std::string copy_lines(const pld::host::World& world, int run, const std::vector<const Param*>& tensors,
+                       const std::vector<std::vector<char*>>& data) {
+  std::string out;
+  const std::string head = "copy " + std::to_string(run) + " ";
+  for (const pld::host::CopyRecord& c : world.copies())
+    out += head + std::to_string(c.rank) + " " + std::to_string(c.block) + " " + (*c.kernel ? c.kernel : "-") +
+           " " + locate(c.dst, tensors, data) + " " + locate(c.src, tensors, data) + " " + std::to_string(c.bytes) +
+           "\n";
+  if (world.copies_dropped() > 0)
+    out += "copies_dropped " + std::to_string(run) + " " + std::to_string(world.copies_dropped()) + "\n";
+  return out;
+}
+
 }  // namespace
 
 extern "C" const void* pld_sim_peer_input(int rank) {
@@ -292,6 +325,7 @@ int main(int argc, char** argv) {
     else if (key == "copy_bytes") in >> copy_bytes;
     else if (key == "restage") in >> restage;
     else if (key == "trace_kernel") in >> cfg.trace_kernel;
+    else if (key == "trace_copies") in >> cfg.trace_copies;
     else if (key == "delay_us") {
       int64_t v;
       while (in >> v) cfg.entry_delay_us.push_back(v);
@@ -476,6 +510,7 @@ int main(int argc, char** argv) {
         copy_b(copy_a.size(), 2);
     for (int run = 0; run < runs; ++run) {
       world.clear_spans();
+      world.clear_copies();
       if (run > 0 && restage && !stage(true)) return 2;
       if (copy_bytes > 0) {
         per_run += "copy_ns " + std::to_string(run) + " " + std::to_string(memcpy_ns(copy_a, copy_b)) + "\n";
@@ -540,6 +575,7 @@ int main(int argc, char** argv) {
       for (const pld::host::BlockSpan& s : world.spans())
         per_run += "span " + std::to_string(run) + " " + std::to_string(s.rank) + " " + std::to_string(s.block) + " " +
                    std::to_string(s.start_ns) + " " + std::to_string(s.end_ns) + "\n";
+      if (cfg.trace_copies) per_run += copy_lines(world, run, tensors, data);
       if (runs > 1) {
         per_run += "run_status " + std::to_string(run);
         for (int s : status) per_run += " " + std::to_string(s);

@@ -118,6 +118,8 @@ pub struct Spec {
     pub trace_kernel: Option<String>,
     /// Per rank: a delay before each block of `trace_kernel`, µs.
     pub delay_us: Vec<i64>,
+    /// Record every copy a kernel makes ([`Report::copies`]).
+    pub trace_copies: bool,
     /// The entries, in the order a rank runs them.
     pub entries: Vec<EntryRun>,
 }
@@ -140,6 +142,7 @@ impl Spec {
             fault: None,
             trace_kernel: None,
             delay_us: Vec::new(),
+            trace_copies: false,
             entries: vec![entry],
         }
     }
@@ -176,6 +179,9 @@ impl Spec {
         }
         if let Some(k) = &self.trace_kernel {
             let _ = writeln!(s, "trace_kernel {k}");
+        }
+        if self.trace_copies {
+            s.push_str("trace_copies 1\n");
         }
         if !self.delay_us.is_empty() {
             let d: Vec<String> = self.delay_us.iter().map(i64::to_string).collect();
@@ -256,6 +262,39 @@ pub struct Span {
     pub end_ns: i64,
 }
 
+/// Where a traced copy's address lies: in which tensor (numbered as the engine numbers them:
+/// the tensor, window and host-window parameters of every entry in order), in whose buffer, and
+/// at which byte offset of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Loc {
+    /// The tensor (`None`: outside every tensor, e.g. a runtime-owned buffer).
+    pub tensor: Option<usize>,
+    /// The rank whose buffer it is (0 for a buffer every rank shares).
+    pub rank: usize,
+    /// Byte offset in that buffer.
+    pub offset: u64,
+}
+
+/// One copy a kernel made (`Spec::trace_copies`): a `pld_rt_copy` or a transfer the device
+/// model completed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CopyRecord {
+    /// The run (0-based).
+    pub run: u32,
+    /// The rank whose block copied.
+    pub rank: usize,
+    /// That block's index.
+    pub block: i64,
+    /// The copying kernel's registered name.
+    pub kernel: String,
+    /// Where it wrote.
+    pub dst: Loc,
+    /// Where it read.
+    pub src: Loc,
+    /// How many bytes.
+    pub bytes: u64,
+}
+
 /// How one rank ended (`end` lines).
 #[derive(Clone, Debug, PartialEq)]
 pub enum RankEnd {
@@ -284,6 +323,10 @@ pub struct Report {
     pub kernels: Vec<KernelStats>,
     /// The traced kernel's blocks.
     pub spans: Vec<Span>,
+    /// Every copy of every run, with `Spec::trace_copies`.
+    pub copies: Vec<CopyRecord>,
+    /// Copies the runtime's log had no room for, every run counted (the trace is incomplete).
+    pub copies_dropped: i64,
     /// Per run: the reference memcpy, ns.
     pub copy_ns: Vec<i64>,
     /// Per run: the reference memcpy split over two threads, ns.
@@ -355,6 +398,14 @@ impl Report {
                         });
                     }
                 }
+                "copy" => {
+                    if let Some(c) = parse_copy(rest) {
+                        report.copies.push(c);
+                    }
+                }
+                "copies_dropped" => {
+                    report.copies_dropped += ints(rest).get(1).copied().unwrap_or(1)
+                }
                 "copy_ns" => report.copy_ns.push(ints(rest).get(1).copied().unwrap_or(0)),
                 "copy2_ns" => report
                     .copy2_ns
@@ -373,6 +424,35 @@ impl Report {
             .map(|k| (k.name.clone(), k.blocks as i64))
             .collect()
     }
+}
+
+/// A `copy` line's fields: `<run> <rank> <block> <kernel> <dst> <src> <bytes>`, each place
+/// `<tensor> <rank> <offset>` (tensor -1: none).
+fn parse_copy(rest: &str) -> Option<CopyRecord> {
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let [run, rank, block, kernel, dst @ .., bytes] = &f[..] else {
+        return None;
+    };
+    let loc = |p: &[&str]| -> Option<Loc> {
+        let tensor: i64 = p[0].parse().ok()?;
+        Some(Loc {
+            tensor: usize::try_from(tensor).ok(),
+            rank: p[1].parse().unwrap_or(0),
+            offset: p[2].parse().unwrap_or(0),
+        })
+    };
+    if dst.len() != 6 {
+        return None;
+    }
+    Some(CopyRecord {
+        run: run.parse().ok()?,
+        rank: rank.parse().ok()?,
+        block: block.parse().ok()?,
+        kernel: kernel.to_string(),
+        dst: loc(&dst[..3])?,
+        src: loc(&dst[3..])?,
+        bytes: bytes.parse().ok()?,
+    })
 }
 
 /// How the engine process ended.
@@ -442,4 +522,43 @@ pub fn run(
     let text = fs::read_to_string(dir.join("result"))
         .map_err(|e| format!("the engine wrote no result: {e}"))?;
     Ok((Ended::Reported(Report::parse(&text, dir)), stderr))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copy_lines_parse_into_records() {
+        let text = "status 0\n\
+                    copy 0 2 5 __builtin_all_to_all_v__fp32 4 3 96 3 2 192 28\n\
+                    copy 1 0 0 - -1 -1 0 0 0 8 4\n\
+                    copy 0 1\n\
+                    copies_dropped 1 7\n";
+        let r = Report::parse(text, Path::new("/nonexistent"));
+        assert_eq!(r.copies.len(), 2, "the short line is skipped");
+        assert_eq!(
+            r.copies[0],
+            CopyRecord {
+                run: 0,
+                rank: 2,
+                block: 5,
+                kernel: "__builtin_all_to_all_v__fp32".into(),
+                dst: Loc {
+                    tensor: Some(4),
+                    rank: 3,
+                    offset: 96
+                },
+                src: Loc {
+                    tensor: Some(3),
+                    rank: 2,
+                    offset: 192
+                },
+                bytes: 28,
+            }
+        );
+        assert_eq!(r.copies[1].dst.tensor, None);
+        assert_eq!(r.copies[1].src.tensor, Some(0));
+        assert_eq!(r.copies_dropped, 7);
+    }
 }

@@ -100,6 +100,8 @@ struct SharedState {
   static constexpr int kMaxSpans = 1 << 16;
   std::atomic<int> span_count{0};
   BlockSpan spans[kMaxSpans];
+  // Config::trace_copies: records claimed in World::Impl::copy_log (the first copy_cap stored).
+  std::atomic<int64_t> copy_count{0};
   // The slot of kernel `name` (claimed now if it has none); null when every slot is taken.
   KernelStat* kernel_stat(const std::string& name) {
     for (KernelStat& k : kernel_stats) {
@@ -142,8 +144,20 @@ struct World::Impl {
   std::vector<std::pair<void*, uint64_t>> shared_allocs;
   std::vector<RankEnd> ends;
   int child_rank = -1;  // in a rank process: its rank
-  mutable std::mutex mu;  // guards copies
-  std::vector<CopyRecord> copies;
+  // Config::trace_copies's log, in shared memory (rank processes record into it too): the
+  // kernel is its KernelStat slot (-1: none), so a record holds no pointer into one process.
+  struct CopyEntry {
+    int rank, block, kernel_slot;
+    const void* dst;
+    const void* src;
+    uint64_t bytes;
+  };
+  CopyEntry* copy_log = nullptr;
+  int64_t copy_cap = 0;
+  void record_copy(int rank, int block, int kernel_slot, void* dst, const void* src, uint64_t bytes) {
+    const int64_t i = shared->copy_count.fetch_add(1);
+    if (i < copy_cap) copy_log[i] = CopyEntry{rank, block, kernel_slot, dst, src, bytes};
+  }
 
   bool aborted() const { return shared->aborted.load(std::memory_order_relaxed) != 0; }
   void abort() { shared->aborted.store(1); }
@@ -320,6 +334,7 @@ struct BlockCtx {
   const pld::Tensor* descs;
   size_t nslots;
   const char* kernel;
+  int kernel_slot;  // its SharedState::kernel_stats slot (-1: none)
 };
 thread_local const BlockCtx* tl_block = nullptr;
 
@@ -493,10 +508,8 @@ int peer_window_rank(const void* lo, const void* hi) {
 }
 
 void trace_copy(void* dst, const void* src, uint64_t bytes) {
-  if (tl_block && tl_block->world->config.trace_copies) {
-    std::lock_guard<std::mutex> lock(tl_block->world->mu);
-    tl_block->world->copies.push_back(pld::host::CopyRecord{tl_block->rank, tl_block->block, dst, src, bytes});
-  }
+  if (tl_block && tl_block->world->copy_log)
+    tl_block->world->record_copy(tl_block->rank, tl_block->block, tl_block->kernel_slot, dst, src, bytes);
 }
 
 bool wait_signal(int32_t* cell, int32_t value, int cmp, int line) {
@@ -580,11 +593,7 @@ extern "C" {
 void pld_rt_copy(void* dst, const void* src, uint64_t bytes) {
   if (bytes == 0) return;
   std::memcpy(dst, src, bytes);
-  if (tl_block && tl_block->world->config.trace_copies) {
-    std::lock_guard<std::mutex> lock(tl_block->world->mu);
-    tl_block->world->copies.push_back(
-        pld::host::CopyRecord{tl_block->rank, tl_block->block, dst, src, bytes});
-  }
+  pld::host::internal::trace_copy(dst, src, bytes);
 }
 
 void pld_rt_fence(void) {
@@ -617,6 +626,11 @@ World::World(int ranks, uint64_t window_bytes, Config config) : impl_(new Impl) 
   impl_->timeout_ms = default_timeout_ms(config);
   (void)buckets();  // mapped before any fork
   impl_->shared = new (shared_alloc(sizeof(SharedState))) SharedState();
+  if (config.trace_copies && config.trace_copies_max > 0) {
+    impl_->copy_cap = config.trace_copies_max;
+    impl_->copy_log = static_cast<Impl::CopyEntry*>(
+        shared_alloc(static_cast<uint64_t>(impl_->copy_cap) * sizeof(Impl::CopyEntry)));
+  }
   if (config.rank_processes) {
     // One POSIX shared-memory object holds every window (page-aligned, zero-filled). It is
     // unlinked as soon as it is mapped: the mapping (inherited by the forked rank processes)
@@ -882,13 +896,20 @@ std::vector<BlockSpan> World::spans() const {
 void World::clear_spans() { impl_->shared->span_count.store(0); }
 
 std::vector<CopyRecord> World::copies() const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->copies;
+  std::vector<CopyRecord> out;
+  const int64_t n = std::min(impl_->shared->copy_count.load(), impl_->copy_cap);
+  out.reserve(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const Impl::CopyEntry& e = impl_->copy_log[i];
+    const char* kernel = e.kernel_slot >= 0 ? impl_->shared->kernel_stats[e.kernel_slot].name : "";
+    out.push_back(CopyRecord{e.rank, e.block, e.dst, e.src, e.bytes, kernel});
+  }
+  return out;
 }
-void World::clear_copies() {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  impl_->copies.clear();
+int64_t World::copies_dropped() const {
+  return std::max<int64_t>(0, impl_->shared->copy_count.load() - impl_->copy_cap);
 }
+void World::clear_copies() { impl_->shared->copy_count.store(0); }
 
 }  // namespace host
 
@@ -1054,7 +1075,8 @@ int Orchestration::submit(const Task& task) {
           else gate_cv.wait(lock, [&] { return arrived == count; });
         }
         BlockCtx ctx{w, state_->rank, first + i, nblocks, chips.data(), descs.data(), slots.size(),
-                     task.kernel_name().c_str()};
+                     task.kernel_name().c_str(),
+                     stat ? static_cast<int>(stat - w->shared->kernel_stats) : -1};
         LocalContext local{first + i, nblocks};
         GlobalContext global{0};
         std::array<int64_t, kKernelArgSlots> block_args = args;

@@ -10,6 +10,7 @@
 //! - [`result`]: the one result (both suites) and its JSON;
 //! - [`run`]: one case's engine run and the result;
 //! - [`golden`]: the independent expected outcome;
+//! - [`wire`]: what the exchange kernels move, checked from the engine's copy trace;
 //! - [`suite`]: the one case / matrix / verdict model of both suites (all_to_all_v, family);
 //! - [`matrix`]: the case matrix and how each entry is judged;
 //! - [`family`]: the collective family's cases, modules, golden and matrix.
@@ -33,5 +34,6 @@ pub mod matrix;
 pub mod result;
 pub mod run;
 pub mod suite;
+pub mod wire;
 
 pub use error::SimError;

@@ -13,6 +13,7 @@ use crate::launch::{
     self, Runner, block_counts, exchange_ns, fault_outcome, killed_result, outcome, started,
 };
 use crate::result::{DomainResult, RankResult, SimResult};
+use crate::wire;
 use pld_run::RunError;
 use pld_run::engine::{EntryRun, Place, Report, Spec, TensorArg};
 use pld_run::toolchain::Toolchain;
@@ -221,7 +222,7 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
     let entry = runner.entry(CHIP_FN)?;
     let (values, scalars) = tensors(case);
     let args = launch::bind(&entry, values, &scalars)?;
-    let spec = spec(
+    let mut spec = spec(
         tc,
         case,
         vec![EntryRun {
@@ -230,17 +231,30 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             args,
         }],
     )?;
+    spec.trace_copies = true;
     let (report, _scratch) = match run_or_killed(tc, case, &runner, &spec)? {
         Ok(ran) => ran,
         Err(killed) => return Ok(killed),
     };
     let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "rank");
+    // What the kernel moved, from the copy trace (a trace the runtime's log could not hold is
+    // left to the golden alone).
+    let clean = fault.is_none() && report.rank_status.iter().all(|&s| s == 0);
+    if clean && report.copies_dropped == 0 {
+        let w = 3 + usize::from(case.op == Op::IndexedAllToAllV);
+        let at = wire::Operands {
+            input: w,
+            target: w + 1,
+            recv_counts: w + 4,
+        };
+        wire::check(case, &case_kernel(case), at, &report.copies)
+            .map_err(|e| format!("the copy trace of {}: {e}", case_kernel(case)))?;
+    }
     let mut devices = Vec::new();
     for r in 0..case.ranks {
         devices.push(device(case, &report, 0, r)?);
     }
     let started = started(&block_counts(&report, &runner.kernels(), str::to_string));
-    let clean = fault.is_none() && report.rank_status.iter().all(|&s| s == 0);
     if clean && let Some(r) = devices.iter().position(|d| !d.out_matches) {
         return Err(format!(
             "rank {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"

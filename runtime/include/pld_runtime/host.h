@@ -28,9 +28,12 @@ struct Config {
   int aiv_capacity = 48;
   // Signal-wait timeout; negative = $PLD_WAIT_TIMEOUT_MS, else 20000.
   int wait_timeout_ms = -1;
-  // Record every pld_rt_copy (rank, block, dst, src, bytes); see World::copies(). Thread mode
-  // only (a rank process's records stay in that process).
+  // Record every pld_rt_copy and every transfer the device model completes into memory (rank,
+  // block, kernel, dst, src, bytes); see World::copies(). In shared memory: every rank, thread or
+  // process, records into one log of at most `trace_copies_max` records (the rest are counted,
+  // World::copies_dropped).
   bool trace_copies = false;
+  int64_t trace_copies_max = int64_t{1} << 20;
 
   // Ranks as processes: World::run forks one process per rank (its blocks are threads of it),
   // and the windows live in one POSIX shared-memory object that every rank process maps (created
@@ -74,6 +77,7 @@ struct CopyRecord {
   const void* dst;
   const void* src;
   uint64_t bytes;
+  const char* kernel;  // the copying kernel's registered name ("" if unknown); valid while the World lives
 };
 
 // One block of Config::trace_kernel: its rank, block index and when its body started and returned
@@ -150,7 +154,11 @@ class World {
   // order they ended, every rank (thread or process) counted; at most 65536.
   std::vector<BlockSpan> spans() const;
   void clear_spans();
+  // Config::trace_copies's records since the World was made or clear_copies(), every rank
+  // (thread or process) counted, at most Config::trace_copies_max; copies_dropped() counts the
+  // records past that bound (a trace with drops is incomplete).
   std::vector<CopyRecord> copies() const;
+  int64_t copies_dropped() const;
   void clear_copies();
 
   struct Impl;

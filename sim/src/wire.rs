@@ -1,0 +1,407 @@
+//! What the exchange kernels move, checked from the engine's copy trace
+//! (`pld_run::engine::Spec::trace_copies`): the white-box rules of docs/sim.md ("The copy trace")
+//! that the golden, which sees only the windows after the run, cannot see. Every copy the
+//! collective's kernel makes lands inside one (src → dst) chunk's valid rows or in a
+//! `recv_counts` entry, made by the block the work split assigns; each chunk receives exactly its
+//! rows once per exchange; each `recv_counts` entry is stored once per exchange. The expectations
+//! come from the case alone (the counts clamped as the golden clamps them).
+
+use crate::case::{Case, Op};
+use crate::golden::clamped_rows;
+use pld_run::engine::{CopyRecord, Loc};
+
+/// Where the pipeline's collective operands are among the engine's tensors.
+#[derive(Clone, Copy, Debug)]
+pub struct Operands {
+    /// The collective's `input` (the staging window).
+    pub input: usize,
+    /// Its `target` window.
+    pub target: usize,
+    /// Its `recv_counts` window.
+    pub recv_counts: usize,
+}
+
+/// Checks the copies of `kernel` (the case's collective) in `copies` against the case's rules.
+/// `Err` names the first copy or tally that breaks one.
+pub fn check(case: &Case, kernel: &str, at: Operands, copies: &[CopyRecord]) -> Result<(), String> {
+    let mut tally = Tally::new(case);
+    for c in copies.iter().filter(|c| c.kernel == kernel) {
+        if c.dst.tensor == Some(at.recv_counts) {
+            tally.recv_store(c)?;
+        } else if c.dst.tensor == Some(at.target) {
+            match case.op {
+                Op::AllToAllV => tally.plain_put(c, at.input)?,
+                Op::IndexedAllToAllV => tally.indexed_put(c, at.input)?,
+            }
+        } else {
+            return Err(format!(
+                "rank {} block {} copied {} bytes outside every target and recv_counts ({:?})",
+                c.rank, c.block, c.bytes, c.dst
+            ));
+        }
+    }
+    tally.totals()
+}
+
+/// Bytes written per (src, dst) chunk and row, and `recv_counts` stores, over the run.
+struct Tally<'a> {
+    case: &'a Case,
+    p: usize,
+    mr: i64,
+    row_bytes: i64,
+    /// The width that carries the exchange: min(B, S).
+    active: i64,
+    exchanges: i64,
+    index: Vec<Vec<i32>>,
+    /// `stores[dst][src]`: how often rank dst stored recv_counts[src].
+    stores: Vec<Vec<i64>>,
+    /// `written[src][dst][k]`: bytes the sender wrote into row k of its chunk at dst.
+    written: Vec<Vec<Vec<i64>>>,
+    /// `zeroed[dst][src][k]`: bytes the receiver zeroed in row k of src's chunk (indexed).
+    zeroed: Vec<Vec<Vec<i64>>>,
+}
+
+impl<'a> Tally<'a> {
+    fn new(case: &'a Case) -> Tally<'a> {
+        let p = case.ranks;
+        let mr = case.max_recv;
+        let rows = vec![vec![vec![0; mr.max(0) as usize]; p]; p];
+        Tally {
+            case,
+            p,
+            mr,
+            row_bytes: case.row_elems * case.dtype.size() as i64,
+            active: case.blocks().min(case.stride()).max(1),
+            exchanges: case.repeat as i64 * case.exchanges_per_call(),
+            index: case.index_lists(),
+            stores: vec![vec![0; p]; p],
+            written: rows.clone(),
+            zeroed: rows,
+        }
+    }
+
+    fn rows(&self, src: usize, dst: usize) -> i64 {
+        clamped_rows(self.case.send_counts[src][dst], self.mr)
+    }
+
+    /// A `recv_counts[s]` store: 4 bytes into the copier's own entry, by the block that serves
+    /// peer s (all_to_all_v: lane 0 of s's blocks; indexed: the receiver's block dst % active).
+    fn recv_store(&mut self, c: &CopyRecord) -> Result<(), String> {
+        let s = (c.dst.offset / 4) as i64;
+        let p = self.p as i64;
+        let owner = match self.case.op {
+            Op::AllToAllV if self.active < p => s % self.active,
+            Op::AllToAllV => s * (self.active / p),
+            Op::IndexedAllToAllV => c.rank as i64 % self.active,
+        };
+        if c.bytes != 4 || c.dst.rank != c.rank || c.block != owner || s >= p {
+            return Err(format!(
+                "rank {} block {} stored {} bytes at recv_counts[{s}] of rank {} (the owner is block {owner} of the receiver, 4 bytes)",
+                c.rank, c.block, c.bytes, c.dst.rank
+            ));
+        }
+        self.stores[c.rank][s as usize] += 1;
+        Ok(())
+    }
+
+    /// The chunk a target offset lies in and the offset inside it.
+    fn chunk_of(&self, dst: &Loc) -> (usize, i64) {
+        let chunk = self.mr * self.row_bytes;
+        let off = dst.offset as i64;
+        ((off / chunk.max(1)) as usize, off % chunk.max(1))
+    }
+
+    /// Checks that `[from, from + bytes)` of (src → dst)'s chunk lies in its valid rows and adds
+    /// it to `rows_of` per row.
+    fn add(
+        &self,
+        c: &CopyRecord,
+        what: &str,
+        src: usize,
+        dst: usize,
+        from: i64,
+        rows_of: &mut [i64],
+    ) -> Result<(), String> {
+        let valid = self.rows(src, dst) * self.row_bytes;
+        let to = from + c.bytes as i64;
+        if from < 0 || to > valid {
+            return Err(format!(
+                "rank {} block {} {what} bytes [{from}, {to}) of the {src} -> {dst} chunk (rank {dst}'s target), valid [0, {valid})",
+                c.rank, c.block
+            ));
+        }
+        let rb = self.row_bytes.max(1);
+        let mut k = from / rb;
+        while k * rb < to {
+            rows_of[k as usize] += to.min((k + 1) * rb) - from.max(k * rb);
+            k += 1;
+        }
+        Ok(())
+    }
+
+    /// all_to_all_v: rank src pushes into its chunk at dst, by the blocks of dst's lane group;
+    /// a copy that reads the input reads the same row of the chunk it sends to dst.
+    fn plain_put(&mut self, c: &CopyRecord, input: usize) -> Result<(), String> {
+        let (src, dst) = (c.rank, c.dst.rank);
+        let (chunk, from) = self.chunk_of(&c.dst);
+        if chunk != src {
+            return Err(format!(
+                "rank {src} block {} wrote into chunk {chunk} of rank {dst}'s target (its own is chunk {src})",
+                c.block
+            ));
+        }
+        let p = self.p as i64;
+        let lanes = self.active / p;
+        let ok = if self.active < p {
+            c.block == dst as i64 % self.active
+        } else {
+            c.block / lanes == dst as i64
+        };
+        if !ok {
+            return Err(format!(
+                "rank {src} block {} pushed to peer {dst} (active width {})",
+                c.block, self.active
+            ));
+        }
+        let chunk_bytes = self.mr * self.row_bytes;
+        if c.src.tensor == Some(input)
+            && (c.src.rank != src || c.src.offset as i64 != dst as i64 * chunk_bytes + from)
+        {
+            return Err(format!(
+                "rank {src} block {} sent bytes from {:?} into offset {from} of its chunk at rank {dst} (expected rank {src}'s input at {})",
+                c.block,
+                c.src,
+                dst as i64 * chunk_bytes + from
+            ));
+        }
+        let mut rows = std::mem::take(&mut self.written[src][dst]);
+        let r = self.add(c, "wrote", src, dst, from, &mut rows);
+        self.written[src][dst] = rows;
+        r
+    }
+
+    /// indexed_all_to_all_v: a receiver's zero fill of a remote chunk (by its block dst %
+    /// active), or the sender's rows (a remote chunk by block dst % active, the local chunk
+    /// split by rows over the active blocks); a row copied from the input is the row its index
+    /// entry names.
+    fn indexed_put(&mut self, c: &CopyRecord, input: usize) -> Result<(), String> {
+        let (chunk, from) = self.chunk_of(&c.dst);
+        let d = c.dst.rank;
+        if d == c.rank && chunk != d {
+            // The receiver zeroes its valid rows of src's chunk before the sender writes.
+            let src = chunk;
+            if c.block != d as i64 % self.active {
+                return Err(format!(
+                    "rank {d} block {} zeroed rows of chunk {src} (the receiver's block is {})",
+                    c.block,
+                    d as i64 % self.active
+                ));
+            }
+            let mut rows = std::mem::take(&mut self.zeroed[d][src]);
+            let r = self.add(c, "zeroed", src, d, from, &mut rows);
+            self.zeroed[d][src] = rows;
+            return r;
+        }
+        let src = c.rank;
+        if chunk != src {
+            return Err(format!(
+                "rank {src} block {} wrote into chunk {chunk} of rank {d}'s target (its own is chunk {src})",
+                c.block
+            ));
+        }
+        let rb = self.row_bytes.max(1);
+        let (k0, k1) = (from / rb, (from + c.bytes as i64 + rb - 1) / rb);
+        if d != src {
+            if c.block != d as i64 % self.active {
+                return Err(format!(
+                    "rank {src} block {} wrote to peer {d} (its writer is block {})",
+                    c.block,
+                    d as i64 % self.active
+                ));
+            }
+        } else {
+            let rows = self.rows(src, d);
+            let per = (rows + self.active - 1) / self.active;
+            if let Some(k) = (k0..k1).find(|k| c.block != k / per.max(1)) {
+                return Err(format!(
+                    "rank {src} block {} copied local row {k} (the split gives it to block {})",
+                    c.block,
+                    k / per.max(1)
+                ));
+            }
+        }
+        if c.src.tensor == Some(input) && from % rb == 0 {
+            let ix = self.index[src][(d as i64 * self.mr + k0) as usize] as i64;
+            if c.src.rank != src || c.src.offset as i64 != ix * rb {
+                return Err(format!(
+                    "rank {src} block {} copied {:?} into slot {k0} of its chunk at rank {d}; the index names row {ix} of rank {src}'s input",
+                    c.block, c.src
+                ));
+            }
+        }
+        let mut rows = std::mem::take(&mut self.written[src][d]);
+        let r = self.add(c, "wrote", src, d, from, &mut rows);
+        self.written[src][d] = rows;
+        r
+    }
+
+    /// Per (src, dst): recv_counts stored once per exchange, each valid row written once per
+    /// exchange (indexed: a remote row whose index entry is outside the input is not sent, and
+    /// every valid row of a remote chunk is zeroed by its receiver once per exchange).
+    fn totals(&self) -> Result<(), String> {
+        let n_in = self.case.in_rows();
+        let n = self.exchanges;
+        for src in 0..self.p {
+            for dst in 0..self.p {
+                if self.stores[dst][src] != n {
+                    return Err(format!(
+                        "rank {dst} stored recv_counts[{src}] {} times in {n} exchanges",
+                        self.stores[dst][src]
+                    ));
+                }
+                for k in 0..self.rows(src, dst) {
+                    let sent = match self.case.op {
+                        Op::AllToAllV => true,
+                        Op::IndexedAllToAllV => {
+                            let ix = self.index[src][(dst as i64 * self.mr + k) as usize] as i64;
+                            src == dst || (0..n_in).contains(&ix)
+                        }
+                    };
+                    let want = if sent { self.row_bytes * n } else { 0 };
+                    let got = self.written[src][dst][k as usize];
+                    if got != want {
+                        return Err(format!(
+                            "{src} -> {dst} row {k}: the sender wrote {got} bytes in {n} exchanges, expected {want}"
+                        ));
+                    }
+                    if self.case.op == Op::IndexedAllToAllV && src != dst {
+                        let zeroed = self.zeroed[dst][src][k as usize];
+                        if zeroed != self.row_bytes * n {
+                            return Err(format!(
+                                "{src} -> {dst} row {k}: the receiver zeroed {zeroed} bytes in {n} exchanges, expected {}",
+                                self.row_bytes * n
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::Elem;
+
+    const K: &str = "__builtin_all_to_all_v__fp32";
+    const AT: Operands = Operands {
+        input: 3,
+        target: 4,
+        recv_counts: 7,
+    };
+
+    fn loc(tensor: usize, rank: usize, offset: u64) -> Loc {
+        Loc {
+            tensor: Some(tensor),
+            rank,
+            offset,
+        }
+    }
+
+    fn copy(rank: usize, block: i64, dst: Loc, src: Loc, bytes: u64) -> CopyRecord {
+        CopyRecord {
+            run: 0,
+            rank,
+            block,
+            kernel: K.into(),
+            dst,
+            src,
+            bytes,
+        }
+    }
+
+    /// P = 2, L = 2 (B = A = 2, one lane per peer), MAX_RECV 2, one f32 per row: chunk (src →
+    /// dst) is 8 bytes at src*8 of dst's target, pushed by block dst; recv_counts[s] by block s.
+    fn case() -> Case {
+        Case::exchange(2, 2, Elem::F32, 2, 1, vec![vec![1, 2], vec![-1, 5]])
+    }
+
+    fn trace() -> Vec<CopyRecord> {
+        let mut v = Vec::new();
+        for r in 0..2 {
+            for s in 0..2u64 {
+                v.push(copy(r, s as i64, loc(7, r, 4 * s), loc(9, r, 0), 4));
+            }
+        }
+        v.push(copy(0, 0, loc(4, 0, 0), loc(3, 0, 0), 4)); // 0 -> 0: 1 row
+        v.push(copy(0, 1, loc(4, 1, 0), loc(3, 0, 8), 8)); // 0 -> 1: 2 rows
+        v.push(copy(1, 1, loc(4, 1, 8), loc(3, 1, 8), 8)); // 1 -> 1: clamp(5) = 2 rows
+        // Another kernel's copies are not the collective's.
+        let mut other = copy(0, 0, loc(0, 0, 0), loc(1, 0, 0), 64);
+        other.kernel = "stage_step".into();
+        v.push(other);
+        v
+    }
+
+    #[test]
+    fn a_correct_exchange_passes() {
+        check(&case(), K, AT, &trace()).unwrap();
+    }
+
+    #[test]
+    fn each_broken_rule_is_named() {
+        let broken = |f: &dyn Fn(&mut Vec<CopyRecord>)| {
+            let mut t = trace();
+            f(&mut t);
+            check(&case(), K, AT, &t).unwrap_err()
+        };
+        // A byte past the count (the golden cannot see it once overwritten).
+        let e = broken(&|t| t[4].bytes = 8);
+        assert!(
+            e.contains("wrote bytes [0, 8) of the 0 -> 0 chunk") && e.contains("valid [0, 4)"),
+            "{e}"
+        );
+        // The wrong block.
+        let e = broken(&|t| t[5].block = 0);
+        assert!(e.contains("rank 0 block 0 pushed to peer 1"), "{e}");
+        // Into another sender's chunk.
+        let e = broken(&|t| t[6].dst.offset = 0);
+        assert!(e.contains("wrote into chunk 0 of rank 1's target"), "{e}");
+        // From the wrong input row.
+        let e = broken(&|t| t[5].src.offset = 0);
+        assert!(e.contains("expected rank 0's input at 8"), "{e}");
+        // A row sent twice, a store missing, a store by the wrong block, outside every operand.
+        let e = broken(&|t| t.push(t[6].clone()));
+        assert!(
+            e.contains("1 -> 1 row 0: the sender wrote 8 bytes in 1 exchanges, expected 4"),
+            "{e}"
+        );
+        let e = broken(&|t| {
+            t.remove(1);
+        });
+        assert!(
+            e.contains("rank 0 stored recv_counts[1] 0 times in 1 exchanges"),
+            "{e}"
+        );
+        let e = broken(&|t| t[1].block = 0);
+        assert!(e.contains("the owner is block 1"), "{e}");
+        let e = broken(&|t| t[4].dst.tensor = None);
+        assert!(e.contains("outside every target and recv_counts"), "{e}");
+    }
+
+    #[test]
+    fn repeats_multiply_every_tally() {
+        let mut c = case();
+        c.repeat = 2;
+        let once = trace();
+        assert!(
+            check(&c, K, AT, &once)
+                .unwrap_err()
+                .contains("1 times in 2 exchanges")
+        );
+        let twice: Vec<CopyRecord> = once.iter().chain(once.iter()).cloned().collect();
+        check(&c, K, AT, &twice).unwrap();
+    }
+}
