@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # mutants.sh: evidence that the suite can fail. Each mutant breaks one rule of the all_to_all_v,
 # the indexed_all_to_all_v or a collective-family protocol in a copy of that kernel template; the
-# suite must fail on every one. An all_to_all_v / indexed mutant runs run.sh (release + TSan,
-# ~20 s on 2 cores); a family mutant runs the simulator's CI slice of its op (target/debug/pld-sim,
-# rendering the mutated template through PLD_DEV_TEMPLATE_DIR). Exit 0 iff every mutant was
-# caught. `mutants.sh indexed` (or `plain`, `family`, `order`) runs only those mutants; `order`
+# suite must fail on every one. Every mutant first runs the simulator's CI slice of its op
+# (target/debug/pld-sim, needs `cargo build`, rendering the mutated template through
+# PLD_DEV_TEMPLATE_DIR; the all_to_all_v ops with their copy trace, docs/sim.md). An all_to_all_v /
+# indexed mutant the slice does not catch then runs run.sh (release + TSan, ~20 s on 2 cores),
+# whose hand-built calls reach what no program pld-opt accepts can (more than 16 ranks, S < B);
+# the line says which caught it. Exit 0 iff every mutant was caught. `mutants.sh indexed` (or `plain`, `family`, `order`) runs only those mutants; `order`
 # are the device-order mutants, each dropping a barrier, a dsb or a flag (a prelude mutant runs
 # against the slices of every op named `all...`, folding and pushing kernels alike).
 # A second argument keeps only the mutants whose entry contains it (`mutants.sh order 'void end'`).
@@ -100,21 +102,24 @@ for entry in "${mutants[@]}"; do
   # A family kernel is checked by the simulator's family matrix: its CI slice of the op, the
   # mutated templates rendered through PLD_DEV_TEMPLATE_DIR (needs `cargo build`); a prelude
   # mutant by the slice of every op whose name has `all` (folding and pushing kernels alike).
+  # The all_to_all_v slice is every ci entry (the plain op's have no common name), the indexed
+  # op's its `indexed` entries.
   case "$pkg" in
-    all_to_all_v | indexed_all_to_all_v) mode=skip; args=() ;;
-    device_prelude.inc) mode=sim; filter=all ;;
-    *) mode=sim; filter=$pkg ;;
+    all_to_all_v) matrix=ci; filter= ;;
+    indexed_all_to_all_v) matrix=ci; filter=indexed ;;
+    device_prelude.inc) matrix=family-ci; filter=all ;;
+    *) matrix=family-ci; filter=$pkg ;;
   esac
-  if [ "$mode" = sim ]; then
-    suite=(env PLD_DEV_TEMPLATE_DIR="$work/tree/$fam" "$root/target/debug/pld-sim" --matrix family-ci --filter "$filter")
-  else
-    suite=(env PLD_RT_BUILD="$work/build" "$work/tree/runtime/tests/run.sh" "${args[@]}")
-  fi
-  if PLD_WAIT_TIMEOUT_MS=3000 "${suite[@]}" >"$work/log" 2>&1; then
-    echo "SURVIVED     $m"
-  else
-    echo "caught ($(tail -1 "$work/log"))  $m"
+  sim=(env PLD_DEV_TEMPLATE_DIR="$work/tree/$fam" "$root/target/debug/pld-sim" --matrix "$matrix" --filter "$filter")
+  if ! PLD_WAIT_TIMEOUT_MS=3000 "${sim[@]}" >"$work/log" 2>&1; then
+    echo "caught by pld-sim ($(tail -1 "$work/log"))  $m"
     caught=$((caught + 1))
+  elif [ "$matrix" = ci ] && ! PLD_WAIT_TIMEOUT_MS=3000 PLD_RT_BUILD="$work/build" \
+      "$work/tree/runtime/tests/run.sh" >"$work/log" 2>&1; then
+    echo "caught by runtime_tests ($(tail -1 "$work/log"))  $m"
+    caught=$((caught + 1))
+  else
+    echo "SURVIVED     $m"
   fi
 done
 echo "$caught of ${#mutants[@]} mutants caught"

@@ -404,4 +404,66 @@ mod tests {
         let twice: Vec<CopyRecord> = once.iter().chain(once.iter()).cloned().collect();
         check(&c, K, AT, &twice).unwrap();
     }
+
+    /// The indexed op at P = 2, L = 2 (A = 2), MAX_RECV 2, one f32 per row, the identity index:
+    /// the receiver's block dst zeroes the valid rows of the remote chunk, the sender's block
+    /// dst writes them from the rows the index names, the local chunk's one row goes to block 0.
+    #[test]
+    fn the_indexed_rules() {
+        let mut c = Case::exchange(2, 2, Elem::F32, 2, 1, vec![vec![1, 2], vec![1, 1]]);
+        c.op = Op::IndexedAllToAllV;
+        let k = "__builtin_indexed_all_to_all_v__fp32";
+        let none = Loc {
+            tensor: None,
+            rank: 0,
+            offset: 0,
+        };
+        let mut t = Vec::new();
+        for r in 0..2 {
+            for s in 0..2u64 {
+                t.push(copy(r, r as i64, loc(7, r, 4 * s), none, 4));
+            }
+        }
+        t.push(copy(0, 0, loc(4, 0, 8), none, 4)); // rank 0 zeroes 1 -> 0's row
+        t.push(copy(1, 1, loc(4, 1, 0), none, 8)); // rank 1 zeroes 0 -> 1's two rows
+        t.push(copy(0, 1, loc(4, 1, 0), loc(3, 0, 8), 8)); // 0 -> 1: index[0][2..4] = rows 2, 3
+        t.push(copy(1, 0, loc(4, 0, 8), loc(3, 1, 0), 4)); // 1 -> 0: index[1][0] = row 0
+        t.push(copy(0, 0, loc(4, 0, 0), loc(3, 0, 0), 4)); // local 0 -> 0
+        t.push(copy(1, 0, loc(4, 1, 8), loc(3, 1, 8), 4)); // local 1 -> 1: index[1][2] = row 2
+        for r in &mut t {
+            r.kernel = k.into();
+        }
+        check(&c, k, AT, &t).unwrap();
+        let broken = |f: &dyn Fn(&mut Vec<CopyRecord>)| {
+            let mut t = t.clone();
+            f(&mut t);
+            for r in &mut t {
+                r.kernel = k.into();
+            }
+            check(&c, k, AT, &t).unwrap_err()
+        };
+        let e = broken(&|t| {
+            t.remove(4);
+        });
+        assert!(
+            e.contains("1 -> 0 row 0: the receiver zeroed 0 bytes"),
+            "{e}"
+        );
+        let e = broken(&|t| t[6].src.offset = 0);
+        assert!(e.contains("the index names row 2 of rank 0's input"), "{e}");
+        let e = broken(&|t| t[5].block = 0);
+        assert!(e.contains("rank 1 block 0 zeroed rows of chunk 0"), "{e}");
+        // The sender storing zeros into its peer's chunk as well: the row is written twice.
+        let e = broken(&|t| t.push(copy(0, 1, loc(4, 1, 0), none, 4)));
+        assert!(
+            e.contains("0 -> 1 row 0: the sender wrote 8 bytes in 1 exchanges"),
+            "{e}"
+        );
+        // The local chunk's row by the wrong block of the split.
+        let e = broken(&|t| t[8].block = 1);
+        assert!(
+            e.contains("rank 0 block 1 copied local row 0 (the split gives it to block 0)"),
+            "{e}"
+        );
+    }
 }

@@ -202,6 +202,53 @@ fn a_cross_rank_addressing_mutant_passes_as_threads_and_fails_as_processes() {
     assert!(r.ranks.iter().any(|k| k.failed), "{:?}", r.ranks);
 }
 
+#[test]
+fn the_copy_trace_catches_what_the_golden_cannot_in_both_modes() {
+    // A mutant that stores recv_counts from every lane of a peer's blocks, not only lane 0: the
+    // same value lands in the same place, so the windows (all the golden sees) are right; the
+    // copy trace (sim/src/wire.rs) counts two stores per exchange. The runtime's log is in shared
+    // memory, so rank processes report their copies as threads do.
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let fam = "templates/pypto/runtime/builtins/collectives";
+    let tree = scratch("wire-mutant");
+    copy_dir(&repo.join(fam), &tree.0.join("collectives"));
+    let kernel = tree.0.join("collectives/all_to_all_v/kernel.cpp.in");
+    let text = std::fs::read_to_string(&kernel).unwrap();
+    assert_eq!(text.matches("    if (lane == 0) {").count(), 1);
+    std::fs::write(
+        &kernel,
+        text.replace("    if (lane == 0) {", "    if (true) {"),
+    )
+    .unwrap();
+    let dir = tree.0.join("collectives");
+    // P = 2 and B = 4: two lanes per peer.
+    let json = r#"{"ranks": 2, "core_num": 4, "dtype": "f32", "max_recv": 2, "row_elems": 3, "send_counts": [[2, 1], [0, 2]]}"#;
+    for mode in ["threads", "processes"] {
+        let (out, _) = run_sim(
+            json,
+            &[
+                ("PLD_DEV_TEMPLATE_DIR", dir.to_str().unwrap()),
+                ("PLD_SIM_RANKS_AS", mode),
+            ],
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{mode}: the mutant passed");
+        // Whichever store the trace lists first: a lane-1 block (1 or 3), not its peer's owner.
+        assert!(
+            err.contains("the copy trace of __builtin_all_to_all_v__fp32: rank ")
+                && (err.contains(" block 1 stored 4 bytes at recv_counts[0] of rank ")
+                    || err.contains(" block 3 stored 4 bytes at recv_counts[1] of rank "))
+                && err.contains("(the owner is block "),
+            "{mode}: {err}"
+        );
+    }
+    // The same case with the real template passes in both modes.
+    for mode in ["threads", "processes"] {
+        let (out, _) = run_sim(json, &[("PLD_SIM_RANKS_AS", mode)]);
+        assert_eq!(result(&out, mode).status, "ok");
+    }
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
