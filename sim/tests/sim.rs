@@ -651,16 +651,28 @@ fn entries(dir: &Path) -> usize {
 }
 
 #[test]
-fn each_variant_compiles_once_in_a_private_cache() {
+fn each_variant_compiles_once_in_a_private_cache_keyed_by_the_compiler() {
     // A private root (PLD_SIM_ROOT) so the counts are not disturbed by the other tests.
+    use std::os::unix::fs::PermissionsExt;
     let root = scratch("root");
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     copy_dir(&repo.join("runtime"), &root.join("runtime"));
     copy_dir(&repo.join("sim/src"), &root.join("sim/src"));
     copy_dir(&repo.join("runner/driver"), &root.join("runner/driver"));
+    // `$CXX` is a wrapper script, edited in place below.
+    let cxx = root.join("cxx");
+    let write_cxx = |comment: &str| {
+        std::fs::write(&cxx, format!("#!/bin/sh\n# {comment}\nexec g++ \"$@\"\n")).unwrap();
+        std::fs::set_permissions(&cxx, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    write_cxx("first");
     // What is built where, not how fast it runs: -O0 builds the runtime faster.
     let o0 = PathBuf::from("-O0");
-    let env = [("PLD_SIM_ROOT", &*root), ("PLD_SIM_CXXFLAGS", o0.as_path())];
+    let env = [
+        ("PLD_SIM_ROOT", &*root),
+        ("CXX", cxx.as_path()),
+        ("PLD_SIM_CXXFLAGS", o0.as_path()),
+    ];
     let cache = root.join("target/pld-sim-cache");
     let counts = || {
         (
@@ -691,12 +703,27 @@ fn each_variant_compiles_once_in_a_private_cache() {
     // Another shape: a new module (tree); objects shared with the first are reused.
     let d = a.replace("\"max_recv\": 3", "\"max_recv\": 4");
     pld_sim::golden::check(&Case::from_json(&d).unwrap(), &sim(&root, "d", &d, &env)).unwrap();
-    let (trees2, objs2, _) = counts();
+    let (trees2, objs2, bins2) = counts();
     assert_eq!(trees2, trees + 1);
     assert!(
         objs2 < objs * 2,
         "the runtime and driver objects are shared: {objs} then {objs2}"
     );
+
+    // Objects and binaries are keyed by the compiler itself, not by the `$CXX` string: the
+    // wrapper edited in place (as an upgrade or another compiler on PATH would be) must not
+    // reuse what the previous one built. The first case again: every object and its binary
+    // rebuilt.
+    write_cxx("second, a longer comment");
+    pld_sim::golden::check(&c, &sim(&root, "c", a, &env)).unwrap();
+    let (trees3, objs3, bins3) = counts();
+    assert_eq!(trees3, trees2, "the module is the same");
+    assert_eq!(
+        objs3,
+        objs2 + objs,
+        "every object of the first case rebuilt"
+    );
+    assert_eq!(bins3, bins2 + 1);
 
     // The cache stays inside the root; scratch run directories are cleaned up.
     assert_eq!(entries(&cache.join("runs")), 0);
@@ -761,50 +788,6 @@ fn generated_pipeline_under_thread_sanitizer() {
         );
         matrix::judge(e, &r).unwrap_or_else(|m| panic!("{}: {m}", e.name));
     }
-}
-
-#[test]
-fn another_compiler_behind_the_same_cxx_builds_its_own_objects() {
-    // Objects and binaries are keyed by the compiler itself, not by the `$CXX` string: a
-    // wrapper script edited in place (as an upgrade or another compiler on PATH would be) must
-    // not reuse what the previous one built.
-    use std::os::unix::fs::PermissionsExt;
-    let root = scratch("cxx");
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    copy_dir(&repo.join("runtime"), &root.join("runtime"));
-    copy_dir(&repo.join("sim/src"), &root.join("sim/src"));
-    copy_dir(&repo.join("runner/driver"), &root.join("runner/driver"));
-    let cxx = root.join("cxx");
-    let write_cxx = |comment: &str| {
-        std::fs::write(&cxx, format!("#!/bin/sh\n# {comment}\nexec g++ \"$@\"\n")).unwrap();
-        std::fs::set_permissions(&cxx, std::fs::Permissions::from_mode(0o755)).unwrap();
-    };
-    write_cxx("first");
-    let o0 = PathBuf::from("-O0");
-    let env = [
-        ("PLD_SIM_ROOT", &*root),
-        ("CXX", cxx.as_path()),
-        ("PLD_SIM_CXXFLAGS", o0.as_path()),
-    ];
-    let cache = root.join("target/pld-sim-cache");
-    let counts = || {
-        (
-            entries(&cache.join("run/obj")),
-            entries(&cache.join("run/bin")),
-        )
-    };
-    let a = r#"{"ranks": 2, "core_num": 2, "dtype": "f32", "max_recv": 2, "row_elems": 3, "send_counts": [[1,2],[2,1]]}"#;
-    let c = Case::from_json(a).unwrap();
-    pld_sim::golden::check(&c, &sim(&root, "a", a, &env)).unwrap();
-    let (objs, bins) = counts();
-    assert_eq!(bins, 1);
-    // The same compiler again: everything reused.
-    pld_sim::golden::check(&c, &sim(&root, "b", a, &env)).unwrap();
-    assert_eq!(counts(), (objs, bins));
-    // Another compiler at the same path: every object and the binary rebuilt.
-    write_cxx("second, a longer comment");
-    pld_sim::golden::check(&c, &sim(&root, "c", a, &env)).unwrap();
-    assert_eq!(counts(), (objs * 2, bins + 1));
 }
 
 #[test]
