@@ -4,6 +4,8 @@
 //! each saying what it must produce ([`Expect`]), and [`judge`] gives the verdict on the one
 //! [`SimResult`]. pld-sim's case and `--matrix` commands are written once over it.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
 use serde_json::Value;
@@ -96,23 +98,50 @@ pub fn judge<C: SimCase>(entry: &Entry<C>, result: &SimResult) -> Result<(), Sim
     }
 }
 
-/// Runs every entry in order and judges it, handing each verdict and its wall time (seconds) to
-/// `report`; returns (passed, failed).
-pub fn run_matrix<C: SimCase>(
+/// Runs and judges every entry, `jobs` at a time (each entry is its own engine run, so they are
+/// independent; the build cache serializes what two of them would build alike), handing each
+/// verdict and its wall time (seconds) to `report` in entry order; returns (passed, failed).
+pub fn run_matrix<C: SimCase + Sync>(
     tc: &Toolchain,
     entries: &[Entry<C>],
+    jobs: usize,
     mut report: impl FnMut(&Entry<C>, &Result<(), SimError>, f64),
 ) -> (usize, usize) {
     let (mut passed, mut failed) = (0, 0);
-    for e in entries {
-        let t = Instant::now();
-        let verdict = e.case.run(tc).and_then(|r| judge(e, &r));
-        if verdict.is_ok() {
-            passed += 1;
-        } else {
-            failed += 1;
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, entries.len().max(1)) {
+            let (tx, next) = (tx.clone(), &next);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(e) = entries.get(i) else { return };
+                    let t = Instant::now();
+                    let verdict = e.case.run(tc).and_then(|r| judge(e, &r));
+                    if tx.send((i, verdict, t.elapsed().as_secs_f64())).is_err() {
+                        return;
+                    }
+                }
+            });
         }
-        report(e, &verdict, t.elapsed().as_secs_f64());
-    }
+        drop(tx);
+        // Verdicts arrive as entries finish; they are reported in entry order.
+        let mut done: Vec<Option<(Result<(), SimError>, f64)>> =
+            entries.iter().map(|_| None).collect();
+        let mut reported = 0;
+        for (i, verdict, secs) in rx {
+            done[i] = Some((verdict, secs));
+            while let Some((verdict, secs)) = done.get_mut(reported).and_then(Option::take) {
+                if verdict.is_ok() {
+                    passed += 1;
+                } else {
+                    failed += 1;
+                }
+                report(&entries[reported], &verdict, secs);
+                reported += 1;
+            }
+        }
+    });
     (passed, failed)
 }

@@ -623,6 +623,40 @@ fn malformed_cases_exit_nonzero_with_a_message() {
             .code(),
         Some(0)
     );
+    for bad in ["0", "x"] {
+        let jobs = run(&["--matrix", "ci", "--jobs", bad], &[]);
+        assert_eq!(jobs.status.code(), Some(2), "--jobs {bad}");
+        assert!(
+            String::from_utf8_lossy(&jobs.stderr).contains("--jobs needs a count of at least 1")
+        );
+    }
+}
+
+#[test]
+fn a_matrix_run_on_several_jobs_reports_in_entry_order() {
+    // Entries of different lengths (one and 100 exchanges) finish out of order on 3 jobs.
+    let names = |out: &Output, col: usize| -> Vec<String> {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.split_whitespace().nth(col).map(str::to_string))
+            .filter(|n| n.contains(':'))
+            .collect()
+    };
+    let listed = run(&["--matrix", "ci", "--filter", "P4_L8", "--list"], &[]);
+    let want = names(&listed, 0);
+    assert!(want.len() >= 3, "{want:?}");
+    let ran = run(&["--matrix", "ci", "--filter", "P4_L8", "--jobs", "3"], &[]);
+    assert!(
+        ran.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ran.stdout)
+    );
+    assert_eq!(names(&ran, 1), want);
+    let tally = String::from_utf8_lossy(&ran.stdout);
+    assert!(
+        tally.contains(&format!("{} passed, 0 failed (ci matrix", want.len())),
+        "{tally}"
+    );
 }
 
 fn copy_dir(from: &Path, to: &Path) {

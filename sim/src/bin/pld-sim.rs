@@ -2,9 +2,11 @@
 //!
 //! ```text
 //! pld-sim CASE.json [-o RESULT.json]        one case (docs/sim.md; `-` reads it from stdin); the result JSON on stdout or in RESULT.json
-//! pld-sim --matrix [full|ci|family|family-ci] [--filter S] [--list]
+//! pld-sim --matrix [full|ci|family|family-ci] [--filter S] [--list] [--jobs N]
 //!                                           the case matrix against the golden (default full;
-//!                                           family / family-ci: the collective family's)
+//!                                           family / family-ci: the collective family's), N
+//!                                           entries at a time (default: the cores), reported in
+//!                                           order
 //! pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N] [--indexed]
 //!                                           exchange throughput vs single-thread memcpy; with
 //!                                           --indexed, the indexed op (random index) vs the
@@ -37,7 +39,7 @@ use pld_sim::run::{bench, write_output};
 use pld_sim::suite::{self, Entry, SimCase};
 
 const USAGE: &str = "usage: pld-sim CASE.json|- [-o RESULT.json]   (any form: [--ranks-as processes|threads])\n       \
-                     pld-sim --matrix [full|ci|family|family-ci] [--filter SUBSTR] [--list]\n       \
+                     pld-sim --matrix [full|ci|family|family-ci] [--filter SUBSTR] [--list] [--jobs N]\n       \
                      pld-sim --bench [--ranks 4,8] [--mib 64] [--core-num L] [--warmup W] [--iters N] [--indexed]\n       \
                      pld-sim --bench --family [--ranks 4,8] [--sizes-kib K,...] [--lanes P|2P|N] [--ops OP,...]\n       \
                      \x20                        [--iters N] [--small-iters N] [--warmup N] [--barrier-ranks P,...] [--barrier-iters N] [--no-barrier] [-v]\n\
@@ -199,6 +201,7 @@ fn matrix_main(args: &[String]) -> ExitCode {
     let mut which = "full";
     let mut filter: Option<&str> = None;
     let mut list = false;
+    let mut jobs = std::thread::available_parallelism().map_or(1, usize::from);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -211,23 +214,28 @@ fn matrix_main(args: &[String]) -> ExitCode {
                 None => return usage_error("--filter needs a substring"),
             },
             "--list" => list = true,
+            "--jobs" => match it.next().and_then(|n| n.parse().ok()).filter(|&n| n >= 1) {
+                Some(n) => jobs = n,
+                None => return usage_error("--jobs needs a count of at least 1"),
+            },
             s => return usage_error(&format!("unknown --matrix argument {s}")),
         }
     }
     match which {
-        "full" => run_matrix(which, matrix::full(), filter, list),
-        "ci" => run_matrix(which, matrix::ci_slice(), filter, list),
-        "family" => run_matrix(which, family_matrix::full(), filter, list),
-        _ => run_matrix(which, family_matrix::ci(), filter, list),
+        "full" => run_matrix(which, matrix::full(), filter, list, jobs),
+        "ci" => run_matrix(which, matrix::ci_slice(), filter, list, jobs),
+        "family" => run_matrix(which, family_matrix::full(), filter, list, jobs),
+        _ => run_matrix(which, family_matrix::ci(), filter, list, jobs),
     }
 }
 
 /// `--matrix WHICH`: the entries `filter` selects, listed or run against their golden.
-fn run_matrix<C: SimCase>(
+fn run_matrix<C: SimCase + Sync>(
     which: &str,
     entries: Vec<Entry<C>>,
     filter: Option<&str>,
     list: bool,
+    jobs: usize,
 ) -> ExitCode {
     let entries: Vec<_> = entries
         .into_iter()
@@ -251,14 +259,15 @@ fn run_matrix<C: SimCase>(
         Err(code) => return code,
     };
     let start = Instant::now();
-    let (passed, failed) = suite::run_matrix(&tc, &entries, |e, verdict, secs| match verdict {
-        Ok(()) => println!("ok   {} ({secs:.2}s)", e.name),
-        Err(msg) => println!(
-            "FAIL {}: {}",
-            e.name,
-            msg.to_string().replace('\n', "\n     ")
-        ),
-    });
+    let (passed, failed) =
+        suite::run_matrix(&tc, &entries, jobs, |e, verdict, secs| match verdict {
+            Ok(()) => println!("ok   {} ({secs:.2}s)", e.name),
+            Err(msg) => println!(
+                "FAIL {}: {}",
+                e.name,
+                msg.to_string().replace('\n', "\n     ")
+            ),
+        });
     println!(
         "{passed} passed, {failed} failed ({which} matrix, {:.1}s)",
         start.elapsed().as_secs_f64()
