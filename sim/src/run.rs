@@ -210,6 +210,17 @@ fn tensor_count(case: &Case) -> usize {
     8 + usize::from(case.op == Op::IndexedAllToAllV)
 }
 
+/// Where the collective's operands are among the tensors of the pipeline whose tensors start at
+/// index `first` (see [`tensors`]: inp, send, out, [idx,] then the five windows).
+fn operands(case: &Case, first: usize) -> wire::Operands {
+    let w = first + 3 + usize::from(case.op == Op::IndexedAllToAllV);
+    wire::Operands {
+        input: w,
+        target: w + 1,
+        recv_counts: w + 4,
+    }
+}
+
 fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
     if !case.domains.is_empty() {
         return run_domains(tc, case);
@@ -241,13 +252,7 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
     // left to the golden alone).
     let clean = fault.is_none() && report.rank_status.iter().all(|&s| s == 0);
     if clean && report.copies_dropped == 0 {
-        let w = 3 + usize::from(case.op == Op::IndexedAllToAllV);
-        let at = wire::Operands {
-            input: w,
-            target: w + 1,
-            recv_counts: w + 4,
-        };
-        wire::check(case, &case_kernel(case), at, &report.copies)
+        wire::check(case, &case_kernel(case), operands(case, 0), &report.copies)
             .map_err(|e| format!("the copy trace of {}: {e}", case_kernel(case)))?;
     }
     let mut devices = Vec::new();
@@ -374,7 +379,8 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             args: launch::bind(&entry, values, &scalars)?,
         });
     }
-    let spec = spec(tc, case, entries)?;
+    let mut spec = spec(tc, case, entries)?;
+    spec.trace_copies = true;
     let (report, _scratch) = match run_or_killed(tc, case, &runner, &spec)? {
         Ok(ran) => ran,
         Err(killed) => return Ok(killed),
@@ -387,6 +393,37 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             "malformed simulator output: {} statuses for a world of {w}",
             status.len()
         ));
+    }
+    // Each domain's copies are those into its own operands (its pipeline's tensors); a copy of
+    // the collective into none of them is a copy outside every domain's.
+    if fault.is_none() && status.iter().all(|&s| s == 0) && report.copies_dropped == 0 {
+        let kernel = case_kernel(case);
+        let mut claimed = 0;
+        for d in 0..case.domains.len() {
+            let sub = case.domain_case(d);
+            let first = d * tensor_count(&sub);
+            let mine: Vec<_> = report
+                .copies
+                .iter()
+                .filter(|c| {
+                    c.kernel == kernel
+                        && c.dst
+                            .tensor
+                            .is_some_and(|t| (first..first + tensor_count(&sub)).contains(&t))
+                })
+                .cloned()
+                .collect();
+            claimed += mine.len();
+            wire::check(&sub, &kernel, operands(&sub, first), &mine)
+                .map_err(|e| format!("domain {d}: the copy trace of {kernel}: {e}"))?;
+        }
+        let all = report.copies.iter().filter(|c| c.kernel == kernel).count();
+        if all != claimed {
+            return Err(format!(
+                "the copy trace of {kernel}: {} copies outside every domain's operands",
+                all - claimed
+            ));
+        }
     }
     let mut domains = Vec::new();
     let mut staged = 0;
