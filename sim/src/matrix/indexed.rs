@@ -129,7 +129,7 @@ pub(super) fn indexed_ci() -> Vec<Entry> {
     v
 }
 
-/// The indexed op's repeat, stride, launch-width, capacity and contiguity cases, and the
+/// The indexed op's repeat, stride, launch-width, wide-row, capacity and contiguity cases, and the
 /// compile-time refusals a pld-sim case can reach (S < L, core_num 0, a runtime core_num).
 pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
     let mut v = Vec::new();
@@ -200,6 +200,15 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
         Random,
         Expect::Golden,
     );
+    // Out-of-range rows wider than the kernel's zero tile (1024 elements): the receiver zeroes
+    // them in pieces, which the copy trace adds up per row.
+    for (l, dtype, mr, re, n_in, counts, seed) in [
+        (2, Elem::F32, 3, 1500, 6, Pattern::Uniform, 3012),
+        (3, Elem::I8, 2, 2500, 4, Pattern::OverCapacity, 3013),
+    ] {
+        let c = indexed_case(2, l, dtype, mr, re, n_in, OutOfRange, counts, seed);
+        add("indexed_wide_zero_rows", c, OutOfRange, Expect::Golden);
+    }
     // Capacity: L over it is refused at the sync-start launch (fatal 7), nothing runs.
     let mut c = indexed_case(4, 9, Elem::F32, 2, 8, 8, Random, Pattern::Uniform, 3009);
     c.aiv_capacity = 8;

@@ -75,7 +75,7 @@ mod tests {
             );
         }
         assert_eq!(runtime_extras().len(), 9);
-        assert_eq!(indexed_extras(100).len(), 16);
+        assert_eq!(indexed_extras(100).len(), 18);
         assert_eq!(full().len(), 360 + 72 + 50 + 1320 + extras + 5 + 1);
         let slice = ci_slice();
         assert_eq!(slice.len(), 30 + 3 + 4 + 10 + extras + 3);
