@@ -26,6 +26,13 @@ pub struct Operands {
 pub fn check(case: &Case, kernel: &str, at: Operands, copies: &[CopyRecord]) -> Result<(), String> {
     let mut tally = Tally::new(case);
     for c in copies.iter().filter(|c| c.kernel == kernel) {
+        // A wild copy (by a kernel under test) is a finding, never an index out of range here.
+        if c.rank >= tally.p || c.dst.rank >= tally.p {
+            return Err(format!(
+                "rank {} block {} copied {} bytes into rank {}'s {:?}, outside the exchange's {} ranks",
+                c.rank, c.block, c.bytes, c.dst.rank, c.dst, tally.p
+            ));
+        }
         if c.dst.tensor == Some(at.recv_counts) {
             tally.recv_store(c)?;
         } else if c.dst.tensor == Some(at.target) {
@@ -187,6 +194,12 @@ impl<'a> Tally<'a> {
     fn indexed_put(&mut self, c: &CopyRecord, input: usize) -> Result<(), String> {
         let (chunk, from) = self.chunk_of(&c.dst);
         let d = c.dst.rank;
+        if chunk >= self.p {
+            return Err(format!(
+                "rank {} block {} wrote past the last chunk of rank {d}'s target (offset {})",
+                c.rank, c.block, c.dst.offset
+            ));
+        }
         if d == c.rank && chunk != d {
             // The receiver zeroes its valid rows of src's chunk before the sender writes.
             let src = chunk;
@@ -230,6 +243,11 @@ impl<'a> Tally<'a> {
                 ));
             }
         }
+        // The range first: past it, k0 would name no index entry.
+        let mut rows = std::mem::take(&mut self.written[src][d]);
+        let r = self.add(c, "wrote", src, d, from, &mut rows);
+        self.written[src][d] = rows;
+        r?;
         if c.src.tensor == Some(input) && from % rb == 0 {
             let ix = self.index[src][(d as i64 * self.mr + k0) as usize] as i64;
             if c.src.rank != src || c.src.offset as i64 != ix * rb {
@@ -239,10 +257,7 @@ impl<'a> Tally<'a> {
                 ));
             }
         }
-        let mut rows = std::mem::take(&mut self.written[src][d]);
-        let r = self.add(c, "wrote", src, d, from, &mut rows);
-        self.written[src][d] = rows;
-        r
+        Ok(())
     }
 
     /// Per (src, dst): recv_counts stored once per exchange, each valid row written once per
@@ -389,6 +404,14 @@ mod tests {
         assert!(e.contains("the owner is block 1"), "{e}");
         let e = broken(&|t| t[4].dst.tensor = None);
         assert!(e.contains("outside every target and recv_counts"), "{e}");
+        // A wild copy is a finding, not an index out of range.
+        let e = broken(&|t| t[5].dst.rank = 5);
+        assert!(
+            e.contains("into rank 5's") && e.contains("outside the exchange's 2 ranks"),
+            "{e}"
+        );
+        let e = broken(&|t| t[5].dst.offset = 64);
+        assert!(e.contains("wrote into chunk 8 of rank 1's target"), "{e}");
     }
 
     #[test]
@@ -457,6 +480,17 @@ mod tests {
         let e = broken(&|t| t.push(copy(0, 1, loc(4, 1, 0), none, 4)));
         assert!(
             e.contains("0 -> 1 row 0: the sender wrote 8 bytes in 1 exchanges"),
+            "{e}"
+        );
+        // Past the last chunk, and a row past the count whose slot has no index entry.
+        let e = broken(&|t| t[6].dst.offset = 80);
+        assert!(
+            e.contains("wrote past the last chunk of rank 1's target"),
+            "{e}"
+        );
+        let e = broken(&|t| (t[8].dst.offset, t[8].block) = (4, 1));
+        assert!(
+            e.contains("wrote bytes [4, 8) of the 0 -> 0 chunk") && e.contains("valid [0, 4)"),
             "{e}"
         );
         // The local chunk's row by the wrong block of the split.
