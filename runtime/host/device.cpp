@@ -132,7 +132,10 @@ void move(const pld_dma_op& op) {
       std::memmove(d, s, static_cast<size_t>(op.cols * e));
       if (!op.dst.is_tile) trace_copy(d, s, static_cast<uint64_t>(op.cols * e));
     } else {
-      for (int64_t c = 0; c < op.cols; ++c) std::memcpy(d + c * dcol, s + c * scol, static_cast<size_t>(e));
+      for (int64_t c = 0; c < op.cols; ++c) {
+        std::memcpy(d + c * dcol, s + c * scol, static_cast<size_t>(e));
+        if (!op.dst.is_tile) trace_copy(d + c * dcol, s + c * scol, static_cast<uint64_t>(e));
+      }
     }
   }
 }

@@ -91,6 +91,16 @@ if [ -n "${2:-}" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A mutant counts as caught only when its suite ran and failed cases (the tally's failed count
+# above 0), not when the suite could not run at all; and the unmutated slices must pass first.
+sim_bin=$root/target/debug/pld-sim
+[ -x "$sim_bin" ] || { echo "mutants.sh: $sim_bin is missing (cargo build)" >&2; exit 2; }
+failed_cases() { grep -qE '^[0-9]+ passed, [1-9][0-9]* failed' "$1"; }
+for matrix in ci family-ci; do
+  if ! "$sim_bin" --matrix "$matrix" >"$work/log" 2>&1; then
+    cat "$work/log"; echo "mutants.sh: the unmutated $matrix slice fails" >&2; exit 2
+  fi
+done
 caught=0
 for entry in "${mutants[@]}"; do
   tmpl=${entry%%|*} m=${entry#*|}
@@ -110,12 +120,12 @@ for entry in "${mutants[@]}"; do
     device_prelude.inc) matrix=family-ci; filter=all ;;
     *) matrix=family-ci; filter=$pkg ;;
   esac
-  sim=(env PLD_DEV_TEMPLATE_DIR="$work/tree/$fam" "$root/target/debug/pld-sim" --matrix "$matrix" --filter "$filter")
-  if ! PLD_WAIT_TIMEOUT_MS=3000 "${sim[@]}" >"$work/log" 2>&1; then
+  sim=(env PLD_DEV_TEMPLATE_DIR="$work/tree/$fam" "$sim_bin" --matrix "$matrix" --filter "$filter")
+  if ! PLD_WAIT_TIMEOUT_MS=3000 "${sim[@]}" >"$work/log" 2>&1 && failed_cases "$work/log"; then
     echo "caught by pld-sim ($(tail -1 "$work/log"))  $m"
     caught=$((caught + 1))
   elif [ "$matrix" = ci ] && ! PLD_WAIT_TIMEOUT_MS=3000 PLD_RT_BUILD="$work/build" \
-      "$work/tree/runtime/tests/run.sh" >"$work/log" 2>&1; then
+      "$work/tree/runtime/tests/run.sh" >"$work/log" 2>&1 && failed_cases "$work/log"; then
     echo "caught by runtime_tests ($(tail -1 "$work/log"))  $m"
     caught=$((caught + 1))
   else

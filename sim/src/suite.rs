@@ -118,7 +118,16 @@ pub fn run_matrix<C: SimCase + Sync>(
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(e) = entries.get(i) else { return };
                     let t = Instant::now();
-                    let verdict = e.case.run(tc).and_then(|r| judge(e, &r));
+                    // A panic is that entry's failure: the others still run and report.
+                    let verdict = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        e.case.run(tc).and_then(|r| judge(e, &r))
+                    }))
+                    .unwrap_or_else(|_| {
+                        Err(SimError::Driver(format!(
+                            "pld-sim panicked running {}",
+                            e.name
+                        )))
+                    });
                     if tx.send((i, verdict, t.elapsed().as_secs_f64())).is_err() {
                         return;
                     }

@@ -101,7 +101,12 @@ impl<'a> Tally<'a> {
             Op::AllToAllV => s * (self.active / p),
             Op::IndexedAllToAllV => c.rank as i64 % self.active,
         };
-        if c.bytes != 4 || c.dst.rank != c.rank || c.block != owner || s >= p {
+        if c.bytes != 4
+            || c.dst.offset % 4 != 0
+            || c.dst.rank != c.rank
+            || c.block != owner
+            || s >= p
+        {
             return Err(format!(
                 "rank {} block {} stored {} bytes at recv_counts[{s}] of rank {} (the owner is block {owner} of the receiver, 4 bytes)",
                 c.rank, c.block, c.bytes, c.dst.rank
@@ -130,7 +135,10 @@ impl<'a> Tally<'a> {
         rows_of: &mut [i64],
     ) -> Result<(), String> {
         let valid = self.rows(src, dst) * self.row_bytes;
-        let to = from + c.bytes as i64;
+        let to = i64::try_from(c.bytes)
+            .ok()
+            .and_then(|b| from.checked_add(b))
+            .unwrap_or(i64::MAX);
         if from < 0 || to > valid {
             return Err(format!(
                 "rank {} block {} {what} bytes [{from}, {to}) of the {src} -> {dst} chunk (rank {dst}'s target), valid [0, {valid})",
@@ -171,8 +179,9 @@ impl<'a> Tally<'a> {
             ));
         }
         let chunk_bytes = self.mr * self.row_bytes;
-        if c.src.tensor == Some(input)
-            && (c.src.rank != src || c.src.offset as i64 != dst as i64 * chunk_bytes + from)
+        if c.src.tensor != Some(input)
+            || c.src.rank != src
+            || c.src.offset as i64 != dst as i64 * chunk_bytes + from
         {
             return Err(format!(
                 "rank {src} block {} sent bytes from {:?} into offset {from} of its chunk at rank {dst} (expected rank {src}'s input at {})",
@@ -222,6 +231,12 @@ impl<'a> Tally<'a> {
                 c.block
             ));
         }
+        // The range first (past it a row would name no index entry), then who wrote it and what
+        // it read.
+        let mut rows = std::mem::take(&mut self.written[src][d]);
+        let r = self.add(c, "wrote", src, d, from, &mut rows);
+        self.written[src][d] = rows;
+        r?;
         let rb = self.row_bytes.max(1);
         let (k0, k1) = (from / rb, (from + c.bytes as i64 + rb - 1) / rb);
         if d != src {
@@ -243,19 +258,27 @@ impl<'a> Tally<'a> {
                 ));
             }
         }
-        // The range first: past it, k0 would name no index entry.
-        let mut rows = std::mem::take(&mut self.written[src][d]);
-        let r = self.add(c, "wrote", src, d, from, &mut rows);
-        self.written[src][d] = rows;
-        r?;
-        if c.src.tensor == Some(input) && from % rb == 0 {
-            let ix = self.index[src][(d as i64 * self.mr + k0) as usize] as i64;
-            if c.src.rank != src || c.src.offset as i64 != ix * rb {
-                return Err(format!(
-                    "rank {src} block {} copied {:?} into slot {k0} of its chunk at rank {d}; the index names row {ix} of rank {src}'s input",
-                    c.block, c.src
-                ));
-            }
+        // A sender's write reads its own input, but for the zeros of its local chunk's rows
+        // whose index entry is outside the input; a copy of whole rows reads, row by row, the
+        // rows their index entries name (the kernel merges consecutive entries into one copy).
+        let first = c.src.offset as i64 / rb;
+        let named = |k: i64| self.index[src][(d as i64 * self.mr + k) as usize] as i64;
+        let n_in = self.case.in_rows();
+        let wrong = if c.src.tensor != Some(input) || c.src.rank != src {
+            let zeros = d == src && (k0..k1).all(|k| !(0..n_in).contains(&named(k)));
+            (!zeros).then_some(k0)
+        } else if from % rb == 0 && c.src.offset as i64 % rb == 0 {
+            (k0..k1).find(|&k| named(k) != first + (k - k0))
+        } else {
+            None
+        };
+        if let Some(k) = wrong {
+            return Err(format!(
+                "rank {src} block {} copied {:?} into slot {k} of its chunk at rank {d}; the index names row {} of rank {src}'s input",
+                c.block,
+                c.src,
+                named(k)
+            ));
         }
         Ok(())
     }
@@ -476,10 +499,19 @@ mod tests {
         assert!(e.contains("the index names row 2 of rank 0's input"), "{e}");
         let e = broken(&|t| t[5].block = 0);
         assert!(e.contains("rank 1 block 0 zeroed rows of chunk 0"), "{e}");
-        // The sender storing zeros into its peer's chunk as well: the row is written twice.
+        // The sender storing zeros into its peer's chunk as well (an in-range row).
         let e = broken(&|t| t.push(copy(0, 1, loc(4, 1, 0), none, 4)));
         assert!(
-            e.contains("0 -> 1 row 0: the sender wrote 8 bytes in 1 exchanges"),
+            e.contains("rank 0 block 1 copied Loc { tensor: None")
+                && e.contains("the index names row 2"),
+            "{e}"
+        );
+        // A merged copy of two rows whose second row is not the one its index entry names.
+        let mut other = c.clone();
+        other.index = Some(vec![vec![0, 1, 2, 0], vec![0, 1, 2, 3]]);
+        let e = check(&other, k, AT, &t).unwrap_err();
+        assert!(
+            e.contains("into slot 1 of its chunk at rank 1; the index names row 0"),
             "{e}"
         );
         // Past the last chunk, and a row past the count whose slot has no index entry.
