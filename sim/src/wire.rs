@@ -4,7 +4,8 @@
 //! collective's kernel makes lands inside one (src → dst) chunk's valid rows or in a
 //! `recv_counts` entry, made by the block the work split assigns; each chunk receives exactly its
 //! rows once per exchange; each `recv_counts` entry is stored once per exchange. The expectations
-//! come from the case alone (the counts clamped as the golden clamps them).
+//! come from the case alone (the counts clamped as the golden clamps them). The collective
+//! family's kernels have one rule here: every copy lands inside the op's target.
 
 use crate::case::{Case, Op};
 use crate::golden::clamped_rows;
@@ -48,6 +49,34 @@ pub fn check(case: &Case, kernel: &str, at: Operands, copies: &[CopyRecord]) -> 
         }
     }
     tally.totals()
+}
+
+/// The collective family's rule (docs/sim.md "The copy trace"): every copy `kernel` makes lands
+/// inside the op's target (`target`: its tensor and bytes; `None`, the barrier: no copy at all)
+/// on one of the `ranks` ranks.
+pub fn check_family(
+    kernel: &str,
+    target: Option<(usize, u64)>,
+    ranks: usize,
+    copies: &[CopyRecord],
+) -> Result<(), String> {
+    for c in copies.iter().filter(|c| c.kernel == kernel) {
+        let inside = target.is_some_and(|(tensor, bytes)| {
+            c.dst.tensor == Some(tensor)
+                && c.dst.rank < ranks
+                && c.dst
+                    .offset
+                    .checked_add(c.bytes)
+                    .is_some_and(|end| end <= bytes)
+        });
+        if !inside {
+            return Err(format!(
+                "rank {} block {} copied {} bytes to {:?}, outside every rank's target",
+                c.rank, c.block, c.bytes, c.dst
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Bytes written per (src, dst) chunk and row, and `recv_counts` stores, over the run.
@@ -531,5 +560,36 @@ mod tests {
             e.contains("rank 0 block 1 copied local row 0 (the split gives it to block 0)"),
             "{e}"
         );
+    }
+
+    /// The family's rule: inside the target on the op's ranks, or no copy at all (the barrier).
+    #[test]
+    fn a_family_kernel_writes_only_its_target() {
+        let k = "__builtin_allgather__fp32";
+        let mut t = vec![copy(1, 0, loc(3, 0, 32), none_loc(), 32)];
+        for r in &mut t {
+            r.kernel = k.into();
+        }
+        check_family(k, Some((3, 64)), 2, &t).unwrap();
+        let broken = |f: &dyn Fn(&mut CopyRecord)| {
+            let mut t = t.clone();
+            f(&mut t[0]);
+            check_family(k, Some((3, 64)), 2, &t).unwrap_err()
+        };
+        assert!(broken(&|c| c.dst.offset = 40).contains("copied 32 bytes to"));
+        assert!(broken(&|c| c.dst.tensor = Some(2)).contains("outside every rank's target"));
+        assert!(broken(&|c| c.dst.rank = 2).contains("outside every rank's target"));
+        assert!(broken(&|c| c.bytes = u64::MAX).contains("outside every rank's target"));
+        // The barrier moves no payload; another kernel's copies are not its.
+        assert!(check_family(k, None, 2, &t).is_err());
+        check_family("__builtin_barrier", None, 2, &t).unwrap();
+    }
+
+    fn none_loc() -> Loc {
+        Loc {
+            tensor: None,
+            rank: 0,
+            offset: 0,
+        }
     }
 }

@@ -237,6 +237,8 @@ pub(crate) fn run_with(
         spec.trace_kernel = Some(case.kernel_symbol());
         spec.delay_us = case.delay_us.clone();
     }
+    // What the kernel moved (`crate::wire::check_family`); a benchmark runs untraced.
+    spec.trace_copies = timed.is_none();
     if let Some(t) = timed {
         spec.trace_kernel = Some(case.kernel_symbol());
         (spec.runs, spec.copy_bytes, spec.restage) = (t.runs, t.copy_bytes, true);
@@ -264,6 +266,17 @@ pub(crate) fn run_with(
             status.len(),
             case.ranks
         ));
+    }
+    if fault.is_none() && status.iter().all(|&s| s == 0) && report.copies_dropped == 0 {
+        let bytes = case.target_rows() as u64 * e_n * el as u64;
+        let kernel = case.kernel_symbol();
+        crate::wire::check_family(
+            &kernel,
+            target_ix.map(|t| (t, bytes)),
+            case.ranks,
+            &report.copies,
+        )
+        .map_err(|e| format!("the copy trace of {kernel}: {e}"))?;
     }
     let mut res = SimResult::without_ranks("ok", 0, String::new(), case.blocks());
     res.timed = barrier;
