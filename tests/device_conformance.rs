@@ -2,7 +2,9 @@
 //! kernel of the examples (`runtime/examples/kernels`, copied verbatim into the trees), compiles against
 //! only pto-isa's and simpler's headers (the reference snapshots, extracted where
 //! `PLD_PTO_ISA_DIR` and `PLD_SIMPLER_DIR` point; `.ci/run` sets both), with the contract's exact
-//! clang++-22 command, each kernel alone in an empty folder; every rendered orchestration
+//! clang++-22 command, each kernel alone in an empty folder (one of every template verbatim, the
+//! other variants with their shared include block precompiled: [`precompiled_headers`]); every
+//! rendered orchestration
 //! compiles against simpler's orchestration API; one kernel of every op runs on pto-isa's own CPU
 //! implementation. Conformance 2 (the examples' CHIP sub-builds on simpler's a2a3sim, against
 //! pld-run and the examples' goldens) is `runner/tests/a2a3sim.rs`. Without the two variables the
@@ -48,6 +50,128 @@ fn include_dirs(pto: &Path, simpler: &Path) -> Vec<PathBuf> {
     dirs
 }
 
+/// The include block a source opens with: its `#include` lines up to the first line that is not
+/// an include, a `//` comment or blank. Only comments come before them, so a translation unit
+/// that starts with a precompiled header of exactly these lines, in this order, sees what the
+/// source alone sees (the source's own includes are then re-entries of guarded headers).
+fn include_block(source: &str) -> Option<String> {
+    let mut block = String::new();
+    for line in source.lines().map(str::trim) {
+        if line.starts_with("#include") {
+            block.push_str(line);
+            block.push('\n');
+        } else if !(line.is_empty() || line.starts_with("//")) {
+            break;
+        }
+    }
+    (!block.is_empty()).then_some(block)
+}
+
+/// Precompiles `block` with `flags` (the compile's own, without `-fsyntax-only`) in `dir`: the
+/// `-include-pch` file, or None (with clang's message printed) when it does not build.
+fn precompile(cxx: &str, flags: &[String], block: &str, dir: &Path) -> Option<PathBuf> {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("prefix.h"), block).unwrap();
+    let pch = dir.join("prefix.pch");
+    let out = Command::new(cxx)
+        .args(flags.iter().filter(|f| *f != "-fsyntax-only"))
+        .args(["-x", "c++-header", "prefix.h", "-o"])
+        .arg(&pch)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cxx}: {e}"));
+    if out.status.success() {
+        Some(pch)
+    } else {
+        eprintln!(
+            "the precompiled header of {} does not build; its kernels take the exact command:\n{}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        None
+    }
+}
+
+/// For each source (by index), the precompiled header it is compiled with, or None for the
+/// exact command: the first source of each `group` and every source whose include block no
+/// other source shares take the exact command, the others their shared block's header, built
+/// once in `work` (pto-isa's headers are most of each compile: 3.3 CPU-s a kernel alone, 0.5
+/// through the header). `PLD_CONFORMANCE_EXACT=1`: every source takes the exact command.
+fn precompiled_headers(
+    cxx: &str,
+    flags: &[String],
+    sources: &[(&str, &str)],
+    work: &Path,
+) -> Vec<Option<PathBuf>> {
+    if std::env::var_os("PLD_CONFORMANCE_EXACT").is_some_and(|v| v == "1") {
+        return vec![None; sources.len()];
+    }
+    let blocks: Vec<Option<String>> = sources.iter().map(|(_, s)| include_block(s)).collect();
+    let mut built: std::collections::HashMap<&str, Option<PathBuf>> = Default::default();
+    let mut exact_groups = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for ((group, _), block) in sources.iter().zip(&blocks) {
+        let shared = block
+            .as_deref()
+            .filter(|b| blocks.iter().filter(|o| o.as_deref() == Some(*b)).count() > 1);
+        let (Some(block), false) = (shared, exact_groups.insert(*group)) else {
+            out.push(None);
+            continue;
+        };
+        let n = built.len();
+        let pch = built
+            .entry(block)
+            .or_insert_with(|| precompile(cxx, flags, block, &work.join(format!("pch-{n}"))));
+        out.push(pch.clone());
+    }
+    out
+}
+
+/// `check` over `items` on every core; the failures it names, in `items`' order.
+fn parallel<T: Sync>(items: Vec<T>, check: impl Fn(&T) -> Option<String> + Sync) -> Vec<String> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut found: Vec<(usize, String)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break mine };
+                        mine.extend(check(item).map(|f| (i, f)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    found.sort();
+    found.into_iter().map(|(_, f)| f).collect()
+}
+
+/// A compiler's first 20 lines of complaint.
+fn first_lines(stderr: &[u8]) -> String {
+    String::from_utf8_lossy(stderr)
+        .lines()
+        .take(20)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn include_blocks_stop_at_the_first_line_of_code() {
+    let src = "// a\n#include <a.h>\n\n#include \"b.h\"\n#ifndef X\n#include <c.h>\n#endif\n";
+    assert_eq!(
+        include_block(src).as_deref(),
+        Some("#include <a.h>\n#include \"b.h\"\n")
+    );
+    assert_eq!(include_block("int x;\n#include <a.h>\n"), None);
+}
+
 #[test]
 fn every_builtin_and_example_kernel_compiles_against_pto_isa_and_simpler_headers() {
     let Some((pto, simpler)) = snapshots() else {
@@ -69,45 +193,34 @@ fn every_builtin_and_example_kernel_compiles_against_pto_isa_and_simpler_headers
         args.push("-isystem".into());
         args.push(d.display().to_string());
     }
-    args.push("kernel.cpp".into());
+    // One kernel of every template through the exact command, the other variants through their
+    // include block's precompiled header.
+    let sources: Vec<(&str, &str)> = kernels
+        .iter()
+        .map(|k| (k.template, k.source.as_str()))
+        .collect();
+    let pchs = precompiled_headers(&cxx, &args, &sources, &work);
+    let exact = pchs.iter().filter(|p| p.is_none()).count();
 
-    // Every kernel in its own empty folder, compiled `jobs` at a time.
-    let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let mut failures = Vec::new();
-    for batch in kernels.chunks(jobs) {
-        let running: Vec<_> = batch
-            .iter()
-            .map(|k| {
-                let dir = work.join(&k.symbol);
-                std::fs::create_dir_all(&dir).unwrap();
-                std::fs::write(dir.join("kernel.cpp"), &k.source).unwrap();
-                let child = Command::new(&cxx)
-                    .args(&args)
-                    .current_dir(&dir)
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .unwrap_or_else(|e| panic!("cannot run {cxx}: {e}"));
-                (k, child)
-            })
-            .collect();
-        for (k, child) in running {
-            match child.wait_with_output() {
-                Ok(o) if o.status.success() => {}
-                Ok(o) => failures.push(format!(
-                    "{} ({}):\n{}",
-                    k.symbol,
-                    k.template,
-                    String::from_utf8_lossy(&o.stderr)
-                        .lines()
-                        .take(20)
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                )),
-                Err(e) => panic!("cannot run {cxx}: {e}"),
-            }
+    // Every kernel in its own empty folder, compiled on every core.
+    let failures = parallel(kernels.iter().zip(&pchs).collect(), |&(k, pch)| {
+        let dir = work.join(&k.symbol);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("kernel.cpp"), &k.source).unwrap();
+        let mut cmd = Command::new(&cxx);
+        cmd.args(&args);
+        if let Some(pch) = pch {
+            cmd.arg("-include-pch").arg(pch);
         }
-    }
+        let o = cmd
+            .arg("kernel.cpp")
+            .current_dir(&dir)
+            .stdout(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {cxx}: {e}"));
+        (!o.status.success())
+            .then(|| format!("{} ({}):\n{}", k.symbol, k.template, first_lines(&o.stderr)))
+    });
     let _ = std::fs::remove_dir_all(&work);
     assert!(
         failures.is_empty(),
@@ -117,7 +230,7 @@ fn every_builtin_and_example_kernel_compiles_against_pto_isa_and_simpler_headers
         failures.join("\n\n")
     );
     eprintln!(
-        "{} builtin kernels compile against pto-isa's and simpler's headers",
+        "{} builtin kernels compile against pto-isa's and simpler's headers ({exact} through the exact command)",
         kernels.len()
     );
 }
@@ -191,20 +304,32 @@ fn builtin_kernels_run_on_pto_isa_cpu_implementation() {
         flags.push(d.display().to_string());
     }
     let kernels = pld::builtin_kernels();
+    let run: Vec<_> = RUN_KERNELS
+        .iter()
+        .map(|(symbol, entry)| {
+            let k = kernels
+                .iter()
+                .find(|k| k.symbol == *symbol)
+                .unwrap_or_else(|| panic!("no builtin kernel {symbol}"));
+            (k, *entry)
+        })
+        .collect();
+    // The kernels' shared include block precompiled once (what they run is the same code).
+    let sources: Vec<(&str, &str)> = run.iter().map(|(k, _)| ("", k.source.as_str())).collect();
+    let pchs = precompiled_headers(&cxx, &flags, &sources, &work);
     let mut objects = Vec::new();
     let mut jobs = Vec::new();
-    for (symbol, entry) in RUN_KERNELS {
-        let k = kernels
-            .iter()
-            .find(|k| k.symbol == *symbol)
-            .unwrap_or_else(|| panic!("no builtin kernel {symbol}"));
+    for ((k, entry), pch) in run.iter().zip(&pchs) {
         let src = work.join(format!("{entry}.cpp"));
         std::fs::write(&src, &k.source).unwrap();
         let obj = work.join(format!("{entry}.o"));
+        let mut cmd = Command::new(&cxx);
+        cmd.args(&flags);
+        if let Some(pch) = pch {
+            cmd.arg("-include-pch").arg(pch);
+        }
         jobs.push(
-            Command::new(&cxx)
-                .args(&flags)
-                .arg(format!("-Dkernel_entry={entry}"))
+            cmd.arg(format!("-Dkernel_entry={entry}"))
                 .arg("-c")
                 .arg(&src)
                 .arg("-o")
@@ -348,55 +473,32 @@ fn orchestration_text_compiles_against_simpler_orchestration_api() {
     }
     assert!(sources.len() > 20, "only {} orchestrations", sources.len());
     let work = std::env::temp_dir().join(format!("pld-orch-conformance-{}", std::process::id()));
-    let mut failures = Vec::new();
-    // Each alone in its own empty folder, `jobs` at a time.
-    let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let numbered: Vec<(usize, &PathBuf)> = sources.iter().enumerate().collect();
-    for batch in numbered.chunks(jobs) {
-        let running: Vec<_> = batch
-            .iter()
-            .map(|&(n, src)| {
-                let text = std::fs::read_to_string(src).unwrap();
-                assert!(
-                    text.contains("#include \"pto_orchestration_api.h\"")
-                        && text.contains("aicpu_orchestration_entry")
-                        && text.contains("aicpu_orchestration_config"),
-                    "{} is not written against simpler's orchestration API",
-                    src.display()
-                );
-                let dir = work.join(n.to_string());
-                std::fs::create_dir_all(&dir).unwrap();
-                std::fs::write(dir.join("orchestration.cpp"), &text).unwrap();
-                let mut cmd = Command::new("g++");
-                cmd.args(["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror"]);
-                for d in orchestration_include_dirs(&simpler) {
-                    cmd.arg("-isystem").arg(d);
-                }
-                let child = cmd
-                    .arg("orchestration.cpp")
-                    .current_dir(&dir)
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .expect("cannot run g++");
-                (src, child)
-            })
-            .collect();
-        for (src, child) in running {
-            let out = child.wait_with_output().expect("cannot run g++");
-            if !out.status.success() {
-                failures.push(format!(
-                    "{}:\n{}",
-                    src.display(),
-                    String::from_utf8_lossy(&out.stderr)
-                        .lines()
-                        .take(20)
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                ));
-            }
+    // Each alone in its own empty folder, on every core.
+    let failures = parallel(sources.iter().enumerate().collect(), |&(n, src)| {
+        let text = std::fs::read_to_string(src).unwrap();
+        assert!(
+            text.contains("#include \"pto_orchestration_api.h\"")
+                && text.contains("aicpu_orchestration_entry")
+                && text.contains("aicpu_orchestration_config"),
+            "{} is not written against simpler's orchestration API",
+            src.display()
+        );
+        let dir = work.join(n.to_string());
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("orchestration.cpp"), &text).unwrap();
+        let mut cmd = Command::new("g++");
+        cmd.args(["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror"]);
+        for d in orchestration_include_dirs(&simpler) {
+            cmd.arg("-isystem").arg(d);
         }
-    }
+        let out = cmd
+            .arg("orchestration.cpp")
+            .current_dir(&dir)
+            .stdout(Stdio::null())
+            .output()
+            .expect("cannot run g++");
+        (!out.status.success()).then(|| format!("{}:\n{}", src.display(), first_lines(&out.stderr)))
+    });
     let _ = std::fs::remove_dir_all(&work);
     let _ = std::fs::remove_dir_all(&render_dir);
     assert!(
