@@ -28,7 +28,9 @@ mod error;
 pub mod ir;
 pub mod passes;
 
-pub use codegen::{BuiltinKernel, TEMPLATE_DIR_ENV, builtin_kernels, orchestration_rename_flags};
+pub use codegen::{
+    BuiltinKernel, TEMPLATE_DIR_ENV, builtin_kernels, include_block, orchestration_rename_flags,
+};
 pub use embedding::{
     CollectiveSite, SourceNames, attach_diagnostic_printer, collective_op_names, collective_sites,
     create_context, parse_file, source_names,

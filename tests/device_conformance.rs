@@ -50,23 +50,6 @@ fn include_dirs(pto: &Path, simpler: &Path) -> Vec<PathBuf> {
     dirs
 }
 
-/// The include block a source opens with: its `#include` lines up to the first line that is not
-/// an include, a `//` comment or blank. Only comments come before them, so a translation unit
-/// that starts with a precompiled header of exactly these lines, in this order, sees what the
-/// source alone sees (the source's own includes are then re-entries of guarded headers).
-fn include_block(source: &str) -> Option<String> {
-    let mut block = String::new();
-    for line in source.lines().map(str::trim) {
-        if line.starts_with("#include") {
-            block.push_str(line);
-            block.push('\n');
-        } else if !(line.is_empty() || line.starts_with("//")) {
-            break;
-        }
-    }
-    (!block.is_empty()).then_some(block)
-}
-
 /// Precompiles `block` with `flags` (the compile's own, without `-fsyntax-only`) in `dir`: the
 /// `-include-pch` file, or None (with clang's message printed) when it does not build.
 fn precompile(cxx: &str, flags: &[String], block: &str, dir: &Path) -> Option<PathBuf> {
@@ -106,7 +89,7 @@ fn precompiled_headers(
     if std::env::var_os("PLD_CONFORMANCE_EXACT").is_some_and(|v| v == "1") {
         return vec![None; sources.len()];
     }
-    let blocks: Vec<Option<String>> = sources.iter().map(|(_, s)| include_block(s)).collect();
+    let blocks: Vec<Option<String>> = sources.iter().map(|(_, s)| pld::include_block(s)).collect();
     let mut built: std::collections::HashMap<&str, Option<PathBuf>> = Default::default();
     let mut exact_groups = std::collections::HashSet::new();
     let mut out = Vec::new();
@@ -160,16 +143,6 @@ fn first_lines(stderr: &[u8]) -> String {
         .take(20)
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-#[test]
-fn include_blocks_stop_at_the_first_line_of_code() {
-    let src = "// a\n#include <a.h>\n\n#include \"b.h\"\n#ifndef X\n#include <c.h>\n#endif\n";
-    assert_eq!(
-        include_block(src).as_deref(),
-        Some("#include <a.h>\n#include \"b.h\"\n")
-    );
-    assert_eq!(include_block("int x;\n#include <a.h>\n"), None);
 }
 
 #[test]

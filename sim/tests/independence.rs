@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 /// (pld-run's `manifest`) the names the user's text gives an entry's values, read by
 /// MLIR's parser, and (the build caches) the name of the variable that points pld-translate at
 /// another template tree, so a cached rendering keys on it, and (the builds) the `-D` flags a
-/// CHIP orchestration is compiled with so its ChipEntry (the tree's chip_entries.cpp) finds it.
+/// CHIP orchestration is compiled with so its ChipEntry (the tree's chip_entries.cpp) finds it,
+/// and the include block a rendered source opens with (what the build precompiles once).
 const ALLOWED: &[&str] = &[
     "cal_all_to_all_v_blocks",
     "create_context",
@@ -26,6 +27,7 @@ const ALLOWED: &[&str] = &[
     "source_names",
     "TEMPLATE_DIR_ENV",
     "orchestration_rename_flags",
+    "include_block",
 ];
 
 /// The goldens: no `pld::` at all outside `#[cfg(test)]`.

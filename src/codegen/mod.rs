@@ -47,7 +47,7 @@ pub(crate) mod planner;
 pub(crate) mod scalars;
 pub(crate) mod template;
 pub(crate) mod tensor_kernels;
-pub use template::{BuiltinKernel, TEMPLATE_DIR_ENV};
+pub use template::{BuiltinKernel, TEMPLATE_DIR_ENV, include_block};
 
 /// Every builtin kernel pld-translate can render, as it renders it: a sample
 /// of the collective table's variants (each op × dtype × reduction × mode,

@@ -219,9 +219,44 @@ pub fn collective_kernels() -> Vec<BuiltinKernel> {
         .collect()
 }
 
+/// The include block a rendered source opens with: its `#include` lines up to the first line
+/// that is not an include, a `//` comment or blank (None without one). Only comments come before
+/// them, so a translation unit that starts with a precompiled header of exactly these lines, in
+/// this order, is the source's own (its includes are then re-entries of guarded headers): what
+/// pld-run's build cache and the device conformance test precompile once for many kernels.
+pub fn include_block(source: &str) -> Option<String> {
+    let mut block = String::new();
+    for line in source.lines().map(str::trim) {
+        if line.starts_with("#include") {
+            block.push_str(line);
+            block.push('\n');
+        } else if !(line.is_empty() || line.starts_with("//")) {
+            break;
+        }
+    }
+    (!block.is_empty()).then_some(block)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn include_blocks_stop_at_the_first_line_of_code() {
+        let src = "// a\n#include <a.h>\n\n#include \"b.h\"\n#ifndef X\n#include <c.h>\n#endif\n";
+        assert_eq!(
+            include_block(src).as_deref(),
+            Some("#include <a.h>\n#include \"b.h\"\n")
+        );
+        assert_eq!(include_block("int x;\n#include <a.h>\n"), None);
+        assert_eq!(include_block("// only a comment\n"), None);
+        // Every builtin kernel opens with the device prelude's block.
+        let blocks: std::collections::BTreeSet<_> = collective_kernels()
+            .iter()
+            .map(|k| include_block(&k.source).expect("a builtin kernel includes its headers"))
+            .collect();
+        assert_eq!(blocks.len(), 1, "{blocks:?}");
+    }
 
     fn vars(text: &str) -> BTreeMap<String, String> {
         parse_vars(text).unwrap()
