@@ -663,3 +663,23 @@ fn compile_all(tc: &Toolchain, units: &[Unit]) -> Result<Vec<PathBuf>, RunError>
         Err(RunError::Tool(failures.join("\n")))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_is_shared_unless_a_quoted_include_names_a_file_beside_the_source() {
+        let dir = std::env::temp_dir().join(format!("pld-run-block-{}", std::process::id()));
+        fs::create_dir_all(dir.join("sub")).unwrap();
+        let source = dir.join("k.cpp");
+        let text = b"// k\n#include <cstdint>\n#include \"sub/local.h\"\nint x;\n";
+        let block = "#include <cstdint>\n#include \"sub/local.h\"\n";
+        assert_eq!(shareable_block(&source, text).as_deref(), Some(block));
+        // There, the source would include its own sub/local.h, the cache's prefix.h would not.
+        fs::write(dir.join("sub/local.h"), "").unwrap();
+        assert_eq!(shareable_block(&source, text), None);
+        assert_eq!(shareable_block(&source, b"int x;\n"), None);
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

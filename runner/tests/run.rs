@@ -1200,6 +1200,27 @@ fn the_build_cache_is_per_user_not_in_the_checkout() {
         "no cache entry under {}",
         trees.display()
     );
+    // The generated units compiled through precompiled headers of their include blocks (the
+    // orchestration's block among them), built with the run's flags.
+    let pchs: Vec<std::path::PathBuf> = std::fs::read_dir(home.join("pld-run/run/obj"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("pch-"))
+        .collect();
+    assert!(
+        pchs.iter().all(|p| p.join("prefix.h.gch").is_file()
+            && std::fs::read_to_string(p.join("flags"))
+                .unwrap()
+                .contains("-O0\n")),
+        "{pchs:?}"
+    );
+    assert!(
+        pchs.iter()
+            .any(|p| std::fs::read_to_string(p.join("prefix.h"))
+                .unwrap()
+                .contains("#include \"pto_orchestration_api.h\"")),
+        "no precompiled orchestration block among {pchs:?}"
+    );
 }
 
 /// f16 sums whose ring partials leave the f16 range (docs/spec/family.md, Reductions): the mesh
