@@ -577,9 +577,9 @@ fn compile_all(tc: &Toolchain, units: &[Unit]) -> Result<Vec<PathBuf>, RunError>
         "-I{}",
         tc.root.join("runtime/include/device").display()
     ));
-    let mut pchs: std::collections::HashMap<String, Option<PathBuf>> = Default::default();
     let mut objects = Vec::new();
     let mut todo = Vec::new();
+    let mut blocks = Vec::new();
     for u in units {
         let text = fs::read(&u.source)
             .map_err(|e| RunError::Tool(format!("{}: {e}", u.source.display())))?;
@@ -596,26 +596,39 @@ fn compile_all(tc: &Toolchain, units: &[Unit]) -> Result<Vec<PathBuf>, RunError>
         let key = h.hex();
         let obj = obj_dir.join(format!("{key}.o"));
         objects.push(obj.clone());
-        if obj.is_file() {
-            continue;
+        if !obj.is_file() {
+            blocks.push(shareable_block(&u.source, &text).filter(|_| u.generated));
+            todo.push((u, key, obj, flags));
         }
-        if let Some(block) = shareable_block(&u.source, &text).filter(|_| u.generated) {
-            let pch = match pchs.get(&block) {
-                Some(pch) => pch.clone(),
-                None => {
-                    let pch = precompiled_header(tc, &headers, &common, &block)?;
-                    pchs.insert(block, pch.clone());
-                    pch
-                }
-            };
-            if let Some(header) = pch {
-                flags.splice(
-                    common.len()..common.len(),
-                    ["-include".into(), header.display().to_string()],
-                );
-            }
+    }
+    // The precompiled headers those units need, built side by side before them.
+    let mut distinct: Vec<&String> = blocks.iter().flatten().collect();
+    distinct.sort();
+    distinct.dedup();
+    let pchs: std::collections::HashMap<&String, Option<PathBuf>> = std::thread::scope(|s| {
+        let builds: Vec<_> = distinct
+            .into_iter()
+            .map(|b| (b, s.spawn(|| precompiled_header(tc, &headers, &common, b))))
+            .collect();
+        builds
+            .into_iter()
+            .map(|(b, build)| {
+                let pch = build.join().unwrap_or_else(|_| {
+                    Err(RunError::Tool(
+                        "building a precompiled header panicked".into(),
+                    ))
+                })?;
+                Ok((b, pch))
+            })
+            .collect::<Result<_, RunError>>()
+    })?;
+    for ((_, _, _, flags), block) in todo.iter_mut().zip(&blocks) {
+        if let Some(header) = block.as_ref().and_then(|b| pchs[b].as_ref()) {
+            flags.splice(
+                common.len()..common.len(),
+                ["-include".into(), header.display().to_string()],
+            );
         }
-        todo.push((u, key, obj, flags));
     }
     if !todo.is_empty() && tc.progress {
         eprintln!(
