@@ -672,12 +672,15 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// The cache entries in `dir` (not a temporary, not a precompiled header's folder).
 fn entries(dir: &Path) -> usize {
     std::fs::read_dir(dir)
         .map(|d| {
             d.filter(|e| {
-                e.as_ref()
-                    .is_ok_and(|e| !e.file_name().to_string_lossy().contains(".tmp."))
+                e.as_ref().is_ok_and(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    !name.contains(".tmp.") && !name.starts_with("pch-")
+                })
             })
             .count()
         })

@@ -227,7 +227,14 @@ pub fn collective_kernels() -> Vec<BuiltinKernel> {
 pub fn include_block(source: &str) -> Option<String> {
     let mut block = String::new();
     for line in source.lines().map(str::trim) {
-        if line.starts_with("#include") {
+        // A `\` at a line's end splices the next line (into a comment, say): the block stops.
+        if line.ends_with('\\') {
+            break;
+        }
+        let include = line
+            .strip_prefix("#include")
+            .is_some_and(|rest| rest.starts_with([' ', '<', '"']));
+        if include {
             block.push_str(line);
             block.push('\n');
         } else if !(line.is_empty() || line.starts_with("//")) {
@@ -249,6 +256,12 @@ mod tests {
             Some("#include <a.h>\n#include \"b.h\"\n")
         );
         assert_eq!(include_block("int x;\n#include <a.h>\n"), None);
+        // A spliced comment hides the next line; `#include_next` is not an include.
+        assert_eq!(
+            include_block("#include <a.h>\n// x \\\n#include <b.h>\n").as_deref(),
+            Some("#include <a.h>\n")
+        );
+        assert_eq!(include_block("#include_next <a.h>\n"), None);
         assert_eq!(include_block("// only a comment\n"), None);
         // Every builtin kernel opens with the device prelude's block.
         let blocks: std::collections::BTreeSet<_> = collective_kernels()
