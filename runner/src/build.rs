@@ -512,18 +512,26 @@ fn shareable_block(source: &Path, text: &[u8]) -> Option<String> {
     (!local).then_some(block)
 }
 
+/// Whether the compiler is GCC: only g++ checks a `.gch` against the macros a unit's command line
+/// defines and compiles the header itself when one does not fit (clang would take it as is).
+fn precompiles_safely(tc: &Toolchain) -> bool {
+    let id = tc.cxx_identity();
+    id.contains("Free Software Foundation") && !id.contains("clang")
+}
+
 /// The precompiled header of `block` for `flags` (`run/obj/pch-<key>/prefix.h`, its
 /// `prefix.h.gch` beside it): g++ takes it for `-include prefix.h`, and compiles the header
 /// itself instead when the `.gch` does not fit (an identifier the header uses defined as a
 /// macro on the unit's command line), so using one never changes an object, only its cost:
 /// the runtime's headers are most of a generated unit's compile (0.3 of 0.4 CPU-s for an
-/// orchestration). None when the header does not precompile (remembered).
+/// orchestration). None when it cannot be had: the units then compile without it (a header the
+/// compiler refuses is remembered as `failed`; a kill or an I/O error is tried again next time).
 fn precompiled_header(
     tc: &Toolchain,
     headers: &str,
     flags: &[String],
     block: &str,
-) -> Result<Option<PathBuf>, RunError> {
+) -> Option<PathBuf> {
     let mut h = ContentHash::new("pld-run pch v1");
     h.part(tc.cxx_identity().as_bytes())
         .part(headers.as_bytes())
@@ -539,12 +547,12 @@ fn precompiled_header(
         dir.join("failed"),
     );
     if !gch.is_file() && !failed.is_file() {
-        fs::create_dir_all(&dir)?;
-        let _lock = lock_key(&run_dir(tc), &format!("pch-{key}"))?;
+        fs::create_dir_all(&dir).ok()?;
+        let _lock = lock_key(&run_dir(tc), &format!("pch-{key}")).ok()?;
         if !gch.is_file() && !failed.is_file() {
-            fs::write(&header, block)?;
+            fs::write(&header, block).ok()?;
             // What built it, for whoever reads the cache.
-            fs::write(dir.join("flags"), flags.join("\n") + "\n")?;
+            fs::write(dir.join("flags"), flags.join("\n") + "\n").ok()?;
             let tmp = temp_beside(&gch);
             let out = Command::new(&tc.cxx)
                 .args(flags)
@@ -552,17 +560,21 @@ fn precompiled_header(
                 .arg(&header)
                 .arg("-o")
                 .arg(&tmp)
-                .output()
-                .map_err(|e| RunError::Tool(format!("cannot run {}: {e}", tc.cxx)))?;
-            if out.status.success() {
-                fs::rename(&tmp, &gch)?;
-            } else {
+                .output();
+            let built =
+                out.as_ref().is_ok_and(|o| o.status.success()) && fs::rename(&tmp, &gch).is_ok();
+            if !built {
                 let _ = fs::remove_file(&tmp);
-                fs::write(&failed, output_text(&out))?;
+                // The compiler's refusal (an exit status, not a signal) is remembered.
+                if let Ok(o) = &out
+                    && o.status.code().is_some_and(|c| c != 0)
+                {
+                    let _ = fs::write(&failed, output_text(o));
+                }
             }
         }
     }
-    Ok(gch.is_file().then_some(header))
+    gch.is_file().then_some(header)
 }
 
 /// Compiles every unit not yet in the object cache, in parallel, with a progress line. Units
@@ -605,6 +617,9 @@ fn compile_all(tc: &Toolchain, units: &[Unit]) -> Result<Vec<PathBuf>, RunError>
     let mut distinct: Vec<&String> = blocks.iter().flatten().collect();
     distinct.sort();
     distinct.dedup();
+    if !precompiles_safely(tc) {
+        distinct.clear();
+    }
     let pchs: std::collections::HashMap<&String, Option<PathBuf>> = std::thread::scope(|s| {
         let builds: Vec<_> = distinct
             .into_iter()
@@ -612,18 +627,11 @@ fn compile_all(tc: &Toolchain, units: &[Unit]) -> Result<Vec<PathBuf>, RunError>
             .collect();
         builds
             .into_iter()
-            .map(|(b, build)| {
-                let pch = build.join().unwrap_or_else(|_| {
-                    Err(RunError::Tool(
-                        "building a precompiled header panicked".into(),
-                    ))
-                })?;
-                Ok((b, pch))
-            })
-            .collect::<Result<_, RunError>>()
-    })?;
+            .map(|(b, build)| (b, build.join().ok().flatten()))
+            .collect()
+    });
     for ((_, _, _, flags), block) in todo.iter_mut().zip(&blocks) {
-        if let Some(header) = block.as_ref().and_then(|b| pchs[b].as_ref()) {
+        if let Some(header) = block.as_ref().and_then(|b| pchs.get(b)?.as_ref()) {
             flags.splice(
                 common.len()..common.len(),
                 ["-include".into(), header.display().to_string()],
