@@ -208,25 +208,51 @@ pub struct Fault {
     pub at: FaultAt,
 }
 
+const FAULT_KINDS: [(FaultKind, &str); 3] = [
+    (FaultKind::Crash, "crash"),
+    (FaultKind::Hang, "hang"),
+    (FaultKind::Exit, "exit"),
+];
+const FAULT_ATS: [(FaultAt, &str); 3] = [
+    (FaultAt::Before, "before"),
+    (FaultAt::Inside, "inside"),
+    (FaultAt::After, "after"),
+];
+
+/// The word of `v` in a key's table of words.
+fn word<T: PartialEq>(words: &[(T, &'static str)], v: &T) -> &'static str {
+    words.iter().find(|(w, _)| w == v).map_or("", |&(_, s)| s)
+}
+
+/// `fault.<key>`: one of `words`, or an error listing them.
+fn pick<T: Copy>(f: &Map<String, Value>, key: &str, words: &[(T, &str)]) -> Result<T, String> {
+    let got = f.get(key);
+    if let Some(&(v, _)) = words
+        .iter()
+        .find(|(_, w)| got.and_then(Value::as_str) == Some(*w))
+    {
+        return Ok(v);
+    }
+    let quoted: Vec<String> = words.iter().map(|(_, w)| format!("\"{w}\"")).collect();
+    Err(format!(
+        "fault.{key} must be {} or {}, got {}",
+        quoted[..quoted.len() - 1].join(", "),
+        quoted[quoted.len() - 1],
+        got.map_or("nothing".into(), |v| v.to_string())
+    ))
+}
+
 impl FaultKind {
     /// The key's word.
     pub fn name(self) -> &'static str {
-        match self {
-            FaultKind::Crash => "crash",
-            FaultKind::Hang => "hang",
-            FaultKind::Exit => "exit",
-        }
+        word(&FAULT_KINDS, &self)
     }
 }
 
 impl FaultAt {
     /// The key's word.
     pub fn name(self) -> &'static str {
-        match self {
-            FaultAt::Before => "before",
-            FaultAt::Inside => "inside",
-            FaultAt::After => "after",
-        }
+        word(&FAULT_ATS, &self)
     }
 }
 
@@ -262,28 +288,7 @@ pub fn run_keys(obj: &Map<String, Value>, ranks: usize) -> Result<(i64, Option<F
                     ));
                 }
             };
-            let kind = match f.get("kind").and_then(Value::as_str) {
-                Some("crash") => FaultKind::Crash,
-                Some("hang") => FaultKind::Hang,
-                Some("exit") => FaultKind::Exit,
-                _ => {
-                    return Err(format!(
-                        "fault.kind must be \"crash\", \"hang\" or \"exit\", got {}",
-                        f.get("kind").map_or("nothing".into(), |v| v.to_string())
-                    ));
-                }
-            };
-            let at = match f.get("at").and_then(Value::as_str) {
-                Some("before") => FaultAt::Before,
-                Some("inside") => FaultAt::Inside,
-                Some("after") => FaultAt::After,
-                _ => {
-                    return Err(format!(
-                        "fault.at must be \"before\", \"inside\" or \"after\", got {}",
-                        f.get("at").map_or("nothing".into(), |v| v.to_string())
-                    ));
-                }
-            };
+            let (kind, at) = (pick(f, "kind", &FAULT_KINDS)?, pick(f, "at", &FAULT_ATS)?);
             Some(Fault { rank, kind, at })
         }
         Some(v) => {
@@ -325,6 +330,45 @@ pub(crate) fn int_key(obj: &Map<String, Value>, key: &str) -> Result<Option<i64>
             .map(Some)
             .ok_or_else(|| format!("key '{key}' must be an integer, got {v}")),
     }
+}
+
+/// `key`: `rows` lists of `n` int32 each (`shape` says so in an error, `[lists, list]` naming the
+/// outer level's items).
+fn int32_lists(
+    v: &Value,
+    key: &str,
+    (rows, n): (usize, usize),
+    shape: &str,
+    [lists, list]: [&str; 2],
+) -> Result<Vec<Vec<i32>>, String> {
+    let outer = v
+        .as_array()
+        .ok_or_else(|| format!("{key} must be a list of {rows} lists"))?;
+    if outer.len() != rows {
+        return Err(format!(
+            "{key} must be {shape}, got {} {lists}",
+            outer.len()
+        ));
+    }
+    let mut out = Vec::with_capacity(rows);
+    for (src, row) in outer.iter().enumerate() {
+        let row = row
+            .as_array()
+            .ok_or_else(|| format!("{key}[{src}] must be a list of {n} ints"))?;
+        if row.len() != n {
+            return Err(format!(
+                "{key} must be {shape}, {list} {src} has {} entries",
+                row.len()
+            ));
+        }
+        let ints = row.iter().enumerate().map(|(j, v)| {
+            v.as_i64()
+                .and_then(|x| i32::try_from(x).ok())
+                .ok_or_else(|| format!("{key}[{src}][{j}] must be an int32, got {v}"))
+        });
+        out.push(ints.collect::<Result<_, _>>()?);
+    }
+    Ok(out)
 }
 
 fn required_int(obj: &Map<String, Value>, key: &str) -> Result<i64, String> {
@@ -448,39 +492,15 @@ impl Case {
             ));
         }
 
-        let rows = obj.get("send_counts").ok_or("missing key 'send_counts'")?;
-        let rows = rows
-            .as_array()
-            .ok_or_else(|| format!("send_counts must be a list of {ranks} lists"))?;
-        if rows.len() != ranks {
-            return Err(format!(
-                "send_counts must be {ranks} x {ranks} (ranks = {ranks}), got {} rows",
-                rows.len()
-            ));
-        }
-        let mut send_counts = Vec::with_capacity(ranks);
-        for (src, row) in rows.iter().enumerate() {
-            let row = row
-                .as_array()
-                .ok_or_else(|| format!("send_counts[{src}] must be a list of {ranks} ints"))?;
-            if row.len() != ranks {
-                return Err(format!(
-                    "send_counts must be {ranks} x {ranks} (ranks = {ranks}), row {src} has {} entries",
-                    row.len()
-                ));
-            }
-            let mut out = Vec::with_capacity(ranks);
-            for (dst, v) in row.iter().enumerate() {
-                let n = v
-                    .as_i64()
-                    .and_then(|n| i32::try_from(n).ok())
-                    .ok_or_else(|| {
-                        format!("send_counts[{src}][{dst}] must be an int32, got {v}")
-                    })?;
-                out.push(n);
-            }
-            send_counts.push(out);
-        }
+        let send_counts = obj.get("send_counts").ok_or("missing key 'send_counts'")?;
+        let shape = format!("{ranks} x {ranks} (ranks = {ranks})");
+        let send_counts = int32_lists(
+            send_counts,
+            "send_counts",
+            (ranks, ranks),
+            &shape,
+            ["rows", "row"],
+        )?;
 
         // The indexed op's keys.
         let indexed = op == Op::IndexedAllToAllV;
@@ -509,36 +529,15 @@ impl Case {
         let index = match obj.get("index") {
             None | Some(Value::Null) => None,
             Some(v) => {
-                let slots = ranks as i64 * max_recv;
-                let rows = v
-                    .as_array()
-                    .ok_or_else(|| format!("index must be a list of {ranks} lists"))?;
-                if rows.len() != ranks {
-                    return Err(format!(
-                        "index must be {ranks} lists of {slots} ints (ranks * max_recv), got {} lists",
-                        rows.len()
-                    ));
-                }
-                let mut out = Vec::with_capacity(ranks);
-                for (src, row) in rows.iter().enumerate() {
-                    let row = row
-                        .as_array()
-                        .ok_or_else(|| format!("index[{src}] must be a list of {slots} ints"))?;
-                    if row.len() as i64 != slots {
-                        return Err(format!(
-                            "index must be {ranks} lists of {slots} ints (ranks * max_recv), list {src} has {} entries",
-                            row.len()
-                        ));
-                    }
-                    let mut ints = Vec::with_capacity(row.len());
-                    for (j, v) in row.iter().enumerate() {
-                        ints.push(v.as_i64().and_then(|n| i32::try_from(n).ok()).ok_or_else(
-                            || format!("index[{src}][{j}] must be an int32, got {v}"),
-                        )?);
-                    }
-                    out.push(ints);
-                }
-                Some(out)
+                let slots = ranks * max_recv as usize;
+                let shape = format!("{ranks} lists of {slots} ints (ranks * max_recv)");
+                Some(int32_lists(
+                    v,
+                    "index",
+                    (ranks, slots),
+                    &shape,
+                    ["lists", "list"],
+                )?)
             }
         };
 
@@ -895,289 +894,6 @@ fn duplicate_key(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const OK: &str = r#"{"ranks": 2, "core_num": 4, "dtype": "f32", "max_recv": 3, "row_elems": 5,
-                         "send_counts": [[1, 2], [3, -2]]}"#;
-
-    #[test]
-    fn parses_defaults() {
-        let c = Case::from_json(OK).unwrap();
-        assert_eq!(c.ranks, 2);
-        assert_eq!(c.blocks(), 4);
-        assert_eq!(c.stride(), 4);
-        assert_eq!(c.repeat, 1);
-        assert_eq!(c.aiv_capacity, 48);
-        assert_eq!(c.non_contiguous, None);
-        assert_eq!((c.layers, c.inner_layers), (1, 1));
-        assert!(!c.runtime_core_num);
-        assert_eq!(c.send_counts, vec![vec![1, 2], vec![3, -2]]);
-        assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
-    }
-
-    fn err(text: &str) -> String {
-        Case::from_json(text).unwrap_err().to_string()
-    }
-
-    #[test]
-    fn rejects_malformed() {
-        assert!(err("{").starts_with("bad JSON"));
-        assert_eq!(err(r#"{"ranks": 2}"#), "missing key 'core_num'");
-        assert!(
-            err(&OK.replace("\"ranks\": 2", "\"ranks\": 17")).contains("ranks must be in 1..16")
-        );
-        assert!(
-            err(&OK.replace("\"ranks\": 2", "\"ranks\": 0")).contains("ranks must be in 1..16")
-        );
-        assert!(err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2]]")).contains("must be 2 x 2"));
-        assert!(
-            err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2], [3]]")).contains("row 1 has 1 entries")
-        );
-        assert!(
-            err(&OK.replace("[[1, 2], [3, -2]]", "[[1, 2], [3, 4294967296]]")).contains("int32")
-        );
-        assert!(err(&OK.replace("\"f32\"", "\"float\"")).contains("dtype must be an element type"));
-        assert_eq!(
-            Case::from_json(&OK.replace("\"f32\"", "\"f16\""))
-                .unwrap()
-                .dtype,
-            Elem::F16
-        );
-        assert!(err(&OK.replace("\"ranks\"", "\"rank\"")).contains("unknown key 'rank'"));
-        // Sizes bounded over all ranks together (16 ranks x 2^24-element rows used to be accepted
-        // and then OOM-killed the simulator), and so is the signal.
-        let sixteen = format!(
-            r#"{{"ranks": 16, "core_num": 16, "dtype": "f32", "max_recv": 1, "row_elems": {}, "send_counts": {}}}"#,
-            1 << 24,
-            serde_json::json!(vec![vec![1; 16]; 16])
-        );
-        assert!(
-            err(&sixteen).contains("exceed 16777216 values"),
-            "{}",
-            err(&sixteen)
-        );
-        let fits = sixteen.replace("16777216", &(MAX_RESULT_VALUES / 256).to_string());
-        assert!(Case::from_json(&fits).is_ok());
-        let big_s = sixteen
-            .replace("16777216", "1")
-            .replace("\"max_recv\"", "\"signal_stride\": 4194304, \"max_recv\"");
-        assert!(
-            err(&big_s).contains("signal_stride 4194304 is too large"),
-            "{}",
-            err(&big_s)
-        );
-        for bad in ["0", "-1", "65", "2.5", "\"3\"", "true"] {
-            let text = OK.replace(
-                "\"row_elems\": 5",
-                &format!("\"row_elems\": 5, \"layers\": {bad}"),
-            );
-            assert!(
-                err(&text).contains("layers"),
-                "layers {bad}: {}",
-                err(&text)
-            );
-        }
-        let nc = OK.replace(
-            "\"row_elems\": 5",
-            "\"row_elems\": 5, \"non_contiguous\": \"bogus\"",
-        );
-        assert!(err(&nc).contains("non_contiguous"));
-    }
-
-    #[test]
-    fn runtime_core_num_is_a_bool_and_admits_any_core_num() {
-        let with = |v: &str, l: &str| {
-            OK.replace(
-                "\"row_elems\": 5",
-                &format!("\"row_elems\": 5, \"runtime_core_num\": {v}"),
-            )
-            .replace("\"core_num\": 4", &format!("\"core_num\": {l}"))
-        };
-        for (v, want) in [("true", true), ("false", false), ("null", false)] {
-            let c = Case::from_json(&with(v, "4")).unwrap();
-            assert_eq!(c.runtime_core_num, want);
-            assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
-        }
-        assert!(
-            !Case::from_json(OK)
-                .unwrap()
-                .to_json()
-                .as_object()
-                .unwrap()
-                .contains_key("runtime_core_num")
-        );
-        for bad in ["1", "0", "\"true\"", "[]", "{}"] {
-            assert_eq!(
-                err(&with(bad, "4")),
-                format!("runtime_core_num must be true or false, got {bad}")
-            );
-        }
-        // What the orchestration refuses at run time is a well-formed case: B is 0 for an L out of
-        // range (S then defaults to 1), and the fold otherwise.
-        for (l, b, s) in [
-            ("0", 0, 1),
-            ("-1", 0, 1),
-            ("2147483648", 0, 1),
-            ("-9223372036854775808", 0, 1),
-            ("5", 4, 4),
-        ] {
-            let c = Case::from_json(&with("true", l)).unwrap();
-            assert_eq!((c.blocks(), c.stride()), (b, s), "L={l}");
-        }
-        // A default S = B too large to print is refused; an explicit small S makes it expressible.
-        assert!(
-            err(&with("true", "2147483647")).contains("the default signal_stride B = 2147483646")
-        );
-        let explicit = with("true", "2147483647")
-            .replace("\"max_recv\"", "\"signal_stride\": 4, \"max_recv\"");
-        assert_eq!(Case::from_json(&explicit).unwrap().blocks(), 2147483646);
-    }
-
-    #[test]
-    fn domains_are_cases_of_their_own_in_one_world() {
-        let text = r#"{"ranks": 5, "core_num": 3, "dtype": "i8", "max_recv": 2, "row_elems": 3, "repeat": 2,
-            "domains": [{"ranks": 4, "send_counts": [[2,0,1,3],[1,2,-1,0],[5,1,1,1],[0,0,2,2]]},
-                        {"ranks": 2, "send_counts": [[1,2],[2,0]]}]}"#;
-        let c = Case::from_json(text).unwrap();
-        assert_eq!((c.ranks, c.domains.len(), c.send_counts.len()), (5, 2, 0));
-        let small = c.domain_case(1);
-        assert_eq!(
-            (small.ranks, small.repeat, small.send_counts.clone()),
-            (2, 2, vec![vec![1, 2], vec![2, 0]])
-        );
-        assert!(small.domains.is_empty());
-        // B per domain (3 at P = 4, 2 at P = 2), the widest at the top.
-        assert_eq!(
-            (c.domain_case(0).blocks(), small.blocks(), c.blocks()),
-            (3, 2, 3)
-        );
-        assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
-        assert!(!c.to_json().as_object().unwrap().contains_key("send_counts"));
-
-        let with = |from: &str, to: &str| err(&text.replace(from, to));
-        assert!(
-            with("\"repeat\": 2,", "\"repeat\": 2, \"send_counts\": [[1]],")
-                .contains("no top-level send_counts")
-        );
-        assert!(
-            with("{\"ranks\": 2,", "{\"ranks\": 6,").contains("domains[1]: ranks must be in 1..5")
-        );
-        assert!(
-            with("{\"ranks\": 2,", "{\"ranks\": 0,").contains("domains[1]: ranks must be in 1..5")
-        );
-        assert!(
-            with(
-                "{\"ranks\": 2, \"send_counts\": [[1,2],[2,0]]}",
-                "{\"ranks\": 2}"
-            )
-            .contains("domains[1]: missing key 'send_counts'")
-        );
-        assert!(
-            with("[[1,2],[2,0]]", "[[1,2],[2]]").contains("domains[1]: send_counts must be 2 x 2")
-        );
-        assert!(
-            with("\"max_recv\": 2", "\"max_recv\": 0")
-                .contains("domains[0]: max_recv must be >= 1")
-        );
-        assert!(
-            with("{\"ranks\": 2,", "{\"x\": 1, \"ranks\": 2,")
-                .contains("domains[1]: unknown key 'x'")
-        );
-        assert!(
-            with("\"repeat\": 2,", "\"op\": \"indexed_all_to_all_v\",")
-                .contains("only op all_to_all_v")
-        );
-        assert!(
-            with("\"repeat\": 2,", "\"non_contiguous\": \"signal\",")
-                .contains("non_contiguous is not supported")
-        );
-        let not_list = r#"{"ranks": 1, "core_num": 1, "dtype": "i8", "max_recv": 1, "row_elems": 1, "domains": 3}"#;
-        assert!(err(not_list).contains("domains must be a list"));
-        let nine = format!(
-            r#"{{"ranks": 1, "core_num": 1, "dtype": "i8", "max_recv": 1, "row_elems": 1, "domains": {}}}"#,
-            serde_json::json!(vec![
-                serde_json::json!({"ranks": 1, "send_counts": [[1]]});
-                9
-            ])
-        );
-        assert!(err(&nine).contains("domains must list 1..8 domains, got 9"));
-    }
-
-    #[test]
-    fn layers_within_bounds() {
-        for n in [1, 2, 64] {
-            let text = OK.replace(
-                "\"row_elems\": 5",
-                &format!("\"row_elems\": 5, \"layers\": {n}"),
-            );
-            let c = Case::from_json(&text).unwrap();
-            assert_eq!((c.layers, c.exchanges_per_call()), (n, n as i64));
-            assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
-        }
-    }
-
-    #[test]
-    fn strided_view_needs_an_extent_above_one() {
-        let one = r#"{"ranks": 1, "core_num": 1, "dtype": "i8", "max_recv": 1, "row_elems": 4,
-                      "send_counts": [[1]], "non_contiguous": "send_counts"}"#;
-        assert!(err(one).contains("every extent <= 1"));
-        let ok = one.replace("send_counts\"}", "target\"}");
-        assert_eq!(
-            Case::from_json(&ok).unwrap().non_contiguous,
-            Some(Operand::Target)
-        );
-    }
-
-    #[test]
-    fn fault_and_timeout_keys() {
-        let with =
-            |extra: &str| OK.replace("\"row_elems\": 5", &format!("\"row_elems\": 5, {extra}"));
-        let c = Case::from_json(OK).unwrap();
-        assert_eq!((c.timeout_ms, c.fault), (DEFAULT_TIMEOUT_MS, None));
-        let c = Case::from_json(&with(
-            r#""timeout_ms": 1500, "fault": {"rank": 1, "kind": "hang", "at": "inside"}"#,
-        ))
-        .unwrap();
-        assert_eq!(c.timeout_ms, 1500);
-        assert_eq!(
-            c.fault,
-            Some(Fault {
-                rank: 1,
-                kind: FaultKind::Hang,
-                at: FaultAt::Inside
-            })
-        );
-        assert_eq!(Case::from_value(&c.to_json()).unwrap(), c);
-        for (extra, want) in [
-            (
-                r#""timeout_ms": 0"#,
-                "timeout_ms must be an integer in 1..86400000",
-            ),
-            (r#""timeout_ms": "1""#, "timeout_ms must be an integer"),
-            (r#""fault": 1"#, "fault must be an object"),
-            (
-                r#""fault": {"rank": 9, "kind": "crash", "at": "before"}"#,
-                "fault.rank must be an integer in 0..",
-            ),
-            (
-                r#""fault": {"rank": 0, "kind": "boom", "at": "before"}"#,
-                "fault.kind must be",
-            ),
-            (
-                r#""fault": {"rank": 0, "kind": "exit", "at": "during"}"#,
-                "fault.at must be",
-            ),
-            (
-                r#""fault": {"rank": 0, "kind": "exit", "at": "after", "x": 1}"#,
-                "fault: unknown key 'x'",
-            ),
-        ] {
-            assert!(
-                err(&with(extra)).contains(want),
-                "{extra}: {}",
-                err(&with(extra))
-            );
-        }
-    }
 
     /// A key given twice in one object (at any depth, escapes decoded) makes the case malformed;
     /// one key in two objects does not.

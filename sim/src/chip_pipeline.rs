@@ -129,111 +129,144 @@ func.func private @consume_step(%data: {data} {{pl.direction = "in"}},
     )
 }
 
-/// The module text for a case (shapes, dtype, S and core_num; the counts and payload are runtime
-/// data).
-pub fn chip_pipeline(case: &Case) -> String {
-    if case.op == Op::IndexedAllToAllV {
-        return indexed(case);
-    }
-    if case.layers > 1 || case.inner_layers > 1 {
-        return looped(case);
-    }
-    let el = case.dtype.name();
-    let (rows, re, p, s) = (case.rows(), case.row_elems, case.ranks, case.stride());
-    let pay = format!("{rows}x{re}x{el}");
-    let t = format!("!pl.tensor<{pay}>");
-    let d = format!("!pld.dtensor<{pay}>");
-    let cnt_in = format!("!pl.tensor<{p}xi32>");
-    let cnt = format!("!pld.dtensor<{p}xi32>");
-    let sig = format!("!pld.dtensor<{p}x{s}xi32>");
-    let CoreNum { l, param, attr } = core_num(case);
-    let kernels = user_kernels(&t, &d, &cnt_in, &cnt, &d, &t);
-    format!(
-        r#"// Written by pld-sim: the seed's chip_pipeline for P = {p} ranks, MAX_RECV = {mr} rows of
-// {re} {el} per peer, signal [{p}, {s}], core_num = {l}.
-
-{kernels}
-func.func @{CHIP_FN}(%inp: {t}, %send: {cnt_in}, %out: {t},
-                         %stage: {d}, %data: {d},
-                         %signal: {sig}, %counts: {cnt},
-                         %recv: {cnt}{param}) -> {t}
-    attributes {{pl.func_kind = "orchestration"}} {{
-  %staged, %sent = call @stage_step(%inp, %send, %stage, %counts)
-      : ({t}, {cnt_in}, {d}, {cnt}) -> ({d}, {cnt})
-  %received = pld.tensor.all_to_all_v %staged, %data, %signal, %sent, %recv {attr}
-      : {d}, {d}, {sig}, {cnt}, {cnt} -> {d}
-  %result = call @consume_step(%received, %recv, %out)
-      : ({d}, {cnt}, {t}) -> {t}
-  return %result : {t}
-}}
-"#,
-        mr = case.max_recv,
-    )
+/// The types a module spells, by the case's shapes: the payload tensor and window (`t`, `d`),
+/// the staged input's (`t_in`, `d_in`: the same but for an indexed case's `input_rows`), the send
+/// counts (`cnt_in`), the counts window (`cnt`) and the signal (`sig`).
+struct Types {
+    t: String,
+    d: String,
+    t_in: String,
+    d_in: String,
+    cnt_in: String,
+    cnt: String,
+    sig: String,
 }
 
-/// The module of an indexed case (straight-line; the case validation refuses `layers` > 1).
-fn indexed(case: &Case) -> String {
-    let el = case.dtype.name();
-    let (rows, re, p, s, n_in) = (
+fn types(case: &Case) -> Types {
+    let (el, re, p, s) = (case.dtype.name(), case.row_elems, case.ranks, case.stride());
+    let pay = |rows: i64| format!("{rows}x{re}x{el}");
+    Types {
+        t: format!("!pl.tensor<{}>", pay(case.rows())),
+        d: format!("!pld.dtensor<{}>", pay(case.rows())),
+        t_in: format!("!pl.tensor<{}>", pay(case.in_rows())),
+        d_in: format!("!pld.dtensor<{}>", pay(case.in_rows())),
+        cnt_in: format!("!pl.tensor<{p}xi32>"),
+        cnt: format!("!pld.dtensor<{p}xi32>"),
+        sig: format!("!pld.dtensor<{p}x{s}xi32>"),
+    }
+}
+
+/// The module text for a case (shapes, dtype, S and core_num; the counts and payload are runtime
+/// data): straight-line, or the CHIP body a loop for `layers` > 1 (or `inner_layers` > 1).
+pub fn chip_pipeline(case: &Case) -> String {
+    let (el, rows, re, p, s) = (
+        case.dtype.name(),
         case.rows(),
         case.row_elems,
         case.ranks,
         case.stride(),
-        case.in_rows(),
     );
-    let t = format!("!pl.tensor<{rows}x{re}x{el}>");
-    let d = format!("!pld.dtensor<{rows}x{re}x{el}>");
-    let t_in = format!("!pl.tensor<{n_in}x{re}x{el}>");
-    let d_in = format!("!pld.dtensor<{n_in}x{re}x{el}>");
-    let idx = format!("!pl.tensor<{rows}xi32>");
-    let cnt_in = format!("!pl.tensor<{p}xi32>");
-    let cnt = format!("!pld.dtensor<{p}xi32>");
-    let sig = format!("!pld.dtensor<{p}x{s}xi32>");
+    let (mr, n_in) = (case.max_recv, case.in_rows());
+    let ty = types(case);
+    let Types {
+        t,
+        d,
+        t_in,
+        d_in,
+        cnt_in,
+        cnt,
+        sig,
+    } = &ty;
     let CoreNum { l, param, attr } = core_num(case);
-    let kernels = user_kernels(&t_in, &d_in, &cnt_in, &cnt, &d, &t);
+    let kernels = user_kernels(t_in, d_in, cnt_in, cnt, d, t);
+    let looped = case.layers > 1 || case.inner_layers > 1;
+    // The indexed op (never looped: the case validation refuses it) gathers through the host
+    // index `%idx`, a parameter after `%out`, in an A5 module.
+    let idx = format!("!pl.tensor<{rows}xi32>");
+    let (what, open, close, idx_param, body);
+    if case.op == Op::IndexedAllToAllV {
+        what = format!(
+            "chip_pipeline with the indexed A5 exchange for P = {p} ranks, MAX_RECV =\n// {mr} rows of {re} {el} per peer gathered from {n_in} input rows through a [{rows}] index, signal\n// [{p}, {s}], core_num (the exact launch width) = {l}."
+        );
+        (open, close) = ("module attributes {pl.arch = \"a5\"} {\n\n", "\n}\n");
+        idx_param = format!(" %idx: {idx},");
+        body = straight(
+            &ty,
+            "indexed_all_to_all_v",
+            &format!(", %idx {attr}"),
+            &format!(", {idx}"),
+        );
+    } else {
+        let tail = if looped {
+            let loops = match case.inner_layers {
+                1 => format!("{} iterations", case.layers),
+                m => format!("{} x {m} iterations (nested loops)", case.layers),
+            };
+            format!(
+                ", in a loop of {loops}: the first\n// exchange stages the input, every later one what the previous one received."
+            )
+        } else {
+            ".".into()
+        };
+        what = format!(
+            "the seed's chip_pipeline for P = {p} ranks, MAX_RECV = {mr} rows of\n// {re} {el} per peer, signal [{p}, {s}], core_num = {l}{tail}"
+        );
+        (open, close, idx_param) = ("", "", String::new());
+        body = if looped {
+            looped_body(case, &ty, &attr)
+        } else {
+            straight(&ty, "all_to_all_v", &format!(" {attr}"), "")
+        };
+    }
     format!(
-        r#"// Written by pld-sim: chip_pipeline with the indexed A5 exchange for P = {p} ranks, MAX_RECV =
-// {mr} rows of {re} {el} per peer gathered from {n_in} input rows through a [{rows}] index, signal
-// [{p}, {s}], core_num (the exact launch width) = {l}.
+        r#"// Written by pld-sim: {what}
 
-module attributes {{pl.arch = "a5"}} {{
-
-{kernels}
-func.func @{CHIP_FN}(%inp: {t_in}, %send: {cnt_in}, %out: {t}, %idx: {idx},
+{open}{kernels}
+func.func @{CHIP_FN}(%inp: {t_in}, %send: {cnt_in}, %out: {t},{idx_param}
                          %stage: {d_in}, %data: {d},
                          %signal: {sig}, %counts: {cnt},
                          %recv: {cnt}{param}) -> {t}
     attributes {{pl.func_kind = "orchestration"}} {{
-  %staged, %sent = call @stage_step(%inp, %send, %stage, %counts)
-      : ({t_in}, {cnt_in}, {d_in}, {cnt}) -> ({d_in}, {cnt})
-  %received = pld.tensor.indexed_all_to_all_v %staged, %data, %signal, %sent, %recv, %idx {attr}
-      : {d_in}, {d}, {sig}, {cnt}, {cnt}, {idx} -> {d}
-  %result = call @consume_step(%received, %recv, %out)
-      : ({d}, {cnt}, {t}) -> {t}
-  return %result : {t}
+{body}  return %result : {t}
 }}
-
-}}
-"#,
-        mr = case.max_recv,
+{close}"#
     )
 }
 
-/// The module for `layers` > 1 (or `inner_layers` > 1): the same kernels, the CHIP body a loop.
-fn looped(case: &Case) -> String {
-    let el = case.dtype.name();
-    let (rows, re, p, s) = (case.rows(), case.row_elems, case.ranks, case.stride());
-    let pay = format!("{rows}x{re}x{el}");
-    let t = format!("!pl.tensor<{pay}>");
-    let d = format!("!pld.dtensor<{pay}>");
-    let cnt_in = format!("!pl.tensor<{p}xi32>");
-    let cnt = format!("!pld.dtensor<{p}xi32>");
-    let sig = format!("!pld.dtensor<{p}x{s}xi32>");
-    let CoreNum { l, param, attr } = core_num(case);
-    let (n, m) = (case.layers, case.inner_layers);
-    let kernels = user_kernels(&t, &d, &cnt_in, &cnt, &d, &t);
-    let nested = m > 1;
+/// The straight-line body: stage, the collective `op` (`tail` after its five window operands,
+/// `idx_type` after their types), consume.
+fn straight(ty: &Types, op: &str, tail: &str, idx_type: &str) -> String {
+    let Types {
+        t,
+        d,
+        t_in,
+        d_in,
+        cnt_in,
+        cnt,
+        sig,
+    } = ty;
+    format!(
+        r#"  %staged, %sent = call @stage_step(%inp, %send, %stage, %counts)
+      : ({t_in}, {cnt_in}, {d_in}, {cnt}) -> ({d_in}, {cnt})
+  %received = pld.tensor.{op} %staged, %data, %signal, %sent, %recv{tail}
+      : {d_in}, {d}, {sig}, {cnt}, {cnt}{idx_type} -> {d}
+  %result = call @consume_step(%received, %recv, %out)
+      : ({d}, {cnt}, {t}) -> {t}
+"#
+    )
+}
 
+/// The looped body: `layers` iterations (nested: `layers` x `inner_layers`), each one exchange.
+fn looped_body(case: &Case, ty: &Types, attr: &str) -> String {
+    let Types {
+        t,
+        d,
+        cnt_in,
+        cnt,
+        sig,
+        ..
+    } = ty;
+    let (n, m) = (case.layers, case.inner_layers);
     // One exchange: choose the source, stage, exchange into the carried window, consume into
     // the carried result. `{i}` is the indentation, `%first` the "first exchange" condition.
     let step = |i: &str| {
@@ -254,9 +287,12 @@ fn looped(case: &Case) -> String {
 "#
         )
     };
-    let body = if nested {
+    let consts = "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n";
+    if m > 1 {
         format!(
-            r#"  %window, %result = scf.for %layer = %c0 to %layers step %c1
+            r#"{consts}  %layers = arith.constant {n} : index
+  %subs = arith.constant {m} : index
+  %window, %result = scf.for %layer = %c0 to %layers step %c1
       iter_args(%prev_layer = %data, %acc_layer = %out) -> ({d}, {t}) {{
     %first_layer = arith.cmpi eq, %layer, %c0 : index
     %inner_window, %inner_result = scf.for %sub = %c0 to %subs step %c1
@@ -271,41 +307,15 @@ fn looped(case: &Case) -> String {
         )
     } else {
         format!(
-            r#"  %window, %result = scf.for %layer = %c0 to %layers step %c1
+            r#"{consts}  %layers = arith.constant {n} : index
+  %window, %result = scf.for %layer = %c0 to %layers step %c1
       iter_args(%prev = %data, %acc = %out) -> ({d}, {t}) {{
     %first = arith.cmpi eq, %layer, %c0 : index
 {inner}  }}
 "#,
             inner = step("    ")
         )
-    };
-    let (loops, subs) = if nested {
-        (
-            format!("{n} x {m} iterations (nested loops)"),
-            format!("  %subs = arith.constant {m} : index\n"),
-        )
-    } else {
-        (format!("{n} iterations"), String::new())
-    };
-    format!(
-        r#"// Written by pld-sim: the seed's chip_pipeline for P = {p} ranks, MAX_RECV = {mr} rows of
-// {re} {el} per peer, signal [{p}, {s}], core_num = {l}, in a loop of {loops}: the first
-// exchange stages the input, every later one what the previous one received.
-
-{kernels}
-func.func @{CHIP_FN}(%inp: {t}, %send: {cnt_in}, %out: {t},
-                         %stage: {d}, %data: {d},
-                         %signal: {sig}, %counts: {cnt},
-                         %recv: {cnt}{param}) -> {t}
-    attributes {{pl.func_kind = "orchestration"}} {{
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %layers = arith.constant {n} : index
-{subs}{body}  return %result : {t}
-}}
-"#,
-        mr = case.max_recv,
-    )
+    }
 }
 
 #[cfg(test)]

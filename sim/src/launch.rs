@@ -308,3 +308,14 @@ pub fn exchange_ns(report: &Report, run: u32) -> i64 {
     let start = lane_ready.values().copied().min().unwrap_or(i64::MAX);
     end.saturating_sub(start)
 }
+
+/// The median of a benchmark's figures (the mean of the middle two for an even count; 0 for none).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => 0.0,
+        _ if n % 2 == 1 => v[n / 2],
+        _ => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}

@@ -10,7 +10,7 @@ use std::path::Path;
 use crate::case::{Case, Elem, Op, Operand};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_fn, domain_pipelines};
 use crate::launch::{
-    self, Runner, block_counts, exchange_ns, fault_outcome, killed_result, outcome, started,
+    self, Runner, block_counts, exchange_ns, fault_outcome, killed_result, median, outcome, started,
 };
 use crate::result::{DomainResult, RankResult, SimResult};
 use crate::wire;
@@ -529,11 +529,6 @@ pub struct BenchResult {
     /// Per timed exchange: (best single-thread memcpy of `bytes_per_rank` just before it, the
     /// exchange), ns.
     pub timings: Vec<(i64, i64)>,
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 impl BenchResult {

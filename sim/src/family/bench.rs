@@ -13,7 +13,7 @@ use super::case::FamilyCase;
 use super::golden;
 use super::ops::{Elem, base, with};
 use super::run::{Timed, run_with};
-use crate::launch::exchange_ns;
+use crate::launch::{exchange_ns, median};
 use pld_run::toolchain::Toolchain;
 
 /// f32 rows of 32 elements (128 B): the kernels work on flat elements.
@@ -240,18 +240,6 @@ struct Measured {
     ratio: f64,
     /// The 2-core memcpy speed-up c.
     cores: f64,
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n == 0 {
-        0.0
-    } else if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
 }
 
 /// The case of `op` at P ranks and L lanes whose target per rank (scatter: the root's input) is
