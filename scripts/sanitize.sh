@@ -14,6 +14,9 @@ if [ "${1-}" = "--fuzz-cases" ]; then cases=$2; fi
 out=$PWD/target/sanitize
 wrap=$out/wrapped
 mkdir -p "$wrap"
+# Each step's start, in seconds since the job started (where its minutes go).
+phase() { echo "sanitize.sh: [${SECONDS} s] $*" >&2; }
+phase "the instrumented build"
 # Cargo also copies the instrumented binaries to target/debug/: take them from
 # where cargo reports them, then put the normal ones back there at once.
 cargo build --features pld/sanitize --bin pld-opt --bin pld-translate \
@@ -51,10 +54,12 @@ done
 llvm_bin=${MLIR_SYS_220_PREFIX:-$(llvm-config-22 --prefix)}/bin
 # The fuzz slice is one process on one core: it runs beside the lit suite and the runtime's
 # kernel tests.
+phase "lit and the fuzz slice under the sanitizers"
 python3 fuzz/fuzz.py --seed 1 --cases "$cases" --bindir "$wrap" > "$out/fuzz.log" 2>&1 &
 fuzz=$!
 PLD_BIN_DIR=$wrap PLD_TEST_EXEC_ROOT=$out/lit "$llvm_bin/lit" -sv test --filter-out 'Plugin/' \
   || { wait "$fuzz"; exit 1; }
+phase "the runtime's kernel tests under the sanitizers"
 PLD_RT_BUILD=$out/runtime-tests PLD_RT_SANITIZE=1 bash runtime/tests/run.sh --quick || { wait "$fuzz"; exit 1; }
 if ! wait "$fuzz"; then
   cat "$out/fuzz.log"
@@ -62,3 +67,4 @@ if ! wait "$fuzz"; then
   exit 1
 fi
 tail -n 1 "$out/fuzz.log"
+phase "done"
