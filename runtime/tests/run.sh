@@ -96,8 +96,10 @@ suites() {
 }
 
 if [ "${PLD_RT_SANITIZE:-0}" = 1 ]; then
-  # scripts/sanitize.sh: the kernels and the runtime under ASan + UBSan (a quick slice).
-  build asan -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+  # scripts/sanitize.sh: the kernels and the runtime under ASan + UBSan (a quick slice). The
+  # sanitizer builds are -O0: every access the source makes is checked, and they compile about
+  # three times faster than at -O1 (docs/sanitizers.md).
+  build asan -O0 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   export ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}" UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1"
   suites asan --quick
   echo "$passed passed, $failed failed"
@@ -108,7 +110,7 @@ fi
 build release -O2
 suites release "$@"
 if [ "${PLD_RT_NO_TSAN:-0}" != 1 ]; then
-  build tsan -O1 -g -fsanitize=thread
+  build tsan -O0 -g -fsanitize=thread
   TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" suites tsan --quick
 fi
 echo "$passed passed, $failed failed"

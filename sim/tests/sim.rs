@@ -780,10 +780,11 @@ fn generated_pipeline_under_thread_sanitizer() {
         return;
     }
     // The generated orchestration, the rendered kernel and the runtime, built with
-    // -fsanitize=thread (PLD_SIM_CXXFLAGS, its own cache entries); a reported race aborts the
+    // -fsanitize=thread (PLD_SIM_CXXFLAGS, its own cache entries; -O0, where every access the
+    // source makes stays one for TSan, and which compiles faster); a reported race aborts the
     // simulator (halt_on_error) and so fails the run.
     let dir = scratch("tsan");
-    let flags = PathBuf::from("-fsanitize=thread -g");
+    let flags = PathBuf::from("-fsanitize=thread -g -O0");
     let opts = PathBuf::from("halt_on_error=1 second_deadlock_stack=1");
     // The ranks as threads of one process, where TSan sees every rank's accesses.
     let threads = PathBuf::from("threads");
