@@ -62,7 +62,7 @@ fn opt_key() -> &'static str {
 /// The CMake tree of one configuration (`parts`) and a lock held while it builds.
 /// With `PLD_DIALECT_BUILD_DIR` (.cargo/config.toml: `target/dialect-build`), one folder per
 /// configuration there, shared by every cargo build of the checkout that configures alike
-/// (scripts/build-plugin.sh's runs in its own target dir); a second build waiting on the lock
+/// (scripts/build-plugin.sh's has an OUT_DIR of its own); a second build waiting on the lock
 /// then finds the library built. Without it, OUT_DIR.
 fn dialect_tree(out_dir: &std::path::Path, parts: &[&str]) -> (PathBuf, Option<std::fs::File>) {
     println!("cargo:rerun-if-env-changed=PLD_DIALECT_BUILD_DIR");
@@ -142,7 +142,7 @@ fn main() {
 
     // The dialect library's CMake tree is compiled with clang in both flavours (the sanitizer
     // build: gcc, whose runtimes the binaries link), so the binaries' build and the plugin's
-    // (its own target dir) configure alike and share one tree: see `dialect_tree`.
+    // (an OUT_DIR of its own) configure alike and share one tree: see `dialect_tree`.
     let (tree_cxx, tree_cc) = if sanitize_flags.is_some() {
         ("g++".to_string(), "gcc".to_string())
     } else {

@@ -10,7 +10,7 @@ fn main() {
     if env::var("MLIR_SYS_LINK_SHARED").as_deref() != Ok("1") {
         println!(
             "cargo::error=the plugin links the shared libMLIR.so: build it with `bash scripts/build-plugin.sh` \
-             (MLIR_SYS_LINK_SHARED=1, its own CARGO_TARGET_DIR)"
+             (MLIR_SYS_LINK_SHARED=1, --target <host>)"
         );
         std::process::exit(1);
     }

@@ -27,13 +27,7 @@ if ((quick)); then
   PLD_QUICK=1 cargo test
   exit 0
 fi
-# The shared library (stock mlir-opt-22 plugin, C API) and the C++ driver:
-# test/Plugin runs them, and must not be skipped here. It builds in its own
-# target dir, beside the main build below (each leaves a core idle in its
-# serial stretches: build scripts, CMake, the pld crate, links).
 mkdir -p target
-bash scripts/build-plugin.sh > target/build-plugin.log 2>&1 &
-plugin=$!
 # The device conformance's simpler environment (scripts/simpler-sim.sh, a few minutes, once per
 # clone) builds beside them too when the snapshots are given (.ci/run): the conformance test
 # waits for it (the script's lock) instead of building it alone in the middle of cargo test.
@@ -42,15 +36,18 @@ if [ -n "${PLD_SIMPLER_DIR:-}" ] && [ -d "${PLD_SIMPLER_DIR:-}" ]; then
 fi
 # The Rust sources stay rustfmt-clean (when this toolchain has rustfmt).
 if cargo fmt --version >/dev/null 2>&1; then
-  cargo fmt --check || { wait "$plugin"; exit 1; }
+  cargo fmt --check
 fi
 # Every default member's binaries, among them the from-scratch Rust driver of
 # docs/embedding.md (tests/embed.rs runs it): `cargo test` builds binaries only
 # for its own package's integration tests.
 phase "cargo build"
-cargo build || { wait "$plugin"; exit 1; }
-phase "waiting for scripts/build-plugin.sh"
-if ! wait "$plugin"; then
+cargo build
+# The shared library (stock mlir-opt-22 plugin, C API) and the C++ driver: test/Plugin runs them,
+# and must not be skipped here. It builds in target/ after the binaries, whose build scripts and
+# proc macros it reuses (it holds target/'s lock: not beside a cargo command).
+phase "scripts/build-plugin.sh"
+if ! bash scripts/build-plugin.sh > target/build-plugin.log 2>&1; then
   cat target/build-plugin.log
   echo "test.sh: scripts/build-plugin.sh failed (its log is above)" >&2
   exit 1

@@ -10,7 +10,7 @@
 //!   `libMLIR.so` (`examples/cpp-driver/`).
 //!
 //! Built by `scripts/build-plugin.sh` (melior linked shared:
-//! `MLIR_SYS_LINK_SHARED=1`, in `target/plugin-build`), installed as
+//! `MLIR_SYS_LINK_SHARED=1`, for the host triple named as a `--target`), installed as
 //! `target/plugin/libPldPlugin.so` next to `libMLIR-C.so`.
 
 #![allow(non_snake_case)] // the crate is named after the library, PldPlugin
