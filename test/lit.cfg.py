@@ -61,6 +61,8 @@ if os.path.exists(os.path.join(bin_dir, "pld-run")):
     config.available_features.add("pld-run")
 config.environment["PLD_SIM_ROOT"] = root
 # Everything pld-run compiles here (generated orchestrations, HOST entries and
-# kernels, the test kernels, the runtime and its driver) is warning-free.
+# kernels, the test kernels, the runtime and its driver) is warning-free. The
+# Rust suites (sim/tests, runner/tests) pass the same flags, so a unit they share
+# compiles once per run.
 config.environment["PLD_SIM_CXXFLAGS"] = "-Wall -Wextra -Werror"
 config.substitutions.append(("%examples", os.path.join(root, "examples")))

@@ -153,6 +153,7 @@ fn run_on_both(
     let mut cmd = Command::new(common::PLD_RUN);
     // Its build cache inside the target directory (as every test's), not the user's.
     cmd.env("XDG_CACHE_HOME", common::cache_home())
+        .env("PLD_SIM_CXXFLAGS", common::TEST_CXXFLAGS)
         .env_remove("PLD_SIM_ROOT")
         .arg(format!("--ranks={}", case.ranks))
         .arg(format!("--function=@{}", case.function))

@@ -38,9 +38,14 @@ fn scratch(name: &str) -> Scratch {
     Scratch(dir)
 }
 
+/// The generated C++'s flags in every test suite (lit's, test/lit.cfg.py): the generated code
+/// stays warning-free, and the suites share one cache entry per unit (the engine and the runtime
+/// compile once per run, not once per suite). A test that sets `PLD_SIM_CXXFLAGS` itself wins.
+const TEST_CXXFLAGS: &str = "-Wall -Wextra -Werror";
+
 fn run(args: &[&str], envs: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(PLD_SIM);
-    cmd.args(args);
+    cmd.args(args).env("PLD_SIM_CXXFLAGS", TEST_CXXFLAGS);
     for (k, v) in envs {
         cmd.env(k, v);
     }

@@ -42,9 +42,15 @@ fn scratch(name: &str) -> Scratch {
     Scratch(dir)
 }
 
+/// The generated C++'s flags in every test suite (lit's, test/lit.cfg.py): the generated code
+/// stays warning-free, and the suites share one cache entry per unit (the engine and the runtime
+/// compile once per run, not once per suite). A test that sets `PLD_SIM_CXXFLAGS` itself wins.
+const TEST_CXXFLAGS: &str = "-Wall -Wextra -Werror";
+
 fn run_sim(case_json: &str, envs: &[(&str, &str)]) -> (Output, Duration) {
     let mut cmd = Command::new(PLD_SIM);
-    cmd.arg("-")
+    cmd.env("PLD_SIM_CXXFLAGS", TEST_CXXFLAGS)
+        .arg("-")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -379,6 +385,7 @@ fn pld_sim_killed_mid_run_leaves_nothing() {
     let _ = run_sim(&format!("{{{TWO_RANKS}}}"), &[]);
     for sig in ["-TERM", "-INT"] {
         let mut child = Command::new(PLD_SIM)
+            .env("PLD_SIM_CXXFLAGS", TEST_CXXFLAGS)
             .arg("-")
             .stdin(Stdio::piped())
             .stdout(Stdio::null())

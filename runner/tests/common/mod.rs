@@ -53,9 +53,29 @@ pub struct Out {
     pub stderr: String,
 }
 
-/// pld-run's per-user cache, kept inside the target directory for the tests.
+/// The generated C++'s flags in every test suite (lit's, test/lit.cfg.py): the generated code
+/// stays warning-free, and the suites share one cache entry per unit.
+pub const TEST_CXXFLAGS: &str = "-Wall -Wextra -Werror";
+
+/// `XDG_CACHE_HOME` for pld-run in the tests: its per-user cache, `<this>/pld-run`, is a link to
+/// the checkout's test cache (`target/pld-sim-cache`, lit's and pld-sim's), so every suite
+/// compiles a unit once. (`the_build_cache_is_per_user_not_in_the_checkout` checks the real
+/// per-user location with a home of its own.)
 pub fn cache_home() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("run-cache")
+    let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("run-cache");
+    let link = home.join("pld-run");
+    if std::fs::symlink_metadata(&link).is_err() {
+        let shared = root().join("target/pld-sim-cache");
+        std::fs::create_dir_all(&shared).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        // Tests race to make it: one wins, the others find it.
+        if let Err(e) = std::os::unix::fs::symlink(&shared, &link)
+            && e.kind() != std::io::ErrorKind::AlreadyExists
+        {
+            panic!("{}: {e}", link.display());
+        }
+    }
+    home
 }
 
 pub fn pld_run(args: &[String]) -> Out {
@@ -63,6 +83,7 @@ pub fn pld_run(args: &[String]) -> Out {
     let out = Command::new(PLD_RUN)
         .args(args)
         .env("XDG_CACHE_HOME", cache_home())
+        .env("PLD_SIM_CXXFLAGS", TEST_CXXFLAGS)
         .env_remove("PLD_SIM_ROOT")
         .output()
         .unwrap();
