@@ -28,6 +28,17 @@ if ((quick)); then
   exit 0
 fi
 mkdir -p target
+# A step that fails ends the command: the background jobs end with it.
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+# The host runtime's own suite (g++ only: no cargo, nothing built before it) and its ASan + UBSan
+# slice (the sanitizer job's, scripts/sanitize.sh --no-runtime below) start first, beside the
+# builds: they take the cores the builds' serial stretches (build scripts, the pld crate, links,
+# the plugin) leave idle, and are done before the tests start.
+bash runtime/tests/run.sh > target/runtime-suite.log 2>&1 &
+runtime=$!
+PLD_RT_BUILD=$PWD/target/sanitize/runtime-tests PLD_RT_SANITIZE=1 \
+  bash runtime/tests/run.sh --quick > target/runtime-sanitize.log 2>&1 &
+runtime_san=$!
 # The device conformance's simpler environment (scripts/simpler-sim.sh, a few minutes, once per
 # clone) builds beside them too when the snapshots are given (.ci/run): the conformance test
 # waits for it (the script's lock) instead of building it alone in the middle of cargo test.
@@ -55,9 +66,9 @@ fi
 tail -n 1 target/build-plugin.log
 phase "cargo test"
 PLD_REQUIRE_PLUGIN=1 cargo test
-phase "runtime suite, docs, fuzz slice, sanitizer job"
-# What is left runs side by side, every core busy: the runtime suite (g++ only, no cargo) beside
-# the documentation build (rustdoc, mostly one core), then the fuzz slice (one process, one core)
+phase "docs, fuzz slice, sanitizer job"
+# What is left runs side by side: the documentation build (rustdoc, mostly one core), then the
+# fuzz slice (one process, one core)
 # beside the sanitizer job (cargo; its build's serial stretch, the bridge, pld and the links,
 # leaves a core to the slice). The sanitizer job swaps target/debug's pld-opt / pld-translate
 # while it builds, so the fuzz slice runs copies of them.
@@ -67,8 +78,6 @@ phase "runtime suite, docs, fuzz slice, sanitizer job"
 bins=target/fuzz-bin
 mkdir -p "$bins"
 cp target/debug/pld-opt target/debug/pld-translate target/debug/pld-reduce "$bins/"
-bash runtime/tests/run.sh > target/runtime-suite.log 2>&1 &
-runtime=$!
 # wait_for PID LOG WHAT: a background job's verdict (its log on failure).
 failed=0
 wait_for() {
@@ -85,13 +94,14 @@ wait_for() {
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps || failed=1
 bash fuzz/run.sh --seed 1 --cases 4000 --bindir "$bins" > target/fuzz-slice.log 2>&1 &
 fuzz=$!
-# The sanitizer job (ASan + UBSan C++ side: the lit suite, a fuzz slice, the
-# runtime's kernel tests).
+# The sanitizer job (ASan + UBSan C++ side: the lit suite and a fuzz slice; the runtime's kernel
+# tests ran from the start).
 if [ "$failed" = 0 ]; then
-  bash scripts/sanitize.sh --fuzz-cases 600 || failed=1
+  bash scripts/sanitize.sh --fuzz-cases 600 --no-runtime || failed=1
 fi
 phase "sanitizer job done"
 wait_for "$runtime" target/runtime-suite.log "the runtime suite (runtime/tests/run.sh)"
+wait_for "$runtime_san" target/runtime-sanitize.log "the runtime suite under ASan + UBSan"
 wait_for "$fuzz" target/fuzz-slice.log "the fuzz slice"
 phase "done"
 exit "$failed"
