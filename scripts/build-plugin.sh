@@ -38,7 +38,7 @@ paths=$(python3 scripts/plugin-artifacts.py "$out/cargo.json" "$root/Cargo.toml"
 read -r plugin capi <<< "$paths"
 # A plugin with a static MLIR crashes mlir-opt: refuse one (an mlir-sys built for the host
 # --target without the variable, and the same profile, would be reused as it is).
-if ! readelf -d "$plugin" | grep -q 'NEEDED.*\[libMLIR\.so'; then
+if ! grep -q 'NEEDED.*\[libMLIR\.so' <(readelf -d "$plugin"); then
   echo "build-plugin: $plugin does not link libMLIR.so; run: cargo clean -p mlir-sys --target $host" >&2
   exit 1
 fi

@@ -60,8 +60,8 @@ done
 
 # The one LLVM prefix variable (melior's; .cargo/config.toml sets it for cargo).
 llvm_bin=${MLIR_SYS_220_PREFIX:-$(llvm-config-22 --prefix)}/bin
-# The fuzz slice is one process on one core: it runs beside the lit suite and the runtime's
-# kernel tests.
+# The fuzz slice is one process on one core: it runs beside the lit suite (and the runtime's
+# kernel tests, unless --no-runtime).
 phase "lit and the fuzz slice under the sanitizers"
 python3 fuzz/fuzz.py --seed 1 --cases "$cases" --bindir "$wrap" > "$out/fuzz.log" 2>&1 &
 fuzz=$!

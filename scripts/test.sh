@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Every test: Rust unit and integration tests, the lit suite (cargo test
 # drives lit; test/Plugin runs stock mlir-opt-22 with the pld plugin and the
-# C++ driver built first by scripts/build-plugin.sh), the examples, then the
+# C++ driver built first by scripts/build-plugin.sh), the examples, and the
 # host runtime's own suite (kernel template against an independent golden,
-# once under ThreadSanitizer).
-# Then the robustness jobs (fuzz slice, sanitizers). Installs what is missing first.
+# once under ThreadSanitizer and once under ASan + UBSan; it starts first,
+# beside the builds). Then the robustness jobs (fuzz slice, sanitizers).
+# Installs what is missing first.
 #
 #   bash scripts/test.sh           everything (CI's command, .ci/run)
 #   bash scripts/test.sh --quick   the edit loop: unit + integration tests and
@@ -28,22 +29,24 @@ if ((quick)); then
   exit 0
 fi
 mkdir -p target
-# A step that fails ends the command: the background jobs end with it.
-trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+# A step that fails ends the command: the background jobs still running end with it. Each runs
+# in a session of its own (setsid), so its whole process group goes (its compilers and test
+# binaries too); a job that has ended is not signalled (its number may be another process's).
+trap 'for p in $(jobs -r -p); do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done' EXIT
 # The host runtime's own suite (g++ only: no cargo, nothing built before it) and its ASan + UBSan
 # slice (the sanitizer job's, scripts/sanitize.sh --no-runtime below) start first, beside the
 # builds: they take the cores the builds' serial stretches (build scripts, the pld crate, links,
 # the plugin) leave idle, and are done before the tests start.
-bash runtime/tests/run.sh > target/runtime-suite.log 2>&1 &
+setsid -w bash runtime/tests/run.sh > target/runtime-suite.log 2>&1 &
 runtime=$!
 PLD_RT_BUILD=$PWD/target/sanitize/runtime-tests PLD_RT_SANITIZE=1 \
-  bash runtime/tests/run.sh --quick > target/runtime-sanitize.log 2>&1 &
+  setsid -w bash runtime/tests/run.sh --quick > target/runtime-sanitize.log 2>&1 &
 runtime_san=$!
 # The device conformance's simpler environment (scripts/simpler-sim.sh, a few minutes, once per
 # clone) builds beside them too when the snapshots are given (.ci/run): the conformance test
 # waits for it (the script's lock) instead of building it alone in the middle of cargo test.
 if [ -n "${PLD_SIMPLER_DIR:-}" ] && [ -d "${PLD_SIMPLER_DIR:-}" ]; then
-  bash scripts/simpler-sim.sh > target/simpler-sim-bg.log 2>&1 &
+  setsid -w bash scripts/simpler-sim.sh > target/simpler-sim-bg.log 2>&1 &
 fi
 # The Rust sources stay rustfmt-clean (when this toolchain has rustfmt).
 if cargo fmt --version >/dev/null 2>&1; then

@@ -903,7 +903,8 @@ fn nested_loops_equal_one_loop_of_as_many_layers() {
     // start 6 collectives, stage_steps and consume_steps per rank and call. Run through the
     // library with the tools next to the pld-sim binary.
     let tools = Path::new(PLD_SIM).parent().unwrap().to_path_buf();
-    let tc = pld_run::toolchain::Toolchain::with_tools(tools).unwrap();
+    let mut tc = pld_run::toolchain::Toolchain::with_tools(tools).unwrap();
+    tc.extra_flags = TEST_CXXFLAGS.split_whitespace().map(Into::into).collect();
     let mut nested = matrix::case(
         4,
         8,

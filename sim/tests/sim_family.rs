@@ -80,10 +80,11 @@ fn sim(dir: &Path, name: &str, case: &FamilyCase, envs: &[(&str, &str)]) -> (Str
 fn family_ci_slice_against_the_golden() {
     // Through the library (the tools next to the pld-sim binary), so the verdict sees the kernel
     // block counts and stage counters the JSON does not carry.
-    let tc = pld_run::toolchain::Toolchain::with_tools(
+    let mut tc = pld_run::toolchain::Toolchain::with_tools(
         Path::new(PLD_SIM).parent().unwrap().to_path_buf(),
     )
     .unwrap();
+    tc.extra_flags = TEST_CXXFLAGS.split_whitespace().map(Into::into).collect();
     let mut failures = Vec::new();
     let entries = matrix::ci();
     for e in &entries {

@@ -64,15 +64,26 @@ pub const TEST_CXXFLAGS: &str = "-Wall -Wextra -Werror";
 pub fn cache_home() -> PathBuf {
     let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("run-cache");
     let link = home.join("pld-run");
-    if std::fs::symlink_metadata(&link).is_err() {
-        let shared = root().join("target/pld-sim-cache");
+    let shared = root().join("target/pld-sim-cache");
+    let linked = || std::fs::read_link(&link).is_ok_and(|to| to == shared);
+    if !linked() {
         std::fs::create_dir_all(&shared).unwrap();
         std::fs::create_dir_all(&home).unwrap();
-        // Tests race to make it: one wins, the others find it.
-        if let Err(e) = std::os::unix::fs::symlink(&shared, &link)
-            && e.kind() != std::io::ErrorKind::AlreadyExists
-        {
-            panic!("{}: {e}", link.display());
+        // An older layout's own folder goes; a link elsewhere (a moved target/) is replaced by
+        // a rename, atomic for the tests that race to make it.
+        if link.is_dir() && !link.is_symlink() {
+            let _ = std::fs::remove_dir_all(&link);
+        }
+        let tmp = home.join(format!(
+            "pld-run.{}.{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let _ = std::fs::remove_file(&tmp);
+        std::os::unix::fs::symlink(&shared, &tmp).unwrap();
+        if let Err(e) = std::fs::rename(&tmp, &link) {
+            let _ = std::fs::remove_file(&tmp);
+            assert!(linked(), "{}: {e}", link.display());
         }
     }
     home
