@@ -183,18 +183,18 @@ pub fn chip_pipeline(case: &Case) -> String {
     // The indexed op (never looped: the case validation refuses it) gathers through the host
     // index `%idx`, a parameter after `%out`, in an A5 module.
     let idx = format!("!pl.tensor<{rows}xi32>");
-    let (what, open, close, idx_param, body);
+    // The collective: its name, what follows its five window operands, what follows their types.
+    let (what, open, close, idx_param, exchange);
     if case.op == Op::IndexedAllToAllV {
         what = format!(
             "chip_pipeline with the indexed A5 exchange for P = {p} ranks, MAX_RECV =\n// {mr} rows of {re} {el} per peer gathered from {n_in} input rows through a [{rows}] index, signal\n// [{p}, {s}], core_num (the exact launch width) = {l}."
         );
         (open, close) = ("module attributes {pl.arch = \"a5\"} {\n\n", "\n}\n");
         idx_param = format!(" %idx: {idx},");
-        body = straight(
-            &ty,
+        exchange = (
             "indexed_all_to_all_v",
-            &format!(", %idx {attr}"),
-            &format!(", {idx}"),
+            format!(", %idx {attr}"),
+            format!(", {idx}"),
         );
     } else {
         let tail = if looped {
@@ -212,12 +212,23 @@ pub fn chip_pipeline(case: &Case) -> String {
             "the seed's chip_pipeline for P = {p} ranks, MAX_RECV = {mr} rows of\n// {re} {el} per peer, signal [{p}, {s}], core_num = {l}{tail}"
         );
         (open, close, idx_param) = ("", "", String::new());
-        body = if looped {
-            looped_body(case, &ty, &attr)
-        } else {
-            straight(&ty, "all_to_all_v", &format!(" {attr}"), "")
-        };
+        exchange = ("all_to_all_v", format!(" {attr}"), String::new());
     }
+    let (op, tail, idx_type) = exchange;
+    // Straight-line: stage, exchange, consume.
+    let body = if looped {
+        looped_body(case, &ty, &attr)
+    } else {
+        format!(
+            r#"  %staged, %sent = call @stage_step(%inp, %send, %stage, %counts)
+      : ({t_in}, {cnt_in}, {d_in}, {cnt}) -> ({d_in}, {cnt})
+  %received = pld.tensor.{op} %staged, %data, %signal, %sent, %recv{tail}
+      : {d_in}, {d}, {sig}, {cnt}, {cnt}{idx_type} -> {d}
+  %result = call @consume_step(%received, %recv, %out)
+      : ({d}, {cnt}, {t}) -> {t}
+"#
+        )
+    };
     format!(
         r#"// Written by pld-sim: {what}
 
@@ -230,29 +241,6 @@ func.func @{CHIP_FN}(%inp: {t_in}, %send: {cnt_in}, %out: {t},{idx_param}
 {body}  return %result : {t}
 }}
 {close}"#
-    )
-}
-
-/// The straight-line body: stage, the collective `op` (`tail` after its five window operands,
-/// `idx_type` after their types), consume.
-fn straight(ty: &Types, op: &str, tail: &str, idx_type: &str) -> String {
-    let Types {
-        t,
-        d,
-        t_in,
-        d_in,
-        cnt_in,
-        cnt,
-        sig,
-    } = ty;
-    format!(
-        r#"  %staged, %sent = call @stage_step(%inp, %send, %stage, %counts)
-      : ({t_in}, {cnt_in}, {d_in}, {cnt}) -> ({d_in}, {cnt})
-  %received = pld.tensor.{op} %staged, %data, %signal, %sent, %recv{tail}
-      : {d_in}, {d}, {sig}, {cnt}, {cnt}{idx_type} -> {d}
-  %result = call @consume_step(%received, %recv, %out)
-      : ({d}, {cnt}, {t}) -> {t}
-"#
     )
 }
 
