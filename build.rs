@@ -10,7 +10,8 @@ use std::{env, path::PathBuf, process::Command};
 mod pass_rust;
 
 const PACKAGES: &str = "libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libpolly-22-dev \
-                        clang-22 cmake ninja-build libzstd-dev libz3-dev libxml2-dev zlib1g-dev";
+                        clang-22 libclang-rt-22-dev cmake ninja-build libzstd-dev libz3-dev \
+                        libxml2-dev zlib1g-dev";
 
 fn fail(message: &str) -> ! {
     println!("cargo::error={message}");
@@ -39,6 +40,16 @@ fn llvm_prefix() -> PathBuf {
         ));
     }
     prefix
+}
+
+/// Where `clang` keeps its runtimes (`-print-runtime-dir`): the sanitizer build links its ASan.
+fn clang_runtime_dir(clang: &str) -> PathBuf {
+    match Command::new(clang).arg("-print-runtime-dir").output() {
+        Ok(out) if out.status.success() => {
+            PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+        }
+        _ => fail(&format!("`{clang} -print-runtime-dir` failed")),
+    }
 }
 
 /// Whether the LLVM at `prefix` was built with assertions (`!NDEBUG`).
@@ -129,25 +140,34 @@ fn main() {
     );
 
     // The `sanitize` feature (scripts/sanitize.sh): the C++ side (dialect,
-    // bridge) instrumented with ASan + UBSan, the Rust side linked against
-    // gcc's runtimes. A feature, not an environment variable: cargo gives the
-    // instrumented build its own OUT_DIR and pld units while every dependency
-    // stays shared with the normal build in the same target dir.
+    // bridge) instrumented with clang's ASan + UBSan, the Rust side linked against
+    // clang's shared ASan runtime (which carries UBSan's handlers; the wrappers preload it). A
+    // feature, not an environment variable: cargo gives the instrumented build its own OUT_DIR
+    // and pld units while every dependency stays shared with the normal build in the same
+    // target dir.
     let sanitize_flags = env::var_os("CARGO_FEATURE_SANITIZE").map(|_| {
-        for lib in ["asan", "ubsan"] {
-            println!("cargo:rustc-link-arg=-l{lib}");
+        let rt = clang_runtime_dir(&clang.0);
+        for lib in [
+            "libclang_rt.asan-x86_64.so",
+            "libclang_rt.asan_static-x86_64.a",
+        ] {
+            let path = rt.join(lib);
+            if !path.is_file() {
+                fail(&format!(
+                    "{} not found (clang-22's ASan runtime): `apt-get install {PACKAGES}`",
+                    path.display()
+                ));
+            }
+            println!("cargo:rustc-link-arg={}", path.display());
         }
+        println!("cargo:rustc-link-arg=-Wl,-rpath,{}", rt.display());
         "-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
     });
 
-    // The dialect library's CMake tree is compiled with clang in both flavours (the sanitizer
-    // build: gcc, whose runtimes the binaries link), so the binaries' build and the plugin's
-    // (an OUT_DIR of its own) configure alike and share one tree: see `dialect_tree`.
-    let (tree_cxx, tree_cc) = if sanitize_flags.is_some() {
-        ("g++".to_string(), "gcc".to_string())
-    } else {
-        clang.clone()
-    };
+    // The dialect library's CMake tree and the bridge are compiled with clang in every flavour,
+    // so the binaries' build and the plugin's (an OUT_DIR of its own) configure alike and share
+    // one tree (see `dialect_tree`), and the sanitizer tree takes the same precompiled header.
+    let (tree_cxx, tree_cc) = clang.clone();
     let mut cmake_config = cmake::Config::new("cmake");
     // Always Release (NDEBUG, as Debian's LLVM is built), at -O1 for a dev
     // build: the TableGen'd op code compiles ≈ 25 % faster than at -O3, and
@@ -245,7 +265,7 @@ fn main() {
 
     let include = prefix.join("include");
     let mut bridge = cxx_build::bridges(["src/bridge.rs", "src/passes/bridge.rs"]);
-    if shared {
+    if shared || sanitize_flags.is_some() {
         bridge.compiler(&clang.0);
     }
     // Match LLVM's own NDEBUG: some MLIR classes (mlir::Pass::Statistic) are

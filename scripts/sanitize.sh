@@ -43,9 +43,12 @@ cargo build --bin pld-opt --bin pld-translate --bin pld-run
 # (it finds its tools by its own path).
 cp target/debug/pld-run "$wrap/pld-run"
 
-# The ASan runtime must come first in the process: preload it for our
-# binaries only (lit also runs FileCheck, python and g++).
-asan=$(gcc -print-file-name=libasan.so)
+# The one LLVM prefix variable (melior's; .cargo/config.toml sets it for cargo).
+llvm_bin=${MLIR_SYS_220_PREFIX:-$(llvm-config-22 --prefix)}/bin
+# The ASan runtime (clang's, which the instrumented C++ was compiled for; it carries UBSan's
+# handlers) must come first in the process: preload it for our binaries only (lit also runs
+# FileCheck, python and g++).
+asan=$("$llvm_bin/clang++" -print-runtime-dir)/libclang_rt.asan-x86_64.so
 for tool in pld-opt pld-translate; do
   cat >"$wrap/$tool" <<SH
 #!/bin/sh
@@ -58,8 +61,6 @@ SH
   chmod +x "$wrap/$tool"
 done
 
-# The one LLVM prefix variable (melior's; .cargo/config.toml sets it for cargo).
-llvm_bin=${MLIR_SYS_220_PREFIX:-$(llvm-config-22 --prefix)}/bin
 # The fuzz slice is one process on one core: it runs beside the lit suite (and the runtime's
 # kernel tests, unless --no-runtime).
 phase "lit and the fuzz slice under the sanitizers"

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libpolly-22-dev clang-22
-          cmake ninja-build libzstd-dev libz3-dev libxml2-dev zlib1g-dev g++ python3
+          libclang-rt-22-dev cmake ninja-build libzstd-dev libz3-dev libxml2-dev zlib1g-dev g++ python3
           python3-psutil python3-venv)
 
 missing=()
