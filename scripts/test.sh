@@ -70,11 +70,11 @@ tail -n 1 target/build-plugin.log
 phase "cargo test"
 PLD_REQUIRE_PLUGIN=1 cargo test
 phase "docs, fuzz slice, sanitizer job"
-# What is left runs side by side: the documentation build (rustdoc, mostly one core), then the
-# fuzz slice (one process, one core)
-# beside the sanitizer job (cargo; its build's serial stretch, the bridge, pld and the links,
-# leaves a core to the slice). The sanitizer job swaps target/debug's pld-opt / pld-translate
-# while it builds, so the fuzz slice runs copies of them.
+# What is left runs side by side: the fuzz slice (one process, one core) beside the
+# documentation build (rustdoc, mostly one core) and then the sanitizer job (cargo; its
+# build's serial stretches, pld and the links, leave a core to the slice). The sanitizer job
+# swaps target/debug's pld-opt / pld-translate while it builds, so the fuzz slice runs copies
+# of them.
 #
 # Robustness: a fixed-seed slice of the mutation fuzzer (seed 1, 4000 cases,
 # every pass, the pipeline and pld-translate through the debug binaries).
@@ -92,11 +92,12 @@ wait_for() {
     failed=1
   fi
 }
+# The fuzz slice needs no cargo: it starts first, beside the documentation build.
+bash fuzz/run.sh --seed 1 --cases 4000 --bindir "$bins" > target/fuzz-slice.log 2>&1 &
+fuzz=$!
 # The public API's documentation (the crate denies missing docs; a broken or
 # private intra-doc link is an error here).
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps || failed=1
-bash fuzz/run.sh --seed 1 --cases 4000 --bindir "$bins" > target/fuzz-slice.log 2>&1 &
-fuzz=$!
 # The sanitizer job (ASan + UBSan C++ side: the lit suite and a fuzz slice; the runtime's kernel
 # tests ran from the start).
 if [ "$failed" = 0 ]; then
