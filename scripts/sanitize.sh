@@ -55,8 +55,8 @@ for tool in pld-opt pld-translate; do
 # allow_user_poisoning=0: the uninstrumented LLVM libraries would report a
 # false use-after-poison in mlir::Dialect::addType. Rust's allocations are
 # not tracked for leaks that matter here (detect_leaks=0).
-LD_PRELOAD=$asan ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=0:abort_on_error=0 \\
-UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 exec $wrap/$tool.asan "\$@"
+LD_PRELOAD='$asan' ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=0:abort_on_error=0 \\
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 exec '$wrap/$tool.asan' "\$@"
 SH
   chmod +x "$wrap/$tool"
 done

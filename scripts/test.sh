@@ -93,7 +93,7 @@ wait_for() {
   fi
 }
 # The fuzz slice needs no cargo: it starts first, beside the documentation build.
-bash fuzz/run.sh --seed 1 --cases 4000 --bindir "$bins" > target/fuzz-slice.log 2>&1 &
+setsid -w bash fuzz/run.sh --seed 1 --cases 4000 --bindir "$bins" > target/fuzz-slice.log 2>&1 &
 fuzz=$!
 # The public API's documentation (the crate denies missing docs; a broken or
 # private intra-doc link is an error here).
