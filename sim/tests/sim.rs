@@ -12,6 +12,9 @@ use pld_sim::case::Case;
 use pld_sim::matrix::{self, Expect};
 use pld_sim::result::SimResult;
 
+mod common;
+use common::TEST_CXXFLAGS;
+
 const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");
 
 /// A scratch directory under target/tmp, removed when the test passes (kept for a failure).
@@ -44,11 +47,6 @@ fn scratch(name: &str) -> Scratch {
     std::fs::create_dir_all(&dir).unwrap();
     Scratch(dir)
 }
-
-/// The generated C++'s flags in every test suite (lit's, test/lit.cfg.py): the generated code
-/// stays warning-free, and the suites share one cache entry per unit (the engine and the runtime
-/// compile once per run, not once per suite). A test that sets `PLD_SIM_CXXFLAGS` itself wins.
-const TEST_CXXFLAGS: &str = "-Wall -Wextra -Werror";
 
 fn run(args: &[&str], envs: &[(&str, &Path)]) -> Output {
     let mut cmd = Command::new(PLD_SIM);
@@ -902,9 +900,7 @@ fn nested_loops_equal_one_loop_of_as_many_layers() {
     // iterations must leave what `layers: 6` leaves (the golden of 6 exchanges per call) and
     // start 6 collectives, stage_steps and consume_steps per rank and call. Run through the
     // library with the tools next to the pld-sim binary.
-    let tools = Path::new(PLD_SIM).parent().unwrap().to_path_buf();
-    let mut tc = pld_run::toolchain::Toolchain::with_tools(tools).unwrap();
-    tc.extra_flags = TEST_CXXFLAGS.split_whitespace().map(Into::into).collect();
+    let tc = common::toolchain();
     let mut nested = matrix::case(
         4,
         8,

@@ -13,6 +13,9 @@ use pld_sim::family::golden;
 use pld_sim::family::matrix;
 use pld_sim::result::SimResult;
 
+mod common;
+use common::TEST_CXXFLAGS;
+
 const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");
 
 struct Scratch(PathBuf);
@@ -37,11 +40,6 @@ fn scratch(name: &str) -> Scratch {
     std::fs::create_dir_all(&dir).unwrap();
     Scratch(dir)
 }
-
-/// The generated C++'s flags in every test suite (lit's, test/lit.cfg.py): the generated code
-/// stays warning-free, and the suites share one cache entry per unit (the engine and the runtime
-/// compile once per run, not once per suite). A test that sets `PLD_SIM_CXXFLAGS` itself wins.
-const TEST_CXXFLAGS: &str = "-Wall -Wextra -Werror";
 
 fn run(args: &[&str], envs: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(PLD_SIM);
@@ -80,11 +78,7 @@ fn sim(dir: &Path, name: &str, case: &FamilyCase, envs: &[(&str, &str)]) -> (Str
 fn family_ci_slice_against_the_golden() {
     // Through the library (the tools next to the pld-sim binary), so the verdict sees the kernel
     // block counts and stage counters the JSON does not carry.
-    let mut tc = pld_run::toolchain::Toolchain::with_tools(
-        Path::new(PLD_SIM).parent().unwrap().to_path_buf(),
-    )
-    .unwrap();
-    tc.extra_flags = TEST_CXXFLAGS.split_whitespace().map(Into::into).collect();
+    let tc = common::toolchain();
     let mut failures = Vec::new();
     let entries = matrix::ci();
     for e in &entries {

@@ -14,6 +14,9 @@ use pld_sim::case::Case;
 use pld_sim::golden;
 use pld_sim::result::SimResult;
 
+mod common;
+use common::TEST_CXXFLAGS;
+
 const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");
 
 /// A scratch directory under target/tmp, removed when the test passes (kept for a failure).
@@ -41,11 +44,6 @@ fn scratch(name: &str) -> Scratch {
     std::fs::create_dir_all(&dir).unwrap();
     Scratch(dir)
 }
-
-/// The generated C++'s flags in every test suite (lit's, test/lit.cfg.py): the generated code
-/// stays warning-free, and the suites share one cache entry per unit (the engine and the runtime
-/// compile once per run, not once per suite). A test that sets `PLD_SIM_CXXFLAGS` itself wins.
-const TEST_CXXFLAGS: &str = "-Wall -Wextra -Werror";
 
 fn run_sim(case_json: &str, envs: &[(&str, &str)]) -> (Output, Duration) {
     let mut cmd = Command::new(PLD_SIM);
