@@ -202,36 +202,42 @@ fn main() {
         .define("CMAKE_C_COMPILER", &tree_cc)
         // Defined in every flavour (a shared tree configures alike); only the plugin builds it.
         .define("PLD_BUILD_MLIR_C", "ON")
-        .build_target("PldDialects")
+        // Configured, and only the generated headers and pass records built: what the bridge
+        // below and `pass_rust` read.
+        .build_target("PldIncGen")
         .build();
     let build = out.join("build");
-    if shared {
-        // libMLIR-C.so next to libPldDialects.a, where mlir-sys's `-lMLIR-C`
-        // finds it, and in OUT_DIR's build/lib, where scripts/build-plugin.sh
-        // takes it from (scripts/plugin-artifacts.py).
-        let status = Command::new("cmake")
-            .arg("--build")
-            .arg(&build)
-            .args(["--target", "MLIR-C"])
-            .status();
-        if !matches!(status, Ok(s) if s.success()) {
-            fail("building the MLIR C API library (cmake --target MLIR-C) failed");
-        }
-        let capi = out_dir.join("build/lib");
-        if capi != build.join("lib") {
-            let copied = std::fs::create_dir_all(&capi).and_then(|_| {
-                std::fs::copy(build.join("lib/libMLIR-C.so"), capi.join("libMLIR-C.so"))
-            });
-            if let Err(e) = copied {
-                fail(&format!(
-                    "copying libMLIR-C.so into {}: {e}",
-                    capi.display()
-                ));
+    // The library (and the plugin's C API library) compiles in the background, beside the
+    // bridge: the bridge is one long translation unit, and the library's tree starts with a
+    // precompiled header; one after the other, each left a core idle.
+    let library = {
+        let build = build.clone();
+        std::thread::spawn(move || {
+            let targets: &[&str] = if shared {
+                // libMLIR-C.so next to libPldDialects.a, where mlir-sys's `-lMLIR-C` finds it.
+                &["PldDialects", "MLIR-C"]
+            } else {
+                &["PldDialects"]
+            };
+            let mut cmd = Command::new("cmake");
+            cmd.arg("--build")
+                .arg(&build)
+                .arg("--target")
+                .args(targets)
+                .args(["--config", "Release"]);
+            if let Ok(jobs) = env::var("NUM_JOBS") {
+                cmd.arg("--parallel").arg(jobs);
             }
-        }
-    }
-    // The tree is built: another flavour's build may take it (the bridge below is this one's).
-    drop(lock);
+            match cmd.status() {
+                Ok(s) if s.success() => None,
+                Ok(s) => Some(format!(
+                    "building the dialect library (cmake --build --target {}) failed: {s}",
+                    targets.join(" ")
+                )),
+                Err(e) => Some(format!("cannot run cmake --build: {e}")),
+            }
+        })
+    };
     println!(
         "cargo:rustc-link-search=native={}",
         build.join("lib").display()
@@ -290,4 +296,28 @@ fn main() {
         .define("_GNU_SOURCE", None)
         .opt_level(if sanitize_flags.is_some() { 0 } else { 2 })
         .compile("pld_bridge");
+
+    match library.join() {
+        Ok(None) => {}
+        Ok(Some(message)) => fail(&message),
+        Err(_) => fail("the dialect library's build thread panicked"),
+    }
+    if shared {
+        // libMLIR-C.so also in OUT_DIR's build/lib, where scripts/build-plugin.sh takes it
+        // from (scripts/plugin-artifacts.py).
+        let capi = out_dir.join("build/lib");
+        if capi != build.join("lib") {
+            let copied = std::fs::create_dir_all(&capi).and_then(|_| {
+                std::fs::copy(build.join("lib/libMLIR-C.so"), capi.join("libMLIR-C.so"))
+            });
+            if let Err(e) = copied {
+                fail(&format!(
+                    "copying libMLIR-C.so into {}: {e}",
+                    capi.display()
+                ));
+            }
+        }
+    }
+    // The tree is built: another flavour's build may take it.
+    drop(lock);
 }

@@ -25,15 +25,18 @@ tool; then, for a pld-opt finding that still parses and verifies, pld-reduce's
     python3 fuzz/fuzz.py --seed $RANDOM --minutes 60   # a campaign
 """
 import argparse
+import collections
 import glob
 import hashlib
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PASSES = [
@@ -317,6 +320,8 @@ def main():
     ap.add_argument("--bindir", default=os.environ.get("PLD_BIN_DIR", os.path.join(ROOT, "target", "debug")))
     ap.add_argument("--timeout", type=float, default=20.0)
     ap.add_argument("--findings", default=os.path.join(ROOT, "fuzz", "findings"))
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="runs at once; the cases, their order and the findings are the same for any value")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     corpus = seeds()
@@ -325,7 +330,9 @@ def main():
     findings = {}
     budget = f"{args.cases} cases" if args.cases else f"{args.minutes} min"
     print(f"fuzz: seed {args.seed}, {len(corpus)} seed inputs, {budget}, binaries {args.bindir}", flush=True)
-    with tempfile.TemporaryDirectory() as tmp:
+
+    def runs():
+        """Every (origin, text, tool, arg) of the slice, in order: only this draws from rng."""
         while (counts["cases"] < args.cases) if args.cases else (time.time() < deadline):
             origin, text = rng.choice(corpus)
             for _ in range(rng.randint(1, 3)):
@@ -335,25 +342,48 @@ def main():
             if rng.random() < 0.3:
                 targets.append(("pld-translate", "pld-to-ascend-build"))
             for tool, arg in targets:
-                counts["runs"] += 1
-                cls, detail = classify(args.bindir, tool, arg, text, args.timeout, tmp)
-                if cls is None:
-                    continue
-                key = (cls, tool, arg, detail[:80])
-                if key in findings:
-                    continue
-                small = minimize(args.bindir, tool, arg, text, cls, args.timeout, tmp)
-                if tool == "pld-opt":
-                    small = pld_reduce(args.bindir, arg, small, cls, args.timeout, tmp)
-                digest = hashlib.sha1(small.encode(errors="replace")).hexdigest()[:10]
-                os.makedirs(args.findings, exist_ok=True)
-                path = os.path.join(args.findings, f"{cls}-{digest}.mlir")
-                run_line = (f"// RUN: pld-translate %s --pld-to-ascend-build --output-dir %t" if tool == "pld-translate"
-                            else f"// RUN: pld-opt %s --{arg}")
-                with open(path, "w") as f:
-                    f.write(f"// fuzz finding: {cls} in {tool} {arg} ({detail}); seed {args.seed}, from {origin}\n{run_line}\n{small}")
-                findings[key] = path
-                print(f"fuzz: {cls}: {tool} --{arg}: {detail} -> {os.path.relpath(path, ROOT)}", flush=True)
+                yield origin, text, tool, arg
+
+    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        def classified(run):
+            # Each run its own scratch folder (pld-translate writes a tree into it).
+            scratch = tempfile.mkdtemp(dir=tmp)
+            try:
+                return run, classify(args.bindir, run[2], run[3], run[1], args.timeout, scratch)
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+
+        # The runs are classified side by side (a bounded window of them) and their results
+        # taken in order, so what is reported and minimized does not depend on --jobs.
+        window = collections.deque()
+        pending = runs()
+        while True:
+            while len(window) < 2 * max(1, args.jobs):
+                run = next(pending, None)
+                if run is None:
+                    break
+                window.append(pool.submit(classified, run))
+            if not window:
+                break
+            (origin, text, tool, arg), (cls, detail) = window.popleft().result()
+            counts["runs"] += 1
+            if cls is None:
+                continue
+            key = (cls, tool, arg, detail[:80])
+            if key in findings:
+                continue
+            small = minimize(args.bindir, tool, arg, text, cls, args.timeout, tmp)
+            if tool == "pld-opt":
+                small = pld_reduce(args.bindir, arg, small, cls, args.timeout, tmp)
+            digest = hashlib.sha1(small.encode(errors="replace")).hexdigest()[:10]
+            os.makedirs(args.findings, exist_ok=True)
+            path = os.path.join(args.findings, f"{cls}-{digest}.mlir")
+            run_line = (f"// RUN: pld-translate %s --pld-to-ascend-build --output-dir %t" if tool == "pld-translate"
+                        else f"// RUN: pld-opt %s --{arg}")
+            with open(path, "w") as f:
+                f.write(f"// fuzz finding: {cls} in {tool} {arg} ({detail}); seed {args.seed}, from {origin}\n{run_line}\n{small}")
+            findings[key] = path
+            print(f"fuzz: {cls}: {tool} --{arg}: {detail} -> {os.path.relpath(path, ROOT)}", flush=True)
     print(f"fuzz: {counts['cases']} cases, {counts['runs']} runs, {len(findings)} findings (seed {args.seed})")
     return 1 if findings else 0
 
