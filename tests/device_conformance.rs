@@ -10,8 +10,7 @@
 //! pld-run and the examples' goldens) is `runner/tests/a2a3sim.rs`. Without the two variables the
 //! tests say why in one line and pass: the snapshots are not part of the repository.
 
-#[path = "conformance/shared.rs"]
-mod shared;
+use crate::shared;
 
 use shared::{render_tree, snapshots};
 use std::path::{Path, PathBuf};

@@ -12,7 +12,7 @@
 //! (c) Every inventory entry names a test file that exists and contains the
 //!     entry's text (its longest literal piece), or says why it is untested.
 //!
-//! `PLD_DIAG_DUMP=1 cargo test --test diagnostics_style -- --nocapture`
+//! `PLD_DIAG_DUMP=1 cargo test --test integration diagnostics_style:: -- --nocapture`
 //! prints every extracted template.
 
 use regex::Regex;

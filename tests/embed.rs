@@ -7,7 +7,7 @@ use std::{
     process::{Command, Stdio},
 };
 
-mod common;
+use crate::common;
 use common::llvm_tool;
 
 /// target/<profile>/examples/embed, next to this test's target/<profile>/deps.

@@ -2,7 +2,7 @@
 //! `docs/dialects/pld.md`, `docs/passes.md`) is what this build's TableGen
 //! writes: a change to `PlOps.td` / `PldOps.td` / `Passes.td` without its
 //! docs fails here. The build writes nothing into the source tree; refresh the
-//! docs with `PLD_UPDATE_DOCS=1 cargo test --test generated_docs`.
+//! docs with `PLD_UPDATE_DOCS=1 cargo test --test integration generated_docs::`.
 
 use std::path::{Path, PathBuf};
 
@@ -33,6 +33,6 @@ fn the_committed_docs_are_the_generated_ones() {
     }
     assert!(
         stale.is_empty(),
-        "generated docs are stale: {stale:?} (run PLD_UPDATE_DOCS=1 cargo test --test generated_docs)"
+        "generated docs are stale: {stale:?} (run PLD_UPDATE_DOCS=1 cargo test --test integration generated_docs::)"
     );
 }

@@ -3,7 +3,7 @@
 
 use std::{path::PathBuf, process::Command};
 
-mod common;
+use crate::common;
 
 fn lit() -> PathBuf {
     common::llvm_tool("lit")

@@ -9,9 +9,8 @@
 //! tensor is undefined on simpler). Without `PLD_PTO_ISA_DIR` / `PLD_SIMPLER_DIR` (the extracted
 //! snapshots; `.ci/run` sets both) the test says why in one line and passes.
 
-mod common;
-#[path = "../../tests/conformance/shared.rs"]
-mod shared;
+use crate::common;
+use crate::shared;
 
 use common::goldens::{
     EP, EP_HIDDEN, EP_TOKENS, TP, TP_HIDDEN, TP_LAYERS, TP_TOKENS, ep_golden, tp_golden, tp_inputs,

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::goldens::*;
 use common::*;
 

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use npyz::WriterBuilder;
 
-mod common;
+use crate::common;
 use common::goldens::*;
 use common::*;
 

@@ -12,7 +12,7 @@ use pld_sim::case::Case;
 use pld_sim::matrix::{self, Expect};
 use pld_sim::result::SimResult;
 
-mod common;
+use crate::common;
 use common::TEST_CXXFLAGS;
 
 const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");

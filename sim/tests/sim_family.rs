@@ -13,7 +13,7 @@ use pld_sim::family::golden;
 use pld_sim::family::matrix;
 use pld_sim::result::SimResult;
 
-mod common;
+use crate::common;
 use common::TEST_CXXFLAGS;
 
 const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");

@@ -14,7 +14,7 @@ use pld_sim::case::Case;
 use pld_sim::golden;
 use pld_sim::result::SimResult;
 
-mod common;
+use crate::common;
 use common::TEST_CXXFLAGS;
 
 const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");

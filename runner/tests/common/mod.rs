@@ -1,7 +1,6 @@
 //! What the pld-run tests share (`runner/tests/run.rs`, `runner/tests/examples.rs`): running pld-run,
 //! scratch folders, `.npy` / `.npz` files, deterministic inputs, and [`goldens`], the examples'
 //! references (once, for any rank count).
-#![allow(dead_code)]
 
 pub mod goldens;
 

@@ -12,7 +12,6 @@ use pld_run::toolchain::Toolchain;
 pub const TEST_CXXFLAGS: &str = "-Wall -Wextra -Werror";
 
 /// The library's toolchain: the tools next to the pld-sim binary, the suites' flags.
-#[allow(dead_code)] // sim_procs runs the pld-sim binary only
 pub fn toolchain() -> Toolchain {
     let tools = Path::new(env!("CARGO_BIN_EXE_pld-sim")).parent().unwrap();
     let mut tc = Toolchain::with_tools(tools.to_path_buf()).unwrap();
