@@ -3,8 +3,9 @@
 # drives lit; test/Plugin runs stock mlir-opt-22 with the pld plugin and the
 # C++ driver built first by scripts/build-plugin.sh), the examples, and the
 # host runtime's own suite (kernel template against an independent golden,
-# once under ThreadSanitizer and once under ASan + UBSan; it starts first,
-# beside the builds). Then the robustness jobs (fuzz slice, sanitizers).
+# once under ThreadSanitizer and once under ASan + UBSan; the first starts
+# beside the build, the second beside the sanitizer job). The robustness jobs:
+# a fuzz slice (from the end of the build) and the sanitizer job (last).
 # Installs what is missing first.
 #
 #   bash scripts/test.sh           everything (CI's command, .ci/run)
@@ -33,15 +34,13 @@ mkdir -p target
 # in a session of its own (setsid), so its whole process group goes (its compilers and test
 # binaries too); a job that has ended is not signalled (its number may be another process's).
 trap 'for p in $(jobs -r -p); do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done' EXIT
-# The host runtime's own suite (g++ only: no cargo, nothing built before it) and its ASan + UBSan
-# slice (the sanitizer job's, scripts/sanitize.sh --no-runtime below) start first, beside the
-# builds: they take the cores the builds' serial stretches (build scripts, the pld crate, links,
-# the plugin) leave idle, and are done before the tests start.
+# The host runtime's own suite (g++ only: no cargo, nothing built before it) starts first,
+# beside the build: it takes the cores the build's serial stretches (build scripts, the pld
+# crate, links) leave idle. Its ASan + UBSan slice (the sanitizer job's, scripts/sanitize.sh
+# --no-runtime below) waits for the last phase, where it does the same for the sanitizer build;
+# the build's cores are full without it (a 1-second sampler: 4 idle core-seconds in 200 s).
 setsid -w bash runtime/tests/run.sh > target/runtime-suite.log 2>&1 &
 runtime=$!
-PLD_RT_BUILD=$PWD/target/sanitize/runtime-tests PLD_RT_SANITIZE=1 \
-  setsid -w bash runtime/tests/run.sh --quick > target/runtime-sanitize.log 2>&1 &
-runtime_san=$!
 # The device conformance's simpler environment (scripts/simpler-sim.sh, a few minutes, once per
 # clone) builds beside them too when the snapshots are given (.ci/run): the conformance test
 # waits for it (the script's lock) instead of building it alone in the middle of cargo test.
@@ -57,6 +56,16 @@ fi
 # for its own package's integration tests.
 phase "cargo build"
 cargo build
+# Robustness: a fixed-seed slice of the mutation fuzzer (seed 1, 4000 cases, every pass, the
+# pipeline and pld-translate through the debug binaries). One process on one core, needing no
+# cargo: it starts now and fills what the plugin's build and the test binaries leave idle.
+# The sanitizer job swaps target/debug's pld-opt / pld-translate while it builds, so the slice
+# runs copies of them.
+bins=target/fuzz-bin
+mkdir -p "$bins"
+cp target/debug/pld-opt target/debug/pld-translate target/debug/pld-reduce "$bins/"
+setsid -w bash fuzz/run.sh --seed 1 --cases 4000 --bindir "$bins" > target/fuzz-slice.log 2>&1 &
+fuzz=$!
 # The shared library (stock mlir-opt-22 plugin, C API) and the C++ driver: test/Plugin runs them,
 # and must not be skipped here. It builds in target/ after the binaries, whose build scripts and
 # proc macros it reuses (it holds target/'s lock: not beside a cargo command).
@@ -69,18 +78,13 @@ fi
 tail -n 1 target/build-plugin.log
 phase "cargo test"
 PLD_REQUIRE_PLUGIN=1 cargo test
-phase "docs, fuzz slice, sanitizer job"
-# What is left runs side by side: the fuzz slice (one process, one core) beside the
+phase "docs, sanitizer job"
+# What is left runs side by side: the runtime's ASan + UBSan slice (g++, no cargo) beside the
 # documentation build (rustdoc, mostly one core) and then the sanitizer job (cargo; its
-# build's serial stretches, pld and the links, leave a core to the slice). The sanitizer job
-# swaps target/debug's pld-opt / pld-translate while it builds, so the fuzz slice runs copies
-# of them.
-#
-# Robustness: a fixed-seed slice of the mutation fuzzer (seed 1, 4000 cases,
-# every pass, the pipeline and pld-translate through the debug binaries).
-bins=target/fuzz-bin
-mkdir -p "$bins"
-cp target/debug/pld-opt target/debug/pld-translate target/debug/pld-reduce "$bins/"
+# build's serial stretches, pld and the links, leave a core to the slice).
+PLD_RT_BUILD=$PWD/target/sanitize/runtime-tests PLD_RT_SANITIZE=1 \
+  setsid -w bash runtime/tests/run.sh --quick > target/runtime-sanitize.log 2>&1 &
+runtime_san=$!
 # wait_for PID LOG WHAT: a background job's verdict (its log on failure).
 failed=0
 wait_for() {
@@ -92,14 +96,11 @@ wait_for() {
     failed=1
   fi
 }
-# The fuzz slice needs no cargo: it starts first, beside the documentation build.
-setsid -w bash fuzz/run.sh --seed 1 --cases 4000 --bindir "$bins" > target/fuzz-slice.log 2>&1 &
-fuzz=$!
 # The public API's documentation (the crate denies missing docs; a broken or
 # private intra-doc link is an error here).
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps || failed=1
 # The sanitizer job (ASan + UBSan C++ side: the lit suite and a fuzz slice; the runtime's kernel
-# tests ran from the start).
+# tests under the same sanitizers run beside it, started above).
 if [ "$failed" = 0 ]; then
   bash scripts/sanitize.sh --fuzz-cases 600 --no-runtime || failed=1
 fi
