@@ -1,6 +1,6 @@
-// A loop of 5000 tasks, each after the previous one (INOUT on the same tensor): pld's runtime
-// wakes a finished task's own dependents only, and drops a writer an INOUT task covers, so a
-// long loop costs per task what a short one does. (Input of orch-long-loop.test.)
+// A loop of n tasks (10000 in orch-long-loop.test), each after the previous one (INOUT on the
+// same tensor): pld's runtime wakes a finished task's own dependents only, and drops a writer an
+// INOUT task covers, so a long loop costs per task what a short one does.
 func.func private @add_one(%t: !pl.tensor<*xf32> {pl.direction = "inout"}) -> !pl.tensor<*xf32>
     attributes {pl.func_kind = "aiv", pl.kernel_source = "kernel_src/add_one.cpp"} {
   return %t : !pl.tensor<*xf32>
