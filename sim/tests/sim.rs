@@ -5,7 +5,6 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pld_run::elem::Elem;
 use pld_sim::case::Case;
@@ -13,40 +12,9 @@ use pld_sim::matrix::{self, Expect};
 use pld_sim::result::SimResult;
 
 use crate::common;
-use common::TEST_CXXFLAGS;
+use common::{TEST_CXXFLAGS, scratch};
 
 const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");
-
-/// A scratch directory under target/tmp, removed when the test passes (kept for a failure).
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("pld-sim-tests")
-        .join(format!(
-            "{name}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
-}
 
 fn run(args: &[&str], envs: &[(&str, &Path)]) -> Output {
     let mut cmd = Command::new(PLD_SIM);

@@ -4,9 +4,8 @@
 //! The full family matrix is `pld-sim --matrix family` (docs/sim.md, "The collective family"),
 //! not run here.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pld_sim::family::case::FamilyCase;
 use pld_sim::family::golden;
@@ -14,32 +13,9 @@ use pld_sim::family::matrix;
 use pld_sim::result::SimResult;
 
 use crate::common;
-use common::TEST_CXXFLAGS;
+use common::{TEST_CXXFLAGS, scratch};
 
 const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");
-
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("pld-sim-family-tests")
-        .join(format!(
-            "{name}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
-}
 
 fn run(args: &[&str], envs: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(PLD_SIM);

@@ -4,9 +4,8 @@
 //! `timeout_ms` + 5 s, leaving no rank process and no `/dev/shm` entry; so does pld-sim itself
 //! killed by SIGTERM / SIGINT in the middle of a run.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use pld_run::elem::Elem;
@@ -15,35 +14,9 @@ use pld_sim::golden;
 use pld_sim::result::SimResult;
 
 use crate::common;
-use common::TEST_CXXFLAGS;
+use common::{TEST_CXXFLAGS, scratch};
 
 const PLD_SIM: &str = env!("CARGO_BIN_EXE_pld-sim");
-
-/// A scratch directory under target/tmp, removed when the test passes (kept for a failure).
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .join("target/tmp")
-        .join(format!(
-            "sim-procs-{name}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
-}
 
 fn run_sim(case_json: &str, envs: &[(&str, &str)]) -> (Output, Duration) {
     let mut cmd = Command::new(PLD_SIM);

@@ -1,7 +1,8 @@
-//! What the simulator's suites share: the generated C++'s flags, and the library's toolchain
-//! built with them.
+//! What the simulator's suites share: the generated C++'s flags, the library's toolchain built
+//! with them, and scratch folders.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pld_run::toolchain::Toolchain;
 
@@ -17,4 +18,36 @@ pub fn toolchain() -> Toolchain {
     let mut tc = Toolchain::with_tools(tools.to_path_buf()).unwrap();
     tc.extra_flags = TEST_CXXFLAGS.split_whitespace().map(Into::into).collect();
     tc
+}
+
+/// A scratch directory under target/tmp, removed when the test passes (kept for a failure).
+pub struct Scratch(pub PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// `target/tmp/pld-sim-tests/<name>-<pid>-<n>`, unique within the run.
+pub fn scratch(name: &str) -> Scratch {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("pld-sim-tests")
+        .join(format!(
+            "{name}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+    std::fs::create_dir_all(&dir).unwrap();
+    Scratch(dir)
 }
