@@ -83,7 +83,7 @@ phase "docs, sanitizer job"
 # documentation build (rustdoc, mostly one core) and then the sanitizer job (cargo; its
 # build's serial stretches, pld and the links, leave a core to the slice).
 PLD_RT_BUILD=$PWD/target/sanitize/runtime-tests PLD_RT_SANITIZE=1 \
-  setsid -w bash runtime/tests/run.sh --quick > target/runtime-sanitize.log 2>&1 &
+  setsid -w bash runtime/tests/run.sh > target/runtime-sanitize.log 2>&1 &
 runtime_san=$!
 # wait_for PID LOG WHAT: a background job's verdict (its log on failure).
 failed=0

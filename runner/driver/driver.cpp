@@ -26,7 +26,15 @@
 //                         N ranks (pld::host::Host::comm_domain; no `domain`: the world's). Per
 //                         repeat a rank runs every entry it is in, in order. Without an `entry`
 //                         line the parameters are entry 0's over the world.
+//   launch <kernel> <block_num> <sync_start 0|1>
+//                         a test hook instead of `entry`: starts the parameters of a raw launch,
+//                         one task of the kernel registered as <kernel> (a kernel of the linked
+//                         tree) that the rank body submits itself, with the given launch spec,
+//                         its tensors in order (every one InOut) and then its CommContext slots:
+//                         the launches pld-opt never emits (explicit widths, other operand
+//                         layouts) that pld-sim's raw cases run (docs/sim.md)
 //   comms N               the current entry's CommContext slots
+//   null_comms N          a raw launch's last N slots hold null instead (they must never be read)
 //   tensor <elem_size> <ndims> <dims...> [strided] [shared]
 //                                                    a host tensor parameter (`!pl.tensor`;
 //                                                    `shared`: one buffer every rank of a CHIP
@@ -125,6 +133,11 @@ struct Entry {
   int domain_ranks = 0;  // 0: the world
   int comms = 0;
   std::vector<Param> params;
+  // A raw launch (`launch` line): the kernel submitted directly, instead of CHIP entry `index`.
+  std::string kernel;
+  int64_t block_num = 1;
+  int sync_start = 0;
+  int null_comms = 0;
 };
 
 [[noreturn]] void die(const std::string& msg) {
@@ -153,7 +166,7 @@ bool fill(const std::string& dir, size_t i, int rank, char* dst, int64_t bytes) 
                  static_cast<long long>(bytes));
     return false;
   }
-  std::memcpy(dst, data.data(), data.size());
+  if (!data.empty()) std::memcpy(dst, data.data(), data.size());  // an empty vector's data() may be null
   return true;
 }
 
@@ -276,6 +289,19 @@ std::string copy_lines(const pld::host::World& world, int run, const std::vector
   return out;
 }
 
+// A raw launch (the `launch` test hook): one task of `e.kernel` over `desc` (every one InOut)
+// and `ctx` (its last `e.null_comms` slots null), with the launch spec the line gave.
+int submit_raw(pld::rt::Orchestration& orch, const Entry& e, std::vector<pld::rt::Tensor>& desc,
+               const std::vector<pld::rt::CommContext*>& ctx) {
+  pld::rt::Task t(1, e.kernel.c_str());
+  for (pld::rt::Tensor& d : desc) t.add_tensor(d, pld::rt::Dir::InOut);
+  for (size_t i = 0; i < ctx.size(); ++i)
+    t.add_comm_context(i + static_cast<size_t>(e.null_comms) >= ctx.size() ? nullptr : ctx[i]);
+  t.launch_spec().set_block_num(static_cast<int>(e.block_num));
+  t.launch_spec().set_require_sync_start(e.sync_start != 0);
+  return orch.submit(t);
+}
+
 }  // namespace
 
 extern "C" const void* pld_sim_peer_input(int rank) {
@@ -344,7 +370,14 @@ int main(int argc, char** argv) {
         if (domain != "domain" || !(in >> e.domain_ranks) || e.domain_ranks < 1) die("bad entry line '" + line + "'");
       }
       entries.push_back(e);
+    } else if (key == "launch") {
+      if (!explicit_entries) entries.clear();
+      explicit_entries = true;
+      Entry e;
+      if (!(in >> e.kernel >> e.block_num >> e.sync_start)) die("bad launch line '" + line + "'");
+      entries.push_back(e);
     } else if (key == "comms") in >> current().comms;
+    else if (key == "null_comms") in >> current().null_comms;
     else if (key == "scalar") {
       Param p;
       p.kind = key;
@@ -379,7 +412,10 @@ int main(int argc, char** argv) {
   const bool host_entry = pld_run_host_entry != nullptr;
   if (host_entry && (entries.size() != 1 || repeat != 1)) die("a HOST entry runs once, alone");
   for (const Entry& e : entries) {
-    if (!host_entry && (e.index < 0 || e.index >= pld_run_chip_entry_count)) die("no CHIP entry " + std::to_string(e.index));
+    if (!e.kernel.empty() && host_entry) die("a raw launch needs a CHIP build");
+    if (e.null_comms < 0 || e.null_comms > e.comms) die("null_comms outside 0..comms");
+    if (!host_entry && e.kernel.empty() && (e.index < 0 || e.index >= pld_run_chip_entry_count))
+      die("no CHIP entry " + std::to_string(e.index));
     if (e.domain_ranks > ranks) die("a domain larger than the world");
   }
 
@@ -563,7 +599,9 @@ int main(int argc, char** argv) {
           for (int k = 0; k < repeat && entry_rc == 0; ++k)
             for (size_t e = 0; e < entries.size() && entry_rc == 0; ++e) {
               if (entries[e].domain_ranks > 0 && r >= entries[e].domain_ranks) continue;
-              entry_rc = orch.run_chip(*pld_run_chip_entries[entries[e].index], bound[e].args);
+              entry_rc = entries[e].kernel.empty()
+                             ? orch.run_chip(*pld_run_chip_entries[entries[e].index], bound[e].args)
+                             : submit_raw(orch, entries[e], bound[e].desc, bound[e].ctx);
             }
           live[r] = static_cast<long>(orch.live_buffers());
           return entry_rc;

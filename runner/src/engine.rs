@@ -74,11 +74,29 @@ impl TensorArg {
     }
 }
 
+/// A test hook (the engine's `launch` line): instead of a CHIP entry, each rank submits one task
+/// of a kernel of the linked tree itself, with this launch spec, the entry's tensors in order
+/// (every one InOut) and then its context slots. pld-sim's raw cases run the launches pld-opt
+/// never emits through it (docs/sim.md "Raw launches").
+#[derive(Clone, Debug)]
+pub struct RawLaunch {
+    /// The kernel's registered name.
+    pub kernel: String,
+    /// The launch width.
+    pub block_num: i64,
+    /// Whether every block must start at once.
+    pub sync_start: bool,
+    /// How many of the last context slots hold null (a kernel must never read them).
+    pub null_comms: usize,
+}
+
 /// One CHIP entry run by the engine (or the HOST entry, alone).
 #[derive(Clone, Debug, Default)]
 pub struct EntryRun {
     /// Its index in the runner's entry table ([`super::build::runner`]'s `functions`).
     pub index: usize,
+    /// A raw launch instead of the entry (`index` is then unused).
+    pub launch: Option<RawLaunch>,
     /// The communication domain of devices 0..N−1 it runs in (`None`: the world).
     pub domain: Option<usize>,
     /// Its parameters in declaration order.
@@ -189,16 +207,28 @@ impl Spec {
         }
         let mut tensor_ix = 0;
         for e in &self.entries {
-            match e.domain {
-                Some(n) => {
+            match (&e.launch, e.domain) {
+                (Some(l), _) => {
+                    let _ = writeln!(
+                        s,
+                        "launch {} {} {}",
+                        l.kernel,
+                        l.block_num,
+                        u8::from(l.sync_start)
+                    );
+                }
+                (None, Some(n)) => {
                     let _ = writeln!(s, "entry {} domain {n}", e.index);
                 }
-                None => {
+                (None, None) => {
                     let _ = writeln!(s, "entry {}", e.index);
                 }
             }
             let comms = e.args.iter().filter(|a| matches!(a, Arg::Comm)).count();
             let _ = writeln!(s, "comms {comms}");
+            if let Some(l) = e.launch.as_ref().filter(|l| l.null_comms > 0) {
+                let _ = writeln!(s, "null_comms {}", l.null_comms);
+            }
             for a in &e.args {
                 match a {
                     Arg::Comm => {}

@@ -483,6 +483,7 @@ fn spec(opts: &Options, params: &[Param], bindings: &[Binding], window_bytes: u6
             index: 0,
             domain: None,
             args,
+            launch: None,
         },
     );
     spec.timeout_ms = opts.timeout_ms;

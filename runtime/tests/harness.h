@@ -31,7 +31,6 @@ struct Failure {
 
 // The command line's options every suite may read.
 struct Options {
-  bool quick = false;    // --quick: the slice run under the sanitizers
   bool verbose = false;  // -v: one line per passing test, with its time
   bool seeded = false;   // --seeded: device suite at seeded completion points (PLD_DMA_SEED)
   std::string filter;    // --filter SUBSTR: only the tests whose name contains it
@@ -86,37 +85,9 @@ class Suite {
   int passed_ = 0, failed_ = 0;
 };
 
-// ------------------------------------------------------------------ the exchange suites' cases
-// send_counts[src][dst] (and the indexed suite's index[src][j]).
+// ------------------------------------------------------------------ the api suite's example
+// send_counts[src][dst].
 using Matrix = std::vector<std::vector<int32_t>>;
-
-// A deterministic LCG: each suite seeds its own, so its cases do not depend on the others'.
-struct Rng {
-  uint32_t state;
-  int32_t operator()(int32_t lo, int32_t hi) {  // inclusive
-    state = state * 1664525u + 1013904223u;
-    return lo + static_cast<int32_t>((state >> 8) % static_cast<uint32_t>(hi - lo + 1));
-  }
-};
-
-// The count patterns of sim.md ("uniform", "zero_and_full", "one_and_full", "over_capacity",
-// "negative", "random"), for P ranks and MAX_RECV = mr.
-inline Matrix count_pattern(const std::string& kind, int P, int mr, Rng& rnd) {
-  Matrix m(P, std::vector<int32_t>(P, 0));
-  for (int s = 0; s < P; ++s)
-    for (int d = 0; d < P; ++d) {
-      const bool odd = (s + d) % 2 != 0;
-      int32_t v = 0;
-      if (kind == "uniform") v = mr;
-      else if (kind == "zero_and_full") v = odd ? mr : 0;
-      else if (kind == "one_and_full") v = odd ? mr : 1;
-      else if (kind == "over_capacity") v = odd ? mr + 3 : mr;
-      else if (kind == "negative") v = odd ? -2 : (mr + 1) / 2;
-      else if (kind == "random") v = rnd(-3, mr + 4);
-      m[s][d] = v;
-    }
-  return m;
-}
 
 // Rows a clamped count delivers: clamp(count, 0, max_recv).
 inline int64_t golden_rows(int32_t count, int64_t max_recv) {

@@ -2,10 +2,10 @@
 // given) over the host runtime and prints `<suite>: <seconds> s` after each and the tally run.sh
 // reads, `N passed, M failed`; exits 0 iff nothing failed.
 //
-//   runtime_tests [--suite NAME]... [--quick] [--seeded] [--filter SUBSTR] [-v]
+//   runtime_tests [--suite NAME]... [--seeded] [--filter SUBSTR] [-v]
 //
-// The suites: a2a (the all_to_all_v kernel against its golden), indexed (indexed_all_to_all_v),
-// views (the orchestration side), device (the device ordering model; --seeded needs
+// The suites: api (submit rejections, contiguity, a lone rank, the runtime-api.md example; the
+// kernels' own contract is pld-sim's raw launches), views (the orchestration side), device (the device ordering model; --seeded needs
 // PLD_DMA_SEED), procs (ranks as processes; not under ThreadSanitizer).
 #include <chrono>
 #include <cstdio>
@@ -15,8 +15,7 @@
 
 #include "harness.h"
 
-void a2a_suite(pld_test::Suite& t);
-void indexed_suite(pld_test::Suite& t);
+void api_suite(pld_test::Suite& t);
 void views_suite(pld_test::Suite& t);
 void device_suite(pld_test::Suite& t);
 void procs_suite(pld_test::Suite& t);
@@ -29,13 +28,12 @@ struct Entry {
 };
 
 const Entry kSuites[] = {
-    {"a2a", a2a_suite},       {"indexed", indexed_suite}, {"views", views_suite},
-    {"device", device_suite}, {"procs", procs_suite},
+    {"api", api_suite}, {"views", views_suite}, {"device", device_suite}, {"procs", procs_suite},
 };
 
 int usage(const char* why) {
   std::fprintf(stderr,
-               "runtime_tests: %s\nusage: runtime_tests [--suite NAME]... [--quick] [--seeded] "
+               "runtime_tests: %s\nusage: runtime_tests [--suite NAME]... [--seeded] "
                "[--filter SUBSTR] [-v]\nsuites:",
                why);
   for (const Entry& e : kSuites) std::fprintf(stderr, " %s", e.name);
@@ -50,9 +48,7 @@ int main(int argc, char** argv) {
   std::vector<const Entry*> selected;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--quick") {
-      options.quick = true;
-    } else if (arg == "--seeded") {
+    if (arg == "--seeded") {
       options.seeded = true;
     } else if (arg == "-v") {
       options.verbose = true;

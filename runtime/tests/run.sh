@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Builds the host runtime, renders the all_to_all_v and indexed_all_to_all_v kernels for float and
-# int8_t, builds the runtime's one test main (runtime_tests: main.cpp over harness.h, one suite per
-# *_test.cpp) and runs its suites: a2a and indexed (the two kernels against their goldens), views
-# (chip_views.inc, scalar.h, create_tensor / AllocScope, the orchestration API), device (the device
-# ordering model, docs/device.md) and procs (ranks as processes: shared windows, faults; release
-# build only) -- the full matrices at -O2, then quick slices under ThreadSanitizer.
-# The collective family's kernels are checked by the simulator's family matrix (docs/sim.md).
+# Builds the host runtime's unit tests: renders the all_to_all_v and indexed_all_to_all_v kernels
+# for float and int8_t (checking the renderings differ only where the dtype is named), builds the
+# runtime's test main (runtime_tests: main.cpp over harness.h, one suite per *_test.cpp) and runs
+# its suites: api (submit rejections, contiguity, a lone rank, the runtime-api.md example over the
+# float all_to_all_v kernel), views (chip_views.inc, scalar.h, create_tensor / AllocScope, the
+# orchestration API), device (the device ordering model, docs/device.md) and procs (ranks as
+# processes: shared windows, faults; not under ThreadSanitizer) -- at -O2, then under
+# ThreadSanitizer. The kernels' own contract (both exchange kernels at every width and layout, the
+# collective family) is checked by the simulator's matrices (docs/sim.md: raw launches).
 # Env: CXX (default g++), PLD_RT_BUILD (build dir, default <repo>/target/pld-runtime-tests),
-#      PLD_RT_NO_TSAN=1 to skip the TSan run; PLD_RT_SANITIZE=1 to run only a quick slice under
-#      ASan + UBSan (scripts/sanitize.sh).
+#      PLD_RT_NO_TSAN=1 to skip the TSan run; PLD_RT_SANITIZE=1 to run the suites under ASan +
+#      UBSan only (scripts/sanitize.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -44,15 +46,12 @@ build() {
   unit device "$root/runtime/host/device.cpp"
   unit orch_api "$root/runtime/host/orchestration_api.cpp"
   unit a2a_fp32 "$out/all_to_all_v__fp32.cpp" -Dkernel_entry=pld_a2a_f32
-  unit a2a_int8 "$out/all_to_all_v__int8.cpp" -Dkernel_entry=pld_a2a_i8
-  unit idx_fp32 "$out/indexed_all_to_all_v__fp32.cpp" -Dkernel_entry=pld_idx_f32
-  unit idx_int8 "$out/indexed_all_to_all_v__int8.cpp" -Dkernel_entry=pld_idx_i8
   unit stage_step "$root/runtime/examples/kernels/stage_step.cpp" -Dkernel_entry=pld_k_stage_step
   unit consume_step "$root/runtime/examples/kernels/consume_step.cpp" -Dkernel_entry=pld_k_consume_step
   unit chip_pipeline "$root/runtime/examples/chip_pipeline.cpp" \
     -Daicpu_orchestration_entry=chip_pipeline_entry -Daicpu_orchestration_config=chip_pipeline_config
   local t
-  for t in main a2a_test indexed_test views_test device_test procs_test; do unit "$t" "$here/$t.cpp"; done
+  for t in main api_test views_test device_test procs_test; do unit "$t" "$here/$t.cpp"; done
   local rc=0
   for p in "${pids[@]}"; do wait "$p" || rc=1; done
   [ $rc -eq 0 ] || { echo "run.sh: $v build failed" >&2; exit 1; }
@@ -80,13 +79,11 @@ run() {
   fi
 }
 
-# suites BUILD [ARGS...]: runs every suite of this mode with $out/BUILD/runtime_tests, writing
-# $out/BUILD-*.log; ARGS go to the suites that take options.
+# suites BUILD: runs every suite with $out/BUILD/runtime_tests, writing $out/BUILD-*.log.
 suites() {
-  local b=$1; shift
+  local b=$1
   local bin=$out/$b/runtime_tests
-  run "$out/$b.log" "$bin" --suite a2a "$@"
-  run "$out/$b-indexed.log" "$bin" --suite indexed "$@"
+  run "$out/$b.log" "$bin" --suite api
   run "$out/$b-views.log" "$bin" --suite views
   # The device ordering model: at the latest completion points, then at seeded random ones.
   run "$out/$b-device.log" "$bin" --suite device
@@ -96,22 +93,22 @@ suites() {
 }
 
 if [ "${PLD_RT_SANITIZE:-0}" = 1 ]; then
-  # scripts/sanitize.sh: the kernels and the runtime under ASan + UBSan (a quick slice). The
+  # scripts/sanitize.sh: the runtime (and the api suite's kernel) under ASan + UBSan. The
   # sanitizer builds are -O0: every access the source makes is checked, and they compile about
   # three times faster than at -O1 (docs/sanitizers.md).
   build asan -O0 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   export ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}" UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1"
-  suites asan --quick
+  suites asan
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ]
   exit
 fi
 
 build release -O2
-suites release "$@"
+suites release
 if [ "${PLD_RT_NO_TSAN:-0}" != 1 ]; then
   build tsan -O0 -g -fsanitize=thread
-  TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" suites tsan --quick
+  TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" suites tsan
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

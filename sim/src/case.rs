@@ -169,6 +169,63 @@ pub struct Case {
     pub timeout_ms: i64,
     /// `fault`: a rank that crashes, hangs or exits early (process mode only).
     pub fault: Option<Fault>,
+    /// Not a case key (always `None` from JSON): a raw launch of the case's kernel
+    /// (`crate::raw`), the launches pld-opt never emits. Tests only.
+    pub launch: Option<Launch>,
+}
+
+/// A raw launch (docs/sim.md "Raw launches"): the engine's test hook submits the case's kernel
+/// itself, with operands laid out as these fields say, instead of running `chip_pipeline`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Launch {
+    /// B, the launch width: any width, not only the one pld-opt derives from `core_num`.
+    pub blocks: i64,
+    /// The context slots after the tensors.
+    pub contexts: Contexts,
+    /// `send_counts` and `recv_counts` as `[P, 1]` instead of `[P]`.
+    pub counts_2d: bool,
+    /// The indexed op's `index` as `[N, 1]` instead of `[N]`.
+    pub index_2d: bool,
+    /// The indexed op's `recv_counts` in the rank's own memory instead of the window.
+    pub recv_local: bool,
+    /// The byte every target starts as (rows past a count keep it).
+    pub target_fill: u8,
+    /// The value every `recv_counts` entry starts as.
+    pub recv_fill: i32,
+    /// The indexed op's input rows of this many elements instead of `row_elems` (a row the
+    /// target cannot hold: no input row is readable, every sent row is zeros).
+    pub input_row_elems: Option<i64>,
+    /// The indexed op's `index` of only this many entries (the positions past it name no row).
+    pub index_len: Option<i64>,
+}
+
+impl Launch {
+    /// A launch of width `blocks`, the CHIP rail's contexts and every operand as pld-opt lays
+    /// it out.
+    pub fn new(blocks: i64) -> Launch {
+        Launch {
+            blocks,
+            contexts: Contexts::Three,
+            counts_2d: false,
+            index_2d: false,
+            recv_local: false,
+            target_fill: 0,
+            recv_fill: 0,
+            input_row_elems: None,
+            index_len: None,
+        }
+    }
+}
+
+/// A raw launch's context slots (the kernel reads only the first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Contexts {
+    /// The rank's context alone (the HOST rail's one slot).
+    One,
+    /// Three slots, each the rank's context (the CHIP rail's duplicates).
+    Three,
+    /// The rank's context and two null slots (never read).
+    NullExtras,
 }
 
 /// The default `timeout_ms`.
@@ -407,6 +464,7 @@ impl Case {
             domains: Vec::new(),
             timeout_ms: DEFAULT_TIMEOUT_MS,
             fault: None,
+            launch: None,
         }
     }
 
@@ -616,6 +674,7 @@ impl Case {
             domains: Vec::new(),
             timeout_ms,
             fault,
+            launch: None,
         };
         // The default S is B, which a huge core_num makes huge (an explicit S was checked above).
         if signal_stride.is_none()
@@ -784,8 +843,11 @@ impl Case {
     /// orchestration refuses it with error 5 before computing a launch from it). With
     /// `runtime_core_num` it is the width the generated code must compute at run time.
     /// For the indexed op, `core_num` is the exact launch width: B = L.
-    /// With `domains`, the widest of the domains' launches.
+    /// With `domains`, the widest of the domains' launches; a raw launch's is its own.
     pub fn blocks(&self) -> i64 {
+        if let Some(l) = &self.launch {
+            return l.blocks;
+        }
         if !self.domains.is_empty() {
             return (0..self.domains.len())
                 .map(|d| self.domain_case(d).blocks())
@@ -821,6 +883,31 @@ impl Case {
         self.index
             .clone()
             .unwrap_or_else(|| vec![(0..self.rows() as i32).collect(); self.ranks])
+    }
+
+    /// The input rows the kernel may read: none when a raw launch gives the input rows another
+    /// width than the target's, else N_in.
+    pub fn readable_rows(&self) -> i64 {
+        match &self.launch {
+            Some(l) if l.input_row_elems.is_some_and(|n| n != self.row_elems) => 0,
+            _ => self.in_rows(),
+        }
+    }
+
+    /// The input row each position of each source's gather list names ([`Case::index_lists`]),
+    /// −1 past a raw launch's shorter index (such a position names no row).
+    pub fn gathered_lists(&self) -> Vec<Vec<i32>> {
+        let mut lists = self.index_lists();
+        if let Some(n) = self.launch.as_ref().and_then(|l| l.index_len) {
+            for list in &mut lists {
+                for (j, v) in list.iter_mut().enumerate() {
+                    if j as i64 >= n {
+                        *v = -1;
+                    }
+                }
+            }
+        }
+        lists
     }
 
     /// The declared shape of a collective operand.

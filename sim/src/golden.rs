@@ -37,8 +37,12 @@ pub fn fold_blocks(p: usize, l: i64) -> i64 {
 }
 
 /// The launch width a result must report for a case: the fold for the plain op; for the indexed
-/// op `core_num` itself (the exact launch width, indexed.md), 0 outside [1, 2147483647].
+/// op `core_num` itself (the exact launch width, indexed.md), 0 outside [1, 2147483647]; a raw
+/// launch's own width.
 pub fn expected_blocks(case: &Case) -> i64 {
+    if let Some(l) = &case.launch {
+        return l.blocks;
+    }
     match case.op {
         Op::AllToAllV => fold_blocks(case.ranks, case.core_num),
         Op::IndexedAllToAllV => {
@@ -60,6 +64,26 @@ pub struct RankGolden {
     pub target: Vec<Vec<f64>>,
 }
 
+/// The value of a target element that starts as a raw launch's `target_fill` byte (0 for a
+/// pipeline, whose windows start zeroed).
+pub fn background(case: &Case) -> f64 {
+    let b = case.launch.as_ref().map_or(0, |l| l.target_fill);
+    match case.dtype {
+        Elem::I8 => b as i8 as f64,
+        _ => f32::from_le_bytes([b; 4]) as f64,
+    }
+}
+
+/// What a rank holds before any exchange: every target value [`background`], every
+/// `recv_counts` entry 0 (a raw launch's `recv_fill`).
+fn initial(case: &Case, bg: f64) -> RankGolden {
+    let p = case.ranks;
+    RankGolden {
+        recv_counts: vec![case.launch.as_ref().map_or(0, |l| l.recv_fill as i64); p],
+        target: vec![vec![bg; case.row_elems as usize]; p * case.max_recv as usize],
+    }
+}
+
 /// Every rank's expected `recv_counts` and `target` after a run: a direct simulation of the
 /// model, window by window. Every rank's `target` and `recv_counts` windows start at 0 and are
 /// never cleared; each `chip_pipeline` call (`repeat` of them, back to back) runs
@@ -74,6 +98,7 @@ pub fn expected(case: &Case) -> Vec<RankGolden> {
     if case.op == Op::IndexedAllToAllV {
         return expected_indexed(case);
     }
+    let bg = background(case);
     let p = case.ranks as i64;
     let (mr, re) = (case.max_recv, case.row_elems);
     // x_0: input[r][d*MR + k][e].
@@ -88,12 +113,7 @@ pub fn expected(case: &Case) -> Vec<RankGolden> {
                 .collect()
         })
         .collect();
-    let mut windows: Vec<RankGolden> = (0..p)
-        .map(|_| RankGolden {
-            recv_counts: vec![0; p as usize],
-            target: vec![vec![0.0; re as usize]; (p * mr) as usize],
-        })
-        .collect();
+    let mut windows: Vec<RankGolden> = (0..p).map(|_| initial(case, bg)).collect();
     for _call in 0..case.repeat {
         // What each rank stages: the input first, then its own target window.
         let mut x = input.clone();
@@ -124,24 +144,24 @@ pub fn expected(case: &Case) -> Vec<RankGolden> {
 /// call of `repeat` stages the same input and writes the same rows, so repeating changes nothing.
 fn expected_indexed(case: &Case) -> Vec<RankGolden> {
     let p = case.ranks as i64;
-    let (mr, re, n_in) = (case.max_recv, case.row_elems, case.in_rows());
-    let index = case.index_lists();
+    let (mr, re, n_in) = (case.max_recv, case.row_elems, case.readable_rows());
+    let index = case.gathered_lists();
+    let bg = background(case);
     (0..p)
         .map(|dst| {
-            let mut g = RankGolden {
-                recv_counts: vec![0; p as usize],
-                target: vec![vec![0.0; re as usize]; (p * mr) as usize],
-            };
+            let mut g = initial(case, bg);
             for src in 0..p {
                 let rows = clamped_rows(case.send_counts[src as usize][dst as usize], mr);
                 g.recv_counts[src as usize] = rows;
                 for k in 0..rows {
                     let i = index[src as usize][(dst * mr + k) as usize] as i64;
-                    if (0..n_in).contains(&i) {
-                        g.target[(src * mr + k) as usize] = (0..re)
+                    g.target[(src * mr + k) as usize] = if (0..n_in).contains(&i) {
+                        (0..re)
                             .map(|e| payload(case.dtype, src, i / mr, i % mr, e))
-                            .collect();
-                    }
+                            .collect()
+                    } else {
+                        vec![0.0; re as usize]
+                    };
                 }
             }
             g
@@ -316,16 +336,11 @@ fn check_domains_untyped(case: &Case, result: &SimResult) -> Result<(), String> 
 /// Every rank's expected `recv_counts` and `target` after a refused first exchange (a strided
 /// operand, an over-capacity launch, or with `runtime_core_num` an L outside [1, 2147483647] or
 /// S < B): the stage task before the collective ran, the collective and everything after it did
-/// not, so target and recv_counts hold their initial zeros (as does the signal).
+/// not, so target and recv_counts hold their initial zeros, or a raw launch's fills (and the
+/// signal its zeros).
 pub fn expected_refused(case: &Case) -> Vec<RankGolden> {
-    let p = case.ranks;
-    let rows = p * case.max_recv as usize;
-    (0..p)
-        .map(|_| RankGolden {
-            recv_counts: vec![0; p],
-            target: vec![vec![0.0; case.row_elems as usize]; rows],
-        })
-        .collect()
+    let bg = background(case);
+    (0..case.ranks).map(|_| initial(case, bg)).collect()
 }
 
 /// Checks a refused run: the status and code, `blocks` (the fold of [`fold_blocks`]), every
@@ -361,12 +376,38 @@ fn check_refused_untyped(
         "staging windows holding the input: {p} of {p} ranks",
         p = case.ranks
     );
-    if !result.message.contains(&staged) {
+    // A raw launch has no stage task.
+    if case.launch.is_none() && !result.message.contains(&staged) {
         return Err(format!(
             "the stage task's effect is missing (expected \"{staged}\"): {}",
             result.message
         ));
     }
+    untouched(case, result)
+}
+
+/// Checks a run whose collective wrote nothing (a raw launch's kernel that returned early on an
+/// operand it cannot serve): status ok, `blocks`, and every rank's operands as they started
+/// ([`expected_refused`]).
+pub fn check_untouched(case: &Case, result: &SimResult) -> Result<(), SimError> {
+    if result.status != "ok" || result.code != 0 {
+        return Err(SimError::Mismatch(format!(
+            "expected ok, got {} {}: {}",
+            result.status, result.code, result.message
+        )));
+    }
+    let b = expected_blocks(case);
+    if result.blocks != b {
+        return Err(SimError::Mismatch(format!(
+            "blocks = {}, expected {b}",
+            result.blocks
+        )));
+    }
+    untouched(case, result).map_err(SimError::Mismatch)
+}
+
+/// Every rank's target, recv_counts and signal as they started.
+fn untouched(case: &Case, result: &SimResult) -> Result<(), String> {
     let golden = expected_refused(case);
     if result.ranks.len() != golden.len() {
         return Err(format!(
@@ -382,7 +423,7 @@ fn check_refused_untyped(
             || got.signal != zero_signal
         {
             return Err(format!(
-                "rank {r}: the refused collective wrote its operands (or their shape is wrong)"
+                "rank {r}: the collective wrote its operands (or their shape is wrong), which a refused launch or an early return must not"
             ));
         }
     }

@@ -222,6 +222,9 @@ fn operands(case: &Case, first: usize) -> wire::Operands {
 }
 
 fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
+    if case.launch.is_some() {
+        return crate::raw::run_case(tc, case, &case_kernel(case));
+    }
     if !case.domains.is_empty() {
         return run_domains(tc, case);
     }
@@ -240,6 +243,7 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             index: 0,
             domain: None,
             args,
+            launch: None,
         }],
     )?;
     spec.trace_copies = true;
@@ -377,6 +381,7 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             index: d,
             domain: Some(sub.ranks),
             args: launch::bind(&entry, values, &scalars)?,
+            launch: None,
         });
     }
     let mut spec = spec(tc, case, entries)?;
@@ -635,6 +640,7 @@ fn bench_untyped(
             index: 0,
             domain: None,
             args,
+            launch: None,
         }],
     )?;
     let bytes_per_rank = case.rows() * case.row_elems * case.dtype.size();

@@ -46,6 +46,10 @@ pub enum Expect {
         /// The runtime's error code.
         code: i64,
     },
+    /// all_to_all_v's raw launch whose kernel returns early (an operand it cannot serve): status
+    /// ok, every block of the collective started, and its targets, recv_counts and signals as
+    /// they started.
+    Untouched,
     /// all_to_all_v's `domains` case: status ok, every domain's windows equal its own exchange's
     /// golden on its devices and are untouched (zero) on every other device of the world; the
     /// collective ran Σ N·B_N × repeat × layers blocks, stage_step and consume_step Σ N × repeat

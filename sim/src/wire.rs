@@ -11,6 +11,9 @@ use crate::case::{Case, Op};
 use crate::golden::clamped_rows;
 use pld_run::engine::{CopyRecord, Loc};
 
+/// The most ranks the exchange kernels address (their signal protocol's limit).
+const KERNEL_MAX_RANKS: usize = 16;
+
 /// Where the pipeline's collective operands are among the engine's tensors.
 #[derive(Clone, Copy, Debug)]
 pub struct Operands {
@@ -25,6 +28,17 @@ pub struct Operands {
 /// Checks the copies of `kernel` (the case's collective) in `copies` against the case's rules.
 /// `Err` names the first copy or tally that breaks one.
 pub fn check(case: &Case, kernel: &str, at: Operands, copies: &[CopyRecord]) -> Result<(), String> {
+    // A kernel that cannot serve the exchange (more ranks than it addresses, no row per source,
+    // empty rows) returns before its first copy: nothing may cross.
+    if case.ranks > KERNEL_MAX_RANKS || case.max_recv <= 0 || case.row_elems <= 0 {
+        return match copies.iter().find(|c| c.kernel == kernel) {
+            Some(c) => Err(format!(
+                "rank {} block {} copied {} bytes, but the kernel must return early ({} ranks, max_recv {}, row_elems {})",
+                c.rank, c.block, c.bytes, case.ranks, case.max_recv, case.row_elems
+            )),
+            None => Ok(()),
+        };
+    }
     let mut tally = Tally::new(case);
     for c in copies.iter().filter(|c| c.kernel == kernel) {
         // A wild copy (by a kernel under test) is a finding, never an index out of range here.
@@ -109,7 +123,7 @@ impl<'a> Tally<'a> {
             row_bytes: case.row_elems * case.dtype.size() as i64,
             active: case.blocks().min(case.stride()).max(1),
             exchanges: case.repeat as i64 * case.exchanges_per_call(),
-            index: case.index_lists(),
+            index: case.gathered_lists(),
             stores: vec![vec![0; p]; p],
             written: rows.clone(),
             zeroed: rows,
@@ -222,7 +236,28 @@ impl<'a> Tally<'a> {
         let mut rows = std::mem::take(&mut self.written[src][dst]);
         let r = self.add(c, "wrote", src, dst, from, &mut rows);
         self.written[src][dst] = rows;
-        r
+        r?;
+        // With K = active / P lanes per peer, lane b % K pushes only its slice of the chunk's
+        // valid elements: lane_elems = ceil(valid / (K * align)) * align (align: 32 bytes of
+        // elements), begin = min(lane * lane_elems, valid), end = min(begin + lane_elems, valid).
+        if self.active >= p {
+            let esz = self.case.dtype.size() as i64;
+            let (align, lane) = ((32 / esz).max(1), c.block % lanes);
+            let valid = self.rows(src, dst) * self.case.row_elems;
+            let lane_elems = (valid + lanes * align - 1) / (lanes * align) * align;
+            let begin = (lane * lane_elems).min(valid);
+            let end = (begin + lane_elems).min(valid);
+            if from < begin * esz || from + c.bytes as i64 > end * esz {
+                return Err(format!(
+                    "rank {src} block {} (lane {lane} of {lanes}) pushed bytes [{from}, {}) of its chunk at rank {dst}; its slice is [{}, {})",
+                    c.block,
+                    from + c.bytes as i64,
+                    begin * esz,
+                    end * esz
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// indexed_all_to_all_v: a receiver's zero fill of a remote chunk (by its block dst %
@@ -292,7 +327,7 @@ impl<'a> Tally<'a> {
         // rows their index entries name (the kernel merges consecutive entries into one copy).
         let first = c.src.offset as i64 / rb;
         let named = |k: i64| self.index[src][(d as i64 * self.mr + k) as usize] as i64;
-        let n_in = self.case.in_rows();
+        let n_in = self.case.readable_rows();
         let wrong = if c.src.tensor != Some(input) || c.src.rank != src {
             let zeros = d == src && (k0..k1).all(|k| !(0..n_in).contains(&named(k)));
             (!zeros).then_some(k0)
@@ -316,7 +351,7 @@ impl<'a> Tally<'a> {
     /// exchange (indexed: a remote row whose index entry is outside the input is not sent, and
     /// every valid row of a remote chunk is zeroed by its receiver once per exchange).
     fn totals(&self) -> Result<(), String> {
-        let n_in = self.case.in_rows();
+        let n_in = self.case.readable_rows();
         let n = self.exchanges;
         for src in 0..self.p {
             for dst in 0..self.p {
@@ -415,6 +450,34 @@ mod tests {
     #[test]
     fn a_correct_exchange_passes() {
         check(&case(), K, AT, &trace()).unwrap();
+    }
+
+    /// P = 1, B = 3 lanes over one row of 10 f32 (align 8 elements): lane slices [0, 32),
+    /// [32, 40) and [40, 40) bytes; lane 2 copies nothing.
+    #[test]
+    fn each_lane_pushes_its_slice() {
+        let c = Case::exchange(1, 3, Elem::F32, 1, 10, vec![vec![1]]);
+        let slices = |first_end: u64| {
+            vec![
+                copy(0, 0, loc(7, 0, 0), loc(9, 0, 0), 4),
+                copy(0, 0, loc(4, 0, 0), loc(3, 0, 0), first_end),
+                copy(
+                    0,
+                    1,
+                    loc(4, 0, first_end),
+                    loc(3, 0, first_end),
+                    40 - first_end,
+                ),
+            ]
+        };
+        check(&c, K, AT, &slices(32)).unwrap();
+        // The same bytes, split at 28: every row right, but lane 1 pushed part of lane 0's slice.
+        let e = check(&c, K, AT, &slices(28)).unwrap_err();
+        assert!(
+            e.contains("block 1 (lane 1 of 3) pushed bytes [28, 40)")
+                && e.contains("its slice is [32, 40)"),
+            "{e}"
+        );
     }
 
     #[test]

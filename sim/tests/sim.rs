@@ -59,7 +59,11 @@ fn sim(dir: &Path, name: &str, case_json: &str, envs: &[(&str, &Path)]) -> SimRe
 #[test]
 fn ci_slice_against_the_golden() {
     let dir = scratch("slice");
-    let entries = matrix::ci_slice();
+    // A raw launch is no case key: those entries run in the matrix mode (below).
+    let entries: Vec<_> = matrix::ci_slice()
+        .into_iter()
+        .filter(|e| e.case.launch.is_none())
+        .collect();
     let mut failures = Vec::new();
     let mut expectations = BTreeSet::new();
     for e in &entries {
@@ -77,6 +81,7 @@ fn ci_slice_against_the_golden() {
             Expect::CompileError(_) => "compile_error".to_string(),
             Expect::Refused { status, code } => format!("{status} {code}"),
             Expect::Domains => "domains".to_string(),
+            Expect::Untouched => "untouched".to_string(),
         });
     }
     assert!(
@@ -741,6 +746,79 @@ fn each_variant_compiles_once_in_a_private_cache_keyed_by_the_compiler() {
 
     // The cache stays inside the root; scratch run directories are cleaned up.
     assert_eq!(entries(&cache.join("runs")), 0);
+}
+
+/// Runs the CI slice's raw launches (docs/sim.md "Raw launches") through `pld-sim --matrix ci
+/// --filter raw:` with `envs`: their launch is no case key, and the matrix mode runs the entries
+/// themselves. Every one must pass.
+fn raw_launches(envs: &[(&str, &Path)]) {
+    let entries = matrix::ci_slice();
+    let raw: Vec<_> = entries.iter().filter(|e| e.case.launch.is_some()).collect();
+    assert!(raw.iter().all(|e| e.name.starts_with("raw:")));
+    // Every outcome a raw launch can have.
+    for want in [
+        Expect::Golden,
+        Expect::Untouched,
+        Expect::Refused {
+            status: "fatal",
+            code: 7,
+        },
+    ] {
+        assert!(
+            raw.iter().any(|e| e.expect == want),
+            "no raw entry {want:?}"
+        );
+    }
+    let out = run(&["--matrix", "ci", "--filter", "raw:", "--jobs", "2"], envs);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains(&format!("{} passed, 0 failed", raw.len())),
+        "pld-sim exited {}:\n{text}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn raw_launches_against_the_golden() {
+    raw_launches(&[]);
+}
+
+/// The raw launches with the kernels, the runtime and the engine under ThreadSanitizer (ranks as
+/// threads, where it sees every rank's accesses) and under ASan + UBSan (ranks as processes),
+/// each in cache entries of its own (-O0: every access the source makes stays one).
+#[test]
+fn raw_launches_under_thread_sanitizer() {
+    if std::env::var_os("PLD_QUICK").is_some() {
+        eprintln!("skipped: PLD_QUICK is set (scripts/test.sh --quick)");
+        return;
+    }
+    let flags = PathBuf::from("-fsanitize=thread -g -O0");
+    let opts = PathBuf::from("halt_on_error=1 second_deadlock_stack=1");
+    let threads = PathBuf::from("threads");
+    raw_launches(&[
+        ("PLD_SIM_CXXFLAGS", flags.as_path()),
+        ("TSAN_OPTIONS", opts.as_path()),
+        ("PLD_SIM_RANKS_AS", threads.as_path()),
+    ]);
+}
+
+#[test]
+fn raw_launches_under_address_sanitizer() {
+    if std::env::var_os("PLD_QUICK").is_some() {
+        eprintln!("skipped: PLD_QUICK is set (scripts/test.sh --quick)");
+        return;
+    }
+    let flags = PathBuf::from(
+        "-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -g -O0",
+    );
+    let asan = PathBuf::from("detect_leaks=1");
+    let ubsan = PathBuf::from("print_stacktrace=1 halt_on_error=1");
+    raw_launches(&[
+        ("PLD_SIM_CXXFLAGS", flags.as_path()),
+        ("ASAN_OPTIONS", asan.as_path()),
+        ("UBSAN_OPTIONS", ubsan.as_path()),
+    ]);
 }
 
 #[test]

@@ -229,6 +229,7 @@ pub(crate) fn run_with(
             index: 0,
             domain: None,
             args,
+            launch: None,
         },
     );
     launch::configure(tc, &mut spec, case.timeout_ms, case.fault)?;

@@ -47,7 +47,12 @@ fn check(c: &Case, expect: &Expect, result: &SimResult) -> Result<(), String> {
                 .iter()
                 .map(|d| d.ranks as i64 * golden::expected_blocks(d) * per_call)
                 .sum();
-            let want_steps: i64 = cases.iter().map(|d| d.ranks as i64 * per_call).sum();
+            // A raw launch runs the collective alone.
+            let want_steps: i64 = if c.launch.is_some() {
+                0
+            } else {
+                cases.iter().map(|d| d.ranks as i64 * per_call).sum()
+            };
             let got = started.get(&builtin).copied().unwrap_or(-1);
             if got != want_builtin {
                 return Err(format!(
@@ -65,6 +70,17 @@ fn check(c: &Case, expect: &Expect, result: &SimResult) -> Result<(), String> {
             Ok(())
         }
         Expect::CompileError(_) => Err("a compile_error entry is judged by suite::judge".into()),
+        Expect::Untouched => {
+            golden::check_untouched(c, result).map_err(|e| e.to_string())?;
+            let want = c.ranks as i64 * golden::expected_blocks(c) * c.repeat as i64;
+            let got = blocks_started(&result.message).get(&builtin).copied();
+            if got != Some(want) {
+                return Err(format!(
+                    "{builtin} started {got:?} blocks, expected P x B x repeat = {want} (an early return still runs every block)"
+                ));
+            }
+            Ok(())
+        }
         Expect::Refused { status, code } => {
             golden::check_refused(c, result, status, *code).map_err(|e| e.to_string())?;
             let started = blocks_started(&result.message);
@@ -77,7 +93,12 @@ fn check(c: &Case, expect: &Expect, result: &SimResult) -> Result<(), String> {
                     ));
                 }
             }
-            if started.get("stage_step") != Some(&(c.ranks as i64)) {
+            let stage = if c.launch.is_some() {
+                0
+            } else {
+                c.ranks as i64
+            };
+            if started.get("stage_step") != Some(&stage) {
                 return Err(format!(
                     "stage_step should have run once per rank: {}",
                     result.message

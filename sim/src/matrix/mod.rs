@@ -11,6 +11,7 @@ mod indexed;
 mod judge;
 mod layers;
 mod patterns;
+mod raw;
 mod runtime;
 
 pub use crate::suite::{Expect, judge};
@@ -43,6 +44,7 @@ pub fn sections() -> Vec<Section<Case>> {
         section("indexed", indexed_full(), indexed::indexed_ci()),
         section("indexed_extras", indexed_extras(100), indexed_extras(20)),
         section("domains", domains_entries(true), domains_entries(false)),
+        section("raw", raw::raw_full(), raw::raw_ci()),
         section("repeat_max", grid::repeat_max(), Vec::new()),
     ]
 }
@@ -76,9 +78,13 @@ mod tests {
         }
         assert_eq!(runtime_extras().len(), 9);
         assert_eq!(indexed_extras(100).len(), 18);
-        assert_eq!(full().len(), 360 + 72 + 50 + 1320 + extras + 5 + 1);
+        // The raw launches: all_to_all_v's grid (5 P x 6 L, the CI slice 2 L) and 20 extras,
+        // the indexed op's grid (22 (P, L), the CI slice 2 L per P) and 7 extras.
+        assert_eq!(raw::raw_full().len(), 30 + 20 + 22 + 7);
+        assert_eq!(raw::raw_ci().len(), 10 + 20 + 10 + 7);
+        assert_eq!(full().len(), 360 + 72 + 50 + 1320 + extras + 5 + 1 + 79);
         let slice = ci_slice();
-        assert_eq!(slice.len(), 30 + 3 + 4 + 10 + extras + 3);
+        assert_eq!(slice.len(), 30 + 3 + 4 + 10 + extras + 3 + 47);
         // Every layers × P × dtype × pattern once in the full matrix; the slice has each N.
         let looped: Vec<_> = full()
             .into_iter()

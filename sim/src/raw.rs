@@ -1,0 +1,222 @@
+//! Raw launches (docs/sim.md "Raw launches"): a case's kernel submitted by the engine's test
+//! hook ([`pld_run::engine::RawLaunch`]) instead of through `chip_pipeline`, for the launches
+//! pld-opt never emits but the kernel template's contract covers: widths other than the fold,
+//! `[P, 1]` counts, rows of several dimensions, `recv_counts` in local memory, one or null
+//! context slots, targets that start non-zero, early returns and capacity refusals. The kernel
+//! comes from the tree of a carrier module of the case's op and dtype, one text (and so one
+//! cached build) for every raw case of that op and dtype; the result is judged as a pipeline
+//! case's is, by the golden and the copy trace.
+
+use crate::case::{Case, Contexts, Elem, Op};
+use crate::chip_pipeline::{CHIP_FN, chip_pipeline};
+use crate::golden;
+use crate::launch::{self, block_counts, fault_outcome, killed_result, outcome, started};
+use crate::result::{RankResult, SimResult};
+use crate::wire;
+use pld_run::engine::{Arg, EntryRun, Place, RawLaunch, Spec, TensorArg};
+use pld_run::toolchain::Toolchain;
+
+/// The module whose tree holds the kernel: the case's op and dtype over 2 ranks, one block, one
+/// row of one element.
+fn carrier(case: &Case) -> Case {
+    let mut c = Case::exchange(2, 1, case.dtype, 1, 1, vec![vec![0; 2]; 2]);
+    c.op = case.op;
+    c
+}
+
+/// A row's dimensions: `[RE]`, or `[2, RE / 2]` for an even RE > 2 (the kernel's row is the
+/// product of the dimensions after the first).
+fn row_dims(re: i64) -> Vec<u64> {
+    if re > 2 && re % 2 == 0 {
+        vec![2, re as u64 / 2]
+    } else {
+        vec![re.max(0) as u64]
+    }
+}
+
+fn rows_of(rows: i64, re: i64) -> Vec<u64> {
+    let mut d = vec![rows.max(0) as u64];
+    d.extend(row_dims(re));
+    d
+}
+
+/// Rank `r`'s input: `rows` rows of `elems` payload elements (sim.md's formula, row i read as
+/// d = i / MR, k = i % MR).
+fn payload(case: &Case, r: usize, rows: i64, elems: i64) -> Vec<u8> {
+    let mr = case.max_recv.max(1);
+    let mut out = Vec::new();
+    for row in 0..rows {
+        for e in 0..elems {
+            let v = golden::payload(case.dtype, r as i64, row / mr, row % mr, e);
+            match case.dtype {
+                Elem::I8 => out.push(v as i8 as u8),
+                _ => out.extend_from_slice(&(v as f32).to_le_bytes()),
+            }
+        }
+    }
+    out
+}
+
+fn i32_bytes(v: &[i32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The kernel's operands in argument order (input, target, signal, send_counts, recv_counts,
+/// and the indexed op's index), then its context slots.
+fn args(case: &Case) -> Vec<Arg> {
+    let l = case.launch.as_ref().expect("a raw case");
+    let (p, el) = (case.ranks, case.dtype.size() as usize);
+    let (mr, re) = (case.max_recv, case.row_elems);
+    let in_elems = l.input_row_elems.unwrap_or(re);
+    let counts = if l.counts_2d {
+        vec![p as u64, 1]
+    } else {
+        vec![p as u64]
+    };
+    let mut input = TensorArg::zeros(Place::Host, el, &rows_of(case.in_rows(), in_elems));
+    let mut target = TensorArg::zeros(Place::Window, el, &rows_of(p as i64 * mr, re));
+    let signal = TensorArg::zeros(Place::Window, 4, &[p as u64, case.stride() as u64]);
+    let mut send = TensorArg::zeros(Place::Window, 4, &counts);
+    let recv_place = if l.recv_local {
+        Place::Host
+    } else {
+        Place::Window
+    };
+    let mut recv = TensorArg::zeros(recv_place, 4, &counts);
+    for r in 0..p {
+        input
+            .per_rank
+            .insert(r, payload(case, r, case.in_rows(), in_elems));
+        send.per_rank.insert(r, i32_bytes(&case.send_counts[r]));
+    }
+    if l.target_fill != 0 {
+        target.shared = Some(vec![l.target_fill; target.bytes()]);
+    }
+    if l.recv_fill != 0 {
+        recv.shared = Some(i32_bytes(&vec![l.recv_fill; p]));
+    }
+    let mut v = vec![input, target, signal, send, recv];
+    if case.op == Op::IndexedAllToAllV {
+        let len = l.index_len.unwrap_or(p as i64 * mr).max(0);
+        let dims = if l.index_2d {
+            vec![len as u64, 1]
+        } else {
+            vec![len as u64]
+        };
+        let mut index = TensorArg::zeros(Place::Host, 4, &dims);
+        for (r, list) in case.index_lists().iter().enumerate() {
+            index
+                .per_rank
+                .insert(r, i32_bytes(&list[..(len as usize).min(list.len())]));
+        }
+        v.push(index);
+    }
+    let slots = if l.contexts == Contexts::One { 1 } else { 3 };
+    let mut args: Vec<Arg> = v.into_iter().map(Arg::Tensor).collect();
+    args.extend((0..slots).map(|_| Arg::Comm));
+    args
+}
+
+/// Where the collective's operands are among the engine's tensors (see [`args`]).
+const OPERANDS: wire::Operands = wire::Operands {
+    input: 0,
+    target: 1,
+    recv_counts: 4,
+};
+
+/// Runs a raw case (`case.launch`) of `kernel`, the case's kernel. `Err` is a failure of pld-sim
+/// itself; a refusal or an early return is an `Ok` result for the judge.
+pub(crate) fn run_case(tc: &Toolchain, case: &Case, kernel: &str) -> Result<SimResult, String> {
+    let l = case.launch.as_ref().ok_or("not a raw case")?;
+    let text = chip_pipeline(&carrier(case));
+    let kernel_dir = tc.root.join("sim/src");
+    let runner = launch::build(tc, "input.mlir", &text, &kernel_dir, &[CHIP_FN], false)?
+        .map_err(|(code, m)| format!("the carrier module was refused ({code}): {m}"))?;
+    let mut spec = Spec::new(case.ranks, 4096, EntryRun::default());
+    spec.entries = vec![EntryRun {
+        index: 0,
+        domain: None,
+        args: args(case),
+        launch: Some(RawLaunch {
+            kernel: kernel.to_string(),
+            block_num: l.blocks,
+            sync_start: l.blocks > 1,
+            null_comms: if l.contexts == Contexts::NullExtras {
+                2
+            } else {
+                0
+            },
+        }),
+    }];
+    spec.aiv_capacity = Some(case.aiv_capacity);
+    spec.repeat = case.repeat;
+    spec.trace_copies = true;
+    launch::configure(tc, &mut spec, case.timeout_ms, case.fault)?;
+    let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
+    let Some(report) = report else {
+        return Ok(killed_result(
+            tc.ranks_as_threads,
+            case.timeout_ms,
+            case.blocks(),
+        ));
+    };
+    let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "rank");
+    let clean = fault.is_none() && report.rank_status.iter().all(|&s| s == 0);
+    if clean && report.copies_dropped == 0 {
+        wire::check(case, kernel, OPERANDS, &report.copies)
+            .map_err(|e| format!("the copy trace of {kernel}: {e}"))?;
+    }
+    let started = started(&block_counts(&report, &runner.kernels(), str::to_string));
+    let (status, code, message) = outcome(
+        &report,
+        fault,
+        "rank",
+        &started,
+        || {
+            format!(
+                "raw launch of {kernel}: {} ranks x {} blocks, {} exchange(s)",
+                case.ranks, l.blocks, case.repeat
+            )
+        },
+        || None,
+        |r, code| format!("rank {r}: the raw launch returned {code}"),
+    );
+    let mut ranks = Vec::new();
+    for r in 0..case.ranks {
+        if unfinished.contains(&r) {
+            ranks.push(RankResult::failed());
+            continue;
+        }
+        let get = |i: usize| {
+            report
+                .output(i, r)
+                .ok_or_else(|| format!("the engine wrote no tensor {i} of rank {r}"))
+        };
+        let (target, signal, recv) = (get(1)?, get(2)?, get(4)?);
+        let values = case.dtype.words(&target);
+        let rows = (case.ranks as i64 * case.max_recv) as usize;
+        let re = case.row_elems.max(0) as usize;
+        ranks.push(RankResult {
+            recv_counts: Some(Elem::I32.words(&recv)),
+            target: if re == 0 {
+                vec![Vec::new(); rows]
+            } else {
+                values.chunks(re).map(<[i64]>::to_vec).collect()
+            },
+            signal: Elem::I32
+                .words(&signal)
+                .chunks(case.stride().max(1) as usize)
+                .map(<[i64]>::to_vec)
+                .collect(),
+            ..RankResult::default()
+        });
+    }
+    Ok(SimResult {
+        status: status.into(),
+        code,
+        message,
+        blocks: case.blocks(),
+        ranks,
+        ..SimResult::default()
+    })
+}
