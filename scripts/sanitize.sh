@@ -3,10 +3,11 @@
 # and linked into the Rust binaries (pld's `sanitize` feature: its own OUT_DIR
 # and pld units, every dependency shared with the normal build), then the lit
 # suite and a fixed-seed fuzz slice through those binaries, and the host
-# runtime's kernel tests under ASan + UBSan. Rust code itself stays
+# runtime's unit tests under ASan + UBSan (the kernels run under it in
+# sim/tests' raw launches). Rust code itself stays
 # uninstrumented (stable Rust has no sanitizers).
 #   bash scripts/sanitize.sh [--fuzz-cases N] [--no-runtime]     (default 600)
-# --no-runtime leaves the runtime's kernel tests out (scripts/test.sh runs them itself, early).
+# --no-runtime leaves the runtime's unit tests out (scripts/test.sh runs them itself, beside).
 # Recipe and caveats: docs/sanitizers.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,7 +62,7 @@ SH
   chmod +x "$wrap/$tool"
 done
 
-# The fuzz slice runs beside the lit suite (and the runtime's kernel tests, unless
+# The fuzz slice runs beside the lit suite (and the runtime's unit tests, unless
 # --no-runtime), two runs at a time: on one, it went on alone for a third of its time after lit.
 phase "lit and the fuzz slice under the sanitizers"
 python3 fuzz/fuzz.py --seed 1 --cases "$cases" --jobs 2 --bindir "$wrap" > "$out/fuzz.log" 2>&1 &

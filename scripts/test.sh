@@ -2,9 +2,9 @@
 # Every test: Rust unit and integration tests, the lit suite (cargo test
 # drives lit; test/Plugin runs stock mlir-opt-22 with the pld plugin and the
 # C++ driver built first by scripts/build-plugin.sh), the examples, and the
-# host runtime's own suite (kernel template against an independent golden,
-# once under ThreadSanitizer and once under ASan + UBSan; the first starts
-# beside the build, the second beside the sanitizer job). The robustness jobs:
+# host runtime's unit tests (its API, views, device model and rank processes;
+# plain and under ThreadSanitizer beside the build, under ASan + UBSan beside
+# the sanitizer job). The robustness jobs:
 # a fuzz slice (from the end of the build) and the sanitizer job (last).
 # Installs what is missing first.
 #
@@ -34,7 +34,7 @@ mkdir -p target
 # in a session of its own (setsid), so its whole process group goes (its compilers and test
 # binaries too); a job that has ended is not signalled (its number may be another process's).
 trap 'for p in $(jobs -r -p); do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done' EXIT
-# The host runtime's own suite (g++ only: no cargo, nothing built before it) starts first,
+# The host runtime's unit tests (g++ only: no cargo, nothing built before it) start first,
 # beside the build: it takes the cores the build's serial stretches (build scripts, the pld
 # crate, links) leave idle. Its ASan + UBSan slice (the sanitizer job's, scripts/sanitize.sh
 # --no-runtime below) waits for the last phase, where it does the same for the sanitizer build;
