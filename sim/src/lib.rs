@@ -31,7 +31,7 @@ pub mod family;
 pub mod golden;
 pub mod launch;
 pub mod matrix;
-mod raw;
+pub(crate) mod raw;
 pub mod result;
 pub mod run;
 pub mod suite;

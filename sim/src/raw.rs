@@ -7,7 +7,7 @@
 //! cached build) for every raw case of that op and dtype; the result is judged as a pipeline
 //! case's is, by the golden and the copy trace.
 
-use crate::case::{Case, Contexts, Elem, Op};
+use crate::case::{Case, Contexts, Elem, Launch, Op};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline};
 use crate::golden;
 use crate::launch::{self, block_counts, fault_outcome, killed_result, outcome, started};
@@ -16,11 +16,21 @@ use crate::wire;
 use pld_run::engine::{Arg, EntryRun, Place, RawLaunch, Spec, TensorArg};
 use pld_run::toolchain::Toolchain;
 
-/// The module whose tree holds the kernel: the case's op and dtype over 2 ranks, one block, one
-/// row of one element.
-fn carrier(case: &Case) -> Case {
-    let mut c = Case::exchange(2, 1, case.dtype, 1, 1, vec![vec![0; 2]; 2]);
-    c.op = case.op;
+/// The module whose tree holds the kernel: per op and dtype, the module of a CI-slice entry that
+/// the ThreadSanitizer slice builds too (`repeat:P4_L8_f32`, `repeat:P8_L3`,
+/// `indexed_repeat:P4_L7`, `indexed:P8_L8_i8_reverse`; `matrix/raw.rs` checks the texts are
+/// theirs), so the raw launches, plain or under TSan, add no tree of their own. The kernel does
+/// not depend on the module: its P, widths and shapes come from the launch.
+pub(crate) fn carrier(op: Op, dtype: Elem) -> Case {
+    let (p, l, mr, re, n_in) = match (op, dtype) {
+        (Op::AllToAllV, Elem::I8) => (8, 3, 2, 9, None),
+        (Op::AllToAllV, _) => (4, 8, 3, 7, None),
+        (Op::IndexedAllToAllV, Elem::I8) => (8, 8, 3, 5, Some(27)),
+        (Op::IndexedAllToAllV, _) => (4, 7, 3, 7, Some(15)),
+    };
+    let mut c = Case::exchange(p, l, dtype, mr, re, vec![vec![0; p]; p]);
+    c.op = op;
+    c.input_rows = n_in;
     c
 }
 
@@ -63,8 +73,7 @@ fn i32_bytes(v: &[i32]) -> Vec<u8> {
 
 /// The kernel's operands in argument order (input, target, signal, send_counts, recv_counts,
 /// and the indexed op's index), then its context slots.
-fn args(case: &Case) -> Vec<Arg> {
-    let l = case.launch.as_ref().expect("a raw case");
+fn args(case: &Case, l: &Launch) -> Vec<Arg> {
     let (p, el) = (case.ranks, case.dtype.size() as usize);
     let (mr, re) = (case.max_recv, case.row_elems);
     let in_elems = l.input_row_elems.unwrap_or(re);
@@ -128,7 +137,7 @@ const OPERANDS: wire::Operands = wire::Operands {
 /// itself; a refusal or an early return is an `Ok` result for the judge.
 pub(crate) fn run_case(tc: &Toolchain, case: &Case, kernel: &str) -> Result<SimResult, String> {
     let l = case.launch.as_ref().ok_or("not a raw case")?;
-    let text = chip_pipeline(&carrier(case));
+    let text = chip_pipeline(&carrier(case.op, case.dtype));
     let kernel_dir = tc.root.join("sim/src");
     let runner = launch::build(tc, "input.mlir", &text, &kernel_dir, &[CHIP_FN], false)?
         .map_err(|(code, m)| format!("the carrier module was refused ({code}): {m}"))?;
@@ -136,7 +145,7 @@ pub(crate) fn run_case(tc: &Toolchain, case: &Case, kernel: &str) -> Result<SimR
     spec.entries = vec![EntryRun {
         index: 0,
         domain: None,
-        args: args(case),
+        args: args(case, l),
         launch: Some(RawLaunch {
             kernel: kernel.to_string(),
             block_num: l.blocks,

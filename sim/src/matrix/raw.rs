@@ -278,3 +278,32 @@ pub(super) fn raw_ci() -> Vec<Entry> {
     v.extend(indexed_extras());
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chip_pipeline::chip_pipeline;
+
+    /// Each carrier's module is the module of the CI-slice entry it names (the TSan slice builds
+    /// those too), whatever that entry's counts, index or repeat.
+    #[test]
+    fn carriers_are_slice_modules() {
+        let slice = super::super::ci_slice();
+        for (op, dtype, name) in [
+            (Op::AllToAllV, Elem::F32, "repeat:P4_L8_f32"),
+            (Op::AllToAllV, Elem::I8, "repeat:P8_L3_i8"),
+            (Op::IndexedAllToAllV, Elem::F32, "indexed_repeat:P4_L7_f32"),
+            (Op::IndexedAllToAllV, Elem::I8, "indexed:P8_L8_i8_reverse"),
+        ] {
+            let e = slice
+                .iter()
+                .find(|e| e.name.starts_with(name))
+                .unwrap_or_else(|| panic!("no CI entry {name}"));
+            assert_eq!(
+                chip_pipeline(&crate::raw::carrier(op, dtype)),
+                chip_pipeline(&e.case),
+                "{name}"
+            );
+        }
+    }
+}
