@@ -3,11 +3,11 @@
 # and linked into the Rust binaries (pld's `sanitize` feature: its own OUT_DIR
 # and pld units, every dependency shared with the normal build), then the lit
 # suite and a fixed-seed fuzz slice through those binaries, and the host
-# runtime's unit tests under ASan + UBSan (the kernels run under it in
-# sim/tests' raw launches). Rust code itself stays
+# runtime's unit tests and the exchange kernels' raw launches
+# (scripts/kernels-asan.sh) under ASan + UBSan. Rust code itself stays
 # uninstrumented (stable Rust has no sanitizers).
 #   bash scripts/sanitize.sh [--fuzz-cases N] [--no-runtime]     (default 600)
-# --no-runtime leaves the runtime's unit tests out (scripts/test.sh runs them itself, beside).
+# --no-runtime leaves those two out (scripts/test.sh runs them itself, beside).
 # Recipe and caveats: docs/sanitizers.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,8 +70,10 @@ fuzz=$!
 PLD_BIN_DIR=$wrap PLD_TEST_EXEC_ROOT=$out/lit "$llvm_bin/lit" -sv test --filter-out 'Plugin/' \
   || { wait "$fuzz"; exit 1; }
 if ((runtime)); then
-  phase "the runtime's unit tests under the sanitizers"
+  phase "the runtime's unit tests and the kernels under the sanitizers"
   PLD_RT_BUILD=$out/runtime-tests PLD_RT_SANITIZE=1 bash runtime/tests/run.sh || { wait "$fuzz"; exit 1; }
+  cargo build -p pld-sim --bin pld-sim
+  bash scripts/kernels-asan.sh || { wait "$fuzz"; exit 1; }
 fi
 if ! wait "$fuzz"; then
   cat "$out/fuzz.log"

@@ -60,10 +60,10 @@ cargo build
 # pipeline and pld-translate through the debug binaries). One process on one core, needing no
 # cargo: it starts now and fills what the plugin's build and the test binaries leave idle.
 # The sanitizer job swaps target/debug's pld-opt / pld-translate while it builds, so the slice
-# runs copies of them.
+# runs copies of them (as do the kernels' ASan + UBSan launches below, with pld-sim's copy).
 bins=target/fuzz-bin
 mkdir -p "$bins"
-cp target/debug/pld-opt target/debug/pld-translate target/debug/pld-reduce "$bins/"
+cp target/debug/pld-opt target/debug/pld-translate target/debug/pld-reduce target/debug/pld-sim "$bins/"
 setsid -w bash fuzz/run.sh --seed 1 --cases 4000 --bindir "$bins" > target/fuzz-slice.log 2>&1 &
 fuzz=$!
 # The shared library (stock mlir-opt-22 plugin, C API) and the C++ driver: test/Plugin runs them,
@@ -82,8 +82,10 @@ phase "docs, sanitizer job"
 # What is left runs side by side: the runtime's ASan + UBSan slice (g++, no cargo) beside the
 # documentation build (rustdoc, mostly one core) and then the sanitizer job (cargo; its
 # build's serial stretches, pld and the links, leave a core to the slice).
+# The exchange kernels' raw launches under the same sanitizers follow it (scripts/kernels-asan.sh).
 PLD_RT_BUILD=$PWD/target/sanitize/runtime-tests PLD_RT_SANITIZE=1 \
-  setsid -w bash runtime/tests/run.sh > target/runtime-sanitize.log 2>&1 &
+  setsid -w bash -c 'bash runtime/tests/run.sh && bash scripts/kernels-asan.sh "$1"' _ "$bins" \
+  > target/runtime-sanitize.log 2>&1 &
 runtime_san=$!
 # wait_for PID LOG WHAT: a background job's verdict (its log on failure).
 failed=0
@@ -106,7 +108,7 @@ if [ "$failed" = 0 ]; then
 fi
 phase "sanitizer job done"
 wait_for "$runtime" target/runtime-suite.log "the runtime suite (runtime/tests/run.sh)"
-wait_for "$runtime_san" target/runtime-sanitize.log "the runtime suite under ASan + UBSan"
+wait_for "$runtime_san" target/runtime-sanitize.log "the runtime suite and the kernels under ASan + UBSan"
 wait_for "$fuzz" target/fuzz-slice.log "the fuzz slice"
 phase "done"
 exit "$failed"

@@ -785,8 +785,8 @@ fn raw_launches_against_the_golden() {
 }
 
 /// The raw launches with the kernels, the runtime and the engine under ThreadSanitizer (ranks as
-/// threads, where it sees every rank's accesses) and under ASan + UBSan (ranks as processes),
-/// each in cache entries of its own (-O0: every access the source makes stays one).
+/// threads, where it sees every rank's accesses; -O0: every access the source makes stays one).
+/// Under ASan + UBSan they are the sanitizer job's (scripts/kernels-asan.sh).
 #[test]
 fn raw_launches_under_thread_sanitizer() {
     if std::env::var_os("PLD_QUICK").is_some() {
@@ -800,24 +800,6 @@ fn raw_launches_under_thread_sanitizer() {
         ("PLD_SIM_CXXFLAGS", flags.as_path()),
         ("TSAN_OPTIONS", opts.as_path()),
         ("PLD_SIM_RANKS_AS", threads.as_path()),
-    ]);
-}
-
-#[test]
-fn raw_launches_under_address_sanitizer() {
-    if std::env::var_os("PLD_QUICK").is_some() {
-        eprintln!("skipped: PLD_QUICK is set (scripts/test.sh --quick)");
-        return;
-    }
-    let flags = PathBuf::from(
-        "-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -g -O0",
-    );
-    let asan = PathBuf::from("detect_leaks=1");
-    let ubsan = PathBuf::from("print_stacktrace=1 halt_on_error=1");
-    raw_launches(&[
-        ("PLD_SIM_CXXFLAGS", flags.as_path()),
-        ("ASAN_OPTIONS", asan.as_path()),
-        ("UBSAN_OPTIONS", ubsan.as_path()),
     ]);
 }
 
