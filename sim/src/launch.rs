@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::case::Fault;
+use crate::case::{Case, Elem, Fault};
 use crate::result::SimResult;
 use pld_run::RunError;
 use pld_run::build::{self, Tree};
@@ -66,6 +66,33 @@ pub(crate) fn build(
         exe,
         source: text.to_string(),
     }))
+}
+
+/// The input payload of sim.md: rank r's `rows` rows of `elems` elements, row `row` read as
+/// d = row / MR, k = row % MR, element e (a raw launch's input rows may be of another width).
+pub(crate) fn payload(case: &Case, r: usize, rows: i64, elems: i64) -> Vec<u8> {
+    let mr = case.max_recv.max(1);
+    let r = r as i64;
+    let mut out = Vec::with_capacity((rows * elems).max(0) as usize * case.dtype.size() as usize);
+    for row in 0..rows {
+        let (d, k) = (row / mr, row % mr);
+        for e in 0..elems {
+            match case.dtype {
+                Elem::F32 => out.extend_from_slice(
+                    &((r * 1_000_000 + d * 10_000 + k * 100 + e) as f32).to_le_bytes(),
+                ),
+                Elem::I8 => out.push(((r * 37 + d * 11 + k * 5 + e) % 251 - 125) as i8 as u8),
+                // No payload rule: such a case never runs (`run::payload_rule`).
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Little-endian int32 words, as the engine's input files hold them.
+pub(crate) fn i32_bytes(v: &[i32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
 /// Binds `values` (tensors in order) and `scalars` to `entry`'s parameters: a tensor or window

@@ -9,8 +9,9 @@
 
 use crate::case::{Case, Contexts, Elem, Launch, Op};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline};
-use crate::golden;
-use crate::launch::{self, block_counts, fault_outcome, killed_result, outcome, started};
+use crate::launch::{
+    self, block_counts, fault_outcome, i32_bytes, killed_result, outcome, payload, started,
+};
 use crate::result::{RankResult, SimResult};
 use crate::wire;
 use pld_run::engine::{Arg, EntryRun, Place, RawLaunch, Spec, TensorArg};
@@ -48,27 +49,6 @@ fn rows_of(rows: i64, re: i64) -> Vec<u64> {
     let mut d = vec![rows.max(0) as u64];
     d.extend(row_dims(re));
     d
-}
-
-/// Rank `r`'s input: `rows` rows of `elems` payload elements (sim.md's formula, row i read as
-/// d = i / MR, k = i % MR).
-fn payload(case: &Case, r: usize, rows: i64, elems: i64) -> Vec<u8> {
-    let mr = case.max_recv.max(1);
-    let mut out = Vec::new();
-    for row in 0..rows {
-        for e in 0..elems {
-            let v = golden::payload(case.dtype, r as i64, row / mr, row % mr, e);
-            match case.dtype {
-                Elem::I8 => out.push(v as i8 as u8),
-                _ => out.extend_from_slice(&(v as f32).to_le_bytes()),
-            }
-        }
-    }
-    out
-}
-
-fn i32_bytes(v: &[i32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
 /// The kernel's operands in argument order (input, target, signal, send_counts, recv_counts,
@@ -202,23 +182,14 @@ pub(crate) fn run_case(tc: &Toolchain, case: &Case, kernel: &str) -> Result<SimR
                 .ok_or_else(|| format!("the engine wrote no tensor {i} of rank {r}"))
         };
         let (target, signal, recv) = (get(1)?, get(2)?, get(4)?);
-        let values = case.dtype.words(&target);
-        let rows = (case.ranks as i64 * case.max_recv) as usize;
-        let re = case.row_elems.max(0) as usize;
-        ranks.push(RankResult {
-            recv_counts: Some(Elem::I32.words(&recv)),
-            target: if re == 0 {
-                vec![Vec::new(); rows]
-            } else {
-                values.chunks(re).map(<[i64]>::to_vec).collect()
-            },
-            signal: Elem::I32
-                .words(&signal)
-                .chunks(case.stride().max(1) as usize)
-                .map(<[i64]>::to_vec)
-                .collect(),
-            ..RankResult::default()
-        });
+        let rows = case.ranks * case.max_recv.max(0) as usize;
+        let shape = (
+            case.dtype,
+            rows,
+            case.row_elems.max(0) as usize,
+            case.stride() as usize,
+        );
+        ranks.push(RankResult::from_windows(shape, &target, &signal, &recv));
     }
     Ok(SimResult {
         status: status.into(),

@@ -49,6 +49,32 @@ impl RankResult {
         }
     }
 
+    /// An exchange's rank from its windows' bytes: `rows` target rows of `row_elems` `dtype`
+    /// words, the `[P, stride]` i32 signal, the i32 `recv_counts`.
+    pub fn from_windows(
+        (dtype, rows, row_elems, stride): (Elem, usize, usize, usize),
+        target: &[u8],
+        signal: &[u8],
+        recv: &[u8],
+    ) -> RankResult {
+        let target = if row_elems == 0 {
+            vec![Vec::new(); rows]
+        } else {
+            dtype
+                .words(target)
+                .chunks(row_elems)
+                .map(<[i64]>::to_vec)
+                .collect()
+        };
+        let signal = Elem::I32.words(signal);
+        RankResult {
+            recv_counts: Some(Elem::I32.words(recv)),
+            target,
+            signal: signal.chunks(stride.max(1)).map(<[i64]>::to_vec).collect(),
+            ..RankResult::default()
+        }
+    }
+
     /// The target's rows as numbers ([`Elem::value`]).
     pub fn values(&self, dtype: Elem) -> Vec<Vec<f64>> {
         self.target

@@ -10,7 +10,8 @@ use std::path::Path;
 use crate::case::{Case, Elem, Op, Operand};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_fn, domain_pipelines};
 use crate::launch::{
-    self, Runner, block_counts, exchange_ns, fault_outcome, killed_result, median, outcome, started,
+    self, Runner, block_counts, exchange_ns, fault_outcome, i32_bytes, killed_result, median,
+    outcome, payload, started,
 };
 use crate::result::{DomainResult, RankResult, SimResult};
 use crate::wire;
@@ -57,31 +58,6 @@ fn payload_rule(case: &Case) -> Result<(), String> {
     }
 }
 
-/// The input payload of sim.md: rank r's row `row` (d = row / MR, k = row % MR), element e.
-fn payload(case: &Case, r: usize, rows: i64) -> Vec<u8> {
-    let (mr, re) = (case.max_recv, case.row_elems);
-    let r = r as i64;
-    let mut out = Vec::with_capacity((rows * re) as usize * case.dtype.size() as usize);
-    for row in 0..rows {
-        let (d, k) = (row / mr, row % mr);
-        for e in 0..re {
-            match case.dtype {
-                Elem::F32 => out.extend_from_slice(
-                    &((r * 1_000_000 + d * 10_000 + k * 100 + e) as f32).to_le_bytes(),
-                ),
-                Elem::I8 => out.push(((r * 37 + d * 11 + k * 5 + e) % 251 - 125) as i8 as u8),
-                // No payload rule: such a case never runs (see `payload_rule`).
-                _ => {}
-            }
-        }
-    }
-    out
-}
-
-fn i32_bytes(v: &[i32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
 fn dims(shape: &[i64]) -> Vec<u64> {
     shape.iter().map(|&d| d as u64).collect()
 }
@@ -95,7 +71,8 @@ fn tensors(case: &Case) -> (Vec<TensorArg>, Vec<i64>) {
     let mut inp = TensorArg::zeros(Place::Host, el, &dims(&[case.in_rows(), case.row_elems]));
     let mut send = TensorArg::zeros(Place::Host, 4, &[p as u64]);
     for r in 0..p {
-        inp.per_rank.insert(r, payload(case, r, case.in_rows()));
+        inp.per_rank
+            .insert(r, payload(case, r, case.in_rows(), case.row_elems));
         send.per_rank.insert(r, i32_bytes(&case.send_counts[r]));
     }
     let out = TensorArg::zeros(Place::Host, el, &dims(&[rows, case.row_elems]));
@@ -159,21 +136,14 @@ fn device(case: &Case, report: &Report, first: usize, r: usize) -> Result<Device
     let w = 3 + indexed;
     let (stage, data, signal, counts, recv) =
         (get(w)?, get(w + 1)?, get(w + 2)?, get(w + 3)?, get(w + 4)?);
-    // No payload rule but f32 / i8: other dtypes never run (see `payload_rule`).
-    let values = case.dtype.words(&data);
-    let re = case.row_elems.max(1) as usize;
-    let s = case.stride().max(1) as usize;
+    let shape = (
+        case.dtype,
+        case.rows() as usize,
+        case.row_elems as usize,
+        case.stride() as usize,
+    );
     Ok(Device {
-        result: RankResult {
-            recv_counts: Some(Elem::I32.words(&recv)),
-            target: values.chunks(re).map(<[i64]>::to_vec).collect(),
-            signal: Elem::I32
-                .words(&signal)
-                .chunks(s)
-                .map(<[i64]>::to_vec)
-                .collect(),
-            ..RankResult::default()
-        },
+        result: RankResult::from_windows(shape, &data, &signal, &recv),
         staged: stage.get(..inp.len()) == Some(&inp[..])
             && counts.get(..send.len()) == Some(&send[..]),
         out_matches: out == data,
@@ -590,7 +560,9 @@ fn verified(case: &Case, report: &Report) -> bool {
     let row = case.row_elems as usize * el;
     let mr = case.max_recv as usize;
     let target_ix = 3 + usize::from(case.op == Op::IndexedAllToAllV) + 1;
-    let inputs: Vec<Vec<u8>> = (0..p).map(|s| payload(case, s, case.in_rows())).collect();
+    let inputs: Vec<Vec<u8>> = (0..p)
+        .map(|s| payload(case, s, case.in_rows(), case.row_elems))
+        .collect();
     let lists = case.index_lists();
     (0..p).all(|d| {
         let Some(got) = report.output(target_ix, d) else {

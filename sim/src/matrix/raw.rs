@@ -78,81 +78,75 @@ fn plain_grid(ls: &[i64]) -> Vec<Entry> {
 }
 
 /// all_to_all_v's launches no fold gives: other widths, S below B, the capacity, targets that
-/// start non-zero, back-to-back launches, and the early returns.
+/// start non-zero, back-to-back launches, the lane slices and the early returns.
 fn plain_extras(repeat: u32) -> Vec<Entry> {
+    use Elem::{F32, I8};
     use Pattern::*;
     let mut v = Vec::new();
-    let mk = |p, dtype, mr, re, pattern: Pattern, seed| case(p, 1, dtype, mr, re, pattern, seed);
-    let mut add = |kind: &str, c: Case, pattern: Pattern, expect: Expect| {
-        v.push(entry(kind, c, pattern.name(), expect))
-    };
-    // Widths that are no fold of any core_num: B = 6 at P = 4, B = 12 at P = 5.
-    add(
-        "width",
-        raw(mk(4, Elem::F32, 3, 5, Random, 3101), 6, |_| {}),
-        Random,
-        Expect::Golden,
-    );
-    let c = raw(mk(5, Elem::F32, 2, 64, OneAndFull, 3102), 12, |_| {});
-    add("width", c, OneAndFull, Expect::Golden);
-    // S < B, which pld-opt refuses: the active width min(B, S) carries the exchange.
-    let mut c = raw(mk(4, Elem::F32, 4, 3, Random, 3103), 8, |_| {});
-    c.signal_stride = Some(5);
-    add("S_lt_B", c, Random, Expect::Golden);
-    let mut c = raw(mk(8, Elem::I8, 2, 33, Uniform, 3104), 8, |_| {});
-    c.signal_stride = Some(3);
-    add("S_lt_P", c, Uniform, Expect::Golden);
-    // The runtime's whole capacity, one block past it, and a capacity of 8.
-    let c = raw(mk(2, Elem::F32, 2, 300, Uniform, 3105), 48, |_| {});
-    add("at_capacity", c, Uniform, Expect::Golden);
-    let c = raw(mk(4, Elem::F32, 2, 8, Uniform, 3106), 64, |_| {});
-    add("over_capacity", c, Uniform, refused_7());
-    let mut c = raw(mk(4, Elem::I8, 2, 8, Uniform, 3107), 16, |_| {});
-    c.aiv_capacity = 8;
-    add("over_capacity", c, Uniform, refused_7());
-    let mut c = raw(mk(4, Elem::I8, 2, 8, Random, 3108), 8, |_| {});
-    c.aiv_capacity = 8;
-    add("at_capacity", c, Random, Expect::Golden);
-    // Targets that start as a sentinel: rows past a count keep it.
-    let c = raw(mk(4, Elem::I8, 4, 8, Random, 3109), 8, |x| {
-        x.target_fill = 0x5a
-    });
-    add("fill", c, Random, Expect::Golden);
-    let c = raw(mk(16, Elem::F32, 2, 3, ZeroAndFull, 3110), 16, |x| {
-        x.target_fill = 0xa5
-    });
-    add("fill", c, ZeroAndFull, Expect::Golden);
-    // Back to back on one signal, at widths above, below and beside P.
-    let mut c = raw(mk(4, Elem::F32, 3, 7, Random, 3111), 8, |_| {});
-    c.repeat = repeat;
-    add("repeat", c, Random, Expect::Golden);
-    let mut c = raw(mk(8, Elem::I8, 2, 9, OneAndFull, 3112), 3, |x| {
-        x.contexts = Contexts::One
-    });
-    c.repeat = repeat;
-    add("repeat", c, OneAndFull, Expect::Golden);
-    let mut c = raw(mk(2, Elem::F32, 4, 8, Negative, 3113), 1, |_| {});
-    c.repeat = repeat;
-    c.signal_stride = Some(3);
-    add("repeat", c, Negative, Expect::Golden);
+    // kind, P, B, dtype, max_recv, row_elems, pattern, S, AIV capacity, target fill, refused:
+    // widths no fold of any core_num gives; S < B and S < P, which pld-opt refuses (the active
+    // width min(B, S) carries the exchange); the default capacity, past it, and a capacity of 8
+    // (a wider sync-start launch is refused with 7); targets that start as a sentinel (rows past
+    // a count keep it).
+    #[rustfmt::skip]
+    let table = [
+        ("width", 4, 6, F32, 3, 5, Random, None, 48, 0, false),
+        ("width", 5, 12, F32, 2, 64, OneAndFull, None, 48, 0, false),
+        ("S_lt_B", 4, 8, F32, 4, 3, Random, Some(5), 48, 0, false),
+        ("S_lt_P", 8, 8, I8, 2, 33, Uniform, Some(3), 48, 0, false),
+        ("at_capacity", 2, 48, F32, 2, 300, Uniform, None, 48, 0, false),
+        ("over_capacity", 4, 64, F32, 2, 8, Uniform, None, 48, 0, true),
+        ("over_capacity", 4, 16, I8, 2, 8, Uniform, None, 8, 0, true),
+        ("at_capacity", 4, 8, I8, 2, 8, Random, None, 8, 0, false),
+        ("fill", 4, 8, I8, 4, 8, Random, None, 48, 0x5a, false),
+        ("fill", 16, 16, F32, 2, 3, ZeroAndFull, None, 48, 0xa5, false),
+    ];
+    for (n, (kind, p, b, dtype, mr, re, pattern, s, cap, fill, refused)) in
+        table.into_iter().enumerate()
+    {
+        let mut c = raw(
+            case(p, 1, dtype, mr, re, pattern, 3101 + n as u64),
+            b,
+            |x| x.target_fill = fill,
+        );
+        (c.signal_stride, c.aiv_capacity) = (s, cap);
+        let expect = if refused { refused_7() } else { Expect::Golden };
+        v.push(entry(kind, c, pattern.name(), expect));
+    }
+    // Back to back on one signal, at widths above and below P (one context slot) and S > B.
+    for (p, b, dtype, mr, re, pattern, s, contexts) in [
+        (4, 8, F32, 3, 7, Random, None, Contexts::Three),
+        (8, 3, I8, 2, 9, OneAndFull, None, Contexts::One),
+        (2, 1, F32, 4, 8, Negative, Some(3), Contexts::Three),
+    ] {
+        let mut c = raw(case(p, 1, dtype, mr, re, pattern, 3111), b, |x| {
+            x.contexts = contexts
+        });
+        (c.repeat, c.signal_stride) = (repeat, s);
+        v.push(entry("repeat", c, pattern.name(), Expect::Golden));
+    }
     // The lane slices of the work split (P = 1: the self chunk alone, K = B lanes; the copy
     // trace checks each lane's [begin, end)): 10 f32 over 3 lanes, 36 and 64 i8 over 2 and 3,
     // 2 f32 over 4.
-    for (dtype, blocks, mr, re, count) in [
-        (Elem::F32, 3, 1, 10, 1),
-        (Elem::I8, 2, 1, 36, 5),
-        (Elem::I8, 3, 2, 32, 2),
-        (Elem::F32, 4, 1, 2, 1),
+    for (dtype, b, mr, re, count) in [
+        (F32, 3, 1, 10, 1),
+        (I8, 2, 1, 36, 5),
+        (I8, 3, 2, 32, 2),
+        (F32, 4, 1, 2, 1),
     ] {
-        let c = Case::exchange(1, 1, dtype, mr, re, vec![vec![count]]);
-        add("slices", raw(c, blocks, |_| {}), Uniform, Expect::Golden);
+        let c = raw(
+            Case::exchange(1, 1, dtype, mr, re, vec![vec![count]]),
+            b,
+            |_| {},
+        );
+        v.push(entry("slices", c, "uniform", Expect::Golden));
     }
     // Early returns on every rank alike (17 ranks, no row per source, empty rows): every block
     // runs, nothing is written; recv_counts start as -7 to show it.
-    for (p, mr, re, blocks) in [(17, 2, 3, 1), (4, 0, 3, 4), (2, 4, 0, 2)] {
-        let c = Case::exchange(p, 1, Elem::F32, mr, re, vec![vec![1; p]; p]);
-        let c = raw(c, blocks, |x| x.recv_fill = -7);
-        add("early_return", c, Uniform, Expect::Untouched);
+    for (p, mr, re, b) in [(17, 2, 3, 1), (4, 0, 3, 4), (2, 4, 0, 2)] {
+        let c = Case::exchange(p, 1, F32, mr, re, vec![vec![1; p]; p]);
+        let c = raw(c, b, |x| x.recv_fill = -7);
+        v.push(entry("early_return", c, "uniform", Expect::Untouched));
     }
     v
 }
@@ -206,58 +200,61 @@ fn indexed_grid(ls: impl Fn(usize) -> Vec<i64>) -> Vec<Entry> {
 /// indexed_all_to_all_v's layouts no module states: input rows of another width, a short
 /// index, sentinel targets, the capacity, and the early return.
 fn indexed_extras() -> Vec<Entry> {
+    use Elem::{F32, I8};
     use IndexPattern as I;
     use Pattern::*;
     let mut v = Vec::new();
-    let mk = |p: usize, dtype, mr: i64, re, index, pattern, seed| {
-        indexed_case(p, 1, dtype, mr, re, p as i64 * mr, index, pattern, seed)
-    };
-    let mut add =
-        |kind: &str, c: Case, name: &str, expect: Expect| v.push(entry(kind, c, name, expect));
-    // An input whose rows are not the target's has no readable row: every sent row is zeros.
-    let c = raw(mk(4, Elem::F32, 3, 6, I::Identity, Random, 3301), 4, |x| {
-        x.input_row_elems = Some(5)
-    });
-    add("indexed_input_rows", c, "identity_random", Expect::Golden);
-    // An index shorter than P * MAX_RECV: the positions past it name no row.
-    let c = raw(mk(4, Elem::I8, 3, 4, I::Identity, Uniform, 3302), 2, |x| {
-        x.index_len = Some(7)
-    });
-    add("indexed_short_index", c, "identity_uniform", Expect::Golden);
-    // Sentinel targets: rows past a count keep it, out-of-range rows are zeros.
-    let c = raw(mk(4, Elem::I8, 4, 8, I::OutOfRange, Random, 3303), 5, |x| {
-        x.target_fill = 0x5a
-    });
-    add("indexed_fill", c, "out_of_range_random", Expect::Golden);
-    let c = raw(
-        mk(16, Elem::F32, 2, 3, I::Random, ZeroAndFull, 3304),
-        19,
-        |x| x.target_fill = 0xa5,
-    );
-    add("indexed_fill", c, "random_zero_and_full", Expect::Golden);
-    // The capacity: one block past 8 is refused, 8 runs.
-    let mut c = raw(mk(4, Elem::I8, 2, 8, I::Random, Random, 3305), 9, |_| {});
-    c.aiv_capacity = 8;
-    add("indexed_over_capacity", c, "random_random", refused_7());
-    let mut c = raw(mk(4, Elem::I8, 2, 8, I::Random, Random, 3306), 8, |_| {});
-    c.aiv_capacity = 8;
-    add("indexed_at_capacity", c, "random_random", Expect::Golden);
+    // kind, P, B, dtype, max_recv, row_elems, index, pattern, AIV capacity, target fill, input
+    // row elements, index length, refused: an input whose rows are not the target's has no
+    // readable row (every sent row is zeros); an index shorter than P * MAX_RECV (the positions
+    // past it name no row); sentinel targets (rows past a count keep it, out-of-range rows are
+    // zeros); one block past a capacity of 8 (refused with 7), and 8.
+    #[rustfmt::skip]
+    let table = [
+        ("indexed_input_rows", 4, 4, F32, 3, 6, I::Identity, Random, 48, 0, Some(5), None, false),
+        ("indexed_short_index", 4, 2, I8, 3, 4, I::Identity, Uniform, 48, 0, None, Some(7), false),
+        ("indexed_fill", 4, 5, I8, 4, 8, I::OutOfRange, Random, 48, 0x5a, None, None, false),
+        ("indexed_fill", 16, 19, F32, 2, 3, I::Random, ZeroAndFull, 48, 0xa5, None, None, false),
+        ("indexed_over_capacity", 4, 9, I8, 2, 8, I::Random, Random, 8, 0, None, None, true),
+        ("indexed_at_capacity", 4, 8, I8, 2, 8, I::Random, Random, 8, 0, None, None, false),
+    ];
+    for (n, row) in table.into_iter().enumerate() {
+        let (kind, p, b, dtype, mr, re, index, pattern, cap, fill, in_elems, len, refused) = row;
+        let c = indexed_case(
+            p,
+            1,
+            dtype,
+            mr,
+            re,
+            p as i64 * mr,
+            index,
+            pattern,
+            3301 + n as u64,
+        );
+        let mut c = raw(c, b, |x| {
+            (x.target_fill, x.input_row_elems, x.index_len) = (fill, in_elems, len)
+        });
+        c.aiv_capacity = cap;
+        let expect = if refused { refused_7() } else { Expect::Golden };
+        let name = format!("{}_{}", index.name(), pattern.name());
+        v.push(entry(kind, c, &name, expect));
+    }
     // 17 ranks: every rank returns early, recv_counts (local, starting as -7) untouched.
     let c = Case {
         op: Op::IndexedAllToAllV,
-        ..Case::exchange(17, 1, Elem::F32, 2, 1, vec![vec![1; 17]; 17])
+        ..Case::exchange(17, 1, F32, 2, 1, vec![vec![1; 17]; 17])
     };
     let c = raw(c, 2, |x| {
         x.contexts = Contexts::NullExtras;
         x.recv_local = true;
         x.recv_fill = -7;
     });
-    add(
+    v.push(entry(
         "indexed_early_return",
         c,
         "identity_uniform",
         Expect::Untouched,
-    );
+    ));
     v
 }
 
