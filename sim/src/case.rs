@@ -169,8 +169,9 @@ pub struct Case {
     pub timeout_ms: i64,
     /// `fault`: a rank that crashes, hangs or exits early (process mode only).
     pub fault: Option<Fault>,
-    /// Not a case key (always `None` from JSON): a raw launch of the case's kernel
-    /// (`crate::raw`), the launches pld-opt never emits. Tests only.
+    /// Not a case key (always `None` from JSON; a listed raw case shows it as `"launch"`, which
+    /// the parser refuses): a raw launch of the case's kernel (`crate::raw`), the launches
+    /// pld-opt never emits. Tests only.
     pub launch: Option<Launch>,
 }
 
@@ -480,6 +481,12 @@ impl Case {
 
     fn validate(value: &Value) -> Result<Case, String> {
         let obj = value.as_object().ok_or("the case must be a JSON object")?;
+        if obj.contains_key("launch") {
+            return Err(
+                "'launch' is a raw launch of the matrix (pld-sim --matrix --filter raw:), a test hook, not a case key"
+                    .into(),
+            );
+        }
         if let Some(unknown) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
             return Err(format!(
                 "unknown key '{unknown}' (known: {})",
@@ -829,6 +836,10 @@ impl Case {
                 "fault".into(),
                 serde_json::json!({"rank": f.rank, "kind": f.kind.name(), "at": f.at.name()}),
             );
+        }
+        // A raw launch is listed (`--list`) but is no case key: reading it back is refused.
+        if let Some(l) = &self.launch {
+            obj.insert("launch".into(), Value::String(format!("{l:?}")));
         }
         Value::Object(obj)
     }

@@ -17,7 +17,8 @@ use pld_run::toolchain::Toolchain;
 
 /// A pld-sim case of one suite.
 pub trait SimCase: Clone + std::fmt::Debug {
-    /// The case JSON (what `--list` prints; pld-sim reads it back as the same case).
+    /// The case JSON (what `--list` prints; pld-sim reads it back as the same case, and refuses
+    /// a raw launch's, which no case file states).
     fn to_json(&self) -> Value;
     /// The element type of its target (how its result prints and parses).
     fn dtype(&self) -> Elem;

@@ -281,6 +281,22 @@ mod tests {
     use super::*;
     use crate::chip_pipeline::chip_pipeline;
 
+    /// A listed raw case shows its launch, and reading it back is refused (no case file states
+    /// one), never run as a pipeline case.
+    #[test]
+    fn a_listed_raw_case_is_refused() {
+        for e in raw_ci() {
+            let json = e.case.to_json();
+            assert!(json.get("launch").is_some(), "{}", e.name);
+            let err = Case::from_value(&json).unwrap_err().to_string();
+            assert!(
+                err.contains("'launch' is a raw launch"),
+                "{}: {err}",
+                e.name
+            );
+        }
+    }
+
     /// Each carrier's module is the module of the CI-slice entry it names (the TSan slice builds
     /// those too), whatever that entry's counts, index or repeat.
     #[test]
