@@ -12,5 +12,5 @@ cd "$(dirname "$0")/.."
 bin=${1:-target/debug}
 [ -x "$bin/pld-sim" ] || { echo "kernels-asan.sh: $bin/pld-sim is missing (cargo build)" >&2; exit 2; }
 PLD_SIM_CXXFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -g -O0" \
-  ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+  ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   "$bin/pld-sim" --matrix ci --filter raw: --jobs 2

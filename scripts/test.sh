@@ -36,7 +36,7 @@ mkdir -p target
 trap 'for p in $(jobs -r -p); do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done' EXIT
 # The host runtime's unit tests (g++ only: no cargo, nothing built before it) start first,
 # beside the build: it takes the cores the build's serial stretches (build scripts, the pld
-# crate, links) leave idle. Its ASan + UBSan slice (the sanitizer job's, scripts/sanitize.sh
+# crate, links) leave idle. Its ASan + UBSan run (the sanitizer job's, scripts/sanitize.sh
 # --no-runtime below) waits for the last phase, where it does the same for the sanitizer build;
 # the build's cores are full without it (a 1-second sampler: 4 idle core-seconds in 200 s).
 setsid -w bash runtime/tests/run.sh > target/runtime-suite.log 2>&1 &
@@ -79,13 +79,14 @@ tail -n 1 target/build-plugin.log
 phase "cargo test"
 PLD_REQUIRE_PLUGIN=1 cargo test
 phase "docs, sanitizer job"
-# What is left runs side by side: the runtime's ASan + UBSan slice (g++, no cargo) beside the
-# documentation build (rustdoc, mostly one core) and then the sanitizer job (cargo; its
-# build's serial stretches, pld and the links, leave a core to the slice).
-# The exchange kernels' raw launches under the same sanitizers follow it (scripts/kernels-asan.sh).
-PLD_RT_BUILD=$PWD/target/sanitize/runtime-tests PLD_RT_SANITIZE=1 \
-  setsid -w bash -c 'bash runtime/tests/run.sh && bash scripts/kernels-asan.sh "$1"' _ "$bins" \
-  > target/runtime-sanitize.log 2>&1 &
+# What is left runs side by side: the runtime's unit tests under ASan + UBSan (g++, no cargo)
+# beside the documentation build (rustdoc, mostly one core) and then the sanitizer job (cargo;
+# its build's serial stretches, pld and the links, leave a core to them).
+# The exchange kernels' raw launches under the same sanitizers follow it (scripts/kernels-asan.sh),
+# whatever the first reported: the log has both verdicts.
+PLD_RT_BUILD=$PWD/target/sanitize/runtime-tests PLD_RT_SANITIZE=1 setsid -w bash -c \
+  'bash runtime/tests/run.sh; a=$?; bash scripts/kernels-asan.sh "$1"; b=$?; [ $a = 0 ] && [ $b = 0 ]' \
+  _ "$bins" > target/runtime-sanitize.log 2>&1 &
 runtime_san=$!
 # wait_for PID LOG WHAT: a background job's verdict (its log on failure).
 failed=0
@@ -101,8 +102,8 @@ wait_for() {
 # The public API's documentation (the crate denies missing docs; a broken or
 # private intra-doc link is an error here).
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps || failed=1
-# The sanitizer job (ASan + UBSan C++ side: the lit suite and a fuzz slice; the runtime's kernel
-# tests under the same sanitizers run beside it, started above).
+# The sanitizer job (ASan + UBSan C++ side: the lit suite and a fuzz slice; the runtime's unit
+# tests and the kernels' raw launches under the same sanitizers run beside it, started above).
 if [ "$failed" = 0 ]; then
   bash scripts/sanitize.sh --fuzz-cases 600 --no-runtime || failed=1
 fi

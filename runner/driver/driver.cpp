@@ -32,7 +32,8 @@
 //                         tree) that the rank body submits itself, with the given launch spec,
 //                         its tensors in order (every one InOut) and then its CommContext slots:
 //                         the launches pld-opt never emits (explicit widths, other operand
-//                         layouts) that pld-sim's raw cases run (docs/sim.md)
+//                         layouts) that pld-sim's raw cases run (docs/sim.md), over the world
+//                         (no domain); block_num is any int (the runtime refuses one below 1)
 //   comms N               the current entry's CommContext slots
 //   null_comms N          a raw launch's last N slots hold null instead (they must never be read)
 //   tensor <elem_size> <ndims> <dims...> [strided] [shared]
@@ -374,7 +375,8 @@ int main(int argc, char** argv) {
       if (!explicit_entries) entries.clear();
       explicit_entries = true;
       Entry e;
-      if (!(in >> e.kernel >> e.block_num >> e.sync_start)) die("bad launch line '" + line + "'");
+      if (!(in >> e.kernel >> e.block_num >> e.sync_start) || e.block_num < INT_MIN || e.block_num > INT_MAX)
+        die("bad launch line '" + line + "'");
       entries.push_back(e);
     } else if (key == "comms") in >> current().comms;
     else if (key == "null_comms") in >> current().null_comms;

@@ -189,10 +189,14 @@ pub struct Launch {
     pub index_2d: bool,
     /// The indexed op's `recv_counts` in the rank's own memory instead of the window.
     pub recv_local: bool,
-    /// The byte every target starts as (rows past a count keep it).
+    /// The byte every target starts as (rows past a count keep it; not 0xff, whose f32 is a
+    /// NaN, which no comparison matches).
     pub target_fill: u8,
     /// The value every `recv_counts` entry starts as.
     pub recv_fill: i32,
+    /// Target rows past P × `max_recv` (the kernel's MAX_RECV is the rows over P, rounded
+    /// down: these rows are never written).
+    pub extra_rows: i64,
     /// The indexed op's input rows of this many elements instead of `row_elems` (a row the
     /// target cannot hold: no input row is readable, every sent row is zeros).
     pub input_row_elems: Option<i64>,
@@ -212,6 +216,7 @@ impl Launch {
             recv_local: false,
             target_fill: 0,
             recv_fill: 0,
+            extra_rows: 0,
             input_row_elems: None,
             index_len: None,
         }
@@ -882,6 +887,11 @@ impl Case {
     /// Rows of the payload windows: P * MAX_RECV.
     pub fn rows(&self) -> i64 {
         self.ranks as i64 * self.max_recv
+    }
+
+    /// Rows of the target window: P * MAX_RECV, and a raw launch's extra rows.
+    pub fn target_rows(&self) -> i64 {
+        self.rows() + self.launch.as_ref().map_or(0, |l| l.extra_rows)
     }
 
     /// N_in: the input's rows (P * MAX_RECV unless an indexed case says otherwise).

@@ -80,7 +80,7 @@ fn initial(case: &Case, bg: f64) -> RankGolden {
     let p = case.ranks;
     RankGolden {
         recv_counts: vec![case.launch.as_ref().map_or(0, |l| l.recv_fill as i64); p],
-        target: vec![vec![bg; case.row_elems as usize]; p * case.max_recv as usize],
+        target: vec![vec![bg; case.row_elems as usize]; case.target_rows() as usize],
     }
 }
 

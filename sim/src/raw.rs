@@ -63,7 +63,7 @@ fn args(case: &Case, l: &Launch) -> Vec<Arg> {
         vec![p as u64]
     };
     let mut input = TensorArg::zeros(Place::Host, el, &rows_of(case.in_rows(), in_elems));
-    let mut target = TensorArg::zeros(Place::Window, el, &rows_of(p as i64 * mr, re));
+    let mut target = TensorArg::zeros(Place::Window, el, &rows_of(case.target_rows(), re));
     let signal = TensorArg::zeros(Place::Window, 4, &[p as u64, case.stride() as u64]);
     let mut send = TensorArg::zeros(Place::Window, 4, &counts);
     let recv_place = if l.recv_local {
@@ -140,6 +140,10 @@ pub(crate) fn run_case(tc: &Toolchain, case: &Case, kernel: &str) -> Result<SimR
     spec.aiv_capacity = Some(case.aiv_capacity);
     spec.repeat = case.repeat;
     spec.trace_copies = true;
+    // Ranks enter at staggered times (0, 300, 600 µs before each block): only the kernel's
+    // barriers order them.
+    spec.trace_kernel = Some(kernel.to_string());
+    spec.delay_us = (0..case.ranks).map(|r| 300 * (r as i64 % 3)).collect();
     launch::configure(tc, &mut spec, case.timeout_ms, case.fault)?;
     let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
     let Some(report) = report else {
@@ -182,7 +186,7 @@ pub(crate) fn run_case(tc: &Toolchain, case: &Case, kernel: &str) -> Result<SimR
                 .ok_or_else(|| format!("the engine wrote no tensor {i} of rank {r}"))
         };
         let (target, signal, recv) = (get(1)?, get(2)?, get(4)?);
-        let rows = case.ranks * case.max_recv.max(0) as usize;
+        let rows = case.target_rows().max(0) as usize;
         let shape = (
             case.dtype,
             rows,

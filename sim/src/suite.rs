@@ -47,7 +47,7 @@ pub enum Expect {
         /// The runtime's error code.
         code: i64,
     },
-    /// all_to_all_v's raw launch whose kernel returns early (an operand it cannot serve): status
+    /// An exchange kernel's raw launch that returns early (an operand it cannot serve): status
     /// ok, every block of the collective started, and its targets, recv_counts and signals as
     /// they started.
     Untouched,

@@ -93,6 +93,13 @@ fn check(c: &Case, expect: &Expect, result: &SimResult) -> Result<(), String> {
                     ));
                 }
             }
+            // A raw launch has no stage task; its refusal is the runtime's capacity check.
+            if c.launch.is_some() && !result.message.contains("exceeds") {
+                return Err(format!(
+                    "the refusal does not name the capacity it exceeds: {}",
+                    result.message
+                ));
+            }
             let stage = if c.launch.is_some() {
                 0
             } else {

@@ -78,13 +78,13 @@ mod tests {
         }
         assert_eq!(runtime_extras().len(), 9);
         assert_eq!(indexed_extras(100).len(), 18);
-        // The raw launches: all_to_all_v's grid (5 P x 6 L, the CI slice 2 L) and 20 extras,
+        // The raw launches: all_to_all_v's grid (5 P x 6 L, the CI slice 2 L) and 21 extras,
         // the indexed op's grid (22 (P, L), the CI slice 2 L per P) and 7 extras.
-        assert_eq!(raw::raw_full().len(), 30 + 20 + 22 + 7);
-        assert_eq!(raw::raw_ci().len(), 10 + 20 + 10 + 7);
-        assert_eq!(full().len(), 360 + 72 + 50 + 1320 + extras + 5 + 1 + 79);
+        assert_eq!(raw::raw_full().len(), 30 + 21 + 22 + 7);
+        assert_eq!(raw::raw_ci().len(), 10 + 21 + 10 + 7);
+        assert_eq!(full().len(), 360 + 72 + 50 + 1320 + extras + 5 + 1 + 80);
         let slice = ci_slice();
-        assert_eq!(slice.len(), 30 + 3 + 4 + 10 + extras + 3 + 47);
+        assert_eq!(slice.len(), 30 + 3 + 4 + 10 + extras + 3 + 48);
         // Every layers × P × dtype × pattern once in the full matrix; the slice has each N.
         let looped: Vec<_> = full()
             .into_iter()

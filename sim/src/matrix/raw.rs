@@ -33,6 +33,7 @@ fn entry(kind: &str, c: Case, pattern: &str, expect: Expect) -> Entry {
         (l.target_fill != 0, format!("_fill{:02x}", l.target_fill)),
         (c.aiv_capacity != 48, format!("_cap{}", c.aiv_capacity)),
         (c.repeat > 1, format!("_rep{}", c.repeat)),
+        (l.extra_rows != 0, format!("_extra{}", l.extra_rows)),
         (
             c.op == Op::IndexedAllToAllV && c.in_rows() != c.rows(),
             format!("_nin{}", c.in_rows()),
@@ -141,11 +142,17 @@ fn plain_extras(repeat: u32) -> Vec<Entry> {
         );
         v.push(entry("slices", c, "uniform", Expect::Golden));
     }
-    // Early returns on every rank alike (17 ranks, no row per source, empty rows): every block
-    // runs, nothing is written; recv_counts start as -7 to show it.
-    for (p, mr, re, b) in [(17, 2, 3, 1), (4, 0, 3, 4), (2, 4, 0, 2)] {
+    // A target of 2 rows more than P x max_recv: MAX_RECV is the rows over P rounded down, and
+    // the last 2 rows keep their sentinel.
+    let c = raw(case(4, 1, F32, 2, 5, Random, 3114), 4, |x| {
+        (x.extra_rows, x.target_fill) = (2, 0x5a)
+    });
+    v.push(entry("extra_rows", c, "random", Expect::Golden));
+    // Early returns on every rank alike (17 ranks; 3 target rows at P = 4, so no row per source;
+    // empty rows): every block runs, nothing is written; recv_counts start as -7 to show it.
+    for (p, mr, extra, re, b) in [(17, 2, 0, 3, 1), (4, 0, 3, 3, 4), (2, 4, 0, 0, 2)] {
         let c = Case::exchange(p, 1, F32, mr, re, vec![vec![1; p]; p]);
-        let c = raw(c, b, |x| x.recv_fill = -7);
+        let c = raw(c, b, |x| (x.recv_fill, x.extra_rows) = (-7, extra));
         v.push(entry("early_return", c, "uniform", Expect::Untouched));
     }
     v
