@@ -11,8 +11,9 @@
 #   bash scripts/test.sh           everything (CI's command, .ci/run)
 #   bash scripts/test.sh --quick   the edit loop: unit + integration tests and
 #                                  lit (test/Plugin skipped), no plugin build,
-#                                  runtime suite, fuzz, sanitizers or private-cache
-#                                  builds (~1 min warm)
+#                                  runtime suite, fuzz, sanitizers, private-cache
+#                                  builds or the 16 x 16 ranks-as-processes timing
+#                                  (~1 min warm)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=0
