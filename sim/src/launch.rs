@@ -193,6 +193,22 @@ pub(crate) fn launch(
     })
 }
 
+/// [`launch`] for a case's result: `Ok(Err(result))` is the timeout result ([`killed_result`]) of
+/// an engine pld-sim had to kill at the case's bound.
+pub(crate) fn launch_or_killed(
+    tc: &Toolchain,
+    runner: &Runner,
+    spec: &Spec,
+    timeout_ms: i64,
+    blocks: i64,
+) -> Result<Result<(Report, Scratch), SimResult>, String> {
+    let (report, scratch) = launch(tc, runner, spec)?;
+    Ok(match report {
+        Some(report) => Ok((report, scratch)),
+        None => Err(killed_result(tc.ranks_as_threads, timeout_ms, blocks)),
+    })
+}
+
 /// The wall time of the last engine run of this process, in µs (what `pld-sim` reports).
 static LAST_WALL_US: AtomicU64 = AtomicU64::new(0);
 

@@ -9,9 +9,7 @@
 
 use crate::case::{Case, Contexts, Elem, Launch, Op};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline};
-use crate::launch::{
-    self, block_counts, fault_outcome, i32_bytes, killed_result, outcome, payload, started,
-};
+use crate::launch::{self, block_counts, fault_outcome, i32_bytes, outcome, payload, started};
 use crate::result::{RankResult, SimResult};
 use crate::wire;
 use pld_run::engine::{Arg, EntryRun, Place, RawLaunch, Spec, TensorArg};
@@ -145,14 +143,11 @@ pub(crate) fn run_case(tc: &Toolchain, case: &Case, kernel: &str) -> Result<SimR
     spec.trace_kernel = Some(kernel.to_string());
     spec.delay_us = (0..case.ranks).map(|r| 300 * (r as i64 % 3)).collect();
     launch::configure(tc, &mut spec, case.timeout_ms, case.fault)?;
-    let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
-    let Some(report) = report else {
-        return Ok(killed_result(
-            tc.ranks_as_threads,
-            case.timeout_ms,
-            case.blocks(),
-        ));
-    };
+    let (report, _scratch) =
+        match launch::launch_or_killed(tc, &runner, &spec, case.timeout_ms, case.blocks())? {
+            Ok(ran) => ran,
+            Err(killed) => return Ok(killed),
+        };
     let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "rank");
     let clean = fault.is_none() && report.rank_status.iter().all(|&s| s == 0);
     if clean && report.copies_dropped == 0 {

@@ -10,8 +10,8 @@ use std::path::Path;
 use crate::case::{Case, Elem, Op, Operand};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_fn, domain_pipelines};
 use crate::launch::{
-    self, Runner, block_counts, exchange_ns, fault_outcome, i32_bytes, killed_result, median,
-    outcome, payload, started,
+    self, Runner, block_counts, exchange_ns, fault_outcome, i32_bytes, median, outcome, payload,
+    started,
 };
 use crate::result::{DomainResult, RankResult, SimResult};
 use crate::wire;
@@ -150,24 +150,6 @@ fn device(case: &Case, report: &Report, first: usize, r: usize) -> Result<Device
     })
 }
 
-/// Runs `spec` on `runner`; `Err` is the timeout result of an engine pld-sim had to kill.
-fn run_or_killed(
-    tc: &Toolchain,
-    case: &Case,
-    runner: &Runner,
-    spec: &Spec,
-) -> Result<Result<(Report, launch::Scratch), SimResult>, String> {
-    let (report, scratch) = launch::launch(tc, runner, spec)?;
-    Ok(match report {
-        Some(report) => Ok((report, scratch)),
-        None => Err(killed_result(
-            tc.ranks_as_threads,
-            case.timeout_ms,
-            case.blocks(),
-        )),
-    })
-}
-
 /// Runs one case end to end. `Err` is a failure of pld-sim itself (a tool missing, the generated
 /// tree not compiling, the simulator crashing, consume_step's output not matching the target
 /// window); every outcome of the case, including compile_error, is an `Ok` result.
@@ -217,10 +199,11 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
         }],
     )?;
     spec.trace_copies = true;
-    let (report, _scratch) = match run_or_killed(tc, case, &runner, &spec)? {
-        Ok(ran) => ran,
-        Err(killed) => return Ok(killed),
-    };
+    let (report, _scratch) =
+        match launch::launch_or_killed(tc, &runner, &spec, case.timeout_ms, case.blocks())? {
+            Ok(ran) => ran,
+            Err(killed) => return Ok(killed),
+        };
     let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "rank");
     // What the kernel moved, from the copy trace (a trace the runtime's log could not hold is
     // left to the golden alone).
@@ -356,10 +339,11 @@ fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
     }
     let mut spec = spec(tc, case, entries)?;
     spec.trace_copies = true;
-    let (report, _scratch) = match run_or_killed(tc, case, &runner, &spec)? {
-        Ok(ran) => ran,
-        Err(killed) => return Ok(killed),
-    };
+    let (report, _scratch) =
+        match launch::launch_or_killed(tc, &runner, &spec, case.timeout_ms, case.blocks())? {
+            Ok(ran) => ran,
+            Err(killed) => return Ok(killed),
+        };
     let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "device");
     let w = case.ranks;
     let status = &report.rank_status;

@@ -793,14 +793,12 @@ fn raw_launches_under_thread_sanitizer() {
         eprintln!("skipped: PLD_QUICK is set (scripts/test.sh --quick)");
         return;
     }
-    let flags = PathBuf::from("-fsanitize=thread -g -O0");
-    let opts = PathBuf::from("halt_on_error=1 second_deadlock_stack=1");
-    let threads = PathBuf::from("threads");
-    raw_launches(&[
-        ("PLD_SIM_CXXFLAGS", flags.as_path()),
-        ("TSAN_OPTIONS", opts.as_path()),
-        ("PLD_SIM_RANKS_AS", threads.as_path()),
-    ]);
+    raw_launches(&tsan_env());
+}
+
+/// [`common::TSAN_ENV`] as `run`'s environment.
+fn tsan_env() -> [(&'static str, &'static Path); 3] {
+    common::TSAN_ENV.map(|(k, v)| (k, Path::new(v)))
 }
 
 #[test]
@@ -810,20 +808,8 @@ fn generated_pipeline_under_thread_sanitizer() {
         eprintln!("skipped: PLD_QUICK is set (scripts/test.sh --quick)");
         return;
     }
-    // The generated orchestration, the rendered kernel and the runtime, built with
-    // -fsanitize=thread (PLD_SIM_CXXFLAGS, its own cache entries; -O0, where every access the
-    // source makes stays one for TSan, and which compiles faster); a reported race aborts the
-    // simulator (halt_on_error) and so fails the run.
     let dir = scratch("tsan");
-    let flags = PathBuf::from("-fsanitize=thread -g -O0");
-    let opts = PathBuf::from("halt_on_error=1 second_deadlock_stack=1");
-    // The ranks as threads of one process, where TSan sees every rank's accesses.
-    let threads = PathBuf::from("threads");
-    let env = [
-        ("PLD_SIM_CXXFLAGS", flags.as_path()),
-        ("TSAN_OPTIONS", opts.as_path()),
-        ("PLD_SIM_RANKS_AS", threads.as_path()),
-    ];
+    let env = tsan_env();
     let picks = [
         "repeat:P4_L8_f32",
         "repeat:P8_L3",

@@ -222,16 +222,9 @@ fn family_under_thread_sanitizer() {
         return;
     }
     // The family driver, the rendered kernels, the generated orchestrations and the runtime
-    // built with -fsanitize=thread at -O0 (PLD_SIM_CXXFLAGS, their own cache entries; see
-    // docs/sanitizers.md); a reported race
-    // aborts the simulator (halt_on_error) and fails the run.
+    // under ThreadSanitizer (common::TSAN_ENV).
     let dir = scratch("tsan");
-    let env = [
-        ("PLD_SIM_CXXFLAGS", "-fsanitize=thread -g -O0"),
-        ("TSAN_OPTIONS", "halt_on_error=1 second_deadlock_stack=1"),
-        // The ranks as threads of one process, where TSan sees every rank's accesses.
-        ("PLD_SIM_RANKS_AS", "threads"),
-    ];
+    let env = common::TSAN_ENV;
     let picks = [
         "allreduce:sum_f32_P4_L2",
         "allreduce_ring:sum_f32_P4",

@@ -8,7 +8,7 @@ use super::case::{FamilyCase, Rail};
 use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, history_owners, module};
 use super::ops::{Elem, FAMILY_DTYPES};
 use crate::SimError;
-use crate::launch::{self, block_counts, fault_outcome, killed_result, outcome, started};
+use crate::launch::{self, block_counts, fault_outcome, outcome, started};
 use crate::result::{RankResult, SimResult};
 use pld_run::engine::{Arg, EntryRun, Place, Report, Spec, TensorArg};
 use pld_run::manifest::Kind;
@@ -244,13 +244,11 @@ pub(crate) fn run_with(
         spec.trace_kernel = Some(case.kernel_symbol());
         (spec.runs, spec.copy_bytes, spec.restage) = (t.runs, t.copy_bytes, true);
     }
-    let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
-    let Some(report) = report else {
-        return Ok((
-            killed_result(tc.ranks_as_threads, case.timeout_ms, case.blocks()),
-            None,
-        ));
-    };
+    let (report, _scratch) =
+        match launch::launch_or_killed(tc, &runner, &spec, case.timeout_ms, case.blocks())? {
+            Ok(ran) => ran,
+            Err(killed) => return Ok((killed, None)),
+        };
     if host {
         let want = entry.host_windows.as_ref().and_then(|hw| hw.alloc_end);
         if report.status == 0 && want.is_some() && report.alloc_end != want {

@@ -12,6 +12,19 @@ use pld_run::toolchain::Toolchain;
 /// `PLD_SIM_CXXFLAGS` itself wins.
 pub const TEST_CXXFLAGS: &str = "-Wall -Wextra -Werror";
 
+/// The environment of the ThreadSanitizer slices (sim.rs, sim_family.rs): the generated
+/// orchestrations, the rendered kernels and the runtime built with -fsanitize=thread
+/// (PLD_SIM_CXXFLAGS, cache entries of their own; -O0, where every access the source makes stays
+/// one for TSan, and which compiles faster; docs/sanitizers.md), a reported race aborting the
+/// simulator (halt_on_error) and so failing the run, the ranks as threads of one process, where
+/// TSan sees every rank's accesses. One set of flags, so the slices build (and share) the same
+/// trees.
+pub const TSAN_ENV: [(&str, &str); 3] = [
+    ("PLD_SIM_CXXFLAGS", "-fsanitize=thread -g -O0"),
+    ("TSAN_OPTIONS", "halt_on_error=1 second_deadlock_stack=1"),
+    ("PLD_SIM_RANKS_AS", "threads"),
+];
+
 /// The library's toolchain: the tools next to the pld-sim binary, the suites' flags.
 pub fn toolchain() -> Toolchain {
     let tools = Path::new(env!("CARGO_BIN_EXE_pld-sim")).parent().unwrap();
