@@ -352,6 +352,65 @@ pub fn exchange_ns(report: &Report, run: u32) -> i64 {
     end.saturating_sub(start)
 }
 
+/// A benchmark's runs of one case (the all_to_all_v and family benches): `runs` runs of the
+/// entry, each restaged as the first, with the collective's block spans recorded and a memcpy of
+/// `copy_bytes` timed before each.
+#[derive(Clone, Copy, Debug)]
+pub struct Timed {
+    /// Runs in one engine, the warm-up ones included.
+    pub runs: u32,
+    /// The bytes of the memcpy baselines.
+    pub copy_bytes: u64,
+}
+
+/// A benchmark is not bounded by a case's `timeout_ms`: many runs in one engine.
+pub const UNBOUNDED_MS: i64 = 86_400_000;
+
+/// Sets `spec` up for `timed` (`None`: one traced run): a benchmark runs untraced (the copy trace
+/// would be timed too), `kernel`'s block spans recorded, restaged before each run so that its last
+/// run's result is a first run's, which the golden judges.
+pub(crate) fn time_runs(spec: &mut Spec, timed: Option<Timed>, kernel: String) {
+    spec.trace_copies = timed.is_none();
+    if let Some(t) = timed {
+        spec.trace_kernel = Some(kernel);
+        (spec.runs, spec.copy_bytes, spec.restage) = (t.runs, t.copy_bytes, true);
+    }
+}
+
+/// One run of a benchmark, ns: the single-thread and the 2-thread memcpy of `copy_bytes` timed
+/// just before it (0 when `copy_bytes` is 0), and the collective ([`exchange_ns`]).
+#[derive(Clone, Copy, Debug)]
+pub struct RunTiming {
+    /// The single-thread memcpy.
+    pub memcpy: i64,
+    /// The same bytes copied by two threads.
+    pub memcpy2: i64,
+    /// The collective's span.
+    pub collective: i64,
+}
+
+/// Every run's timing; `Err` names a run without a timed block of the collective, or without
+/// its memcpy baselines when `copy_bytes` > 0.
+pub fn run_timings(report: &Report, timed: Timed) -> Result<Vec<RunTiming>, String> {
+    (0..timed.runs)
+        .map(|run| {
+            let at = |v: &[i64]| v.get(run as usize).copied().unwrap_or(0);
+            let t = RunTiming {
+                memcpy: at(&report.copy_ns),
+                memcpy2: at(&report.copy2_ns),
+                collective: exchange_ns(report, run),
+            };
+            if t.collective <= 0 {
+                Err(format!("run {run}: no timed block of the collective"))
+            } else if timed.copy_bytes > 0 && (t.memcpy <= 0 || t.memcpy2 <= 0) {
+                Err(format!("run {run}: no memcpy timing"))
+            } else {
+                Ok(t)
+            }
+        })
+        .collect()
+}
+
 /// The median of a benchmark's figures (the mean of the middle two for an even count; 0 for none).
 pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);

@@ -4,6 +4,7 @@
 //! its engine and the element types), of which this crate is a client.
 //!
 //! - [`case`]: the case JSON and its validation;
+//! - [`bench`]: `pld-sim --bench`, the exchange timed against memcpy;
 //! - [`error`]: [`SimError`], why a run gave no result;
 //! - [`chip_pipeline`]: the `chip_pipeline` module written for a case;
 //! - [`launch`]: a case's module built into a runner and run by the engine, bounded;
@@ -24,6 +25,7 @@
 //! types), no `#[path]` / `include!` and no path dependency but `pld` and `pld-run`.
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod case;
 pub mod chip_pipeline;
 pub mod error;

@@ -10,7 +10,7 @@ use std::path::Path;
 use crate::case::{Case, Elem, Op, Operand};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_fn, domain_pipelines};
 use crate::launch::{
-    self, Runner, block_counts, exchange_ns, fault_outcome, i32_bytes, median, outcome, payload,
+    self, RunTiming, Runner, Timed, block_counts, fault_outcome, i32_bytes, outcome, payload,
     started,
 };
 use crate::result::{DomainResult, RankResult, SimResult};
@@ -154,7 +154,9 @@ fn device(case: &Case, report: &Report, first: usize, r: usize) -> Result<Device
 /// tree not compiling, the simulator crashing, consume_step's output not matching the target
 /// window); every outcome of the case, including compile_error, is an `Ok` result.
 pub fn run_case(tc: &Toolchain, case: &Case) -> Result<SimResult, SimError> {
-    run_case_untyped(tc, case).map_err(SimError::Driver)
+    run_with(tc, case, None)
+        .map(|(res, _)| res)
+        .map_err(SimError::Driver)
 }
 
 /// The tensors of an entry's parameters (tensor and window ones) counted by the engine.
@@ -173,16 +175,23 @@ fn operands(case: &Case, first: usize) -> wire::Operands {
     }
 }
 
-fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
+/// Runs `case` (`timed`: as a benchmark); the result is the last run's, and the engine's report
+/// comes with it (`None` when the run was killed, and for raw launches and domains cases, which
+/// are not benchmarked).
+fn run_with(
+    tc: &Toolchain,
+    case: &Case,
+    timed: Option<Timed>,
+) -> Result<(SimResult, Option<Report>), String> {
     if case.launch.is_some() {
-        return crate::raw::run_case(tc, case, &case_kernel(case));
+        return Ok((crate::raw::run_case(tc, case, &case_kernel(case))?, None));
     }
     if !case.domains.is_empty() {
-        return run_domains(tc, case);
+        return Ok((run_domains(tc, case)?, None));
     }
     let runner = match build(tc, case, &chip_pipeline(case), &[CHIP_FN])? {
         Ok(r) => r,
-        Err(compile_error) => return Ok(compile_error),
+        Err(compile_error) => return Ok((compile_error, None)),
     };
     payload_rule(case)?;
     let entry = runner.entry(CHIP_FN)?;
@@ -198,17 +207,17 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             launch: None,
         }],
     )?;
-    spec.trace_copies = true;
+    launch::time_runs(&mut spec, timed, case_kernel(case));
     let (report, _scratch) =
         match launch::launch_or_killed(tc, &runner, &spec, case.timeout_ms, case.blocks())? {
             Ok(ran) => ran,
-            Err(killed) => return Ok(killed),
+            Err(killed) => return Ok((killed, None)),
         };
     let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "rank");
     // What the kernel moved, from the copy trace (a trace the runtime's log could not hold is
     // left to the golden alone).
     let clean = fault.is_none() && report.rank_status.iter().all(|&s| s == 0);
-    if clean && report.copies_dropped == 0 {
+    if clean && report.copies_dropped == 0 && timed.is_none() {
         wire::check(case, &case_kernel(case), operands(case, 0), &report.copies)
             .map_err(|e| format!("the copy trace of {}: {e}", case_kernel(case)))?;
     }
@@ -258,7 +267,7 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             _ => format!("rank {r}: the orchestration returned {code}"),
         },
     );
-    Ok(SimResult {
+    let result = SimResult {
         status: status.into(),
         code,
         message,
@@ -275,7 +284,8 @@ fn run_case_untyped(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
             })
             .collect(),
         ..SimResult::default()
-    })
+    };
+    Ok((result, Some(report)))
 }
 
 /// A domains case's user kernel under its pipeline's name (`stage_step_d1` → `stage_step`).
@@ -476,173 +486,29 @@ pub fn case_kernel(case: &Case) -> String {
     }
 }
 
-/// One benchmark measurement.
-#[derive(Clone, Debug)]
-pub struct BenchResult {
-    /// P.
-    pub ranks: usize,
-    /// B.
-    pub blocks: i64,
-    /// Payload bytes each rank receives per exchange.
-    pub bytes_per_rank: i64,
-    /// Per timed exchange: (best single-thread memcpy of `bytes_per_rank` just before it, the
-    /// exchange), ns.
-    pub timings: Vec<(i64, i64)>,
-}
-
-impl BenchResult {
-    /// Median single-thread memcpy bandwidth, GB/s.
-    pub fn memcpy_gbps(&self) -> f64 {
-        median(
-            self.timings
-                .iter()
-                .map(|&(m, _)| self.bytes_per_rank as f64 / m as f64)
-                .collect(),
-        )
-    }
-    /// Median aggregate exchange throughput (every rank's `bytes_per_rank` moved), GB/s.
-    pub fn exchange_gbps(&self) -> f64 {
-        let total = (self.ranks as i64 * self.bytes_per_rank) as f64;
-        median(
-            self.timings
-                .iter()
-                .map(|&(_, e)| total / e as f64)
-                .collect(),
-        )
-    }
-    /// Median over exchanges of (exchange throughput / the memcpy bandwidth measured just before).
-    pub fn ratio(&self) -> f64 {
-        let total = (self.ranks as i64 * self.bytes_per_rank) as f64;
-        median(
-            self.timings
-                .iter()
-                .map(|&(m, e)| (total / e as f64) / (self.bytes_per_rank as f64 / m as f64))
-                .collect(),
-        )
-    }
-}
-
-/// Times the generated collective inside the generated pipeline: `iters` exchanges (after
-/// `warmup`), each from the moment its last block started to the moment its last block ended.
-/// The case must be f32 with every count at MAX_RECV for the bytes to be `rows * row_elems * 4`
-/// (and, indexed, every index entry in range: the gathered rows are verified).
+/// Times the generated collective inside the generated pipeline: `warmup + iters` restaged runs
+/// in one engine, each from the moment its last block started to the moment its last block ended
+/// ([`launch::exchange_ns`]); the last run's result must be the golden's. The `iters` timed runs'
+/// timings (`memcpy`: of the bytes each rank receives).
 pub fn bench(
     tc: &Toolchain,
     case: &Case,
     warmup: u32,
     iters: u32,
-) -> Result<BenchResult, SimError> {
-    bench_untyped(tc, case, warmup, iters).map_err(SimError::Driver)
-}
-
-/// The last exchange moved everything (every count is expected at MAX_RECV): rank d's target
-/// chunk s is rank s's input chunk d (indexed: row k of it is rank s's input row
-/// `index_s[d*MR + k]`, every entry expected in range).
-fn verified(case: &Case, report: &Report) -> bool {
-    let p = case.ranks;
-    let el = case.dtype.size() as usize;
-    let row = case.row_elems as usize * el;
-    let mr = case.max_recv as usize;
-    let target_ix = 3 + usize::from(case.op == Op::IndexedAllToAllV) + 1;
-    let inputs: Vec<Vec<u8>> = (0..p)
-        .map(|s| payload(case, s, case.in_rows(), case.row_elems))
-        .collect();
-    let lists = case.index_lists();
-    (0..p).all(|d| {
-        let Some(got) = report.output(target_ix, d) else {
-            return false;
-        };
-        (0..p).all(|s| {
-            (0..mr).all(|k| {
-                let src_row = if case.op == Op::IndexedAllToAllV {
-                    let ix = lists[s][d * mr + k];
-                    if ix < 0 || ix as i64 >= case.in_rows() {
-                        return false;
-                    }
-                    ix as usize
-                } else {
-                    d * mr + k
-                };
-                let at = (s * mr + k) * row;
-                got.get(at..at + row) == inputs[s].get(src_row * row..(src_row + 1) * row)
-            })
-        })
-    })
-}
-
-fn bench_untyped(
-    tc: &Toolchain,
-    case: &Case,
-    warmup: u32,
-    iters: u32,
-) -> Result<BenchResult, String> {
-    let runner = match build(tc, case, &chip_pipeline(case), &[CHIP_FN])? {
-        Ok(r) => r,
-        Err(r) => return Err(format!("the bench module does not compile: {}", r.message)),
-    };
-    payload_rule(case)?;
-    let entry = runner.entry(CHIP_FN)?;
-    let (values, scalars) = tensors(case);
-    let args = launch::bind(&entry, values, &scalars)?;
-    // A benchmark is not bounded by the default timeout_ms (many runs in one engine).
-    let unbounded = Case {
-        timeout_ms: 86_400_000,
+) -> Result<Vec<RunTiming>, SimError> {
+    let case = Case {
+        timeout_ms: launch::UNBOUNDED_MS,
         ..case.clone()
     };
-    let mut spec = spec(
-        tc,
-        &unbounded,
-        vec![EntryRun {
-            index: 0,
-            domain: None,
-            args,
-            launch: None,
-        }],
-    )?;
-    let bytes_per_rank = case.rows() * case.row_elems * case.dtype.size();
-    spec.runs = warmup + iters;
-    spec.copy_bytes = bytes_per_rank as u64;
-    spec.trace_kernel = Some(case_kernel(case));
-    let (report, _scratch) = launch::launch(tc, &runner, &spec)?;
-    let Some(report) = report else {
-        return Err(format!(
-            "the bench run outlived timeout_ms = {}",
-            case.timeout_ms
-        ));
+    let timed = Timed {
+        runs: warmup + iters,
+        copy_bytes: (case.rows() * case.row_elems * case.dtype.size()) as u64,
     };
-    let mut r = BenchResult {
-        ranks: case.ranks,
-        blocks: case.blocks(),
-        bytes_per_rank,
-        timings: Vec::new(),
-    };
-    if report.status == 0 {
-        for run in warmup..warmup + iters {
-            let (m, e) = (
-                report.copy_ns.get(run as usize).copied().unwrap_or(0),
-                exchange_ns(&report, run),
-            );
-            if m <= 0 || e <= 0 {
-                return Err(format!(
-                    "bad timing of run {run}: memcpy {m} ns, exchange {e} ns"
-                ));
-            }
-            r.timings.push((m, e));
-        }
-    }
-    if report.status == 0 && !verified(case, &report) {
-        return Err(
-            "the benchmarked exchange did not deliver every rank's input (uniform full counts)"
-                .into(),
-        );
-    }
-    if report.status != 0 || r.timings.len() != iters as usize {
-        return Err(format!(
-            "the bench run failed: {}",
-            report.message.clone().unwrap_or_default()
-        ));
-    }
-    Ok(r)
+    let (res, report) = run_with(tc, &case, Some(timed)).map_err(SimError::Driver)?;
+    crate::golden::check(&case, &res)?;
+    let report = report.ok_or(SimError::Driver("the bench run was killed".into()))?;
+    let mut runs = launch::run_timings(&report, timed).map_err(SimError::Driver)?;
+    Ok(runs.split_off(warmup as usize))
 }
 
 /// Writes `text` to `path` (or stdout for `None`).

@@ -1127,7 +1127,7 @@ fn a_closed_stdout_ends_the_listing_quietly() {
 #[test]
 fn the_exchange_bench_times_both_ops_and_checks_what_moved() {
     // A tiny `pld-sim --bench` (benches/sim_exchange.sh): each timed run's row, and the
-    // indexed form beside the plain op; a run that did not deliver every rank's input exits 1.
+    // indexed form beside the plain op; the last run is judged by the golden (exit 1 otherwise).
     for extra in [&[][..], &["--indexed"][..]] {
         let mut args = vec![
             "--bench", "--ranks", "2", "--mib", "1", "--warmup", "1", "--iters", "2",

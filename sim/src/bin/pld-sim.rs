@@ -32,10 +32,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use pld_run::toolchain::Toolchain;
-use pld_sim::case::{Case, Elem};
+use pld_sim::bench as exchange_bench;
+use pld_sim::case::Case;
 use pld_sim::family::{bench as family_bench, case::FamilyCase, matrix as family_matrix};
-use pld_sim::matrix::{self, Pattern};
-use pld_sim::run::{bench, write_output};
+use pld_sim::matrix;
+use pld_sim::run::write_output;
 use pld_sim::suite::{self, Entry, SimCase};
 
 const USAGE: &str = "usage: pld-sim CASE.json|- [-o RESULT.json]   (any form: [--ranks-as processes|threads])\n       \
@@ -279,120 +280,16 @@ fn run_matrix<C: SimCase + Sync>(
     }
 }
 
+/// `--bench` (pld_sim::bench), or with `--family` the collective family's table
+/// (pld_sim::family::bench).
 fn bench_main(args: &[String]) -> ExitCode {
-    if let Some(i) = args.iter().position(|a| a == "--family") {
-        let mut rest = args.to_vec();
-        rest.remove(i);
-        return family_bench_main(&rest);
-    }
-    let mut ranks = vec![4usize, 8];
-    let mut mib = 64i64;
-    let mut core_num: Option<i64> = None;
-    let mut warmup = 2u32;
-    let mut iters = 5u32;
-    let mut indexed = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--indexed" {
-            indexed = true;
-            continue;
-        }
-        let Some(v) = it.next() else {
-            return usage_error(&format!("{a} needs a value"));
-        };
-        let bad = || usage_error(&format!("bad value {v} for {a}"));
-        match a.as_str() {
-            "--ranks" => match v
-                .split(',')
-                .map(str::parse::<usize>)
-                .collect::<Result<Vec<_>, _>>()
-            {
-                Ok(r) if r.iter().all(|p| (1..=16).contains(p)) => ranks = r,
-                _ => return bad(),
-            },
-            "--mib" => match v.parse() {
-                Ok(m) if m >= 1 => mib = m,
-                _ => return bad(),
-            },
-            "--core-num" => match v.parse() {
-                Ok(l) if l >= 1 => core_num = Some(l),
-                _ => return bad(),
-            },
-            "--warmup" => match v.parse() {
-                Ok(w) => warmup = w,
-                _ => return bad(),
-            },
-            "--iters" => match v.parse() {
-                Ok(n) if n >= 1 => iters = n,
-                _ => return bad(),
-            },
-            s => return usage_error(&format!("unknown --bench argument {s}")),
-        }
-    }
-    let tc = match toolchain() {
-        Ok(tc) => tc,
-        Err(code) => return code,
+    let family = args.iter().any(|a| a == "--family");
+    let rest: Vec<String> = args.iter().filter(|a| *a != "--family").cloned().collect();
+    let opts = match family {
+        true => family_bench::Opts::parse(&rest).map(Err),
+        false => exchange_bench::Opts::parse(&rest).map(Ok),
     };
-    // f32 rows of 1024 elements (4 KiB); every count MAX_RECV, so each rank sends its whole
-    // input: `mib` MiB per rank.
-    const ROW_ELEMS: i64 = 1024;
-    if indexed {
-        return bench_indexed(&tc, &ranks, mib, core_num, warmup, iters, ROW_ELEMS);
-    }
-    println!(
-        "| P | B | MiB per rank | single-thread memcpy GB/s | exchange GB/s (all ranks) | exchange / memcpy (median of {iters}) |"
-    );
-    println!("|---|---|---|---|---|---|");
-    let mut ok = true;
-    for p in ranks {
-        let rows_per_peer = mib * (1 << 20) / (p as i64 * ROW_ELEMS * 4);
-        if rows_per_peer < 1 {
-            return usage_error("--mib too small for that many ranks");
-        }
-        let l = core_num.unwrap_or(p as i64);
-        let case = matrix::case(
-            p,
-            l,
-            Elem::F32,
-            rows_per_peer,
-            ROW_ELEMS,
-            Pattern::Uniform,
-            0,
-        );
-        match bench(&tc, &case, warmup, iters) {
-            Ok(r) => {
-                println!(
-                    "| {} | {} | {:.0} | {:.2} | {:.2} | {:.2} |",
-                    r.ranks,
-                    r.blocks,
-                    r.bytes_per_rank as f64 / (1 << 20) as f64,
-                    r.memcpy_gbps(),
-                    r.exchange_gbps(),
-                    r.ratio()
-                );
-                let ms: Vec<String> = r
-                    .timings
-                    .iter()
-                    .map(|(m, e)| format!("{:.2}/{:.2}", *m as f64 / 1e6, *e as f64 / 1e6))
-                    .collect();
-                eprintln!("P={p}: memcpy/exchange ms: {}", ms.join(" "));
-            }
-            Err(e) => {
-                eprintln!("pld-sim: P={p}: {e}");
-                ok = false;
-            }
-        }
-    }
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
-}
-
-/// `--bench --family`: the collective family's table (pld_sim::family::bench).
-fn family_bench_main(args: &[String]) -> ExitCode {
-    let opts = match family_bench::Opts::parse(args) {
+    let opts = match opts {
         Ok(o) => o,
         Err(e) => return usage_error(&e),
     };
@@ -400,100 +297,16 @@ fn family_bench_main(args: &[String]) -> ExitCode {
         Ok(tc) => tc,
         Err(code) => return code,
     };
-    match family_bench::run(&tc, &opts, &mut std::io::stdout().lock()) {
+    let out = &mut std::io::stdout().lock();
+    match match &opts {
+        Ok(o) => exchange_bench::run(&tc, o, out),
+        Err(o) => family_bench::run(&tc, o, out),
+    } {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(e) => {
             eprintln!("pld-sim: stdout: {e}");
             ExitCode::from(1)
         }
-    }
-}
-
-/// `--bench --indexed`: per P, the plain op and the indexed op with a random index over the same
-/// P * MAX_RECV input rows, on the same counts (every one MAX_RECV), in the same run: three
-/// alternating rounds of each (`iters` timed exchanges per round), so both see the same machine
-/// load. The ratio is the median indexed exchange throughput over the median plain one.
-fn bench_indexed(
-    tc: &Toolchain,
-    ranks: &[usize],
-    mib: i64,
-    core_num: Option<i64>,
-    warmup: u32,
-    iters: u32,
-    row_elems: i64,
-) -> ExitCode {
-    use pld_sim::matrix::{IndexPattern, indexed_case};
-    println!(
-        "| P | L | MiB per rank | plain exchange GB/s | indexed exchange GB/s (random index) | indexed / plain | indexed / memcpy |"
-    );
-    println!("|---|---|---|---|---|---|---|");
-    let mut ok = true;
-    for &p in ranks {
-        let mr = mib * (1 << 20) / (p as i64 * row_elems * 4);
-        if mr < 1 {
-            return usage_error("--mib too small for that many ranks");
-        }
-        let l = core_num.unwrap_or(p as i64);
-        let plain = matrix::case(p, l, Elem::F32, mr, row_elems, Pattern::Uniform, 0);
-        let indexed = indexed_case(
-            p,
-            l,
-            Elem::F32,
-            mr,
-            row_elems,
-            p as i64 * mr,
-            IndexPattern::Random,
-            Pattern::Uniform,
-            7,
-        );
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        for _round in 0..3 {
-            for (case, into) in [(&plain, &mut a), (&indexed, &mut b)] {
-                match bench(tc, case, warmup, iters) {
-                    Ok(r) => into.push(r),
-                    Err(e) => {
-                        eprintln!("pld-sim: P={p}: {e}");
-                        ok = false;
-                    }
-                }
-            }
-        }
-        if a.is_empty() || b.is_empty() {
-            continue;
-        }
-        let merge = |rs: &[pld_sim::run::BenchResult]| {
-            let mut all = rs[0].clone();
-            all.timings = rs.iter().flat_map(|r| r.timings.iter().copied()).collect();
-            all
-        };
-        let (a, b) = (merge(&a), merge(&b));
-        println!(
-            "| {} | {} | {:.0} | {:.2} | {:.2} | **{:.2}** | {:.2} |",
-            p,
-            l,
-            a.bytes_per_rank as f64 / (1 << 20) as f64,
-            a.exchange_gbps(),
-            b.exchange_gbps(),
-            b.exchange_gbps() / a.exchange_gbps(),
-            b.ratio()
-        );
-        let ms = |r: &pld_sim::run::BenchResult| -> String {
-            r.timings
-                .iter()
-                .map(|(_, e)| format!("{:.1}", *e as f64 / 1e6))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        eprintln!(
-            "P={p}: plain exchange ms: {}; indexed exchange ms: {}",
-            ms(&a),
-            ms(&b)
-        );
-    }
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
     }
 }

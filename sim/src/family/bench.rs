@@ -12,15 +12,14 @@ use serde_json::{Value, json};
 use super::case::FamilyCase;
 use super::golden;
 use super::ops::{Elem, base, with};
-use super::run::{Timed, run_with};
-use crate::launch::{exchange_ns, median};
+use super::run::run_with;
+use crate::bench::{at_least, list_in, walk_flags};
+use crate::launch::{Timed, UNBOUNDED_MS, median, run_timings};
 use pld_run::toolchain::Toolchain;
 
 /// f32 rows of 32 elements (128 B): the kernels work on flat elements.
 const ROW_ELEMS: i64 = 32;
 const ROW_BYTES: i64 = ROW_ELEMS * 4;
-/// A benchmark is not bounded by a case's default `timeout_ms`: many runs in one engine.
-const UNBOUNDED_MS: i64 = 86_400_000;
 
 /// One benchmarked op: its family case, NCCL's bus-bandwidth factor, and the traffic of the
 /// 2-core ceiling (`None`: the docs give that op's bound).
@@ -156,51 +155,23 @@ impl Default for Opts {
     }
 }
 
-fn list<T: std::str::FromStr>(v: &str) -> Option<Vec<T>> {
-    v.split(',').map(|x| x.parse().ok()).collect()
-}
-
 impl Opts {
     /// Parses the flags after `--bench --family`; `Err` names the bad flag.
     pub fn parse(args: &[String]) -> Result<Opts, String> {
         let mut o = Opts::default();
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            match a.as_str() {
-                "--no-barrier" => {
-                    o.barrier = false;
-                    continue;
-                }
-                "-v" => {
-                    o.verbose = true;
-                    continue;
-                }
-                _ => {}
-            }
-            let v = it.next().ok_or_else(|| format!("{a} needs a value"))?;
-            let bad = || format!("bad value {v} for {a}");
-            let count = |min: u32| v.parse::<u32>().ok().filter(|&n| n >= min).ok_or_else(bad);
-            match a.as_str() {
-                "--ranks" => {
-                    o.ranks = list(v)
-                        .filter(|r: &Vec<usize>| r.iter().all(|p| (2..=16).contains(p)))
-                        .ok_or_else(bad)?
-                }
-                "--barrier-ranks" => {
-                    o.barrier_ranks = list(v)
-                        .filter(|r: &Vec<usize>| r.iter().all(|p| (1..=16).contains(p)))
-                        .ok_or_else(bad)?
-                }
-                "--sizes-kib" => {
-                    o.sizes_kib = list(v)
-                        .filter(|s: &Vec<i64>| s.iter().all(|&k| k >= 1))
-                        .ok_or_else(bad)?
-                }
+        walk_flags(args, &["--no-barrier", "-v"], |a, v| {
+            let v = v.unwrap_or_default();
+            match a {
+                "--no-barrier" => o.barrier = false,
+                "-v" => o.verbose = true,
+                "--ranks" => o.ranks = list_in(a, v, 2..=16)?,
+                "--barrier-ranks" => o.barrier_ranks = list_in(a, v, 1..=16)?,
+                "--sizes-kib" => o.sizes_kib = list_in(a, v, 1..=i64::MAX)?,
                 "--lanes" => {
-                    if !(v == "P" || v == "2P" || v.parse::<i64>().is_ok_and(|l| l >= 1)) {
-                        return Err(bad());
+                    if v != "P" && v != "2P" {
+                        at_least(a, v, 1i64)?;
                     }
-                    o.lanes = v.clone();
+                    o.lanes = v.to_string();
                 }
                 "--ops" => {
                     o.ops = v
@@ -213,13 +184,14 @@ impl Opts {
                         })
                         .collect::<Result<_, _>>()?
                 }
-                "--iters" => o.iters = count(1)?,
-                "--small-iters" => o.small_iters = count(1)?,
-                "--warmup" => o.warmup = count(0)?,
-                "--barrier-iters" => o.barrier_iters = count(1)?,
+                "--iters" => o.iters = at_least(a, v, 1)?,
+                "--small-iters" => o.small_iters = at_least(a, v, 1)?,
+                "--warmup" => o.warmup = at_least(a, v, 0)?,
+                "--barrier-iters" => o.barrier_iters = at_least(a, v, 1)?,
                 _ => return Err(format!("unknown --bench --family argument {a}")),
             }
-        }
+            Ok(())
+        })?;
         Ok(o)
     }
 
@@ -279,15 +251,11 @@ fn measure(
     iters: u32,
     verbose: bool,
 ) -> Result<Measured, String> {
-    let runs = warmup + iters;
-    let (res, report) = run_with(
-        tc,
-        case,
-        Some(Timed {
-            runs,
-            copy_bytes: bytes as u64,
-        }),
-    )?;
+    let timed = Timed {
+        runs: warmup + iters,
+        copy_bytes: bytes as u64,
+    };
+    let (res, report) = run_with(tc, case, Some(timed))?;
     if res.status != "ok" {
         return Err(format!("{}: {}", res.status, res.message));
     }
@@ -295,13 +263,8 @@ fn measure(
     // The last run is restaged as the first: it must give the golden's result.
     golden::check(case, &res).map_err(|e| format!("the last run's result: {e}"))?;
     let (mut us, mut gbs, mut ratio, mut cores) = (vec![], vec![], vec![], vec![]);
-    for run in 0..runs {
-        let t = exchange_ns(&report, run);
-        if t <= 0 {
-            return Err(format!("run {run}: no timed block of the collective"));
-        }
-        let at = |v: &[i64]| v.get(run as usize).copied().unwrap_or(0) as f64;
-        let (m, m2) = (at(&report.copy_ns), at(&report.copy2_ns));
+    for (run, t) in run_timings(&report, timed)?.into_iter().enumerate() {
+        let (m, m2, c) = (t.memcpy as f64, t.memcpy2 as f64, t.collective as f64);
         if verbose {
             eprintln!(
                 "{} P={} L={} {bytes} B run {run}: memcpy {:.3} us, call {:.3} us{}",
@@ -309,21 +272,22 @@ fn measure(
                 case.ranks,
                 case.blocks(),
                 m / 1e3,
-                t as f64 / 1e3,
-                if run < warmup { " (warm-up)" } else { "" }
+                c / 1e3,
+                if run < warmup as usize {
+                    " (warm-up)"
+                } else {
+                    ""
+                }
             );
         }
-        if run < warmup {
+        if run < warmup as usize {
             continue;
         }
-        us.push(t as f64 / 1e3);
+        us.push(c / 1e3);
         if bytes > 0 {
-            if m <= 0.0 || m2 <= 0.0 {
-                return Err(format!("run {run}: no memcpy timing"));
-            }
             gbs.push(bytes as f64 / m);
             cores.push(m / m2);
-            ratio.push(factor * m / t as f64);
+            ratio.push(factor * m / c);
         }
     }
     Ok(Measured {

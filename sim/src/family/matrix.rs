@@ -39,114 +39,39 @@ pub(crate) fn golden(name: String, case: Value) -> Entry {
     entry(name, case, Expect::Golden)
 }
 
+/// The refusals a family case can reach: (name, op, P, dtype, keys beyond the base case of
+/// 2 rows of 2 elements, pld-opt's message).
+#[rustfmt::skip]
+const COMPILE_ERRORS: &[(&str, &str, usize, Elem, &str, &str)] = &[
+    ("gather_root_out_of_range", "gather", 3, Elem::F32, r#"{"root": 3}"#, "root must be in [0, NR=3), got 3"),
+    ("scatter_root_missing", "scatter", 2, Elem::I8, "{}", "requires attribute 'root'"),
+    ("reduce_i8", "reduce", 2, Elem::I8, r#"{"reduce": "sum", "root": 0}"#, "supports only f32, f16 or i32, got i8"),
+    ("permute_rank_outside", "permute", 4, Elem::F32, r#"{"pairs": [[0, 1], [3, 4]]}"#, "pairs entry 1 names rank 4 outside [0, NR=4)"),
+    ("permute_dest_twice", "permute", 4, Elem::F32, r#"{"pairs": [[0, 2], [1, 2]]}"#, "pairs has rank 2 as a destination twice"),
+    ("permute_source_twice", "permute", 4, Elem::I32, r#"{"pairs": [[1, 2], [1, 3]]}"#, "pairs has rank 1 as a source twice"),
+    ("permute_pairs_missing", "permute", 2, Elem::F16, "{}", "requires attribute 'pairs'"),
+    // family.md's example, verbatim.
+    ("allreduce_i8", "allreduce", 2, Elem::I8, r#"{"reduce": "sum"}"#, "supports only f32, f16 or i32, got i8"),
+    ("reduce_missing", "reduce_scatter", 2, Elem::F32, "{}", "reduce must be one of sum, max, min, prod"),
+    ("core_num_0", "allgather", 2, Elem::F32, r#"{"core_num": 0}"#, "core_num must be in [1, 2147483647], got 0"),
+    ("S_lt_L", "all_to_all", 2, Elem::F16, r#"{"core_num": 2, "signal_stride": 1}"#, "signal stride S=1 is smaller than the launch width L=2"),
+    ("ring_core_num_2", "allreduce", 2, Elem::F32, r#"{"reduce": "sum", "mode": "ring", "core_num": 2}"#, "ring mode needs core_num = 1"),
+    ("ring_not_divisible", "allreduce", 3, Elem::F32, r#"{"reduce": "sum", "mode": "ring"}"#, "ring mode needs the element count divisible by NR=3"),
+    ("broadcast_root_out_of_range", "broadcast", 4, Elem::I32, r#"{"root": 5}"#, "root must be in [0, NR=4), got 5"),
+];
+
 fn compile_errors() -> Vec<Entry> {
-    let ce = |name: &str, case: Value, msg: &str| {
-        entry(
-            format!("compile_error:{name}"),
-            case,
-            Expect::CompileError(msg.into()),
-        )
-    };
-    vec![
-        ce(
-            "gather_root_out_of_range",
-            with(base("gather", 3, Elem::F32, 2, 2), json!({"root": 3})),
-            "root must be in [0, NR=3), got 3",
-        ),
-        ce(
-            "scatter_root_missing",
-            base("scatter", 2, Elem::I8, 2, 2),
-            "requires attribute 'root'",
-        ),
-        ce(
-            "reduce_i8",
-            with(
-                base("reduce", 2, Elem::I8, 2, 2),
-                json!({"reduce": "sum", "root": 0}),
-            ),
-            "supports only f32, f16 or i32, got i8",
-        ),
-        ce(
-            "permute_rank_outside",
-            with(
-                base("permute", 4, Elem::F32, 2, 2),
-                json!({"pairs": [[0, 1], [3, 4]]}),
-            ),
-            "pairs entry 1 names rank 4 outside [0, NR=4)",
-        ),
-        ce(
-            "permute_dest_twice",
-            with(
-                base("permute", 4, Elem::F32, 2, 2),
-                json!({"pairs": [[0, 2], [1, 2]]}),
-            ),
-            "pairs has rank 2 as a destination twice",
-        ),
-        ce(
-            "permute_source_twice",
-            with(
-                base("permute", 4, Elem::I32, 2, 2),
-                json!({"pairs": [[1, 2], [1, 3]]}),
-            ),
-            "pairs has rank 1 as a source twice",
-        ),
-        ce(
-            "permute_pairs_missing",
-            base("permute", 2, Elem::F16, 2, 2),
-            "requires attribute 'pairs'",
-        ),
-        ce(
-            "allreduce_i8",
-            with(
-                base("allreduce", 2, Elem::I8, 2, 2),
-                json!({"reduce": "sum"}),
-            ),
-            // family.md's example, verbatim.
-            "supports only f32, f16 or i32, got i8",
-        ),
-        ce(
-            "reduce_missing",
-            base("reduce_scatter", 2, Elem::F32, 2, 2),
-            "reduce must be one of sum, max, min, prod",
-        ),
-        ce(
-            "core_num_0",
-            with(
-                base("allgather", 2, Elem::F32, 2, 2),
-                json!({"core_num": 0}),
-            ),
-            "core_num must be in [1, 2147483647], got 0",
-        ),
-        ce(
-            "S_lt_L",
-            with(
-                base("all_to_all", 2, Elem::F16, 2, 2),
-                json!({"core_num": 2, "signal_stride": 1}),
-            ),
-            "signal stride S=1 is smaller than the launch width L=2",
-        ),
-        ce(
-            "ring_core_num_2",
-            with(
-                base("allreduce", 2, Elem::F32, 2, 2),
-                json!({"reduce": "sum", "mode": "ring", "core_num": 2}),
-            ),
-            "ring mode needs core_num = 1",
-        ),
-        ce(
-            "ring_not_divisible",
-            with(
-                base("allreduce", 3, Elem::F32, 2, 2),
-                json!({"reduce": "sum", "mode": "ring"}),
-            ),
-            "ring mode needs the element count divisible by NR=3",
-        ),
-        ce(
-            "broadcast_root_out_of_range",
-            with(base("broadcast", 4, Elem::I32, 2, 2), json!({"root": 5})),
-            "root must be in [0, NR=4), got 5",
-        ),
-    ]
+    COMPILE_ERRORS
+        .iter()
+        .map(|&(name, op, p, dt, keys, msg)| {
+            let keys = serde_json::from_str(keys).expect("a table row's keys are JSON");
+            entry(
+                format!("compile_error:{name}"),
+                with(base(op, p, dt, 2, 2), keys),
+                Expect::CompileError(msg.into()),
+            )
+        })
+        .collect()
 }
 
 /// `repeat`, `loop` and the HOST rail for every op (and ring mode), at a few P.

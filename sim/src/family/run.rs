@@ -8,7 +8,7 @@ use super::case::{FamilyCase, Rail};
 use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, history_owners, module};
 use super::ops::{Elem, FAMILY_DTYPES};
 use crate::SimError;
-use crate::launch::{self, block_counts, fault_outcome, outcome, started};
+use crate::launch::{self, Timed, block_counts, fault_outcome, outcome, started};
 use crate::result::{RankResult, SimResult};
 use pld_run::engine::{Arg, EntryRun, Place, Report, Spec, TensorArg};
 use pld_run::manifest::Kind;
@@ -88,15 +88,6 @@ pub fn run_family(tc: &Toolchain, case: &FamilyCase) -> Result<SimResult, SimErr
     run_with(tc, case, None)
         .map(|(res, _)| res)
         .map_err(SimError::Driver)
-}
-
-/// A benchmark's runs of one case ([`super::bench`]): `runs` runs of the entry, each restaged as
-/// the first, with the collective's block spans recorded and a memcpy of `copy_bytes` timed
-/// before each.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Timed {
-    pub runs: u32,
-    pub copy_bytes: u64,
 }
 
 /// Runs `case` (`timed`: as a benchmark, unbounded in time); the result is the last run's, and
@@ -238,12 +229,8 @@ pub(crate) fn run_with(
         spec.trace_kernel = Some(case.kernel_symbol());
         spec.delay_us = case.delay_us.clone();
     }
-    // What the kernel moved (`crate::wire::check_family`); a benchmark runs untraced.
-    spec.trace_copies = timed.is_none();
-    if let Some(t) = timed {
-        spec.trace_kernel = Some(case.kernel_symbol());
-        (spec.runs, spec.copy_bytes, spec.restage) = (t.runs, t.copy_bytes, true);
-    }
+    // What the kernel moved (`crate::wire::check_family`), but for a benchmark.
+    launch::time_runs(&mut spec, timed, case.kernel_symbol());
     let (report, _scratch) =
         match launch::launch_or_killed(tc, &runner, &spec, case.timeout_ms, case.blocks())? {
             Ok(ran) => ran,

@@ -2,120 +2,70 @@
 
 use super::*;
 
-/// Repeat, signal stride, launch-width, capacity and contiguity cases.
+/// How an extras row departs from its grid case (`repeat`: the matrix's repeat count).
+type Tweak = fn(&mut Case, u32);
+
+/// Repeat, signal stride, launch-width, capacity and contiguity cases: (kind, the case of
+/// [`case`] as (P, L, dtype, max_recv, row_elems, counts, seed), its tweak, the expectation).
 pub fn extras(repeat: u32) -> Vec<Entry> {
-    let mut v = Vec::new();
-    let mut add = |kind: &str, c: Case, expect: Expect| v.push(kind_entry(kind, c, "", expect));
-    // Back-to-back exchanges on one signal.
-    let mut c = case(4, 8, Elem::F32, 3, 7, Pattern::Random, 101);
-    c.repeat = repeat;
-    add("repeat", c, Expect::Golden);
-    let mut c = case(8, 3, Elem::I8, 2, 9, Pattern::OneAndFull, 102);
-    c.repeat = repeat.min(20);
-    add("repeat", c, Expect::Golden);
-    // S = B explicitly, S > B (multi-block and single-block).
-    let mut c = case(8, 10, Elem::F32, 3, 5, Pattern::Random, 103);
-    c.signal_stride = Some(8);
-    add("S_eq_B", c, Expect::Golden);
-    let mut c = case(4, 4, Elem::I8, 4, 8, Pattern::Random, 104);
-    c.signal_stride = Some(7);
-    add("S_gt_B", c, Expect::Golden);
-    let mut c = case(2, 1, Elem::F32, 4, 8, Pattern::Negative, 105);
-    c.signal_stride = Some(3);
-    c.repeat = repeat.min(10);
-    add("S_gt_B", c, Expect::Golden);
-    // S < B: pld-opt rejects the module.
-    let mut c = case(4, 8, Elem::F32, 4, 3, Pattern::Random, 106);
-    c.signal_stride = Some(5);
-    add(
-        "S_lt_B",
-        c,
-        Expect::CompileError(
-            "signal stride S=5 is smaller than the admitted block count B=8".into(),
-        ),
-    );
-    // Launch widths that are not multiples of P, uneven lane slices, rows not multiples of 32 B.
-    add(
-        "odd_width",
-        case(3, 7, Elem::I8, 5, 11, Pattern::Random, 107),
-        Expect::Golden,
-    );
-    add(
-        "uneven_slices",
-        case(2, 6, Elem::F32, 5, 7, Pattern::Uniform, 108),
-        Expect::Golden,
-    );
-    add(
-        "row_3_bytes",
-        case(4, 10, Elem::I8, 6, 3, Pattern::Random, 109),
-        Expect::Golden,
-    );
-    add(
-        "max_ranks",
-        case(16, 16, Elem::F32, 2, 3, Pattern::ZeroAndFull, 110),
-        Expect::Golden,
-    );
-    // A looped pipeline called back to back (the windows carry over from call to call); the
-    // module of the CI slice's 5-layer entry.
-    let mut c = case(4, 2, Elem::I8, 4, 8, Pattern::Random, 115);
-    (c.layers, c.repeat) = (5, repeat.min(5));
-    add("repeat", c, Expect::Golden);
-    // Capacity: exactly at it runs; above it the sync-start launch is refused (7), no block runs.
-    let mut c = case(4, 8, Elem::F32, 2, 8, Pattern::Random, 111);
-    c.aiv_capacity = 8;
-    add("at_capacity", c, Expect::Golden);
-    let mut c = case(4, 16, Elem::F32, 2, 8, Pattern::Uniform, 112);
-    c.aiv_capacity = 8;
-    add(
-        "over_capacity_launch",
-        c,
-        Expect::Refused {
-            status: "fatal",
-            code: 7,
-        },
-    );
-    add(
-        "over_default_capacity_launch",
-        case(4, 64, Elem::I8, 2, 8, Pattern::Uniform, 113),
-        Expect::Refused {
-            status: "fatal",
-            code: 7,
-        },
-    );
+    use Elem::{F32, I8};
+    use Pattern::*;
+    let (fatal, invalid) = (("fatal", 7), ("invalid_args", 5));
+    let refused = |(status, code)| Expect::Refused { status, code };
+    let s_lt_b = "signal stride S=5 is smaller than the admitted block count B=8";
+    let none: Tweak = |_, _| {};
+    #[rustfmt::skip]
+    let rows: Vec<(&str, (usize, i64, Elem, i64, i64, Pattern, u64), Tweak, Expect)> = vec![
+        // Back-to-back exchanges on one signal.
+        ("repeat", (4, 8, F32, 3, 7, Random, 101), |c, r| c.repeat = r, Expect::Golden),
+        ("repeat", (8, 3, I8, 2, 9, OneAndFull, 102), |c, r| c.repeat = r.min(20), Expect::Golden),
+        // S = B explicitly, S > B (multi-block and single-block).
+        ("S_eq_B", (8, 10, F32, 3, 5, Random, 103), |c, _| c.signal_stride = Some(8), Expect::Golden),
+        ("S_gt_B", (4, 4, I8, 4, 8, Random, 104), |c, _| c.signal_stride = Some(7), Expect::Golden),
+        ("S_gt_B", (2, 1, F32, 4, 8, Negative, 105), |c, r| (c.signal_stride, c.repeat) = (Some(3), r.min(10)), Expect::Golden),
+        // S < B: pld-opt rejects the module.
+        ("S_lt_B", (4, 8, F32, 4, 3, Random, 106), |c, _| c.signal_stride = Some(5), Expect::CompileError(s_lt_b.into())),
+        // Launch widths that are not multiples of P, uneven lane slices, rows not multiples of 32 B.
+        ("odd_width", (3, 7, I8, 5, 11, Random, 107), none, Expect::Golden),
+        ("uneven_slices", (2, 6, F32, 5, 7, Uniform, 108), none, Expect::Golden),
+        ("row_3_bytes", (4, 10, I8, 6, 3, Random, 109), none, Expect::Golden),
+        ("max_ranks", (16, 16, F32, 2, 3, ZeroAndFull, 110), none, Expect::Golden),
+        // A looped pipeline called back to back (the windows carry over from call to call); the
+        // module of the CI slice's 5-layer entry.
+        ("repeat", (4, 2, I8, 4, 8, Random, 115), |c, r| (c.layers, c.repeat) = (5, r.min(5)), Expect::Golden),
+        // Capacity: exactly at it runs; above it the sync-start launch is refused (7), no block runs.
+        ("at_capacity", (4, 8, F32, 2, 8, Random, 111), |c, _| c.aiv_capacity = 8, Expect::Golden),
+        ("over_capacity_launch", (4, 16, F32, 2, 8, Uniform, 112), |c, _| c.aiv_capacity = 8, refused(fatal)),
+        ("over_default_capacity_launch", (4, 64, I8, 2, 8, Uniform, 113), none, refused(fatal)),
+    ];
+    let mut v: Vec<Entry> = rows
+        .into_iter()
+        .map(
+            |(kind, (p, l, dtype, mr, re, counts, seed), tweak, expect)| {
+                let mut c = case(p, l, dtype, mr, re, counts, seed);
+                tweak(&mut c, repeat);
+                kind_entry(kind, c, "", expect)
+            },
+        )
+        .collect();
     // The contiguity backstop: each operand strided on every rank → 5, nothing submitted.
     for op in Operand::ALL {
-        let mut c = case(4, 8, Elem::F32, 3, 5, Pattern::Uniform, 114);
+        let mut c = case(4, 8, F32, 3, 5, Uniform, 114);
         c.non_contiguous = Some(op);
-        add(
+        v.push(kind_entry(
             &format!("strided_{}", op.name()),
             c,
-            Expect::Refused {
-                status: "invalid_args",
-                code: 5,
-            },
-        );
+            "",
+            refused(invalid),
+        ));
     }
     // In a loop a refusal stops the first iteration: stage_step once, nothing after it. Both
     // run the module of the CI slice's 3-layer entry (B = 4).
-    let mut c = case(4, 4, Elem::F32, 3, 5, Pattern::Uniform, 116);
+    let mut c = case(4, 4, F32, 3, 5, Uniform, 116);
     (c.layers, c.non_contiguous) = (3, Some(Operand::Target));
-    add(
-        "strided_target",
-        c,
-        Expect::Refused {
-            status: "invalid_args",
-            code: 5,
-        },
-    );
-    let mut c = case(4, 4, Elem::F32, 3, 5, Pattern::Uniform, 117);
+    v.push(kind_entry("strided_target", c, "", refused(invalid)));
+    let mut c = case(4, 4, F32, 3, 5, Uniform, 117);
     (c.layers, c.aiv_capacity) = (3, 2);
-    add(
-        "over_capacity_launch",
-        c,
-        Expect::Refused {
-            status: "fatal",
-            code: 7,
-        },
-    );
+    v.push(kind_entry("over_capacity_launch", c, "", refused(fatal)));
     v
 }

@@ -130,113 +130,74 @@ pub(super) fn indexed_ci() -> Vec<Entry> {
 }
 
 /// The indexed op's repeat, stride, launch-width, wide-row, capacity and contiguity cases, and the
-/// compile-time refusals a pld-sim case can reach (S < L, core_num 0, a runtime core_num).
+/// compile-time refusals a pld-sim case can reach (S < L, core_num 0, a runtime core_num): (kind,
+/// the case of [`indexed_case`] as (P, L, dtype, max_recv, row_elems, input_rows, index, counts,
+/// seed), its tweak (`repeat`: the matrix's repeat count), the expectation).
 pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
-    let mut v = Vec::new();
-    let mut add = |kind: &str, c: Case, index: IndexPattern, expect: Expect| {
-        v.push(Entry {
-            name: indexed_name(kind, &c, index.name(), ""),
-            case: c,
-            expect,
-        });
-    };
+    use Elem::{F32, I8};
     use IndexPattern::*;
-    // Back-to-back exchanges on one signal.
-    let mut c = indexed_case(4, 7, Elem::F32, 3, 7, 15, Random, Pattern::Random, 3001);
-    c.repeat = repeat;
-    add("indexed_repeat", c, Random, Expect::Golden);
-    let mut c = indexed_case(
-        8,
-        3,
-        Elem::I8,
-        2,
-        9,
-        16,
-        OutOfRange,
-        Pattern::OneAndFull,
-        3002,
-    );
-    c.repeat = repeat.min(20);
-    add("indexed_repeat", c, OutOfRange, Expect::Golden);
-    // S > L, and S < L (compile error).
-    let mut c = indexed_case(4, 5, Elem::I8, 4, 8, 16, Reverse, Pattern::Random, 3003);
-    c.signal_stride = Some(9);
-    add("indexed_S_gt_L", c, Reverse, Expect::Golden);
-    let mut c = indexed_case(4, 7, Elem::F32, 4, 3, 16, Random, Pattern::Random, 3004);
-    c.signal_stride = Some(4);
-    add(
-        "indexed_S_lt_L",
-        c,
-        Random,
-        Expect::CompileError("signal stride S=4 is smaller than the launch width L=7".into()),
-    );
-    // core_num 0 and a runtime core_num: compile errors of the indexed row.
-    let mut c = indexed_case(2, 0, Elem::F32, 2, 4, 4, Identity, Pattern::Uniform, 3005);
-    c.signal_stride = Some(2);
-    add(
-        "indexed_core_num_0",
-        c,
-        Identity,
-        Expect::CompileError("core_num must be in [1, 2147483647], got 0".into()),
-    );
-    let mut c = indexed_case(2, 2, Elem::F32, 2, 4, 4, Identity, Pattern::Uniform, 3006);
-    c.runtime_core_num = true;
-    add(
-        "runtime_indexed",
-        c,
-        Identity,
-        Expect::CompileError("a runtime core_num is not supported for indexed_all_to_all_v".into()),
-    );
-    // One input row gathered by every slot; a large local split (L = 11 at P = 2).
-    add(
-        "indexed_one_row",
-        indexed_case(4, 4, Elem::I8, 3, 5, 1, Repeated, Pattern::Uniform, 3007),
-        Repeated,
-        Expect::Golden,
-    );
-    add(
-        "indexed_local_split",
-        indexed_case(2, 11, Elem::F32, 23, 5, 40, Random, Pattern::Uniform, 3008),
-        Random,
-        Expect::Golden,
-    );
-    // Out-of-range rows wider than the kernel's zero tile (1024 elements): the receiver zeroes
-    // them in pieces, which the copy trace adds up per row.
-    for (l, dtype, mr, re, n_in, counts, seed) in [
-        (2, Elem::F32, 3, 1500, 6, Pattern::Uniform, 3012),
-        (3, Elem::I8, 2, 2500, 4, Pattern::OverCapacity, 3013),
-    ] {
-        let c = indexed_case(2, l, dtype, mr, re, n_in, OutOfRange, counts, seed);
-        add("indexed_wide_zero_rows", c, OutOfRange, Expect::Golden);
-    }
-    // Capacity: L over it is refused at the sync-start launch (fatal 7), nothing runs.
-    let mut c = indexed_case(4, 9, Elem::F32, 2, 8, 8, Random, Pattern::Uniform, 3009);
-    c.aiv_capacity = 8;
-    add(
-        "indexed_over_capacity_launch",
-        c,
-        Random,
-        Expect::Refused {
-            status: "fatal",
-            code: 7,
-        },
-    );
-    let mut c = indexed_case(4, 8, Elem::F32, 2, 8, 8, Random, Pattern::Random, 3010);
-    c.aiv_capacity = 8;
-    add("indexed_at_capacity", c, Random, Expect::Golden);
+    use Pattern::{OneAndFull, OverCapacity, Uniform};
+    let rnd = Pattern::Random;
+    type Tweak = fn(&mut Case, u32);
+    let (fatal, invalid) = (("fatal", 7), ("invalid_args", 5));
+    let refused = |(status, code)| Expect::Refused { status, code };
+    let error = |msg: &str| Expect::CompileError(msg.into());
+    let none: Tweak = |_, _| {};
+    #[rustfmt::skip]
+    let rows: Vec<(&str, (usize, i64, Elem, i64, i64, i64, IndexPattern, Pattern, u64), Tweak, Expect)> = vec![
+        // Back-to-back exchanges on one signal.
+        ("indexed_repeat", (4, 7, F32, 3, 7, 15, Random, rnd, 3001), |c, r| c.repeat = r, Expect::Golden),
+        ("indexed_repeat", (8, 3, I8, 2, 9, 16, OutOfRange, OneAndFull, 3002), |c, r| c.repeat = r.min(20), Expect::Golden),
+        // S > L, and S < L (compile error).
+        ("indexed_S_gt_L", (4, 5, I8, 4, 8, 16, Reverse, rnd, 3003), |c, _| c.signal_stride = Some(9), Expect::Golden),
+        ("indexed_S_lt_L", (4, 7, F32, 4, 3, 16, Random, rnd, 3004), |c, _| c.signal_stride = Some(4),
+            error("signal stride S=4 is smaller than the launch width L=7")),
+        // core_num 0 and a runtime core_num: compile errors of the indexed row.
+        ("indexed_core_num_0", (2, 0, F32, 2, 4, 4, Identity, Uniform, 3005), |c, _| c.signal_stride = Some(2),
+            error("core_num must be in [1, 2147483647], got 0")),
+        ("runtime_indexed", (2, 2, F32, 2, 4, 4, Identity, Uniform, 3006), |c, _| c.runtime_core_num = true,
+            error("a runtime core_num is not supported for indexed_all_to_all_v")),
+        // One input row gathered by every slot; a large local split (L = 11 at P = 2).
+        ("indexed_one_row", (4, 4, I8, 3, 5, 1, Repeated, Uniform, 3007), none, Expect::Golden),
+        ("indexed_local_split", (2, 11, F32, 23, 5, 40, Random, Uniform, 3008), none, Expect::Golden),
+        // Out-of-range rows wider than the kernel's zero tile (1024 elements): the receiver zeroes
+        // them in pieces, which the copy trace adds up per row.
+        ("indexed_wide_zero_rows", (2, 2, F32, 3, 1500, 6, OutOfRange, Uniform, 3012), none, Expect::Golden),
+        ("indexed_wide_zero_rows", (2, 3, I8, 2, 2500, 4, OutOfRange, OverCapacity, 3013), none, Expect::Golden),
+        // Capacity: L over it is refused at the sync-start launch (fatal 7), nothing runs.
+        ("indexed_over_capacity_launch", (4, 9, F32, 2, 8, 8, Random, Uniform, 3009), |c, _| c.aiv_capacity = 8, refused(fatal)),
+        ("indexed_at_capacity", (4, 8, F32, 2, 8, 8, Random, rnd, 3010), |c, _| c.aiv_capacity = 8, Expect::Golden),
+    ];
+    let mut v: Vec<Entry> = rows
+        .into_iter()
+        .map(
+            |(kind, (p, l, dt, mr, re, n, index, counts, seed), tweak, expect)| {
+                let mut c = indexed_case(p, l, dt, mr, re, n, index, counts, seed);
+                tweak(&mut c, repeat);
+                let name = indexed_name(kind, &c, index.name(), "");
+                Entry {
+                    name,
+                    case: c,
+                    expect,
+                }
+            },
+        )
+        .collect();
     // The contiguity backstop on each of the six operands (index included).
     for op in Operand::INDEXED {
-        let mut c = indexed_case(4, 5, Elem::F32, 3, 5, 14, Random, Pattern::Uniform, 3011);
+        let mut c = indexed_case(4, 5, F32, 3, 5, 14, Random, Uniform, 3011);
         c.non_contiguous = Some(op);
-        add(
+        let name = indexed_name(
             &format!("indexed_strided_{}", op.name()),
-            c,
-            Random,
-            Expect::Refused {
-                status: "invalid_args",
-                code: 5,
-            },
+            &c,
+            Random.name(),
+            "",
         );
+        v.push(Entry {
+            name,
+            case: c,
+            expect: refused(invalid),
+        });
     }
     v
 }
