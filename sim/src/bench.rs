@@ -236,10 +236,11 @@ fn run_indexed(tc: &Toolchain, o: &Opts, out: &mut impl Write) -> std::io::Resul
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<String> {
+    /// A command line's words.
+    pub(crate) fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_string).collect()
     }
 

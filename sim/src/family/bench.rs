@@ -386,10 +386,7 @@ pub fn run(tc: &Toolchain, o: &Opts, out: &mut impl Write) -> std::io::Result<bo
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(str::to_string).collect()
-    }
+    use crate::bench::tests::args;
 
     #[test]
     fn flags_parse_and_refuse() {
