@@ -4,7 +4,7 @@
 //! its engine and the element types), of which this crate is a client.
 //!
 //! - [`case`]: the case JSON and its validation;
-//! - [`bench`]: `pld-sim --bench`, the exchange timed against memcpy;
+//! - [`bench`](mod@bench): `pld-sim --bench`, the exchange timed against memcpy;
 //! - [`error`]: [`SimError`], why a run gave no result;
 //! - [`chip_pipeline`]: the `chip_pipeline` module written for a case;
 //! - [`launch`]: a case's module built into a runner and run by the engine, bounded;
