@@ -176,8 +176,14 @@ fn operands(case: &Case, first: usize) -> wire::Operands {
 }
 
 /// Runs `case` (`timed`: as a benchmark); the result is the last run's, and the engine's report
-/// comes with it (`None` when the run was killed, and for raw launches and domains cases, which
-/// are not benchmarked).
+/// comes with it (`None` when the run was killed, and for raw launches, which are not
+/// benchmarked).
+///
+/// A case runs one exchange per domain: its own over every rank, or with communication domains
+/// (docs/sim.md, "Communication domains") one pipeline per domain (`chip_pipeline_d<i>` of one
+/// module, [`domain_pipelines`]) in one world of `ranks` devices, each run in a communication
+/// domain of its N devices; a domains result's `domains` holds every domain's windows on every
+/// device, `ranks` is empty and `blocks` is the widest domain's B.
 fn run_with(
     tc: &Toolchain,
     case: &Case,
@@ -186,106 +192,219 @@ fn run_with(
     if case.launch.is_some() {
         return Ok((crate::raw::run_case(tc, case, &case_kernel(case))?, None));
     }
-    if !case.domains.is_empty() {
-        return Ok((run_domains(tc, case)?, None));
-    }
-    let runner = match build(tc, case, &chip_pipeline(case), &[CHIP_FN])? {
+    let in_domains = !case.domains.is_empty();
+    let (subs, names, text) = if in_domains {
+        let n = case.domains.len();
+        let subs: Vec<Case> = (0..n).map(|d| case.domain_case(d)).collect();
+        (
+            subs,
+            (0..n).map(domain_fn).collect(),
+            domain_pipelines(case),
+        )
+    } else {
+        (
+            vec![case.clone()],
+            vec![CHIP_FN.to_string()],
+            chip_pipeline(case),
+        )
+    };
+    let functions: Vec<&str> = names.iter().map(String::as_str).collect();
+    let runner = match build(tc, case, &text, &functions)? {
         Ok(r) => r,
+        // A domains case's refusal is the first refused domain's: its own module's diagnostics.
+        Err(compile_error) if in_domains => {
+            let refused = refused_domain(tc, &subs, case.blocks());
+            return Ok((refused.unwrap_or(compile_error), None));
+        }
         Err(compile_error) => return Ok((compile_error, None)),
     };
     payload_rule(case)?;
-    let entry = runner.entry(CHIP_FN)?;
-    let (values, scalars) = tensors(case);
-    let args = launch::bind(&entry, values, &scalars)?;
-    let mut spec = spec(
-        tc,
-        case,
-        vec![EntryRun {
-            index: 0,
-            domain: None,
-            args,
+    let mut entries = Vec::new();
+    for (d, sub) in subs.iter().enumerate() {
+        let (mut values, scalars) = tensors(sub);
+        // The world's devices outside a domain still get (unused) buffers of its shapes.
+        for v in &mut values {
+            v.per_rank.retain(|r, _| *r < sub.ranks);
+        }
+        let entry = runner.entry(&names[d])?;
+        entries.push(EntryRun {
+            index: d,
+            domain: in_domains.then_some(sub.ranks),
+            args: launch::bind(&entry, values, &scalars)?,
             launch: None,
-        }],
-    )?;
+        });
+    }
+    let mut spec = spec(tc, case, entries)?;
     launch::time_runs(&mut spec, timed, case_kernel(case));
     let (report, _scratch) =
         match launch::launch_or_killed(tc, &runner, &spec, case.timeout_ms, case.blocks())? {
             Ok(ran) => ran,
             Err(killed) => return Ok((killed, None)),
         };
-    let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "rank");
-    // What the kernel moved, from the copy trace (a trace the runtime's log could not hold is
-    // left to the golden alone).
-    let clean = fault.is_none() && report.rank_status.iter().all(|&s| s == 0);
-    if clean && report.copies_dropped == 0 && timed.is_none() {
-        wire::check(case, &case_kernel(case), operands(case, 0), &report.copies)
-            .map_err(|e| format!("the copy trace of {}: {e}", case_kernel(case)))?;
-    }
-    let mut devices = Vec::new();
-    for r in 0..case.ranks {
-        devices.push(device(case, &report, 0, r)?);
-    }
-    let started = started(&block_counts(&report, &runner.kernels(), str::to_string));
-    if clean && let Some(r) = devices.iter().position(|d| !d.out_matches) {
+    let who = if in_domains { "device" } else { "rank" };
+    let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, who);
+    let w = case.ranks;
+    if report.rank_status.len() != w {
         return Err(format!(
-            "rank {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
+            "malformed simulator output: {} statuses for a world of {w}",
+            report.rank_status.len()
         ));
     }
+    // What the kernel moved, from the copy trace (a trace the runtime's log could not hold is
+    // left to the golden alone); a benchmark runs untraced.
+    let clean = fault.is_none() && report.rank_status.iter().all(|&s| s == 0);
+    if clean && report.copies_dropped == 0 && timed.is_none() {
+        check_copies(case, &subs, &report)?;
+    }
+    // Every domain's windows on every device of the world.
+    let mut devices: Vec<Vec<Device>> = Vec::new();
+    for (d, sub) in subs.iter().enumerate() {
+        let first = d * tensor_count(sub);
+        devices.push(
+            (0..w)
+                .map(|r| device(sub, &report, first, r))
+                .collect::<Result<_, _>>()?,
+        );
+    }
+    for (d, (sub, on)) in subs.iter().zip(&devices).enumerate() {
+        if clean && let Some(r) = on[..sub.ranks].iter().position(|dev| !dev.out_matches) {
+            let at = match in_domains {
+                true => format!("domain {d}, device {r}"),
+                false => format!("rank {r}"),
+            };
+            return Err(format!(
+                "{at}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
+            ));
+        }
+    }
+    let staged: usize = (subs.iter().zip(&devices))
+        .map(|(sub, on)| on[..sub.ranks].iter().filter(|dev| dev.staged).count())
+        .sum();
+    let started = started(&block_counts(&report, &runner.kernels(), pipeline_kernel));
+    let calls = case.repeat as i64 * case.exchanges_per_call();
     let (status, code, message) = outcome(
         &report,
         fault,
-        "rank",
+        who,
         &started,
-        || {
-            let exchanges = if case.exchanges_per_call() > 1 {
+        || match in_domains {
+            true => {
+                let sizes: Vec<String> = subs
+                    .iter()
+                    .map(|d| format!("{} ranks x {} blocks", d.ranks, d.blocks()))
+                    .collect();
                 format!(
-                    "{} exchange(s) ({} call(s) x {} layers)",
-                    case.repeat as i64 * case.exchanges_per_call(),
-                    case.repeat,
-                    case.exchanges_per_call()
+                    "{w} devices, domains [{}], {calls} exchange(s) per domain",
+                    sizes.join(", ")
                 )
-            } else {
-                format!("{} exchange(s)", case.repeat)
-            };
-            format!(
-                "{} ranks x {} blocks, {exchanges}",
-                case.ranks,
-                case.blocks()
-            )
+            }
+            false if case.exchanges_per_call() > 1 => format!(
+                "{w} ranks x {} blocks, {calls} exchange(s) ({} call(s) x {} layers)",
+                case.blocks(),
+                case.repeat,
+                case.exchanges_per_call()
+            ),
+            false => format!(
+                "{w} ranks x {} blocks, {} exchange(s)",
+                case.blocks(),
+                case.repeat
+            ),
         },
-        || {
-            let staged = devices.iter().filter(|d| d.staged).count();
-            Some(format!(
-                "staging windows holding the input: {staged} of {} ranks",
-                case.ranks
-            ))
+        || match in_domains {
+            true => {
+                let pairs: usize = subs.iter().map(|d| d.ranks).sum();
+                Some(format!(
+                    "staging windows holding the input: {staged} of {pairs} (device, domain) pairs"
+                ))
+            }
+            false => Some(format!(
+                "staging windows holding the input: {staged} of {w} ranks"
+            )),
         },
-        |r, code| match code {
-            5 => format!(
+        |r, code| match (in_domains, code) {
+            (true, _) => format!("device {r}: the orchestration returned {code}"),
+            (false, 5) => format!(
                 "rank {r}: the orchestration returned SIMPLER_ERROR_INVALID_ARGS (5) before submitting the collective"
             ),
-            _ => format!("rank {r}: the orchestration returned {code}"),
+            (false, _) => format!("rank {r}: the orchestration returned {code}"),
         },
     );
-    let result = SimResult {
-        status: status.into(),
-        code,
-        message,
-        blocks: case.blocks(),
-        ranks: devices
+    let mut windows = (subs.iter().zip(devices)).map(|(sub, on)| {
+        let devices = on
             .into_iter()
             .enumerate()
-            .map(|(i, d)| {
-                if unfinished.contains(&i) {
-                    RankResult::failed()
-                } else {
-                    d.result
-                }
+            .map(|(r, dev)| match unfinished.contains(&r) {
+                true => RankResult::failed(),
+                false => dev.result,
             })
-            .collect(),
-        ..SimResult::default()
-    };
+            .collect();
+        DomainResult {
+            ranks: sub.ranks,
+            blocks: sub.blocks(),
+            devices,
+        }
+    });
+    let mut result = SimResult::without_ranks(status, code, message, case.blocks());
+    if in_domains {
+        result.domains = windows.collect();
+    } else if let Some(only) = windows.next() {
+        result.ranks = only.devices;
+    }
     Ok((result, Some(report)))
+}
+
+/// The compile_error of a domains case's first refused domain (`blocks`: the case's): its own
+/// module's diagnostics, prefixed (`None` when every domain's module lowers alone).
+fn refused_domain(tc: &Toolchain, subs: &[Case], blocks: i64) -> Option<SimResult> {
+    let kernel_dir = tc.root.join("sim/src");
+    subs.iter().enumerate().find_map(|(d, sub)| {
+        match pld_run::build::translate(tc, MODULE_FILE, &chip_pipeline(sub), &kernel_dir) {
+            Err(RunError::Compile { code, message }) => Some(SimResult::without_ranks(
+                "compile_error",
+                code,
+                format!("domain {d} ({} ranks): {message}", sub.ranks),
+                blocks,
+            )),
+            _ => None,
+        }
+    })
+}
+
+/// The copy trace of the case's collective, checked per exchange ([`wire::check`]): a plain
+/// case's every copy, a domains case's each domain's copies into its own operands (its
+/// pipeline's tensors), a copy into none of them being outside every domain's.
+fn check_copies(case: &Case, subs: &[Case], report: &Report) -> Result<(), String> {
+    let kernel = case_kernel(case);
+    if case.domains.is_empty() {
+        return wire::check(case, &kernel, operands(case, 0), &report.copies)
+            .map_err(|e| format!("the copy trace of {kernel}: {e}"));
+    }
+    let mut claimed = 0;
+    for (d, sub) in subs.iter().enumerate() {
+        let first = d * tensor_count(sub);
+        let mine: Vec<_> = report
+            .copies
+            .iter()
+            .filter(|c| {
+                c.kernel == kernel
+                    && c.dst
+                        .tensor
+                        .is_some_and(|t| (first..first + tensor_count(sub)).contains(&t))
+            })
+            .cloned()
+            .collect();
+        claimed += mine.len();
+        wire::check(sub, &kernel, operands(sub, first), &mine)
+            .map_err(|e| format!("domain {d}: the copy trace of {kernel}: {e}"))?;
+    }
+    let all = report.copies.iter().filter(|c| c.kernel == kernel).count();
+    if all != claimed {
+        return Err(format!(
+            "the copy trace of {kernel}: {} copies outside every domain's operands",
+            all - claimed
+        ));
+    }
+    Ok(())
 }
 
 /// A domains case's user kernel under its pipeline's name (`stage_step_d1` → `stage_step`).
@@ -299,163 +418,6 @@ fn pipeline_kernel(name: &str) -> String {
         }
     }
     name.to_string()
-}
-
-/// Runs a case with communication domains (docs/sim.md, "Communication domains"): one pipeline
-/// per domain (`chip_pipeline_d<i>` of one module, [`domain_pipelines`]) in one world of `ranks`
-/// devices, each run in a communication domain of its N devices; the result's `domains` holds
-/// every domain's windows on every device, `ranks` is empty and `blocks` is the widest domain's B.
-fn run_domains(tc: &Toolchain, case: &Case) -> Result<SimResult, String> {
-    let names: Vec<String> = (0..case.domains.len()).map(domain_fn).collect();
-    let functions: Vec<&str> = names.iter().map(String::as_str).collect();
-    let runner = match build(tc, case, &domain_pipelines(case), &functions)? {
-        Ok(r) => r,
-        Err(compile_error) => {
-            // The refusal is the first refused domain's: its own module's diagnostics, prefixed.
-            for d in 0..case.domains.len() {
-                let sub = case.domain_case(d);
-                let text = chip_pipeline(&sub);
-                let kernel_dir = tc.root.join("sim/src");
-                if let Err(RunError::Compile { code, message }) =
-                    pld_run::build::translate(tc, MODULE_FILE, &text, &kernel_dir)
-                {
-                    return Ok(SimResult::without_ranks(
-                        "compile_error",
-                        code,
-                        format!("domain {d} ({} ranks): {message}", sub.ranks),
-                        case.blocks(),
-                    ));
-                }
-            }
-            return Ok(compile_error);
-        }
-    };
-    payload_rule(case)?;
-    let mut entries = Vec::new();
-    for d in 0..case.domains.len() {
-        let sub = case.domain_case(d);
-        let (mut values, scalars) = tensors(&sub);
-        // The world's devices outside the domain still get (unused) buffers of its shapes.
-        for v in &mut values {
-            v.per_rank.retain(|r, _| *r < sub.ranks);
-        }
-        let entry = runner.entry(&names[d])?;
-        entries.push(EntryRun {
-            index: d,
-            domain: Some(sub.ranks),
-            args: launch::bind(&entry, values, &scalars)?,
-            launch: None,
-        });
-    }
-    let mut spec = spec(tc, case, entries)?;
-    spec.trace_copies = true;
-    let (report, _scratch) =
-        match launch::launch_or_killed(tc, &runner, &spec, case.timeout_ms, case.blocks())? {
-            Ok(ran) => ran,
-            Err(killed) => return Ok(killed),
-        };
-    let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "device");
-    let w = case.ranks;
-    let status = &report.rank_status;
-    if status.len() != w {
-        return Err(format!(
-            "malformed simulator output: {} statuses for a world of {w}",
-            status.len()
-        ));
-    }
-    // Each domain's copies are those into its own operands (its pipeline's tensors); a copy of
-    // the collective into none of them is a copy outside every domain's.
-    if fault.is_none() && status.iter().all(|&s| s == 0) && report.copies_dropped == 0 {
-        let kernel = case_kernel(case);
-        let mut claimed = 0;
-        for d in 0..case.domains.len() {
-            let sub = case.domain_case(d);
-            let first = d * tensor_count(&sub);
-            let mine: Vec<_> = report
-                .copies
-                .iter()
-                .filter(|c| {
-                    c.kernel == kernel
-                        && c.dst
-                            .tensor
-                            .is_some_and(|t| (first..first + tensor_count(&sub)).contains(&t))
-                })
-                .cloned()
-                .collect();
-            claimed += mine.len();
-            wire::check(&sub, &kernel, operands(&sub, first), &mine)
-                .map_err(|e| format!("domain {d}: the copy trace of {kernel}: {e}"))?;
-        }
-        let all = report.copies.iter().filter(|c| c.kernel == kernel).count();
-        if all != claimed {
-            return Err(format!(
-                "the copy trace of {kernel}: {} copies outside every domain's operands",
-                all - claimed
-            ));
-        }
-    }
-    let mut domains = Vec::new();
-    let mut staged = 0;
-    let mut in_domain = 0;
-    for d in 0..case.domains.len() {
-        let sub = case.domain_case(d);
-        let first = d * tensor_count(&sub);
-        let mut devices = Vec::new();
-        for r in 0..w {
-            let dev = device(&sub, &report, first, r)?;
-            if r < sub.ranks {
-                if !dev.out_matches && status.iter().all(|&s| s == 0) && fault.is_none() {
-                    return Err(format!(
-                        "domain {d}, device {r}: consume_step's output differs from the target window (the pipeline's result is not its collective's target)"
-                    ));
-                }
-                staged += usize::from(dev.staged);
-            }
-            devices.push(if unfinished.contains(&r) {
-                RankResult::failed()
-            } else {
-                dev.result
-            });
-        }
-        in_domain += sub.ranks;
-        domains.push(DomainResult {
-            ranks: sub.ranks,
-            blocks: sub.blocks(),
-            devices,
-        });
-    }
-    let started = started(&block_counts(&report, &runner.kernels(), pipeline_kernel));
-    let sizes: Vec<String> = domains
-        .iter()
-        .map(|d| format!("{} ranks x {} blocks", d.ranks, d.blocks))
-        .collect();
-    let (status_name, code, message) = outcome(
-        &report,
-        fault,
-        "device",
-        &started,
-        || {
-            format!(
-                "{w} devices, domains [{}], {} exchange(s) per domain",
-                sizes.join(", "),
-                case.repeat as i64 * case.exchanges_per_call()
-            )
-        },
-        || {
-            Some(format!(
-                "staging windows holding the input: {staged} of {in_domain} (device, domain) pairs"
-            ))
-        },
-        |r, code| format!("device {r}: the orchestration returned {code}"),
-    );
-    Ok(SimResult {
-        status: status_name.into(),
-        code,
-        message,
-        blocks: case.blocks(),
-        domains,
-        ..SimResult::default()
-    })
 }
 
 /// Kernel block counts from a result message (`name=count` tokens after "kernel blocks started:").

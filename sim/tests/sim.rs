@@ -180,6 +180,32 @@ fn domains_of_different_sizes_in_one_world() {
         assert_eq!(r.domains[d].blocks, r_alone.blocks);
     }
 
+    // A domain pld-opt refuses is the case's compile_error, in that domain's own words: at
+    // S = 2 the 4-rank domain's B = 3 is refused, the 2-rank domain's B = 2 is not.
+    let refused = sim(
+        &dir,
+        "refused",
+        &text.replace(
+            "\"row_elems\": 3,",
+            "\"row_elems\": 3, \"signal_stride\": 2,",
+        ),
+        &[],
+    );
+    assert_eq!(
+        (refused.status.as_str(), refused.blocks),
+        ("compile_error", 3),
+        "{}",
+        refused.message
+    );
+    assert!(
+        refused.message.starts_with("domain 0 (4 ranks): ")
+            && refused
+                .message
+                .contains("signal stride S=2 is smaller than the admitted block count B=3"),
+        "{}",
+        refused.message
+    );
+
     // Malformed: pld-sim exits 2 with the reason.
     let bad = [
         ("top_counts", text.replace("\"row_elems\": 3,", "\"row_elems\": 3, \"send_counts\": [[1]],"), "no top-level send_counts"),
