@@ -184,17 +184,31 @@ pub fn check(case: &Case, result: &SimResult) -> Result<(), SimError> {
     check_untyped(case, result).map_err(SimError::Mismatch)
 }
 
-fn check_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
-    if result.status != "ok" || result.code != 0 {
+/// The result's status, code and launch width are `status`, `code` and `blocks` (`whose`: the
+/// B's name in the error).
+fn outcome_is(
+    result: &SimResult,
+    (status, code): (&str, i64),
+    blocks: i64,
+    whose: &str,
+) -> Result<(), String> {
+    if result.status != status || result.code != code {
         return Err(format!(
-            "status {} code {}: {}",
+            "expected {status} {code}, got {} {}: {}",
             result.status, result.code, result.message
         ));
     }
-    let b = expected_blocks(case);
-    if result.blocks != b {
-        return Err(format!("blocks = {}, expected B = {b}", result.blocks));
+    if result.blocks != blocks {
+        return Err(format!(
+            "blocks = {}, expected {whose}B = {blocks}",
+            result.blocks
+        ));
     }
+    Ok(())
+}
+
+fn check_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
+    outcome_is(result, ("ok", 0), expected_blocks(case), "")?;
     let golden = expected(case);
     if result.ranks.len() != golden.len() {
         return Err(format!(
@@ -276,27 +290,16 @@ pub fn check_domains(case: &Case, result: &SimResult) -> Result<(), SimError> {
 }
 
 fn check_domains_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
-    if result.status != "ok" || result.code != 0 {
-        return Err(format!(
-            "status {} code {}: {}",
-            result.status, result.code, result.message
-        ));
-    }
+    let widest = (0..case.domains.len())
+        .map(|d| expected_blocks(&case.domain_case(d)))
+        .max()
+        .unwrap_or(0);
+    outcome_is(result, ("ok", 0), widest, "the widest domain's ")?;
     if result.domains.len() != case.domains.len() {
         return Err(format!(
             "{} domains in the result, expected {}",
             result.domains.len(),
             case.domains.len()
-        ));
-    }
-    let widest = (0..case.domains.len())
-        .map(|d| expected_blocks(&case.domain_case(d)))
-        .max()
-        .unwrap_or(0);
-    if result.blocks != widest {
-        return Err(format!(
-            "blocks = {}, expected the widest domain's B = {widest}",
-            result.blocks
         ));
     }
     let mut errors = Vec::new();
@@ -370,16 +373,7 @@ fn check_refused_untyped(
     status: &str,
     code: i64,
 ) -> Result<(), String> {
-    if result.status != status || result.code != code {
-        return Err(format!(
-            "expected {status} {code}, got {} {}: {}",
-            result.status, result.code, result.message
-        ));
-    }
-    let b = expected_blocks(case);
-    if result.blocks != b {
-        return Err(format!("blocks = {}, expected {b}", result.blocks));
-    }
+    outcome_is(result, (status, code), expected_blocks(case), "")?;
     let staged = format!(
         "staging windows holding the input: {p} of {p} ranks",
         p = case.ranks
@@ -398,20 +392,9 @@ fn check_refused_untyped(
 /// operand it cannot serve): status ok, `blocks`, and every rank's operands as they started
 /// ([`expected_refused`]).
 pub fn check_untouched(case: &Case, result: &SimResult) -> Result<(), SimError> {
-    if result.status != "ok" || result.code != 0 {
-        return Err(SimError::Mismatch(format!(
-            "expected ok, got {} {}: {}",
-            result.status, result.code, result.message
-        )));
-    }
-    let b = expected_blocks(case);
-    if result.blocks != b {
-        return Err(SimError::Mismatch(format!(
-            "blocks = {}, expected {b}",
-            result.blocks
-        )));
-    }
-    untouched(case, result).map_err(SimError::Mismatch)
+    outcome_is(result, ("ok", 0), expected_blocks(case), "")
+        .and_then(|()| untouched(case, result))
+        .map_err(SimError::Mismatch)
 }
 
 /// Every rank's target, recv_counts and signal as they started.
