@@ -298,17 +298,16 @@ fn run_with(
                     sizes.join(", ")
                 )
             }
-            false if case.exchanges_per_call() > 1 => format!(
-                "{w} ranks x {} blocks, {calls} exchange(s) ({} call(s) x {} layers)",
-                case.blocks(),
-                case.repeat,
-                case.exchanges_per_call()
-            ),
-            false => format!(
-                "{w} ranks x {} blocks, {} exchange(s)",
-                case.blocks(),
-                case.repeat
-            ),
+            false => {
+                let layers = match case.exchanges_per_call() {
+                    1 => String::new(),
+                    n => format!(" ({} call(s) x {n} layers)", case.repeat),
+                };
+                format!(
+                    "{w} ranks x {} blocks, {calls} exchange(s){layers}",
+                    case.blocks()
+                )
+            }
         },
         || match in_domains {
             true => {

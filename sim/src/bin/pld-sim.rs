@@ -280,17 +280,22 @@ fn run_matrix<C: SimCase + Sync>(
     }
 }
 
-/// `--bench` (pld_sim::bench), or with `--family` the collective family's table
-/// (pld_sim::family::bench).
+/// A benchmark's options: `--bench` (pld_sim::bench), or with `--family` the collective family's
+/// table (pld_sim::family::bench).
+enum Bench {
+    Exchange(exchange_bench::Opts),
+    Family(family_bench::Opts),
+}
+
 fn bench_main(args: &[String]) -> ExitCode {
     let family = args.iter().any(|a| a == "--family");
     let rest: Vec<String> = args.iter().filter(|a| *a != "--family").cloned().collect();
-    let opts = match family {
-        true => family_bench::Opts::parse(&rest).map(Err),
-        false => exchange_bench::Opts::parse(&rest).map(Ok),
+    let bench = match family {
+        true => family_bench::Opts::parse(&rest).map(Bench::Family),
+        false => exchange_bench::Opts::parse(&rest).map(Bench::Exchange),
     };
-    let opts = match opts {
-        Ok(o) => o,
+    let bench = match bench {
+        Ok(b) => b,
         Err(e) => return usage_error(&e),
     };
     let tc = match toolchain() {
@@ -298,10 +303,11 @@ fn bench_main(args: &[String]) -> ExitCode {
         Err(code) => return code,
     };
     let out = &mut std::io::stdout().lock();
-    match match &opts {
-        Ok(o) => exchange_bench::run(&tc, o, out),
-        Err(o) => family_bench::run(&tc, o, out),
-    } {
+    let ran = match &bench {
+        Bench::Exchange(o) => exchange_bench::run(&tc, o, out),
+        Bench::Family(o) => family_bench::run(&tc, o, out),
+    };
+    match ran {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(e) => {
