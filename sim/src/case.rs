@@ -438,6 +438,46 @@ fn required_int(obj: &Map<String, Value>, key: &str) -> Result<i64, String> {
     int_key(obj, key)?.ok_or_else(|| format!("missing key '{key}'"))
 }
 
+/// An optional integer key of at least `min`.
+pub(crate) fn min_key(
+    obj: &Map<String, Value>,
+    key: &str,
+    min: i64,
+) -> Result<Option<i64>, String> {
+    match int_key(obj, key)? {
+        Some(n) if n < min => Err(format!("{key} must be >= {min}, got {n}")),
+        v => Ok(v),
+    }
+}
+
+/// A required integer key of at least `min`.
+pub(crate) fn required_min(obj: &Map<String, Value>, key: &str, min: i64) -> Result<i64, String> {
+    min_key(obj, key, min)?.ok_or_else(|| format!("missing key '{key}'"))
+}
+
+/// An integer key in `lo..=hi`, `default` when absent (`None`: the key is required).
+pub(crate) fn range_key(
+    obj: &Map<String, Value>,
+    key: &str,
+    (lo, hi): (i64, i64),
+    default: Option<i64>,
+) -> Result<i64, String> {
+    let n = int_key(obj, key)?.or(default);
+    match n.ok_or_else(|| format!("missing key '{key}'"))? {
+        n if (lo..=hi).contains(&n) => Ok(n),
+        n => Err(format!("{key} must be in {lo}..{hi}, got {n}")),
+    }
+}
+
+/// An optional boolean key (absent: false).
+pub(crate) fn bool_key(obj: &Map<String, Value>, key: &str) -> Result<bool, String> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(v) => Err(format!("{key} must be true or false, got {v}")),
+    }
+}
+
 impl Case {
     /// A plain all_to_all_v case: these fields, every other at its default (no signal stride,
     /// one exchange, capacity 48, contiguous, one layer, a static core_num, no domain, index
@@ -498,11 +538,7 @@ impl Case {
                 KEYS.join(", ")
             ));
         }
-        let ranks = required_int(obj, "ranks")?;
-        if !(1..=16).contains(&ranks) {
-            return Err(format!("ranks must be in 1..16, got {ranks}"));
-        }
-        let ranks = ranks as usize;
+        let ranks = range_key(obj, "ranks", (1, 16), None)? as usize;
         let (timeout_ms, fault) = run_keys(obj, ranks)?;
         if obj.get("domains").is_some_and(|v| !v.is_null()) {
             let mut case = Case::with_domains(obj, ranks)?;
@@ -533,14 +569,8 @@ impl Case {
                 )
             })?,
         };
-        let max_recv = required_int(obj, "max_recv")?;
-        if max_recv < 1 {
-            return Err(format!("max_recv must be >= 1, got {max_recv}"));
-        }
-        let row_elems = required_int(obj, "row_elems")?;
-        if row_elems < 1 {
-            return Err(format!("row_elems must be >= 1, got {row_elems}"));
-        }
+        let max_recv = required_min(obj, "max_recv", 1)?;
+        let row_elems = required_min(obj, "row_elems", 1)?;
         let payload = (ranks as i64)
             .checked_mul(max_recv)
             .and_then(|n| n.checked_mul(row_elems))
@@ -581,11 +611,8 @@ impl Case {
                 ));
             }
         }
-        let input_rows = int_key(obj, "input_rows")?;
+        let input_rows = min_key(obj, "input_rows", 1)?;
         if let Some(n) = input_rows {
-            if n < 1 {
-                return Err(format!("input_rows must be >= 1, got {n}"));
-            }
             if !n
                 .checked_mul(row_elems)
                 .and_then(|x| x.checked_mul(dtype.size()))
@@ -611,12 +638,7 @@ impl Case {
             }
         };
 
-        let signal_stride = int_key(obj, "signal_stride")?;
-        if let Some(s) = signal_stride
-            && s < 1
-        {
-            return Err(format!("signal_stride must be >= 1, got {s}"));
-        }
+        let signal_stride = min_key(obj, "signal_stride", 1)?;
         if let Some(s) = signal_stride
             && (ranks as i64 * ranks as i64).saturating_mul(s) > MAX_RESULT_VALUES
         {
@@ -624,24 +646,14 @@ impl Case {
                 "signal_stride {s} is too large: the signals of all ranks together (ranks * ranks * signal_stride) exceed {MAX_RESULT_VALUES} values"
             ));
         }
-        let repeat = int_key(obj, "repeat")?.unwrap_or(1);
-        if !(1..=1_000_000).contains(&repeat) {
-            return Err(format!("repeat must be in 1..1000000, got {repeat}"));
-        }
-        let layers = int_key(obj, "layers")?.unwrap_or(1);
-        if !(1..=MAX_LAYERS).contains(&layers) {
-            return Err(format!("layers must be in 1..{MAX_LAYERS}, got {layers}"));
-        }
+        let repeat = range_key(obj, "repeat", (1, 1_000_000), Some(1))?;
+        let layers = range_key(obj, "layers", (1, MAX_LAYERS), Some(1))?;
         if indexed && layers > 1 {
             return Err(format!(
                 "layers {layers}: a looped pipeline is not written for op indexed_all_to_all_v (its input need not have the target's rows)"
             ));
         }
-        let runtime_core_num = match obj.get("runtime_core_num") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(v) => return Err(format!("runtime_core_num must be true or false, got {v}")),
-        };
+        let runtime_core_num = bool_key(obj, "runtime_core_num")?;
         let aiv_capacity = int_key(obj, "aiv_capacity")?.unwrap_or(48);
         if !(1..=i32::MAX as i64).contains(&aiv_capacity) {
             return Err(format!(

@@ -45,6 +45,7 @@
 //! ```
 
 use crate::case::{Case, Op};
+use crate::mlir_text::aiv_kernel;
 
 /// The CHIP orchestration function's name.
 pub const CHIP_FN: &str = "chip_pipeline";
@@ -107,25 +108,21 @@ pub fn domain_pipelines(case: &Case) -> String {
 /// The two user kernels' declarations: `stage_step` (`inp`, `send` -> `stage`, `counts`) and
 /// `consume_step` (`data`, `recv` -> `out`), by their operands' types.
 fn user_kernels(inp: &str, stage: &str, cnt_in: &str, cnt: &str, data: &str, out: &str) -> String {
-    let (stage_src, consume_src) = (USER_KERNELS[0].1, USER_KERNELS[1].1);
+    let stage_step = [
+        ("inp", inp, "in"),
+        ("send", cnt_in, "in"),
+        ("stage", stage, "out"),
+        ("counts", cnt, "out"),
+    ];
+    let consume_step = [
+        ("data", data, "in"),
+        ("recv", cnt, "in"),
+        ("out", out, "out"),
+    ];
     format!(
-        r#"func.func private @stage_step(%inp: {inp} {{pl.direction = "in"}},
-                              %send: {cnt_in} {{pl.direction = "in"}},
-                              %stage: {stage} {{pl.direction = "out"}},
-                              %counts: {cnt} {{pl.direction = "out"}})
-    -> ({stage}, {cnt})
-    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{stage_src}"}} {{
-  return %stage, %counts : {stage}, {cnt}
-}}
-
-func.func private @consume_step(%data: {data} {{pl.direction = "in"}},
-                                %recv: {cnt} {{pl.direction = "in"}},
-                                %out: {out} {{pl.direction = "out"}})
-    -> {out}
-    attributes {{pl.func_kind = "aiv", pl.kernel_source = "{consume_src}"}} {{
-  return %out : {out}
-}}
-"#
+        "{}\n{}",
+        aiv_kernel(USER_KERNELS[0].0, USER_KERNELS[0].1, &stage_step),
+        aiv_kernel(USER_KERNELS[1].0, USER_KERNELS[1].1, &consume_step)
     )
 }
 

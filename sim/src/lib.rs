@@ -33,6 +33,7 @@ pub mod family;
 pub mod golden;
 pub mod launch;
 pub mod matrix;
+pub(crate) mod mlir_text;
 pub(crate) mod raw;
 pub mod result;
 pub mod run;

@@ -14,6 +14,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::SimError;
@@ -211,64 +212,68 @@ fn rank_json(out: &mut String, r: &RankResult, dtype: Elem, timed: bool) {
     out.push('}');
 }
 
-fn rank_from_json(r: &Value, dtype: Elem, what: &str) -> Result<RankResult, String> {
-    if r.get("failed") == Some(&Value::Bool(true)) {
-        return Ok(RankResult::failed());
-    }
-    let ints = |v: &Value, what: &str| -> Result<Vec<i64>, String> {
-        v.as_array()
-            .ok_or_else(|| format!("{what} is not a list"))?
-            .iter()
-            .map(|x| {
-                x.as_i64()
-                    .ok_or_else(|| format!("{what}: {x} is not an integer"))
-            })
-            .collect()
-    };
-    let get = |k: &str| r.get(k).ok_or_else(|| format!("{what} without '{k}'"));
-    let rows = |k: &str| -> Result<Vec<Value>, String> {
-        get(k)?
-            .as_array()
-            .cloned()
-            .ok_or_else(|| format!("{what}: {k} is not a list"))
-    };
-    let word = |x: &Value| -> Result<i64, String> {
-        if dtype.is_float() {
-            x.as_f64()
-                .map(|f| dtype.word(f))
-                .ok_or_else(|| format!("{what}: target value {x} is not a number"))
-        } else {
-            x.as_i64()
-                .ok_or_else(|| format!("{what}: target value {x} is not an integer"))
+/// A rank of a printed result, as read back (its target values still JSON numbers).
+#[derive(Deserialize)]
+struct RankJson {
+    #[serde(default)]
+    failed: bool,
+    recv_counts: Option<Vec<i64>>,
+    #[serde(default)]
+    target: Vec<Vec<serde_json::Number>>,
+    #[serde(default)]
+    signal: Vec<Vec<i64>>,
+    /// `Some` when the key is there (a barrier's rank), `null` or not.
+    #[serde(default, deserialize_with = "present")]
+    enter_ns: Option<Option<i64>>,
+    leave_ns: Option<i64>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<i64>>, D::Error> {
+    Option::deserialize(d).map(Some)
+}
+
+impl RankJson {
+    fn into_rank(self, dtype: Elem) -> Result<RankResult, String> {
+        if self.failed {
+            return Ok(RankResult::failed());
         }
-    };
-    let target = rows("target")?
-        .iter()
-        .map(|row| {
-            row.as_array()
-                .ok_or_else(|| format!("{what}: a target row is not a list"))?
-                .iter()
-                .map(word)
-                .collect::<Result<Vec<_>, _>>()
+        let word = |x: &serde_json::Number| match dtype.is_float() {
+            true => x.as_f64().map(|f| dtype.word(f)),
+            false => x.as_i64(),
+        };
+        let target = (self.target.iter())
+            .map(|row| row.iter().map(word).collect::<Option<Vec<_>>>())
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| format!("a target value is not a {} value", dtype.name()))?;
+        Ok(RankResult {
+            recv_counts: self.recv_counts,
+            target,
+            signal: self.signal,
+            enter_ns: self.enter_ns.flatten(),
+            leave_ns: self.leave_ns,
+            ..RankResult::default()
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    let signal = rows("signal")?
-        .iter()
-        .map(|row| ints(row, "signal row"))
-        .collect::<Result<Vec<_>, _>>()?;
-    let opt = |k: &str| r.get(k).and_then(Value::as_i64);
-    Ok(RankResult {
-        failed: false,
-        recv_counts: r
-            .get("recv_counts")
-            .map(|v| ints(v, "recv_counts"))
-            .transpose()?,
-        target,
-        signal,
-        enter_ns: opt("enter_ns"),
-        leave_ns: opt("leave_ns"),
-        history: Vec::new(),
-    })
+    }
+}
+
+/// A domain of a printed result.
+#[derive(Deserialize)]
+struct DomainJson {
+    ranks: usize,
+    blocks: i64,
+    devices: Vec<RankJson>,
+}
+
+/// A printed result, as read back.
+#[derive(Deserialize)]
+struct ResultJson {
+    status: String,
+    code: i64,
+    message: String,
+    blocks: i64,
+    ranks: Vec<RankJson>,
+    #[serde(default)]
+    domains: Vec<DomainJson>,
 }
 
 impl SimResult {
@@ -319,50 +324,21 @@ impl SimResult {
     }
 
     fn parse(text: &str, dtype: Elem) -> Result<SimResult, String> {
-        let v: Value = serde_json::from_str(text).map_err(|e| format!("bad result JSON: {e}"))?;
-        let field = |k: &str| v.get(k).ok_or_else(|| format!("result without '{k}'"));
-        let int = |k: &str| {
-            field(k)?
-                .as_i64()
-                .ok_or_else(|| format!("{k} is not an integer"))
+        let v: ResultJson =
+            serde_json::from_str(text).map_err(|e| format!("bad result JSON: {e}"))?;
+        let timed = v.ranks.iter().any(|r| r.enter_ns.is_some());
+        let ranks = |rs: Vec<RankJson>| -> Result<Vec<RankResult>, String> {
+            rs.into_iter().map(|r| r.into_rank(dtype)).collect()
         };
-        let mut out = SimResult::without_ranks(
-            field("status")?.as_str().ok_or("status is not a string")?,
-            int("code")?,
-            field("message")?
-                .as_str()
-                .ok_or("message is not a string")?
-                .to_string(),
-            int("blocks")?,
-        );
-        let array = |v: &Value, what: &str| -> Result<Vec<Value>, String> {
-            v.as_array()
-                .cloned()
-                .ok_or_else(|| format!("{what} is not a list"))
-        };
-        for (i, r) in array(field("ranks")?, "ranks")?.iter().enumerate() {
-            out.timed |= r.get("enter_ns").is_some();
-            out.ranks
-                .push(rank_from_json(r, dtype, &format!("ranks[{i}]"))?);
-        }
-        if let Some(list) = v.get("domains") {
-            for (i, d) in array(list, "domains")?.iter().enumerate() {
-                let get = |k: &str| {
-                    d.get(k)
-                        .and_then(Value::as_i64)
-                        .ok_or_else(|| format!("domains[{i}]: no integer '{k}'"))
-                };
-                let devices = array(d.get("devices").unwrap_or(&Value::Null), "devices")?
-                    .iter()
-                    .enumerate()
-                    .map(|(w, r)| rank_from_json(r, dtype, &format!("domains[{i}].devices[{w}]")))
-                    .collect::<Result<Vec<_>, String>>()?;
-                out.domains.push(DomainResult {
-                    ranks: get("ranks")? as usize,
-                    blocks: get("blocks")?,
-                    devices,
-                });
-            }
+        let mut out = SimResult::without_ranks(&v.status, v.code, v.message, v.blocks);
+        (out.ranks, out.timed) = (ranks(v.ranks)?, timed);
+        for d in v.domains {
+            let devices = ranks(d.devices)?;
+            (out.domains).push(DomainResult {
+                ranks: d.ranks,
+                blocks: d.blocks,
+                devices,
+            });
         }
         Ok(out)
     }

@@ -10,7 +10,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::SimError;
-use crate::case::{int_key, run_keys};
+use crate::case::{bool_key, int_key, min_key, range_key, required_min, run_keys};
 
 pub use super::ops::{Elem, FamilyOp};
 
@@ -183,10 +183,7 @@ impl FamilyCase {
         if let Some(k) = KEYS.iter().find(|k| present(obj, k) && !applies(k)) {
             return Err(format!("key '{k}' does not apply to op {name}"));
         }
-        let ranks = int_key(obj, "ranks")?.ok_or("missing key 'ranks'")?;
-        if !(1..=16).contains(&ranks) {
-            return Err(format!("ranks must be in 1..16, got {ranks}"));
-        }
+        let ranks = range_key(obj, "ranks", (1, 16), None)?;
         let (timeout_ms, fault) = run_keys(obj, ranks as usize)?;
         let p = ranks;
         let ranks = ranks as usize;
@@ -208,42 +205,26 @@ impl FamilyCase {
                     obj["dtype"]
                 )
             })?;
-            let rows = int_key(obj, "rows")?.ok_or("missing key 'rows'")?;
-            if rows < 1 {
-                return Err(format!("rows must be >= 1, got {rows}"));
-            }
-            let row_elems = int_key(obj, "row_elems")?.ok_or("missing key 'row_elems'")?;
-            if row_elems < 1 {
-                return Err(format!("row_elems must be >= 1, got {row_elems}"));
-            }
-            (dtype, rows, row_elems)
+            (
+                dtype,
+                required_min(obj, "rows", 1)?,
+                required_min(obj, "row_elems", 1)?,
+            )
         };
         let reduce = word_key(obj, "reduce")?;
         let mode = word_key(obj, "mode")?;
         let root_key = int_key(obj, "root")?.or(op.rules().root_default);
         let (root, root_given) = (root_key.unwrap_or(0), root_key.is_some());
         let core_num = int_key(obj, "core_num")?;
-        let signal_stride = int_key(obj, "signal_stride")?;
-        if let Some(s) = signal_stride
-            && s < 1
-        {
-            return Err(format!("signal_stride must be >= 1, got {s}"));
-        }
+        let signal_stride = min_key(obj, "signal_stride", 1)?;
         let ring = mode.as_deref() == Some("ring");
         if ring && signal_stride.is_some() {
             return Err(
                 "signal_stride does not apply in ring mode (the signal is [2*(NR-1)+1, NR])".into(),
             );
         }
-        let repeat = int_key(obj, "repeat")?.unwrap_or(1);
-        if !(1..=MAX_REPEAT).contains(&repeat) {
-            return Err(format!("repeat must be in 1..{MAX_REPEAT}, got {repeat}"));
-        }
-        let looped = match obj.get("loop") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(v) => return Err(format!("loop must be true or false, got {v}")),
-        };
+        let repeat = range_key(obj, "repeat", (1, MAX_REPEAT), Some(1))?;
+        let looped = bool_key(obj, "loop")?;
         let rail = match obj.get("rail") {
             None | Some(Value::Null) => Rail::Chip,
             Some(Value::String(s)) if s == "chip" => Rail::Chip,
@@ -298,11 +279,7 @@ impl FamilyCase {
                 ));
             }
         };
-        let prefill = match obj.get("prefill") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(v) => return Err(format!("prefill must be true or false, got {v}")),
-        };
+        let prefill = bool_key(obj, "prefill")?;
         let case = FamilyCase {
             op,
             ranks,

@@ -35,6 +35,7 @@
 //! one signal (chained through its result on the CHIP rail).
 
 use super::case::{FamilyCase, Rail};
+use crate::mlir_text::{Param, aiv_kernel, call, indent};
 
 /// The CHIP orchestration's name.
 pub const CHIP_FN: &str = "chip_family";
@@ -56,44 +57,26 @@ struct Types {
     history: String,
 }
 
-fn shape(dims: &[i64], el: &str) -> String {
-    let mut s = String::new();
-    for d in dims {
-        s.push_str(&format!("{d}x"));
-    }
-    s.push_str(el);
-    s
+/// `!<kind><d0xd1x...xel>`.
+fn ty(kind: &str, dims: &[i64], el: &str) -> String {
+    let dims: String = dims.iter().map(|d| format!("{d}x")).collect();
+    format!("!{kind}<{dims}{el}>")
 }
 
 fn types(case: &FamilyCase) -> Types {
     let el = case.dtype.name();
-    let (p, e) = (case.ranks as i64, case.row_elems);
-    let src = format!(
-        "!pl.tensor<{}>",
-        shape(&[p * case.repeat as i64 * case.payload_rows(), e], el)
-    );
-    let target = format!("!pld.dtensor<{}>", shape(&[case.target_rows(), e], el));
-    let input = case
-        .input_rows()
-        .map(|n| format!("!pld.dtensor<{}>", shape(&[n, e], el)));
+    let (p, e, k) = (case.ranks as i64, case.row_elems, case.repeat as i64);
+    let target = ty("pld.dtensor", &[case.target_rows(), e], el);
+    let input = case.input_rows().map(|n| ty("pld.dtensor", &[n, e], el));
+    let history = [history_owners(case), k * case.target_rows(), e];
     Types {
-        src,
-        calls: format!("!pl.tensor<{p}xi32>"),
+        src: ty("pl.tensor", &[p * k * case.payload_rows(), e], el),
+        calls: ty("pl.tensor", &[p], "i32"),
         stage: input.clone().unwrap_or_else(|| target.clone()),
         input,
         target,
-        signal: format!("!pld.dtensor<{}>", shape(&case.signal_shape(), "i32")),
-        history: format!(
-            "!pl.tensor<{}>",
-            shape(
-                &[
-                    history_owners(case),
-                    case.repeat as i64 * case.target_rows(),
-                    e
-                ],
-                el
-            )
-        ),
+        signal: ty("pld.dtensor", &case.signal_shape(), "i32"),
+        history: ty("pl.tensor", &history, el),
     }
 }
 
@@ -140,7 +123,8 @@ fn attrs(case: &FamilyCase) -> String {
     }
 }
 
-/// One collective: `%res = pld.tensor.<op> ...` over `input` (if any), `target`, `signal`.
+/// One collective: `%res = pld.tensor.<op> ...` over `input` (if the op has one), `target` (but
+/// the barrier's), `signal`.
 fn op_line(
     case: &FamilyCase,
     t: &Types,
@@ -149,24 +133,23 @@ fn op_line(
     target: &str,
     sig: &str,
 ) -> String {
-    let name = case.op.name();
-    let a = attrs(case);
-    if !case.op.moves_payload() {
-        return format!(
-            "{res} = pld.tensor.{name} {sig}{a} : {s} -> {s}",
-            s = t.signal
-        );
+    let payload = case.op.moves_payload();
+    let mut operands = Vec::new();
+    if payload {
+        operands.extend(t.input.as_ref().map(|ty| (input, ty)));
+        operands.push((target, &t.target));
     }
-    match &t.input {
-        Some(input_type) => format!(
-            "{res} = pld.tensor.{name} {input}, {target}, {sig}{a}\n      : {}, {}, {} -> {}",
-            input_type, t.target, t.signal, t.target
-        ),
-        None => format!(
-            "{res} = pld.tensor.{name} {target}, {sig}{a}\n      : {}, {} -> {}",
-            t.target, t.signal, t.target
-        ),
-    }
+    operands.push((sig, &t.signal));
+    let (names, types): (Vec<&str>, Vec<&str>) =
+        operands.iter().map(|(v, ty)| (*v, &ty[..])).unzip();
+    format!(
+        "{res} = pld.tensor.{} {}{}\n      : {} -> {}",
+        case.op.name(),
+        names.join(", "),
+        attrs(case),
+        types.join(", "),
+        if payload { &t.target } else { &t.signal }
+    )
 }
 
 fn header(case: &FamilyCase) -> String {
@@ -176,35 +159,34 @@ fn header(case: &FamilyCase) -> String {
     )
 }
 
-fn stage_kernel(t: &Types) -> String {
-    format!(
-        r#"func.func private @family_stage(%src: {src} {{pl.direction = "in"}},
-                                %calls: {calls} {{pl.direction = "inout"}},
-                                %dst: {stage} {{pl.direction = "out"}})
-    -> ({calls}, {stage})
-    attributes {{pl.func_kind = "aiv", pl.kernel_source = "kernels/family_stage.cpp"}} {{
-  return %calls, %dst : {calls}, {stage}
-}}
-"#,
-        src = t.src,
-        calls = t.calls,
-        stage = t.stage
-    )
+/// `family_stage`'s parameters: the source, the counters, the staged operand.
+fn stage_params(t: &Types) -> [Param<'_>; 3] {
+    [
+        ("src", &t.src, "in"),
+        ("calls", &t.calls, "inout"),
+        ("dst", &t.stage, "out"),
+    ]
 }
 
-fn record_kernel(t: &Types) -> String {
+/// `family_record`'s parameters: the target, the counters, the history.
+fn record_params(t: &Types) -> [Param<'_>; 3] {
+    [
+        ("tgt", &t.target, "in"),
+        ("calls", &t.calls, "in"),
+        ("hist", &t.history, "inout"),
+    ]
+}
+
+/// Both user kernels' declarations.
+fn user_kernels(t: &Types) -> String {
     format!(
-        r#"func.func private @family_record(%tgt: {target} {{pl.direction = "in"}},
-                                 %calls: {calls} {{pl.direction = "in"}},
-                                 %hist: {history} {{pl.direction = "inout"}})
-    -> {history}
-    attributes {{pl.func_kind = "aiv", pl.kernel_source = "kernels/family_record.cpp"}} {{
-  return %hist : {history}
-}}
-"#,
-        target = t.target,
-        calls = t.calls,
-        history = t.history
+        "\n{}\n{}",
+        aiv_kernel("family_stage", "kernels/family_stage.cpp", &stage_params(t)),
+        aiv_kernel(
+            "family_record",
+            "kernels/family_record.cpp",
+            &record_params(t)
+        )
     )
 }
 
@@ -216,138 +198,130 @@ pub fn module(case: &FamilyCase) -> String {
     }
 }
 
-fn indent(text: &str, by: &str) -> String {
-    text.lines()
-        .map(|l| format!("{by}{l}\n"))
-        .collect::<String>()
+/// The case's `repeat` calls of `step`, unrolled (call i's values suffixed `i`, 1..=K) or as one
+/// `scf.for %k` with `loop` (suffixed `k`; `%c0`, `%c1` defined before), threading the `carried`
+/// (value, type) through them: `step(suffix, values)` writes one call and names the values the
+/// next one takes. The body's lines, and the values after the last call.
+fn calls(
+    case: &FamilyCase,
+    carried: &[(String, &str)],
+    step: impl Fn(&str, &[String]) -> (String, Vec<String>),
+) -> (String, Vec<String>) {
+    if !case.looped {
+        let mut values: Vec<String> = carried.iter().map(|(v, _)| v.clone()).collect();
+        let mut out = String::new();
+        for i in 1..=case.repeat {
+            let (text, next) = step(&i.to_string(), &values);
+            out.push_str(&indent(&text, "  "));
+            values = next;
+        }
+        return (out, values);
+    }
+    let n = carried.len();
+    let args: Vec<String> = (0..n).map(|i| format!("%it{i}")).collect();
+    let types: Vec<&str> = carried.iter().map(|(_, t)| *t).collect();
+    let (types, (text, next)) = (types.join(", "), step("k", &args));
+    let mut out = format!("  %cK = arith.constant {} : index\n  ", case.repeat);
+    if n == 0 {
+        out.push_str("scf.for %k = %c0 to %cK step %c1 {\n");
+        out.push_str(&indent(&text, "    "));
+    } else {
+        let inits: Vec<String> = (args.iter().zip(carried))
+            .map(|(a, (v, _))| format!("{a} = {v}"))
+            .collect();
+        out.push_str(&format!(
+            "%last:{n} = scf.for %k = %c0 to %cK step %c1\n      iter_args({}) -> ({types}) {{\n",
+            inits.join(", ")
+        ));
+        out.push_str(&indent(&text, "    "));
+        out.push_str(&format!("    scf.yield {} : {types}\n", next.join(", ")));
+    }
+    out.push_str("  }\n");
+    (out, (0..n).map(|i| format!("%last#{i}")).collect())
 }
+
+const INDEX_CONSTS: &str = "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n";
 
 fn chip(case: &FamilyCase) -> String {
     let t = types(case);
-    let k = case.repeat;
     let mut out = header(case);
-    if !case.op.moves_payload() {
-        out.push_str(&format!(
-            "\nfunc.func @{CHIP_FN}(%signal: {s}) -> {s}\n    attributes {{pl.func_kind = \"orchestration\"}} {{\n",
-            s = t.signal
-        ));
-        if case.looped {
-            out.push_str(&format!(
-                "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %cK = arith.constant {k} : index\n  %last = scf.for %k = %c0 to %cK step %c1 iter_args(%sig = %signal) -> ({s}) {{\n    {}\n    scf.yield %next : {s}\n  }}\n  return %last : {s}\n}}\n",
-                op_line(case, &t, "%next", "", "", "%sig"),
-                s = t.signal
-            ));
-        } else {
-            let mut prev = "%signal".to_string();
-            for i in 1..=k {
-                out.push_str(&format!(
-                    "  {}\n",
-                    op_line(case, &t, &format!("%s{i}"), "", "", &prev)
-                ));
-                prev = format!("%s{i}");
-            }
-            out.push_str(&format!("  return {prev} : {}\n}}\n", t.signal));
-        }
-        return out;
+    let payload = case.op.moves_payload();
+    let mut params = Vec::new();
+    if payload {
+        out.push_str(&user_kernels(&t));
+        params = vec![
+            ("src", &t.src),
+            ("calls", &t.calls),
+            ("history", &t.history),
+        ];
+        params.extend(t.input.as_ref().map(|i| ("input", i)));
+        params.push(("target", &t.target));
     }
-    out.push('\n');
-    out.push_str(&stage_kernel(&t));
-    out.push('\n');
-    out.push_str(&record_kernel(&t));
-    let input_param = t
-        .input
-        .as_ref()
-        .map(|i| format!("%input: {i}, "))
-        .unwrap_or_default();
+    params.push(("signal", &t.signal));
+    let result = params[params.len() - 1 - usize::from(payload)].1;
+    let decl: Vec<String> = params.iter().map(|(p, ty)| format!("%{p}: {ty}")).collect();
     out.push_str(&format!(
-        "\nfunc.func @{CHIP_FN}(%src: {src}, %calls: {calls}, %history: {hs}, {input_param}%target: {tg}, %signal: {sg}) -> {tg}\n    attributes {{pl.func_kind = \"orchestration\"}} {{\n",
-        src = t.src,
-        calls = t.calls,
-        hs = t.history,
-        tg = t.target,
-        sg = t.signal
+        "\nfunc.func @{CHIP_FN}({}) -> {result}\n    attributes {{pl.func_kind = \"orchestration\"}} {{\n",
+        decl.join(", ")
     ));
-    let has_input = t.input.is_some();
-    // One call: (calls, input, target, history) in, (calls', input', target', history') out.
-    let step = |n: &str, cc: &str, ii: &str, tt: &str, hh: &str| -> String {
-        let dst = if has_input { ii } else { tt };
-        let mut s = format!(
-            "%c{n}, %st{n} = func.call @family_stage(%src, {cc}, {dst})\n    : ({}, {}, {}) -> ({}, {})\n",
-            t.src, t.calls, t.stage, t.calls, t.stage
-        );
-        let line = if has_input {
-            op_line(
-                case,
-                &t,
-                &format!("%t{n}"),
-                &format!("%st{n}"),
-                tt,
-                "%signal",
-            )
-        } else {
-            op_line(
-                case,
-                &t,
-                &format!("%t{n}"),
-                "",
-                &format!("%st{n}"),
-                "%signal",
-            )
-        };
-        s.push_str(&line);
-        s.push('\n');
-        s.push_str(&format!(
-            "%h{n} = func.call @family_record(%t{n}, %c{n}, {hh})\n    : ({}, {}, {}) -> {}\n",
-            t.target, t.calls, t.history, t.history
-        ));
-        s
-    };
     if case.looped {
-        let (carried, tys) = if has_input {
-            (
-                "%cc = %calls, %ii = %input, %tt = %target, %hh = %history",
-                format!("{}, {}, {}, {}", t.calls, t.stage, t.target, t.history),
-            )
-        } else {
-            (
-                "%cc = %calls, %tt = %target, %hh = %history",
-                format!("{}, {}, {}", t.calls, t.target, t.history),
-            )
-        };
-        let results = if has_input {
-            "%rc, %ri, %rt, %rh"
-        } else {
-            "%rc, %rt, %rh"
-        };
-        let yielded = if has_input {
-            "%ck, %stk, %tk, %hk"
-        } else {
-            "%ck, %tk, %hk"
-        };
-        out.push_str(&format!(
-            "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %cK = arith.constant {k} : index\n  {results} = scf.for %k = %c0 to %cK step %c1\n      iter_args({carried}) -> ({tys}) {{\n"
-        ));
-        out.push_str(&indent(&step("k", "%cc", "%ii", "%tt", "%hh"), "    "));
-        out.push_str(&format!("    scf.yield {yielded} : {tys}\n  }}\n"));
-        out.push_str(&format!("  return %rt : {}\n}}\n", t.target));
-    } else {
-        let (mut cc, mut ii, mut tt, mut hh) = (
-            "%calls".to_string(),
-            "%input".to_string(),
-            "%target".to_string(),
-            "%history".to_string(),
-        );
-        for i in 1..=k {
-            let n = i.to_string();
-            out.push_str(&indent(&step(&n, &cc, &ii, &tt, &hh), "  "));
-            cc = format!("%c{n}");
-            ii = format!("%st{n}");
-            tt = format!("%t{n}");
-            hh = format!("%h{n}");
-        }
-        out.push_str(&format!("  return {tt} : {}\n}}\n", t.target));
+        out.push_str(INDEX_CONSTS);
     }
+    // The values each call takes and gives the next: a payload op's counters, history, input and
+    // target (its result); the barrier's signal (chained through its result).
+    let carried = &params[usize::from(payload)..params.len() - usize::from(payload)];
+    let carried: Vec<_> = carried
+        .iter()
+        .map(|(p, ty)| (format!("%{p}"), &ty[..]))
+        .collect();
+    let (body, last) = calls(case, &carried, |n, v| {
+        let [st, res, c, h] = ["st", "t", "c", "h"].map(|v| format!("%{v}{n}"));
+        if !payload {
+            return (op_line(case, &t, &c, "", "", &v[0]), vec![c]);
+        }
+        // The stage step fills the input (the target where there is none), then the op and the
+        // record step.
+        let (cc, hh, tt) = (&v[0], &v[1], &v[v.len() - 1]);
+        let (dst, input, target) = match t.input {
+            Some(_) => (&v[2][..], &st[..], &tt[..]),
+            None => (&tt[..], "", &st[..]),
+        };
+        let (sp, rp) = (stage_params(&t), record_params(&t));
+        let stage = call("family_stage", &[&c, &st], &["%src", cc, dst], &sp);
+        let record = call("family_record", &[&h], &[&res, &c, hh], &rp);
+        let op = op_line(case, &t, &res, input, target, "%signal");
+        let mut next = vec![c.clone(), h.clone()];
+        next.extend(t.input.as_ref().map(|_| st.clone()));
+        next.push(res.clone());
+        (format!("{stage}{op}\n{record}"), next)
+    });
+    out.push_str(&body);
+    out.push_str(&format!(
+        "  return {} : {result}\n}}\n",
+        last[last.len() - 1]
+    ));
     out
+}
+
+/// A CHIP orchestration `name` that calls user kernel `kernel` with its own parameters and
+/// returns the kernel's last result (what the HOST rail dispatches to every device).
+fn chip_call(name: &str, kernel: &str, params: &[Param]) -> String {
+    let decl: Vec<String> = params
+        .iter()
+        .map(|p| format!("%{}: {}", p.0, p.1))
+        .collect();
+    let args: Vec<String> = params.iter().map(|p| format!("%{}", p.0)).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let outs = params.iter().filter(|p| p.2 != "in").count();
+    let results: Vec<String> = (0..outs).map(|i| format!("%r{i}")).collect();
+    let results: Vec<&str> = results.iter().map(String::as_str).collect();
+    let last = params.iter().rfind(|p| p.2 != "in").map_or("", |p| p.1);
+    format!(
+        "\nfunc.func @{name}({}) -> {last}\n    attributes {{pl.func_kind = \"orchestration\"}} {{\n{}  return {} : {last}\n}}\n",
+        decl.join(", "),
+        indent(&call(kernel, &results, &args, params), "  "),
+        results[outs - 1]
+    )
 }
 
 /// `pld.window_buffer` bytes of a window type's packed shape.
@@ -357,121 +331,78 @@ fn bytes(case: &FamilyCase, rows: i64) -> i64 {
 
 fn host(case: &FamilyCase) -> String {
     let t = types(case);
-    let k = case.repeat;
-    let p = case.ranks;
     let mut out = header(case);
-    let sig_bytes = case.signal_shape().iter().product::<i64>() * 4;
-    let barrier = !case.op.moves_payload();
-    if !barrier {
-        out.push('\n');
-        out.push_str(&stage_kernel(&t));
-        out.push_str(&format!(
-            r#"
-func.func @stage_chip(%src: {src}, %calls: {calls}, %dst: {stage}) -> {stage}
-    attributes {{pl.func_kind = "orchestration"}} {{
-  %c, %staged = func.call @family_stage(%src, %calls, %dst)
-      : ({src}, {calls}, {stage}) -> ({calls}, {stage})
-  return %staged : {stage}
-}}
-"#,
-            src = t.src,
-            calls = t.calls,
-            stage = t.stage
+    let payload = case.op.moves_payload();
+    let mut params = String::new();
+    // The windows, in the order the driver finds their offsets: target, signal, input.
+    let mut windows = Vec::new();
+    if payload {
+        out.push_str(&user_kernels(&t));
+        out.push_str(&chip_call("stage_chip", "family_stage", &stage_params(&t)));
+        out.push_str(&chip_call(
+            "record_chip",
+            "family_record",
+            &record_params(&t),
         ));
-        out.push('\n');
-        out.push_str(&record_kernel(&t));
-        out.push_str(&format!(
-            r#"
-func.func @record_chip(%target: {target}, %calls: {calls}, %hist: {history}) -> {history}
-    attributes {{pl.func_kind = "orchestration"}} {{
-  %h = func.call @family_record(%target, %calls, %hist)
-      : ({target}, {calls}, {history}) -> {history}
-  return %h : {history}
-}}
-"#,
-            target = t.target,
-            calls = t.calls,
-            history = t.history
-        ));
-    }
-    let params = if barrier {
-        String::new()
-    } else {
-        format!(
+        params = format!(
             "%src: {}, %calls: {}, %history: {}",
             t.src, t.calls, t.history
-        )
-    };
+        );
+        windows.push(("target", bytes(case, case.target_rows()), &t.target));
+    }
+    let sig_bytes = case.signal_shape().iter().product::<i64>() * 4;
+    windows.push(("signal", sig_bytes, &t.signal));
+    if let (Some(rows), Some(ty)) = (case.input_rows(), &t.input) {
+        windows.push(("input", bytes(case, rows), ty));
+    }
     out.push_str(&format!(
         "\nfunc.func @{HOST_FN}({params})\n    attributes {{pl.func_kind = \"orchestration\", pl.level = \"host\"}} {{\n"
     ));
-    // The windows, in the order the driver recomputes their offsets: target, signal, input.
-    if !barrier {
+    for (name, bytes, _) in &windows {
         out.push_str(&format!(
-            "  %bt = pld.window_buffer {{bytes = {} : i64}} : !pld.window_buffer\n",
-            bytes(case, case.target_rows())
+            "  %b_{name} = pld.window_buffer {{bytes = {bytes} : i64}} : !pld.window_buffer\n"
         ));
     }
-    out.push_str(&format!(
-        "  %bs = pld.window_buffer {{bytes = {sig_bytes} : i64}} : !pld.window_buffer\n"
-    ));
-    if let Some(rows) = case.input_rows() {
-        out.push_str(&format!(
-            "  %bi = pld.window_buffer {{bytes = {} : i64}} : !pld.window_buffer\n",
-            bytes(case, rows)
-        ));
-    }
-    if !barrier {
-        out.push_str(&format!("  %target = pld.window %bt : {}\n", t.target));
-    }
-    out.push_str(&format!("  %signal = pld.window %bs : {}\n", t.signal));
-    if let Some(i) = &t.input {
-        out.push_str(&format!("  %input = pld.window %bi : {i}\n"));
+    for (name, _, ty) in &windows {
+        out.push_str(&format!("  %{name} = pld.window %b_{name} : {ty}\n"));
     }
     out.push_str(&format!(
-        "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  %cP = arith.constant {p} : index\n"
+        "{INDEX_CONSTS}  %cP = arith.constant {} : index\n",
+        case.ranks
     ));
     let dst = if t.input.is_some() {
         "%input"
     } else {
         "%target"
     };
-    let step = |n: &str| -> String {
-        let mut s = String::new();
-        if !barrier {
-            s.push_str(&format!(
-                "scf.for %dev{n} = %c0 to %cP step %c1 {{\n  pld.host.dispatch @stage_chip(%src, %calls, {dst}) on %dev{n}\n      : ({}, {}, {}), index\n}}\n",
-                t.src, t.calls, t.stage
-            ));
-        }
-        s.push_str(&op_line(
-            case,
-            &t,
-            &format!("%r{n}"),
-            "%input",
-            "%target",
-            "%signal",
-        ));
-        s.push('\n');
-        if !barrier {
-            s.push_str(&format!(
-                "scf.for %rec{n} = %c0 to %cP step %c1 {{\n  pld.host.dispatch @record_chip(%target, %calls, %history) on %rec{n}\n      : ({}, {}, {}), index\n}}\n",
-                t.target, t.calls, t.history
-            ));
-        }
-        s
+    // Each call: the stage step dispatched to every device, the op, the record step likewise.
+    let dispatch = |chip: &str, args: &str, params: [Param; 3], n: &str| {
+        let types: Vec<&str> = params.iter().map(|p| p.1).collect();
+        format!(
+            "scf.for %{chip}{n} = %c0 to %cP step %c1 {{\n  pld.host.dispatch @{chip}({args}) on %{chip}{n}\n      : ({}), index\n}}\n",
+            types.join(", ")
+        )
     };
-    if case.looped {
-        out.push_str(&format!(
-            "  %cK = arith.constant {k} : index\n  scf.for %k = %c0 to %cK step %c1 {{\n"
-        ));
-        out.push_str(&indent(&step("k"), "    "));
-        out.push_str("  }\n");
-    } else {
-        for i in 1..=k {
-            out.push_str(&indent(&step(&i.to_string()), "  "));
+    let (body, _) = calls(case, &[], |n, _| {
+        let op = op_line(case, &t, &format!("%r{n}"), "%input", "%target", "%signal");
+        if !payload {
+            return (op, Vec::new());
         }
-    }
+        let stage = dispatch(
+            "stage_chip",
+            &format!("%src, %calls, {dst}"),
+            stage_params(&t),
+            n,
+        );
+        let record = dispatch(
+            "record_chip",
+            "%target, %calls, %history",
+            record_params(&t),
+            n,
+        );
+        (format!("{stage}{op}\n{record}"), Vec::new())
+    });
+    out.push_str(&body);
     out.push_str("  return\n}\n");
     out
 }
@@ -512,14 +443,15 @@ mod tests {
         ));
         assert!(m.contains("scf.for %k = %c0 to %cK step %c1"), "{m}");
         assert!(
-            m.contains("%ck, %stk = func.call @family_stage(%src, %cc, %ii)"),
+            m.contains("%ck, %stk = func.call @family_stage(%src, %it0, %it2)"),
             "{m}"
         );
         assert!(
-            m.contains("%tk = pld.tensor.allgather %stk, %tt, %signal {core_num = 2 : i64}"),
+            m.contains("%tk = pld.tensor.allgather %stk, %it3, %signal {core_num = 2 : i64}"),
             "{m}"
         );
         assert!(m.contains("!pld.dtensor<4x2xi32>"), "{m}");
+        assert!(m.contains("scf.yield %ck, %hk, %stk, %tk : ") && m.contains("return %last#3 : "));
     }
 
     #[test]
@@ -527,12 +459,18 @@ mod tests {
         let m = module(&case(
             r#"{"op": "all_to_all", "ranks": 2, "dtype": "f16", "rows": 1, "row_elems": 4, "rail": "host"}"#,
         ));
-        let bt = m.find("%bt = pld.window_buffer {bytes = 16").expect(&m);
-        let bs = m.find("%bs = pld.window_buffer {bytes = 8").expect(&m);
-        let bi = m.find("%bi = pld.window_buffer {bytes = 16").expect(&m);
+        let bt = m
+            .find("%b_target = pld.window_buffer {bytes = 16")
+            .expect(&m);
+        let bs = m
+            .find("%b_signal = pld.window_buffer {bytes = 8")
+            .expect(&m);
+        let bi = m
+            .find("%b_input = pld.window_buffer {bytes = 16")
+            .expect(&m);
         assert!(bt < bs && bs < bi, "{m}");
         assert!(
-            m.contains("pld.host.dispatch @stage_chip(%src, %calls, %input) on %dev1"),
+            m.contains("pld.host.dispatch @stage_chip(%src, %calls, %input) on %stage_chip1"),
             "{m}"
         );
     }
