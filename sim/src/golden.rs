@@ -3,7 +3,6 @@
 //! formulas of the sim spec). It shares no code with the kernel template, the runtime or the
 //! simulator's driver.
 
-use crate::SimError;
 use crate::case::{Case, Elem, Op};
 use crate::result::SimResult;
 
@@ -177,13 +176,6 @@ fn expected_indexed(case: &Case) -> Vec<RankGolden> {
         .collect()
 }
 
-/// Checks a pld-sim result of status `ok` against the golden: `blocks`, every rank's
-/// `recv_counts`, every target value, and an all-zero `[P, S]` signal. The error names the first
-/// few mismatches.
-pub fn check(case: &Case, result: &SimResult) -> Result<(), SimError> {
-    check_untyped(case, result).map_err(SimError::Mismatch)
-}
-
 /// The result's status, code and launch width are `status`, `code` and `blocks` (`whose`: the
 /// B's name in the error).
 fn outcome_is(
@@ -207,7 +199,10 @@ fn outcome_is(
     Ok(())
 }
 
-fn check_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
+/// Checks a pld-sim result of status `ok` against the golden: `blocks`, every rank's
+/// `recv_counts`, every target value, and an all-zero `[P, S]` signal. The error names the first
+/// few mismatches.
+pub fn check(case: &Case, result: &SimResult) -> Result<(), String> {
     outcome_is(result, ("ok", 0), expected_blocks(case), "")?;
     let golden = expected(case);
     if result.ranks.len() != golden.len() {
@@ -285,11 +280,7 @@ fn check_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
 /// fold of (N, L); and on every world device outside the domain (`N..W`) that domain's target,
 /// recv_counts and signal windows are untouched (all zero, in the domain's shapes). The top-level
 /// `blocks` is the widest domain's B.
-pub fn check_domains(case: &Case, result: &SimResult) -> Result<(), SimError> {
-    check_domains_untyped(case, result).map_err(SimError::Mismatch)
-}
-
-fn check_domains_untyped(case: &Case, result: &SimResult) -> Result<(), String> {
+pub fn check_domains(case: &Case, result: &SimResult) -> Result<(), String> {
     let widest = (0..case.domains.len())
         .map(|d| expected_blocks(&case.domain_case(d)))
         .max()
@@ -363,15 +354,6 @@ pub fn check_refused(
     result: &SimResult,
     status: &str,
     code: i64,
-) -> Result<(), SimError> {
-    check_refused_untyped(case, result, status, code).map_err(SimError::Mismatch)
-}
-
-fn check_refused_untyped(
-    case: &Case,
-    result: &SimResult,
-    status: &str,
-    code: i64,
 ) -> Result<(), String> {
     outcome_is(result, (status, code), expected_blocks(case), "")?;
     let staged = format!(
@@ -391,10 +373,9 @@ fn check_refused_untyped(
 /// Checks a run whose collective wrote nothing (a raw launch's kernel that returned early on an
 /// operand it cannot serve): status ok, `blocks`, and every rank's operands as they started
 /// ([`expected_refused`]).
-pub fn check_untouched(case: &Case, result: &SimResult) -> Result<(), SimError> {
-    outcome_is(result, ("ok", 0), expected_blocks(case), "")
-        .and_then(|()| untouched(case, result))
-        .map_err(SimError::Mismatch)
+pub fn check_untouched(case: &Case, result: &SimResult) -> Result<(), String> {
+    outcome_is(result, ("ok", 0), expected_blocks(case), "")?;
+    untouched(case, result)
 }
 
 /// Every rank's target, recv_counts and signal as they started.

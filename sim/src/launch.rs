@@ -165,7 +165,7 @@ impl Drop for Scratch {
 /// Runs `spec` on `runner`, bounded by its `timeout_ms` (+ [`GRACE_MS`] in process mode); `None`
 /// when the engine was killed at the bound. The report reads its outputs from the returned
 /// scratch directory.
-pub(crate) fn launch(
+fn launch(
     tc: &Toolchain,
     runner: &Runner,
     spec: &Spec,
@@ -193,20 +193,51 @@ pub(crate) fn launch(
     })
 }
 
-/// [`launch`] for a case's result: `Ok(Err(result))` is the timeout result ([`killed_result`]) of
-/// an engine pld-sim had to kill at the case's bound.
-pub(crate) fn launch_or_killed(
+/// A case's finished engine run.
+pub(crate) struct Ran {
+    /// The engine's report (its outputs in the scratch directory held here).
+    pub report: Report,
+    /// The fault outcome ([`fault_outcome`]).
+    pub fault: Option<(&'static str, String)>,
+    /// The ranks whose result entry is `{"failed": true}`.
+    pub unfinished: Vec<usize>,
+    /// No fault and every rank returned 0.
+    pub clean: bool,
+    /// What a rank is called ("rank", "device").
+    who: &'static str,
+    _scratch: Scratch,
+}
+
+/// [`launch`] for a case's result (`who` names a rank: "rank", "device"): `Ok(Err(result))` is
+/// the timeout result ([`killed_result`]) of an engine pld-sim had to kill at the case's bound.
+pub(crate) fn run_bounded(
     tc: &Toolchain,
     runner: &Runner,
     spec: &Spec,
-    timeout_ms: i64,
-    blocks: i64,
-) -> Result<Result<(Report, Scratch), SimResult>, String> {
+    (timeout_ms, blocks): (i64, i64),
+    who: &'static str,
+) -> Result<Result<Ran, SimResult>, String> {
     let (report, scratch) = launch(tc, runner, spec)?;
-    Ok(match report {
-        Some(report) => Ok((report, scratch)),
-        None => Err(killed_result(tc.ranks_as_threads, timeout_ms, blocks)),
-    })
+    let Some(report) = report else {
+        return Ok(Err(killed_result(tc.ranks_as_threads, timeout_ms, blocks)));
+    };
+    if report.rank_status.len() != spec.ranks {
+        return Err(format!(
+            "malformed simulator output: {} statuses for {} {who}s",
+            report.rank_status.len(),
+            spec.ranks
+        ));
+    }
+    let (fault, unfinished) = fault_outcome(&report.ends, timeout_ms, who);
+    let clean = fault.is_none() && report.rank_status.iter().all(|&s| s == 0);
+    Ok(Ok(Ran {
+        report,
+        fault,
+        unfinished,
+        clean,
+        who,
+        _scratch: scratch,
+    }))
 }
 
 /// The wall time of the last engine run of this process, in µs (what `pld-sim` reports).
@@ -220,7 +251,7 @@ pub fn last_run_wall() -> Duration {
 /// How the ranks ended as a fault outcome: `Some((status, message))` when a rank failed
 /// (`rank_failed`) or was ended at the timeout (`timeout`), code 6; and the ranks whose entry is
 /// `{"failed": true}`. `what` names a rank ("rank", "device").
-pub(crate) fn fault_outcome(
+fn fault_outcome(
     ends: &[RankEnd],
     timeout_ms: i64,
     what: &str,
@@ -258,42 +289,48 @@ pub(crate) fn fault_outcome(
     (outcome, unfinished)
 }
 
-/// A case's status, code and message from its engine report, alike for every suite: the fault's
-/// outcome (code 6); else the first of the `who`s (ranks, devices) whose orchestration returned
-/// non-zero (5 `invalid_args`, else `fatal`; the runtime's message, else `silent(who, code)`),
-/// with `note` (what a refusal left behind) after the statuses; else `ok` with the summary
-/// `ok`. The kernel block counts `started` end every message.
-pub(crate) fn outcome(
-    report: &Report,
-    fault: Option<(&'static str, String)>,
-    who: &str,
-    started: &str,
-    ok: impl FnOnce() -> String,
-    note: impl FnOnce() -> Option<String>,
-    silent: impl FnOnce(usize, i64) -> String,
-) -> (&'static str, i64, String) {
-    let status = &report.rank_status;
-    if let Some((name, what)) = fault {
-        return (
-            name,
-            6,
-            format!("{what}; {who} statuses {status:?}; {started}"),
-        );
+impl Ran {
+    /// Whether the run's copy trace is whole (a clean, traced run whose log held every copy), so
+    /// the copy rules apply.
+    pub fn traced(&self, spec: &Spec) -> bool {
+        self.clean && spec.trace_copies && self.report.copies_dropped == 0
     }
-    let Some(r) = status.iter().position(|&s| s != 0) else {
-        return ("ok", 0, format!("{}; {started}", ok()));
-    };
-    let code = status[r];
-    let what = match &report.message {
-        Some(m) if !m.is_empty() => m.clone(),
-        _ => silent(r, code),
-    };
-    let note = note().map_or(String::new(), |n| format!("{n}; "));
-    (
-        if code == 5 { "invalid_args" } else { "fatal" },
-        code,
-        format!("{what}; {who} statuses {status:?}; {note}{started}"),
-    )
+
+    /// The case's status, code and message, alike for every suite: the fault's outcome (code 6);
+    /// else the first rank whose orchestration returned non-zero (5 `invalid_args`, else `fatal`;
+    /// the runtime's message, else `silent(rank, code)`), with `note` (what a refusal left
+    /// behind) after the statuses; else `ok` with the summary `ok`. The kernel block counts
+    /// `started` end every message.
+    pub fn outcome(
+        &self,
+        started: &str,
+        ok: impl FnOnce() -> String,
+        note: impl FnOnce() -> Option<String>,
+        silent: impl FnOnce(usize, i64) -> String,
+    ) -> (&'static str, i64, String) {
+        let (status, who) = (&self.report.rank_status, self.who);
+        if let Some((name, what)) = &self.fault {
+            return (
+                name,
+                6,
+                format!("{what}; {who} statuses {status:?}; {started}"),
+            );
+        }
+        let Some(r) = status.iter().position(|&s| s != 0) else {
+            return ("ok", 0, format!("{}; {started}", ok()));
+        };
+        let code = status[r];
+        let what = match &self.report.message {
+            Some(m) if !m.is_empty() => m.clone(),
+            _ => silent(r, code),
+        };
+        let note = note().map_or(String::new(), |n| format!("{n}; "));
+        (
+            if code == 5 { "invalid_args" } else { "fatal" },
+            code,
+            format!("{what}; {who} statuses {status:?}; {note}{started}"),
+        )
+    }
 }
 
 /// The result of a run pld-sim had to kill (a thread-mode hang, or an engine that outlived its

@@ -9,7 +9,7 @@
 
 use crate::case::{Case, Contexts, Elem, Launch, Op};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline};
-use crate::launch::{self, block_counts, fault_outcome, i32_bytes, outcome, payload, started};
+use crate::launch::{self, block_counts, i32_bytes, payload, started};
 use crate::result::{RankResult, SimResult};
 use crate::wire;
 use pld_run::engine::{Arg, EntryRun, Place, RawLaunch, Spec, TensorArg};
@@ -143,22 +143,18 @@ pub(crate) fn run_case(tc: &Toolchain, case: &Case, kernel: &str) -> Result<SimR
     spec.trace_kernel = Some(kernel.to_string());
     spec.delay_us = (0..case.ranks).map(|r| 300 * (r as i64 % 3)).collect();
     launch::configure(tc, &mut spec, case.timeout_ms, case.fault)?;
-    let (report, _scratch) =
-        match launch::launch_or_killed(tc, &runner, &spec, case.timeout_ms, case.blocks())? {
+    let ran =
+        match launch::run_bounded(tc, &runner, &spec, (case.timeout_ms, case.blocks()), "rank")? {
             Ok(ran) => ran,
             Err(killed) => return Ok(killed),
         };
-    let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "rank");
-    let clean = fault.is_none() && report.rank_status.iter().all(|&s| s == 0);
-    if clean && report.copies_dropped == 0 {
+    let report = &ran.report;
+    if ran.traced(&spec) {
         wire::check(case, kernel, OPERANDS, &report.copies)
             .map_err(|e| format!("the copy trace of {kernel}: {e}"))?;
     }
-    let started = started(&block_counts(&report, &runner.kernels(), str::to_string));
-    let (status, code, message) = outcome(
-        &report,
-        fault,
-        "rank",
+    let started = started(&block_counts(report, &runner.kernels(), str::to_string));
+    let (status, code, message) = ran.outcome(
         &started,
         || {
             format!(
@@ -171,7 +167,7 @@ pub(crate) fn run_case(tc: &Toolchain, case: &Case, kernel: &str) -> Result<SimR
     );
     let mut ranks = Vec::new();
     for r in 0..case.ranks {
-        if unfinished.contains(&r) {
+        if ran.unfinished.contains(&r) {
             ranks.push(RankResult::failed());
             continue;
         }

@@ -9,10 +9,7 @@ use std::path::Path;
 
 use crate::case::{Case, Elem, Op, Operand};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_fn, domain_pipelines};
-use crate::launch::{
-    self, RunTiming, Runner, Timed, block_counts, fault_outcome, i32_bytes, outcome, payload,
-    started,
-};
+use crate::launch::{self, RunTiming, Runner, Timed, block_counts, i32_bytes, payload, started};
 use crate::result::{DomainResult, RankResult, SimResult};
 use crate::wire;
 use pld_run::RunError;
@@ -236,25 +233,17 @@ fn run_with(
     }
     let mut spec = spec(tc, case, entries)?;
     launch::time_runs(&mut spec, timed, case_kernel(case));
-    let (report, _scratch) =
-        match launch::launch_or_killed(tc, &runner, &spec, case.timeout_ms, case.blocks())? {
-            Ok(ran) => ran,
-            Err(killed) => return Ok((killed, None)),
-        };
     let who = if in_domains { "device" } else { "rank" };
-    let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, who);
-    let w = case.ranks;
-    if report.rank_status.len() != w {
-        return Err(format!(
-            "malformed simulator output: {} statuses for a world of {w}",
-            report.rank_status.len()
-        ));
-    }
+    let bound = (case.timeout_ms, case.blocks());
+    let ran = match launch::run_bounded(tc, &runner, &spec, bound, who)? {
+        Ok(ran) => ran,
+        Err(killed) => return Ok((killed, None)),
+    };
+    let (report, w) = (&ran.report, case.ranks);
     // What the kernel moved, from the copy trace (a trace the runtime's log could not hold is
-    // left to the golden alone); a benchmark runs untraced.
-    let clean = fault.is_none() && report.rank_status.iter().all(|&s| s == 0);
-    if clean && report.copies_dropped == 0 && timed.is_none() {
-        check_copies(case, &subs, &report)?;
+    // left to the golden alone; a benchmark runs untraced).
+    if ran.traced(&spec) {
+        check_copies(case, &subs, report)?;
     }
     // Every domain's windows on every device of the world.
     let mut devices: Vec<Vec<Device>> = Vec::new();
@@ -262,12 +251,14 @@ fn run_with(
         let first = d * tensor_count(sub);
         devices.push(
             (0..w)
-                .map(|r| device(sub, &report, first, r))
+                .map(|r| device(sub, report, first, r))
                 .collect::<Result<_, _>>()?,
         );
     }
     for (d, (sub, on)) in subs.iter().zip(&devices).enumerate() {
-        if clean && let Some(r) = on[..sub.ranks].iter().position(|dev| !dev.out_matches) {
+        if ran.clean
+            && let Some(r) = on[..sub.ranks].iter().position(|dev| !dev.out_matches)
+        {
             let at = match in_domains {
                 true => format!("domain {d}, device {r}"),
                 false => format!("rank {r}"),
@@ -280,12 +271,9 @@ fn run_with(
     let staged: usize = (subs.iter().zip(&devices))
         .map(|(sub, on)| on[..sub.ranks].iter().filter(|dev| dev.staged).count())
         .sum();
-    let started = started(&block_counts(&report, &runner.kernels(), pipeline_kernel));
+    let started = started(&block_counts(report, &runner.kernels(), pipeline_kernel));
     let calls = case.repeat as i64 * case.exchanges_per_call();
-    let (status, code, message) = outcome(
-        &report,
-        fault,
-        who,
+    let (status, code, message) = ran.outcome(
         &started,
         || match in_domains {
             true => {
@@ -332,7 +320,7 @@ fn run_with(
         let devices = on
             .into_iter()
             .enumerate()
-            .map(|(r, dev)| match unfinished.contains(&r) {
+            .map(|(r, dev)| match ran.unfinished.contains(&r) {
                 true => RankResult::failed(),
                 false => dev.result,
             })
@@ -349,7 +337,7 @@ fn run_with(
     } else if let Some(only) = windows.next() {
         result.ranks = only.devices;
     }
-    Ok((result, Some(report)))
+    Ok((result, Some(ran.report)))
 }
 
 /// The compile_error of a domains case's first refused domain (`blocks`: the case's): its own
@@ -466,7 +454,7 @@ pub fn bench(
         copy_bytes: (case.rows() * case.row_elems * case.dtype.size()) as u64,
     };
     let (res, report) = run_with(tc, &case, Some(timed)).map_err(SimError::Driver)?;
-    crate::golden::check(&case, &res)?;
+    crate::golden::check(&case, &res).map_err(SimError::Mismatch)?;
     let report = report.ok_or(SimError::Driver("the bench run was killed".into()))?;
     let mut runs = launch::run_timings(&report, timed).map_err(SimError::Driver)?;
     Ok(runs.split_off(warmup as usize))

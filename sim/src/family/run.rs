@@ -8,7 +8,7 @@ use super::case::{FamilyCase, Rail};
 use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, history_owners, module};
 use super::ops::{Elem, FAMILY_DTYPES};
 use crate::SimError;
-use crate::launch::{self, Timed, block_counts, fault_outcome, outcome, started};
+use crate::launch::{self, Timed, block_counts, started};
 use crate::result::{RankResult, SimResult};
 use pld_run::engine::{Arg, EntryRun, Place, Report, Spec, TensorArg};
 use pld_run::manifest::Kind;
@@ -231,11 +231,12 @@ pub(crate) fn run_with(
     }
     // What the kernel moved (`crate::wire::check_family`), but for a benchmark.
     launch::time_runs(&mut spec, timed, case.kernel_symbol());
-    let (report, _scratch) =
-        match launch::launch_or_killed(tc, &runner, &spec, case.timeout_ms, case.blocks())? {
+    let ran =
+        match launch::run_bounded(tc, &runner, &spec, (case.timeout_ms, case.blocks()), "rank")? {
             Ok(ran) => ran,
             Err(killed) => return Ok((killed, None)),
         };
+    let report = &ran.report;
     if host {
         let want = entry.host_windows.as_ref().and_then(|hw| hw.alloc_end);
         if report.status == 0 && want.is_some() && report.alloc_end != want {
@@ -244,16 +245,7 @@ pub(crate) fn run_with(
             );
         }
     }
-    let (fault, unfinished) = fault_outcome(&report.ends, case.timeout_ms, "rank");
-    let status = report.rank_status.clone();
-    if status.len() != case.ranks {
-        return Err(format!(
-            "malformed family simulator output: {} statuses for P = {}",
-            status.len(),
-            case.ranks
-        ));
-    }
-    if fault.is_none() && status.iter().all(|&s| s == 0) && report.copies_dropped == 0 {
+    if ran.traced(&spec) {
         let bytes = case.target_rows() as u64 * e_n * el as u64;
         let kernel = case.kernel_symbol();
         crate::wire::check_family(
@@ -266,7 +258,7 @@ pub(crate) fn run_with(
     }
     let mut res = SimResult::without_ranks("ok", 0, String::new(), case.blocks());
     res.timed = barrier;
-    res.kernels = block_counts(&report, &runner.kernels(), str::to_string);
+    res.kernels = block_counts(report, &runner.kernels(), str::to_string);
     let output = |i: usize, r: usize| {
         report
             .output(i, r)
@@ -332,8 +324,7 @@ pub(crate) fn run_with(
         case.repeat,
         if case.looped { " in an scf.for" } else { "" }
     );
-    if fault.is_none()
-        && status.iter().all(|&s| s == 0)
+    if ran.clean
         && case.op.moves_payload()
         && let Some(r) = res.calls.iter().position(|&c| c != case.repeat as i64)
     {
@@ -342,10 +333,7 @@ pub(crate) fn run_with(
             res.calls[r], case.repeat
         ));
     }
-    let (name, code, message) = outcome(
-        &report,
-        fault,
-        "rank",
+    let (name, code, message) = ran.outcome(
         &started,
         || {
             format!(
@@ -359,8 +347,8 @@ pub(crate) fn run_with(
         |r, code| format!("rank {r}: the orchestration returned {code}"),
     );
     (res.status, res.code, res.message) = (name.into(), code, message);
-    for r in unfinished {
+    for &r in &ran.unfinished {
         res.ranks[r] = RankResult::failed();
     }
-    Ok((res, Some(report)))
+    Ok((res, Some(ran.report)))
 }

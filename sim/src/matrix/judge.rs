@@ -30,9 +30,9 @@ fn check(c: &Case, expect: &Expect, result: &SimResult) -> Result<(), String> {
     match expect {
         Expect::Golden | Expect::Domains => {
             if c.domains.is_empty() {
-                golden::check(c, result).map_err(|e| e.to_string())?;
+                golden::check(c, result)?;
             } else {
-                golden::check_domains(c, result).map_err(|e| e.to_string())?;
+                golden::check_domains(c, result)?;
             }
             // Blocks started: each domain (a plain case is one) runs N x B collective blocks and
             // N of each step per exchange.
@@ -71,7 +71,7 @@ fn check(c: &Case, expect: &Expect, result: &SimResult) -> Result<(), String> {
         }
         Expect::CompileError(_) => Err("a compile_error entry is judged by suite::judge".into()),
         Expect::Untouched => {
-            golden::check_untouched(c, result).map_err(|e| e.to_string())?;
+            golden::check_untouched(c, result)?;
             let want = c.ranks as i64 * golden::expected_blocks(c) * c.repeat as i64;
             let got = blocks_started(&result.message).get(&builtin).copied();
             if got != Some(want) {
@@ -82,7 +82,7 @@ fn check(c: &Case, expect: &Expect, result: &SimResult) -> Result<(), String> {
             Ok(())
         }
         Expect::Refused { status, code } => {
-            golden::check_refused(c, result, status, *code).map_err(|e| e.to_string())?;
+            golden::check_refused(c, result, status, *code)?;
             let started = blocks_started(&result.message);
             for k in [builtin.as_str(), "consume_step"] {
                 if started.get(k) != Some(&0) {
