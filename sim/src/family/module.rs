@@ -334,7 +334,7 @@ fn host(case: &FamilyCase) -> String {
     let mut out = header(case);
     let payload = case.op.moves_payload();
     let mut params = String::new();
-    // The windows, in the order the driver finds their offsets: target, signal, input.
+    // The windows (the run finds each by its name in the manifest): target, signal, input.
     let mut windows = Vec::new();
     if payload {
         out.push_str(&user_kernels(&t));

@@ -139,83 +139,49 @@ pub(crate) fn run_with(
         el,
         &[history_owners(case) as u64, k_n * t_rows, e_n],
     );
-    let signal_dims: Vec<u64> = case.signal_shape().iter().map(|&d| d as u64).collect();
-    // The tensors in parameter order, and where target and signal are among the engine's tensors.
+    // The tensors in parameter order: the stage step's (but the barrier's), then the windows in
+    // the manifest's shapes, the CHIP function's window parameters or the HOST orchestrator's own
+    // (at the manifest's offsets); and where the target and the signal are among them.
     let mut values = Vec::new();
-    let (target_ix, signal_ix, calls_ix, history_ix);
-    let mut window_bytes = 4096;
-    match case.rail {
-        Rail::Chip => {
-            if barrier {
-                (target_ix, calls_ix, history_ix) = (None, None, None);
-            } else {
-                values.push(src);
-                values.push(calls);
-                values.push(history);
-                (calls_ix, history_ix) = (Some(1), Some(2));
-                if let Some(rows) = case.input_rows() {
-                    values.push(TensorArg::zeros(Place::Window, el, &[rows as u64, e_n]));
-                }
-                let mut target =
-                    TensorArg::zeros(Place::Window, el, &[case.target_rows() as u64, e_n]);
-                prefill(case, &mut target);
-                target_ix = Some(values.len());
-                values.push(target);
-            }
-            signal_ix = values.len();
-            values.push(TensorArg::zeros(Place::Window, 4, &signal_dims));
+    let (calls_ix, history_ix) = match barrier {
+        true => (None, None),
+        false => {
+            values.extend([src, calls, history]);
+            (Some(1), Some(2))
         }
-        Rail::Host => {
-            if barrier {
-                (calls_ix, history_ix) = (None, None);
-            } else {
-                values.push(src);
-                values.push(calls);
-                values.push(history);
-                (calls_ix, history_ix) = (Some(1), Some(2));
-            }
-            // The orchestrator's windows, in its order (target, signal, input).
-            let hw = entry
-                .host_windows
-                .as_ref()
-                .filter(|hw| hw.note.is_none())
-                .ok_or("the HOST orchestrator's window layout is not static")?;
-            let first = values.len();
-            let mut t_ix = None;
-            let mut s_ix = None;
-            for (k, w) in hw.windows.iter().enumerate() {
-                let Kind::HostWindow(_, _, offset) = w.kind else {
-                    continue;
-                };
-                let (dims, size) = match (barrier, k) {
-                    (false, 0) => (vec![case.target_rows() as u64, e_n], el),
-                    (false, 1) | (true, 0) => (signal_dims.clone(), 4),
-                    _ => (vec![case.input_rows().unwrap_or(0) as u64, e_n], el),
-                };
-                let mut t = TensorArg::zeros(Place::HostWindow(offset), size, &dims);
-                if !barrier && k == 0 {
-                    prefill(case, &mut t);
-                    t_ix = Some(first + k);
-                }
-                if size == 4 && s_ix.is_none() && dims == signal_dims {
-                    s_ix = Some(first + k);
-                }
-                values.push(t);
-            }
-            target_ix = t_ix;
-            signal_ix = s_ix.ok_or("the HOST orchestrator allocates no signal window")?;
-            window_bytes = entry.window_bytes;
-        }
-    }
-    let host_windows: Vec<TensorArg> = match case.rail {
-        Rail::Host => values.split_off(calls_ix.map_or(0, |_| 3)),
-        Rail::Chip => Vec::new(),
     };
+    let own = match &entry.host_windows {
+        Some(hw) if hw.note.is_some() => {
+            return Err("the HOST orchestrator's window layout is not static".into());
+        }
+        Some(hw) => &hw.windows[..],
+        None => &[],
+    };
+    let (mut target_ix, mut signal_ix) = (None, None);
+    for p in entry.params.iter().chain(own) {
+        let (dims, elem, place) = match &p.kind {
+            Kind::Window(d, e) => (d, e, Place::Window),
+            Kind::HostWindow(d, e, offset) => (d, e, Place::HostWindow(*offset)),
+            _ => continue,
+        };
+        let mut t = TensorArg::zeros(place, elem.size() as usize, dims);
+        match p.name.as_str() {
+            "target" => {
+                prefill(case, &mut t);
+                target_ix = Some(values.len());
+            }
+            "signal" => signal_ix = Some(values.len()),
+            _ => {}
+        }
+        values.push(t);
+    }
+    let signal_ix = signal_ix.ok_or("the module has no signal window")?;
+    let host_windows = values.split_off(values.len() - own.len());
     let mut args = launch::bind(&entry, values, &[])?;
     args.extend(host_windows.into_iter().map(Arg::Tensor));
     let mut spec = Spec::new(
         case.ranks,
-        window_bytes,
+        if host { entry.window_bytes } else { 4096 },
         EntryRun {
             index: 0,
             domain: None,
