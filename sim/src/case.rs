@@ -1,7 +1,7 @@
 //! A pld-sim case (docs/sim.md, the case table of the sim spec): parsing and validation.
 
 use crate::SimError;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use pld::cal_all_to_all_v_blocks;
 
@@ -20,10 +20,7 @@ pub enum Op {
 impl Op {
     /// The case JSON's spelling.
     pub fn name(self) -> &'static str {
-        match self {
-            Op::AllToAllV => "all_to_all_v",
-            Op::IndexedAllToAllV => "indexed_all_to_all_v",
-        }
+        ["all_to_all_v", "indexed_all_to_all_v"][self as usize]
     }
     /// The collective's operands, in its signature's order.
     pub fn operands(self) -> &'static [Operand] {
@@ -72,14 +69,15 @@ impl Operand {
 
     /// The operand's name in the signature.
     pub fn name(self) -> &'static str {
-        match self {
-            Operand::Input => "input",
-            Operand::Target => "target",
-            Operand::Signal => "signal",
-            Operand::SendCounts => "send_counts",
-            Operand::RecvCounts => "recv_counts",
-            Operand::Index => "index",
-        }
+        // In declaration order.
+        [
+            "input",
+            "target",
+            "signal",
+            "send_counts",
+            "recv_counts",
+            "index",
+        ][self as usize]
     }
 
     /// The operand named `name`.
@@ -806,59 +804,34 @@ impl Case {
         }
     }
 
-    /// The case back as JSON (every key spelled out).
+    /// The case back as JSON (every key spelled out but the ones at their default).
     pub fn to_json(&self) -> Value {
-        let mut obj = Map::new();
-        obj.insert("ranks".into(), self.ranks.into());
-        obj.insert("core_num".into(), self.core_num.into());
-        obj.insert("dtype".into(), self.dtype.name().into());
-        obj.insert("max_recv".into(), self.max_recv.into());
-        obj.insert("row_elems".into(), self.row_elems.into());
-        if self.domains.is_empty() {
-            obj.insert("send_counts".into(), serde_json::json!(self.send_counts));
-        } else {
-            let domains: Vec<Value> = self
-                .domains
-                .iter()
-                .map(|d| serde_json::json!({"ranks": d.ranks, "send_counts": d.send_counts}))
-                .collect();
-            obj.insert("domains".into(), Value::Array(domains));
-        }
-        if let Some(s) = self.signal_stride {
-            obj.insert("signal_stride".into(), s.into());
-        }
-        obj.insert("repeat".into(), self.repeat.into());
-        obj.insert("aiv_capacity".into(), self.aiv_capacity.into());
-        if let Some(op) = self.non_contiguous {
-            obj.insert("non_contiguous".into(), op.name().into());
-        }
-        obj.insert("layers".into(), self.layers.into());
-        if self.runtime_core_num {
-            obj.insert("runtime_core_num".into(), true.into());
-        }
-        if self.op != Op::AllToAllV {
-            obj.insert("op".into(), self.op.name().into());
-        }
-        if let Some(n) = self.input_rows {
-            obj.insert("input_rows".into(), n.into());
-        }
-        if let Some(index) = &self.index {
-            obj.insert("index".into(), serde_json::json!(index));
-        }
-        if self.timeout_ms != DEFAULT_TIMEOUT_MS {
-            obj.insert("timeout_ms".into(), self.timeout_ms.into());
-        }
-        if let Some(f) = self.fault {
-            obj.insert(
-                "fault".into(),
-                serde_json::json!({"rank": f.rank, "kind": f.kind.name(), "at": f.at.name()}),
-            );
-        }
-        // A raw launch is listed (`--list`) but is no case key: reading it back is refused.
-        if let Some(l) = &self.launch {
-            obj.insert("launch".into(), Value::String(format!("{l:?}")));
-        }
-        Value::Object(obj)
+        let domains: Vec<Value> = (self.domains.iter())
+            .map(|d| json!({"ranks": d.ranks, "send_counts": d.send_counts}))
+            .collect();
+        let mut v = json!({
+            "ranks": self.ranks, "core_num": self.core_num, "dtype": self.dtype.name(),
+            "max_recv": self.max_recv, "row_elems": self.row_elems,
+            "send_counts": self.send_counts, "domains": domains,
+            "signal_stride": self.signal_stride, "repeat": self.repeat,
+            "aiv_capacity": self.aiv_capacity, "non_contiguous": self.non_contiguous.map(Operand::name),
+            "layers": self.layers, "runtime_core_num": self.runtime_core_num, "op": self.op.name(),
+            "input_rows": self.input_rows, "index": self.index, "timeout_ms": self.timeout_ms,
+            "fault": self.fault.map(|f| json!({"rank": f.rank, "kind": f.kind.name(), "at": f.at.name()})),
+            // A raw launch is listed (`--list`) but is no case key: reading it back is refused.
+            "launch": self.launch.as_ref().map(|l| format!("{l:?}")),
+        });
+        let obj = v.as_object_mut().expect("an object");
+        let plain = self.domains.is_empty();
+        obj.retain(|k, v| match k.as_str() {
+            "send_counts" => plain,
+            "domains" => !plain,
+            "runtime_core_num" => self.runtime_core_num,
+            "op" => self.op != Op::AllToAllV,
+            "timeout_ms" => self.timeout_ms != DEFAULT_TIMEOUT_MS,
+            _ => !v.is_null(),
+        });
+        v
     }
 
     /// Exchanges per `chip_pipeline` call: `layers` (× the internal `inner_layers`).

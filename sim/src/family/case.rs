@@ -458,49 +458,27 @@ impl FamilyCase {
 
     /// The case as JSON (the keys it sets; defaults left out).
     pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("op".into(), json!(self.op.name()));
-        m.insert("ranks".into(), json!(self.ranks));
-        if self.op.moves_payload() {
-            m.insert("dtype".into(), json!(self.dtype.name()));
-            m.insert("rows".into(), json!(self.rows));
-            m.insert("row_elems".into(), json!(self.row_elems));
-        }
-        if let Some(r) = &self.reduce {
-            m.insert("reduce".into(), json!(r));
-        }
-        if let Some(x) = &self.mode {
-            m.insert("mode".into(), json!(x));
-        }
-        if self.op.takes("root") && self.root_given {
-            m.insert("root".into(), json!(self.root));
-        }
-        if let Some(l) = self.core_num {
-            m.insert("core_num".into(), json!(l));
-        }
-        if let Some(pairs) = &self.pairs {
-            let list: Vec<Value> = pairs.iter().map(|(s, d)| json!([s, d])).collect();
-            m.insert("pairs".into(), Value::Array(list));
-        }
-        if self.prefill {
-            m.insert("prefill".into(), json!(true));
-        }
-        if let Some(s) = self.signal_stride {
-            m.insert("signal_stride".into(), json!(s));
-        }
-        if self.repeat != 1 {
-            m.insert("repeat".into(), json!(self.repeat));
-        }
-        if self.looped {
-            m.insert("loop".into(), json!(true));
-        }
-        if self.rail != Rail::Chip {
-            m.insert("rail".into(), json!(self.rail.name()));
-        }
-        if !self.delay_us.is_empty() {
-            m.insert("delay_us".into(), json!(self.delay_us));
-        }
-        Value::Object(m)
+        let pairs: Option<Vec<Value>> =
+            (self.pairs.as_ref()).map(|pairs| pairs.iter().map(|(s, d)| json!([s, d])).collect());
+        let mut v = json!({
+            "op": self.op.name(), "ranks": self.ranks, "dtype": self.dtype.name(),
+            "rows": self.rows, "row_elems": self.row_elems, "reduce": self.reduce,
+            "mode": self.mode, "root": self.root, "core_num": self.core_num, "pairs": pairs,
+            "prefill": self.prefill, "signal_stride": self.signal_stride, "repeat": self.repeat,
+            "loop": self.looped, "rail": self.rail.name(), "delay_us": self.delay_us,
+        });
+        let obj = v.as_object_mut().expect("an object");
+        obj.retain(|k, v| match k.as_str() {
+            "dtype" | "rows" | "row_elems" => self.op.moves_payload(),
+            "root" => self.op.takes("root") && self.root_given,
+            "prefill" => self.prefill,
+            "repeat" => self.repeat != 1,
+            "loop" => self.looped,
+            "rail" => self.rail != Rail::Chip,
+            "delay_us" => !self.delay_us.is_empty(),
+            _ => !v.is_null(),
+        });
+        v
     }
 }
 
