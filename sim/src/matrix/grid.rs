@@ -18,10 +18,11 @@ pub fn case(p: usize, l: i64, dtype: Elem, mr: i64, re: i64, pattern: Pattern, s
     Case::exchange(p, l, dtype, mr, re, counts(pattern, p, mr, seed))
 }
 
-/// An entry's name after its `kind:` prefix (runtime core_num entries carry a `runtime` prefix).
+/// An entry's name after its `kind:` prefix (runtime core_num entries carry a `runtime` prefix;
+/// an indexed case's `pattern` starts with its index pattern's name).
 pub(super) fn name_of(c: &Case, pattern: &str) -> String {
     format!(
-        "P{}_L{}_{}{}_mr{}_re{}_S{}{}{}",
+        "P{}_L{}_{}{}_mr{}_re{}{}_S{}{}{}",
         c.ranks,
         c.core_num,
         c.dtype.name(),
@@ -32,6 +33,10 @@ pub(super) fn name_of(c: &Case, pattern: &str) -> String {
         },
         c.max_recv,
         c.row_elems,
+        match c.op {
+            Op::IndexedAllToAllV => format!("_nin{}", c.in_rows()),
+            Op::AllToAllV => String::new(),
+        },
         c.stride(),
         if c.repeat > 1 {
             format!("_rep{}", c.repeat)

@@ -34,29 +34,6 @@ pub fn indexed_case(
     c
 }
 
-fn indexed_name(kind: &str, c: &Case, index: &str, pattern: &str) -> String {
-    format!(
-        "{kind}:P{}_L{}_{}_{index}{}_mr{}_re{}_nin{}_S{}{}",
-        c.ranks,
-        c.core_num,
-        c.dtype.name(),
-        if pattern.is_empty() {
-            String::new()
-        } else {
-            format!("_{pattern}")
-        },
-        c.max_recv,
-        c.row_elems,
-        c.in_rows(),
-        c.stride(),
-        if c.repeat > 1 {
-            format!("_rep{}", c.repeat)
-        } else {
-            String::new()
-        },
-    )
-}
-
 /// The input rows of indexed variant `v` (P * max_recv, a few more, half, rotating): the
 /// module depends on them, so each (P, L, dtype) variant has one.
 fn indexed_rows(p: usize, mr: i64, v: usize) -> i64 {
@@ -79,11 +56,8 @@ pub fn indexed_full() -> Vec<Entry> {
                     for (i, pattern) in Pattern::ALL.into_iter().enumerate() {
                         let seed = (2000 + variant * 64 + x * 8 + i) as u64;
                         let c = indexed_case(p, l, dtype, mr, re, n, index, pattern, seed);
-                        v.push(Entry {
-                            name: indexed_name("indexed", &c, index.name(), pattern.name()),
-                            case: c,
-                            expect: Expect::Golden,
-                        });
+                        let names = format!("{}_{}", index.name(), pattern.name());
+                        v.push(kind_entry("indexed", c, &names, Expect::Golden));
                     }
                 }
                 variant += 1;
@@ -174,12 +148,7 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
             |(kind, (p, l, dt, mr, re, n, index, counts, seed), tweak, expect)| {
                 let mut c = indexed_case(p, l, dt, mr, re, n, index, counts, seed);
                 tweak(&mut c, repeat);
-                let name = indexed_name(kind, &c, index.name(), "");
-                Entry {
-                    name,
-                    case: c,
-                    expect,
-                }
+                kind_entry(kind, c, index.name(), expect)
             },
         )
         .collect();
@@ -187,17 +156,8 @@ pub fn indexed_extras(repeat: u32) -> Vec<Entry> {
     for op in Operand::INDEXED {
         let mut c = indexed_case(4, 5, F32, 3, 5, 14, Random, Uniform, 3011);
         c.non_contiguous = Some(op);
-        let name = indexed_name(
-            &format!("indexed_strided_{}", op.name()),
-            &c,
-            Random.name(),
-            "",
-        );
-        v.push(Entry {
-            name,
-            case: c,
-            expect: refused(invalid),
-        });
+        let kind = format!("indexed_strided_{}", op.name());
+        v.push(kind_entry(&kind, c, Random.name(), refused(invalid)));
     }
     v
 }
