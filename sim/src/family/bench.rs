@@ -43,64 +43,17 @@ fn once(p: f64) -> f64 {
 }
 
 /// The ops, in the table's order; root 0, `reduce = "sum"`, permute as the ring shift r -> r+1.
+#[rustfmt::skip]
 const OPS: &[BenchOp] = &[
-    BenchOp {
-        name: "allreduce",
-        keys: |_, l| json!({"op": "allreduce", "reduce": "sum", "core_num": l}),
-        factor: twice,
-        traffic: None,
-    },
-    BenchOp {
-        name: "ring",
-        keys: |_, _| json!({"op": "allreduce", "reduce": "sum", "mode": "ring"}),
-        factor: twice,
-        traffic: None,
-    },
-    BenchOp {
-        name: "reduce_scatter",
-        keys: |_, l| json!({"op": "reduce_scatter", "reduce": "sum", "core_num": l}),
-        factor: once,
-        traffic: None,
-    },
-    BenchOp {
-        name: "allgather",
-        keys: |_, l| json!({"op": "allgather", "core_num": l}),
-        factor: once,
-        traffic: None,
-    },
-    BenchOp {
-        name: "all_to_all",
-        keys: |_, l| json!({"op": "all_to_all", "core_num": l}),
-        factor: once,
-        traffic: None,
-    },
-    BenchOp {
-        name: "reduce",
-        keys: |_, l| json!({"op": "reduce", "reduce": "sum", "root": 0, "core_num": l}),
-        factor: |_| 1.0,
-        traffic: Some(|p| p + 1.0),
-    },
-    BenchOp {
-        name: "gather",
-        keys: |_, l| json!({"op": "gather", "root": 0, "core_num": l}),
-        factor: once,
-        traffic: Some(|_| 1.0),
-    },
-    BenchOp {
-        name: "scatter",
-        keys: |_, l| json!({"op": "scatter", "root": 0, "core_num": l}),
-        factor: once,
-        traffic: Some(|_| 1.0),
-    },
-    BenchOp {
-        name: "permute",
-        keys: |p, l| {
-            let pairs: Vec<[usize; 2]> = (0..p).map(|r| [r, (r + 1) % p]).collect();
-            json!({"op": "permute", "pairs": pairs, "core_num": l})
-        },
-        factor: |_| 1.0,
-        traffic: Some(|p| p),
-    },
+    BenchOp { name: "allreduce", keys: |_, l| json!({"op": "allreduce", "reduce": "sum", "core_num": l}), factor: twice, traffic: None },
+    BenchOp { name: "ring", keys: |_, _| json!({"op": "allreduce", "reduce": "sum", "mode": "ring"}), factor: twice, traffic: None },
+    BenchOp { name: "reduce_scatter", keys: |_, l| json!({"op": "reduce_scatter", "reduce": "sum", "core_num": l}), factor: once, traffic: None },
+    BenchOp { name: "allgather", keys: |_, l| json!({"op": "allgather", "core_num": l}), factor: once, traffic: None },
+    BenchOp { name: "all_to_all", keys: |_, l| json!({"op": "all_to_all", "core_num": l}), factor: once, traffic: None },
+    BenchOp { name: "reduce", keys: |_, l| json!({"op": "reduce", "reduce": "sum", "root": 0, "core_num": l}), factor: |_| 1.0, traffic: Some(|p| p + 1.0) },
+    BenchOp { name: "gather", keys: |_, l| json!({"op": "gather", "root": 0, "core_num": l}), factor: once, traffic: Some(|_| 1.0) },
+    BenchOp { name: "scatter", keys: |_, l| json!({"op": "scatter", "root": 0, "core_num": l}), factor: once, traffic: Some(|_| 1.0) },
+    BenchOp { name: "permute", keys: |p, l| json!({"op": "permute", "pairs": (0..p).map(|r| [r, (r + 1) % p]).collect::<Vec<_>>(), "core_num": l}), factor: |_| 1.0, traffic: Some(|p| p) },
 ];
 
 /// The benchmark's options (the flags of `pld-sim --bench --family`).
