@@ -20,7 +20,10 @@ pub enum Op {
 impl Op {
     /// The case JSON's spelling.
     pub fn name(self) -> &'static str {
-        ["all_to_all_v", "indexed_all_to_all_v"][self as usize]
+        match self {
+            Op::AllToAllV => "all_to_all_v",
+            Op::IndexedAllToAllV => "indexed_all_to_all_v",
+        }
     }
     /// The collective's operands, in its signature's order.
     pub fn operands(self) -> &'static [Operand] {
@@ -69,15 +72,14 @@ impl Operand {
 
     /// The operand's name in the signature.
     pub fn name(self) -> &'static str {
-        // In declaration order.
-        [
-            "input",
-            "target",
-            "signal",
-            "send_counts",
-            "recv_counts",
-            "index",
-        ][self as usize]
+        match self {
+            Operand::Input => "input",
+            Operand::Target => "target",
+            Operand::Signal => "signal",
+            Operand::SendCounts => "send_counts",
+            Operand::RecvCounts => "recv_counts",
+            Operand::Index => "index",
+        }
     }
 
     /// The operand named `name`.

@@ -44,7 +44,7 @@
 //!     return self.consume_step(data, recv, out)
 //! ```
 
-use crate::case::{Case, Op};
+use crate::case::{Case, Op, Operand};
 use crate::mlir_text::aiv_kernel;
 
 /// The CHIP orchestration function's name.
@@ -80,6 +80,18 @@ fn core_num(case: &Case) -> CoreNum {
             param: "",
             attr: format!("{{core_num = {} : i64}}", case.core_num),
         }
+    }
+}
+
+/// The parameter of `chip_pipeline` an operand of the collective is passed through.
+pub fn operand_param(op: Operand) -> &'static str {
+    match op {
+        Operand::Input => "stage",
+        Operand::Target => "data",
+        Operand::Signal => "signal",
+        Operand::SendCounts => "counts",
+        Operand::RecvCounts => "recv",
+        Operand::Index => "idx",
     }
 }
 

@@ -7,13 +7,14 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use crate::case::{Case, Elem, Op, Operand};
-use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_fn, domain_pipelines};
+use crate::case::{Case, Elem, Op};
+use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_fn, domain_pipelines, operand_param};
 use crate::launch::{self, RunTiming, Runner, Timed, block_counts, i32_bytes, payload, started};
 use crate::result::{DomainResult, RankResult, SimResult};
 use crate::wire;
 use pld_run::RunError;
 use pld_run::engine::{EntryRun, Place, Report, Spec, TensorArg};
+use pld_run::manifest::{Entry, Kind};
 use pld_run::toolchain::Toolchain;
 
 pub use crate::launch::last_run_wall;
@@ -55,48 +56,33 @@ fn payload_rule(case: &Case) -> Result<(), String> {
     }
 }
 
-fn dims(shape: &[i64]) -> Vec<u64> {
-    shape.iter().map(|&d| d as u64).collect()
-}
-
-/// The entry's tensors for `case` (one domain's, for a domains case), in parameter order: inp,
-/// send, out, [idx,] and the collective's five windows; and its scalars.
-fn tensors(case: &Case) -> (Vec<TensorArg>, Vec<i64>) {
-    let el = case.dtype.size() as usize;
-    let p = case.ranks;
-    let rows = case.rows();
-    let mut inp = TensorArg::zeros(Place::Host, el, &dims(&[case.in_rows(), case.row_elems]));
-    let mut send = TensorArg::zeros(Place::Host, 4, &[p as u64]);
-    for r in 0..p {
-        inp.per_rank
-            .insert(r, payload(case, r, case.in_rows(), case.row_elems));
-        send.per_rank.insert(r, i32_bytes(&case.send_counts[r]));
-    }
-    let out = TensorArg::zeros(Place::Host, el, &dims(&[rows, case.row_elems]));
-    let mut v = vec![inp, send, out];
-    if case.op == Op::IndexedAllToAllV {
-        let mut idx = TensorArg::zeros(Place::Host, 4, &[rows as u64]);
-        for (r, list) in case.index_lists().iter().enumerate() {
-            idx.per_rank.insert(r, i32_bytes(list));
-        }
-        idx.strided = case.non_contiguous == Some(Operand::Index);
-        v.push(idx);
-    }
-    for op in Operand::ALL {
-        let size = match op {
-            Operand::Input | Operand::Target => el,
-            _ => 4,
+/// The entry's tensors for `case` (one domain's, for a domains case), in parameter order and in
+/// the manifest's shapes: inp (the payload), send (the rank's counts), out, [idx (its index
+/// list),] and the collective's five windows, the `non_contiguous` operand's strided.
+fn tensors(case: &Case, entry: &Entry) -> Vec<TensorArg> {
+    let index = case.index_lists();
+    let strided = case.non_contiguous.map(operand_param);
+    let mut values = Vec::new();
+    for p in &entry.params {
+        let (dims, elem, place) = match &p.kind {
+            Kind::Tensor(d, e) => (d, e, Place::Host),
+            Kind::Window(d, e) => (d, e, Place::Window),
+            _ => continue,
         };
-        let mut w = TensorArg::zeros(Place::Window, size, &dims(&case.operand_shape(op)));
-        w.strided = case.non_contiguous == Some(op);
-        v.push(w);
+        let mut t = TensorArg::zeros(place, elem.size() as usize, dims);
+        for r in 0..case.ranks {
+            let bytes = match p.name.as_str() {
+                "inp" => payload(case, r, case.in_rows(), case.row_elems),
+                "send" => i32_bytes(&case.send_counts[r]),
+                "idx" => i32_bytes(&index[r]),
+                _ => continue,
+            };
+            t.per_rank.insert(r, bytes);
+        }
+        t.strided = strided == Some(p.name.as_str());
+        values.push(t);
     }
-    let scalars = if case.runtime_core_num {
-        vec![case.core_num]
-    } else {
-        Vec::new()
-    };
-    (v, scalars)
+    values
 }
 
 /// The spec every run of `case` shares: the world, the case's bound, fault and AIV capacity.
@@ -218,16 +204,17 @@ fn run_with(
     payload_rule(case)?;
     let mut entries = Vec::new();
     for (d, sub) in subs.iter().enumerate() {
-        let (mut values, scalars) = tensors(sub);
         // The world's devices outside a domain still get (unused) buffers of its shapes.
-        for v in &mut values {
-            v.per_rank.retain(|r, _| *r < sub.ranks);
-        }
         let entry = runner.entry(&names[d])?;
+        let scalars = if sub.runtime_core_num {
+            vec![sub.core_num]
+        } else {
+            Vec::new()
+        };
         entries.push(EntryRun {
             index: d,
             domain: in_domains.then_some(sub.ranks),
-            args: launch::bind(&entry, values, &scalars)?,
+            args: launch::bind(&entry, tensors(sub, &entry), &scalars)?,
             launch: None,
         });
     }
