@@ -153,7 +153,8 @@ pub(crate) fn run_case(tc: &Toolchain, case: &Case, kernel: &str) -> Result<SimR
         wire::check(case, kernel, OPERANDS, &report.copies)
             .map_err(|e| format!("the copy trace of {kernel}: {e}"))?;
     }
-    let started = started(&block_counts(report, &runner.kernels(), str::to_string));
+    let kernels = block_counts(report, &runner.kernels(), str::to_string);
+    let started = started(&kernels);
     let (status, code, message) = ran.outcome(
         &started,
         || {
@@ -192,6 +193,7 @@ pub(crate) fn run_case(tc: &Toolchain, case: &Case, kernel: &str) -> Result<SimR
         message,
         blocks: case.blocks(),
         ranks,
+        kernels,
         ..SimResult::default()
     })
 }

@@ -114,7 +114,7 @@ pub struct SimResult {
     pub domains: Vec<DomainResult>,
     /// The ranks print `enter_ns` / `leave_ns` (a barrier case; `null` when not recorded).
     pub timed: bool,
-    /// Not in the JSON: kernel block instances started, by kernel.
+    /// Kernel block instances started, by kernel (the end of the message in the JSON).
     pub kernels: BTreeMap<String, i64>,
     /// Not in the JSON: each rank's stage-step counter after the run (the family's).
     pub calls: Vec<i64>,
@@ -331,6 +331,17 @@ impl SimResult {
             rs.into_iter().map(|r| r.into_rank(dtype)).collect()
         };
         let mut out = SimResult::without_ranks(&v.status, v.code, v.message, v.blocks);
+        // The block counts end the message: `kernel blocks started: name=count ...`.
+        let started = out
+            .message
+            .split_once("kernel blocks started:")
+            .map_or("", |(_, s)| s);
+        out.kernels = (started.split_ascii_whitespace())
+            .filter_map(|tok| {
+                tok.split_once('=')
+                    .and_then(|(k, v)| Some((k.into(), v.parse().ok()?)))
+            })
+            .collect();
         (out.ranks, out.timed) = (ranks(v.ranks)?, timed);
         for d in v.domains {
             let devices = ranks(d.devices)?;
@@ -359,7 +370,9 @@ mod tests {
         for dt in [Elem::F32, Elem::I8] {
             let r = SimResult {
                 status: "ok".into(),
-                message: "m".into(),
+                // The block counts end the message, and read back as the kernels'.
+                message: "m; kernel blocks started: k=4 s=0".into(),
+                kernels: [("k".into(), 4), ("s".into(), 0)].into(),
                 blocks: 4,
                 ranks: vec![
                     RankResult {

@@ -3,7 +3,6 @@
 //! counts and index lists as inputs, and the windows it wrote back read into the result.
 
 use crate::SimError;
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
@@ -258,7 +257,8 @@ fn run_with(
     let staged: usize = (subs.iter().zip(&devices))
         .map(|(sub, on)| on[..sub.ranks].iter().filter(|dev| dev.staged).count())
         .sum();
-    let started = started(&block_counts(report, &runner.kernels(), pipeline_kernel));
+    let kernels = block_counts(report, &runner.kernels(), pipeline_kernel);
+    let started = started(&kernels);
     let calls = case.repeat as i64 * case.exchanges_per_call();
     let (status, code, message) = ran.outcome(
         &started,
@@ -319,6 +319,7 @@ fn run_with(
         }
     });
     let mut result = SimResult::without_ranks(status, code, message, case.blocks());
+    result.kernels = kernels;
     if in_domains {
         result.domains = windows.collect();
     } else if let Some(only) = windows.next() {
@@ -394,30 +395,10 @@ fn pipeline_kernel(name: &str) -> String {
     name.to_string()
 }
 
-/// Kernel block counts from a result message (`name=count` tokens after "kernel blocks started:").
-pub fn blocks_started(message: &str) -> BTreeMap<String, i64> {
-    let mut m = BTreeMap::new();
-    if let Some((_, rest)) = message.split_once("kernel blocks started:") {
-        for tok in rest.split_ascii_whitespace() {
-            if let Some((k, v)) = tok.split_once('=')
-                && let Ok(n) = v.parse()
-            {
-                m.insert(k.to_string(), n);
-            }
-        }
-    }
-    m
-}
-
-/// The plain builtin collective kernel's name for a dtype.
-pub fn builtin_kernel(dtype: Elem) -> String {
-    format!("__builtin_all_to_all_v__{}", dtype.symbol())
-}
-
 /// The builtin kernel a case's collective lowers to.
 pub fn case_kernel(case: &Case) -> String {
     match case.op {
-        Op::AllToAllV => builtin_kernel(case.dtype),
+        Op::AllToAllV => format!("__builtin_all_to_all_v__{}", case.dtype.symbol()),
         Op::IndexedAllToAllV => format!("__builtin_indexed_all_to_all_v__{}", case.dtype.symbol()),
     }
 }

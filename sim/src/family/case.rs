@@ -416,7 +416,7 @@ impl FamilyCase {
     pub fn kernel_symbol(&self) -> String {
         (self.op.rules().symbol)(&super::ops::Selected {
             dtype: self.dtype,
-            reduce: self.reduce_name(),
+            reduce: self.reduce.as_deref().unwrap_or(""),
             ring: self.ring(),
             root: self.root,
             pairs: self.pairs.as_deref().unwrap_or(&[]),
@@ -437,23 +437,6 @@ impl FamilyCase {
             }
         }
         out
-    }
-
-    /// `reduce` as the symbols spell it (empty when absent).
-    pub fn reduce_name(&self) -> &str {
-        self.reduce.as_deref().unwrap_or("")
-    }
-
-    /// The collective's operand count (its CommContext is `args[n]`): the signal, the target
-    /// unless it is a barrier, and the input where the op has one.
-    pub fn operand_count(&self) -> usize {
-        if !self.op.moves_payload() {
-            1
-        } else if self.op.has_input() {
-            3
-        } else {
-            2
-        }
     }
 
     /// The case as JSON (the keys it sets; defaults left out).
@@ -508,7 +491,10 @@ mod tests {
         assert_eq!(c.signal_shape(), vec![3, 1]);
         assert_eq!(c.kernel_symbol(), "__builtin_broadcast_root2__int32");
         let c = parse(r#"{"op": "barrier", "ranks": 2, "delay_us": [0, 300], "rail": "host", "loop": true, "repeat": 3}"#).unwrap();
-        assert_eq!((c.blocks(), c.payload_rows(), c.operand_count()), (1, 0, 1));
+        assert_eq!(
+            (c.blocks(), c.payload_rows(), c.op.has_input()),
+            (1, 0, false)
+        );
         let back = FamilyCase::from_value(&c.to_json()).unwrap();
         assert_eq!(back, c);
     }

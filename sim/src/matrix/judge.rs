@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::result::SimResult;
-use crate::run::{blocks_started, case_kernel, run_case};
+use crate::run::{case_kernel, run_case};
 use crate::suite::SimCase;
 use pld_run::toolchain::Toolchain;
 
@@ -36,7 +36,7 @@ fn check(c: &Case, expect: &Expect, result: &SimResult) -> Result<(), String> {
             }
             // Blocks started: each domain (a plain case is one) runs N x B collective blocks and
             // N of each step per exchange.
-            let started = blocks_started(&result.message);
+            let started = &result.kernels;
             let per_call = c.repeat as i64 * c.exchanges_per_call();
             let cases: Vec<Case> = if c.domains.is_empty() {
                 vec![c.clone()]
@@ -73,7 +73,7 @@ fn check(c: &Case, expect: &Expect, result: &SimResult) -> Result<(), String> {
         Expect::Untouched => {
             golden::check_untouched(c, result)?;
             let want = c.ranks as i64 * golden::expected_blocks(c) * c.repeat as i64;
-            let got = blocks_started(&result.message).get(&builtin).copied();
+            let got = result.kernels.get(&builtin).copied();
             if got != Some(want) {
                 return Err(format!(
                     "{builtin} started {got:?} blocks, expected P x B x repeat = {want} (an early return still runs every block)"
@@ -83,7 +83,7 @@ fn check(c: &Case, expect: &Expect, result: &SimResult) -> Result<(), String> {
         }
         Expect::Refused { status, code } => {
             golden::check_refused(c, result, status, *code)?;
-            let started = blocks_started(&result.message);
+            let started = &result.kernels;
             for k in [builtin.as_str(), "consume_step"] {
                 if started.get(k) != Some(&0) {
                     return Err(format!(
