@@ -251,21 +251,8 @@ pub fn check(case: &Case, result: &SimResult) -> Result<(), String> {
                 }
             }
         }
-        if got.signal.len() != case.ranks || got.signal.iter().any(|row| row.len() != stride) {
-            push(format!(
-                "rank {r}: signal is not [{}, {stride}]",
-                case.ranks
-            ));
-        } else if let Some((peer, lane)) = got
-            .signal
-            .iter()
-            .enumerate()
-            .find_map(|(peer, row)| row.iter().position(|&v| v != 0).map(|lane| (peer, lane)))
-        {
-            push(format!(
-                "rank {r}: signal cell [{peer}, {lane}] = {}, expected 0",
-                got.signal[peer][lane]
-            ));
+        if let Err(e) = got.zero_signal(case.ranks, stride) {
+            push(format!("rank {r}: {e}"));
         }
     }
     if errors.is_empty() {
@@ -316,11 +303,10 @@ pub fn check_domains(case: &Case, result: &SimResult) -> Result<(), String> {
         }
         let rows = n * sub.max_recv as usize;
         let zero_target = vec![vec![0.0; sub.row_elems as usize]; rows];
-        let zero_signal = vec![vec![0; sub.stride() as usize]; n];
         for (w, dev) in got.devices.iter().enumerate().skip(n) {
             if dev.recv_counts != Some(vec![0; n])
                 || dev.values(case.dtype) != zero_target
-                || dev.signal != zero_signal
+                || dev.zero_signal(n, sub.stride() as usize).is_err()
             {
                 errors.push(format!(
                     "domain {d} ({n} ranks): device {w} is outside the domain, but its windows of the domain were written (or have the wrong shape)"
@@ -388,11 +374,10 @@ fn untouched(case: &Case, result: &SimResult) -> Result<(), String> {
             golden.len()
         ));
     }
-    let zero_signal = vec![vec![0; case.stride() as usize]; case.ranks];
     for (r, (got, want)) in result.ranks.iter().zip(&golden).enumerate() {
         if got.recv_counts.as_ref() != Some(&want.recv_counts)
             || got.values(case.dtype) != want.target
-            || got.signal != zero_signal
+            || got.zero_signal(case.ranks, case.stride() as usize).is_err()
         {
             return Err(format!(
                 "rank {r}: the collective wrote its operands (or their shape is wrong), which a refused launch or an early return must not"

@@ -76,6 +76,20 @@ impl RankResult {
         }
     }
 
+    /// Whether the signal is `[rows, cols]` and every cell 0 (what a collective leaves behind);
+    /// `Err` names the first cell that is not.
+    pub fn zero_signal(&self, rows: usize, cols: usize) -> Result<(), String> {
+        if self.signal.len() != rows || self.signal.iter().any(|row| row.len() != cols) {
+            return Err(format!("signal is not [{rows}, {cols}]"));
+        }
+        for (i, row) in self.signal.iter().enumerate() {
+            if let Some(j) = row.iter().position(|&v| v != 0) {
+                return Err(format!("signal cell [{i}, {j}] = {}, expected 0", row[j]));
+            }
+        }
+        Ok(())
+    }
+
     /// The target's rows as numbers ([`Elem::value`]).
     pub fn values(&self, dtype: Elem) -> Vec<Vec<f64>> {
         self.target

@@ -203,19 +203,9 @@ pub fn check(case: &FamilyCase, result: &SimResult) -> Result<(), String> {
         shape[1..].iter().product::<i64>() as usize,
     );
     for (r, rank) in result.ranks.iter().enumerate() {
-        if rank.signal.len() != rows || rank.signal.iter().any(|row| row.len() != cols) {
-            return Err(format!(
-                "rank {r}: signal is not [{rows}, {cols}] (the signal shape {shape:?})"
-            ));
-        }
-        for (i, row) in rank.signal.iter().enumerate() {
-            if let Some(j) = row.iter().position(|&c| c != 0) {
-                return Err(format!(
-                    "rank {r}: signal[{i}][{j}] = {} after the last call, expected 0",
-                    row[j]
-                ));
-            }
-        }
+        rank.zero_signal(rows, cols).map_err(|e| {
+            format!("rank {r}: {e} (the signal shape {shape:?}, after the last call)")
+        })?;
     }
     if !case.op.moves_payload() {
         return check_barrier(case, result);
