@@ -55,34 +55,6 @@ pub const USER_KERNELS: [(&str, &str); 2] = [
     ("consume_step", "kernels/consume_step.cpp"),
 ];
 
-/// How the module spells core_num: `l` for the header comment, `param` appended to
-/// `chip_pipeline`'s parameters, `attr` after the collective's operands.
-struct CoreNum {
-    l: String,
-    param: &'static str,
-    attr: String,
-}
-
-/// A compile-time core_num is the collective's `core_num` attribute (the text of before
-/// `runtime_core_num` existed); a runtime one is the `i64` parameter `%core_num`, appended after
-/// the tensor parameters (the only scalar, so OrchArgs scalar 0), and the module text does not
-/// depend on L at all (cases differing only in L share a tree).
-fn core_num(case: &Case) -> CoreNum {
-    if case.runtime_core_num {
-        CoreNum {
-            l: "the runtime i64 parameter %core_num".into(),
-            param: ",\n                         %core_num: i64",
-            attr: "core_num(%core_num)".into(),
-        }
-    } else {
-        CoreNum {
-            l: case.core_num.to_string(),
-            param: "",
-            attr: format!("{{core_num = {} : i64}}", case.core_num),
-        }
-    }
-}
-
 /// The parameter of `chip_pipeline` an operand of the collective is passed through.
 pub fn operand_param(op: Operand) -> &'static str {
     match op {
@@ -186,7 +158,22 @@ pub fn chip_pipeline(case: &Case) -> String {
         cnt,
         sig,
     } = &ty;
-    let CoreNum { l, param, attr } = core_num(case);
+    // How the module spells core_num (`l` in the header comment, `param` after chip_pipeline's
+    // parameters, `attr` after the collective's operands): a compile-time one is the
+    // collective's attribute (the text of before `runtime_core_num` existed); a runtime one is
+    // the `i64` parameter `%core_num` after the tensors (the only scalar, so OrchArgs scalar 0),
+    // and the text does not depend on L at all (cases differing only in L share a tree).
+    let (l, param, attr) = match case.runtime_core_num {
+        true => (
+            "the runtime i64 parameter %core_num".to_string(),
+            ",\n                         %core_num: i64",
+            "core_num(%core_num)".to_string(),
+        ),
+        false => {
+            let l = case.core_num;
+            (l.to_string(), "", format!("{{core_num = {l} : i64}}"))
+        }
+    };
     let kernels = user_kernels(t_in, d_in, cnt_in, cnt, d, t);
     let looped = case.layers > 1 || case.inner_layers > 1;
     // The indexed op (never looped: the case validation refuses it) gathers through the host
