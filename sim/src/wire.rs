@@ -167,15 +167,13 @@ impl<'a> Tally<'a> {
     }
 
     /// Checks that `[from, from + bytes)` of (src → dst)'s chunk lies in its valid rows and adds
-    /// it to `rows_of` per row.
+    /// it per row to what the sender wrote there (`zeroed`: what the receiver zeroed).
     fn add(
-        &self,
+        &mut self,
         c: &CopyRecord,
-        what: &str,
-        src: usize,
-        dst: usize,
+        zeroed: bool,
+        (src, dst): (usize, usize),
         from: i64,
-        rows_of: &mut [i64],
     ) -> Result<(), String> {
         let valid = self.rows(src, dst) * self.row_bytes;
         let to = i64::try_from(c.bytes)
@@ -184,11 +182,17 @@ impl<'a> Tally<'a> {
             .unwrap_or(i64::MAX);
         if from < 0 || to > valid {
             return Err(format!(
-                "rank {} block {} {what} bytes [{from}, {to}) of the {src} -> {dst} chunk (rank {dst}'s target), valid [0, {valid})",
-                c.rank, c.block
+                "rank {} block {} {} bytes [{from}, {to}) of the {src} -> {dst} chunk (rank {dst}'s target), valid [0, {valid})",
+                c.rank,
+                c.block,
+                if zeroed { "zeroed" } else { "wrote" }
             ));
         }
         let rb = self.row_bytes.max(1);
+        let rows_of = match zeroed {
+            true => &mut self.zeroed[dst][src],
+            false => &mut self.written[src][dst],
+        };
         let mut k = from / rb;
         while k * rb < to {
             rows_of[k as usize] += to.min((k + 1) * rb) - from.max(k * rb);
@@ -233,10 +237,7 @@ impl<'a> Tally<'a> {
                 dst as i64 * chunk_bytes + from
             ));
         }
-        let mut rows = std::mem::take(&mut self.written[src][dst]);
-        let r = self.add(c, "wrote", src, dst, from, &mut rows);
-        self.written[src][dst] = rows;
-        r?;
+        self.add(c, false, (src, dst), from)?;
         // With K = active / P lanes per peer, lane b % K pushes only its slice of the chunk's
         // valid elements: lane_elems = ceil(valid / (K * align)) * align (align: 32 bytes of
         // elements), begin = min(lane * lane_elems, valid), end = min(begin + lane_elems, valid).
@@ -283,10 +284,7 @@ impl<'a> Tally<'a> {
                     d as i64 % self.active
                 ));
             }
-            let mut rows = std::mem::take(&mut self.zeroed[d][src]);
-            let r = self.add(c, "zeroed", src, d, from, &mut rows);
-            self.zeroed[d][src] = rows;
-            return r;
+            return self.add(c, true, (src, d), from);
         }
         let src = c.rank;
         if chunk != src {
@@ -297,10 +295,7 @@ impl<'a> Tally<'a> {
         }
         // The range first (past it a row would name no index entry), then who wrote it and what
         // it read.
-        let mut rows = std::mem::take(&mut self.written[src][d]);
-        let r = self.add(c, "wrote", src, d, from, &mut rows);
-        self.written[src][d] = rows;
-        r?;
+        self.add(c, false, (src, d), from)?;
         let rb = self.row_bytes.max(1);
         let (k0, k1) = (from / rb, (from + c.bytes as i64 + rb - 1) / rb);
         if d != src {
