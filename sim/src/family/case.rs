@@ -233,51 +233,36 @@ impl FamilyCase {
         };
         let delay_us = match obj.get("delay_us") {
             None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(list)) => {
+            Some(v) => {
+                let list: Vec<i64> = serde_json::from_value(v.clone())
+                    .map_err(|_| format!("delay_us must be a list of {ranks} ints, got {v}"))?;
                 if list.len() != ranks {
+                    let n = list.len();
                     return Err(format!(
-                        "delay_us must list {ranks} ints (one per rank), got {}",
-                        list.len()
+                        "delay_us must list {ranks} ints (one per rank), got {n}"
                     ));
                 }
-                list.iter()
-                    .enumerate()
-                    .map(|(r, v)| {
-                        v.as_i64()
-                            .filter(|d| (0..=MAX_DELAY_US).contains(d))
-                            .ok_or_else(|| {
-                                format!(
-                                    "delay_us[{r}] must be an int in 0..{MAX_DELAY_US}, got {v}"
-                                )
-                            })
-                    })
-                    .collect::<Result<Vec<_>, _>>()?
+                if let Some(r) = list.iter().position(|d| !(0..=MAX_DELAY_US).contains(d)) {
+                    let d = list[r];
+                    return Err(format!(
+                        "delay_us[{r}] must be an int in 0..{MAX_DELAY_US}, got {d}"
+                    ));
+                }
+                list
             }
-            Some(v) => return Err(format!("delay_us must be a list of {ranks} ints, got {v}")),
         };
         let pairs = match obj.get("pairs") {
             None | Some(Value::Null) => None,
-            Some(Value::Array(list)) if list.len() <= 64 => Some(
-                list.iter()
-                    .enumerate()
-                    .map(|(k, v)| match v.as_array().map(|a| a.as_slice()) {
-                        Some([s, d]) => match (s.as_i64(), d.as_i64()) {
-                            (Some(s), Some(d)) => Ok((s, d)),
-                            _ => Err(format!(
-                                "pairs[{k}] must be two ints [source, dest], got {v}"
-                            )),
-                        },
-                        _ => Err(format!(
-                            "pairs[{k}] must be two ints [source, dest], got {v}"
-                        )),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?,
+            Some(v) => Some(
+                serde_json::from_value::<Vec<(i64, i64)>>(v.clone())
+                    .ok()
+                    .filter(|pairs| pairs.len() <= 64)
+                    .ok_or_else(|| {
+                        format!(
+                            "pairs must be a list of at most 64 [source, dest] int pairs, got {v}"
+                        )
+                    })?,
             ),
-            Some(v) => {
-                return Err(format!(
-                    "pairs must be a list of at most 64 [source, dest] int pairs, got {v}"
-                ));
-            }
         };
         let prefill = bool_key(obj, "prefill")?;
         let case = FamilyCase {
@@ -565,6 +550,10 @@ mod tests {
             (
                 r#"{"op": "barrier", "ranks": 2, "delay_us": 5}"#,
                 "delay_us must be a list",
+            ),
+            (
+                r#"{"op": "permute", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "pairs": [[0, 1], [1]]}"#,
+                "pairs must be a list of at most 64 [source, dest] int pairs",
             ),
             (
                 r#"{"op": "barrier", "ranks": 2, "loop": 1}"#,
