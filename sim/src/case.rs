@@ -28,7 +28,7 @@ impl Op {
     /// The collective's operands, in its signature's order.
     pub fn operands(self) -> &'static [Operand] {
         match self {
-            Op::AllToAllV => &Operand::ALL,
+            Op::AllToAllV => &Operand::INDEXED[..5],
             Op::IndexedAllToAllV => &Operand::INDEXED,
         }
     }
@@ -52,15 +52,7 @@ pub enum Operand {
 }
 
 impl Operand {
-    /// The plain op's operands.
-    pub const ALL: [Operand; 5] = [
-        Operand::Input,
-        Operand::Target,
-        Operand::Signal,
-        Operand::SendCounts,
-        Operand::RecvCounts,
-    ];
-    /// The indexed op's operands.
+    /// The indexed op's operands (the plain op's are the first five).
     pub const INDEXED: [Operand; 6] = [
         Operand::Input,
         Operand::Target,
@@ -679,26 +671,18 @@ impl Case {
             Some(v) => return Err(format!("non_contiguous must be a string, got {v}")),
         };
         let case = Case {
-            ranks,
-            core_num,
-            dtype,
-            max_recv,
-            row_elems,
-            send_counts,
             signal_stride,
             repeat: repeat as u32,
             aiv_capacity,
             non_contiguous,
             layers: layers as u32,
-            inner_layers: 1,
             runtime_core_num,
             op,
             input_rows,
             index,
-            domains: Vec::new(),
             timeout_ms,
             fault,
-            launch: None,
+            ..Case::exchange(ranks, core_num, dtype, max_recv, row_elems, send_counts)
         };
         // The default S is B, which a huge core_num makes huge (an explicit S was checked above).
         if signal_stride.is_none()

@@ -49,7 +49,7 @@ pub fn extras(repeat: u32) -> Vec<Entry> {
         )
         .collect();
     // The contiguity backstop: each operand strided on every rank → 5, nothing submitted.
-    for op in Operand::ALL {
+    for &op in Op::AllToAllV.operands() {
         let mut c = case(4, 8, F32, 3, 5, Uniform, 114);
         c.non_contiguous = Some(op);
         v.push(kind_entry(
