@@ -68,23 +68,19 @@ pub(crate) fn build(
     }))
 }
 
-/// The input payload of sim.md: rank r's `rows` rows of `elems` elements, row `row` read as
-/// d = row / MR, k = row % MR, element e (a raw launch's input rows may be of another width).
+/// The input payload of sim.md ([`crate::golden::payload`]: the formula the golden checks
+/// against): rank r's `rows` rows of `elems` elements, row `row` read as d = row / MR, k = row %
+/// MR, element e (a raw launch's input rows may be of another width).
 pub(crate) fn payload(case: &Case, r: usize, rows: i64, elems: i64) -> Vec<u8> {
     let mr = case.max_recv.max(1);
-    let r = r as i64;
     let mut out = Vec::with_capacity((rows * elems).max(0) as usize * case.dtype.size() as usize);
-    for row in 0..rows {
-        let (d, k) = (row / mr, row % mr);
-        for e in 0..elems {
-            match case.dtype {
-                Elem::F32 => out.extend_from_slice(
-                    &((r * 1_000_000 + d * 10_000 + k * 100 + e) as f32).to_le_bytes(),
-                ),
-                Elem::I8 => out.push(((r * 37 + d * 11 + k * 5 + e) % 251 - 125) as i8 as u8),
-                // No payload rule: such a case never runs (`run::payload_rule`).
-                _ => {}
-            }
+    for (row, e) in (0..rows).flat_map(|row| (0..elems).map(move |e| (row, e))) {
+        let v = crate::golden::payload(case.dtype, r as i64, row / mr, row % mr, e);
+        match case.dtype {
+            Elem::F32 => out.extend_from_slice(&(v as f32).to_le_bytes()),
+            Elem::I8 => out.push(v as i8 as u8),
+            // No payload rule: such a case never runs (`run::payload_rule`).
+            _ => {}
         }
     }
     out

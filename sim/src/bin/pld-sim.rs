@@ -206,10 +206,7 @@ fn matrix_main(args: &[String]) -> ExitCode {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "full" => which = "full",
-            "ci" => which = "ci",
-            "family" => which = "family",
-            "family-ci" => which = "family-ci",
+            "full" | "ci" | "family" | "family-ci" => which = a,
             "--filter" => match it.next() {
                 Some(f) => filter = Some(f),
                 None => return usage_error("--filter needs a substring"),

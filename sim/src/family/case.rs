@@ -303,12 +303,8 @@ impl FamilyCase {
             .try_fold(p, |acc, &d| acc.checked_mul(d));
         if !cells.is_some_and(|n| n <= MAX_RESULT_VALUES) {
             return Err(format!(
-                "the signal [{}] is too large: the signals of all ranks together exceed {MAX_RESULT_VALUES} values{}",
-                case.signal_shape()
-                    .iter()
-                    .map(i64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                "the signal {:?} is too large: the signals of all ranks together exceed {MAX_RESULT_VALUES} values{}",
+                case.signal_shape(),
                 if signal_stride.is_none() {
                     " (the default S is max(core_num, 1)); give a signal_stride"
                 } else {

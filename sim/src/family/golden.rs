@@ -1,7 +1,8 @@
 //! The family's independent golden (family spec, "Meaning"): what every rank must hold after the
-//! last call, computed from the case alone. It shares no code with the kernel templates, the
-//! runtime or the driver: the payload formula is written twice (C++ in the driver to fill the
-//! stage step's source, Rust here to check); the f32 → f16 rounding here is the `half` crate's.
+//! last call, computed from the case alone. It shares no code with the kernel templates or the
+//! runtime: its payload formula is the one the run fills the stage step's source from (the data
+//! is the case's; what is checked is where the kernels move it); the f32 → f16 rounding here is
+//! the `half` crate's.
 //!
 //! - Reductions (allreduce mesh, reduce_scatter): the left fold in rank order 0..P-1; f32 in f32;
 //!   f16 accumulating in f32 from rank 0's value and rounding once, to nearest even; i32 wrapping;

@@ -2,9 +2,8 @@
 //! builds one, run by the engine (`pld_run::engine`) with the stage step's source and
 //! counters as inputs, and the windows it wrote back read into the result.
 
-use half::f16;
-
 use super::case::{FamilyCase, Rail};
+use super::golden;
 use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, history_owners, module};
 use super::ops::{Elem, FAMILY_DTYPES};
 use crate::SimError;
@@ -14,26 +13,11 @@ use pld_run::engine::{Arg, EntryRun, Place, Report, Spec, TensorArg};
 use pld_run::manifest::Kind;
 use pld_run::toolchain::Toolchain;
 
-/// The family spec's payload word of rank r, row i, element e, call k, little-endian.
+/// The family spec's payload word of rank r, row i, element e, call k ([`golden::payload`]: the
+/// formula the golden checks against), little-endian.
 fn payload(case: &FamilyCase, r: i64, i: i64, e: i64, k: i64, out: &mut Vec<u8>) {
-    let float = || {
-        if case.prod() {
-            1.0f32 + ((r + i + e + k) % 5 - 2) as f32 / 16.0
-        } else {
-            ((r * 131 + i * 17 + e * 7 + k * 29) % 1000 - 500) as f32 / 8.0
-        }
-    };
-    match case.dtype {
-        Elem::F32 => out.extend_from_slice(&float().to_le_bytes()),
-        Elem::F16 => out.extend_from_slice(&f16::from_f32(float()).to_le_bytes()),
-        Elem::I32 => {
-            let u = ((r * 7919 + i * 104729 + e * 13 + k * 31) as u64) & 0xffff_ffff;
-            out.extend_from_slice(&(u as u32).to_le_bytes());
-        }
-        Elem::I8 => out.push(((r * 37 + i * 11 + e * 5 + k) % 251 - 125) as i8 as u8),
-        // No payload rule: such a case never runs (run_untyped refuses it first).
-        _ => {}
-    }
+    let size = case.dtype.size() as usize;
+    out.extend_from_slice(&golden::payload(case, r, i, e, k).to_le_bytes()[..size]);
 }
 
 /// The stage step's source `[P][K][N*E]` (every rank's payload of every call) and its `[P]`
