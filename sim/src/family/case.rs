@@ -482,124 +482,39 @@ mod tests {
 
     #[test]
     fn malformed_keys_are_refused() {
-        for (case, msg) in [
-            (
-                r#"{"op": "allgather", "ranks": 0, "dtype": "f32", "rows": 1, "row_elems": 1}"#,
-                "ranks must be in 1..16",
-            ),
-            (
-                r#"{"op": "allgather", "ranks": 17, "dtype": "f32", "rows": 1, "row_elems": 1}"#,
-                "ranks must be in 1..16",
-            ),
-            (
-                r#"{"op": "allgather", "ranks": 2, "dtype": "float64", "rows": 1, "row_elems": 1}"#,
-                "dtype must be an element type (f32, f64, f16, bf16, i8, i16, i32, i64, ui8)",
-            ),
-            (
-                r#"{"op": "allgather", "ranks": 2, "rows": 1, "row_elems": 1}"#,
-                "missing key 'dtype'",
-            ),
-            (
-                r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "row_elems": 1}"#,
-                "missing key 'rows'",
-            ),
-            (
-                r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "rows": 0, "row_elems": 1}"#,
-                "rows must be >= 1",
-            ),
-            (
-                r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 0}"#,
-                "row_elems must be >= 1",
-            ),
-            (
-                r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "sum"}"#,
-                "key 'reduce' does not apply to op allgather",
-            ),
-            (
-                r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "root": 0}"#,
-                "key 'root' does not apply",
-            ),
-            (
-                r#"{"op": "reduce_scatter", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "mode": "ring"}"#,
-                "key 'mode' does not apply",
-            ),
-            (
-                r#"{"op": "barrier", "ranks": 2, "dtype": "f32"}"#,
-                "key 'dtype' does not apply to op barrier",
-            ),
-            (
-                r#"{"op": "barrier", "ranks": 2, "core_num": 2}"#,
-                "key 'core_num' does not apply",
-            ),
-            (
-                r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "delay_us": [1, 2]}"#,
-                "key 'delay_us' does not apply",
-            ),
-            (
-                r#"{"op": "barrier", "ranks": 2, "delay_us": [1]}"#,
-                "delay_us must list 2 ints",
-            ),
-            (
-                r#"{"op": "barrier", "ranks": 2, "delay_us": [1, -1]}"#,
-                "delay_us[1] must be an int",
-            ),
-            (
-                r#"{"op": "barrier", "ranks": 2, "delay_us": 5}"#,
-                "delay_us must be a list",
-            ),
-            (
-                r#"{"op": "permute", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "pairs": [[0, 1], [1]]}"#,
-                "pairs must be a list of at most 64 [source, dest] int pairs",
-            ),
-            (
-                r#"{"op": "barrier", "ranks": 2, "loop": 1}"#,
-                "loop must be true or false",
-            ),
-            (
-                r#"{"op": "barrier", "ranks": 2, "rail": "npu"}"#,
-                "rail must be",
-            ),
-            (
-                r#"{"op": "barrier", "ranks": 2, "repeat": 0}"#,
-                "repeat must be in",
-            ),
-            (
-                r#"{"op": "barrier", "ranks": 2, "signal_stride": 0}"#,
-                "signal_stride must be >= 1",
-            ),
-            (
-                r#"{"op": "barrier", "ranks": 2, "max_recv": 1}"#,
-                "unknown key 'max_recv'",
-            ),
-            (
-                r#"{"op": "barrier", "ranks": 2, "timeout_ms": 0}"#,
-                "timeout_ms must be an integer in 1..86400000",
-            ),
-            (
-                r#"{"op": "barrier", "ranks": 2, "fault": {"rank": 2, "kind": "crash", "at": "before"}}"#,
-                "fault.rank must be an integer in 0..2",
-            ),
-            (
-                r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "Sum\""}"#,
-                "must be a lowercase word",
-            ),
-            (
-                r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 2, "row_elems": 1, "reduce": "sum", "mode": "ring", "signal_stride": 2}"#,
-                "signal_stride does not apply in ring mode",
-            ),
-            (
-                r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "sum", "core_num": 2147483647}"#,
-                "give a signal_stride",
-            ),
-            (
-                r#"{"op": "allgather", "ranks": 16, "dtype": "f32", "rows": 1000, "row_elems": 1000}"#,
-                "exceed",
-            ),
-            (
-                r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": 3}"#,
-                "must be a lowercase word",
-            ),
-        ] {
+        #[rustfmt::skip]
+        let rows = [
+            (r#"{"op": "allgather", "ranks": 0, "dtype": "f32", "rows": 1, "row_elems": 1}"#, "ranks must be in 1..16"),
+            (r#"{"op": "allgather", "ranks": 17, "dtype": "f32", "rows": 1, "row_elems": 1}"#, "ranks must be in 1..16"),
+            (r#"{"op": "allgather", "ranks": 2, "dtype": "float64", "rows": 1, "row_elems": 1}"#, "dtype must be an element type (f32, f64, f16, bf16, i8, i16, i32, i64, ui8)"),
+            (r#"{"op": "allgather", "ranks": 2, "rows": 1, "row_elems": 1}"#, "missing key 'dtype'"),
+            (r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "row_elems": 1}"#, "missing key 'rows'"),
+            (r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "rows": 0, "row_elems": 1}"#, "rows must be >= 1"),
+            (r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 0}"#, "row_elems must be >= 1"),
+            (r#"{"op": "allgather", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "sum"}"#, "key 'reduce' does not apply to op allgather"),
+            (r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "root": 0}"#, "key 'root' does not apply"),
+            (r#"{"op": "reduce_scatter", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "mode": "ring"}"#, "key 'mode' does not apply"),
+            (r#"{"op": "barrier", "ranks": 2, "dtype": "f32"}"#, "key 'dtype' does not apply to op barrier"),
+            (r#"{"op": "barrier", "ranks": 2, "core_num": 2}"#, "key 'core_num' does not apply"),
+            (r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "delay_us": [1, 2]}"#, "key 'delay_us' does not apply"),
+            (r#"{"op": "barrier", "ranks": 2, "delay_us": [1]}"#, "delay_us must list 2 ints"),
+            (r#"{"op": "barrier", "ranks": 2, "delay_us": [1, -1]}"#, "delay_us[1] must be an int"),
+            (r#"{"op": "barrier", "ranks": 2, "delay_us": 5}"#, "delay_us must be a list"),
+            (r#"{"op": "permute", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "pairs": [[0, 1], [1]]}"#, "pairs must be a list of at most 64 [source, dest] int pairs"),
+            (r#"{"op": "barrier", "ranks": 2, "loop": 1}"#, "loop must be true or false"),
+            (r#"{"op": "barrier", "ranks": 2, "rail": "npu"}"#, "rail must be"),
+            (r#"{"op": "barrier", "ranks": 2, "repeat": 0}"#, "repeat must be in"),
+            (r#"{"op": "barrier", "ranks": 2, "signal_stride": 0}"#, "signal_stride must be >= 1"),
+            (r#"{"op": "barrier", "ranks": 2, "max_recv": 1}"#, "unknown key 'max_recv'"),
+            (r#"{"op": "barrier", "ranks": 2, "timeout_ms": 0}"#, "timeout_ms must be an integer in 1..86400000"),
+            (r#"{"op": "barrier", "ranks": 2, "fault": {"rank": 2, "kind": "crash", "at": "before"}}"#, "fault.rank must be an integer in 0..2"),
+            (r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "Sum\""}"#, "must be a lowercase word"),
+            (r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 2, "row_elems": 1, "reduce": "sum", "mode": "ring", "signal_stride": 2}"#, "signal_stride does not apply in ring mode"),
+            (r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": "sum", "core_num": 2147483647}"#, "give a signal_stride"),
+            (r#"{"op": "allgather", "ranks": 16, "dtype": "f32", "rows": 1000, "row_elems": 1000}"#, "exceed"),
+            (r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "reduce": 3}"#, "must be a lowercase word"),
+        ];
+        for (case, msg) in rows {
             let e = parse(case).expect_err(case);
             assert!(e.contains(msg), "{case}: {e}");
         }
