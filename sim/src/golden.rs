@@ -1,7 +1,7 @@
 //! The independent golden for pld-sim results: what an all_to_all_v exchange must leave behind,
 //! computed from the case alone (the wire golden of all_to_all_v-protocol.md and the payload
-//! formulas of the sim spec). It shares no code with the kernel template, the runtime or the
-//! simulator's driver.
+//! formulas of the sim spec, from which the run fills its input too). It shares no code with the
+//! kernel template or the runtime.
 
 use crate::case::{Case, Elem, Op};
 use crate::result::SimResult;

@@ -33,20 +33,13 @@ pub(crate) fn carrier(op: Op, dtype: Elem) -> Case {
     c
 }
 
-/// A row's dimensions: `[RE]`, or `[2, RE / 2]` for an even RE > 2 (the kernel's row is the
-/// product of the dimensions after the first).
-fn row_dims(re: i64) -> Vec<u64> {
-    if re > 2 && re % 2 == 0 {
-        vec![2, re as u64 / 2]
-    } else {
-        vec![re.max(0) as u64]
-    }
-}
-
+/// `rows` rows of `re` elements: `[rows, RE]`, or `[rows, 2, RE / 2]` for an even RE > 2 (the
+/// kernel's row is the product of the dimensions after the first).
 fn rows_of(rows: i64, re: i64) -> Vec<u64> {
-    let mut d = vec![rows.max(0) as u64];
-    d.extend(row_dims(re));
-    d
+    match re > 2 && re % 2 == 0 {
+        true => vec![rows.max(0) as u64, 2, re as u64 / 2],
+        false => vec![rows.max(0) as u64, re.max(0) as u64],
+    }
 }
 
 /// The kernel's operands in argument order (input, target, signal, send_counts, recv_counts,
@@ -128,11 +121,7 @@ pub(crate) fn run_case(tc: &Toolchain, case: &Case, kernel: &str) -> Result<SimR
             kernel: kernel.to_string(),
             block_num: l.blocks,
             sync_start: l.blocks > 1,
-            null_comms: if l.contexts == Contexts::NullExtras {
-                2
-            } else {
-                0
-            },
+            null_comms: 2 * usize::from(l.contexts == Contexts::NullExtras),
         }),
     }];
     spec.aiv_capacity = Some(case.aiv_capacity);

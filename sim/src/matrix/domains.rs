@@ -39,16 +39,12 @@ fn domains_name(c: &Case, pattern: Pattern) -> String {
         pattern.name(),
         c.max_recv,
         c.row_elems,
-        if c.repeat > 1 {
-            format!("_rep{}", c.repeat)
-        } else {
-            String::new()
-        },
-        if c.layers > 1 {
-            format!("_layers{}", c.layers)
-        } else {
-            String::new()
-        },
+        (c.repeat > 1)
+            .then(|| format!("_rep{}", c.repeat))
+            .unwrap_or_default(),
+        (c.layers > 1)
+            .then(|| format!("_layers{}", c.layers))
+            .unwrap_or_default(),
         if c.runtime_core_num { "_runtime" } else { "" },
     )
 }

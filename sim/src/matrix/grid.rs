@@ -26,11 +26,9 @@ pub(super) fn name_of(c: &Case, pattern: &str) -> String {
         c.ranks,
         c.core_num,
         c.dtype.name(),
-        if pattern.is_empty() {
-            String::new()
-        } else {
-            format!("_{pattern}")
-        },
+        (!pattern.is_empty())
+            .then(|| format!("_{pattern}"))
+            .unwrap_or_default(),
         c.max_recv,
         c.row_elems,
         match c.op {
@@ -38,11 +36,9 @@ pub(super) fn name_of(c: &Case, pattern: &str) -> String {
             Op::AllToAllV => String::new(),
         },
         c.stride(),
-        if c.repeat > 1 {
-            format!("_rep{}", c.repeat)
-        } else {
-            String::new()
-        },
+        (c.repeat > 1)
+            .then(|| format!("_rep{}", c.repeat))
+            .unwrap_or_default(),
         match (c.layers, c.inner_layers) {
             (1, 1) => String::new(),
             (n, 1) => format!("_layers{n}"),
