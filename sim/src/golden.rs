@@ -178,7 +178,7 @@ fn expected_indexed(case: &Case) -> Vec<RankGolden> {
 
 /// The result's status, code and launch width are `status`, `code` and `blocks` (`whose`: the
 /// B's name in the error).
-fn outcome_is(
+pub(crate) fn outcome_is(
     result: &SimResult,
     (status, code): (&str, i64),
     blocks: i64,

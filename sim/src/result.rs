@@ -20,6 +20,11 @@ use serde_json::Value;
 use crate::SimError;
 use pld_run::elem::Elem;
 
+/// `words` as rows of `n` (at least 1).
+pub(crate) fn rows_of(words: Vec<i64>, n: usize) -> Vec<Vec<i64>> {
+    words.chunks(n.max(1)).map(<[i64]>::to_vec).collect()
+}
+
 /// What one rank (or one device of a domain) holds after the run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RankResult {
@@ -58,20 +63,14 @@ impl RankResult {
         signal: &[u8],
         recv: &[u8],
     ) -> RankResult {
-        let target = if row_elems == 0 {
-            vec![Vec::new(); rows]
-        } else {
-            dtype
-                .words(target)
-                .chunks(row_elems)
-                .map(<[i64]>::to_vec)
-                .collect()
+        let target = match row_elems {
+            0 => vec![Vec::new(); rows],
+            n => rows_of(dtype.words(target), n),
         };
-        let signal = Elem::I32.words(signal);
         RankResult {
             recv_counts: Some(Elem::I32.words(recv)),
             target,
-            signal: signal.chunks(stride.max(1)).map(<[i64]>::to_vec).collect(),
+            signal: rows_of(Elem::I32.words(signal), stride),
             ..RankResult::default()
         }
     }

@@ -177,19 +177,7 @@ fn describe(case: &FamilyCase, w: i64) -> String {
 
 /// Compares an `ok` result with the golden; names the first mismatch.
 pub fn check(case: &FamilyCase, result: &SimResult) -> Result<(), String> {
-    if result.status != "ok" {
-        return Err(format!(
-            "status {} (code {}), expected ok: {}",
-            result.status, result.code, result.message
-        ));
-    }
-    if result.blocks != case.blocks() {
-        return Err(format!(
-            "blocks {}, expected {}",
-            result.blocks,
-            case.blocks()
-        ));
-    }
+    crate::golden::outcome_is(result, ("ok", 0), case.blocks(), "")?;
     let p = case.ranks;
     if result.ranks.len() != p {
         return Err(format!(

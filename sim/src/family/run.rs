@@ -8,7 +8,7 @@ use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, history_owners, module};
 use super::ops::{Elem, FAMILY_DTYPES};
 use crate::SimError;
 use crate::launch::{self, Timed, block_counts, started};
-use crate::result::{RankResult, SimResult};
+use crate::result::{RankResult, SimResult, rows_of};
 use pld_run::engine::{Arg, EntryRun, Place, Report, Spec, TensorArg};
 use pld_run::manifest::Kind;
 use pld_run::toolchain::Toolchain;
@@ -221,29 +221,18 @@ pub(crate) fn run_with(
             None => 0,
         });
         let target = match target_ix {
-            Some(i) => case
-                .dtype
-                .words(&output(i, r)?)
-                .chunks(case.row_elems.max(1) as usize)
-                .map(<[i64]>::to_vec)
-                .collect(),
+            Some(i) => rows_of(case.dtype.words(&output(i, r)?), case.row_elems as usize),
             None => Vec::new(),
         };
-        let signal = Elem::I32
-            .words(&output(signal_ix, r)?)
-            .chunks(cols)
-            .map(<[i64]>::to_vec)
-            .collect();
+        let signal = rows_of(Elem::I32.words(&output(signal_ix, r)?), cols);
         // This rank's slot of the history: call k's target at k.
         let history = match history_ix {
             Some(i) => {
-                let all = case.dtype.words(&output(i, r)?);
-                let per = (t_rows * e_n) as usize;
+                let all = rows_of(case.dtype.words(&output(i, r)?), (t_rows * e_n) as usize);
                 let own = if history_owners(case) == 1 { 0 } else { r };
-                all.chunks(per.max(1))
+                all.into_iter()
                     .skip(own * k_n as usize)
                     .take(k_n as usize)
-                    .map(<[i64]>::to_vec)
                     .collect()
             }
             None => Vec::new(),
