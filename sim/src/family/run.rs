@@ -2,7 +2,7 @@
 //! builds one, run by the engine (`pld_run::engine`) with the stage step's source and
 //! counters as inputs, and the windows it wrote back read into the result.
 
-use super::case::{FamilyCase, Rail};
+use super::case::{FamilyCase, PREFILL_CALL, Rail};
 use super::golden;
 use super::module::{CHIP_FN, HOST_FN, KERNELS_DIR, history_owners, module};
 use super::ops::{Elem, FAMILY_DTYPES};
@@ -13,11 +13,15 @@ use pld_run::engine::{Arg, EntryRun, Place, Report, Spec, TensorArg};
 use pld_run::manifest::Kind;
 use pld_run::toolchain::Toolchain;
 
-/// The family spec's payload word of rank r, row i, element e, call k ([`golden::payload`]: the
-/// formula the golden checks against), little-endian.
-fn payload(case: &FamilyCase, r: i64, i: i64, e: i64, k: i64, out: &mut Vec<u8>) {
+/// Rank r's `rows` rows of the family spec's payload for call k ([`golden::payload`]: the formula
+/// the golden checks against), little-endian.
+fn payload(case: &FamilyCase, r: i64, rows: i64, k: i64) -> Vec<u8> {
     let size = case.dtype.size() as usize;
-    out.extend_from_slice(&golden::payload(case, r, i, e, k).to_le_bytes()[..size]);
+    let mut out = Vec::with_capacity((rows * case.row_elems).max(0) as usize * size);
+    for (i, e) in (0..rows).flat_map(|i| (0..case.row_elems).map(move |e| (i, e))) {
+        out.extend_from_slice(&golden::payload(case, r, i, e, k).to_le_bytes()[..size]);
+    }
+    out
 }
 
 /// The stage step's source `[P][K][N*E]` (every rank's payload of every call) and its `[P]`
@@ -27,14 +31,8 @@ fn stage_inputs(case: &FamilyCase) -> (TensorArg, TensorArg) {
     let (n, e_n, k_n) = (case.payload_rows(), case.row_elems, case.repeat as i64);
     let el = case.dtype.size() as usize;
     let mut bytes = Vec::new();
-    for r in 0..p {
-        for k in 0..k_n {
-            for i in 0..n {
-                for e in 0..e_n {
-                    payload(case, r, i, e, k, &mut bytes);
-                }
-            }
-        }
+    for (r, k) in (0..p).flat_map(|r| (0..k_n).map(move |k| (r, k))) {
+        bytes.extend(payload(case, r, n, k));
     }
     let rows = (p * k_n * n).max(1) as u64;
     if bytes.is_empty() {
@@ -56,12 +54,7 @@ fn prefill(case: &FamilyCase, target: &mut TensorArg) {
         return;
     }
     for r in 0..case.ranks {
-        let mut bytes = Vec::new();
-        for i in 0..case.target_rows() {
-            for e in 0..case.row_elems {
-                payload(case, r as i64, i, e, 501, &mut bytes);
-            }
-        }
+        let bytes = payload(case, r as i64, case.target_rows(), PREFILL_CALL);
         target.per_rank.insert(r, bytes);
     }
 }
