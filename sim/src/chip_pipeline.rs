@@ -305,15 +305,11 @@ fn looped_body(case: &Case, ty: &Types, attr: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::Case;
+    use crate::case::{Case, Elem};
 
     #[test]
     fn shapes_follow_the_case() {
-        let c = Case::from_json(
-            r#"{"ranks": 4, "core_num": 10, "dtype": "i8", "max_recv": 3, "row_elems": 5,
-                "send_counts": [[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}"#,
-        )
-        .unwrap();
+        let c = Case::exchange(4, 10, Elem::I8, 3, 5, vec![vec![0; 4]; 4]);
         let m = chip_pipeline(&c);
         assert!(m.contains("!pld.dtensor<12x5xi8>"));
         assert!(m.contains("!pld.dtensor<4x8xi32>")); // S defaults to B = 8
@@ -327,11 +323,8 @@ mod tests {
 
     #[test]
     fn layers_are_a_loop_in_the_chip_body() {
-        let mut c = Case::from_json(
-            r#"{"ranks": 2, "core_num": 4, "dtype": "f32", "max_recv": 3, "row_elems": 5, "layers": 5,
-                "send_counts": [[0,0],[0,0]]}"#,
-        )
-        .unwrap();
+        let mut c = Case::exchange(2, 4, Elem::F32, 3, 5, vec![vec![0; 2]; 2]);
+        c.layers = 5;
         let m = chip_pipeline(&c);
         assert!(m.contains("%layers = arith.constant 5 : index"));
         assert!(m.contains(
@@ -359,11 +352,7 @@ mod tests {
 
     #[test]
     fn runtime_core_num_is_the_last_parameter() {
-        let mut c = Case::from_json(
-            r#"{"ranks": 4, "core_num": 10, "dtype": "i8", "max_recv": 3, "row_elems": 5,
-                "send_counts": [[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}"#,
-        )
-        .unwrap();
+        let mut c = Case::exchange(4, 10, Elem::I8, 3, 5, vec![vec![0; 4]; 4]);
         let static_text = chip_pipeline(&c);
         c.runtime_core_num = true;
         let m = chip_pipeline(&c);
