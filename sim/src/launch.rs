@@ -74,13 +74,16 @@ pub(crate) fn build(
 pub(crate) fn payload(case: &Case, r: usize, rows: i64, elems: i64) -> Vec<u8> {
     let mr = case.max_recv.max(1);
     let mut out = Vec::with_capacity((rows * elems).max(0) as usize * case.dtype.size() as usize);
-    for (row, e) in (0..rows).flat_map(|row| (0..elems).map(move |e| (row, e))) {
-        let v = crate::golden::payload(case.dtype, r as i64, row / mr, row % mr, e);
-        match case.dtype {
-            Elem::F32 => out.extend_from_slice(&(v as f32).to_le_bytes()),
-            Elem::I8 => out.push(v as i8 as u8),
-            // No payload rule: such a case never runs (`run::payload_rule`).
-            _ => {}
+    for row in 0..rows {
+        let (d, k) = (row / mr, row % mr);
+        for e in 0..elems {
+            let v = crate::golden::payload(case.dtype, r as i64, d, k, e);
+            match case.dtype {
+                Elem::F32 => out.extend_from_slice(&(v as f32).to_le_bytes()),
+                Elem::I8 => out.push(v as i8 as u8),
+                // No payload rule: such a case never runs (`run::payload_rule`).
+                _ => {}
+            }
         }
     }
     out

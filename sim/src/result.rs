@@ -231,10 +231,8 @@ struct RankJson {
     #[serde(default)]
     failed: bool,
     recv_counts: Option<Vec<i64>>,
-    #[serde(default)]
-    target: Vec<Vec<serde_json::Number>>,
-    #[serde(default)]
-    signal: Vec<Vec<i64>>,
+    target: Option<Vec<Vec<serde_json::Number>>>,
+    signal: Option<Vec<Vec<i64>>>,
     /// `Some` when the key is there (a barrier's rank), `null` or not.
     #[serde(default, deserialize_with = "present")]
     enter_ns: Option<Option<i64>>,
@@ -254,14 +252,17 @@ impl RankJson {
             true => x.as_f64().map(|f| dtype.word(f)),
             false => x.as_i64(),
         };
-        let target = (self.target.iter())
+        let (Some(rows), Some(signal)) = (self.target, self.signal) else {
+            return Err("a rank without 'target' or 'signal'".into());
+        };
+        let target = (rows.iter())
             .map(|row| row.iter().map(word).collect::<Option<Vec<_>>>())
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| format!("a target value is not a {} value", dtype.name()))?;
         Ok(RankResult {
             recv_counts: self.recv_counts,
             target,
-            signal: self.signal,
+            signal,
             enter_ns: self.enter_ns.flatten(),
             leave_ns: self.leave_ns,
             ..RankResult::default()
@@ -340,8 +341,10 @@ impl SimResult {
         let v: ResultJson =
             serde_json::from_str(text).map_err(|e| format!("bad result JSON: {e}"))?;
         let timed = v.ranks.iter().any(|r| r.enter_ns.is_some());
-        let ranks = |rs: Vec<RankJson>| -> Result<Vec<RankResult>, String> {
-            rs.into_iter().map(|r| r.into_rank(dtype)).collect()
+        let ranks = |rs: Vec<RankJson>, at: &str| -> Result<Vec<RankResult>, String> {
+            (rs.into_iter().enumerate())
+                .map(|(i, r)| r.into_rank(dtype).map_err(|e| format!("{at}[{i}]: {e}")))
+                .collect()
         };
         let mut out = SimResult::without_ranks(&v.status, v.code, v.message, v.blocks);
         // The block counts end the message: `kernel blocks started: name=count ...`.
@@ -355,9 +358,9 @@ impl SimResult {
                     .and_then(|(k, v)| Some((k.into(), v.parse().ok()?)))
             })
             .collect();
-        (out.ranks, out.timed) = (ranks(v.ranks)?, timed);
-        for d in v.domains {
-            let devices = ranks(d.devices)?;
+        (out.ranks, out.timed) = (ranks(v.ranks, "ranks")?, timed);
+        for (i, d) in v.domains.into_iter().enumerate() {
+            let devices = ranks(d.devices, &format!("domains[{i}].devices"))?;
             (out.domains).push(DomainResult {
                 ranks: d.ranks,
                 blocks: d.blocks,

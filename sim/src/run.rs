@@ -58,7 +58,7 @@ fn payload_rule(case: &Case) -> Result<(), String> {
 /// The entry's tensors for `case` (one domain's, for a domains case), in parameter order and in
 /// the manifest's shapes: inp (the payload), send (the rank's counts), out, [idx (its index
 /// list),] and the collective's five windows, the `non_contiguous` operand's strided.
-fn tensors(case: &Case, entry: &Entry) -> Vec<TensorArg> {
+fn tensors(case: &Case, entry: &Entry) -> Result<Vec<TensorArg>, String> {
     let index = case.index_lists();
     let strided = case.non_contiguous.map(operand_param);
     let mut values = Vec::new();
@@ -74,14 +74,19 @@ fn tensors(case: &Case, entry: &Entry) -> Vec<TensorArg> {
                 "inp" => payload(case, r, case.in_rows(), case.row_elems),
                 "send" => i32_bytes(&case.send_counts[r]),
                 "idx" => i32_bytes(&index[r]),
-                _ => continue,
+                "out" | "stage" | "data" | "signal" | "counts" | "recv" => continue,
+                other => {
+                    return Err(format!(
+                        "the manifest names a parameter {other} of no pipeline"
+                    ));
+                }
             };
             t.per_rank.insert(r, bytes);
         }
         t.strided = strided == Some(p.name.as_str());
         values.push(t);
     }
-    values
+    Ok(values)
 }
 
 /// The spec every run of `case` shares: the world, the case's bound, fault and AIV capacity.
@@ -213,7 +218,7 @@ fn run_with(
         entries.push(EntryRun {
             index: d,
             domain: in_domains.then_some(sub.ranks),
-            args: launch::bind(&entry, tensors(sub, &entry), &scalars)?,
+            args: launch::bind(&entry, tensors(sub, &entry)?, &scalars)?,
             launch: None,
         });
     }

@@ -234,21 +234,20 @@ impl FamilyCase {
         let delay_us = match obj.get("delay_us") {
             None | Some(Value::Null) => Vec::new(),
             Some(v) => {
-                let list: Vec<i64> = serde_json::from_value(v.clone())
-                    .map_err(|_| format!("delay_us must be a list of {ranks} ints, got {v}"))?;
+                let list = (v.as_array())
+                    .ok_or_else(|| format!("delay_us must be a list of {ranks} ints, got {v}"))?;
                 if list.len() != ranks {
                     let n = list.len();
                     return Err(format!(
                         "delay_us must list {ranks} ints (one per rank), got {n}"
                     ));
                 }
-                if let Some(r) = list.iter().position(|d| !(0..=MAX_DELAY_US).contains(d)) {
-                    let d = list[r];
-                    return Err(format!(
-                        "delay_us[{r}] must be an int in 0..{MAX_DELAY_US}, got {d}"
-                    ));
-                }
-                list
+                let each = list.iter().enumerate().map(|(r, d)| {
+                    (d.as_i64().filter(|d| (0..=MAX_DELAY_US).contains(d))).ok_or_else(|| {
+                        format!("delay_us[{r}] must be an int in 0..{MAX_DELAY_US}, got {d}")
+                    })
+                });
+                each.collect::<Result<Vec<_>, _>>()?
             }
         };
         let pairs = match obj.get("pairs") {
@@ -499,6 +498,7 @@ mod tests {
             (r#"{"op": "allreduce", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "delay_us": [1, 2]}"#, "key 'delay_us' does not apply"),
             (r#"{"op": "barrier", "ranks": 2, "delay_us": [1]}"#, "delay_us must list 2 ints"),
             (r#"{"op": "barrier", "ranks": 2, "delay_us": [1, -1]}"#, "delay_us[1] must be an int"),
+            (r#"{"op": "barrier", "ranks": 2, "delay_us": [1, 1.5]}"#, "delay_us[1] must be an int in 0..10000000, got 1.5"),
             (r#"{"op": "barrier", "ranks": 2, "delay_us": 5}"#, "delay_us must be a list"),
             (r#"{"op": "permute", "ranks": 2, "dtype": "f32", "rows": 1, "row_elems": 1, "pairs": [[0, 1], [1]]}"#, "pairs must be a list of at most 64 [source, dest] int pairs"),
             (r#"{"op": "barrier", "ranks": 2, "loop": 1}"#, "loop must be true or false"),

@@ -13,15 +13,15 @@ use pld_run::engine::{Arg, EntryRun, Place, Report, Spec, TensorArg};
 use pld_run::manifest::Kind;
 use pld_run::toolchain::Toolchain;
 
-/// Rank r's `rows` rows of the family spec's payload for call k ([`golden::payload`]: the formula
-/// the golden checks against), little-endian.
-fn payload(case: &FamilyCase, r: i64, rows: i64, k: i64) -> Vec<u8> {
+/// Appends rank r's `rows` rows of the family spec's payload for call k ([`golden::payload`]: the
+/// formula the golden checks against), little-endian.
+fn payload(case: &FamilyCase, r: i64, rows: i64, k: i64, out: &mut Vec<u8>) {
     let size = case.dtype.size() as usize;
-    let mut out = Vec::with_capacity((rows * case.row_elems).max(0) as usize * size);
-    for (i, e) in (0..rows).flat_map(|i| (0..case.row_elems).map(move |e| (i, e))) {
-        out.extend_from_slice(&golden::payload(case, r, i, e, k).to_le_bytes()[..size]);
+    for i in 0..rows {
+        for e in 0..case.row_elems {
+            out.extend_from_slice(&golden::payload(case, r, i, e, k).to_le_bytes()[..size]);
+        }
     }
-    out
 }
 
 /// The stage step's source `[P][K][N*E]` (every rank's payload of every call) and its `[P]`
@@ -30,9 +30,9 @@ fn stage_inputs(case: &FamilyCase) -> (TensorArg, TensorArg) {
     let p = case.ranks as i64;
     let (n, e_n, k_n) = (case.payload_rows(), case.row_elems, case.repeat as i64);
     let el = case.dtype.size() as usize;
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity((p * k_n * n * e_n).max(0) as usize * el);
     for (r, k) in (0..p).flat_map(|r| (0..k_n).map(move |k| (r, k))) {
-        bytes.extend(payload(case, r, n, k));
+        payload(case, r, n, k, &mut bytes);
     }
     let rows = (p * k_n * n).max(1) as u64;
     if bytes.is_empty() {
@@ -54,7 +54,8 @@ fn prefill(case: &FamilyCase, target: &mut TensorArg) {
         return;
     }
     for r in 0..case.ranks {
-        let bytes = payload(case, r as i64, case.target_rows(), PREFILL_CALL);
+        let mut bytes = Vec::new();
+        payload(case, r as i64, case.target_rows(), PREFILL_CALL, &mut bytes);
         target.per_rank.insert(r, bytes);
     }
 }
@@ -152,7 +153,10 @@ pub(crate) fn run_with(
         }
         values.push(t);
     }
-    let signal_ix = signal_ix.ok_or("the module has no signal window")?;
+    let signal_ix = signal_ix.ok_or("the manifest names no window `signal`")?;
+    if !barrier && target_ix.is_none() {
+        return Err("the manifest names no window `target`".into());
+    }
     let host_windows = values.split_off(values.len() - own.len());
     let mut args = launch::bind(&entry, values, &[])?;
     args.extend(host_windows.into_iter().map(Arg::Tensor));
