@@ -40,58 +40,38 @@ impl Pattern {
     }
 }
 
+/// A deterministic stream of draws from `seed`: a 64-bit LCG's high 31 bits.
+fn draws(seed: u64) -> impl FnMut() -> u64 {
+    let step = |s: u64| {
+        s.wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407)
+    };
+    let mut state = step(seed);
+    move || {
+        state = step(state);
+        state >> 33
+    }
+}
+
 /// A P x P send_counts matrix; `seed` drives the random pattern (deterministic).
 pub fn counts(pattern: Pattern, p: usize, max_recv: i64, seed: u64) -> Vec<Vec<i32>> {
     let mr = max_recv as i32;
-    let mut state = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut next = move |lo: i32, hi: i32| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        lo + ((state >> 33) % (hi - lo + 1) as u64) as i32
+    // The counts where `src + dst` is even and where it is odd.
+    let (even, odd) = match pattern {
+        Pattern::Uniform | Pattern::Random => (mr, mr),
+        Pattern::ZeroAndFull => (0, mr),
+        Pattern::OneAndFull => (1, mr),
+        Pattern::OverCapacity => (mr, mr + 3),
+        Pattern::Negative => ((mr + 1) / 2, -2),
+    };
+    let mut draw = draws(seed);
+    let mut count = |s: usize, d: usize| match pattern {
+        Pattern::Random => -3 + (draw() % (mr + 8) as u64) as i32,
+        _ if (s + d) % 2 == 1 => odd,
+        _ => even,
     };
     (0..p)
-        .map(|s| {
-            (0..p)
-                .map(|d| {
-                    let odd = (s + d) % 2 == 1;
-                    match pattern {
-                        Pattern::Uniform => mr,
-                        Pattern::ZeroAndFull => {
-                            if odd {
-                                mr
-                            } else {
-                                0
-                            }
-                        }
-                        Pattern::OneAndFull => {
-                            if odd {
-                                mr
-                            } else {
-                                1
-                            }
-                        }
-                        Pattern::OverCapacity => {
-                            if odd {
-                                mr + 3
-                            } else {
-                                mr
-                            }
-                        }
-                        Pattern::Negative => {
-                            if odd {
-                                -2
-                            } else {
-                                (mr + 1) / 2
-                            }
-                        }
-                        Pattern::Random => next(-3, mr + 4),
-                    }
-                })
-                .collect()
-        })
+        .map(|s| (0..p).map(|d| count(s, d)).collect())
         .collect()
 }
 
@@ -133,15 +113,7 @@ impl IndexPattern {
 
 /// P gather lists of `len` entries over `n` input rows; `seed` drives the random pattern.
 pub fn index_lists(pattern: IndexPattern, p: usize, len: i64, n: i64, seed: u64) -> Vec<Vec<i32>> {
-    let mut state = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut next = move |bound: i64| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((state >> 33) % bound as u64) as i64
-    };
+    let mut draw = draws(seed);
     (0..p as i64)
         .map(|src| {
             (0..len)
@@ -149,7 +121,7 @@ pub fn index_lists(pattern: IndexPattern, p: usize, len: i64, n: i64, seed: u64)
                     let v: i64 = match pattern {
                         IndexPattern::Identity => j,
                         IndexPattern::Reverse => n - 1 - j % n,
-                        IndexPattern::Random => next(n),
+                        IndexPattern::Random => (draw() % n as u64) as i64,
                         IndexPattern::Repeated => (j / 2 + src) % n.min(3),
                         IndexPattern::OutOfRange => match j % 7 {
                             0 => -1,
