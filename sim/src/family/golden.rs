@@ -58,64 +58,37 @@ pub fn payload(case: &FamilyCase, r: i64, i: i64, e: i64, k: i64) -> i64 {
     }
 }
 
-/// The left fold in rank order of one element's words (`reduce` one of sum, max, min, prod).
+/// The left fold in rank order of one element's words (`reduce` one of sum, max, min, prod): f32
+/// in f32, f16 accumulating in f32 from rank 0's value and rounding once, integers wrapping.
 pub fn fold(dtype: Elem, reduce: &str, words: &[i64]) -> i64 {
+    let unknown = |other: &str| -> ! { panic!("fold: unknown reduce {other}") };
+    if matches!(dtype, Elem::F32 | Elem::F16) {
+        let acc = (words[1..].iter()).fold(dtype.value(words[0]) as f32, |acc, &w| {
+            let x = dtype.value(w) as f32;
+            match reduce {
+                "sum" => acc + x,
+                "prod" => acc * x,
+                // The payloads are finite and never -0: max and min are the type's order.
+                "max" => acc.max(x),
+                "min" => acc.min(x),
+                other => unknown(other),
+            }
+        });
+        return match dtype {
+            Elem::F32 => acc.to_bits() as i64,
+            _ => f32_to_f16(acc) as i64,
+        };
+    }
+    let acc = (words[1..].iter()).fold(words[0] as i32, |acc, &w| match reduce {
+        "sum" => acc.wrapping_add(w as i32),
+        "prod" => acc.wrapping_mul(w as i32),
+        "max" => acc.max(w as i32),
+        "min" => acc.min(w as i32),
+        other => unknown(other),
+    });
     match dtype {
-        Elem::F32 | Elem::F16 => {
-            let val = |w: i64| -> f32 {
-                if dtype == Elem::F32 {
-                    f32::from_bits(w as u32)
-                } else {
-                    f16_to_f32(w as u16)
-                }
-            };
-            let mut acc = val(words[0]);
-            for &w in &words[1..] {
-                let x = val(w);
-                acc = match reduce {
-                    "sum" => acc + x,
-                    "prod" => acc * x,
-                    "max" => {
-                        if x > acc {
-                            x
-                        } else {
-                            acc
-                        }
-                    }
-                    "min" => {
-                        if x < acc {
-                            x
-                        } else {
-                            acc
-                        }
-                    }
-                    other => panic!("fold: unknown reduce {other}"),
-                };
-            }
-            if dtype == Elem::F32 {
-                acc.to_bits() as i64
-            } else {
-                f32_to_f16(acc) as i64
-            }
-        }
-        _ => {
-            let mut acc = words[0] as i32;
-            for &w in &words[1..] {
-                let x = w as i32;
-                acc = match reduce {
-                    "sum" => acc.wrapping_add(x),
-                    "prod" => acc.wrapping_mul(x),
-                    "max" => acc.max(x),
-                    "min" => acc.min(x),
-                    other => panic!("fold: unknown reduce {other}"),
-                };
-            }
-            if dtype == Elem::I8 {
-                acc as i8 as i64
-            } else {
-                acc as i64
-            }
-        }
+        Elem::I8 => acc as i8 as i64,
+        _ => acc as i64,
     }
 }
 
