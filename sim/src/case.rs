@@ -430,6 +430,13 @@ fn required_int(obj: &Map<String, Value>, key: &str) -> Result<i64, String> {
     int_key(obj, key)?.ok_or_else(|| format!("missing key '{key}'"))
 }
 
+/// Whether the product of `factors` is at most `bound` (an overflow is not).
+pub(crate) fn within(factors: &[i64], bound: i64) -> bool {
+    (factors.iter())
+        .try_fold(1i64, |acc, &f| acc.checked_mul(f))
+        .is_some_and(|n| n <= bound)
+}
+
 /// An optional integer key of at least `min`.
 pub(crate) fn min_key(
     obj: &Map<String, Value>,
@@ -563,22 +570,13 @@ impl Case {
         };
         let max_recv = required_min(obj, "max_recv", 1)?;
         let row_elems = required_min(obj, "row_elems", 1)?;
-        let payload = (ranks as i64)
-            .checked_mul(max_recv)
-            .and_then(|n| n.checked_mul(row_elems))
-            .and_then(|n| n.checked_mul(dtype.size()));
-        match payload {
-            Some(n) if n <= MAX_PAYLOAD_BYTES => {}
-            _ => {
-                return Err(format!(
-                    "ranks * max_recv * row_elems * element size exceeds {MAX_PAYLOAD_BYTES} bytes"
-                ));
-            }
+        let p = ranks as i64;
+        if !within(&[p, max_recv, row_elems, dtype.size()], MAX_PAYLOAD_BYTES) {
+            return Err(format!(
+                "ranks * max_recv * row_elems * element size exceeds {MAX_PAYLOAD_BYTES} bytes"
+            ));
         }
-        let values = (ranks as i64 * ranks as i64)
-            .checked_mul(max_recv)
-            .and_then(|n| n.checked_mul(row_elems));
-        if !values.is_some_and(|n| n <= MAX_RESULT_VALUES) {
+        if !within(&[p, p, max_recv, row_elems], MAX_RESULT_VALUES) {
             return Err(format!(
                 "the target windows of all ranks together (ranks * ranks * max_recv * row_elems) exceed {MAX_RESULT_VALUES} values"
             ));
@@ -605,11 +603,7 @@ impl Case {
         }
         let input_rows = min_key(obj, "input_rows", 1)?;
         if let Some(n) = input_rows {
-            if !n
-                .checked_mul(row_elems)
-                .and_then(|x| x.checked_mul(dtype.size()))
-                .is_some_and(|b| b <= MAX_PAYLOAD_BYTES)
-            {
+            if !within(&[n, row_elems, dtype.size()], MAX_PAYLOAD_BYTES) {
                 return Err(format!(
                     "input_rows * row_elems * element size exceeds {MAX_PAYLOAD_BYTES} bytes"
                 ));

@@ -44,13 +44,8 @@ pub fn expected_blocks(case: &Case) -> i64 {
     }
     match case.op {
         Op::AllToAllV => fold_blocks(case.ranks, case.core_num),
-        Op::IndexedAllToAllV => {
-            if (1..=2_147_483_647).contains(&case.core_num) {
-                case.core_num
-            } else {
-                0
-            }
-        }
+        Op::IndexedAllToAllV if (1..=2_147_483_647).contains(&case.core_num) => case.core_num,
+        Op::IndexedAllToAllV => 0,
     }
 }
 
@@ -255,11 +250,7 @@ pub fn check(case: &Case, result: &SimResult) -> Result<(), String> {
             push(format!("rank {r}: {e}"));
         }
     }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors.join("\n"))
-    }
+    errors.is_empty().then_some(()).ok_or(errors.join("\n"))
 }
 
 /// Checks a `domains` case's result of status `ok`: every domain's exchange equals the golden of
@@ -314,11 +305,7 @@ pub fn check_domains(case: &Case, result: &SimResult) -> Result<(), String> {
             }
         }
     }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors.join("\n"))
-    }
+    errors.is_empty().then_some(()).ok_or(errors.join("\n"))
 }
 
 /// Every rank's expected `recv_counts` and `target` after a refused first exchange (a strided

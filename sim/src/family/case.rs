@@ -10,7 +10,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::SimError;
-use crate::case::{bool_key, int_key, min_key, range_key, required_min, run_keys};
+use crate::case::{bool_key, int_key, min_key, range_key, required_min, run_keys, within};
 
 pub use super::ops::{Elem, FamilyOp};
 
@@ -287,20 +287,15 @@ impl FamilyCase {
         };
         // Sizes: every rank's windows and the stage step's source, bounded before anything is
         // allocated (a huge default S from a huge core_num included).
-        let values = case
-            .target_rows()
-            .checked_mul(row_elems)
-            .and_then(|n| n.checked_mul(p));
-        if !values.is_some_and(|n| n <= MAX_RESULT_VALUES) {
+        if !within(&[case.target_rows(), row_elems, p], MAX_RESULT_VALUES) {
             return Err(format!(
                 "the target windows of all ranks together (ranks * target rows * row_elems) exceed {MAX_RESULT_VALUES} values"
             ));
         }
-        let cells = case
-            .signal_shape()
-            .iter()
-            .try_fold(p, |acc, &d| acc.checked_mul(d));
-        if !cells.is_some_and(|n| n <= MAX_RESULT_VALUES) {
+        if !within(
+            &[&[p][..], &case.signal_shape()].concat(),
+            MAX_RESULT_VALUES,
+        ) {
             return Err(format!(
                 "the signal {:?} is too large: the signals of all ranks together exceed {MAX_RESULT_VALUES} values{}",
                 case.signal_shape(),
@@ -311,13 +306,8 @@ impl FamilyCase {
                 }
             ));
         }
-        let source = case
-            .payload_rows()
-            .checked_mul(row_elems)
-            .and_then(|n| n.checked_mul(dtype.size()))
-            .and_then(|n| n.checked_mul(p))
-            .and_then(|n| n.checked_mul(repeat));
-        if !source.is_some_and(|n| n <= MAX_SOURCE_BYTES) {
+        let source = [case.payload_rows(), row_elems, dtype.size(), p, repeat];
+        if !within(&source, MAX_SOURCE_BYTES) {
             return Err(format!(
                 "ranks * repeat * payload rows * row_elems * element size exceeds {MAX_SOURCE_BYTES} bytes"
             ));
