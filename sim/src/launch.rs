@@ -39,20 +39,25 @@ impl Runner {
     }
 }
 
-/// Lowers, renders and links `text` (written as `file_name`, its `pl.kernel_source`s under
-/// `kernel_dir`) for the entries `functions`. `Ok(Err((code, message)))`: pld-opt or
-/// pld-translate refused it (a compile_error result).
+/// The module's file name (diagnostics cite it).
+pub(crate) const MODULE_FILE: &str = "input.mlir";
+
+/// Lowers, renders and links `text` (its `pl.kernel_source`s under `kernel_dir`) for the entries
+/// `functions`. `Ok(Err(result))`: pld-opt or pld-translate refused it, the case's compile_error
+/// (`blocks`: the case's B).
 pub(crate) fn build(
     tc: &Toolchain,
-    file_name: &str,
     text: &str,
     kernel_dir: &Path,
-    functions: &[&str],
-    host: bool,
-) -> Result<Result<Runner, (i64, String)>, String> {
-    let tree = match build::translate(tc, file_name, text, kernel_dir) {
+    (functions, host): (&[&str], bool),
+    blocks: i64,
+) -> Result<Result<Runner, SimResult>, String> {
+    let tree = match build::translate(tc, MODULE_FILE, text, kernel_dir) {
         Ok(tree) => tree,
-        Err(RunError::Compile { code, message }) => return Ok(Err((code, message))),
+        Err(RunError::Compile { code, message }) => {
+            let refused = SimResult::without_ranks("compile_error", code, message, blocks);
+            return Ok(Err(refused));
+        }
         Err(e) => return Err(e.to_string()),
     };
     let exe = build::runner(tc, &tree, functions, host).map_err(|e| {

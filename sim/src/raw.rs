@@ -110,8 +110,8 @@ pub(crate) fn run_case(tc: &Toolchain, case: &Case, kernel: &str) -> Result<SimR
     let l = case.launch.as_ref().ok_or("not a raw case")?;
     let text = chip_pipeline(&carrier(case.op, case.dtype));
     let kernel_dir = tc.root.join("sim/src");
-    let runner = launch::build(tc, "input.mlir", &text, &kernel_dir, &[CHIP_FN], false)?
-        .map_err(|(code, m)| format!("the carrier module was refused ({code}): {m}"))?;
+    let runner = launch::build(tc, &text, &kernel_dir, (&[CHIP_FN], false), case.blocks())?
+        .map_err(|r| format!("the carrier module was refused ({}): {}", r.code, r.message))?;
     let mut spec = Spec::new(case.ranks, 4096, EntryRun::default());
     spec.entries = vec![EntryRun {
         index: 0,

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::case::{Case, Elem, Op};
 use crate::chip_pipeline::{CHIP_FN, chip_pipeline, domain_fn, domain_pipelines, operand_param};
-use crate::launch::{self, RunTiming, Runner, Timed, block_counts, i32_bytes, payload, started};
+use crate::launch::{self, RunTiming, Timed, block_counts, i32_bytes, payload, started};
 use crate::result::{DomainResult, RankResult, SimResult};
 use crate::wire;
 use pld_run::RunError;
@@ -17,29 +17,6 @@ use pld_run::manifest::{Entry, Kind};
 use pld_run::toolchain::Toolchain;
 
 pub use crate::launch::last_run_wall;
-
-/// The module's file name (diagnostics cite it).
-const MODULE_FILE: &str = "input.mlir";
-
-/// Builds (or finds in the cache) the runner of a case's module for `functions`. `Ok(Err(result))`
-/// is a compile_error result (`domain` names the domain whose module was refused).
-fn build(
-    tc: &Toolchain,
-    case: &Case,
-    text: &str,
-    functions: &[&str],
-) -> Result<Result<Runner, SimResult>, String> {
-    let kernel_dir = tc.root.join("sim/src");
-    match launch::build(tc, MODULE_FILE, text, &kernel_dir, functions, false)? {
-        Ok(r) => Ok(Ok(r)),
-        Err((code, message)) => Ok(Err(SimResult::without_ranks(
-            "compile_error",
-            code,
-            message,
-            case.blocks(),
-        ))),
-    }
-}
 
 /// The element types the sim spec's payload formula covers; a case of another dtype is
 /// pld-opt's compile_error (the CHIP rail moves only f32 and i8), and were pld-opt to accept
@@ -196,7 +173,8 @@ fn run_with(
         )
     };
     let functions: Vec<&str> = names.iter().map(String::as_str).collect();
-    let runner = match build(tc, case, &text, &functions)? {
+    let kernel_dir = tc.root.join("sim/src");
+    let runner = match launch::build(tc, &text, &kernel_dir, (&functions, false), case.blocks())? {
         Ok(r) => r,
         // A domains case's refusal is the first refused domain's: its own module's diagnostics.
         Err(compile_error) if in_domains => {
@@ -338,7 +316,7 @@ fn run_with(
 fn refused_domain(tc: &Toolchain, subs: &[Case], blocks: i64) -> Option<SimResult> {
     let kernel_dir = tc.root.join("sim/src");
     subs.iter().enumerate().find_map(|(d, sub)| {
-        match pld_run::build::translate(tc, MODULE_FILE, &chip_pipeline(sub), &kernel_dir) {
+        match pld_run::build::translate(tc, launch::MODULE_FILE, &chip_pipeline(sub), &kernel_dir) {
             Err(RunError::Compile { code, message }) => Some(SimResult::without_ranks(
                 "compile_error",
                 code,

@@ -84,19 +84,13 @@ pub(crate) fn run_with(
     let kernel_dir = kernel_dir.parent().unwrap_or(&tc.root);
     let runner = match launch::build(
         tc,
-        "input.mlir",
         &module(case),
         kernel_dir,
-        &[function],
-        host,
+        (&[function], host),
+        case.blocks(),
     )? {
         Ok(r) => r,
-        Err((code, message)) => {
-            return Ok((
-                SimResult::without_ranks("compile_error", code, message, case.blocks()),
-                None,
-            ));
-        }
+        Err(compile_error) => return Ok((compile_error, None)),
     };
     if !FAMILY_DTYPES.contains(&case.dtype) {
         return Err(format!(
