@@ -258,7 +258,7 @@ fn chip(case: &FamilyCase) -> String {
         params.push(("target", &t.target));
     }
     params.push(("signal", &t.signal));
-    let result = params[params.len() - 1 - usize::from(payload)].1;
+    let result = if payload { &t.target } else { &t.signal };
     let decl: Vec<String> = params.iter().map(|(p, ty)| format!("%{p}: {ty}")).collect();
     out.push_str(&format!(
         "\nfunc.func @{CHIP_FN}({}) -> {result}\n    attributes {{pl.func_kind = \"orchestration\"}} {{\n",
@@ -267,9 +267,13 @@ fn chip(case: &FamilyCase) -> String {
     if case.looped {
         out.push_str(INDEX_CONSTS);
     }
-    // The values each call takes and gives the next: a payload op's counters, history, input and
-    // target (its result); the barrier's signal (chained through its result).
-    let carried = &params[usize::from(payload)..params.len() - usize::from(payload)];
+    // The values each call takes and gives the next: a payload op's parameters but the source and
+    // the signal (counters, history, input, target: its result); the barrier's signal (chained
+    // through its result).
+    let carried = match payload {
+        true => &params[1..params.len() - 1],
+        false => &params[..],
+    };
     let carried: Vec<_> = carried
         .iter()
         .map(|(p, ty)| (format!("%{p}"), &ty[..]))
